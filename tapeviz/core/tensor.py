@@ -225,13 +225,21 @@ class Variable(_HoldsArray):
                 f"tf.broadcast_to(delta, {list(self._value.shape)}).",
                 "AssignUpdateVariableOp",
             )
+        self._apply(ufunc, delta)
+        return self._assigned(read_value)
+
+    def _apply(self, ufunc, delta):
+        """value = ufunc(value, delta) for an array ``delta`` of the value's shape and dtype.
+
+        Optimizers call this directly with the arrays they computed; it does
+        not announce the assignment (``_assigned`` does).
+        """
         if _sole_owner(self._value):
             # Nothing else holds this array, so no tensor can see it change:
             # update in place and spare an allocation (training loops do this a lot).
             ufunc(self._value, delta, out=self._value)
         else:
             self._hold(ufunc(self._value, delta))  # a fresh array: others hold the old one
-        return self._assigned(read_value)
 
     def _hold(self, array):
         # Always an array, never a NumPy scalar (what scalar ops return), so

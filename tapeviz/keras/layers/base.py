@@ -15,7 +15,7 @@ import threading
 
 import numpy as np
 
-from tapeviz.core import nest
+from tapeviz.core import nest, state
 from tapeviz.core.scopes import name_scope
 from tapeviz.core.tensor import Tensor, Variable, convert_to_tensor
 from tapeviz.keras import initializers
@@ -278,10 +278,13 @@ class Layer:
         return inputs
 
     def __call__(self, inputs, *args, **kwargs):
-        if _is_symbolic(inputs):
-            return self._call_symbolic(inputs, *args, **kwargs)
-        inputs = nest.map_structure(_autocast, inputs)
-        first = nest.flatten(inputs)[0]
+        if type(inputs) is Tensor:  # the common case, kept lean: layers run once per op chain
+            inputs = first = _autocast(inputs)
+        else:
+            if _is_symbolic(inputs):
+                return self._call_symbolic(inputs, *args, **kwargs)
+            inputs = nest.map_structure(_autocast, inputs)
+            first = nest.flatten(inputs)[0]
         if not self.built:
             self._build_from(inputs)
         if self.input_spec is not None:
@@ -292,16 +295,21 @@ class Layer:
             training = outer
         if _accepts(self.call, "training"):
             kwargs["training"] = training
-        self._losses = []
+        if self._losses:
+            self._losses.clear()  # losses are those of the last call
         _context.training = training
+        # name_scope(self.name), without building a context manager per call.
+        scopes = state.local.scopes
+        scopes.append(self.name)
         try:
-            with name_scope(self.name):
-                outputs = self.call(inputs, *args, **kwargs)
+            outputs = self.call(inputs, *args, **kwargs)
         finally:
+            scopes.pop()
             _context.training = outer
-        out = nest.flatten(outputs)
-        if out and hasattr(out[0], "shape"):
-            self._output_shape = (None,) + tuple(out[0].shape)[1:]
+        last = outputs if type(outputs) is Tensor else next(iter(nest.flatten(outputs)), None)
+        if hasattr(last, "shape"):
+            # Set directly: attribute tracking has nothing to find in a shape.
+            self.__dict__["_output_shape"] = (None,) + tuple(last.shape)[1:]
         return outputs
 
     def _build_from(self, inputs):

@@ -5,6 +5,12 @@ from tapeviz.core.tensor import Tensor
 from tapeviz.keras.optimizers.base import Optimizer
 
 
+def _update(variable, ufunc, delta):
+    """variable = ufunc(variable, delta), announced as an assignment."""
+    variable._apply(ufunc, delta)
+    variable._assigned(read_value=False)
+
+
 class Adam(Optimizer):
     """Adam, in Keras's form (bias correction folded into the step size)::
 
@@ -25,6 +31,7 @@ class Adam(Optimizer):
         self.epsilon = epsilon
         self.amsgrad = amsgrad
         self.slot_names = ("m", "v", "vhat") if amsgrad else ("m", "v")
+        self._alpha_key = self._alpha = None
 
     @property
     def _momentums(self):
@@ -38,23 +45,31 @@ class Adam(Optimizer):
 
     def update_step(self, gradient, variable, learning_rate):
         xp = B.xp
-        value = variable._value
-        f = value.dtype.type
-        step = f(int(self._iterations._value) + 1)
-        beta_1_power = xp.power(f(self.beta_1), step)
-        beta_2_power = xp.power(f(self.beta_2), step)
-        alpha = learning_rate * xp.sqrt(f(1) - beta_2_power) / (f(1) - beta_1_power)
+        alpha = self._step_size(learning_rate, variable._value.dtype.type)
         m_slot, v_slot = self._slot(variable, "m"), self._slot(variable, "v")
-        # assign_add/assign_sub update in place when nothing else holds the
-        # arrays; the deltas are fresh, so they are handed over without a copy.
-        m_slot.assign_add(Tensor((gradient - m_slot._value) * (1 - self.beta_1)))
-        v_slot.assign_add(Tensor((xp.square(gradient) - v_slot._value) * (1 - self.beta_2)))
+        # Updates in place where nothing else holds the arrays (Variable._apply);
+        # the deltas are fresh arrays of the right dtype, so no conversion.
+        _update(m_slot, xp.add, (gradient - m_slot._value) * (1 - self.beta_1))
+        _update(v_slot, xp.add, (xp.square(gradient) - v_slot._value) * (1 - self.beta_2))
         m, v = m_slot._value, v_slot._value
         if self.amsgrad:
             vhat_slot = self._slot(variable, "vhat")
             v = xp.maximum(vhat_slot._value, v)
             vhat_slot.assign(Tensor(v))
-        variable.assign_sub(Tensor((m * alpha) / (xp.sqrt(v) + self.epsilon)))
+        _update(variable, xp.subtract, (m * alpha) / (xp.sqrt(v) + self.epsilon))
+
+    def _step_size(self, learning_rate, dtype):
+        """alpha, the bias-corrected step size: the same for every variable of a step, so computed once."""
+        step = int(self._iterations._value) + 1
+        key = (step, dtype, learning_rate)
+        if self._alpha_key != key:
+            xp = B.xp
+            t = dtype(step)
+            beta_1_power = xp.power(dtype(self.beta_1), t)
+            beta_2_power = xp.power(dtype(self.beta_2), t)
+            self._alpha = learning_rate * xp.sqrt(dtype(1) - beta_2_power) / (dtype(1) - beta_1_power)
+            self._alpha_key = key
+        return self._alpha
 
     def get_config(self):
         return {**super().get_config(), "beta_1": self.beta_1, "beta_2": self.beta_2,

@@ -184,9 +184,10 @@ class Optimizer:
         variables = [v for _, v in kept]
         grads = []
         for g, v in kept:
-            if tuple(getattr(g, "shape", ())) != tuple(v.shape):
+            g = _array(g, v._value.dtype)
+            if g.shape != v._value.shape:
                 raise ValueError(f"Gradient of shape {tuple(g.shape)} does not match variable {v.name!r} of shape {tuple(v.shape)}.")
-            grads.append(_array(g, v._value.dtype))
+            grads.append(g)
         for v in variables:
             self._ensure_slots(v)
         grads = self._clip_gradients(grads)
