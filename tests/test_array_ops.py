@@ -320,3 +320,16 @@ def test_an_op_raising_inside_a_tape_leaves_it_usable():
             tf.concat([y, tf.zeros([1, 1])], axis=0)
         z = tf.reduce_sum(tf.gather(y, [2, 0]))
     np.testing.assert_array_equal(tape.gradient(z, x).numpy(), [2.0, 0.0, 6.0])
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32"])
+@pytest.mark.parametrize("shape,axis", [((4, 3, 2, 5), [0, 1, 2]), ((6, 5), 0), ((0, 3), 0), ((3, 0, 2), [0, 1]),
+                                        ((2, 3, 4), [1, 2]), ((2, 3), [0, 1])])
+@pytest.mark.parametrize("keepdims", [False, True])
+def test_reduce_sum_over_leading_axes_matches_numpy(dtype, shape, axis, keepdims):
+    # Leading-axis sums (bias gradients) take a BLAS path; it must agree with NumPy's sum.
+    x = np.random.default_rng(0).normal(size=shape).astype(dtype)
+    got = tf.reduce_sum(x, axis=axis, keepdims=keepdims).numpy()
+    want = np.sum(x, axis=tuple(np.atleast_1d(axis)), keepdims=keepdims, dtype=x.dtype)  # TF keeps the dtype
+    assert got.shape == want.shape and got.dtype == want.dtype
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)

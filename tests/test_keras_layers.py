@@ -312,3 +312,31 @@ def test_loss_reductions_and_functional_forms():
     close(total.numpy(), float(np.sum(per_example.numpy())))
     none = tf.keras.losses.MeanSquaredError(reduction="none")(BT, BP)
     assert none.shape == (3,)
+
+
+def test_a_layer_keeps_only_the_losses_of_its_last_call():
+    layer = L.Dense(2, kernel_regularizer=lambda w: tf.reduce_sum(w * w))
+    x = np.ones((3, 4), np.float32)
+    layer(x)
+    layer(x)
+    assert len(layer.losses) == 1
+    assert layer.output_shape == (None, 2)
+
+
+def test_ops_in_a_layer_call_carry_its_scope_and_a_failing_call_leaves_none_behind():
+    class Broken(L.Layer):
+        def call(self, inputs):
+            raise RuntimeError("boom")
+
+    with pytest.raises(RuntimeError, match="boom"):
+        Broken(name="broken")(tf.constant([[1.0]]))
+    dense = L.Dense(1, name="head")
+    x = tf.constant([[1.0, 2.0]])
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        dense(x)
+        y = x * 2.0
+    scopes = [entry.scope for entry in tape._entries]
+    assert scopes[:-1] and all(scope == "head" for scope in scopes[:-1])
+    assert scopes[-1] == ""
+    assert tape.gradient(y, x) is not None
