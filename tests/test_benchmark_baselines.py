@@ -21,3 +21,11 @@ def test_scalar_chain_gradient_matches_closed_form():
         y, dy = y * x + c, dy * x + y
     got = float(bench_core.scalar_chain(n))
     assert abs(got - dy) / abs(dy) < 1e-3
+
+
+def test_tapeviz_and_both_cnn_baselines_train_alike():
+    # The CNN benchmark's two baselines (hand-written NumPy, and tapeviz's
+    # kernels without the tape) give the Keras model's losses and weights.
+    import training_bench
+
+    training_bench.check_same_step(batch_size=9, steps=2)
