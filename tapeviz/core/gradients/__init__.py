@@ -51,7 +51,11 @@ def unbroadcast(grad, like):
         return grad
     extra = grad.ndim - len(shape)
     axes = list(range(extra)) + [extra + i for i, n in enumerate(shape) if n == 1 and grad._value.shape[extra + i] != 1]
-    return reshape(reduce_sum(grad, axis=axes), shape) if axes else reshape(grad, shape)
+    if not axes:
+        return reshape(grad, shape)
+    summed = reduce_sum(grad, axis=axes)
+    # Summing away leading axes (a bias) already gives the shape: no Reshape op.
+    return summed if summed._value.shape == shape else reshape(summed, shape)
 
 
 def formula(primitive_name):
