@@ -73,7 +73,9 @@ def _pad(x, ph, pw, value=0):
         return x
     # A filled buffer and one slice assignment: ten times faster than xp.pad here.
     n, h, w, c = x.shape
-    out = B.xp.full((n, h + ph[0] + ph[1], w + pw[0] + pw[1], c), value, dtype=x.dtype)
+    shape = (n, h + ph[0] + ph[1], w + pw[0] + pw[1], c)
+    # zeros (calloc) is measurably cheaper than full(shape, 0).
+    out = B.xp.zeros(shape, dtype=x.dtype) if value == 0 else B.xp.full(shape, value, dtype=x.dtype)
     out[:, ph[0]:ph[0] + h, pw[0]:pw[0] + w, :] = x
     return out
 
@@ -166,9 +168,66 @@ def conv2d_backprop_filter(input, filter_sizes, out_backprop, strides, padding):
 
 
 # -- max pooling kernels ----------------------------------------------------------------
+#
+# Each window's gradient goes to its first max in row-major order, as in TF.
+# Both the gradient and its own gradient work from one boolean mask per
+# window offset (i, j), True where that offset holds its window's first max.
+# Windows that tile the input exactly (the usual 2x2 pool) get those masks
+# from kh*kw strided views and a few whole-array comparisons; other windows
+# (overlapping or 'SAME'-padded) from a sweep over the offsets. A NaN counts
+# as the max on the tiled path (np.max and np.argmax's rule); on the swept
+# path only a NaN at the first offset does.
+
+def _tiles(x, ksize, strides, padding):
+    """True when the windows tile the input exactly (VALID, stride = window, sizes divide)."""
+    return padding == "VALID" and tuple(ksize) == tuple(strides) and x.shape[1] % ksize[0] == 0 and x.shape[2] % ksize[1] == 0
+
+
+def _windows(array, ksize, strides, oh, ow):
+    """The (n, oh, ow, c) views of ``array`` seen by each window offset, row-major."""
+    kh, kw = ksize
+    return [_window(array, i, j, oh, ow, strides) for i in range(kh) for j in range(kw)]
+
+
+def _running_max(views):
+    """The elementwise max of the views, folded left to right.
+
+    That is the order ``max`` over the window axes takes, so even the sign of
+    a zero max comes out the same.
+    """
+    if len(views) == 1:
+        return views[0].copy()
+    best = B.xp.maximum(views[0], views[1])
+    for view in views[2:]:
+        B.xp.maximum(best, view, out=best)
+    return best
+
+
+def _first_max_hits(views, best):
+    """One mask per view: True where it holds its window's first max (the first NaN if the max is NaN)."""
+    nan_max = None  # where the max is NaN: == cannot find those, isnan can
+    if best.dtype.kind in "fc":
+        nan_max = B.xp.isnan(best)
+        if not nan_max.any():  # the usual case: skip the extra work per view
+            nan_max = None
+    hits, taken = [], None
+    for view in views[:-1]:
+        hit = B.xp.equal(view, best)
+        if nan_max is not None:
+            hit |= B.xp.isnan(view) & nan_max
+        if taken is None:
+            taken = hit.copy()
+        else:
+            B.xp.greater(hit, taken, out=hit)  # hit and not taken: a tie goes to the earlier offset
+            B.xp.logical_or(taken, hit, out=taken)
+        hits.append(hit)
+    # Every window has exactly one first max: the last offset holds it when no other does.
+    hits.append(B.xp.ones(best.shape, dtype=bool) if taken is None else ~taken)
+    return hits
+
 
 def _argmax_windows(x, ksize, strides, padding):
-    """For each output position, which window offset (i*kw + j) holds the first max."""
+    """For each output position, the window's max and which offset (i*kw + j) holds it first."""
     kh, kw = ksize
     oh, ow, ph, pw = geometry(x.shape, ksize, strides, padding)
     # Padding never wins: TF pools 'SAME' windows over the real pixels only.
@@ -186,58 +245,83 @@ def _argmax_windows(x, ksize, strides, padding):
     return best, where, (oh, ow, ph, pw)
 
 
+def _first_max_masks(x, ksize, strides, padding):
+    """One mask per window offset (row-major), True where it holds its window's first max; and the geometry."""
+    oh, ow, ph, pw = geometry(x.shape, ksize, strides, padding)
+    if _tiles(x, ksize, strides, padding):
+        views = _windows(x, ksize, strides, oh, ow)
+        return _first_max_hits(views, _running_max(views)), (oh, ow, ph, pw)
+    _, where, _ = _argmax_windows(x, ksize, strides, padding)
+    return [where == k for k in range(ksize[0] * ksize[1])], (oh, ow, ph, pw)
+
+
+def _bits(array):
+    """A view of ``array``'s raw bits as unsigned ints of the same width."""
+    return array.view(f"u{array.dtype.itemsize}")
+
+
+def _has_bits(dtype):
+    return dtype.itemsize <= 8  # complex128 and longdouble have no unsigned int that wide
+
+
+def _keep_where(values, hit, out):
+    """``values`` where ``hit``, +0 elsewhere, written into ``out`` bit for bit.
+
+    ``values * hit`` would give -0.0 for a negative value and NaN for an
+    infinite one; multiplying the raw bits by 1 or 0 gives the value or +0.
+    """
+    if _has_bits(values.dtype):
+        B.xp.multiply(_bits(values), hit, out=_bits(out))
+    else:
+        out[...] = B.xp.where(hit, values, B.xp.zeros((), dtype=values.dtype))
+    return out
+
+
+def _pick(views, hits):
+    """Each output's value from the one view whose mask is True there, bit for bit."""
+    if not _has_bits(views[0].dtype):
+        out = views[0].copy()
+        for view, hit in zip(views[1:], hits[1:]):
+            out = B.xp.where(hit, view, out)
+        return out
+    out = B.xp.zeros(hits[0].shape, dtype=views[0].dtype)
+    picked = B.xp.empty_like(out)
+    for view, hit in zip(views, hits):
+        _keep_where(view, hit, picked)
+        B.xp.bitwise_or(_bits(out), _bits(picked), out=_bits(out))  # the others are +0: all-zero bits
+    return out
+
+
 def _max_pool(x, ksize, strides, padding):
     if x.ndim != 4:
         raise ValueError(f"max_pool2d needs a 4-D input (NHWC), got rank {x.ndim}.")
-    kh, kw = ksize
-    oh, ow, ph, pw = geometry(x.shape, ksize, strides, padding)
-    n, h, w, c = x.shape
-    if padding == "VALID" and (kh, kw) == strides and h % kh == 0 and w % kw == 0:
-        # Non-overlapping windows tiling the input exactly: one reshape and a max.
-        return x.reshape(n, oh, kh, ow, kw, c).max(axis=(2, 4))
+    if _tiles(x, ksize, strides, padding):
+        oh, ow, _, _ = geometry(x.shape, ksize, strides, padding)
+        return _running_max(_windows(x, ksize, strides, oh, ow))
     return _argmax_windows(x, ksize, strides, padding)[0]
-
-
-def _tiles(x, ksize, strides, padding):
-    """True when the windows tile the input exactly (VALID, stride = window, sizes divide)."""
-    return padding == "VALID" and tuple(ksize) == tuple(strides) and x.shape[1] % ksize[0] == 0 and x.shape[2] % ksize[1] == 0
 
 
 def _max_pool_grad(x, g, ksize, strides, padding):
     """Route each output's gradient to the first max of its window."""
-    kh, kw = ksize
+    hits, (oh, ow, ph, pw) = _first_max_masks(x, ksize, strides, padding)
     if _tiles(x, ksize, strides, padding):
-        # Tiling windows: view x as (n, oh, ow, c, kh*kw); argmax picks the first max.
-        n, h, w, c = x.shape
-        oh, ow = h // kh, w // kw
-        windows = x.reshape(n, oh, kh, ow, kw, c).transpose(0, 1, 3, 5, 2, 4).reshape(n, oh, ow, c, kh * kw)
-        first = B.xp.argmax(windows, axis=-1)[..., None]
-        if hasattr(B.xp, "put_along_axis"):
-            routed = B.xp.zeros(windows.shape, dtype=g.dtype)
-            B.xp.put_along_axis(routed, first, g[..., None], axis=-1)
-        else:  # older CuPy: a select does the same
-            routed = B.xp.where(first == B.xp.arange(kh * kw), g[..., None], B.xp.zeros((), dtype=g.dtype))
-        return routed.reshape(n, oh, ow, c, kh, kw).transpose(0, 1, 4, 2, 5, 3).reshape(n, h, w, c)
-    _, where, (oh, ow, ph, pw) = _argmax_windows(x, ksize, strides, padding)
+        # Every pixel lies in exactly one window: write each offset's share, no zeros or sums.
+        out = B.xp.empty(x.shape, dtype=g.dtype)
+        for out_view, hit in zip(_windows(out, ksize, strides, oh, ow), hits):
+            _keep_where(g, hit, out_view)
+        return out
     n, h, w, c = x.shape
     out = B.xp.zeros((n, h + sum(ph), w + sum(pw), c), dtype=g.dtype)
-    zero = B.xp.zeros((), dtype=g.dtype)
-    for i in range(kh):
-        for j in range(kw):
-            _window(out, i, j, oh, ow, strides)[...] += B.xp.where(where == i * kw + j, g, zero)
+    routed = B.xp.empty(g.shape, dtype=g.dtype)
+    for window, hit in zip(_windows(out, ksize, strides, oh, ow), hits):
+        window += _keep_where(g, hit, routed)  # windows overlap: sum, in offset order
     return out[:, ph[0]:ph[0] + h, pw[0]:pw[0] + w, :]
 
 
 def _max_pool_grad_grad(x, h, ksize, strides, padding):
     """Pick, for each output position, ``h`` at the first max of its window."""
-    kh, kw = ksize
-    _, where, (oh, ow, ph, pw) = _argmax_windows(x, ksize, strides, padding)
-    hp = _pad(h, ph, pw)
-    out = B.xp.zeros(where.shape, dtype=h.dtype)
-    for i in range(kh):
-        for j in range(kw):
-            out = B.xp.where(where == i * kw + j, _window(hp, i, j, oh, ow, strides), out)
-    return out
+    hits, (oh, ow, ph, pw) = _first_max_masks(x, ksize, strides, padding)
+    return _pick(_windows(_pad(h, ph, pw), ksize, strides, oh, ow), hits)
 
 
 MAX_POOL = Primitive("MaxPool", _max_pool)
