@@ -11,8 +11,15 @@ def is_nested(value):
     return isinstance(value, (list, tuple, dict))
 
 
+def _is_flat_sequence(value):
+    """A plain list or tuple of leaves: ``model.trainable_variables``, the common case, kept fast."""
+    return type(value) in (list, tuple) and not any(isinstance(item, (list, tuple, dict)) for item in value)
+
+
 def flatten(structure):
     """The leaves of ``structure`` in order (dicts by sorted key, like tf.nest)."""
+    if _is_flat_sequence(structure):
+        return list(structure)
     if isinstance(structure, dict):
         return [leaf for key in sorted(structure) for leaf in flatten(structure[key])]
     if isinstance(structure, (list, tuple)):
@@ -22,6 +29,8 @@ def flatten(structure):
 
 def pack_sequence_as(structure, flat):
     """``structure`` with its leaves replaced, in order, by ``flat``."""
+    if _is_flat_sequence(structure) and len(flat) == len(structure):
+        return type(structure)(flat)
     leaves = iter(flat)
 
     def build(node):

@@ -207,17 +207,28 @@ class Layer:
 
     @property
     def trainable_weights(self):
-        if not self._trainable:
-            return []
-        own = [w for w in self._own_weights if w.trainable]
-        return _unique(own + [w for layer in self._layers for w in layer.trainable_weights])
+        found = []
+        self._collect_weights(True, found)
+        return _unique(found)
 
     @property
     def non_trainable_weights(self):
+        found = []
+        self._collect_weights(False, found)
+        return _unique(found)
+
+    def _collect_weights(self, trainable, found):
+        """Append to ``found`` the weights that are (or are not) trained: own first, then nested layers'.
+
+        A frozen layer's weights are all non-trainable, nested ones included.
+        """
         if not self._trainable:
-            return self.weights
-        own = [w for w in self._own_weights if not w.trainable]
-        return _unique(own + [w for layer in self._layers for w in layer.non_trainable_weights])
+            if not trainable:
+                found.extend(self.weights)
+            return
+        found.extend([w for w in self._own_weights if w.trainable == trainable])
+        for layer in self._layers:
+            layer._collect_weights(trainable, found)
 
     @property
     def variables(self):
