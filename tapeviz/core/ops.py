@@ -8,10 +8,9 @@ is subscribed.
 from tapeviz.core import state
 from tapeviz.core.errors import InvalidArgumentError
 from tapeviz.core.primitive import Primitive
-from tapeviz.core.recording import record
+from tapeviz.core.recording import NO_ATTRS as _NO_ATTRS, record
 from tapeviz.core.tensor import Tensor, Variable, convert_to_tensor
 
-_NO_ATTRS = {}
 _local = state.local
 _listeners = state.listeners
 

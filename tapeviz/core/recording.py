@@ -44,6 +44,7 @@ class TapeEntry:
         return f"<TapeEntry {self.primitive.name}({ins}) -> {outs} depth={self.depth}>"
 
 
+NO_ATTRS = {}  # shared by every entry without attributes; never mutated
 _local = state.local  # bound once: record runs for every op while a tape is active
 _listeners = state.listeners
 
@@ -106,7 +107,7 @@ def record_read(variable, tensor):
                 tape.variables.setdefault(variable._id, variable)
         elif variable._trainable and tape._watch_accessed_variables:
             watch(tape, variable, automatic=True)
-    record(READ_VARIABLE, (variable,), (tensor,), {})
+    record(READ_VARIABLE, (variable,), (tensor,), NO_ATTRS)
 
 
 # Reading a variable is an op of its own, so the tape shows where a variable

@@ -6,6 +6,7 @@ is what tapes record, exactly as in TensorFlow.
 """
 
 import itertools
+import math
 import sys
 
 import numpy as np
@@ -158,7 +159,7 @@ class TensorShape(tuple):
         return list(self)
 
     def num_elements(self):
-        return int(np.prod(self, dtype=np.int64))
+        return math.prod(self)
 
     def __getitem__(self, key):
         item = tuple.__getitem__(self, key)

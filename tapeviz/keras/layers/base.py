@@ -23,6 +23,7 @@ from tapeviz.keras import initializers
 __all__ = ["Layer", "InputSpec", "KerasTensor"]
 
 _names = {}  # base name -> how many layers took it
+_FLOAT32 = np.dtype(np.float32)
 
 
 def _snake_case(name):
@@ -107,7 +108,7 @@ def _accepts(fn, argument):
 def _autocast(value):
     """Inputs as Tensors; floating ones in float32, as Keras casts to the layer's dtype."""
     if isinstance(value, Tensor):
-        if value.dtype.is_floating and value.dtype.name != "float32":
+        if value._value.dtype != _FLOAT32 and value.dtype.is_floating:
             from tapeviz.core.primitives.math import cast
 
             return cast(value, "float32")
