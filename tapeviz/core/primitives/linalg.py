@@ -34,9 +34,9 @@ def _matmul(a, b, transpose_a, transpose_b):
             f"Matrix size-incompatible: In[0]: {list(a.shape)}, In[1]: {list(b.shape)}. The inner sizes "
             f"must match ({a.shape[-1]} vs {b.shape[-2]}): transpose one side (transpose_b=True) or reshape it."
         )
-    if a.ndim == 2 and b.ndim == 2:
-        # dot: same product, and NumPy's matmul is several times slower on
-        # some small transposed operands (an outer product of a batch of one).
+    if a.shape[-1] == 1 and a.ndim == 2 and b.ndim == 2:
+        # An outer product (a weight gradient over a batch of one): NumPy's
+        # matmul leaves BLAS there and is six times slower than dot.
         return xp.dot(a, b)
     return xp.matmul(a, b)
 
