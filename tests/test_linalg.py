@@ -258,3 +258,22 @@ def test_einsum_second_order_on_the_reshaping_paths(equation, shapes):
     numeric = testing.numeric_hessian_vector(fn, arrays, weights, vectors)
     for a, n in zip(analytic, numeric):
         np.testing.assert_allclose(a, n, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("transpose_a", [False, True])
+def test_matmul_outer_product_values_and_gradients(transpose_a):
+    # An inner size of 1 (a weight gradient over a batch of one) takes the dot path.
+    rng = np.random.default_rng(3)
+    a = rng.normal(size=(1, 5) if transpose_a else (5, 1))
+    b = rng.normal(size=(1, 4))
+    x, y = tf.constant(a), tf.constant(b)
+    with tf.GradientTape() as tape:
+        tape.watch([x, y])
+        z = tf.matmul(x, y, transpose_a=transpose_a)
+        loss = tf.reduce_sum(z * z)
+    a_mat = a.T if transpose_a else a
+    np.testing.assert_allclose(z.numpy(), a_mat @ b)
+    ga, gb = tape.gradient(loss, [x, y])
+    g = 2 * (a_mat @ b)
+    np.testing.assert_allclose(ga.numpy(), (g @ b.T).T if transpose_a else g @ b.T)
+    np.testing.assert_allclose(gb.numpy(), a_mat.T @ g)
