@@ -290,7 +290,7 @@ class Layer:
         return inputs
 
     def __call__(self, inputs, *args, **kwargs):
-        if type(inputs) is Tensor:  # the common case, kept lean: layers run once per op chain
+        if type(inputs) is Tensor:  # the common case: no structure to walk
             inputs = first = _autocast(inputs)
         else:
             if _is_symbolic(inputs):
