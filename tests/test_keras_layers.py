@@ -340,3 +340,16 @@ def test_ops_in_a_layer_call_carry_its_scope_and_a_failing_call_leaves_none_behi
     assert scopes[:-1] and all(scope == "head" for scope in scopes[:-1])
     assert scopes[-1] == ""
     assert tape.gradient(y, x) is not None
+
+
+def test_dense_and_batch_norm_take_int_and_bool_inputs_as_keras_does():
+    # Keras 3 (checked on 2.21/3.15): float32 out; pooling and flatten keep the int dtype.
+    assert L.Dense(2)(np.arange(8).reshape(2, 4)).dtype == tf.float32
+    assert L.Dense(2)(np.ones((2, 4), bool)).dtype == tf.float32
+    assert L.BatchNormalization()(np.ones((2, 4), np.int32)).dtype == tf.float32
+    assert L.Flatten()(np.ones((2, 2, 2), np.int64)).dtype == tf.int64
+    x = tf.constant(np.arange(8).reshape(2, 4))
+    dense = L.Dense(1)
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(dense(x))
+    assert tape.gradient(y, dense.kernel).numpy().ravel().tolist() == [4.0, 6.0, 8.0, 10.0]

@@ -16,6 +16,7 @@ import threading
 import numpy as np
 
 from tapeviz.core import nest, state
+from tapeviz.core.primitives.math import cast
 from tapeviz.core.scopes import name_scope
 from tapeviz.core.tensor import Tensor, Variable, convert_to_tensor
 from tapeviz.keras import initializers
@@ -109,8 +110,6 @@ def _autocast(value):
     """Inputs as Tensors; floating ones in float32, as Keras casts to the layer's dtype."""
     if isinstance(value, Tensor):
         if value._value.dtype != _FLOAT32 and value.dtype.is_floating:
-            from tapeviz.core.primitives.math import cast
-
             return cast(value, "float32")
         return value
     if isinstance(value, Variable):
@@ -288,6 +287,16 @@ class Layer:
     def call(self, inputs, *args, **kwargs):
         """The computation. Subclasses define it."""
         return inputs
+
+    def _as_float(self, inputs):
+        """Int or bool inputs in the layer's dtype, for layers that do arithmetic with float weights.
+
+        Keras's Dense and BatchNormalization take them (its ops promote
+        int x float to float); TF's own ops would refuse the mix.
+        """
+        if inputs.dtype.is_floating:
+            return inputs
+        return cast(inputs, self._dtype)
 
     def __call__(self, inputs, *args, **kwargs):
         if type(inputs) is Tensor:  # the common case: no structure to walk

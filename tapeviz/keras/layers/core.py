@@ -38,6 +38,7 @@ class Dense(Layer):
         self.input_spec = InputSpec(min_ndim=2, axes={-1: input_dim})
 
     def call(self, inputs):
+        inputs = self._as_float(inputs)
         if inputs.ndim == 2:
             x = matmul(inputs, self.kernel)
         else:  # multiply along the last axis: fold the leading axes into one

@@ -32,6 +32,7 @@ class BatchNormalization(Layer):
         self.moving_variance = self.add_weight("moving_variance", size, initializer=var, trainable=False)
 
     def call(self, inputs, training=None):
+        inputs = self._as_float(inputs)
         axis = self.axis % inputs.ndim
         reduce_axes = [a for a in range(inputs.ndim) if a != axis]
         shape = [1] * inputs.ndim
