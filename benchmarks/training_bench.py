@@ -27,6 +27,8 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import numpy as np  # noqa: E402
 
+TARGET = 1.3  # the bound on tapeviz / hand-written NumPy
+
 
 # -- the hand-written NumPy reference ---------------------------------------------------------------
 
@@ -227,7 +229,9 @@ def run(batch_sizes=(32, 128, 512)):
         results[batch] = t["tapeviz"] / t["numpy"]
         print(f"{batch:>6} {t['tapeviz'] * 1e3:>11.3f} {t['numpy'] * 1e3:>9.3f} {t['kernels'] * 1e3:>11.3f} "
               f"{results[batch]:>7.2f} {t['tapeviz'] / t['kernels']:>9.2f}")
-    print("target: tapeviz / numpy <= 1.3  (tapeviz / kernels: the tape's, Keras's and the optimizer's own cost)")
+    over = [f"batch {batch}: {ratio:.2f}" for batch, ratio in results.items() if ratio > TARGET]
+    print(f"tapeviz / numpy target <= {TARGET}: " + ("met at every batch size" if not over else "OVER at " + ", ".join(over)))
+    print("(tapeviz / kernels is what the tape, the Tensors, Keras and the optimizer add; no target)")
     return results
 
 
