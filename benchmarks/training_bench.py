@@ -220,6 +220,9 @@ def measure(batch_size=32, repeats=20):
 
 def run(batch_sizes=(32, 128, 512)):
     """Print the step times and the ratios for each batch size."""
+    import allocator
+
+    allocator.pin()  # every contender on the same allocator (see allocator.py)
     check_same_step()
     print("digits CNN training step (conv 16x3x3 same + relu, maxpool 2, dense 64 relu, dense 10, Adam)")
     print(f"{'batch':>6} {'tapeviz ms':>11} {'numpy ms':>9} {'kernels ms':>11} {'/numpy':>7} {'/kernels':>9}")
@@ -238,5 +241,6 @@ def run(batch_sizes=(32, 128, 512)):
 if __name__ == "__main__":
     import sys
 
-    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # the repo, uninstalled
+    here = os.path.dirname(os.path.abspath(__file__))
+    sys.path[:0] = [os.path.dirname(here), here]  # the repo (uninstalled), and allocator.py beside this file
     run()
