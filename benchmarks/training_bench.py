@@ -30,7 +30,7 @@ import numpy as np  # noqa: E402
 TARGET = 1.3  # the bound on tapeviz / hand-written NumPy
 
 
-# -- the hand-written NumPy reference ---------------------------------------------------------------
+# -- the two baselines: hand-written NumPy, and tapeviz's kernels without the tape ---------------------
 
 def _im2col(x, k):
     n, h, w, c = x.shape
