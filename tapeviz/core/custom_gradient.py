@@ -68,7 +68,7 @@ def _run_unrecorded(f, inputs, kwargs):
 
 
 @defgrad("CustomGradient", "the user's grad_fn")
-def _custom_gradient_rule(op, *upstream):
+def _custom_gradient_rule(op, needs, *upstream):
     grad_fn, n_args, variables = op.attrs["grad_fn"], op.attrs["n_args"], op.attrs["variables"]
     name = op.attrs["function"]
     if variables:
@@ -95,7 +95,7 @@ def _custom_gradient_rule(op, *upstream):
             "input that gets none)."
         )
     grads = [None if g is None else convert_to_tensor(g) for g in input_grads + variable_grads]
-    return tuple(g if need else None for g, need in zip(grads, op.needs))
+    return tuple(g if need else None for g, need in zip(grads, needs))
 
 
 def _as_list(grads):

@@ -22,7 +22,7 @@ class TapeEntry:
     every op executed in the process, so entries sort in execution order.
     """
 
-    __slots__ = ("primitive", "inputs", "outputs", "attrs", "scope", "depth", "index", "needs")
+    __slots__ = ("primitive", "inputs", "outputs", "attrs", "scope", "depth", "index")
 
     def __init__(self, primitive, inputs, outputs, attrs, scope, depth):
         self.primitive = primitive
@@ -32,7 +32,6 @@ class TapeEntry:
         self.scope = scope
         self.depth = depth
         self.index = _next_index()
-        self.needs = None  # set by the sweep: which inputs want a gradient
 
     @property
     def name(self):

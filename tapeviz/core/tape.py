@@ -431,8 +431,8 @@ def sweep(tape, targets, sources, seeds):
             upstream = _take_upstream(entry, pending, source_ids)
             if upstream is None:
                 continue
-            entry.needs = needs = tuple([t._id in reachable for t in entry.inputs])
-            produced = entry.primitive.rule(entry, *upstream)
+            needs = tuple([t._id in reachable for t in entry.inputs])
+            produced = entry.primitive.rule(entry, needs, *upstream)
             if type(produced) is not tuple:
                 produced = tuple(produced) if isinstance(produced, list) else (produced,)
             if len(produced) != len(needs):

@@ -1,9 +1,10 @@
 """THE table of gradient rules: one per primitive, keyed by the primitive's name.
 
-A rule receives the recorded entry ``op`` (``op.inputs``, ``op.outputs``,
-``op.attrs``, ``op.needs``: which inputs want a gradient) and the upstream
-gradient of each output, and returns one gradient per input (None where
-``op.needs`` is False or no gradient exists).
+A rule is called as ``rule(op, needs, *upstream)``: the recorded entry
+``op`` (``op.inputs``, ``op.outputs``, ``op.attrs``; never changed once
+recorded), ``needs`` (one bool per input: does it want a gradient in this
+sweep) and the upstream gradient of each output. It returns one gradient per
+input (None where ``needs`` is False or no gradient exists).
 
 Rules are written in tapeviz ops, never raw arrays, so the backward pass is
 itself recorded by any outer tape: higher-order derivatives need no special

@@ -5,22 +5,22 @@ from tapeviz.core.primitives import array as a
 
 
 @defgrad("ReadVariableOp", "d read(v)/dv = 1")
-def _read_variable(op, g):
+def _read_variable(op, needs, g):
     return (g,)
 
 
 @defgrad("Reshape", "reshape the upstream back to x's shape")
-def _reshape(op, g):
+def _reshape(op, needs, g):
     return (a.reshape(g, op.inputs[0]._value.shape),)
 
 
 @defgrad("BroadcastTo", "sum the upstream over the broadcast axes")
-def _broadcast_to(op, g):
+def _broadcast_to(op, needs, g):
     return (unbroadcast(g, op.inputs[0]),)
 
 
 @defgrad("Transpose", "transpose the upstream back by the inverse permutation")
-def _transpose(op, g):
+def _transpose(op, needs, g):
     perm = op.attrs["perm"]
     inverse = [0] * len(perm)
     for position, axis in enumerate(perm):
@@ -29,41 +29,41 @@ def _transpose(op, g):
 
 
 @defgrad("StridedSlice", "scatter the upstream into zeros at the sliced positions")
-def _strided_slice(op, g):
+def _strided_slice(op, needs, g):
     return (a.slice_grad(g, op.attrs["key"], op.inputs[0]._value.shape),)
 
 
 @defgrad("StridedSliceGrad", "slice the upstream at the same positions")
-def _strided_slice_grad(op, g):
+def _strided_slice_grad(op, needs, g):
     return (a.slice_tensor(g, op.attrs["key"]),)
 
 
 @defgrad("Pack", "unstack the upstream: each input gets its slice")
-def _pack(op, g):
+def _pack(op, needs, g):
     parts = a.unstack(g, axis=op.attrs["axis"])
-    return tuple(part if need else None for part, need in zip(parts, op.needs))
+    return tuple(part if need else None for part, need in zip(parts, needs))
 
 
 @defgrad("Unpack", "stack the upstreams (zeros for unused outputs)")
-def _unpack(op, *grads):
+def _unpack(op, needs, *grads):
     return (a.stack(grads, axis=op.attrs["axis"]),)
 
 
 @defgrad("ConcatV2", "split the upstream back into the inputs' sizes along the axis")
-def _concat(op, g):
+def _concat(op, needs, g):
     axis = op.attrs["axis"]
     sizes = [t._value.shape[axis] for t in op.inputs]
     parts = a.split(g, sizes, axis=axis)
-    return tuple(part if need else None for part, need in zip(parts, op.needs))
+    return tuple(part if need else None for part, need in zip(parts, needs))
 
 
 @defgrad("SplitV", "concatenate the upstreams (zeros for unused pieces)")
-def _split(op, *grads):
+def _split(op, needs, *grads):
     return (a.concat(list(grads), axis=op.attrs["axis"]),)
 
 
 @defgrad("Tile", "sum the upstream over the copies: reshape to [copies, size] per axis, reduce")
-def _tile(op, g):
+def _tile(op, needs, g):
     from tapeviz.core.primitives.math import reduce_sum
 
     shape = op.inputs[0]._value.shape
@@ -75,35 +75,35 @@ def _tile(op, g):
 
 
 @defgrad("Pad", "slice the upstream back to the unpadded block")
-def _pad(op, g):
+def _pad(op, needs, g):
     key = tuple(slice(before, before + n) for (before, _), n in zip(op.attrs["paddings"], op.inputs[0]._value.shape))
     return (a.slice_tensor(g, key),)
 
 
 @defgrad("ReverseV2", "reverse the upstream along the same axes")
-def _reverse(op, g):
+def _reverse(op, needs, g):
     return (a.reverse(g, list(op.attrs["axis"])),)
 
 
 @defgrad("GatherV2", "scatter-add the upstream into zeros at the gathered indices (dense, not IndexedSlices)")
-def _gather(op, g):
+def _gather(op, needs, g):
     params, indices = op.inputs
     grad = a.gather_grad(g, indices, op.attrs["axis"], op.attrs["batch_dims"], params._value.shape)
     return grad, None
 
 
 @defgrad("GatherV2Grad", "gather the upstream at the same indices")
-def _gather_grad(op, g):
+def _gather_grad(op, needs, g):
     indices = op.inputs[1]
     return a.gather(g, indices, axis=op.attrs["axis"], batch_dims=op.attrs["batch_dims"]), None
 
 
 @defgrad("GatherNd", "scatter-add the upstream into zeros at the gathered index tuples (dense)")
-def _gather_nd(op, g):
+def _gather_nd(op, needs, g):
     params, indices = op.inputs
     return a.gather_nd_grad(g, indices, op.attrs["batch_dims"], params._value.shape), None
 
 
 @defgrad("GatherNdGrad", "gather_nd the upstream at the same index tuples")
-def _gather_nd_grad(op, g):
+def _gather_nd_grad(op, needs, g):
     return a.gather_nd(g, op.inputs[1], batch_dims=op.attrs["batch_dims"]), None

@@ -6,26 +6,26 @@ from tapeviz.core.primitives.linalg import diag, diag_part, einsum, inv, matmul
 
 
 @defgrad("MatMul", "d(A@B)/dA = G @ Bᵀ,  d(A@B)/dB = Aᵀ @ G")
-def _matmul(op, g):
+def _matmul(op, needs, g):
     a, b = op.inputs
     ta, tb = op.attrs["transpose_a"], op.attrs["transpose_b"]
     ga = gb = None
-    if op.needs[0]:
+    if needs[0]:
         ga = matmul(b, g, transpose_a=tb, transpose_b=True) if ta else matmul(g, b, transpose_b=not tb)
         ga = unbroadcast(ga, a)
-    if op.needs[1]:
+    if needs[1]:
         gb = matmul(g, a, transpose_a=True, transpose_b=ta) if tb else matmul(a, g, transpose_a=not ta)
         gb = unbroadcast(gb, b)
     return ga, gb
 
 
 @defgrad("Einsum", "d/d(operand i) = einsum of the upstream with the other operands, onto i's subscripts")
-def _einsum(op, g):
+def _einsum(op, needs, g):
     equation = op.attrs["equation"]
     lhs, output = equation.split("->")
     terms = lhs.split(",")
     return tuple(_einsum_operand_grad(op, g, terms, output, i) if need else None
-                 for i, need in enumerate(op.needs))
+                 for i, need in enumerate(needs))
 
 
 def _einsum_operand_grad(op, g, terms, output, i):
@@ -57,24 +57,24 @@ def _einsum_operand_grad(op, g, terms, output, i):
 
 
 @defgrad("MatrixInverse", "d inv(A) = -inv(A)ᵀ G inv(A)ᵀ")
-def _matrix_inverse(op, g):
+def _matrix_inverse(op, needs, g):
     c = op.outputs[0]
     return (-matmul(c, matmul(g, c, transpose_b=True), transpose_a=True),)
 
 
 @defgrad("MatrixDeterminant", "d det(A)/dA = G · det(A) · inv(A)ᵀ")
-def _matrix_determinant(op, g):
+def _matrix_determinant(op, needs, g):
     a, d = op.inputs[0], op.outputs[0]
     scale = expand_dims(expand_dims(g * d, -1), -1)
     return (scale * inv(a, adjoint=True),)
 
 
 @defgrad("MatrixDiagPart", "put the upstream on the diagonal of zero matrices")
-def _matrix_diag_part(op, g):
+def _matrix_diag_part(op, needs, g):
     rows, cols = op.inputs[0]._value.shape[-2:]
     return (diag(g, num_rows=rows, num_cols=cols),)
 
 
 @defgrad("MatrixDiag", "the diagonal of the upstream")
-def _matrix_diag(op, g):
+def _matrix_diag(op, needs, g):
     return (diag_part(g),)

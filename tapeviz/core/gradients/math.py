@@ -7,50 +7,50 @@ from tapeviz.core.primitives import math as m
 from tapeviz.core.primitives.array import broadcast_to, ones_like, reshape, zeros_like
 
 
-def _pair(op, gx, gy):
+def _pair(op, needs, gx, gy):
     """Gradients for a broadcasting binary op, each only if needed, summed to shape."""
     x, y = op.inputs
-    return (unbroadcast(gx(), x) if op.needs[0] else None,
-            unbroadcast(gy(), y) if op.needs[1] else None)
+    return (unbroadcast(gx(), x) if needs[0] else None,
+            unbroadcast(gy(), y) if needs[1] else None)
 
 
 # The three hottest rules are spelled out rather than going through _pair.
 
 @defgrad("AddV2", "d(x+y)/dx = 1,  d(x+y)/dy = 1")
-def _add(op, g):
+def _add(op, needs, g):
     x, y = op.inputs
-    need_x, need_y = op.needs
+    need_x, need_y = needs
     return (unbroadcast(g, x) if need_x else None, unbroadcast(g, y) if need_y else None)
 
 
 @defgrad("Sub", "d(x-y)/dx = 1,  d(x-y)/dy = -1")
-def _sub(op, g):
+def _sub(op, needs, g):
     x, y = op.inputs
-    need_x, need_y = op.needs
+    need_x, need_y = needs
     return (unbroadcast(g, x) if need_x else None, unbroadcast(-g, y) if need_y else None)
 
 
 @defgrad("Mul", "d(x*y)/dx = y,  d(x*y)/dy = x")
-def _mul(op, g):
+def _mul(op, needs, g):
     x, y = op.inputs
-    need_x, need_y = op.needs
+    need_x, need_y = needs
     return (unbroadcast(g * y, x) if need_x else None, unbroadcast(g * x, y) if need_y else None)
 
 
 @defgrad("RealDiv", "d(x/y)/dx = 1/y,  d(x/y)/dy = -x/y**2")
-def _div(op, g):
+def _div(op, needs, g):
     x, y = op.inputs
-    return _pair(op, lambda: g / y, lambda: g * (-x / y / y))
+    return _pair(op, needs, lambda: g / y, lambda: g * (-x / y / y))
 
 
 @defgrad("FloorMod", "d(x%y)/dx = 1,  d(x%y)/dy = -floor(x/y)")
-def _floormod(op, g):
+def _floormod(op, needs, g):
     x, y = op.inputs
-    return _pair(op, lambda: g, lambda: g * -m.floordiv(x, y))
+    return _pair(op, needs, lambda: g, lambda: g * -m.floordiv(x, y))
 
 
 @defgrad("Pow", "d(x**y)/dx = y*x**(y-1),  d(x**y)/dy = x**y*log(x) (0 where x <= 0)")
-def _pow(op, g):
+def _pow(op, needs, g):
     x, y = op.inputs
     z = op.outputs[0]
 
@@ -58,57 +58,57 @@ def _pow(op, g):
         log_x = m.where(x > 0, m.log(m.where(x > 0, x, ones_like(x))), zeros_like(x))
         return g * z * log_x
 
-    return _pair(op, lambda: g * y * m.pow(x, y - 1), gy)
+    return _pair(op, needs, lambda: g * y * m.pow(x, y - 1), gy)
 
 
-def _route(op, g, to_x):
+def _route(op, needs, g, to_x):
     """A max/min's gradient: the upstream goes to x where ``to_x`` holds, else to y."""
     zeros = zeros_like(g)
-    return _pair(op, lambda: m.where(to_x, g, zeros), lambda: m.where(to_x, zeros, g))
+    return _pair(op, needs, lambda: m.where(to_x, g, zeros), lambda: m.where(to_x, zeros, g))
 
 
 @defgrad("Maximum", "d max(x,y)/dx = 1 where x >= y (ties go to x), else 0")
-def _maximum(op, g):
-    return _route(op, g, m.greater_equal(*op.inputs))
+def _maximum(op, needs, g):
+    return _route(op, needs, g, m.greater_equal(*op.inputs))
 
 
 @defgrad("Minimum", "d min(x,y)/dx = 1 where x <= y (ties go to x), else 0")
-def _minimum(op, g):
-    return _route(op, g, m.less_equal(*op.inputs))
+def _minimum(op, needs, g):
+    return _route(op, needs, g, m.less_equal(*op.inputs))
 
 
 @defgrad("SquaredDifference", "d(x-y)**2/dx = 2(x-y),  d/dy = -2(x-y)")
-def _squared_difference(op, g):
+def _squared_difference(op, needs, g):
     x, y = op.inputs
     twice = 2.0 * g * (x - y)
-    return _pair(op, lambda: twice, lambda: -twice)
+    return _pair(op, needs, lambda: twice, lambda: -twice)
 
 
 @defgrad("Atan2", "d atan2(y,x)/dy = x/(x²+y²),  d/dx = -y/(x²+y²)")
-def _atan2(op, g):
+def _atan2(op, needs, g):
     y, x = op.inputs
     scale = g / (x * x + y * y)
-    return _pair(op, lambda: scale * x, lambda: -scale * y)
+    return _pair(op, needs, lambda: scale * x, lambda: -scale * y)
 
 
 @defgrad("DivNoNan", "d(x/y)/dx = 1/y,  d/dy = -x/y**2 (0 where y == 0)")
-def _div_no_nan(op, g):
+def _div_no_nan(op, needs, g):
     x, y = op.inputs
-    return _pair(op, lambda: m.divide_no_nan(g, y), lambda: g * m.divide_no_nan(m.divide_no_nan(-x, y), y))
+    return _pair(op, needs, lambda: m.divide_no_nan(g, y), lambda: g * m.divide_no_nan(m.divide_no_nan(-x, y), y))
 
 
 @defgrad("Xlogy", "d(x*log y)/dx = log y (0 where x == 0),  d/dy = x/y (0 where x == 0)")
-def _xlogy(op, g):
+def _xlogy(op, needs, g):
     x, y = op.inputs
     nonzero = m.cast(m.not_equal(x, 0.0), x.dtype)
-    return _pair(op, lambda: g * m.xlogy(nonzero, y), lambda: g * m.xdivy(x, y))
+    return _pair(op, needs, lambda: g * m.xlogy(nonzero, y), lambda: g * m.xdivy(x, y))
 
 
 @defgrad("Xdivy", "d(x/y)/dx = 1/y (0 where x == 0),  d/dy = -x/y**2 (0 where x == 0)")
-def _xdivy(op, g):
+def _xdivy(op, needs, g):
     x, y = op.inputs
     nonzero = m.cast(m.not_equal(x, 0.0), x.dtype)
-    return _pair(op, lambda: g * m.xdivy(nonzero, y), lambda: g * m.xdivy(-x, y * y))
+    return _pair(op, needs, lambda: g * m.xdivy(nonzero, y), lambda: g * m.xdivy(-x, y * y))
 
 
 # -- unary ------------------------------------------------------------------------
@@ -117,19 +117,19 @@ def _unary(prim_name, formula, local):
     """Register an elementwise rule: gradient = upstream * local(x, y)."""
 
     @defgrad(prim_name, formula)
-    def rule(op, g):
+    def rule(op, needs, g):
         return (g * local(op.inputs[0], op.outputs[0]),)
 
     return rule
 
 
 @defgrad("Neg", "d(-x)/dx = -1")
-def _neg(op, g):
+def _neg(op, needs, g):
     return (-g,)
 
 
 @defgrad("Identity", "d x/dx = 1")
-def _identity(op, g):
+def _identity(op, needs, g):
     return (g,)
 
 
@@ -157,7 +157,7 @@ _unary("Sign", "d sign(x)/dx = 0", lambda x, y: zeros_like(x))
 
 
 @defgrad("Cast", "d cast(x)/dx = 1 (cast back to x's dtype; none for integers)")
-def _cast(op, g):
+def _cast(op, needs, g):
     x = op.inputs[0]
     if x.dtype.is_floating and g.dtype.is_floating:
         return (m.cast(g, x.dtype),)
@@ -165,17 +165,17 @@ def _cast(op, g):
 
 
 @defgrad("SelectV2", "d where(c,x,y)/dx = 1 where c, d/dy = 1 where not c")
-def _select(op, g):
+def _select(op, needs, g):
     c, x, y = op.inputs
     zeros = zeros_like(g)
     return (None,
-            unbroadcast(m.where(c, g, zeros), x) if op.needs[1] else None,
-            unbroadcast(m.where(c, zeros, g), y) if op.needs[2] else None)
+            unbroadcast(m.where(c, g, zeros), x) if needs[1] else None,
+            unbroadcast(m.where(c, zeros, g), y) if needs[2] else None)
 
 
 @defgrad("AddN", "d(x1+...+xn)/dxi = 1")
-def _add_n(op, g):
-    return tuple(g if need else None for need in op.needs)
+def _add_n(op, needs, g):
+    return tuple(g if need else None for need in needs)
 
 
 # -- reductions ----------------------------------------------------------------------
@@ -195,16 +195,16 @@ def _count(op):
 
 
 @defgrad("Sum", "d sum(x)/dxi = 1")
-def _sum(op, g):
+def _sum(op, needs, g):
     return (_restore(g, op),)
 
 
 @defgrad("Mean", "d mean(x)/dxi = 1/n")
-def _mean(op, g):
+def _mean(op, needs, g):
     return (_restore(g, op) / float(max(_count(op), 1)),)
 
 
-def _min_or_max(op, g):
+def _min_or_max(op, needs, g):
     x, y = op.inputs[0], op.outputs[0]
     y_full = _restore(y, op)
     hits = m.cast(m.equal(x, y_full), g.dtype)
@@ -217,7 +217,7 @@ defgrad("Min", "d min(x)/dxi = 1/k at the k tied minima, else 0")(_min_or_max)
 
 
 @defgrad("Prod", "d prod(x)/dxi = product of the others (exact with zeros)")
-def _prod(op, g):
+def _prod(op, needs, g):
     x = op.inputs[0]
     axes = op.attrs["axis"]
     if not axes:
@@ -236,13 +236,13 @@ def _prod(op, g):
 
 
 @defgrad("Cumsum", "d cumsum(x)/dx = reverse cumsum of the upstream")
-def _cumsum(op, g):
+def _cumsum(op, needs, g):
     a = op.attrs
     return (m.cumsum(g, axis=a["axis"], exclusive=a["exclusive"], reverse=not a["reverse"]),)
 
 
 @defgrad("Cumprod", "d cumprod(x)/dx = reverse cumsum(upstream * cumprod) / x")
-def _cumprod(op, g):
+def _cumprod(op, needs, g):
     a = op.attrs
     x, y = op.inputs[0], op.outputs[0]
     return (m.cumsum(g * y, axis=a["axis"], exclusive=a["exclusive"], reverse=not a["reverse"]) / x,)

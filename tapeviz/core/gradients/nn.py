@@ -14,30 +14,30 @@ def _keep_axis(g, like, axis):
 
 
 @defgrad("Relu", "d relu(x)/dx = 1 where x > 0, else 0 (0 at 0, as in TF)")
-def _relu(op, g):
+def _relu(op, needs, g):
     return (nn.relu_grad(g, op.outputs[0]),)
 
 
 @defgrad("ReluGrad", "d relu_grad(g, y)/dg = 1 where y > 0, else 0;  d/dy = 0")
-def _relu_grad(op, h):
+def _relu_grad(op, needs, h):
     _, y = op.inputs
-    return (nn.relu_grad(h, y) if op.needs[0] else None, None)
+    return (nn.relu_grad(h, y) if needs[0] else None, None)
 
 
 @defgrad("Softplus", "d softplus(x)/dx = sigmoid(x)")
-def _softplus(op, g):
+def _softplus(op, needs, g):
     return (g * sigmoid(op.inputs[0]),)
 
 
 @defgrad("Softmax", "d softmax(x)/dx · g = (g - sum(g*y, axis)) * y")
-def _softmax(op, g):
+def _softmax(op, needs, g):
     y = op.outputs[0]
     axis = op.attrs["axis"]
     return ((g - reduce_sum(g * y, axis=axis, keepdims=True)) * y,)
 
 
 @defgrad("LogSoftmax", "d log_softmax(x)/dx · g = g - sum(g, axis) * exp(y)")
-def _log_softmax(op, g):
+def _log_softmax(op, needs, g):
     y = op.outputs[0]
     axis = op.attrs["axis"]
     return (g - reduce_sum(g, axis=axis, keepdims=True) * exp(y),)
@@ -45,23 +45,23 @@ def _log_softmax(op, g):
 
 @defgrad("SoftmaxCrossEntropyWithLogits",
          "d loss/d logits = (softmax(logits) - labels) * g,  d loss/d labels = -log_softmax(logits) * g")
-def _softmax_cross_entropy(op, g, _g_backprop):
+def _softmax_cross_entropy(op, needs, g, _g_backprop):
     # _g_backprop is always zero: gradients reach `backprop` through the
     # SoftmaxCrossEntropyBackprop op instead (see core.primitives.nn).
     logits, labels = op.inputs
     axis = op.attrs["axis"]
     g = _keep_axis(g, logits, axis)
     grad_logits = grad_labels = None
-    if op.needs[0]:
+    if needs[0]:
         grad_logits = g * nn.cross_entropy_backprop(logits, op.outputs[1], labels, axis=axis)
-    if op.needs[1]:
+    if needs[1]:
         grad_labels = -g * nn.log_softmax(logits, axis=axis)
     return grad_logits, grad_labels
 
 
 @defgrad("SparseSoftmaxCrossEntropyWithLogits",
          "d loss/d logits = (softmax(logits) - one_hot(labels)) * g;  none for the int labels")
-def _sparse_softmax_cross_entropy(op, g, _g_backprop):
+def _sparse_softmax_cross_entropy(op, needs, g, _g_backprop):
     logits = op.inputs[0]
     g = _keep_axis(g, logits, logits.ndim - 1)
     return (g * nn.cross_entropy_backprop(logits, op.outputs[1]), None)
@@ -69,14 +69,14 @@ def _sparse_softmax_cross_entropy(op, g, _g_backprop):
 
 @defgrad("SoftmaxCrossEntropyBackprop",
          "d(softmax(x) - labels)/dx · h = (h - sum(h*softmax(x))) * softmax(x),  d/dlabels · h = -h")
-def _cross_entropy_backprop(op, h):
+def _cross_entropy_backprop(op, needs, h):
     logits = op.inputs[0]
     axis = op.attrs["axis"]
     grads = [None] * len(op.inputs)  # never into `backprop`: it is a saved value
-    if op.needs[0]:
+    if needs[0]:
         # The softmax Jacobian, through the Softmax op so that higher orders work too.
         s = nn.softmax(logits, axis=axis)
         grads[0] = (h - reduce_sum(h * s, axis=axis, keepdims=True)) * s
-    if len(op.inputs) == 3 and op.needs[2]:
+    if len(op.inputs) == 3 and needs[2]:
         grads[2] = -h
     return tuple(grads)
