@@ -5,6 +5,7 @@ attribute lookups and no imports.
 """
 
 import threading
+from contextlib import contextmanager
 
 from tapeviz.core import events
 
@@ -17,6 +18,17 @@ class _ThreadState(threading.local):
 
 
 local = _ThreadState()
+
+
+@contextmanager
+def no_tapes():
+    """Run a block that no tape of this thread records (as TF's compiled predict)."""
+    saved = local.tapes
+    local.tapes = []
+    try:
+        yield
+    finally:
+        local.tapes = saved
 listeners = events._listeners
 
 

@@ -368,4 +368,16 @@ def constant(value, dtype=None, shape=None, name=None):
 
 
 def is_tensor(value):
+    """True for a Tensor or a Variable (TF's ``tf.is_tensor``)."""
     return isinstance(value, (Tensor, Variable))
+
+
+def to_array(value):
+    """The backend array behind a Tensor or Variable (not a copy: never mutate it).
+
+    The public way for code outside the core (tf.nn, tf.random, keras) to
+    reach an array; anything else is converted as ``convert_to_tensor`` would.
+    """
+    if isinstance(value, (Tensor, Variable)):
+        return value._value
+    return convert_to_tensor(value)._value

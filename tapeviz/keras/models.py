@@ -4,7 +4,6 @@ A Model is a Layer that can also ``summary()`` itself; training
 (``compile``/``fit``/``evaluate``/``predict``) comes from ``Trainer``.
 """
 
-import contextlib
 
 import numpy as np
 
@@ -14,17 +13,6 @@ from tapeviz.keras.layers.core import InputLayer
 from tapeviz.keras.training import Trainer
 
 __all__ = ["Model", "Sequential"]
-
-
-@contextlib.contextmanager
-def _no_tapes():
-    """Run without recording on any tape (as TF's compiled predict does): breaks the gradient path."""
-    saved = state.local.tapes
-    state.local.tapes = []
-    try:
-        yield
-    finally:
-        state.local.tapes = saved
 
 
 class Model(Trainer, Layer):
@@ -112,7 +100,7 @@ class Model(Trainer, Layer):
         if self.built and any(True for _ in self.weights):
             return
         shape = tuple(input_shape)
-        with _no_tapes():
+        with state.no_tapes():
             Layer.__call__(self, np.zeros((1 if shape[0] is None else shape[0],) + shape[1:], np.float32), training=False)
         self.built = True
 
@@ -183,7 +171,7 @@ class Sequential(Model):
         return self._layers.pop()
 
     def _build_now(self):
-        with _no_tapes():
+        with state.no_tapes():
             Layer.__call__(self, np.zeros((1,) + tuple(self._input_shape)[1:], np.float32), training=False)
 
     def call(self, inputs, training=None):

@@ -16,7 +16,7 @@ time::
 import numpy as np
 
 from tapeviz import backend as B
-from tapeviz.core import nest
+from tapeviz.core import nest, state
 from tapeviz.core.tape import GradientTape
 from tapeviz.core.tensor import Tensor
 from tapeviz.keras import losses as losses_module
@@ -151,16 +151,14 @@ class Trainer:
     def test_on_batch(self, x, y=None, sample_weight=None, return_dict=False):
         self._assert_compiled()
         self.reset_metrics()
-        from tapeviz.keras.models import _no_tapes
 
-        with _no_tapes():
+        with state.no_tapes():
             logs = _logs(self.test_step((x, y, sample_weight)))
         return logs if return_dict else _flat_logs(logs)
 
     def predict_on_batch(self, x):
-        from tapeviz.keras.models import _no_tapes
 
-        with _no_tapes():
+        with state.no_tapes():
             return _to_numpy(self(x, training=False))
 
     # -- batching ---------------------------------------------------------------------------------
@@ -269,7 +267,6 @@ class Trainer:
     def evaluate(self, x=None, y=None, batch_size=None, verbose="auto", sample_weight=None, steps=None,
                  callbacks=None, return_dict=False, **kwargs):
         """The loss (and metrics) over the data, without training."""
-        from tapeviz.keras.models import _no_tapes
 
         self._assert_compiled()
         self.reset_metrics()
@@ -277,7 +274,7 @@ class Trainer:
         verbose = _verbosity(verbose)
         bar = Progbar(count) if verbose == 1 else None
         logs, step = {}, 0
-        with _no_tapes():
+        with state.no_tapes():
             for step, batch in enumerate(batches, start=1):
                 logs = self.test_step(batch)
                 if bar is not None:
@@ -296,7 +293,6 @@ class Trainer:
         gives no gradient. Use ``model(x)`` to differentiate.
         """
         from tapeviz.data import Dataset
-        from tapeviz.keras.models import _no_tapes
 
         if isinstance(x, Dataset):
             batches = ((_unpack(b)[0],) for b in x)
@@ -306,7 +302,7 @@ class Trainer:
         verbose = _verbosity(verbose)
         bar = Progbar(count) if verbose == 1 else None
         outputs, step = [], 0
-        with _no_tapes():
+        with state.no_tapes():
             for step, batch in enumerate(batches, start=1):
                 outputs.append(_to_numpy(self(batch[0], training=False)))
                 if bar is not None:

@@ -346,17 +346,15 @@ class Layer:
         flat = nest.flatten(inputs)
         concrete = nest.map_structure(lambda k: np.zeros((1,) + tuple(k.shape[1:]), dtype=k.dtype), inputs)
         kwargs.setdefault("training", False)
-        from tapeviz.keras.models import _no_tapes
 
-        with _no_tapes():
+        with state.no_tapes():
             out = self(concrete, *args, **kwargs)
         return KerasTensor((None,) + tuple(out.shape)[1:], out.dtype.name, layer=(self, args, kwargs), parents=flat)
 
     def compute_output_shape(self, input_shape):
         """The output shape for ``input_shape`` (the batch may be None), by running a batch of one."""
-        from tapeviz.keras.models import _no_tapes
 
-        with _no_tapes():
+        with state.no_tapes():
             out = self(np.zeros((1,) + tuple(input_shape)[1:], dtype=np.float32), training=False)
         return (input_shape[0],) + tuple(out.shape)[1:]
 
