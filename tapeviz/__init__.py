@@ -32,6 +32,17 @@ __version__ = "0.1.0"
 _VIZ_NAMES = ("show", "explain", "find_nonfinite", "gradcheck", "viz")
 
 
+def _draw(obj, include=None, exclude=None):
+    """A tape ending a Jupyter cell draws itself; the visualizer is imported on that first draw."""
+    import importlib
+
+    viz_display = importlib.import_module("tapeviz.viz.display")
+    return viz_display.mimebundle(obj, include=include, exclude=exclude)
+
+
+_core.display.set_renderer(_draw)
+
+
 def __getattr__(name):
     if name in _VIZ_NAMES:
         import importlib

@@ -8,12 +8,12 @@ is what tapes record, exactly as in TensorFlow.
 import itertools
 import math
 import sys
+import threading
 
 import numpy as np
 
 from tapeviz import backend
-from tapeviz.core import dtypes
-from tapeviz.core import state
+from tapeviz.core import dtypes, recording, state
 
 _next_id = itertools.count(1).__next__
 
@@ -190,7 +190,7 @@ class Variable(_HoldsArray):
         """The current value as a new Tensor; active tapes record the read."""
         tensor = Tensor(self._value)
         if state.local.tapes or state.listeners:
-            state.on_variable_read(self, tensor)
+            recording.record_read(self, tensor)
         return tensor
 
     value = read_value
@@ -235,7 +235,7 @@ class Variable(_HoldsArray):
         Optimizers call this directly with the arrays they computed; it does
         not announce the assignment (``_assigned`` does).
         """
-        if _sole_owner(self._value):
+        if _sole_owner(self):
             # Nothing else holds this array, so no tensor can see it change:
             # update in place and spare an allocation (training loops do this a lot).
             ufunc(self._value, delta, out=self._value)
@@ -249,8 +249,7 @@ class Variable(_HoldsArray):
 
     def _assigned(self, read_value):
         """Announce the assignment (no tape records it) and return what TF returns."""
-        if state.listeners:
-            state.emit_assign(self)
+        recording.announce_assign(self)
         return self if read_value else None
 
     # -- metadata ------------------------------------------------------------
@@ -275,11 +274,31 @@ class Variable(_HoldsArray):
         )
 
 
-def _sole_owner(array):
-    """True when only the variable refers to ``array``: no tensor read from it,
-    no view of it, no user reference."""
-    # References: the variable's slot, this call's argument, getrefcount's own.
-    return getattr(array, "base", 0) is None and sys.getrefcount(array) <= 3
+def _value_references(variable):
+    return sys.getrefcount(variable._value)
+
+
+def _calibrate():
+    """How many references ``_value_references`` counts for an array only a variable holds.
+
+    Measured, not assumed: the count differs between Python versions (3.14
+    borrows references that 3.11 counted).
+    """
+    holder = Variable.__new__(Variable)
+    holder._value = np.zeros(1)
+    return _value_references(holder)
+
+
+def _sole_owner(variable):
+    """True when only ``variable`` refers to its array and no other thread can be
+    reading it: no tensor read from it, no view of it, no user reference.
+
+    With other threads alive, a read could take the array between this check
+    and the update, so updates then always allocate (tensors are immutable).
+    """
+    return (getattr(variable._value, "base", 0) is None
+            and _value_references(variable) <= _SOLE_REFERENCES
+            and threading.active_count() == 1)
 
 
 def _variable_name(base):
@@ -372,6 +391,14 @@ def is_tensor(value):
     return isinstance(value, (Tensor, Variable))
 
 
+def tensor_id(value):
+    """A number naming a Tensor or Variable for the life of the process (ids
+    are never reused); sketches of tensors (``core.history``) carry the same."""
+    if isinstance(value, (Tensor, Variable)):
+        return value._id
+    return value.tensor_id
+
+
 def to_array(value):
     """The backend array behind a Tensor or Variable (not a copy: never mutate it).
 
@@ -381,3 +408,6 @@ def to_array(value):
     if isinstance(value, (Tensor, Variable)):
         return value._value
     return convert_to_tensor(value)._value
+
+
+_SOLE_REFERENCES = _calibrate()

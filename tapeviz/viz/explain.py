@@ -26,6 +26,7 @@ did my gradient go wrong" and highlight the op in the picture.
 import numpy as np
 
 from tapeviz.viz import format as fmt
+from tapeviz.core import events
 from tapeviz.viz import recorder
 from tapeviz.viz.trace import Trace, build, trace as _trace
 
@@ -169,10 +170,9 @@ class _Graph:
 
 def _records(tape):
     records = recorder.SESSION.records_for(tape, with_untaped=True)
-    if records and any(r.kind == "op" for r in records):
-        return records, recorder.SESSION.infos, True
-    records, infos = recorder.static_records(tape)
-    return records, infos, False
+    if records and any(isinstance(event, events.OpExecuted) for _seq, event in records):
+        return records, True
+    return recorder.static_records(tape), False
 
 
 def _subtrace(data, keep_ops):
@@ -182,15 +182,10 @@ def _subtrace(data, keep_ops):
 
 def explain(tape, target, source):
     """Why ``tape.gradient(target, source)`` is None or zero: an :class:`Explanation`."""
-    records, infos, complete = _records(tape)
-    data, objects = build(records, infos, include_untaped=True)
+    records, complete = _records(tape)
+    data, objects = build(records, include_untaped=True)
     graph = _Graph(data, objects)
-    me = None
-    number = recorder.serial(tape)
-    for t in data["tapes"]:
-        if infos.get(number) is not None and t["id"] == _tape_id(records, number, data):
-            me = t
-    tape_id = me["id"] if me else None
+    tape_id = _tape_id(records, tape.serial)
     src, tgt = graph.find(source), graph.find(target)
     verdict = _judge(tape, tape_id, graph, source, target, src, tgt, complete)
     cause, message, path, broken = verdict
@@ -208,11 +203,11 @@ def explain(tape, target, source):
     return Explanation(cause, message, _subtrace(data, keep), path, broken)
 
 
-def _tape_id(records, number, data):
+def _tape_id(records, number):
     # Tapes are named by order of first appearance in the records; replay that.
     order = []
-    for r in records:
-        for n in ((r.tape,) if r.tape is not None else ()) + tuple(r.tapes):
+    for _seq, event in records:
+        for n in recorder.tapes_of(event):
             if n not in order:
                 order.append(n)
     return f"T{order.index(number)}" if number in order else None
@@ -529,7 +524,7 @@ def _localise(recorded, eps, rtol, atol):
     entries = recorded.objects["entries"]
     kernel_less = []
     for sweep in data["sweeps"][:1]:
-        steps = [r for r in recorded.records if r.kind == "step"]
+        steps = [event for _seq, event in recorded.records if isinstance(event, events.BackwardStep)]
         for record, step in zip(steps, sweep["steps"]):
             op = data["ops"][int(step["op"][2:])]
             entry = entries[op["id"]]
@@ -552,7 +547,7 @@ def _localise(recorded, eps, rtol, atol):
 def _check_op(kernel, entry, record, eps, rtol, atol):
     """The input position whose rule disagrees with the op's kernel, or None."""
     xs = [np.asarray(t.numpy()) for t in entry.inputs]
-    upstream = [np.asarray(u.numpy(), dtype=np.float64) for u in record.a]
+    upstream = [np.asarray(u.numpy(), dtype=np.float64) for u in record.upstream]
     rng = np.random.default_rng(1)
 
     def objective(values):
@@ -560,7 +555,7 @@ def _check_op(kernel, entry, record, eps, rtol, atol):
         outs = out if isinstance(out, (tuple, list)) else (out,)
         return sum(float(np.sum(np.asarray(o, dtype=np.float64) * u)) for o, u in zip(outs, upstream))
 
-    for position, grad in enumerate(record.b):
+    for position, grad in enumerate(record.grads):
         if grad is None or xs[position].dtype.kind != "f":
             continue
         direction = rng.standard_normal(xs[position].shape)

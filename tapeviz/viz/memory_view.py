@@ -15,6 +15,8 @@ matplotlib.
 
 import numpy as np
 
+from tapeviz.core import events
+from tapeviz.core.tensor import tensor_id
 from tapeviz.viz import format as fmt
 from tapeviz.viz import recorder
 
@@ -33,36 +35,36 @@ def _entry_tensors(entry):
 
 def timeline(tape):
     """[(step, bytes, what happened)] for one tape, from the session records."""
-    records, _infos, _complete = recorder.records_of(tape)
-    me = recorder.serial(tape)
+    records, _complete = recorder.records_of(tape)
+    me = tape.serial
     persistent = tape.persistent
-    held = {}  # id(tensor) -> bytes, for the tensors the entries keep
-    users = {}  # id(tensor) -> number of unswept entries using it
+    held = {}  # tensor id -> bytes, for the tensors the entries keep
+    users = {}  # tensor id -> number of unswept entries using it
     entries = []
     points = [(0, 0, "start")]
-    for record in records:
-        if record.kind == "op" and me in record.tapes:
-            entries.append(record.entry)
-            for t in _entry_tensors(record.entry):
-                key = id(t)
+    for _seq, event in records:
+        if isinstance(event, events.OpExecuted) and me in event.tapes:
+            entries.append(event.entry)
+            for t in _entry_tensors(event.entry):
+                key = tensor_id(t)
                 held.setdefault(key, _nbytes(t))
                 users[key] = users.get(key, 0) + 1
-            points.append((len(points), sum(held.values()), f"record {record.entry.primitive.name}"))
-        elif record.kind == "step" and record.tape == me:
-            for t in _entry_tensors(record.entry):
-                key = id(t)
+            points.append((len(points), sum(held.values()), f"record {event.entry.primitive.name}"))
+        elif isinstance(event, events.BackwardStep) and event.tape == me:
+            for t in _entry_tensors(event.entry):
+                key = tensor_id(t)
                 if key in users:
                     users[key] -= 1
             needed = sum(b for k, b in held.items() if users.get(k, 0) > 0)
             points.append((len(points), needed if not persistent else sum(held.values()),
-                           f"sweep {record.entry.primitive.name}"))
-        elif record.kind == "sweep_end" and record.tape == me:
-            users = {k: sum(1 for e in entries for t in _entry_tensors(e) if id(t) == k) for k in held}
+                           f"sweep {event.entry.primitive.name}"))
+        elif isinstance(event, events.SweepFinished) and event.tape == me:
+            users = {k: sum(1 for e in entries for t in _entry_tensors(e) if tensor_id(t) == k) for k in held}
             points.append((len(points), sum(held.values()) if persistent else 0,
                            "after gradient()" if persistent else "released"))
-        elif record.kind == "release" and record.tape == me:
+        elif isinstance(event, events.TapeReleased) and event.tape == me:
             held, users, entries = {}, {}, []
-            points.append((len(points), 0, f"released ({record.a})"))
+            points.append((len(points), 0, f"released ({event.reason})"))
     return points
 
 
