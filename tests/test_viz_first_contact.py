@@ -154,3 +154,18 @@ def test_the_untaped_budget_is_settable_and_checked():
 
     with pytest.raises(ValueError, match="bytes"):
         recorder.set_budget(-1)
+
+
+def test_viz_imported_between_recording_and_gradient_shows_ops_and_the_sweep():
+    out = _run("""
+        import tapeviz as tf
+        x = tf.constant(3.0)
+        with tf.GradientTape(persistent=True) as tape:
+            tape.watch(x)
+            y = x * x
+        import tapeviz.viz
+        tape.gradient(y, x)
+        trace = tf.viz.trace_of(tape)
+        print([op["name"] for op in trace.ops], len(trace.sweeps), trace.sweeps[0]["results"])
+    """)
+    assert out.strip() == "['Mul'] 1 ['6']"

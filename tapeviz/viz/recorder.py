@@ -267,7 +267,8 @@ def records_of(tape):
     """
     records = SESSION.records_for(tape)
     if records and not any(isinstance(e, events.OpExecuted) for _s, e in records) and tape.history:
-        records = None  # the recorder joined after the ops: prefer the tape's history
+        # The recorder joined after the ops: the tape's history, then what the recorder saw (its sweeps).
+        return [r for r in static_records(tape) if not isinstance(r[1], events.TapeReleased)] + records, False
     if records:
         return records, True
     return static_records(tape), False
