@@ -7,7 +7,7 @@ The top level re-exports each family's ``__all__`` (math, array ops,
 linear algebra), as TensorFlow's top level does.
 """
 
-from tapeviz import core as _core  # noqa: F401  (registers primitives, rules, operators)
+from tapeviz import core as _core  # noqa: F401  (registers primitives and rules)
 from tapeviz import autodiff, backend, config, linalg, math, nn, random
 from tapeviz.config import device  # noqa: F401
 from tapeviz.core import errors, events, nest

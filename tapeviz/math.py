@@ -8,7 +8,7 @@ written the way TF writes them so that gradients at kinks and ties agree.
 
 import numpy as _np
 
-from tapeviz.core.operators import truediv
+from tapeviz.core.primitives.math import truediv
 from tapeviz.core.ops import as_tensor as _as_tensor
 from tapeviz.core.ops import as_tensors as _as_tensors
 from tapeviz.core.primitives.array import ones_like as _ones_like

@@ -83,6 +83,98 @@ class _HoldsArray:
             raise TypeError(f"Only integer scalar tensors can be used as an index, not {self.dtype.name}.")
         return int(self._value)
 
+    # -- operators: each runs a tapeviz op, so tapes record it and it is differentiable.
+    # The op modules are bound at the end of this module (they build on Tensor).
+    def __add__(self, other):
+        return _math.add(self, other)
+
+    def __radd__(self, other):
+        return _math.add(other, self)
+
+    def __sub__(self, other):
+        return _math.subtract(self, other)
+
+    def __rsub__(self, other):
+        return _math.subtract(other, self)
+
+    def __mul__(self, other):
+        return _math.multiply(self, other)
+
+    def __rmul__(self, other):
+        return _math.multiply(other, self)
+
+    def __truediv__(self, other):
+        return _math.truediv(self, other)
+
+    def __rtruediv__(self, other):
+        return _math.truediv(other, self)
+
+    def __floordiv__(self, other):
+        return _math.floordiv(self, other)
+
+    def __rfloordiv__(self, other):
+        return _math.floordiv(other, self)
+
+    def __mod__(self, other):
+        return _math.floormod(self, other)
+
+    def __rmod__(self, other):
+        return _math.floormod(other, self)
+
+    def __pow__(self, other):
+        return _math.pow(self, other)
+
+    def __rpow__(self, other):
+        return _math.pow(other, self)
+
+    def __matmul__(self, other):
+        return _linalg.matmul(self, other)
+
+    def __rmatmul__(self, other):
+        return _linalg.matmul(other, self)
+
+    def __and__(self, other):
+        return _math.logical_and(self, other)
+
+    def __rand__(self, other):
+        return _math.logical_and(other, self)
+
+    def __or__(self, other):
+        return _math.logical_or(self, other)
+
+    def __ror__(self, other):
+        return _math.logical_or(other, self)
+
+    def __lt__(self, other):
+        return _math.less(self, other)
+
+    def __le__(self, other):
+        return _math.less_equal(self, other)
+
+    def __gt__(self, other):
+        return _math.greater(self, other)
+
+    def __ge__(self, other):
+        return _math.greater_equal(self, other)
+
+    def __eq__(self, other):
+        return False if other is None else _math.equal(self, other)
+
+    def __ne__(self, other):
+        return True if other is None else _math.not_equal(self, other)
+
+    def __neg__(self):
+        return _math.negative(self)
+
+    def __abs__(self):
+        return _math.abs(self)
+
+    def __invert__(self):
+        return _math.logical_not(self)
+
+    def __getitem__(self, key):
+        return _array.slice_tensor(self, key)
+
 
 class Tensor(_HoldsArray):
     """An immutable n-dimensional array, as ``tf.Tensor``.
@@ -96,6 +188,9 @@ class Tensor(_HoldsArray):
     def __init__(self, value):
         self._value = value
         self._id = _next_id()
+
+    def __pos__(self):
+        return self
 
     def __hash__(self):
         raise TypeError(
@@ -261,6 +356,9 @@ class Variable(_HoldsArray):
     def trainable(self):
         return self._trainable
 
+    def __pos__(self):
+        return self.read_value()
+
     def __hash__(self):
         raise TypeError("Variable is unhashable. Use variable.ref() as the key instead.")
 
@@ -411,3 +509,7 @@ def to_array(value):
 
 
 _SOLE_REFERENCES = _calibrate()
+
+
+# The ops behind the operators above. Imported last: they build on Tensor and Variable.
+from tapeviz.core.primitives import array as _array, linalg as _linalg, math as _math  # noqa: E402

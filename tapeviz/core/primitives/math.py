@@ -21,6 +21,16 @@ add = binary("add", "AddV2", operator.add, "x + y elementwise, with broadcasting
 subtract = binary("subtract", "Sub", operator.sub, "x - y elementwise, with broadcasting.")
 multiply = binary("multiply", "Mul", operator.mul, "x * y elementwise, with broadcasting.")
 divide = binary("divide", "RealDiv", operator.truediv, "x / y elementwise (float division).")
+
+
+def truediv(x, y, name=None):
+    """x / y; integer tensors are divided as float64, as TF's ``/`` does."""
+    x, y = as_tensors(x, y)
+    if not x.dtype.is_floating:
+        x, y = cast(x, "float64"), cast(y, "float64")
+    return divide(x, y)
+
+
 floordiv = binary("floordiv", "FloorDiv", operator.floordiv, "x // y elementwise. Not differentiable (gradient None).", differentiable=False)
 floormod = binary("floormod", "FloorMod", operator.mod, "x % y elementwise, the sign of y (Python's and TF's convention).")
 pow = binary("pow", "Pow", operator.pow, "x ** y elementwise, differentiable in both x and y.")  # noqa: A001
