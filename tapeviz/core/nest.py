@@ -7,10 +7,6 @@ def _is_namedtuple(value):
     return isinstance(value, tuple) and hasattr(value, "_fields")
 
 
-def is_nested(value):
-    return isinstance(value, (list, tuple, dict))
-
-
 def _is_flat_sequence(value):
     """A plain list or tuple of leaves: ``model.trainable_variables``, the common case, kept fast."""
     return type(value) in (list, tuple) and not any(isinstance(item, (list, tuple, dict)) for item in value)

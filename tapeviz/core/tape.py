@@ -11,6 +11,7 @@ import itertools
 import warnings
 import weakref
 
+from tapeviz import backend as B
 from tapeviz.core import display, events, history, nest, recording, state
 from tapeviz.core.errors import InvalidArgumentError
 from tapeviz.core.primitives.array import ones_like, reshape, stack, zeros, zeros_like
@@ -404,8 +405,6 @@ def _fill_unconnected(grad, source, unconnected):
 
 def _unit_seeds(shape, dtype):
     """One-hot tensors of ``shape``, one per element, in row-major order."""
-    from tapeviz import backend as B
-
     count = 1
     for n in shape:
         count *= n

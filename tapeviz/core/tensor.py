@@ -14,6 +14,7 @@ import numpy as np
 
 from tapeviz import backend
 from tapeviz.core import dtypes, recording, state
+from tapeviz.core.errors import InvalidArgumentError
 
 _next_id = itertools.count(1).__next__
 
@@ -313,8 +314,6 @@ class Variable(_HoldsArray):
     def _update(self, ufunc, delta, read_value):
         delta = convert_to_tensor(delta, dtype=self.dtype)._value
         if delta.shape != self._value.shape:
-            from tapeviz.core.errors import InvalidArgumentError
-
             raise InvalidArgumentError(
                 f"Cannot update variable with shape {list(self._value.shape)} using a Tensor with shape "
                 f"{list(delta.shape)}, shapes must be equal (as in TF). Broadcast first, e.g. "

@@ -2,6 +2,7 @@
 
 from tapeviz.core.gradients import defgrad, unbroadcast
 from tapeviz.core.primitives import array as a
+from tapeviz.core.primitives.math import reduce_sum
 
 
 @defgrad("ReadVariableOp", "d read(v)/dv = 1")
@@ -64,7 +65,6 @@ def _split(op, needs, *grads):
 
 @defgrad("Tile", "sum the upstream over the copies: reshape to [copies, size] per axis, reduce")
 def _tile(op, needs, g):
-    from tapeviz.core.primitives.math import reduce_sum
 
     shape = op.inputs[0]._value.shape
     split_shape = []

@@ -1,6 +1,8 @@
 """Gradient rules of the matrix primitives."""
 
 from tapeviz.core.gradients import defgrad, unbroadcast
+from tapeviz.core.errors import UnimplementedError
+from tapeviz.core.primitives.math import reduce_sum
 from tapeviz.core.primitives.array import broadcast_to, expand_dims, reshape
 from tapeviz.core.primitives.linalg import diag, diag_part, einsum, inv, matmul
 
@@ -29,8 +31,6 @@ def _einsum(op, needs, g):
 
 
 def _einsum_operand_grad(op, g, terms, output, i):
-    from tapeviz.core.errors import UnimplementedError
-    from tapeviz.core.primitives.math import reduce_sum
 
     x = op.inputs[i]
     term = terms[i]

@@ -4,7 +4,7 @@ import numpy as np
 
 from tapeviz.core.gradients import defgrad, unbroadcast
 from tapeviz.core.primitives import math as m
-from tapeviz.core.primitives.array import broadcast_to, ones_like, reshape, zeros_like
+from tapeviz.core.primitives.array import broadcast_to, ones_like, reshape, transpose, zeros_like
 
 
 def _pair(op, needs, gx, gy):
@@ -223,8 +223,6 @@ def _prod(op, needs, g):
     if not axes:
         return (g,)
     rest = [a for a in range(x.ndim) if a not in axes]
-    from tapeviz.core.primitives.array import transpose
-
     # Move the reduced axes last, flatten them, and take exclusive cumulative
     # products from both ends: the product of all the others, zeros included.
     perm = rest + list(axes)

@@ -6,6 +6,7 @@ import operator
 import numpy as np
 
 from tapeviz import backend as B
+from tapeviz.core.dtypes import as_dtype
 from tapeviz.core.ops import as_tensor, as_tensors, execute, same_dtype
 from tapeviz.core.primitive import Primitive
 from tapeviz.core.primitives._define import binary, unary
@@ -145,7 +146,7 @@ INDICES_WHERE = Primitive("Where", lambda c: B.xp.stack(B.xp.nonzero(c), axis=-1
 # -- reductions ------------------------------------------------------------------
 
 
-def _normalize_axis(axis, ndim):
+def normalize_axis(axis, ndim):
     """TF's axis argument (None, int, list, tensor) as a sorted tuple of non-negative ints."""
     if axis is None:
         return tuple(range(ndim))
@@ -166,7 +167,7 @@ def _reduction(tf_name, prim_name, kernel, doc, differentiable=True):
 
     def op(input_tensor, axis=None, keepdims=False, name=None):
         x = as_tensor(input_tensor)
-        axes = _normalize_axis(axis, x.ndim)
+        axes = normalize_axis(axis, x.ndim)
         return execute(primitive, (x,), {"axis": axes, "keepdims": bool(keepdims)})
 
     op.__name__ = op.__qualname__ = tf_name
@@ -214,7 +215,6 @@ def _arg_reduction(tf_name, prim_name, fn):
     def op(input, axis=None, output_type="int64", name=None):
         x = as_tensor(input)
         axis = 0 if axis is None else int(axis) % max(x.ndim, 1)
-        from tapeviz.core.dtypes import as_dtype
 
         return execute(primitive, (x,), {"axis": axis, "dtype": as_dtype(output_type).as_numpy_dtype})
 
@@ -288,7 +288,6 @@ CAST = Primitive("Cast", lambda x, dtype: x.astype(dtype))
 
 def cast(x, dtype, name=None):
     """``x`` converted to ``dtype``. The gradient flows between float dtypes only."""
-    from tapeviz.core.dtypes import as_dtype
 
     x = as_tensor(x)
     target = as_dtype(dtype)
