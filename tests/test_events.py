@@ -387,12 +387,13 @@ def test_events_name_tapes_by_serial_and_hold_no_tape(rec):
     assert all(isinstance(getattr(e, "tape", 0), int) for e in rec.events)
 
 
-def test_every_event_is_a_frozen_dataclass():
+def test_every_event_is_a_slotted_dataclass_with_a_kind():
     import dataclasses
 
     for cls in events.ALL_EVENTS:
-        assert dataclasses.is_dataclass(cls) and cls.__dataclass_params__.frozen, cls
+        assert dataclasses.is_dataclass(cls) and hasattr(cls, "__slots__"), cls
         assert isinstance(cls.kind, str) and cls.kind not in [f.name for f in dataclasses.fields(cls)]
+    assert len({cls.kind for cls in events.ALL_EVENTS}) == len(events.ALL_EVENTS)
 
 
 def test_a_listener_raising_on_enter_leaves_no_tape_behind():

@@ -67,7 +67,7 @@ def emit(event):
                 method(event)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class TapeEntered:
     """Tape number ``tape`` started recording: its ``with`` block began, or a
     ``stop_recording`` block ended. Carries the tape's settings, so a recorder
@@ -79,7 +79,7 @@ class TapeEntered:
     kind: ClassVar[str] = "tape_entered"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class TapeExited:
     """Tape number ``tape`` stopped recording: its block ended, or ``stop_recording`` began."""
 
@@ -87,7 +87,7 @@ class TapeExited:
     kind: ClassVar[str] = "tape_exited"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Watched:
     """Tape number ``tape`` now watches ``source`` (a Tensor or Variable).
 
@@ -101,7 +101,7 @@ class Watched:
     kind: ClassVar[str] = "watched"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class OpExecuted:
     """An op ran. ``tapes``: the serial numbers of the tapes that recorded it (empty: none).
 
@@ -116,7 +116,7 @@ class OpExecuted:
     kind: ClassVar[str] = "op_executed"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class VariableAssigned:
     """``variable.assign*`` replaced a value. Not recorded by any tape."""
 
@@ -124,7 +124,7 @@ class VariableAssigned:
     kind: ClassVar[str] = "variable_assigned"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class SweepStarted:
     """A reverse sweep over tape number ``tape`` began: ``gradient`` (or one row of a jacobian).
 
@@ -138,7 +138,7 @@ class SweepStarted:
     kind: ClassVar[str] = "sweep_started"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class BackwardStep:
     """One recorded entry was differentiated during a sweep.
 
@@ -157,7 +157,7 @@ class BackwardStep:
     kind: ClassVar[str] = "backward_step"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class SweepFinished:
     """The sweep ended; ``results`` aligns with the flattened sources."""
 
@@ -166,7 +166,7 @@ class SweepFinished:
     kind: ClassVar[str] = "sweep_finished"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class TapeReleased:
     """The tape dropped what it held for the backward pass.
 

@@ -40,7 +40,7 @@ import numpy as np
 from tapeviz.core import events
 from tapeviz.core.history import EntrySketch, TensorSketch
 from tapeviz.core.tape import tape_with_serial
-from tapeviz.core.tensor import is_tensor, tensor_id, to_array
+from tapeviz.core.tensor import Tensor, is_tensor, tensor_id, to_array
 from tapeviz.viz import format as fmt
 
 SMALL_BYTES = 1024  # tensors up to this size are kept whole
@@ -68,9 +68,42 @@ def nbytes(tensor):
     return int(to_array(tensor).nbytes) if is_tensor(tensor) else 0
 
 
-def _summarised(tensor, summaries, with_values):
-    """``tensor`` itself when small (or a variable, which the user owns), else its summary."""
-    if not is_tensor(tensor) or hasattr(tensor, "assign") or nbytes(tensor) <= SMALL_BYTES:
+def _is_large(tensor):
+    """A tensor the recorder keeps only as a summary (variables are the user's: always kept)."""
+    return type(tensor) is Tensor and to_array(tensor).nbytes > SMALL_BYTES
+
+
+def compact(event, summaries, with_values=False):
+    """``event`` itself when it holds no large tensor, else a copy holding summaries of them.
+
+    ``summaries`` is shared by the events of one compaction, so a tensor (and
+    an entry) seen twice gets one stand-in.
+    """
+    if isinstance(event, events.OpExecuted):
+        entry = _light_entry(event.entry, summaries)
+        return event if entry is event.entry else dataclasses.replace(event, entry=entry)
+    if isinstance(event, events.BackwardStep):
+        entry = _light_entry(event.entry, summaries)
+        if entry is event.entry and not any(map(_is_large, event.upstream + event.grads)):
+            return event
+        return dataclasses.replace(event, entry=entry, upstream=_light_all(event.upstream, summaries, with_values),
+                                   grads=_light_all(event.grads, summaries, with_values))
+    if isinstance(event, events.SweepStarted):
+        if not any(map(_is_large, event.targets + event.sources + event.output_gradients)):
+            return event
+        return dataclasses.replace(event, targets=_light_all(event.targets, summaries, with_values),
+                                   sources=_light_all(event.sources, summaries, with_values),
+                                   output_gradients=_light_all(event.output_gradients, summaries, with_values))
+    if isinstance(event, events.SweepFinished):
+        if not any(map(_is_large, event.results)):
+            return event
+        return dataclasses.replace(event, results=_light_all(event.results, summaries, with_values))
+    return event
+
+
+def _light(tensor, summaries, with_values):
+    """``tensor`` itself unless it is large; else its (shared) summary."""
+    if not _is_large(tensor):
         return tensor
     key = tensor_id(tensor)
     found = summaries.get(key)
@@ -79,34 +112,17 @@ def _summarised(tensor, summaries, with_values):
     return found
 
 
-def compact(event, summaries, with_values=False):
-    """``event`` with its large tensors replaced by :class:`ValueSummary` stand-ins."""
+def _light_all(tensors, summaries, with_values):
+    return tuple([_light(t, summaries, with_values) for t in tensors])
 
-    def light(tensor):
-        return _summarised(tensor, summaries, with_values)
 
-    def light_all(tensors):
-        return tuple(light(t) for t in tensors)
-
-    def light_entry(entry):
-        if entry is None or not any(nbytes(t) > SMALL_BYTES for t in entry.inputs + entry.outputs):
-            return entry
-        key = ("entry", entry.index)
-        if key not in summaries:
-            summaries[key] = EntrySketch(entry, light)
-        return summaries[key]
-
-    if isinstance(event, events.OpExecuted):
-        return dataclasses.replace(event, entry=light_entry(event.entry))
-    if isinstance(event, events.BackwardStep):
-        return dataclasses.replace(event, entry=light_entry(event.entry), upstream=light_all(event.upstream),
-                                   grads=light_all(event.grads))
-    if isinstance(event, events.SweepStarted):
-        return dataclasses.replace(event, targets=light_all(event.targets), sources=light_all(event.sources),
-                                   output_gradients=light_all(event.output_gradients))
-    if isinstance(event, events.SweepFinished):
-        return dataclasses.replace(event, results=light_all(event.results))
-    return event
+def _light_entry(entry, summaries):
+    if entry is None or not any(map(_is_large, entry.inputs + entry.outputs)):
+        return entry
+    key = ("entry", entry.index)
+    if key not in summaries:
+        summaries[key] = EntrySketch(entry, lambda t: _light(t, summaries, False))
+    return summaries[key]
 
 
 def tapes_of(event):
@@ -133,17 +149,21 @@ class Log:
 
 
 class _TapeLog:
-    """The events that concern one tape, and whether its values were released."""
+    """The events that concern one tape."""
 
-    __slots__ = ("records", "related")
+    __slots__ = ("records", "related", "holds_large")
 
     def __init__(self):
         self.records = []
         self.related = set()  # serials of tapes that shared an op with this one
+        self.holds_large = False  # a large tensor was seen: compact the log when the tape releases
 
 
 class SessionRecorder:
-    """Keeps per-tape events for every live tape; see the module docstring."""
+    """Keeps per-tape events for every live tape; see the module docstring.
+
+    Called once per op while listening, so the common events take short paths.
+    """
 
     def __init__(self, budget=DEFAULT_BUDGET, untaped_limit=2000):
         self.budget = budget
@@ -162,24 +182,40 @@ class SessionRecorder:
 
     def __call__(self, event):
         seq = _next_seq()
-        if isinstance(event, (events.BackwardStep, events.SweepStarted, events.SweepFinished)):
+        kind = type(event)
+        if kind is events.OpExecuted:
+            self._on_op(seq, event)
+            return
+        if kind in _SWEEP_EVENTS:
             event = compact(event, {}, with_values=True)  # gradients are held by no tape
-        serials = tapes_of(event)
-        if not serials or isinstance(event, (events.TapeEntered, events.TapeExited)):
+        elif kind is events.TapeEntered or kind is events.TapeExited or kind is events.VariableAssigned:
             self._keep_untaped(seq, event)  # explain() needs when tapes (stopped) recording
-        for serial in serials:
-            log = self._log(serial)
+        serial = getattr(event, "tape", None)
+        if serial is not None:
+            self._log(serial).records.append((seq, event))
+            if kind is events.TapeReleased and event.reason != "deleted":
+                self._compact(serial)
+
+    def _on_op(self, seq, event):
+        tapes = event.tapes
+        entry = event.entry
+        if not tapes:
+            if entry.depth == 0:  # ops a sweep ran outside every tape belong to no picture
+                self._keep_untaped(seq, event)
+            return
+        large = any(map(_is_large, entry.inputs + entry.outputs))
+        for serial in tapes:
+            log = self.logs.get(serial) or self._log(serial)
             log.records.append((seq, event))
-            log.related.update(serials)
-        if isinstance(event, events.TapeReleased) and event.reason != "deleted":
-            self._compact(event.tape)
+            log.holds_large = log.holds_large or large
+            if len(tapes) > 1:
+                log.related.update(tapes)
 
     def _keep_untaped(self, seq, event):
-        if isinstance(event, events.OpExecuted):
-            event = compact(event, {}, with_values=False)
         size = 0
         if isinstance(event, events.OpExecuted) and event.entry is not None:
-            size = sum(nbytes(t) for t in event.entry.inputs + event.entry.outputs)
+            event = compact(event, {})
+            size = sum(map(nbytes, event.entry.inputs + event.entry.outputs))
         if len(self.untaped) == self.untaped.maxlen:
             self.untaped_bytes -= self.untaped[0][2]
         self.untaped.append((seq, event, size))
@@ -190,10 +226,11 @@ class SessionRecorder:
     def _compact(self, serial):
         """After a release, keep small tensors only: the tape no longer holds the large ones."""
         log = self.logs.get(serial)
-        if log is None:
+        if log is None or not log.holds_large:
             return
         summaries = {}
         log.records = [(seq, compact(event, summaries)) for seq, event in log.records]
+        log.holds_large = False
 
     def records_for(self, tape, with_untaped=False):
         """The ``(seq, event)`` of ``tape`` and of every tape that shared an op with it, in order.
@@ -223,6 +260,7 @@ def _is_lighter(kept, event):
     return isinstance(getattr(kept, "entry", None), EntrySketch) and not isinstance(getattr(event, "entry", None), EntrySketch)
 
 
+_SWEEP_EVENTS = (events.SweepStarted, events.BackwardStep, events.SweepFinished)
 SESSION = SessionRecorder()
 _session_on = False
 
