@@ -45,6 +45,11 @@ RELEASED_NOTE = (
     "values. To see values and the reverse sweep, create it with tf.GradientTape(persistent=True), "
     "or import tapeviz.viz before recording."
 )
+SUMMARISED_NOTE = (
+    "Tensors larger than 1 KiB that the tape released are shown by shape and dtype only (the "
+    "visualizer does not keep what the tape frees). To see their values, create the tape with "
+    "tf.GradientTape(persistent=True)."
+)
 
 
 def _is_variable(obj):
@@ -78,7 +83,7 @@ class _Builder:
         self.events = []
         self.tapes = {}
         self.variable_reads = {}  # variable tid -> first read tensor tid
-        self.released = False
+        self.notes = set()  # what the picture cannot show
 
     HANDLERS = {}  # event type -> method, filled below
 
@@ -252,7 +257,7 @@ class _Builder:
                 info["preview"] = _preview(source)
                 info["nbytes"] = int(getattr(source, "nbytes", 0) or 0)
                 info["nonfinite"] = bool(getattr(source, "nonfinite", False))
-                self.released = True
+                self.notes.add(SUMMARISED_NOTE if isinstance(source, recorder.ValueSummary) else RELEASED_NOTE)
                 continue
             try:
                 value = _value(source)
@@ -268,7 +273,7 @@ class _Builder:
         return {
             "tapes": [self.tapes[t] for t in sorted(self.tapes, key=lambda s: int(s[1:]))],
             "tensors": self.tensors, "ops": self.ops, "sweeps": self.sweeps, "events": self.events,
-            "notes": [RELEASED_NOTE] if self.released else [],
+            "notes": sorted(self.notes),
         }
 
 
