@@ -17,8 +17,25 @@ Markdown with each line behind ``# ``. Words after ``# %%`` set a cell's role:
 The notebook is written to ``notebooks/NN_name.ipynb`` and executed in place
 with nbclient (working directory ``notebooks/``). Outputs are made
 deterministic: no execution timings, widget model ids renumbered in order.
+
+Stored outputs are made to show in a notebook opened before it is run. Such a
+notebook is *untrusted*: JupyterLab sanitizes its HTML (an inline ``<svg>``
+becomes a dump of its text, an ``<iframe>`` disappears), will not draw an
+``image/svg+xml`` output, and does not draw ipywidgets. So in what is stored:
+
+* every inline ``<svg>`` in an HTML output becomes an ``<img>`` whose source is
+  that same SVG as a ``data:`` URI (the sanitizer keeps those): the same
+  vector picture, trusted or not, in JupyterLab, on GitHub and in the docs;
+* a player (a widget, with a kernel-free copy in an ``<iframe>`` as its HTML)
+  gets a still of its last step before the iframe, with a line saying to run
+  the cell; a ``<style>`` rule hides the still wherever the iframe survives
+  (the docs, a trusted notebook's HTML view).
+
+Run a cell, and its new outputs are the live ones (trusted, interactive).
 """
 
+import base64
+import html
 import json
 import os
 import re
@@ -123,10 +140,67 @@ def stabilise(nb):
     return nb
 
 
+# -- outputs that render before the notebook is run ------------------------------------------
+_SVG = re.compile(r"(?:<\?xml[^>]*\?>\s*)?(?:<!DOCTYPE[^>]*>\s*)?(?:<!--.*?-->\s*)*(<svg\b.*?</svg>)", re.S)
+STILL_CLASS = "tapeviz-still"
+
+# Appended to the notebook while it runs, then removed: for each cell whose
+# result is a player, the SVG of its last step and that step's caption.
+_STILLS_CELL = """
+import json as _json
+_stills = {}
+for _n, _v in Out.items():
+    if hasattr(_v, "frame_svg") and hasattr(_v, "frames") and _v.frames:
+        _last = len(_v.frames) - 1
+        try:
+            _svg = _v.frame_svg(_last)
+        except Exception:  # no Graphviz: the stored player keeps its text form
+            continue
+        _stills[_n] = {"svg": _svg, "caption": f"step {_last} of {_last}: {_v.frames[_last]['caption']}"}
+print(_json.dumps(_stills))
+"""
+
+
+def svg_image(svg):
+    """An SVG as an ``<img>`` with a ``data:`` URI: drawn by JupyterLab even when untrusted."""
+    data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
+    return f'<img src="data:image/svg+xml;base64,{data}" alt="tapeviz drawing" style="max-width:100%">'
+
+
+def still_html(svg, caption):
+    """What an untrusted notebook shows for a player: its last step, and how to play it."""
+    return (f"<style>.{STILL_CLASS}:has(+ iframe){{display:none}}</style>"
+            f'<div class="{STILL_CLASS}">{svg_image(svg)}'
+            f"<div>{html.escape(caption)}</div>"
+            '<div style="color:#6b7280"><i>This is the last step of the sweep, as stored. '
+            "Run this cell to step through it.</i></div></div>")
+
+
+def portable(nb, stills):
+    """Rewrite stored outputs so they show in an untrusted notebook (see the module's doc)."""
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        for output in cell.outputs:
+            data = output.get("data", {})
+            page = data.get("text/html")
+            if page is None:
+                continue
+            if "application/vnd.jupyter.widget-view+json" in data:
+                still = stills.get(str(cell.execution_count))
+                if still:
+                    page = still_html(still["svg"], still["caption"]) + page
+            elif "<svg" in page:
+                page = _SVG.sub(lambda m: svg_image(m.group(1)), page)
+            data["text/html"] = page
+    return nb
+
+
 def build(path):
     name = path.stem
     target = HERE / f"{name}.ipynb"
     nb = notebook(parse(path))
+    nb.cells.append(nbformat.v4.new_code_cell(_STILLS_CELL.strip()))
     env_backup = dict(os.environ)
     os.environ["PYTHONHASHSEED"] = "0"
     try:
@@ -136,11 +210,13 @@ def build(path):
     finally:
         os.environ.clear()
         os.environ.update(env_backup)
-    nb = stabilise(nb)
-    errors = [c.source[:60] for c in nb.cells if c.cell_type == "code"
+    stills_cell = nb.cells.pop()
+    errors = [c.source[:60] for c in nb.cells + [stills_cell] if c.cell_type == "code"
               and any(o.output_type == "error" for o in c.outputs)]
     if errors:
         raise SystemExit(f"{name}: cells raised errors: {errors}")
+    stills = json.loads("".join(o.get("text", "") for o in stills_cell.outputs if o.output_type == "stream"))
+    nb = portable(stabilise(nb), stills)
     nbformat.write(nb, target)
     return target
 

@@ -85,12 +85,21 @@ def _free_port():
 
 @pytest.fixture(scope="module")
 def jupyterlab(tmp_path_factory):
-    """A JupyterLab server on a copy of the lessons: (base url, token, folder)."""
+    """A JupyterLab server on two copies of the lessons: (base url, token, folder).
+
+    ``fresh/`` holds them with outputs cleared (what a student has after "clear
+    outputs", so no stored output can pass for a new one); ``shipped/`` holds
+    them exactly as stored in git. Jupyter's data folder (where ``jupyter
+    trust`` keeps its signatures) is new and empty, so every notebook opens
+    untrusted, as a fresh clone does.
+    """
     folder = tmp_path_factory.mktemp("lab")
     work = folder / "notebooks"
-    work.mkdir()
+    for sub in ("fresh", "shipped"):
+        (work / sub).mkdir(parents=True)
     for lesson in sorted(NOTEBOOKS.glob("*.ipynb")):
-        _copy_without_outputs(lesson, work / lesson.name)
+        _copy_without_outputs(lesson, work / "fresh" / lesson.name)
+        shutil.copy(lesson, work / "shipped" / lesson.name)
     port, token = _free_port(), uuid.uuid4().hex
     # Render every cell (JupyterLab's default windowing keeps off-screen cells out of the page)
     settings = folder / "settings" / "@jupyterlab" / "notebook-extension"
@@ -101,7 +110,7 @@ def jupyterlab(tmp_path_factory):
     (apputils / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}')
     env = dict(os.environ)
     for name, sub in (("JUPYTER_CONFIG_DIR", "config"), ("JUPYTER_RUNTIME_DIR", "runtime"),
-                      ("IPYTHONDIR", "ipython")):
+                      ("JUPYTER_DATA_DIR", "data"), ("IPYTHONDIR", "ipython")):
         env[name] = str(folder / sub)
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
     command = [
@@ -219,12 +228,12 @@ def _step(page, player, times=1):
 @pytest.mark.parametrize("lesson", LESSONS)
 def test_lesson_runs_and_player_steps(browser, jupyterlab, lesson):
     base, token, work = jupyterlab
-    assert (work / lesson).is_file(), f"{lesson} is missing from notebooks/"
+    assert (work / "fresh" / lesson).is_file(), f"{lesson} is missing from notebooks/"
     problems = []
     context, page = _new_page(browser, problems)
     name = lesson.removesuffix(".ipynb")
     try:
-        page.goto(f"{base}/lab/tree/{lesson}?token={token}&reset", wait_until="domcontentloaded")
+        page.goto(f"{base}/lab/tree/fresh/{lesson}?token={token}&reset", wait_until="domcontentloaded")
         try:
             _run_all(page)
         except Exception:
@@ -309,6 +318,116 @@ def test_exported_html_animation_plays_offline(browser, tmp_path):
         page.screenshot(path=str(ARTIFACTS / "exported_animation.png"))
         outside = [u for u in requests if not u.startswith("file://")]
         assert not outside, f"the exported page asked the network for {outside}"
+        assert not problems, problems
+    finally:
+        context.close()
+
+
+# -- every lesson, as shipped (unexecuted, untrusted) and after Run All -------------------------
+ALL_LESSONS = sorted(p.name for p in NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
+
+
+def _open(page, base, token, path):
+    page.goto(f"{base}/lab/tree/{path}?token={token}&reset", wait_until="domcontentloaded")
+    page.locator(".jp-NotebookPanel .jp-Notebook").first.wait_for(timeout=60_000)
+    # the kernel dialog (see _run_all) may cover the page
+    dialog = page.locator(".jp-Dialog")
+    try:
+        dialog.get_by_role("button", name="Select").wait_for(timeout=3_000)
+        dialog.get_by_role("button", name="Select").click()
+    except Exception:
+        pass
+
+
+def _pictures(page):
+    """The drawings in output areas that a student can see: [(tag, width, height)]."""
+    return page.eval_on_selector_all(
+        ".jp-OutputArea-output svg, .jp-OutputArea-output img, .jp-OutputArea-output iframe",
+        """nodes => nodes.filter(n => !n.parentElement.closest('svg')).map(n => {
+            const r = n.getBoundingClientRect();
+            return [n.tagName.toLowerCase(), Math.round(r.width), Math.round(r.height)];
+        })""")
+
+
+def _screenshots(page, name):
+    """Screenshots of the whole notebook, one per screenful, scrolled top to bottom."""
+    for old in ARTIFACTS.glob(f"{name}_*.png"):
+        old.unlink()
+    scroller = page.locator(".jp-NotebookPanel .jp-WindowedPanel-outer").first
+    height = scroller.evaluate("n => n.scrollHeight")
+    view = scroller.evaluate("n => n.clientHeight")
+    shots, top = 0, 0
+    while True:
+        scroller.evaluate(f"n => {{ n.scrollTop = {top}; }}")
+        page.wait_for_timeout(250)
+        page.screenshot(path=str(ARTIFACTS / f"{name}_{shots:02d}.png"))
+        shots += 1
+        top += view - 60
+        if top >= height - 60 or shots >= 40:
+            break
+    scroller.evaluate("n => { n.scrollTop = 0; }")
+    return shots
+
+
+def _stored_pictures(path):
+    """How many stored outputs of ``path`` carry a drawing (SVG, PNG, a player)."""
+    import nbformat
+
+    count = 0
+    for cell in nbformat.read(path, as_version=4).cells:
+        for output in cell.get("outputs", []):
+            data = output.get("data", {})
+            html = data.get("text/html", "")
+            if any(k.startswith("image/") for k in data) or any(tag in html for tag in ("<svg", "<img", "<iframe")):
+                count += 1
+    return count
+
+
+@pytest.mark.parametrize("lesson", ALL_LESSONS)
+def test_lesson_opened_unexecuted_shows_its_drawings(browser, jupyterlab, lesson):
+    """Opened before running (untrusted, as cloned), every stored drawing is visible."""
+    base, token, work = jupyterlab
+    problems = []
+    context, page = _new_page(browser, problems)
+    name = lesson.removesuffix(".ipynb")
+    try:
+        _open(page, base, token, f"shipped/{lesson}")
+        page.wait_for_timeout(1500)  # outputs render after the notebook model loads
+        shots = _screenshots(page, f"{name}_unexecuted")
+        assert shots >= 1
+        visible = [p for p in _pictures(page) if p[1] >= 40 and p[2] >= 20]
+        expected = _stored_pictures(NOTEBOOKS / lesson)
+        assert expected >= 1, f"{lesson} stores no drawing at all"
+        assert len(visible) >= expected, \
+            f"{lesson}: {expected} stored drawings, but only {len(visible)} visible before running: {_pictures(page)}"
+        dumps = page.eval_on_selector_all(
+            ".jp-OutputArea-output", "nodes => nodes.map(n => n.textContent)"
+            ".filter(t => /^(VBox|HBox)\\(|Cannot display an untrusted|Error displaying widget/.test(t.trim()))")
+        assert not dumps, f"{lesson}: outputs shown as text dumps or errors before running: {dumps[:3]}"
+        assert not problems, problems
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("lesson", ALL_LESSONS)
+def test_lesson_run_all_screenshots(browser, jupyterlab, lesson):
+    """Every lesson runs in the browser without errors; its drawings are visible; screenshots saved."""
+    base, token, work = jupyterlab
+    problems = []
+    context, page = _new_page(browser, problems)
+    name = lesson.removesuffix(".ipynb")
+    try:
+        _open(page, base, token, f"fresh/{lesson}")
+        try:
+            _run_all(page)
+        except Exception:
+            page.screenshot(path=str(ARTIFACTS / f"{name}_failed.png"))
+            raise
+        page.wait_for_timeout(1500)
+        _screenshots(page, f"{name}_executed")
+        assert not _errors(page), f"cells raised errors in {lesson}: {_errors(page)}"
+        visible = [p for p in _pictures(page) if p[1] >= 40 and p[2] >= 20]
+        assert len(visible) >= _stored_pictures(NOTEBOOKS / lesson), _pictures(page)
         assert not problems, problems
     finally:
         context.close()
