@@ -8,8 +8,6 @@ format: cells start with a ``# %%`` line; ``# %% [markdown]`` cells hold
 Markdown with each line behind ``# ``. Words after ``# %%`` set a cell's role:
 
 * ``check``     its output teaches numbers: nbval compares it (tag ``nbval-check-output``);
-* ``solution``  an exercise's solution: source folded away in JupyterLab
-  (``jupyter.source_hidden``) and in the docs (tag ``hide-input``);
 * ``timing``    prints timings: run by nbval but never compared, and its output is
   not stored (a timing is different on every run and machine);
 * ``ignore``    run, never compared (tag ``nbval-ignore-output``).
@@ -32,6 +30,11 @@ becomes a dump of its text, an ``<iframe>`` disappears), will not draw an
   (the docs, a trusted notebook's HTML view).
 
 Run a cell, and its new outputs are the live ones (trusted, interactive).
+
+Exercises: a cell calling ``lessons.check("NAME", answer)`` is an exercise.
+Its solution lives in ``tapeviz.lessons`` (``lessons.solution("NAME")`` shows
+it), never in the notebook: the build runs each solution right after its
+exercise cell, fails unless the check says "Correct", and then drops it.
 """
 
 import base64
@@ -47,7 +50,7 @@ from nbclient import NotebookClient
 
 HERE = Path(__file__).resolve().parent
 SRC = HERE / "src"
-ROLES = {"check", "solution", "timing", "ignore"}
+ROLES = {"check", "timing", "ignore"}
 
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 
@@ -93,9 +96,6 @@ def notebook(cells):
         tags = []
         if "check" in roles:
             tags.append("nbval-check-output")
-        if "solution" in roles:
-            tags += ["solution", "hide-input"]
-            cell.metadata["jupyter"] = {"source_hidden": True}
         if "timing" in roles:
             tags += ["timing", "nbval-ignore-output"]
         if "ignore" in roles:
@@ -196,10 +196,55 @@ def portable(nb, stills):
     return nb
 
 
+_CHECK = re.compile(r'lessons\.check\("([^"]+)"')
+SOLUTION_TAG = "tapeviz-solution-run-by-build"
+
+
+def with_solutions(nb):
+    """The notebook with each exercise's solution in a cell right after it (tagged, to drop later)."""
+    from tapeviz import lessons
+
+    cells = []
+    for cell in nb.cells:
+        cells.append(cell)
+        found = _CHECK.findall(cell.source) if cell.cell_type == "code" else []
+        for exercise in found:
+            code = lessons.EXERCISES[exercise].solution
+            if not code:
+                raise SystemExit(f"exercise {exercise} has no solution in tapeviz/lessons.py")
+            solution = nbformat.v4.new_code_cell(code)
+            solution.metadata["tags"] = [SOLUTION_TAG]
+            cells.append(solution)
+    nb.cells = cells
+    return nb
+
+
+def without_solutions(nb, name):
+    """Drop the solution cells again, after checking that every one of them was accepted."""
+    kept = []
+    for cell in nb.cells:
+        if SOLUTION_TAG not in cell.metadata.get("tags", []):
+            kept.append(cell)
+            continue
+        said = "".join(o.get("text", "") + o.get("data", {}).get("text/plain", "") for o in cell.outputs)
+        if "Correct" not in said:
+            raise SystemExit(f"{name}: a solution is not accepted by its check:\n{cell.source}\n{said}")
+    nb.cells = kept
+    count = 0
+    for cell in nb.cells:  # number the cells as one Run All of the notebook would
+        if cell.cell_type == "code":
+            count += 1
+            cell.execution_count = count
+            for output in cell.outputs:
+                if output.output_type == "execute_result":
+                    output.execution_count = count
+    return nb
+
+
 def build(path):
     name = path.stem
     target = HERE / f"{name}.ipynb"
-    nb = notebook(parse(path))
+    nb = with_solutions(notebook(parse(path)))
     nb.cells.append(nbformat.v4.new_code_cell(_STILLS_CELL.strip()))
     env_backup = dict(os.environ)
     os.environ["PYTHONHASHSEED"] = "0"
@@ -216,7 +261,7 @@ def build(path):
     if errors:
         raise SystemExit(f"{name}: cells raised errors: {errors}")
     stills = json.loads("".join(o.get("text", "") for o in stills_cell.outputs if o.output_type == "stream"))
-    nb = portable(stabilise(nb), stills)
+    nb = without_solutions(portable(stabilise(nb), stills), name)
     nbformat.write(nb, target)
     return target
 
