@@ -172,7 +172,7 @@ def still_html(svg, caption):
     return (f"<style>.{STILL_CLASS}:has(+ iframe){{display:none}}</style>"
             f'<div class="{STILL_CLASS}">{svg_image(svg)}'
             f"<div>{html.escape(caption)}</div>"
-            '<div style="color:#6b7280"><i>This is the last step of the sweep, as stored. '
+            '<div style="color:#6b7280"><i>The player\'s last step, as stored. '
             "Run this cell to step through it.</i></div></div>")
 
 

@@ -1,15 +1,22 @@
 """The notebook experience, tested as a student would meet it: in a real browser.
 
-The first test starts JupyterLab on 127.0.0.1 (a free port, a token, a copy of
-the lessons in a temporary folder), drives Debian's Chromium with Playwright
+The tests start JupyterLab on 127.0.0.1 (a free port, a token, copies of the
+lessons in a temporary folder) and drive Debian's Chromium with Playwright
 (the ``playwright`` package pointed at ``/usr/bin/chromium``: no browser
-download), runs every cell of lesson 1 and of the reverse-sweep lesson, and
-checks what a student would look at: no cell errored, the tape graph is drawn
-(an SVG), and pressing the player's "step" button moves the highlighted node
-and changes the gradient shown. The second opens an exported HTML animation
-from disk, with every network request refused, and checks that it plays.
+download).
 
-Screenshots go to ``tests/artifacts/`` (ignored by git). Without Chromium or
+* Every lesson opened as shipped, before running it (untrusted, as after a
+  clone): every stored drawing is visible (an image or SVG of real size), no
+  output is a text dump of a drawing or a widget.
+* Every lesson after "Run All" on a copy without outputs: no cell errored, the
+  drawings are there. For lesson 1 and the reverse-sweep lesson, pressing the
+  player's "step" button moves the highlighted node and changes the gradient.
+* An exported HTML animation opened from disk, with every network request
+  refused, plays.
+
+Screenshots of every lesson, screenful by screenful, before and after running
+(``NN_name_unexecuted_KK.png``, ``NN_name_executed_KK.png``) go to
+``tests/artifacts/`` (ignored by git): look at them. Without Chromium or
 Playwright the tests skip and say why, except under CI (``CI=true``), where
 ``.ci/run`` installs both and a skip would hide a broken setup.
 """
@@ -241,6 +248,7 @@ def test_lesson_runs_and_player_steps(browser, jupyterlab, lesson):
             raise
         errors = _errors(page)
         assert not errors, f"cells raised errors in {lesson}: {errors}"
+        _executed_drawings_visible(page, lesson)
 
         # the tape graph is drawn: graphviz SVG nodes inside an output
         graph = page.locator(".jp-OutputArea-output svg g.node")
@@ -362,9 +370,9 @@ def _screenshots(page, name):
         page.wait_for_timeout(250)
         page.screenshot(path=str(ARTIFACTS / f"{name}_{shots:02d}.png"))
         shots += 1
-        top += view - 60
-        if top >= height - 60 or shots >= 40:
+        if top + view >= height or shots >= 40:
             break
+        top += view - 60
     scroller.evaluate("n => { n.scrollTop = 0; }")
     return shots
 
@@ -409,9 +417,17 @@ def test_lesson_opened_unexecuted_shows_its_drawings(browser, jupyterlab, lesson
         context.close()
 
 
-@pytest.mark.parametrize("lesson", ALL_LESSONS)
+def _executed_drawings_visible(page, lesson):
+    """After Run All: screenshots saved, and at least as many drawings visible as the lesson stores."""
+    page.wait_for_timeout(1500)
+    _screenshots(page, f"{lesson.removesuffix('.ipynb')}_executed")
+    visible = [p for p in _pictures(page) if p[1] >= 40 and p[2] >= 20]
+    assert len(visible) >= _stored_pictures(NOTEBOOKS / lesson), _pictures(page)
+
+
+@pytest.mark.parametrize("lesson", [name for name in ALL_LESSONS if name not in LESSONS])
 def test_lesson_run_all_screenshots(browser, jupyterlab, lesson):
-    """Every lesson runs in the browser without errors; its drawings are visible; screenshots saved."""
+    """Every other lesson runs in the browser without errors; its drawings are visible; screenshots saved."""
     base, token, work = jupyterlab
     problems = []
     context, page = _new_page(browser, problems)
@@ -423,11 +439,8 @@ def test_lesson_run_all_screenshots(browser, jupyterlab, lesson):
         except Exception:
             page.screenshot(path=str(ARTIFACTS / f"{name}_failed.png"))
             raise
-        page.wait_for_timeout(1500)
-        _screenshots(page, f"{name}_executed")
         assert not _errors(page), f"cells raised errors in {lesson}: {_errors(page)}"
-        visible = [p for p in _pictures(page) if p[1] >= 40 and p[2] >= 20]
-        assert len(visible) >= _stored_pictures(NOTEBOOKS / lesson), _pictures(page)
+        _executed_drawings_visible(page, lesson)
         assert not problems, problems
     finally:
         context.close()

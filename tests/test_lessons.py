@@ -216,3 +216,49 @@ def test_stored_widget_state_has_no_dangling_references():
         state = nb["metadata"].get("widgets", {}).get("application/vnd.jupyter.widget-state+json", {}).get("state", {})
         referenced = set(re.findall(r"IPY_MODEL_([0-9a-f]{32})", json.dumps(nb)))
         assert referenced <= set(state), f"{path.name}: widget views point at models that were not stored"
+
+
+# -- the seed documents' concepts each keep a place in a lesson -------------------------------------
+SEED_CONCEPTS = {
+    "recording inside the with block, gradient after it": "tape.gradient(y, x)",
+    "eager execution": "tf.executing_eagerly()",
+    "watch a constant": "tape.watch(x)",
+    "variables are watched automatically": "watched_variables()",
+    "non-trainable variables are not watched": "trainable=False",
+    "disable automatic tracking": "watch_accessed_variables=False",
+    "integers are not differentiated": "tf.constant(3)",
+    "persistent tape, several gradients": "persistent=True",
+    "release a persistent tape with del": "del persistent_tape",
+    "a non-persistent tape answers once": "RuntimeError",
+    "nested tapes, higher order": "d2y_d2x = tape2.gradient(dy_dx, x)",
+    "Hessian with jacobian": "outer.jacobian(g, x)",
+    "gradients of nested structures of sources": "tape.gradient(loss, weights)",
+    "output_gradients": "output_gradients=",
+    "unconnected gradients": "unconnected_gradients=",
+    "jacobian": "tape.jacobian(y, x)",
+    "batch_jacobian": "batch_jacobian(",
+    "stop_gradient": "tf.stop_gradient(",
+    "stop_recording": "tape.stop_recording()",
+    "reset": "tape.reset()",
+    "custom gradients": "@tf.custom_gradient",
+    "reverse mode vs forward mode": "ForwardAccumulator",
+    "custom training loop with apply_gradients": "optimizer.apply_gradients(zip(gradients",
+    "Adam": "tf.keras.optimizers.Adam",
+    "clip between gradient and apply_gradients": "tf.clip_by_global_norm(",
+    "several models, one tape": "encoder.trainable_variables + decoder.trainable_variables",
+    "Jacobian of a model's output with respect to its weights": "tape.jacobian(out, decoder.trainable_variables[0])",
+    "call the model, not model.predict": "model.predict(",
+    "compile and fit as the alternative": ".fit(",
+    "tf.data pipeline": "tf.data.Dataset",
+    "memory of persistent tapes": "tf.viz.memory(",
+    "tf.function as the graph-mode alternative": "tf.function",
+    "manual gradients as the alternative": "by_hand",
+    "CPU or GPU": 'list_physical_devices("GPU")',
+}
+
+
+@pytest.mark.parametrize("concept", sorted(SEED_CONCEPTS))
+def test_every_seed_concept_has_a_place_in_a_lesson(concept):
+    marker = SEED_CONCEPTS[concept]
+    found = [stem for stem, text in _sources().items() if marker in text]
+    assert found, f"no lesson teaches {concept!r} any more (looked for {marker!r})"
