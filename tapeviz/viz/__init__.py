@@ -28,7 +28,14 @@ from tapeviz.viz.explain import explain, find_nonfinite, gradcheck  # noqa: E402
 
 
 def player(tape, sweep="last", **options):
-    """An ipywidgets player over the reverse sweep of ``tape`` (or a trace)."""
+    """An ipywidgets player over the reverse sweep of ``tape`` (or a trace), with a chain-rule card.
+
+    ``player(inner_tape)`` plays that tape's own sweep; ``sweep="all"`` plays
+    every sweep in order (a nested tape's first-order sweep, then the
+    second-order one). Options: ``predict=True`` (type each gradient before it
+    is shown), ``rankdir="LR"``, ``internals=True`` (the variable reads'
+    steps), and the view's (``fold``, ``open``, ``max_nodes``).
+    """
     from tapeviz.viz.widget import Player
 
     return Player(tape, sweep=sweep, **options)

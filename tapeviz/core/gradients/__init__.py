@@ -84,10 +84,12 @@ def described(*texts, every=None):
     return local
 
 
-def elementwise(*parts):
+def elementwise(*parts, symbols=("x", "y")):
     """A ``local`` for elementwise rules: ``parts[i] = (text, fn)`` for input i, where
     ``fn(*inputs, *outputs)`` evaluates its local derivative; ``text`` may be a function of
-    the same arrays (to show a constant exponent: ``2*x``). None: no gradient for that input."""
+    the same arrays (to show a constant exponent: ``2*x``). None: no gradient for that input.
+    ``symbols``: the names the texts give the inputs, in order, so a picture can put the
+    tensors' own names in their place (``y`` in ``d(x*y)/dx = y`` is the second input)."""
 
     def local(inputs, outputs, attrs):
         shape = np.shape(outputs[0])
@@ -103,6 +105,7 @@ def elementwise(*parts):
             result.append((text, np.broadcast_to(value, shape)))
         return tuple(result)
 
+    local.symbols = symbols
     return local
 
 

@@ -109,7 +109,7 @@ def _squared_difference(op, needs, g):
 
 @defgrad("Atan2", "d atan2(y,x)/dy = x/(x²+y²),  d/dx = -y/(x²+y²)",
          local=elementwise(("x/(x²+y²)", lambda y, x, z: x / (x * x + y * y)),
-                           ("-y/(x²+y²)", lambda y, x, z: -y / (x * x + y * y))))
+                           ("-y/(x²+y²)", lambda y, x, z: -y / (x * x + y * y)), symbols=("y", "x")))
 def _atan2(op, needs, g):
     y, x = op.inputs
     scale = g / (x * x + y * y)
@@ -221,7 +221,8 @@ def _cast(op, needs, g):
 
 
 @defgrad("SelectV2", "d where(c,x,y)/dx = 1 where c, d/dy = 1 where not c",
-         local=elementwise(None, ("1 where c", lambda c, x, y, z: c), ("1 where not c", lambda c, x, y, z: ~c)))
+         local=elementwise(None, ("1 where c", lambda c, x, y, z: c), ("1 where not c", lambda c, x, y, z: ~c),
+                           symbols=("c", "x", "y")))
 def _select(op, needs, g):
     c, x, y = op.inputs
     zeros = zeros_like(g)
