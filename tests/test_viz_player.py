@@ -1,6 +1,7 @@
 """Player frames as data, HTML export parsed, SVG frames, GIF, trace JSON, memory view."""
 
 import html.parser
+import re
 import json
 
 import pytest
@@ -273,3 +274,106 @@ def test_every_badge_fits_inside_the_frame():
         overlay = svg[svg.index('<g class="tapeviz-overlay">'):]
         for x, w_ in re.findall(r'<rect x="(-?[\d.]+)" y="-?[\d.]+" width="([\d.]+)" height="16"', overlay):
             assert translate_x + float(x) + float(w_) <= width, f"frame {index}: a badge runs off the picture"
+
+
+def test_names_are_the_ones_the_student_wrote():
+    x = tf.Variable(3.0, name="x")
+    with tf.GradientTape() as tape1:
+        y = x ** 2
+    tape1.gradient(y, x)
+    trace = trace_of(tape1)
+    from tapeviz.viz import names
+
+    found = names.lookup(trace)
+    assert "tape1" in found.values() and "y" in found.values() and "x" in found.values()
+    data = names.relabel(trace.data, found)
+    assert [t["label"] for t in data["tapes"]] == ["tape1"]
+    assert trace.data["tapes"][0]["label"] != "tape1"  # the trace itself is untouched
+    dot_text = export.Animation(tape1).dot
+    assert "tape1" in dot_text and ">y<" in dot_text
+
+
+def test_two_displays_of_one_tape_give_the_same_ids():
+    tape = square_plus_sin()
+    first = export.Animation(tape)
+    second = export.Animation(tape)
+    assert first.dot == second.dot and first.frames == second.frames
+
+
+def test_predict_mode_checks_the_typed_gradient():
+    from tapeviz.viz import widget
+
+    x = tf.Variable(3.0, name="x")
+    with tf.GradientTape() as tape:
+        y = x ** 2
+    tape.gradient(y, x)
+    fs, _view = frames.sweep_frames(trace_of(tape))
+    assert widget.answer_of(fs[0]) is None and widget.answer_of(fs[1]) == 6.0
+    assert widget.is_right("6", 6.0) and widget.is_right(" 6.0004", 6.0)
+    assert not widget.is_right("9", 6.0) and not widget.is_right("six", 6.0)
+
+
+@needs_dot
+def test_predict_mode_hides_the_gradient_until_answered():
+    pytest.importorskip("ipywidgets")
+    x = tf.Variable(3.0, name="x")
+    with tf.GradientTape() as tape:
+        y = x ** 2
+    tape.gradient(y, x)
+    player = viz.player(tape, predict=True)
+    parts = (player.widget, player._parts)[1]
+    parts["forward"].click()
+    assert parts["slider"].value == 1
+    assert "1 \u00d7 6 = 6" not in parts["card"].value and "your turn" in parts["card"].value
+    assert "dy/dx = 6" not in parts["picture"].value
+    parts["forward"].click()
+    assert parts["slider"].value == 1, "the player waits for an answer"
+    parts["guess"].value = "5"
+    parts["check"].click()
+    assert "not quite" in parts["verdict"].value and "1 \u00d7 6 = 6" in parts["card"].value
+    assert "dy/dx = 6" in parts["picture"].value
+
+
+def test_legend_lists_only_what_is_drawn():
+    from tapeviz.viz import legend
+
+    fs, view = frames.sweep_frames(trace_of(square_plus_sin()))
+    texts = [t for _kind, _c, t in legend.entries(view, fs)]
+    assert any("variable" in t for t in texts) and any("forward op" in t for t in texts)
+    assert not any("2nd-order" in t for t in texts) and not any("folded" in t for t in texts)
+    assert any("flowing back" in t for t in texts)
+    x = tf.constant(3.0)
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y = x * x
+        dy_dx = inner.gradient(y, x)
+    outer.gradient(dy_dx, x)
+    nested = export.Animation(outer, sweep="all")
+    texts = [t for _kind, _c, t in legend.entries(nested.view, nested.frames, nested.links)]
+    assert any("1st-order backward" in t for t in texts) and any("differentiates" in t for t in texts)
+
+
+@needs_dot
+def test_gif_is_written_frame_by_frame_and_decodes_to_the_drawn_frames(tmp_path):
+    from PIL import Image
+
+    animation = export.animate(square_plus_sin())
+    drawn = [image.convert("RGB") for image in export.gif_images(animation)]
+    path = animation.save_gif(str(tmp_path / "s.gif"))
+    with Image.open(path) as gif:
+        assert gif.n_frames == len(drawn) == len(animation.frames)
+        for index, expected in enumerate(drawn):
+            gif.seek(index)
+            assert gif.convert("RGB").tobytes() == expected.tobytes(), f"frame {index} differs"
+
+
+@needs_dot
+def test_left_to_right_layout_and_zoom_follow():
+    animation = export.Animation(square_plus_sin(), rankdir="LR")
+    assert "rankdir=LR" in animation.dot
+    whole = animation.frame_svg(2, caption=False)
+    zoomed = animation.frame_svg(2, caption=False, zoom=3.0)
+    box = lambda svg: [float(v) for v in re.search(r'viewBox="([^"]+)"', svg).group(1).split()]  # noqa: E731
+    assert box(zoomed)[2] == pytest.approx(box(whole)[2] / 3, rel=1e-3)

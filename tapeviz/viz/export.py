@@ -514,8 +514,12 @@ _PALETTE = {"white": (255, 255, 255), "black": (0, 0, 0), "highlight": (245, 158
             "badge_edge": (185, 28, 28), "badge_text": (153, 27, 27), "flow": (220, 38, 38), "link": (124, 58, 237)}
 
 
-def gif_images(animation, text_lines=3):
-    """The frames as Pillow images in one shared palette, made one at a time (a generator)."""
+def gif_images(animation, text_lines=3, max_size=(960, 720)):
+    """The frames as Pillow images in one shared palette, made one at a time (a generator).
+
+    A picture larger than ``max_size`` is shown through a window of that size
+    that follows the highlighted node, as the HTML player scrolls to it.
+    """
     import io
 
     from PIL import Image, ImageDraw
@@ -526,32 +530,62 @@ def gif_images(animation, text_lines=3):
     reserved = list(_PALETTE.values())
     base = rgb.quantize(colors=256 - len(reserved), dither=Image.Dither.NONE)
     palette = base.getpalette()[: 3 * (256 - len(reserved))]
+    palette += [0] * (3 * (256 - len(reserved)) - len(palette))
     palette += [c for rgb_ in reserved for c in rgb_]
     base.putpalette(palette)
     ink = {name: 256 - len(reserved) + i for i, name in enumerate(_PALETTE)}
     dx, dy = _svg_translate(animation.base_svg)
     font, small = _font(13), _font(11)
     top = 8 + 16 * (1 + text_lines)
-    width = max(base.width, 640)
-    blank = Image.new("P", (width, base.height + top + 10), ink["white"])
-    blank.putpalette(palette)
-    blank.paste(base, (0, top))
+    view_w, view_h = min(base.width, max_size[0]), min(base.height, max_size[1])
+    width = max(view_w, 640)
+    origin = [0, 0]  # the window's top-left corner in the picture
 
-    def at(x, y):
-        return x + dx, y + dy + top
+    def follow(box_):
+        cx, cy = (box_[0] + box_[2]) / 2, (box_[1] + box_[3]) / 2
+        for axis, centre, span, full in ((0, cx, view_w, base.width), (1, cy, view_h, base.height)):
+            if not origin[axis] + 0.2 * span <= centre <= origin[axis] + 0.8 * span:
+                origin[axis] = int(min(max(0, centre - span / 2), full - span))
+
+    sprites = {}  # label -> its drawn badge: text is drawn once, not once per frame
+
+    def sprite(label, is_badge):
+        key = (label, is_badge)
+        if key not in sprites:
+            probe = ImageDraw.Draw(blank_probe)
+            w = int(probe.textlength(label, font=small)) + 9
+            image = Image.new("P", (w, 17 if is_badge else 13), ink["white"])
+            image.putpalette(palette)
+            pen = ImageDraw.Draw(image)
+            if is_badge:
+                pen.rounded_rectangle((0, 0, w - 1, 16), radius=4, fill=ink["badge"], outline=ink["badge_edge"])
+                pen.text((4, 2), label, fill=ink["badge_text"], font=small)
+            else:
+                pen.text((3, 0), label, fill=ink["flow"], font=small)
+            sprites[key] = image
+        return sprites[key]
+
+    blank_probe = Image.new("P", (1, 1))
+
+    def visible(x, y):
+        return -200 <= x <= width + 50 and top - 50 <= y <= view_h + top + 50
 
     for frame, badges, edges in animation.states():
-        canvas = blank.copy()
+        canvas = Image.new("P", (width, view_h + top + 10), ink["white"])
+        canvas.putpalette(palette)
         draw = ImageDraw.Draw(canvas)
-        lines = _wrap(draw, f"step {frame['index']}: {frame['caption']}", font, width - 12)[:2]
-        lines += cards.text(frame.get("card"))[: text_lines + 1 - len(lines)]
-        for row, content in enumerate(lines):
-            draw.text((6, 4 + 16 * row), content, fill=ink["black"], font=font)
+
+        def at(x, y):
+            return x + dx - origin[0], y + dy + top - origin[1]
 
         def box(nid):
             x0, y0, x1, y1 = animation.boxes[nid]
             return (*at(x0, y0), *at(x1, y1))
 
+        if frame.get("node") in animation.boxes:
+            x0, y0, x1, y1 = animation.boxes[frame["node"]]
+            follow((x0 + dx, y0 + dy, x1 + dx, y1 + dy))
+        canvas.paste(base.crop((origin[0], origin[1], origin[0] + view_w, origin[1] + view_h)), (0, top))
         for backward, forward in animation.links:
             if backward in animation.boxes and forward in animation.boxes:
                 (ax, ay), (bx, by) = _centre(box(backward)), _centre(box(forward))
@@ -569,18 +603,22 @@ def gif_images(animation, text_lines=3):
             points = animation.paths.get(eid)
             if points:
                 x, y = at(*points[len(points) // 2])
-                draw.text((x + 5, y - 6), edges[eid], fill=ink["flow"], font=small)
+                if visible(x, y):
+                    canvas.paste(sprite(edges[eid], False), (int(x + 3), int(y - 7)))
         if frame.get("node") in animation.boxes:
             x0, y0, x1, y1 = box(frame["node"])
             draw.rounded_rectangle((x0 - 4, y0 - 4, x1 + 4, y1 + 4), radius=6, outline=ink["highlight"], width=4)
         for nid in sorted(badges):
             if nid in animation.boxes and nid not in hidden:
                 x0, y0, x1, y1 = box(nid)
-                label = badges[nid]
-                w = draw.textlength(label, font=small) + 8
-                draw.rounded_rectangle((x1 - 6, y1 - 8, x1 - 6 + w, y1 + 8), radius=4, fill=ink["badge"],
-                                       outline=ink["badge_edge"])
-                draw.text((x1 - 2, y1 - 6), label, fill=ink["badge_text"], font=small)
+                if visible(x1, y1):
+                    canvas.paste(sprite(badges[nid], True), (int(x1 - 6), int(y1 - 8)))
+        # the caption and the card on top, over a blank band
+        draw.rectangle((0, 0, width, top - 1), fill=ink["white"])
+        lines = _wrap(draw, f"step {frame['index']}: {frame['caption']}", font, width - 12)[:2]
+        lines += cards.text(frame.get("card"))[: text_lines + 1 - len(lines)]
+        for row, content in enumerate(lines):
+            draw.text((6, 4 + 16 * row), content, fill=ink["black"], font=font)
         yield canvas
 
 
@@ -602,9 +640,14 @@ def save_gif(animation, path, duration_ms=900):
         import PIL  # noqa: F401
     except ImportError:
         raise ImportError("Saving a GIF needs Pillow: pip install pillow (or tapeviz[viz]).") from None
+    from tapeviz.viz.gif import GifWriter
+
     images = gif_images(animation)
     first = next(images)
-    first.save(path, save_all=True, append_images=images, duration=duration_ms, loop=0, optimize=False)
+    with GifWriter(path, first.size, duration_ms) as gif:
+        gif.add(first)
+        for image in images:
+            gif.add(image)
     return path
 
 
