@@ -103,6 +103,13 @@ def wrt(name):
     return f"d/d{name}" if len(name) <= 2 else f"d/d({name})"
 
 
+def local_shown(row):
+    """``2*x = 6``, or just ``1`` when the derivative is a number to begin with."""
+    if row["local_value"] is None or row["local"] == row["local_value"]:
+        return row["local"] or ""
+    return f"{row['local']} = {row['local_value']}"
+
+
 def _text(value, limit=40):
     return fmt.clip(fmt.preview(value), limit) if value is not None else "?"
 
@@ -189,7 +196,7 @@ def text(card, target="y"):
         lines.append("  no input needs a gradient here")
     for row in card["rows"]:
         if row["elementwise"]:
-            lines.append(f"  {wrt(row['input'])}: local {row['local']} = {row['local_value']}; "
+            lines.append(f"  {wrt(row['input'])}: local {local_shown(row)}; "
                          f"upstream \u00d7 local = {row['product'].split(' = ', 1)[0]} = {row['product'].split(' = ', 1)[1]}")
         else:
             rule = row["local"] or card["formula"]
@@ -201,6 +208,10 @@ def text(card, target="y"):
     return lines
 
 
+_TABLE = "border-collapse:collapse;font-size:12px;margin:2px 0"
+_CELL = "border:1px solid #e5e7eb;padding:2px 6px"
+
+
 def html(card, target="y"):
     """The card as a small HTML table (user text escaped)."""
     if card is None:
@@ -209,19 +220,19 @@ def html(card, target="y"):
     if card.get("seed"):
         body = "".join(f"<tr><td>seed</td><td><b>{e(ratio(n, n))} = {e(row['total'])}</b></td></tr>"
                        for n, row in zip(card["outputs"].split(", "), card["rows"]))
-        return f'<table class="tv-card">{body}</table>'
+        return f'<table class="tv-card" style="{_TABLE}">{body}</table>'
     head = (f"<tr><th colspan=5 style='text-align:left'>{e(card['op'])} \u2192 {e(card['outputs'])}"
             f" <span style='color:#6b7280;font-weight:normal'>{e(card['formula'])}</span></th></tr>"
             "<tr style='color:#6b7280'><td>to</td><td>upstream</td><td>local derivative</td>"
             "<td>upstream \u00d7 local</td><td>collected at the input</td></tr>")
     body = []
     for row in card["rows"]:
-        local = (f"{e(row['local'])} = <b>{e(row['local_value'])}</b>" if row["elementwise"]
-                 else e(row["local"] or card["formula"]))
+        local = (e(local_shown(row)) if row["elementwise"] else e(row["local"] or card["formula"]))
         product = e(row["product"])
         collected = e(row["sum"]) if row["sum"] else e(row["total"])
         body.append(f"<tr><td><b>{e(wrt(row['input']))}</b></td><td>{e(card['upstream'])}</td><td>{local}</td>"
                     f"<td><b>{product}</b></td><td>{collected}</td></tr>")
     if not card["rows"]:
         body.append("<tr><td colspan=5>no input needs a gradient here</td></tr>")
-    return f'<table class="tv-card">{head}{"".join(body)}</table>'
+    return (f'<table class="tv-card" style="{_TABLE}">{head}{"".join(body)}</table>'
+            .replace("<td>", f'<td style="{_CELL}">'))

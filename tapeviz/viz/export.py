@@ -330,7 +330,7 @@ def _compact_card(card):
     if card.get("seed"):
         rows = [[cards.ratio(r["input"], r["input"]), "", "", r["total"], r["total"], 0] for r in card["rows"]]
     else:
-        rows = [[cards.wrt(r["input"]), r["local"] or "", r["local_value"] or "", r["product"],
+        rows = [[cards.wrt(r["input"]), cards.local_shown(r), "", r["product"],
                  r["sum"] or r["total"], 1 if r["elementwise"] else 0] for r in card["rows"]]
     return {"op": card["op"], "out": card["outputs"], "up": card["upstream"], "f": card["formula"],
             "rows": rows, "seed": 1 if card.get("seed") else 0}
@@ -381,7 +381,7 @@ function drawCard(f,hide){cardBox.innerHTML='';var c=f.card;if(!c)return;var t=d
   var h=document.createElement('tr');h.appendChild(text('th',c.op+' \u2192 '+c.out));var fm=text('th',c.f,'tv-formula');fm.colSpan=4;h.appendChild(fm);t.appendChild(h);
   var hd=document.createElement('tr');['to','upstream','local derivative','upstream \u00d7 local','collected at the input'].forEach(function(x){hd.appendChild(text('td',x,'tv-head'));});t.appendChild(hd);
   c.rows.forEach(function(r){var tr=document.createElement('tr');tr.appendChild(text('td',r[0]));tr.appendChild(text('td',c.up));
-    tr.appendChild(text('td',r[5]?(r[1]+' = '+r[2]):(r[1]||c.f)));tr.appendChild(text('td',hide?'? (your turn)':r[3],'tv-product'));
+    tr.appendChild(text('td',r[1]||c.f));tr.appendChild(text('td',hide?'? (your turn)':r[3],'tv-product'));
     tr.appendChild(text('td',hide?'?':r[4]));t.appendChild(tr);});
   cardBox.appendChild(t);}
 function draw(){var f=frames[current]; var hide=hiding(current);

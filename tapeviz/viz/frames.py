@@ -207,8 +207,7 @@ def _caption(card, is_read):
     parts = []
     for row in card["rows"]:
         if row["elementwise"]:
-            parts.append(f"{cards.wrt(row['input'])}: {row['local']} = {row['local_value']}, "
-                         f"{row['product']}")
+            parts.append(f"{cards.wrt(row['input'])}: {cards.local_shown(row)}, {row['product']}")
         else:
             parts.append(f"{cards.wrt(row['input'])}: {row['product']}")
         if row["sum"]:
