@@ -377,3 +377,21 @@ def test_left_to_right_layout_and_zoom_follow():
     zoomed = animation.frame_svg(2, caption=False, zoom=3.0)
     box = lambda svg: [float(v) for v in re.search(r'viewBox="([^"]+)"', svg).group(1).split()]  # noqa: E731
     assert box(zoomed)[2] == pytest.approx(box(whole)[2] / 3, rel=1e-3)
+
+
+def test_jacobian_and_hessian_heatmaps():
+    x = tf.constant([1.0, -2.0, 0.5])
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y = x * x * x
+        jac = inner.jacobian(y, x)  # diag(3 x^2)
+    hess = outer.jacobian(jac, x)  # 3 x 3 x 3: d(3 x_i^2 delta_ij)/dx_k
+    picture = viz.heatmap(jac, title="Jacobian")
+    svg = picture._repr_svg_()
+    assert svg.count('class="cell"') == 9 and "Jacobian" in svg
+    cells = re.findall(r'class="cell"[^>]*fill="(#[0-9a-f]{6})"', svg)
+    assert cells[0] != "#ffffff" and cells[1] == "#ffffff"  # a diagonal Jacobian: white off the diagonal
+    assert viz.heatmap(hess, output_rank=2).matrix.shape == (9, 3)  # rows: the jacobian's 9 entries
+    assert "3 x 3" in repr(picture)

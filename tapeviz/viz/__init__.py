@@ -48,6 +48,13 @@ def recording_player(tape, **options):
     return Player(tape, mode="record", **options)
 
 
+def heatmap(value, title=None, **options):
+    """A Jacobian or Hessian drawn as an SVG heatmap (blue negative, white zero, red positive)."""
+    from tapeviz.viz.heatmaps import Heatmap
+
+    return Heatmap(value, title=title, **options)
+
+
 def memory(*tapes, **options):
     """Bytes each tape holds for the backward pass, as it records and as the sweep frees them."""
     from tapeviz.viz.memory_view import memory_view
@@ -58,5 +65,5 @@ def memory(*tapes, **options):
 watch_all()
 
 __all__ = ["trace", "trace_of", "Trace", "show", "Figure", "to_dot", "table", "explain",
-           "find_nonfinite", "gradcheck", "player", "recording_player", "memory",
+           "find_nonfinite", "gradcheck", "player", "recording_player", "memory", "heatmap",
            "watch_all", "stop_watching", "GraphvizUnavailable"]
