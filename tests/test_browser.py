@@ -217,7 +217,10 @@ def _player_state(player):
                 .map(n => n.textContent).find(t => /step \\d+ of/.test(t)) || '';
             const rect = [...root.querySelectorAll('rect')].find(r => r.getAttribute('stroke') === colour);
             const badges = [...root.querySelectorAll('g.tapeviz-overlay text')].map(t => t.textContent);
-            return {caption, highlight: rect ? [rect.getAttribute('x'), rect.getAttribute('y')] : null, badges};
+            const card = root.querySelector('table.tv-card');
+            const cells = card ? [...card.querySelectorAll('td')].map(td => td.textContent.trim()) : [];
+            return {caption, highlight: rect ? [rect.getAttribute('x'), rect.getAttribute('y')] : null, badges,
+                    card: cells};
         }""", HIGHLIGHT)
 
 
@@ -266,6 +269,14 @@ def test_lesson_runs_and_player_steps(browser, jupyterlab, lesson):
         assert second["caption"].startswith("step 1 of"), second
         assert second["highlight"] != first["highlight"], "the highlighted node did not move"
         assert second["caption"] != first["caption"], "the shown gradient/rule did not change"
+        if lesson == "01_first_gradient.ipynb":
+            # y = x ** 2 at 3: the card shows the upstream 1, the local derivative 2*x evaluated
+            # at the recorded x (6) and their product; the badge on x changes on the same step
+            row = second["card"][5:10]  # the header row's five cells, then the first input's row
+            assert row[:3] == ["d/dx", "1", "2*x = 6"], second["card"]
+            assert row[3] == "1 \u00d7 6 = 6", second["card"]
+            assert any(b == "dy/dx = 6" for b in second["badges"]), second["badges"]
+            player.screenshot(path=str(ARTIFACTS / f"{name}_player_card.png"))
         later = _step(page, player, times=1)
         assert later["badges"] != first["badges"] or later["caption"] != second["caption"], \
             "the gradients shown on the nodes never changed"
@@ -321,8 +332,10 @@ def test_exported_html_animation_plays_offline(browser, tmp_path):
         page.click(".tv-next")
         moved = highlight.first.get_attribute("x"), highlight.first.get_attribute("y")
         assert moved != start, "stepping did not move the highlight"
-        badges = page.locator("g.graph text").filter(has_text="\u2202").count()
+        badges = page.locator("g.graph text").filter(has_text=" = ").count()
         assert badges >= 1, "no gradient badge shown"
+        card = page.locator(".tv-card").text_content()
+        assert "upstream" in card and "\u00d7" in card, card
         page.screenshot(path=str(ARTIFACTS / "exported_animation.png"))
         outside = [u for u in requests if not u.startswith("file://")]
         assert not outside, f"the exported page asked the network for {outside}"
