@@ -10,13 +10,13 @@ first, then the shortest, then alphabetical), so two displays of the same
 tape give the same labels.
 
 ``tape_serials`` maps a trace's tape ids back to the tapes' serial numbers
-(the order in which the trace builder names tapes), so a tape object can be
-matched to its ``T`` id without touching the builder.
+(the trace builder keeps them beside the data), so a tape object can be
+matched to its ``T`` id.
 """
 
 import sys
 
-from tapeviz.core import events as ev
+from tapeviz.core.tape import tape_with_serial
 
 
 def namespace(depth=1):
@@ -59,20 +59,9 @@ def by_identity(objects, names=None):
 
 
 def tape_serials(trace):
-    """{tape id ("T0"...): serial number} for a trace built from records, in the builder's order."""
-    serials = {}
-    records = getattr(trace, "records", None) or ()
-    for _seq, event in records:
-        if isinstance(event, ev.OpExecuted):
-            numbers = event.tapes
-        elif isinstance(event, ev.VariableAssigned):
-            continue
-        else:
-            numbers = (getattr(event, "tape", None),)
-        for number in numbers:
-            if number is not None and number not in serials.values():
-                serials[f"T{len(serials)}"] = number
-    return serials
+    """{tape id ("T0"...): serial number} for a trace built from records (empty for one loaded from JSON)."""
+    objects = getattr(trace, "objects", None)
+    return dict(objects.get("tapes", {})) if objects else {}
 
 
 def lookup(trace, names=None, include_tapes=True):
@@ -84,8 +73,6 @@ def lookup(trace, names=None, include_tapes=True):
     if objects:
         found.update(by_identity(dict(objects["tensors"]), names))
     if include_tapes:
-        from tapeviz.core.tape import tape_with_serial
-
         tapes = {tid: tape_with_serial(number) for tid, number in tape_serials(trace).items()}
         found.update(by_identity(tapes, names))
     return found

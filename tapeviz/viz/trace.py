@@ -291,12 +291,18 @@ _Builder.HANDLERS = {
 
 
 def build(records, include_untaped=True):
-    """(plain trace dict, live objects) from ``(seq, event)`` records: ``objects`` maps ids to tensors/entries."""
+    """(plain trace dict, live objects) from ``(seq, event)`` records.
+
+    ``objects`` maps trace ids to what they name: ``tensors`` (tid -> Tensor,
+    Variable or sketch), ``entries`` (op id -> entry), ``tapes`` (tape id ->
+    the tape's serial number).
+    """
     builder = _Builder(include_untaped)
     for _seq, event in records:
         builder.add(event)
     data = builder.finish()
-    return data, {"tensors": builder.objects, "entries": builder.entries}
+    tapes = {tid: serial for serial, tid in builder.tape_ids.items()}
+    return data, {"tensors": builder.objects, "entries": builder.entries, "tapes": tapes}
 
 
 class Trace:
@@ -322,7 +328,7 @@ class Trace:
 
     @property
     def objects(self):
-        """Live tensors and entries by id (None for a trace loaded from JSON)."""
+        """Live tensors, entries and tape serials by id (None for a trace loaded from JSON)."""
         if self._objects is None and self._records is not None:
             self._data, self._objects = build(self._records, self._include_untaped)
         return self._objects
