@@ -20,34 +20,17 @@ import re
 
 import numpy as np
 
-from tapeviz.core import events as ev
 from tapeviz.core.gradients import RULES, local_derivatives
 from tapeviz.core.tensor import is_tensor
 from tapeviz.viz import format as fmt
 
 
 def sweep_events(trace, index):
-    """(start, [BackwardStep...], finish) events of the trace's ``index``-th sweep, or None.
-
-    The builder makes one sweep per ``SweepStarted`` event, and gives it the
-    steps of the same tape until ``SweepFinished``: the same walk here lines
-    the live events up with ``trace.data["sweeps"][index]["steps"]``.
-    """
-    records = getattr(trace, "records", None)
-    if not records:
+    """(start, [BackwardStep...], finish) events of the trace's ``index``-th sweep, or None."""
+    objects = getattr(trace, "objects", None)
+    if not objects:
         return None
-    count, serial, start, steps = -1, None, None, None
-    for _seq, event in records:
-        if isinstance(event, ev.SweepStarted):
-            count += 1
-            if count == index:
-                serial, start, steps = event.tape, event, []
-        elif steps is not None and getattr(event, "tape", None) == serial:
-            if isinstance(event, ev.BackwardStep):
-                steps.append(event)
-            elif isinstance(event, ev.SweepFinished):
-                return start, steps, event
-    return (start, steps, None) if steps is not None else None
+    return objects["sweeps"].get(f"s{index}")
 
 
 def array_of(obj):
