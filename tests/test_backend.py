@@ -18,7 +18,7 @@ def test_numpy_is_the_default_and_tensors_know_their_device():
 
 
 def test_unknown_backend_is_a_clear_error():
-    with pytest.raises(ValueError, match="use 'numpy' or 'cupy'"):
+    with pytest.raises(ValueError, match="use 'numpy', 'cupy' or 'strict'"):
         backend.use("jax")
     assert backend.name() == "numpy"
 

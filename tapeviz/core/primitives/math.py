@@ -80,19 +80,7 @@ stop_gradient = unary("stop_gradient", "StopGradient", lambda x: x,
 identity = unary("identity", "Identity", lambda x: x, "The same value as a new tensor (recorded, gradient passes through).")
 
 
-def _erf(x):
-    try:
-        from scipy.special import erf as scipy_erf  # fast path when SciPy is there
-    except ImportError:
-        scipy_erf = np.vectorize(math.erf, otypes=[x.dtype])
-    if B.xp is not np:  # pragma: no cover - GPU
-        import cupyx.scipy.special
-
-        return cupyx.scipy.special.erf(x)
-    return np.asarray(scipy_erf(x), dtype=x.dtype)
-
-
-erf = unary("erf", "Erf", _erf, "The error function.")
+erf = unary("erf", "Erf", lambda x: B.erf(x), "The error function.")
 
 # -- comparisons and logic (recorded, not differentiable) ---------------------------
 equal = binary("equal", "Equal", operator.eq, "x == y elementwise (bool).", differentiable=False)
