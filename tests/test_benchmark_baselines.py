@@ -7,6 +7,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
 import bench_core  # noqa: E402
+import pytest  # noqa: E402
+
+from tapeviz import backend  # noqa: E402
 
 
 def test_tapeviz_and_hand_written_mlp_steps_agree():
@@ -28,4 +31,6 @@ def test_tapeviz_and_both_cnn_baselines_train_alike():
     # kernels without the tape) give the Keras model's losses and weights.
     import training_bench
 
+    if backend.name() != "numpy":
+        pytest.skip("the CPU benchmark's KernelsCNN baseline feeds host NumPy arrays to the kernels")
     training_bench.check_same_step(batch_size=9, steps=2)

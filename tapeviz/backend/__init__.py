@@ -66,14 +66,25 @@ def is_array(value):
 
 
 def to_numpy(array):
-    """A host NumPy copy (a view when already on the host)."""
-    if xp is _np or isinstance(array, _np.ndarray):
+    """A host NumPy copy (a view when already on the host); host values pass through."""
+    if xp is _np or not isinstance(array, xp.ndarray):
         return _np.asarray(array)
     if _NAME == "strict":
         from tapeviz.backend import strict
 
         return strict.to_numpy(array)
     return array.get()
+
+
+def data_pointer(array):
+    """The address of an array's first element (host or device memory)."""
+    if _NAME == "cupy" and isinstance(array, xp.ndarray):  # pragma: no cover - GPU only
+        return array.data.ptr
+    if _NAME == "strict":
+        from tapeviz.backend import strict
+
+        array = strict.unwrap(array)
+    return array.__array_interface__["data"][0]
 
 
 def device_of(array):
@@ -84,7 +95,7 @@ def device_of(array):
 
 
 def scatter_add(shape, indices, updates, dtype):
-    """zeros(shape) with ``updates`` added at ``indices`` along axis 0.
+    """zeros(shape) with ``updates`` added at ``indices`` (any NumPy index; repeats add up).
 
     NumPy spells this ``np.add.at`` and CuPy ``cupyx.scatter_add``.
     """

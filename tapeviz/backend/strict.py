@@ -6,7 +6,9 @@ does, so CPU-only machines find the code paths a GPU would break on:
 
 - ``np.asarray(a)``, ``np.exp(a)`` or any other NumPy function given one
   raises ``TypeError`` (CuPy: "Implicit conversion to a NumPy array is not
-  allowed"); host copies go through ``tapeviz.backend.to_numpy``;
+  allowed"; CuPy would run the NumPy functions it has a twin for, but code
+  that calls them bypasses the backend all the same); host copies go through
+  ``tapeviz.backend.to_numpy``;
 - mixing one with a NumPy array, a list or a tuple in an operator or an
   elementwise function of the namespace raises ``TypeError`` (CuPy:
   "Unsupported type"); Python and NumPy scalars are fine;
@@ -60,9 +62,9 @@ class StrictArray:
     def __array__(self, dtype=None, copy=None):
         raise _leak("np.asarray (or another implicit conversion to NumPy)")
 
-    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
-        suffix = "" if method == "__call__" else f".{method}"
-        raise _leak(f"NumPy's np.{ufunc.__name__}{suffix}")
+    # NumPy's ufuncs (np.exp(a), np.add.at(a, ...)) refuse it; NumPy's operators
+    # (np.float32(2) * a, ndarray + a) hand over to its reflected operator, as with CuPy.
+    __array_ufunc__ = None
 
     def __array_function__(self, func, types_, args, kwargs):
         raise _leak(f"NumPy's np.{func.__name__}")
@@ -274,16 +276,16 @@ xp = Namespace(np)
 # -- the backend's helpers, for this backend ---------------------------------------------
 
 def to_numpy(array):
-    """The raw NumPy array behind a StrictArray (host data passes through)."""
-    return array._a if isinstance(array, StrictArray) else np.asarray(array)
+    """A host copy of a StrictArray, as CuPy's ``.get()`` makes (host data passes through)."""
+    return array._a.copy() if isinstance(array, StrictArray) else np.asarray(array)
 
 
 def scatter_add(out, indices, updates):
     """``np.add.at`` on the raw arrays: the gap every backend fills its own way."""
-    np.add.at(out._a, _unwrap(indices, {}, False, "scatter_add"), _unwrap(updates, {}, False, "scatter_add"))
+    np.add.at(out._a, _unwrap(indices, {}, True), _unwrap(updates, {}, False, "scatter_add"))
     return out
 
 
 def unwrap(array):
     """The raw array, for backend gaps that call a NumPy-only function (SciPy's erf)."""
-    return array._a
+    return array._a if isinstance(array, StrictArray) else array
