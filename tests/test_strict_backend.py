@@ -132,3 +132,16 @@ def test_core_test_files_pass_on_the_strict_backend():
         "without going through tapeviz.backend (it would fail on CuPy too). Rerun with\n"
         f"  TAPEVIZ_BACKEND=strict python -m pytest {' '.join('tests/' + n for n in CORE_FILES)}\n"
         + proc.stdout[-6000:] + proc.stderr[-2000:])
+
+
+def test_host_values_read_from_tensors_go_through_the_backend(strict_backend):
+    # Paths the core test files do not take: an axis given as a tensor, a Sum
+    # metric's result, a dataset's cardinality. Each once read a device array
+    # with np.asarray or wrapped a host array in a Tensor.
+    x = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+    np.testing.assert_array_equal(tf.reduce_sum(x, axis=tf.constant(1)).numpy(), [3.0, 7.0])
+    total = tf.keras.metrics.Sum()
+    total.update_state([1.0, 2.0])
+    for value in (total.result(), tf.data.Dataset.from_tensor_slices([1, 2, 3]).cardinality()):
+        assert isinstance(to_array(value), strict.StrictArray)
+    assert float(total.result()) == 3.0

@@ -128,7 +128,7 @@ def _normalize_axis(axis, ndim):
     if axis is None:
         return tuple(range(ndim))
     if hasattr(axis, "_value"):
-        axis = np.asarray(axis._value).tolist()
+        axis = np.asarray(B.to_numpy(axis._value)).tolist()
     axes = axis if isinstance(axis, (list, tuple)) else [axis]
     result = []
     for a in axes:
