@@ -145,3 +145,12 @@ def test_host_values_read_from_tensors_go_through_the_backend(strict_backend):
     for value in (total.result(), tf.data.Dataset.from_tensor_slices([1, 2, 3]).cardinality()):
         assert isinstance(to_array(value), strict.StrictArray)
     assert float(total.result()) == 3.0
+
+
+def test_keras_fit_with_its_progress_bar_and_a_layer_called_on_a_device_array(strict_backend, capsys):
+    model = tf.keras.Sequential([tf.keras.Input(shape=(3,)), tf.keras.layers.Dense(2)])
+    model.compile(optimizer="sgd", loss="mse")
+    history = model.fit(np.ones((4, 3), np.float32), np.zeros((4, 2), np.float32), epochs=1, verbose=1)
+    assert "loss" in capsys.readouterr().out and len(history.history["loss"]) == 1
+    out = model(backend.xp.ones((2, 3), dtype=np.float32))  # what a CuPy user passes: it stays on the device
+    assert isinstance(to_array(out), strict.StrictArray)
