@@ -9,9 +9,12 @@ NumPy whose arrays refuse to meet NumPy outside this seam, as CuPy's do, so
 the test suite finds code that would break on a GPU without one.
 """
 
+import math
 import os
 
 import numpy as _np
+
+from tapeviz.backend import strict as _strict
 
 _NAME = "numpy"
 xp = _np
@@ -35,9 +38,7 @@ def use(name):
             ) from exc
         xp = cupy
     elif name == "strict":
-        from tapeviz.backend import strict
-
-        xp = strict.xp
+        xp = _strict.xp
     else:
         raise ValueError(f"Unknown backend {name!r}: use 'numpy', 'cupy' or 'strict'.")
     _NAME = name
@@ -70,9 +71,7 @@ def to_numpy(array):
     if xp is _np or not isinstance(array, xp.ndarray):
         return _np.asarray(array)
     if _NAME == "strict":
-        from tapeviz.backend import strict
-
-        return strict.to_numpy(array)
+        return _strict.to_numpy(array)
     return array.get()
 
 
@@ -81,9 +80,7 @@ def data_pointer(array):
     if _NAME == "cupy" and isinstance(array, xp.ndarray):  # pragma: no cover - GPU only
         return array.data.ptr
     if _NAME == "strict":
-        from tapeviz.backend import strict
-
-        array = strict.unwrap(array)
+        array = _strict.unwrap(array)
     return array.__array_interface__["data"][0]
 
 
@@ -103,9 +100,7 @@ def scatter_add(shape, indices, updates, dtype):
     if xp is _np:
         _np.add.at(out, indices, updates)
     elif _NAME == "strict":
-        from tapeviz.backend import strict
-
-        strict.scatter_add(out, indices, updates)
+        _strict.scatter_add(out, indices, updates)
     else:  # pragma: no cover - GPU only
         import cupyx
 
@@ -120,9 +115,7 @@ def erf(x):
 
         return cupyx.scipy.special.erf(x)
     if _NAME == "strict":
-        from tapeviz.backend import strict
-
-        return xp.asarray(_host_erf(strict.unwrap(x)))
+        return xp.asarray(_host_erf(_strict.unwrap(x)))
     return _host_erf(x)
 
 
@@ -130,8 +123,6 @@ def _host_erf(x):
     try:
         from scipy.special import erf as scipy_erf  # fast path when SciPy is there
     except ImportError:
-        import math
-
         scipy_erf = _np.vectorize(math.erf, otypes=[x.dtype])
     return _np.asarray(scipy_erf(x), dtype=x.dtype)
 
