@@ -7,7 +7,7 @@ The top level re-exports each family's ``__all__`` (math, array ops,
 linear algebra), as TensorFlow's top level does.
 """
 
-from tapeviz import core as _core  # noqa: F401  (registers primitives, rules, operators)
+from tapeviz import core as _core  # noqa: F401  (registers primitives and rules)
 from tapeviz import autodiff, backend, config, linalg, math, nn, random
 from tapeviz.config import device  # noqa: F401
 from tapeviz.core import errors, events, nest
@@ -30,6 +30,17 @@ __version__ = "0.1.0"
 # The visualizer loads on first use, so `import tapeviz` stays light (no
 # graphviz, ipywidgets or IPython): tapeviz.show(...) imports tapeviz.viz then.
 _VIZ_NAMES = ("show", "explain", "find_nonfinite", "gradcheck", "viz")
+
+
+def _draw(obj, include=None, exclude=None):
+    """A tape ending a Jupyter cell draws itself; the visualizer is imported on that first draw."""
+    import importlib
+
+    viz_display = importlib.import_module("tapeviz.viz.display")
+    return viz_display.mimebundle(obj, include=include, exclude=exclude)
+
+
+_core.display.set_renderer(_draw)
 
 
 def __getattr__(name):

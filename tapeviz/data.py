@@ -17,8 +17,9 @@ is gathered with one indexing operation: no per-element Python work.
 import numpy as np
 
 from tapeviz import backend as B
+from tapeviz import random as tf_random
 from tapeviz.core import nest
-from tapeviz.core.tensor import Tensor, convert_to_tensor
+from tapeviz.core.tensor import Tensor, convert_to_tensor, to_array
 
 __all__ = ["Dataset", "AUTOTUNE", "experimental"]
 
@@ -29,7 +30,6 @@ UNKNOWN = -2
 
 def _rng(seed):
     """A NumPy Generator following tf.random's global/op seed rules when available."""
-    from tapeviz import random as tf_random
 
     make = getattr(tf_random, "generator", None)
     return make(seed) if make is not None else np.random.default_rng(seed)
@@ -52,7 +52,7 @@ def _stack(elements):
     """Stack a list of same-structured elements leaf by leaf into one batched element."""
     first = elements[0]
     leaves = [nest.flatten(e) for e in elements]
-    stacked = [Tensor(B.xp.stack([leaf[i]._value for leaf in leaves])) for i in range(len(leaves[0]))]
+    stacked = [Tensor(B.xp.stack([to_array(leaf[i]) for leaf in leaves])) for i in range(len(leaves[0]))]
     return nest.pack_sequence_as(first, stacked)
 
 
@@ -80,13 +80,13 @@ class Dataset:
         flat = nest.flatten(tensors)
         if not flat:
             raise ValueError("from_tensor_slices needs at least one tensor.")
-        sizes = {t._value.shape[0] if t.ndim else None for t in flat}
+        sizes = {to_array(t).shape[0] if t.ndim else None for t in flat}
         if None in sizes:
             raise ValueError("Unbatching a tensor is only supported for rank >= 1: from_tensor_slices needs arrays, not scalars.")
         if len(sizes) > 1:
             raise ValueError(f"Dimensions of the tensors must match along axis 0, got sizes {sorted(sizes)}.")
         n = sizes.pop()
-        source = (tensors, [t._value for t in flat])
+        source = (tensors, [to_array(t) for t in flat])
 
         def indices():
             return np.arange(n)
@@ -194,8 +194,8 @@ class Dataset:
         def make_iterator():
             for element in self:
                 flat = nest.flatten(element)
-                for i in range(flat[0]._value.shape[0]):
-                    yield nest.pack_sequence_as(element, [Tensor(t._value[i]) for t in flat])
+                for i in range(to_array(flat[0]).shape[0]):
+                    yield nest.pack_sequence_as(element, [Tensor(to_array(t)[i]) for t in flat])
 
         return Dataset(make_iterator, UNKNOWN)
 

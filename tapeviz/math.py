@@ -8,14 +8,14 @@ written the way TF writes them so that gradients at kinks and ties agree.
 
 import numpy as _np
 
-from tapeviz.core.operators import truediv
+from tapeviz.core.primitives.math import truediv
 from tapeviz.core.ops import as_tensor as _as_tensor
 from tapeviz.core.ops import as_tensors as _as_tensors
 from tapeviz.core.primitives.array import ones_like as _ones_like
 from tapeviz.core.primitives.array import reshape as _reshape
 from tapeviz.core.primitives.array import stack as _stack
 from tapeviz.core.primitives.array import zeros_like as _zeros_like
-from tapeviz.core.primitives.math import _normalize_axis
+from tapeviz.core.primitives.math import normalize_axis as _normalize_axis
 from tapeviz.core.primitives.math import (  # noqa: F401
     abs, acos, add, add_n, argmax, argmin, asin, atan, atan2, cast, ceil, cos, cosh, cumprod, cumsum,
     divide, divide_no_nan, equal, erf, exp, expm1, floor, floordiv, floormod, greater,
@@ -28,6 +28,8 @@ from tapeviz.core.primitives.math import (  # noqa: F401
 from tapeviz.core.primitives.math import stop_gradient as _stop_gradient
 from tapeviz.core.primitives.math import where  # noqa: F401
 from tapeviz.core.primitives.nn import log_softmax, softmax, softplus  # noqa: F401
+from tapeviz.core.tensor import is_tensor as _is_tensor
+from tapeviz.core.tensor import to_array as _to_array
 
 mod = floormod
 
@@ -45,7 +47,7 @@ def _squeeze_reduced(t, x, axes, keepdims):
     """``t`` reduced with keepdims=True, reshaped as the reduction with ``keepdims`` gives."""
     if keepdims:
         return t
-    return _reshape(t, [n for i, n in enumerate(x._value.shape) if i not in axes])
+    return _reshape(t, [n for i, n in enumerate(_to_array(x).shape) if i not in axes])
 
 
 def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
@@ -91,7 +93,7 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None):
     t = _as_tensor(t)
     upper = minimum(t, clip_value_max)
     result = maximum(upper, clip_value_min)
-    if result._value.shape != t._value.shape:
+    if _to_array(result).shape != _to_array(t).shape:
         raise ValueError(
             f"clip_by_value: the clip values must broadcast to t's shape {tuple(t.shape)}; "
             f"they made it {tuple(result.shape)}."
@@ -120,7 +122,7 @@ def clip_by_norm(t, clip_norm, axes=None, name=None):
 
 
 def _tensor_list(t_list, op):
-    if isinstance(t_list, (str, bytes)) or not hasattr(t_list, "__iter__") or hasattr(t_list, "_value"):
+    if isinstance(t_list, (str, bytes)) or not hasattr(t_list, "__iter__") or _is_tensor(t_list):
         raise TypeError(f"{op} expects a list or tuple of tensors, got {type(t_list).__name__}.")
     return list(t_list)
 
@@ -143,7 +145,7 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
     """
     t_list = _tensor_list(t_list, "clip_by_global_norm")
     norm_ = global_norm(t_list) if use_norm is None else _as_tensor(use_norm)
-    clip_norm = _as_tensor(clip_norm, dtype=norm_.dtype) if not hasattr(clip_norm, "_value") else clip_norm
+    clip_norm = _as_tensor(clip_norm, dtype=norm_.dtype) if not _is_tensor(clip_norm) else clip_norm
     scale = clip_norm * minimum(reciprocal(norm_), reciprocal(clip_norm))
     scale = scale + (norm_ - norm_)  # nan when the norm is inf or nan
     clipped = [None if t is None else _scale(_as_tensor(t), scale) for t in t_list]

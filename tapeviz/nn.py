@@ -12,10 +12,12 @@ from tapeviz import random as _random
 from tapeviz.core.errors import InvalidArgumentError as _InvalidArgumentError
 from tapeviz.core.ops import as_tensor as _as_tensor
 from tapeviz.core.ops import as_tensors as _as_tensors
+from tapeviz.core.primitives.array import reshape as _reshape
 from tapeviz.core.primitives.array import zeros_like as _zeros_like
 from tapeviz.core.primitives.math import (
     abs as _abs, erf as _erf, exp as _exp, expm1 as _expm1, greater as _greater,
-    greater_equal as _greater_equal, log1p as _log1p, minimum as _minimum, reduce_mean as _reduce_mean,
+    greater_equal as _greater_equal, log1p as _log1p, minimum as _minimum, normalize_axis as _normalize_axis,
+    reduce_mean as _reduce_mean,
     reduce_sum as _reduce_sum, rsqrt as _rsqrt, sigmoid, square as _square,
     squared_difference as _squared_difference, tanh, where as _where,
 )
@@ -26,6 +28,8 @@ from tapeviz.core.primitives.nn import (  # noqa: F401  (re-exported)
 from tapeviz.core.primitives.array import gather as _gather
 from tapeviz.core.primitives.conv import conv2d, max_pool2d  # noqa: F401  (re-exported)
 from tapeviz.core.tensor import Tensor as _Tensor
+from tapeviz.core.tensor import is_tensor as _is_tensor
+from tapeviz.core.tensor import to_array as _to_array
 from tapeviz.math import l2_normalize  # noqa: F401
 
 __all__ = [
@@ -122,7 +126,7 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
     if labels is None or logits is None:
         raise ValueError("sigmoid_cross_entropy_with_logits needs both labels= and logits= (by keyword).")
     x, z = _as_tensors(logits, labels)
-    if x._value.shape != z._value.shape:
+    if _to_array(x).shape != _to_array(z).shape:
         raise ValueError(
             f"sigmoid_cross_entropy_with_logits: logits and labels must have the same shape, "
             f"got logits {tuple(x.shape)} and labels {tuple(z.shape)}."
@@ -153,7 +157,7 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None):
     x = _as_tensor(x)
     if not x.dtype.is_floating:
         raise ValueError(f"dropout needs a float tensor, got {x.dtype.name}.")
-    if hasattr(rate, "_value"):
+    if _is_tensor(rate):
         rate = float(rate)
     if not isinstance(rate, (int, float)) or not 0 <= rate < 1:
         raise ValueError(f"rate must be a scalar tensor or a float in the range [0, 1), got {rate!r}.")
@@ -161,18 +165,18 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None):
         return x  # TF returns the input unchanged, too
     shape = _noise_shape(x, noise_shape)
     draw = _random.uniform(shape, dtype=x.dtype, seed=seed)
-    keep = (draw._value >= rate).astype(x._value.dtype) * (1.0 / (1.0 - rate))
-    return x * _Tensor(keep.astype(x._value.dtype))
+    keep = (_to_array(draw) >= rate).astype(_to_array(x).dtype) * (1.0 / (1.0 - rate))
+    return x * _Tensor(keep.astype(_to_array(x).dtype))
 
 
 def _noise_shape(x, noise_shape):
     if noise_shape is None:
-        return tuple(x._value.shape)
+        return tuple(_to_array(x).shape)
     dims = [None if n is None else int(n) for n in noise_shape]
     if len(dims) != x.ndim:
         raise ValueError(f"dropout: noise_shape {list(noise_shape)} must have x's rank {x.ndim}.")
-    shape = tuple(size if n is None else n for n, size in zip(dims, x._value.shape))
-    if any(n not in (1, size) for n, size in zip(shape, x._value.shape)):
+    shape = tuple(size if n is None else n for n, size in zip(dims, _to_array(x).shape))
+    if any(n not in (1, size) for n, size in zip(shape, _to_array(x).shape)):
         raise ValueError(
             f"dropout: noise_shape {list(noise_shape)} must broadcast to x's shape {list(x.shape)} "
             "(each entry 1 or x's size)."
@@ -189,16 +193,14 @@ def bias_add(value, bias, data_format=None, name=None):
         raise ValueError(f"bias_add: value must have rank >= 2, got shape {tuple(x.shape)}.")
     channels_first = data_format is not None and data_format.startswith("NC")
     axis = 1 if channels_first else x.ndim - 1
-    if x._value.shape[axis] != b._value.shape[0]:
+    if _to_array(x).shape[axis] != _to_array(b).shape[0]:
         raise _InvalidArgumentError(
-            f"bias_add: the bias has {b._value.shape[0]} values but value has {x._value.shape[axis]} "
+            f"bias_add: the bias has {_to_array(b).shape[0]} values but value has {_to_array(x).shape[axis]} "
             f"channels (shape {tuple(x.shape)}, data_format={data_format or 'N...C'}).",
             "BiasAdd",
         )
     if channels_first:
-        from tapeviz.core.primitives.array import reshape
-
-        b = reshape(b, [-1] + [1] * (x.ndim - 2))
+        b = _reshape(b, [-1] + [1] * (x.ndim - 2))
     return x + b
 
 
@@ -212,12 +214,9 @@ def moments(x, axes, shift=None, keepdims=False, name=None):
     mean = _reduce_mean(x, axis=axes, keepdims=True)
     variance = _reduce_mean(_squared_difference(x, mean), axis=axes, keepdims=True)
     if not keepdims:
-        from tapeviz.core.primitives.array import reshape
-        from tapeviz.core.primitives.math import _normalize_axis
-
         reduced = _normalize_axis(axes, x.ndim)
-        kept = [n for i, n in enumerate(x._value.shape) if i not in reduced]
-        mean, variance = reshape(mean, kept), reshape(variance, kept)
+        kept = [n for i, n in enumerate(_to_array(x).shape) if i not in reduced]
+        mean, variance = _reshape(mean, kept), _reshape(variance, kept)
     return mean, variance
 
 

@@ -18,6 +18,8 @@ from tapeviz import backend as _backend
 from tapeviz.core import dtypes as _dtypes
 from tapeviz.core.tensor import Tensor as _Tensor
 from tapeviz.core.tensor import convert_to_tensor as _convert
+from tapeviz.core.tensor import is_tensor as _is_tensor
+from tapeviz.core.tensor import to_array as _to_array
 
 __all__ = ["set_seed", "get_global_seed", "uniform", "normal", "truncated_normal", "shuffle"]
 
@@ -86,8 +88,8 @@ def generator(seed=None):
 
 
 def _shape(shape):
-    if hasattr(shape, "_value"):
-        shape = _backend.to_numpy(shape._value).tolist()
+    if _is_tensor(shape):
+        shape = _backend.to_numpy(_to_array(shape)).tolist()
     if isinstance(shape, (int, np.integer)):
         shape = [shape]
     try:
@@ -108,8 +110,8 @@ def _float_dtype(dtype, op):
 
 def _host(value):
     """A scalar or array argument (minval, mean...) as a host NumPy value."""
-    if hasattr(value, "_value"):
-        return _backend.to_numpy(value._value)
+    if _is_tensor(value):
+        return _backend.to_numpy(_to_array(value))
     return np.asarray(value)
 
 
@@ -165,7 +167,7 @@ def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=_dtypes.float32, seed=No
 
 def shuffle(value, seed=None, name=None):
     """``value`` with its first dimension randomly permuted (not differentiable)."""
-    array = _backend.to_numpy(_convert(value)._value)
+    array = _backend.to_numpy(_to_array(_convert(value)))
     if array.ndim == 0:
         raise ValueError("tf.random.shuffle needs a tensor of rank >= 1, got a scalar.")
     permuted = array[generator(seed).permutation(array.shape[0])]

@@ -8,12 +8,12 @@ too coarse to tell a wrong rule from rounding.
 import numpy as np
 
 from tapeviz.core.tape import GradientTape
+from tapeviz.core.primitives.math import add_n, reduce_sum
 from tapeviz.core.tensor import constant
 
 
 def _scalarize(output, weights):
     """A scalar from ``output``: a fixed random projection, so every output element matters."""
-    from tapeviz.core.primitives.math import reduce_sum
 
     return reduce_sum(output * weights)
 
@@ -66,7 +66,6 @@ def hessian_vector(fn, arrays, weights, vectors, make_input=constant):
             inner.watch(tensors)
             loss = _scalarize(fn(*tensors), weights)
         grads = inner.gradient(loss, tensors)
-        from tapeviz.core.primitives.math import add_n, reduce_sum
 
         terms = [reduce_sum(g * v) for g, v in zip(grads, vs) if g is not None]
         directional = add_n(terms) if terms else None

@@ -118,7 +118,7 @@ def test_tape_entered_and_exited(rec):
     with tf.GradientTape() as tape:
         pass
     assert rec.kinds() == ["tape_entered", "tape_exited"]
-    assert all(e.tape is tape for e in rec.events)
+    assert all(e.tape == tape.serial for e in rec.events)
 
 
 def test_stop_recording_announces_exit_and_reentry(rec):
@@ -133,7 +133,8 @@ def test_nested_tapes_enter_and_exit_in_order(rec):
         with tf.GradientTape() as inner:
             pass
     assert [(e.kind, e.tape) for e in rec.events] == [
-        ("tape_entered", outer), ("tape_entered", inner), ("tape_exited", inner), ("tape_exited", outer),
+        ("tape_entered", outer.serial), ("tape_entered", inner.serial),
+        ("tape_exited", inner.serial), ("tape_exited", outer.serial),
     ]
 
 
@@ -146,7 +147,7 @@ def test_watched_automatic_flag(rec):
         v * x  # a second read: already watched, not announced again
     watched = rec.of("watched")
     assert [(e.source, e.automatic) for e in watched] == [(x, False), (v, True)]
-    assert all(e.tape is tape for e in watched)
+    assert all(e.tape == tape.serial for e in watched)
 
 
 def test_explicitly_watched_variable_is_not_automatic(rec):
@@ -172,8 +173,8 @@ def test_op_executed_lists_recording_tapes(rec):
     ops = rec.of("op_executed")
     assert [e.entry.primitive.name for e in ops] == ["Mul", "Mul", "AddV2"]
     assert ops[0].tapes == ()
-    assert set(ops[1].tapes) == {outer, inner}
-    assert ops[2].tapes == (inner,)
+    assert set(ops[1].tapes) == {outer.serial, inner.serial}
+    assert ops[2].tapes == (inner.serial,)
     assert ops[1].entry.outputs[0] is b
     assert ops[1].entry.inputs == (x, k)
     assert inner.recorded_ops == (ops[1].entry, ops[2].entry)
@@ -225,13 +226,13 @@ def test_depth_of_forward_and_backward_ops(rec):
 
     assert forward and all(e.entry.depth == 0 for e in forward)
     assert first and all(e.entry.depth == 1 for e in first)
-    assert all(set(e.tapes) == {t2, t3} for e in first if e.tapes)
+    assert all(set(e.tapes) == {t2.serial, t3.serial} for e in first if e.tapes)
     assert any(e.tapes for e in first), "the first backward pass was not recorded on the outer tapes"
     assert second and all(e.entry.depth in (1, 2) for e in second)
     # the second sweep differentiates depth-1 entries (ops at depth 2) and the
     # forward entries t2 also recorded (ops at depth 1); its final sums are depth 2
     assert any(e.entry.depth == 2 for e in second)
-    assert any(e.tapes == (t3,) for e in second)
+    assert any(e.tapes == (t3.serial,) for e in second)
     # the sweep restores depth afterwards
     assert tf.core.state.local.depth == 0
     assert (tf.constant(1.0) * 2.0) is not None
@@ -264,30 +265,18 @@ def test_sweep_events(rec):
     assert kinds[0] == "sweep_started"
     assert kinds[-2:] == ["sweep_finished", "tape_released"]
     started = rec.of("sweep_started")[0]
-    assert started.tape is tape and started.targets == [y] and started.sources == [x]
-    assert started.output_gradients == [None]
+    assert started.tape == tape.serial and started.targets == (y,) and started.sources == (x,)
+    assert started.output_gradients == (None,)
     steps = rec.of("backward_step")
     assert [s.entry.primitive.name for s in steps] == ["Mul", "Sin"]
     mul, sin = steps
     assert float(mul.upstream[0]) == 1.0
     assert len(mul.grads) == 2 and float(mul.grads[1]) == float(h)  # d(h*x)/dx = h
-    assert mul.accumulated == (1, 1)  # first gradient at h and at x
-    assert sin.accumulated == (2,)  # the second gradient at x: fan-out, summed
+    assert mul.needs == (True, True) and sin.needs == (True,)
     finished = rec.of("sweep_finished")[0]
-    assert finished.results == [g]
+    assert finished.results == (g,)
     released = rec.of("tape_released")[0]
-    assert released.tape is tape and released.reason == "gradient"
-
-
-def test_backward_step_fan_out_counts(rec):
-    x = tf.constant(2.0)
-    with tf.GradientTape() as tape:
-        tape.watch(x)
-        y = x * x * x  # x feeds three inputs
-    rec.events.clear()
-    tape.gradient(y, x)
-    counts = [s.accumulated for s in rec.of("backward_step")]
-    assert counts == [(1, 1), (2, 3)]
+    assert released.tape == tape.serial and released.reason == "gradient"
 
 
 def test_backward_step_skips_unneeded_inputs(rec):
@@ -298,7 +287,7 @@ def test_backward_step_skips_unneeded_inputs(rec):
     rec.events.clear()
     tape.gradient(y, x)
     (step,) = rec.of("backward_step")
-    assert step.accumulated == (1, 0)
+    assert step.needs == (True, False) and step.grads[1] is None
 
 
 def test_output_gradients_in_sweep_started(rec):
@@ -331,7 +320,7 @@ def test_tape_released_on_reset(rec):
         x * 2.0
         tape.reset()
     (released,) = rec.of("tape_released")
-    assert released.tape is tape and released.reason == "reset"
+    assert released.tape == tape.serial and released.reason == "reset"
 
 
 def test_persistent_tape_not_released_by_gradient(rec):
@@ -347,18 +336,18 @@ def test_persistent_tape_not_released_by_gradient(rec):
 def test_persistent_tape_released_when_deleted():
     import gc
 
-    released = []  # keeps no reference to the tape: events hold live objects
+    released = []  # events name tapes by serial: nothing here keeps the tape alive
 
     def listen(event):
         if event.kind == "tape_released":
-            released.append((id(event.tape), event.reason))
+            released.append((event.tape, event.reason))
 
     with events.listening(listen):
         x = tf.constant(1.0)
         with tf.GradientTape(persistent=True) as tape:
             tape.watch(x)
             x * 2.0
-        ident = id(tape)
+        ident = tape.serial
         del tape
         gc.collect()
     assert [reason for i, reason in released if i == ident] == ["deleted"]
@@ -378,3 +367,72 @@ def test_listener_can_unsubscribe_itself_during_emit():
     finally:
         events.unsubscribe(once)
     assert seen == ["op_executed"]
+
+
+# -- the redesign's promises --------------------------------------------------------------------------
+
+def test_events_name_tapes_by_serial_and_hold_no_tape(rec):
+    import gc
+    import weakref
+
+    x = tf.constant(2.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = x * x
+    tape.gradient(y, x)
+    dead = weakref.ref(tape)
+    del tape
+    gc.collect()
+    assert dead() is None, "a kept event held the tape alive"
+    assert all(isinstance(getattr(e, "tape", 0), int) for e in rec.events)
+
+
+def test_every_event_is_a_slotted_dataclass_with_a_kind():
+    import dataclasses
+
+    for cls in events.ALL_EVENTS:
+        assert dataclasses.is_dataclass(cls) and hasattr(cls, "__slots__"), cls
+        assert isinstance(cls.kind, str) and cls.kind not in [f.name for f in dataclasses.fields(cls)]
+    assert len({cls.kind for cls in events.ALL_EVENTS}) == len(events.ALL_EVENTS)
+
+
+def test_a_listener_raising_on_enter_leaves_no_tape_behind():
+    from tapeviz.core import state
+
+    def refuse(event):
+        if event.kind == "tape_entered":
+            raise KeyboardInterrupt
+
+    tape = tf.GradientTape()
+    with events.listening(refuse):
+        with pytest.raises(KeyboardInterrupt):
+            with tape:
+                pass
+    assert state.local.tapes == [] and not tape.recording
+    x = tf.constant(1.0)
+    y = x * 2.0  # no tape records it any more
+    assert tape.recorded_ops == () and float(y) == 2.0
+    with tape:  # and the tape can still be used
+        tape.watch(x)
+        z = x * x
+    assert float(tape.gradient(z, x)) == 2.0
+
+
+def test_a_listener_raising_when_stop_recording_ends_leaves_the_tape_paused():
+    from tapeviz.core import state
+
+    calls = []
+
+    def refuse_second_enter(event):
+        if event.kind == "tape_entered":
+            calls.append(event)
+            if len(calls) == 2:
+                raise RuntimeError("listener broke")
+
+    with events.listening(refuse_second_enter):
+        with tf.GradientTape() as tape:
+            with pytest.raises(RuntimeError, match="listener broke"):
+                with tape.stop_recording():
+                    pass
+            assert tape not in state.local.tapes and not tape.recording
+    assert state.local.tapes == []

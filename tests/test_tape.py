@@ -236,7 +236,7 @@ def test_stop_recording_keeps_nesting_order():
 
 def test_stop_recording_outside_raises():
     tape = tf.GradientTape()
-    with pytest.raises(RuntimeError, match="not recording"):
+    with pytest.raises(ValueError, match="Tape is not recording"):  # TF's error
         with tape.stop_recording():
             pass
 

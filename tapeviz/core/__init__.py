@@ -1,7 +1,8 @@
 """The autodiff core: tensors, primitives, the rules table, tapes and events.
 
-Import order matters only here: primitives before the rules table, the
-rules before the tape, and the operators last.
+Import order matters only here: tensors first (their operators bind the
+primitives at the end of tensor.py), primitives before the rules table, the
+rules before the tape.
 """
 
 import warnings
@@ -24,8 +25,8 @@ def quiet_numpy_warnings():
 
 quiet_numpy_warnings()
 
+from tapeviz.core import tensor  # noqa: E402,F401
 from tapeviz.core import primitives  # noqa: E402,F401
 from tapeviz.core import gradients  # noqa: E402,F401
 from tapeviz.core import tape  # noqa: E402,F401
-from tapeviz.core import operators  # noqa: E402,F401
 from tapeviz.core import custom_gradient  # noqa: E402,F401  (registers its rule)

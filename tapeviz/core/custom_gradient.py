@@ -10,7 +10,7 @@ import functools
 import inspect
 
 from tapeviz.core import nest, recording, state
-from tapeviz.core.gradients import defgrad
+from tapeviz.core.gradients import defgrad, described
 from tapeviz.core.primitive import Primitive
 from tapeviz.core.tensor import Tensor, convert_to_tensor
 
@@ -45,10 +45,8 @@ def custom_gradient(f=None):
             )
         flat = nest.flatten(result)
         outputs = [Tensor(convert_to_tensor(t)._value) for t in flat]  # fresh ids: never an input's
-        for tape in state.local.tapes:
-            for variable in variables:
-                if tape._watch_accessed_variables:
-                    recording.watch(tape, variable, automatic=True)
+        for variable in variables:
+            recording.note_access(variable)  # by the tapes, or by an enclosing custom_gradient
         attrs = {"grad_fn": grad_fn, "function": f.__name__, "n_args": len(inputs), "variables": variables}
         recording.record(CUSTOM_GRADIENT, tuple(inputs) + tuple(variables), tuple(outputs), attrs)
         return nest.pack_sequence_as(result, outputs)
@@ -67,7 +65,8 @@ def _run_unrecorded(f, inputs, kwargs):
     return result, grad_fn, list(accessed.variables.values())
 
 
-@defgrad("CustomGradient", "the user's grad_fn")
+@defgrad("CustomGradient", "the user's grad_fn",
+         local=described(every="whatever your grad_fn returns"))
 def _custom_gradient_rule(op, needs, *upstream):
     grad_fn, n_args, variables = op.attrs["grad_fn"], op.attrs["n_args"], op.attrs["variables"]
     name = op.attrs["function"]
@@ -94,8 +93,29 @@ def _custom_gradient_rule(op, needs, *upstream):
             f"{len(input_grads)} instead. Return one gradient per input of {name} (None for an "
             "input that gets none)."
         )
-    grads = [None if g is None else convert_to_tensor(g) for g in input_grads + variable_grads]
+    grads = [_checked(name, g, x, position) for position, (g, x) in enumerate(zip(input_grads + variable_grads, op.inputs))]
     return tuple(g if need else None for g, need in zip(grads, needs))
+
+
+def _checked(name, grad, like, position):
+    """``grad`` as a tensor of ``like``'s shape and dtype, or an error naming the function."""
+    if grad is None:
+        return None
+    which = f"input {position}" if not hasattr(like, "assign") else f"variable '{like.name}'"
+    try:
+        grad = convert_to_tensor(grad, dtype=like.dtype)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(
+            f"custom_gradient function {name}'s grad_fn returned a gradient for {which} that is not a "
+            f"{like.dtype.name} tensor ({exc}). Return gradients of the same dtype as the inputs."
+        ) from None
+    if tuple(grad.shape) != tuple(like.shape):
+        raise ValueError(
+            f"custom_gradient function {name}'s grad_fn returned a gradient of shape {tuple(grad.shape)} "
+            f"for {which}, which has shape {tuple(like.shape)}. Each gradient must have its input's shape "
+            "(sum over broadcast axes with tf.reduce_sum if the input was broadcast)."
+        )
+    return grad
 
 
 def _as_list(grads):

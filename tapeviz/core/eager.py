@@ -3,6 +3,8 @@
 import builtins
 import functools
 
+from tapeviz.core.tensor import Tensor, Variable
+
 
 def function(func=None, **options):
     """Accept ``@tf.function`` (with or without options) and run the function eagerly.
@@ -27,8 +29,6 @@ def executing_eagerly():
 
 def print(*inputs, sep=" ", end="\n", **kwargs):  # noqa: A001 - TF's name
     """``tf.print``: print tensors by value, as TF does (no shape/dtype decoration)."""
-    from tapeviz.core.tensor import Tensor, Variable
-
     values = [i.numpy() if isinstance(i, (Tensor, Variable)) else i for i in inputs]
     builtins.print(*values, sep=sep, end=end)
 

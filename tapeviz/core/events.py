@@ -12,13 +12,19 @@ A listener is a callable taking one event, or an object with ``on_<kind>``
 methods (``on_op_executed``, ``on_backward_step``...) for the kinds it wants.
 With no listener subscribed, no event object is even built.
 
-Events carry live objects (the tape, the recorded entry, the tensors); copy
-what you need, since tensors are immutable that is cheap.
+Each kind of event is one frozen dataclass below: emitted once, kept as it is
+by recorders, and dispatched on its type by whoever reads it (the
+visualizer's trace builder has one handler per class). Adding an event is
+one dataclass here, one ``emit`` where it happens, one handler.
+
+Tapes appear in events as their serial number (``tape.serial``), never as the
+object, so a recorder never keeps a tape alive. Entries and tensors are live
+objects: tensors are immutable, so keeping a reference is a cheap copy.
 """
 
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 _listeners = []  # shared by reference with core.state: its truthiness is the fast check
 
@@ -61,39 +67,43 @@ def emit(event):
                 method(event)
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class TapeEntered:
-    """A tape's ``with`` block started (or a ``stop_recording`` block ended)."""
+    """Tape number ``tape`` started recording: its ``with`` block began, or a
+    ``stop_recording`` block ended. Carries the tape's settings, so a recorder
+    can describe the tape without holding it."""
 
-    tape: Any
-    kind = "tape_entered"
+    tape: int
+    persistent: bool
+    watch_accessed_variables: bool
+    kind: ClassVar[str] = "tape_entered"
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class TapeExited:
-    """A tape stopped recording: its block ended, or ``stop_recording`` began."""
+    """Tape number ``tape`` stopped recording: its block ended, or ``stop_recording`` began."""
 
-    tape: Any
-    kind = "tape_exited"
+    tape: int
+    kind: ClassVar[str] = "tape_exited"
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Watched:
-    """``tape`` now watches ``source`` (a Tensor or Variable).
+    """Tape number ``tape`` now watches ``source`` (a Tensor or Variable).
 
     ``automatic`` is True when a trainable variable was watched because it was
     read inside the tape (``watch_accessed_variables=True``).
     """
 
-    tape: Any
+    tape: int
     source: Any
     automatic: bool = False
-    kind = "watched"
+    kind: ClassVar[str] = "watched"
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class OpExecuted:
-    """An op ran. ``tapes`` are the tapes that recorded it: empty when none did.
+    """An op ran. ``tapes``: the serial numbers of the tapes that recorded it (empty: none).
 
     ``entry`` has ``primitive`` (with ``.name``), ``inputs``, ``outputs`` (the
     values saved for the backward pass), ``attrs``, ``scope`` (the name scope)
@@ -103,66 +113,70 @@ class OpExecuted:
 
     entry: Any
     tapes: tuple
-    kind = "op_executed"
+    kind: ClassVar[str] = "op_executed"
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class VariableAssigned:
     """``variable.assign*`` replaced a value. Not recorded by any tape."""
 
     variable: Any
-    kind = "variable_assigned"
+    kind: ClassVar[str] = "variable_assigned"
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class SweepStarted:
-    """A reverse sweep began: ``tape.gradient`` (or one row of a jacobian)."""
+    """A reverse sweep over tape number ``tape`` began: ``gradient`` (or one row of a jacobian).
 
-    tape: Any
-    targets: list
-    sources: list
-    output_gradients: list
-    kind = "sweep_started"
+    ``output_gradients`` holds one seed per target (None: ones).
+    """
+
+    tape: int
+    targets: tuple
+    sources: tuple
+    output_gradients: tuple
+    kind: ClassVar[str] = "sweep_started"
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class BackwardStep:
     """One recorded entry was differentiated during a sweep.
 
-    ``upstream``: the gradient arriving at each output. ``grads``: what the
-    rule produced for each input (None where not needed). ``accumulated``: for
-    each input, how many gradients have now arrived at it in this sweep (more
-    than one means fan-out: they are summed).
+    ``needs``: for each input, whether the sweep wanted its gradient (the
+    argument the rule was given). ``upstream``: the gradient arriving at each
+    output. ``grads``: what the rule produced for each input (None where not
+    needed). Gradients that meet at one tensor are summed by the sweep; how
+    many arrived so far is for listeners to count (the visualizer does).
     """
 
-    tape: Any
+    tape: int
     entry: Any
+    needs: tuple
     upstream: tuple
     grads: tuple
-    accumulated: tuple
-    kind = "backward_step"
+    kind: ClassVar[str] = "backward_step"
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class SweepFinished:
     """The sweep ended; ``results`` aligns with the flattened sources."""
 
-    tape: Any
-    results: list
-    kind = "sweep_finished"
+    tape: int
+    results: tuple
+    kind: ClassVar[str] = "sweep_finished"
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class TapeReleased:
     """The tape dropped what it held for the backward pass.
 
     ``reason``: "gradient" (a non-persistent tape was used), "reset", or
-    "deleted" (a persistent tape was garbage collected).
+    "deleted" (the tape was garbage collected while holding entries).
     """
 
-    tape: Any
+    tape: int
     reason: str
-    kind = "tape_released"
+    kind: ClassVar[str] = "tape_released"
 
 
 ALL_EVENTS = (TapeEntered, TapeExited, Watched, OpExecuted, VariableAssigned,

@@ -7,13 +7,21 @@ def _is_namedtuple(value):
     return isinstance(value, tuple) and hasattr(value, "_fields")
 
 
-def is_nested(value):
-    return isinstance(value, (list, tuple, dict))
-
-
 def _is_flat_sequence(value):
     """A plain list or tuple of leaves: ``model.trainable_variables``, the common case, kept fast."""
     return type(value) in (list, tuple) and not any(isinstance(item, (list, tuple, dict)) for item in value)
+
+
+def sorted_keys(mapping):
+    """A dict's keys in tf.nest's order (sorted), or a clear error when they cannot be sorted."""
+    try:
+        return sorted(mapping)
+    except TypeError:
+        kinds = sorted({type(key).__name__ for key in mapping})
+        raise TypeError(
+            f"nest only supports dicts with sortable keys, got keys of types {', '.join(kinds)}. "
+            "Use keys of one type (all strings, say) in a dict of tensors."
+        ) from None
 
 
 def flatten(structure):
@@ -21,7 +29,7 @@ def flatten(structure):
     if _is_flat_sequence(structure):
         return list(structure)
     if isinstance(structure, dict):
-        return [leaf for key in sorted(structure) for leaf in flatten(structure[key])]
+        return [leaf for key in sorted_keys(structure) for leaf in flatten(structure[key])]
     if isinstance(structure, (list, tuple)):
         return [leaf for item in structure for leaf in flatten(item)]
     return [structure]
@@ -35,7 +43,7 @@ def pack_sequence_as(structure, flat):
 
     def build(node):
         if isinstance(node, dict):
-            rebuilt = {key: build(node[key]) for key in sorted(node)}
+            rebuilt = {key: build(node[key]) for key in sorted_keys(node)}
             items = [(key, rebuilt[key]) for key in node]  # the caller's key order
             if isinstance(node, collections.defaultdict):
                 return type(node)(node.default_factory, items)

@@ -70,7 +70,7 @@ def record(primitive, inputs, outputs, attrs):
             tape._entries.append(entry)
             tape._watched.update(carry)
     if _listeners:
-        events.emit(events.OpExecuted(entry, tuple(recorders)))
+        events.emit(events.OpExecuted(entry, tuple([tape.serial for tape in recorders])))
     return entry
 
 
@@ -82,7 +82,7 @@ def watch(tape, source, automatic=False):
     if hasattr(source, "assign"):
         tape._watched_variables[source._id] = source
     if state.listeners:
-        events.emit(events.Watched(tape, source, automatic))
+        events.emit(events.Watched(tape.serial, source, automatic))
 
 
 class AccessedVariables:
@@ -98,18 +98,30 @@ class AccessedVariables:
         self.variables = {}  # id -> Variable, in order of first read
 
 
-def record_read(variable, tensor):
-    """A variable was read: watch it where tapes auto-watch, record the read."""
+def note_access(variable):
+    """A trainable variable was used: tapes that auto-watch watch it, and a
+    ``custom_gradient`` function running now notes it (nested ones included)."""
+    if not variable._trainable:
+        return
     for tape in state.local.tapes:
         if type(tape) is AccessedVariables:
-            if variable._trainable:
-                tape.variables.setdefault(variable._id, variable)
-        elif variable._trainable and tape._watch_accessed_variables:
+            tape.variables.setdefault(variable._id, variable)
+        elif tape._watch_accessed_variables:
             watch(tape, variable, automatic=True)
+
+
+def record_read(variable, tensor):
+    """A variable was read: tapes that auto-watch watch it, and record the read."""
+    note_access(variable)
     record(READ_VARIABLE, (variable,), (tensor,), NO_ATTRS)
+
+
+def announce_assign(variable):
+    """A variable's value was replaced (no tape records it; listeners hear of it)."""
+    if _listeners:
+        events.emit(events.VariableAssigned(variable))
 
 
 # Reading a variable is an op of its own, so the tape shows where a variable
 # entered the computation (its gradient is the identity).
 READ_VARIABLE = Primitive("ReadVariableOp", kernel=None)
-state.on_variable_read = record_read

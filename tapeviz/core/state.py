@@ -18,6 +18,7 @@ class _ThreadState(threading.local):
 
 
 local = _ThreadState()
+listeners = events._listeners  # the same list: its truthiness is the hot path's check
 
 
 @contextmanager
@@ -29,13 +30,3 @@ def no_tapes():
         yield
     finally:
         local.tapes = saved
-listeners = events._listeners
-
-
-# Set by core.tape at import: records a variable read on the active tapes.
-def on_variable_read(variable, tensor):  # pragma: no cover - replaced at import
-    raise AssertionError("tapeviz.core.tape was not imported")
-
-
-def emit_assign(variable):
-    events.emit(events.VariableAssigned(variable))

@@ -7,9 +7,12 @@ gradients that meet at a tensor used more than once are summed.
 """
 
 import enum
+import itertools
 import warnings
+import weakref
 
-from tapeviz.core import events, nest, recording, state
+from tapeviz import backend as B
+from tapeviz.core import display, events, history, nest, recording, state
 from tapeviz.core.errors import InvalidArgumentError
 from tapeviz.core.primitives.array import ones_like, reshape, stack, zeros, zeros_like
 from tapeviz.core.ops import execute
@@ -17,6 +20,13 @@ from tapeviz.core.primitives.math import ADD_N
 from tapeviz.core.tensor import Tensor, Variable, convert_to_tensor
 
 _local = state.local
+_next_serial = itertools.count().__next__
+_live = weakref.WeakValueDictionary()  # serial -> tape, while the tape lives
+
+
+def tape_with_serial(serial):
+    """The live tape numbered ``serial`` (events name tapes by number), or None."""
+    return _live.get(serial)
 
 
 class UnconnectedGradients(enum.Enum):
@@ -49,7 +59,10 @@ class GradientTape:
     def __init__(self, persistent=False, watch_accessed_variables=True):
         self._persistent = bool(persistent)
         self._watch_accessed_variables = bool(watch_accessed_variables)
+        self.serial = _next_serial()  # how events name this tape
+        _live[self.serial] = self
         self._entries = []  # recorded TapeEntry objects, in execution order
+        self._released = ()  # sketches of the entries dropped by the last release
         self._watched = set()  # ids of watched sources and of everything computed from them
         self._watched_variables = {}  # id -> Variable
         self._recording = False
@@ -75,22 +88,32 @@ class GradientTape:
         return False
 
     def _push(self):
+        self._join(len(_local.tapes))
+
+    def _join(self, position):
+        """Start recording at ``position`` in the stack: all or nothing.
+
+        A listener that raises (even KeyboardInterrupt) on the announcement
+        leaves the tape off the stack, as if the block never started.
+        """
+        tapes = _local.tapes
+        tapes.insert(position, self)
         self._recording = True
-        _local.tapes.append(self)
         if state.listeners:
-            events.emit(events.TapeEntered(self))
+            try:
+                events.emit(events.TapeEntered(self.serial, self._persistent, self._watch_accessed_variables))
+            except BaseException:
+                _remove(tapes, self)
+                self._recording = False
+                raise
 
     def _pop(self):
         if not self._recording:
             raise ValueError("Tape is not recording.")
-        tapes = _local.tapes
-        for position in range(len(tapes) - 1, -1, -1):
-            if tapes[position] is self:
-                del tapes[position]
-                break
+        _remove(_local.tapes, self)
         self._recording = False
         if state.listeners:
-            events.emit(events.TapeExited(self))
+            events.emit(events.TapeExited(self.serial))
 
     # -- what the tape watches ------------------------------------------------------------
     def watch(self, tensor):
@@ -116,9 +139,8 @@ class GradientTape:
     def stop_recording(self):
         """A context in which ops are not recorded by this tape."""
         if not self._recording:
-            raise RuntimeError(
-                "Trying to stop recording a tape which is not recording. "
-                "Call stop_recording() inside the tape's `with` block."
+            raise ValueError(
+                "Tape is not recording. Call stop_recording() inside the tape's `with` block."
             )
         return _Paused(self)
 
@@ -130,15 +152,17 @@ class GradientTape:
 
     def _release(self, reason="gradient"):
         had_state = bool(self._entries or self._watched)
+        if self._entries:
+            self._released = history.sketch(self._entries)
         self._entries = []
         self._watched = set()
         self._watched_variables = {}
         if had_state and state.listeners:
-            events.emit(events.TapeReleased(self, reason))
+            events.emit(events.TapeReleased(self.serial, reason))
 
     def __del__(self):
         if self._entries and state.listeners:
-            events.emit(events.TapeReleased(self, "deleted"))
+            events.emit(events.TapeReleased(self.serial, "deleted"))
 
     # -- gradients ------------------------------------------------------------------------
     def _start_computing(self, what):
@@ -222,10 +246,11 @@ class GradientTape:
         unconnected = _unconnected(unconnected_gradients)
         target = _flatten_targets(target)[0]
         (source,) = _flatten_sources([source])
-        if target.ndim < 1 or source.ndim < 1:
+        if target.ndim < 2 or source.ndim < 1:
             raise ValueError(
-                f"batch_jacobian needs target and source of rank >= 1 with the batch first; "
-                f"got shapes {tuple(target.shape)} and {tuple(source.shape)}."
+                f"batch_jacobian needs a target of rank >= 2 and a source of rank >= 1, both with "
+                f"the batch first; got shapes {tuple(target.shape)} and {tuple(source.shape)}. "
+                "For a rank-1 target use jacobian(), or reshape the target to [batch, 1]."
             )
         batch = target._value.shape[0]
         if source._value.shape[0] != batch:
@@ -268,11 +293,20 @@ class GradientTape:
         """The entries recorded so far, in order (empty once a non-persistent tape is used)."""
         return tuple(self._entries)
 
-    def _repr_mimebundle_(self, include=None, exclude=None):
-        """In Jupyter a tape draws itself. The visualizer is imported only here."""
-        from tapeviz.viz import display
+    @property
+    def history(self):
+        """What the tape recorded, for drawing it: the live entries while it holds
+        them; after a release, sketches of them (structure without values)."""
+        return tuple(self._entries) if self._entries else self._released
 
-        return display.tape_mimebundle(self, include=include, exclude=exclude)
+    @property
+    def released(self):
+        """True when the tape dropped its entries and keeps only their sketches."""
+        return not self._entries and bool(self._released)
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        """In Jupyter a tape draws itself, with the renderer the package installed."""
+        return display.mimebundle(self, include=include, exclude=exclude)
 
     def __repr__(self):
         mode = "persistent" if self._persistent else "non-persistent"
@@ -280,8 +314,20 @@ class GradientTape:
         return f"<GradientTape {mode}, {status}, {len(self._entries)} recorded ops>"
 
 
+def _remove(tapes, tape):
+    for position in range(len(tapes) - 1, -1, -1):
+        if tapes[position] is tape:
+            del tapes[position]
+            return position
+    return None
+
+
 class _Paused:
-    """The ``stop_recording()`` context: the tape sits out, then rejoins in place."""
+    """The ``stop_recording()`` context: the tape sits out, then rejoins in place.
+
+    Where the tape is not on this thread's stack (inside a ``custom_gradient``
+    function, which no tape records), there is nothing to pause.
+    """
 
     def __init__(self, tape):
         self._tape = tape
@@ -289,16 +335,14 @@ class _Paused:
 
     def __enter__(self):
         tapes = _local.tapes
-        self._position = next(i for i, t in enumerate(tapes) if t is self._tape)
-        self._tape._pop()
+        self._position = next((i for i, t in enumerate(tapes) if t is self._tape), None)
+        if self._position is not None:
+            self._tape._pop()
         return self
 
     def __exit__(self, *exc_info):
-        tape = self._tape
-        tape._recording = True
-        _local.tapes.insert(min(self._position, len(_local.tapes)), tape)
-        if state.listeners:
-            events.emit(events.TapeEntered(tape))
+        if self._position is not None:
+            self._tape._join(min(self._position, len(_local.tapes)))
         return False
 
 
@@ -361,8 +405,6 @@ def _fill_unconnected(grad, source, unconnected):
 
 def _unit_seeds(shape, dtype):
     """One-hot tensors of ``shape``, one per element, in row-major order."""
-    from tapeviz import backend as B
-
     count = 1
     for n in shape:
         count *= n
@@ -373,6 +415,8 @@ def _unit_seeds(shape, dtype):
 
 
 def _assemble(column, target_shape, source, unconnected):
+    if not column:  # an empty target: an empty jacobian, as TF gives
+        return zeros(tuple(target_shape) + tuple(source.shape), source.dtype)
     if all(g is None for g in column):
         if unconnected is UnconnectedGradients.ZERO:
             return zeros(tuple(target_shape) + tuple(source.shape), source.dtype)
@@ -402,7 +446,7 @@ def sweep(tape, targets, sources, seeds):
     source_ids = {s._id for s in sources}
     listening = bool(state.listeners)
     if listening:
-        events.emit(events.SweepStarted(tape, list(targets), list(sources), list(seeds)))
+        events.emit(events.SweepStarted(tape.serial, tuple(targets), tuple(sources), tuple(seeds)))
 
     # Forward pass over the tape: the float tensors on a path from a watched
     # source (an unwatched source gets None, as in TF, even if an op used it).
@@ -448,8 +492,7 @@ def sweep(tape, targets, sources, seeds):
                     else:
                         arriving.append(grad)
             if listening:
-                events.emit(events.BackwardStep(tape, entry, upstream, produced,
-                                                _arrival_counts(entry.inputs, produced, needs, pending)))
+                events.emit(events.BackwardStep(tape.serial, entry, needs, upstream, produced))
 
         # The sums at the sources belong to the sweep's own order.
         _local.depth = 1 + max((entry.depth for entry in relevant), default=saved_depth)
@@ -465,24 +508,8 @@ def sweep(tape, targets, sources, seeds):
     finally:
         _local.depth = saved_depth
     if listening:
-        events.emit(events.SweepFinished(tape, list(results)))
+        events.emit(events.SweepFinished(tape.serial, tuple(results)))
     return results
-
-
-def _arrival_counts(inputs, produced, needs, pending):
-    """For each input, the how-many-th gradient to arrive at it this one is (0: none).
-
-    An input used twice by one op (x * x) counts its two gradients in order.
-    """
-    counts = []
-    for position, (tensor, grad, need) in enumerate(zip(inputs, produced, needs)):
-        if grad is None or not need:
-            counts.append(0)
-            continue
-        later = sum(1 for t, g, n in zip(inputs[position + 1:], produced[position + 1:], needs[position + 1:])
-                    if t is tensor and g is not None and n)
-        counts.append(len(pending[tensor._id]) - later)
-    return tuple(counts)
 
 
 def _is_float(tensor):

@@ -8,12 +8,13 @@ is what tapes record, exactly as in TensorFlow.
 import itertools
 import math
 import sys
+import threading
 
 import numpy as np
 
 from tapeviz import backend
-from tapeviz.core import dtypes
-from tapeviz.core import state
+from tapeviz.core import dtypes, recording, state
+from tapeviz.core.errors import InvalidArgumentError
 
 _next_id = itertools.count(1).__next__
 
@@ -83,6 +84,98 @@ class _HoldsArray:
             raise TypeError(f"Only integer scalar tensors can be used as an index, not {self.dtype.name}.")
         return int(self._value)
 
+    # -- operators: each runs a tapeviz op, so tapes record it and it is differentiable.
+    # The op modules are bound at the end of this module (they build on Tensor).
+    def __add__(self, other):
+        return _math.add(self, other)
+
+    def __radd__(self, other):
+        return _math.add(other, self)
+
+    def __sub__(self, other):
+        return _math.subtract(self, other)
+
+    def __rsub__(self, other):
+        return _math.subtract(other, self)
+
+    def __mul__(self, other):
+        return _math.multiply(self, other)
+
+    def __rmul__(self, other):
+        return _math.multiply(other, self)
+
+    def __truediv__(self, other):
+        return _math.truediv(self, other)
+
+    def __rtruediv__(self, other):
+        return _math.truediv(other, self)
+
+    def __floordiv__(self, other):
+        return _math.floordiv(self, other)
+
+    def __rfloordiv__(self, other):
+        return _math.floordiv(other, self)
+
+    def __mod__(self, other):
+        return _math.floormod(self, other)
+
+    def __rmod__(self, other):
+        return _math.floormod(other, self)
+
+    def __pow__(self, other):
+        return _math.pow(self, other)
+
+    def __rpow__(self, other):
+        return _math.pow(other, self)
+
+    def __matmul__(self, other):
+        return _linalg.matmul(self, other)
+
+    def __rmatmul__(self, other):
+        return _linalg.matmul(other, self)
+
+    def __and__(self, other):
+        return _math.logical_and(self, other)
+
+    def __rand__(self, other):
+        return _math.logical_and(other, self)
+
+    def __or__(self, other):
+        return _math.logical_or(self, other)
+
+    def __ror__(self, other):
+        return _math.logical_or(other, self)
+
+    def __lt__(self, other):
+        return _math.less(self, other)
+
+    def __le__(self, other):
+        return _math.less_equal(self, other)
+
+    def __gt__(self, other):
+        return _math.greater(self, other)
+
+    def __ge__(self, other):
+        return _math.greater_equal(self, other)
+
+    def __eq__(self, other):
+        return False if other is None else _math.equal(self, other)
+
+    def __ne__(self, other):
+        return True if other is None else _math.not_equal(self, other)
+
+    def __neg__(self):
+        return _math.negative(self)
+
+    def __abs__(self):
+        return _math.abs(self)
+
+    def __invert__(self):
+        return _math.logical_not(self)
+
+    def __getitem__(self, key):
+        return _array.slice_tensor(self, key)
+
 
 class Tensor(_HoldsArray):
     """An immutable n-dimensional array, as ``tf.Tensor``.
@@ -96,6 +189,9 @@ class Tensor(_HoldsArray):
     def __init__(self, value):
         self._value = value
         self._id = _next_id()
+
+    def __pos__(self):
+        return self
 
     def __hash__(self):
         raise TypeError(
@@ -190,7 +286,7 @@ class Variable(_HoldsArray):
         """The current value as a new Tensor; active tapes record the read."""
         tensor = Tensor(self._value)
         if state.local.tapes or state.listeners:
-            state.on_variable_read(self, tensor)
+            recording.record_read(self, tensor)
         return tensor
 
     value = read_value
@@ -218,8 +314,6 @@ class Variable(_HoldsArray):
     def _update(self, ufunc, delta, read_value):
         delta = convert_to_tensor(delta, dtype=self.dtype)._value
         if delta.shape != self._value.shape:
-            from tapeviz.core.errors import InvalidArgumentError
-
             raise InvalidArgumentError(
                 f"Cannot update variable with shape {list(self._value.shape)} using a Tensor with shape "
                 f"{list(delta.shape)}, shapes must be equal (as in TF). Broadcast first, e.g. "
@@ -235,7 +329,7 @@ class Variable(_HoldsArray):
         Optimizers call this directly with the arrays they computed; it does
         not announce the assignment (``_assigned`` does).
         """
-        if _sole_owner(self._value):
+        if _sole_owner(self):
             # Nothing else holds this array, so no tensor can see it change:
             # update in place and spare an allocation (training loops do this a lot).
             ufunc(self._value, delta, out=self._value)
@@ -249,8 +343,7 @@ class Variable(_HoldsArray):
 
     def _assigned(self, read_value):
         """Announce the assignment (no tape records it) and return what TF returns."""
-        if state.listeners:
-            state.emit_assign(self)
+        recording.announce_assign(self)
         return self if read_value else None
 
     # -- metadata ------------------------------------------------------------
@@ -261,6 +354,9 @@ class Variable(_HoldsArray):
     @property
     def trainable(self):
         return self._trainable
+
+    def __pos__(self):
+        return self.read_value()
 
     def __hash__(self):
         raise TypeError("Variable is unhashable. Use variable.ref() as the key instead.")
@@ -275,11 +371,31 @@ class Variable(_HoldsArray):
         )
 
 
-def _sole_owner(array):
-    """True when only the variable refers to ``array``: no tensor read from it,
-    no view of it, no user reference."""
-    # References: the variable's slot, this call's argument, getrefcount's own.
-    return getattr(array, "base", 0) is None and sys.getrefcount(array) <= 3
+def _value_references(variable):
+    return sys.getrefcount(variable._value)
+
+
+def _calibrate():
+    """How many references ``_value_references`` counts for an array only a variable holds.
+
+    Measured, not assumed: the count differs between Python versions (3.14
+    borrows references that 3.11 counted).
+    """
+    holder = Variable.__new__(Variable)
+    holder._value = np.zeros(1)
+    return _value_references(holder)
+
+
+def _sole_owner(variable):
+    """True when only ``variable`` refers to its array and no other thread can be
+    reading it: no tensor read from it, no view of it, no user reference.
+
+    With other threads alive, a read could take the array between this check
+    and the update, so updates then always allocate (tensors are immutable).
+    """
+    return (getattr(variable._value, "base", 0) is None
+            and _value_references(variable) <= _SOLE_REFERENCES
+            and threading.active_count() == 1)
 
 
 def _variable_name(base):
@@ -372,6 +488,14 @@ def is_tensor(value):
     return isinstance(value, (Tensor, Variable))
 
 
+def tensor_id(value):
+    """A number naming a Tensor or Variable for the life of the process (ids
+    are never reused); sketches of tensors (``core.history``) carry the same."""
+    if isinstance(value, (Tensor, Variable)):
+        return value._id
+    return value.tensor_id
+
+
 def to_array(value):
     """The backend array behind a Tensor or Variable (not a copy: never mutate it).
 
@@ -381,3 +505,10 @@ def to_array(value):
     if isinstance(value, (Tensor, Variable)):
         return value._value
     return convert_to_tensor(value)._value
+
+
+_SOLE_REFERENCES = _calibrate()
+
+
+# The ops behind the operators above. Imported last: they build on Tensor and Variable.
+from tapeviz.core.primitives import array as _array, linalg as _linalg, math as _math  # noqa: E402

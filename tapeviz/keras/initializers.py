@@ -13,6 +13,7 @@ import math
 import numpy as np
 
 from tapeviz import backend as B
+from tapeviz import random as tf_random
 from tapeviz.core.dtypes import as_dtype
 from tapeviz.core.tensor import Tensor
 
@@ -27,8 +28,6 @@ _TRUNCATED_STDDEV = 0.87962566103423978
 def _rng(seed):
     if seed is not None:
         return np.random.default_rng(seed)
-    from tapeviz import random as tf_random
-
     make = getattr(tf_random, "generator", None)
     return make() if make is not None else np.random.default_rng()
 

@@ -27,6 +27,7 @@ import numpy as np
 
 from tapeviz import backend
 from tapeviz.viz import format as fmt
+from tapeviz.core import events
 from tapeviz.viz import recorder
 from tapeviz.viz.trace import Trace, build, trace as _trace
 
@@ -72,10 +73,15 @@ class Explanation:
         return f"<Explanation {self.cause}: {self.message}>"
 
     def marks(self):
-        marks = {p: "path" for p in self.path}
+        """What the picture highlights: the break alone when there is one.
+
+        The picture already holds only the ops between source and target, so
+        drawing the whole path in red as well would drown the one place that
+        matters; the path is marked only when nothing on it is to blame.
+        """
         if self.broken_at:
-            marks[self.broken_at] = "break"
-        return marks
+            return {self.broken_at: "break"}
+        return {p: "path" for p in self.path}
 
     def figure(self):
         from tapeviz.viz.display import Figure
@@ -170,10 +176,9 @@ class _Graph:
 
 def _records(tape):
     records = recorder.SESSION.records_for(tape, with_untaped=True)
-    if records and any(r.kind == "op" for r in records):
-        return records, recorder.SESSION.infos, True
-    records, infos = recorder.static_records(tape)
-    return records, infos, False
+    if records and any(isinstance(event, events.OpExecuted) for _seq, event in records):
+        return records, True
+    return recorder.static_records(tape), False
 
 
 def _subtrace(data, keep_ops):
@@ -183,15 +188,10 @@ def _subtrace(data, keep_ops):
 
 def explain(tape, target, source):
     """Why ``tape.gradient(target, source)`` is None or zero: an :class:`Explanation`."""
-    records, infos, complete = _records(tape)
-    data, objects = build(records, infos, include_untaped=True)
+    records, complete = _records(tape)
+    data, objects = build(records, include_untaped=True)
     graph = _Graph(data, objects)
-    me = None
-    number = recorder.serial(tape)
-    for t in data["tapes"]:
-        if infos.get(number) is not None and t["id"] == _tape_id(records, number, data):
-            me = t
-    tape_id = me["id"] if me else None
+    tape_id = _tape_id(records, tape.serial)
     src, tgt = graph.find(source), graph.find(target)
     verdict = _judge(tape, tape_id, graph, source, target, src, tgt, complete)
     cause, message, path, broken = verdict
@@ -209,11 +209,11 @@ def explain(tape, target, source):
     return Explanation(cause, message, _subtrace(data, keep), path, broken)
 
 
-def _tape_id(records, number, data):
+def _tape_id(records, number):
     # Tapes are named by order of first appearance in the records; replay that.
     order = []
-    for r in records:
-        for n in ((r.tape,) if r.tape is not None else ()) + tuple(r.tapes):
+    for _seq, event in records:
+        for n in recorder.tapes_of(event):
             if n not in order:
                 order.append(n)
     return f"T{order.index(number)}" if number in order else None
@@ -346,7 +346,11 @@ def _first_break(graph, tape_id, steps):
     for prev, op, out in steps:
         path += [op["id"], out]
     tensors = graph.data["tensors"]
-    for prev, op, out in steps:
+    # A variable's read is drawn as the variable itself: blame the op the
+    # student wrote (the `x * x` that read it), unless a read is all there is.
+    written = [step for step in steps if step[1]["name"] != "ReadVariableOp"] or steps
+    for prev, op, out in written:
+        prev = _variable_of(graph, prev)
         if op["name"] == "StopGradient":
             return ("stop_gradient", f"tf.stop_gradient ({op['id']}) blocks the path: it passes the value on "
                     "but no gradient back.", path, op["id"])
@@ -368,6 +372,14 @@ def _first_break(graph, tape_id, steps):
             return ("not_watched", f"{op['name']} ({op['id']}) ran while the tape was recording, but none of its "
                     f"inputs was watched: {_name(graph, prev)} was never watched by the tape.", path, prev)
     return ("connected", "The source is connected to the target.", path, None)
+
+
+def _variable_of(graph, tid):
+    """The variable a read's output stands for (``tid`` itself when it is no read)."""
+    producer = graph.producer.get(tid)
+    if producer is not None and producer["name"] == "ReadVariableOp" and producer["inputs"]:
+        return producer["inputs"][0]
+    return tid
 
 
 def _disconnected(graph, src, tgt):
@@ -530,7 +542,7 @@ def _localise(recorded, eps, rtol, atol):
     entries = recorded.objects["entries"]
     kernel_less = []
     for sweep in data["sweeps"][:1]:
-        steps = [r for r in recorded.records if r.kind == "step"]
+        steps = [event for _seq, event in recorded.records if isinstance(event, events.BackwardStep)]
         for record, step in zip(steps, sweep["steps"]):
             op = data["ops"][int(step["op"][2:])]
             entry = entries[op["id"]]
@@ -553,7 +565,7 @@ def _localise(recorded, eps, rtol, atol):
 def _check_op(kernel, entry, record, eps, rtol, atol):
     """The input position whose rule disagrees with the op's kernel, or None."""
     xs = [np.asarray(t.numpy()) for t in entry.inputs]
-    upstream = [np.asarray(u.numpy(), dtype=np.float64) for u in record.a]
+    upstream = [np.asarray(u.numpy(), dtype=np.float64) for u in record.upstream]
     rng = np.random.default_rng(1)
 
     def objective(values):
@@ -561,7 +573,7 @@ def _check_op(kernel, entry, record, eps, rtol, atol):
         outs = out if isinstance(out, (tuple, list)) else (out,)
         return sum(float(np.sum(np.asarray(backend.to_numpy(o), dtype=np.float64) * u)) for o, u in zip(outs, upstream))
 
-    for position, grad in enumerate(record.b):
+    for position, grad in enumerate(record.grads):
         if grad is None or xs[position].dtype.kind != "f":
             continue
         direction = rng.standard_normal(xs[position].shape)

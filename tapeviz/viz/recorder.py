@@ -1,205 +1,277 @@
-"""Listening to the core's events and keeping them as ordered records.
+"""Keeping the core's events for the visualizer, bounded in bytes.
 
-Two ways to get records, both built on ``tapeviz.events`` only:
+The events themselves are the records (:mod:`tapeviz.core.events`): kept as
+they are, each with a sequence number, and read by the trace builder. Two
+ways to keep them:
 
-* ``trace()`` (see :mod:`tapeviz.viz.trace`) subscribes a :class:`Log` for the
-  duration of a ``with`` block and keeps *everything*: every tape, every op
+* ``trace()`` (see :mod:`tapeviz.viz.trace`) subscribes a :class:`Log` for
+  a ``with`` block and keeps every event of its thread: every tape, every op
   (also those no tape recorded), every sweep.
 * The **session recorder** is subscribed when ``tapeviz.viz`` is imported
-  (``watch_all()`` / ``stop_watching()`` turn it on and off). It keeps, for
-  each live tape, the records that concern that tape, so a tape that is the
-  last expression of a cell can draw its sweeps, and a non-persistent tape
-  can still be drawn after ``gradient`` released its entries. Its memory
-  goes with the tape (a weak dictionary). Ops that no tape recorded are kept
-  in a short ring buffer, because ``explain`` needs them (the computation
-  ran outside the tape, inside ``stop_recording``...).
+  (``watch_all()`` / ``stop_watching()`` turn it on and off). It keeps, per
+  live tape, the events that concern that tape, so a tape at the end of a
+  cell draws its sweeps; ops no tape recorded go to a short ring, because
+  ``explain`` needs them.
 
-A tape that recorded before ``tapeviz.viz`` was imported is still drawn, from
-its public ``recorded_ops`` (a static graph, without sweeps).
+What it keeps is bounded in bytes, not in counts of ops:
 
-Records hold live objects (entries, tensors); tensors are immutable, so
-values are read lazily when a trace is built. Tapes are referred to by a
-serial number, never held, so records never keep a tape alive.
+* tensors a live tape holds anyway (its recorded entries) cost nothing more;
+* when a tape releases its entries (a non-persistent tape after
+  ``gradient``), its events keep only small tensors (at most
+  ``SMALL_BYTES``); larger ones become :class:`ValueSummary` stand-ins
+  (shape, dtype; no array), so the memory goes as TF frees it;
+* gradients seen during a sweep and ops no tape recorded are summarised as
+  they arrive when they are larger than ``SMALL_BYTES`` (their mean/min/max
+  are computed once, up to ``SUMMARY_LIMIT_BYTES``);
+* the ring of untaped ops holds at most ``budget`` bytes of small tensors.
+
+A tape recorded before ``tapeviz.viz`` was imported is still drawn, from the
+tape's own ``history`` (its entries, or their sketches once released).
 """
 
+import dataclasses
 import itertools
+import threading
 import weakref
 from collections import deque
 
+import numpy as np
+
 from tapeviz.core import events
+from tapeviz.core.history import EntrySketch, TensorSketch
+from tapeviz.core.tape import tape_with_serial
+from tapeviz.core.tensor import Tensor, is_tensor, tensor_id, to_array
+from tapeviz.viz import format as fmt
+
+SMALL_BYTES = 1024  # tensors up to this size are kept whole
+SUMMARY_LIMIT_BYTES = 8 << 20  # larger tensors are not even summarised: shape and dtype only
+DEFAULT_BUDGET = 16 << 20  # bytes of small tensors the untaped ring may keep
 
 _next_seq = itertools.count().__next__
-_next_serial = itertools.count().__next__
-_serials = weakref.WeakKeyDictionary()  # tape -> serial
-_tapes = weakref.WeakValueDictionary()  # serial -> tape (while it lives)
 
 
-def serial(tape):
-    """A small number naming ``tape`` for as long as the process runs."""
-    number = _serials.get(tape)
-    if number is None:
-        number = _serials[tape] = _next_serial()
-        _tapes[number] = tape
-    return number
+class ValueSummary(TensorSketch):
+    """A large tensor the recorder did not keep: shape, dtype, and a preview when computed."""
+
+    __slots__ = ("preview", "nbytes", "nonfinite")
+
+    def __init__(self, tensor, with_values):
+        value = tensor.numpy()
+        super().__init__(tensor_id(tensor), tuple(value.shape), tensor.dtype)
+        self.nbytes = int(value.nbytes)
+        self.preview = fmt.preview(value) if with_values else None
+        self.nonfinite = bool(value.dtype.kind == "f" and not np.all(np.isfinite(value))) if with_values else None
 
 
-def tape_info(tape):
-    return {"persistent": bool(tape.persistent), "watch_accessed_variables": bool(tape.watch_accessed_variables)}
+def nbytes(tensor):
+    """Bytes of a live tensor's array (0 for sketches and None)."""
+    return int(to_array(tensor).nbytes) if is_tensor(tensor) else 0
 
 
-class Record:
-    """One event, copied: ``kind`` plus the fields that kind needs.
+def _held_bytes(tensor):
+    """Bytes the recorder keeps alive by holding ``tensor`` (variables are the user's)."""
+    return to_array(tensor).nbytes if type(tensor) is Tensor else 0
 
-    kinds: enter, exit, watch (tape, source, automatic), op (entry, tapes),
-    assign (variable), sweep (tape, targets, sources, seeds), step (tape,
-    entry, upstream, grads, accumulated), sweep_end (tape, results),
-    release (tape, reason).
+
+def _is_large(tensor):
+    """A tensor the recorder keeps only as a summary (variables are the user's: always kept)."""
+    return type(tensor) is Tensor and to_array(tensor).nbytes > SMALL_BYTES
+
+
+def compact(event, summaries, with_values=False):
+    """``event`` itself when it holds no large tensor, else a copy holding summaries of them.
+
+    ``summaries`` is shared by the events of one compaction, so a tensor (and
+    an entry) seen twice gets one stand-in.
     """
+    if isinstance(event, events.OpExecuted):
+        entry = _light_entry(event.entry, summaries)
+        return event if entry is event.entry else dataclasses.replace(event, entry=entry)
+    if isinstance(event, events.BackwardStep):
+        entry = _light_entry(event.entry, summaries)
+        if entry is event.entry and not any(map(_is_large, event.upstream + event.grads)):
+            return event
+        return dataclasses.replace(event, entry=entry, upstream=_light_all(event.upstream, summaries, with_values),
+                                   grads=_light_all(event.grads, summaries, with_values))
+    if isinstance(event, events.SweepStarted):
+        if not any(map(_is_large, event.targets + event.sources + event.output_gradients)):
+            return event
+        return dataclasses.replace(event, targets=_light_all(event.targets, summaries, with_values),
+                                   sources=_light_all(event.sources, summaries, with_values),
+                                   output_gradients=_light_all(event.output_gradients, summaries, with_values))
+    if isinstance(event, events.SweepFinished):
+        if not any(map(_is_large, event.results)):
+            return event
+        return dataclasses.replace(event, results=_light_all(event.results, summaries, with_values))
+    return event
 
-    __slots__ = ("seq", "kind", "tape", "entry", "tapes", "a", "b", "c")
 
-    def __init__(self, kind, tape=None, entry=None, tapes=(), a=None, b=None, c=None):
-        self.seq = _next_seq()
-        self.kind = kind
-        self.tape = tape  # serial of the tape concerned
-        self.entry = entry
-        self.tapes = tapes  # serials of the tapes that recorded an op
-        self.a, self.b, self.c = a, b, c
-
-    def __repr__(self):
-        return f"<Record {self.seq} {self.kind} tape={self.tape}>"
+def _light(tensor, summaries, with_values):
+    """``tensor`` itself unless it is large; else its (shared) summary."""
+    if not _is_large(tensor):
+        return tensor
+    key = tensor_id(tensor)
+    found = summaries.get(key)
+    if found is None:
+        found = summaries[key] = ValueSummary(tensor, with_values and nbytes(tensor) <= SUMMARY_LIMIT_BYTES)
+    return found
 
 
-def to_record(event, infos):
-    """The Record for one core event; ``infos`` collects each tape's metadata."""
-    kind = event.kind
+def _light_all(tensors, summaries, with_values):
+    return tuple([_light(t, summaries, with_values) for t in tensors])
+
+
+def _light_entry(entry, summaries):
+    if entry is None or not any(map(_is_large, entry.inputs + entry.outputs)):
+        return entry
+    key = ("entry", entry.index)
+    if key not in summaries:
+        summaries[key] = EntrySketch(entry, lambda t: _light(t, summaries, False))
+    return summaries[key]
+
+
+def tapes_of(event):
+    """The serial numbers of the tapes an event concerns."""
+    if isinstance(event, events.OpExecuted):
+        return event.tapes
     tape = getattr(event, "tape", None)
-    number = None
-    if tape is not None:
-        number = serial(tape)
-        if number not in infos:
-            _remember(infos, tape, number)
-    if kind == "op_executed":
-        numbers = tuple(serial(t) for t in event.tapes)
-        for t, n in zip(event.tapes, numbers):
-            if n not in infos:
-                _remember(infos, t, n)
-        return Record("op", entry=event.entry, tapes=numbers)
-    if kind == "tape_entered":
-        return Record("enter", tape=number)
-    if kind == "tape_exited":
-        return Record("exit", tape=number)
-    if kind == "watched":
-        return Record("watch", tape=number, a=event.source, b=event.automatic)
-    if kind == "variable_assigned":
-        return Record("assign", a=event.variable)
-    if kind == "sweep_started":
-        return Record("sweep", tape=number, a=tuple(event.targets), b=tuple(event.sources),
-                      c=tuple(event.output_gradients))
-    if kind == "backward_step":
-        return Record("step", tape=number, entry=event.entry, a=event.upstream, b=event.grads,
-                      c=event.accumulated)
-    if kind == "sweep_finished":
-        return Record("sweep_end", tape=number, a=tuple(event.results))
-    if kind == "tape_released":
-        return Record("release", tape=number, a=event.reason)
-    return None
-
-
-def _remember(infos, tape, number):
-    infos[number] = tape_info(tape)
-    if isinstance(infos, _PrunedInfos):  # the session forgets a tape's metadata with the tape
-        weakref.finalize(tape, infos.pop, number, None)
-
-
-class _PrunedInfos(dict):
-    pass
+    return () if tape is None else (tape,)
 
 
 class Log:
-    """Every event while subscribed, as records in order (what ``trace()`` keeps)."""
+    """Every event of one thread while subscribed, as ``(seq, event)`` in order (what ``trace()`` keeps).
+
+    Events from other threads are left out: a trace shows the code of its block.
+    """
 
     def __init__(self):
         self.records = []
-        self.infos = {}  # tape serial -> {"persistent":..., ...}
+        self.thread = threading.get_ident()
 
     def __call__(self, event):
-        record = to_record(event, self.infos)
-        if record is not None:
-            self.records.append(record)
+        if threading.get_ident() == self.thread:
+            self.records.append((_next_seq(), event))
 
 
-class TapeLog:
-    """The records that concern one tape (kept by the session recorder)."""
+class _TapeLog:
+    """The events that concern one tape."""
 
-    __slots__ = ("records", "__weakref__")
+    __slots__ = ("records", "related", "holds_large")
 
     def __init__(self):
         self.records = []
+        self.related = set()  # serials of tapes that shared an op with this one
+        self.holds_large = False  # a large tensor was seen: compact the log when the tape releases
 
 
 class SessionRecorder:
-    """Keeps per-tape records for every live tape; see the module docstring."""
+    """Keeps per-tape events for every live tape; see the module docstring.
 
-    def __init__(self, untaped_limit=2000):
-        self.logs = weakref.WeakKeyDictionary()  # tape -> TapeLog
-        self.untaped = deque(maxlen=untaped_limit)  # ops no tape recorded, variable assigns
-        self.infos = _PrunedInfos()  # serial -> metadata, while the tape lives
+    Called once per op while listening, so the common events take short paths.
+    """
 
-    def _log(self, tape):
-        log = self.logs.get(tape)
+    def __init__(self, budget=DEFAULT_BUDGET, untaped_limit=2000):
+        self.budget = budget
+        self.logs = {}  # tape serial -> _TapeLog, dropped when the tape dies
+        self.untaped = deque(maxlen=untaped_limit)  # (seq, event, bytes): ops no tape recorded, assigns, enter/exit
+        self.untaped_bytes = 0
+
+    def _log(self, serial):
+        log = self.logs.get(serial)
         if log is None:
-            log = self.logs[tape] = TapeLog()
+            log = self.logs[serial] = _TapeLog()
+            tape = tape_with_serial(serial)
+            if tape is not None:  # the log goes with the tape
+                weakref.finalize(tape, self.logs.pop, serial, None)
         return log
 
     def __call__(self, event):
-        record = to_record(event, self.infos)
-        if record is None:
+        seq = _next_seq()
+        kind = type(event)
+        if kind is events.OpExecuted:
+            self._on_op(seq, event)
             return
-        if record.kind == "op":
-            if not event.tapes:
-                self.untaped.append(record)
-            for tape in event.tapes:
-                self._log(tape).records.append(record)
-        elif record.kind == "assign":
-            self.untaped.append(record)
-        else:
-            self._log(event.tape).records.append(record)
-            if record.kind in ("enter", "exit"):
-                # explain() needs to know when the tape was (not) recording
-                self.untaped.append(record)
+        if kind in _SWEEP_EVENTS:
+            event = compact(event, {}, with_values=True)  # gradients are held by no tape
+        elif kind is events.TapeEntered or kind is events.TapeExited or kind is events.VariableAssigned:
+            self._keep_untaped(seq, event)  # explain() needs when tapes (stopped) recording
+        serial = getattr(event, "tape", None)
+        if serial is not None:
+            self._log(serial).records.append((seq, event))
+            if kind is events.TapeReleased and event.reason != "deleted":
+                self._compact(serial)
+
+    def _on_op(self, seq, event):
+        tapes = event.tapes
+        entry = event.entry
+        if not tapes:
+            if entry.depth == 0:  # ops a sweep ran outside every tape belong to no picture
+                self._keep_untaped(seq, event)
+            return
+        large = any(map(_is_large, entry.inputs + entry.outputs))
+        for serial in tapes:
+            log = self.logs.get(serial) or self._log(serial)
+            log.records.append((seq, event))
+            log.holds_large = log.holds_large or large
+            if len(tapes) > 1:
+                log.related.update(tapes)
+
+    def _keep_untaped(self, seq, event):
+        size = 0
+        if isinstance(event, events.OpExecuted) and event.entry is not None:
+            event = compact(event, {})
+            size = sum(map(_held_bytes, event.entry.inputs + event.entry.outputs))
+        if len(self.untaped) == self.untaped.maxlen:
+            self.untaped_bytes -= self.untaped[0][2]
+        self.untaped.append((seq, event, size))
+        self.untaped_bytes += size
+        while self.untaped_bytes > self.budget and self.untaped:
+            self.untaped_bytes -= self.untaped.popleft()[2]
+
+    def _compact(self, serial):
+        """After a release, keep small tensors only: the tape no longer holds the large ones."""
+        log = self.logs.get(serial)
+        if log is None or not log.holds_large:
+            return
+        summaries = {}
+        log.records = [(seq, compact(event, summaries)) for seq, event in log.records]
+        log.holds_large = False
 
     def records_for(self, tape, with_untaped=False):
-        """The records of ``tape`` and of every tape that shared an op with it, in order.
+        """The ``(seq, event)`` of ``tape`` and of every tape that shared an op with it, in order.
 
-        Returns None when the recorder never saw the tape.
+        Returns None when the recorder never saw the tape. Where two logs hold
+        the same event, the less compacted one wins.
         """
-        log = self.logs.get(tape)
+        log = self.logs.get(tape.serial)
         if log is None:
             return None
-        mine = serial(tape)
-        related = {mine}
-        for record in log.records:
-            related.update(record.tapes)
         merged = {}
-        for number in related:
-            other = _tapes.get(number)
-            other_log = self.logs.get(other) if other is not None else None
-            if other_log is not None:
-                for record in other_log.records:
-                    merged[record.seq] = record
+        for serial in sorted(log.related | {tape.serial}):
+            other = self.logs.get(serial)
+            if other is None:
+                continue
+            for seq, event in other.records:
+                kept = merged.get(seq)
+                if kept is None or _is_lighter(kept, event):
+                    merged[seq] = event
         if with_untaped:
-            for record in self.untaped:
-                merged.setdefault(record.seq, record)
-        return [merged[seq] for seq in sorted(merged)]
+            for seq, event, _size in self.untaped:
+                merged.setdefault(seq, event)
+        return [(seq, merged[seq]) for seq in sorted(merged)]
 
 
+def _is_lighter(kept, event):
+    return isinstance(getattr(kept, "entry", None), EntrySketch) and not isinstance(getattr(event, "entry", None), EntrySketch)
+
+
+_SWEEP_EVENTS = (events.SweepStarted, events.BackwardStep, events.SweepFinished)
 SESSION = SessionRecorder()
 _session_on = False
 
 
 def watch_all():
-    """Keep per-tape records from now on (on by default once ``tapeviz.viz`` is imported)."""
+    """Keep per-tape events from now on (on by default once ``tapeviz.viz`` is imported)."""
     global _session_on
     if not _session_on:
         events.subscribe(SESSION)
@@ -207,27 +279,39 @@ def watch_all():
 
 
 def stop_watching():
-    """Stop the session recorder (tapes then draw statically, from ``recorded_ops``)."""
+    """Stop the session recorder (tapes then draw from their own ``history``)."""
     global _session_on
     events.unsubscribe(SESSION)
     _session_on = False
 
 
+def set_budget(nbytes):
+    """Bytes of small tensors the session recorder may keep for ops no tape recorded."""
+    if nbytes < 0:
+        raise ValueError(f"The budget is a number of bytes >= 0, got {nbytes!r}.")
+    SESSION.budget = int(nbytes)
+
+
 def static_records(tape):
-    """Records synthesised from a tape's public views, for tapes recorded unobserved."""
-    number = serial(tape)
-    records = [Record("watch", tape=number, a=v, b=True) for v in tape.watched_variables()]
-    records.extend(Record("op", entry=e, tapes=(number,)) for e in tape.recorded_ops)
-    return records, {number: tape_info(tape)}
+    """Events synthesised from a tape's own history, for a tape recorded unobserved."""
+    records = [(_next_seq(), events.TapeEntered(tape.serial, tape.persistent, tape.watch_accessed_variables))]
+    records += [(_next_seq(), events.Watched(tape.serial, v, True)) for v in tape.watched_variables()]
+    records += [(_next_seq(), events.OpExecuted(entry, (tape.serial,))) for entry in tape.history]
+    if tape.released:
+        records.append((_next_seq(), events.TapeReleased(tape.serial, "gradient")))
+    return records
 
 
 def records_of(tape):
-    """(records, infos, complete) for a tape: session records when there are any."""
-    records = SESSION.records_for(tape) if _session_on or SESSION.logs else None
+    """(records, complete) for a tape: the session's records when there are any.
+
+    ``complete`` is False when only the tape's own history was available (no
+    sweeps, no ops outside the tape).
+    """
+    records = SESSION.records_for(tape)
+    if records and not any(isinstance(e, events.OpExecuted) for _s, e in records) and tape.history:
+        # The recorder joined after the ops: the tape's history, then what the recorder saw (its sweeps).
+        return [r for r in static_records(tape) if not isinstance(r[1], events.TapeReleased)] + records, False
     if records:
-        if not any(r.kind == "op" for r in records) and tape.recorded_ops:
-            records = None  # the recorder joined after the ops: prefer the static view
-    if records:
-        return records, SESSION.infos, True
-    records, infos = static_records(tape)
-    return records, infos, False
+        return records, True
+    return static_records(tape), False

@@ -1,4 +1,4 @@
-"""Records -> a plain, serialisable trace: tapes, tensors, ops, sweeps, events.
+"""Events -> a plain, serialisable trace: tapes, tensors, ops, sweeps, events.
 
 The trace is the model every view draws (DOT, the player, HTML, GIF, text):
 plain dicts, lists and strings, so it can be saved as JSON, compared in
@@ -16,10 +16,16 @@ Layout of ``Trace.data``::
                steps: [{op, upstream, grads, accumulated, totals}]}]
     events:  [{kind, ...}] in the order they happened (enter, exit, watch,
               op, sweep, step, sweep_end, release, assign)
+    notes:   [text] what the picture cannot show, and what to do about it
+
+``accumulated[i]`` counts the gradients that arrived at input ``i`` in this
+sweep so far (more than one: a fan-out sum); the builder counts them. Values
+the recorder did not keep (large tensors of a released tape) preview as
+"released".
 
 How to get one: ``with tapeviz.viz.trace() as t: ...`` records everything in
 the block; ``trace_of(tape)`` builds one for a single tape from the session
-recorder (or, for a tape recorded unobserved, from its ``recorded_ops``).
+recorder (or, for a tape recorded unobserved, from the tape's ``history``).
 """
 
 import json
@@ -27,52 +33,78 @@ from contextlib import contextmanager
 
 import numpy as np
 
-from tapeviz.core import events as _events
+from tapeviz.core import events as ev
 from tapeviz.core.gradients import formula as _formula
+from tapeviz.core.tensor import is_tensor, tensor_id
 from tapeviz.viz import format as fmt
 from tapeviz.viz import recorder
+
+RELEASED = "released"  # the preview of a value the tape (or the recorder) no longer holds
+RELEASED_NOTE = (
+    "This tape released its values after gradient(): the picture shows what it recorded, without "
+    "values. To see values and the reverse sweep, create it with tf.GradientTape(persistent=True), "
+    "or import tapeviz.viz before recording."
+)
+SUMMARISED_NOTE = (
+    "Tensors larger than 1 KiB that the tape released are shown by shape and dtype only (the "
+    "visualizer does not keep what the tape frees). To see their values, create the tape with "
+    "tf.GradientTape(persistent=True)."
+)
 
 
 def _is_variable(obj):
     return hasattr(obj, "assign") and hasattr(obj, "trainable")
 
 
-def _array(obj):
-    return np.asarray(obj.numpy())
+def _value(obj):
+    """The value of a live tensor as a NumPy array, or None for a sketch or summary."""
+    return np.asarray(obj.numpy()) if is_tensor(obj) else None
+
+
+def _preview(obj):
+    if is_tensor(obj):
+        return fmt.preview(_value(obj))
+    return getattr(obj, "preview", None) or RELEASED
 
 
 class _Builder:
-    """Walks records once, naming everything by position."""
+    """Walks the events once, naming everything by position; one handler per event type."""
 
-    def __init__(self, infos, include_untaped):
-        self.infos = infos
+    def __init__(self, include_untaped):
         self.include_untaped = include_untaped
-        self.tape_ids = {}
-        self.tensor_ids = {}  # id(obj) -> tid; objects are pinned by the records meanwhile
-        self.objects = {}  # tid -> the live Tensor / Variable
+        self.tape_ids = {}  # serial -> "T0"...
+        self.tensor_ids = {}  # tensor_id -> tid
+        self.objects = {}  # tid -> the live Tensor / Variable, or its sketch
         self.tensors = {}
         self.ops = []
-        self.op_ids = {}  # id(entry) -> op id
+        self.op_ids = {}  # entry.index -> op id (an entry and its sketch share the index)
         self.entries = {}  # op id -> entry
         self.sweeps = []
         self.events = []
         self.tapes = {}
         self.variable_reads = {}  # variable tid -> first read tensor tid
+        self.notes = set()  # what the picture cannot show
 
+    HANDLERS = {}  # event type -> method, filled below
+
+    def add(self, event):
+        handler = self.HANDLERS.get(type(event))
+        if handler is not None:
+            handler(self, event)
+
+    # -- naming -----------------------------------------------------------------
     def tape(self, number):
         tid = self.tape_ids.get(number)
         if tid is None:
             tid = self.tape_ids[number] = f"T{len(self.tape_ids)}"
-            info = self.infos.get(number, {"persistent": False, "watch_accessed_variables": True})
             self.tapes[tid] = {
-                "id": tid, "label": f"tape {tid[1:]}", "persistent": info["persistent"],
-                "watch_accessed_variables": info["watch_accessed_variables"],
-                "released": None, "sweeps": 0,
+                "id": tid, "label": f"tape {tid[1:]}", "persistent": False,
+                "watch_accessed_variables": True, "released": None, "sweeps": 0,
             }
         return tid
 
     def tensor(self, obj):
-        key = id(obj)
+        key = tensor_id(obj)
         tid = self.tensor_ids.get(key)
         if tid is None:
             tid = self.tensor_ids[key] = f"t{len(self.tensor_ids)}"
@@ -86,11 +118,13 @@ class _Builder:
                 "preview": None, "nbytes": 0, "nonfinite": False,
                 "producer": None, "watched_by": [],
             }
+        elif is_tensor(obj) and not is_tensor(self.objects[tid]):
+            self.objects[tid] = obj  # a live value beats a sketch of it
         return tid
 
     def op(self, entry, tapes):
         oid = f"op{len(self.ops)}"
-        self.op_ids[id(entry)] = oid
+        self.op_ids[entry.index] = oid
         self.entries[oid] = entry
         inputs = [self.tensor(t) for t in entry.inputs]
         outputs = []
@@ -112,41 +146,8 @@ class _Builder:
         return oid
 
     def op_id(self, entry, tape):
-        oid = self.op_ids.get(id(entry))
+        oid = self.op_ids.get(entry.index)
         return oid if oid is not None else self.op(entry, (tape,))
-
-    def add(self, record):
-        kind = record.kind
-        if kind == "op":
-            if not record.tapes and not self.include_untaped:
-                return
-            if record.entry is None:
-                return
-            self.events.append({"kind": "op", "op": self.op(record.entry, record.tapes)})
-        elif kind in ("enter", "exit"):
-            self.events.append({"kind": kind, "tape": self.tape(record.tape)})
-        elif kind == "watch":
-            tape, tid = self.tape(record.tape), self.tensor(record.a)
-            if tape not in self.tensors[tid]["watched_by"]:
-                self.tensors[tid]["watched_by"].append(tape)
-            self.events.append({"kind": "watch", "tape": tape, "tensor": tid, "automatic": bool(record.b)})
-        elif kind == "assign":
-            if self.include_untaped and id(record.a) in self.tensor_ids:
-                self.events.append({"kind": "assign", "tensor": self.tensor_ids[id(record.a)]})
-        elif kind == "sweep":
-            self.start_sweep(record)
-        elif kind == "step":
-            self.step(record)
-        elif kind == "sweep_end":
-            sweep = self.open_sweep(record.tape)
-            if sweep is not None:
-                sweep["results"] = [None if g is None else fmt.preview(_array(g)) for g in record.a]
-                sweep["open"] = False
-                self.events.append({"kind": "sweep_end", "sweep": sweep["id"]})
-        elif kind == "release":
-            tape = self.tape(record.tape)
-            self.tapes[tape]["released"] = record.a
-            self.events.append({"kind": "release", "tape": tape, "reason": record.a})
 
     def open_sweep(self, number):
         tape = self.tape(number)
@@ -155,56 +156,111 @@ class _Builder:
                 return sweep
         return None
 
-    def start_sweep(self, record):
-        tape = self.tape(record.tape)
+    # -- one handler per event type ---------------------------------------------------
+    def on_op(self, event):
+        if event.entry is None or (not event.tapes and not self.include_untaped):
+            return
+        self.events.append({"kind": "op", "op": self.op(event.entry, event.tapes)})
+
+    def on_entered(self, event):
+        tape = self.tape(event.tape)
+        self.tapes[tape].update(persistent=bool(event.persistent),
+                                watch_accessed_variables=bool(event.watch_accessed_variables))
+        self.events.append({"kind": "enter", "tape": tape})
+
+    def on_exited(self, event):
+        self.events.append({"kind": "exit", "tape": self.tape(event.tape)})
+
+    def on_watched(self, event):
+        tape, tid = self.tape(event.tape), self.tensor(event.source)
+        if tape not in self.tensors[tid]["watched_by"]:
+            self.tensors[tid]["watched_by"].append(tape)
+        self.events.append({"kind": "watch", "tape": tape, "tensor": tid, "automatic": bool(event.automatic)})
+
+    def on_assigned(self, event):
+        key = tensor_id(event.variable)
+        if self.include_untaped and key in self.tensor_ids:
+            self.events.append({"kind": "assign", "tensor": self.tensor_ids[key]})
+
+    def on_sweep_started(self, event):
+        tape = self.tape(event.tape)
         self.tapes[tape]["sweeps"] += 1
-        targets = [self.tensor(t) for t in record.a]
-        seeds = []
-        totals = {}
+        targets = [self.tensor(t) for t in event.targets]
+        seeds, totals, arrived = [], {}, {}
         sweep = {
             "id": f"s{len(self.sweeps)}", "tape": tape, "targets": targets,
-            "sources": [self.tensor(s) for s in record.b], "seeds": seeds,
-            "steps": [], "results": None, "open": True, "_totals": totals,
+            "sources": [self.tensor(s) for s in event.sources], "seeds": seeds,
+            "steps": [], "results": None, "open": True, "_totals": totals, "_arrived": arrived,
         }
-        for tid, target, seed in zip(targets, record.a, record.c):
-            value = np.ones(target.shape, dtype=np.float64) if seed is None else _array(seed).astype(np.float64)
-            seeds.append(fmt.preview(value))
-            totals[tid] = totals[tid] + value if tid in totals else value
+        for tid, target, seed in zip(targets, event.targets, event.output_gradients):
+            value = np.ones(tuple(target.shape), dtype=np.float64) if seed is None else _value(seed)
+            seeds.append(fmt.preview(value) if value is not None else _preview(seed))
+            arrived[tid] = arrived.get(tid, 0) + 1
+            if value is not None:
+                value = value.astype(np.float64)
+                totals[tid] = totals[tid] + value if tid in totals else value
         self.sweeps.append(sweep)
         self.events.append({"kind": "sweep", "sweep": sweep["id"], "tape": tape})
 
-    def step(self, record):
-        sweep = self.open_sweep(record.tape)
+    def on_step(self, event):
+        sweep = self.open_sweep(event.tape)
         if sweep is None:
             return
-        oid = self.op_id(record.entry, record.tape)
+        oid = self.op_id(event.entry, event.tape)
         op = self.ops[int(oid[2:])]
-        totals = sweep["_totals"]
-        changed = {}
-        grads = []
-        for tid, grad, count in zip(op["inputs"], record.b, record.c):
-            if grad is None or not count:
+        totals, arrived = sweep["_totals"], sweep["_arrived"]
+        changed, grads, accumulated = {}, [], []
+        for tid, grad, need in zip(op["inputs"], event.grads, event.needs):
+            if grad is None or not need:
                 grads.append(None)
+                accumulated.append(0)
                 continue
-            value = _array(grad).astype(np.float64)
-            grads.append(fmt.preview(value))
+            # The how-many-th gradient to arrive at this input in this sweep: more than one is a fan-out sum.
+            arrived[tid] = arrived.get(tid, 0) + 1
+            accumulated.append(arrived[tid])
+            grads.append(_preview(grad))
+            value = _value(grad)
+            if value is None:
+                totals.pop(tid, None)
+                changed[tid] = _preview(grad) if arrived[tid] == 1 else RELEASED
+                continue
+            value = value.astype(np.float64)
             totals[tid] = totals[tid] + value if tid in totals else value
             changed[tid] = fmt.preview(totals[tid])
         sweep["steps"].append({
             "op": oid,
-            "upstream": [None if u is None else fmt.preview(_array(u)) for u in record.a],
+            "upstream": [None if u is None else _preview(u) for u in event.upstream],
             "grads": grads,
-            "accumulated": [int(c) for c in record.c],
+            "accumulated": accumulated,
             "totals": changed,
         })
         self.events.append({"kind": "step", "sweep": sweep["id"], "op": oid})
 
+    def on_sweep_finished(self, event):
+        sweep = self.open_sweep(event.tape)
+        if sweep is not None:
+            sweep["results"] = [None if g is None else _preview(g) for g in event.results]
+            sweep["open"] = False
+            self.events.append({"kind": "sweep_end", "sweep": sweep["id"]})
+
+    def on_released(self, event):
+        tape = self.tape(event.tape)
+        self.tapes[tape]["released"] = event.reason
+        self.events.append({"kind": "release", "tape": tape, "reason": event.reason})
+
+    # -- values, read once at the end -----------------------------------------------------
     def finish(self):
         for tid, info in self.tensors.items():
             obj = self.objects[tid]
             source = self.objects.get(self.variable_reads.get(tid), obj)
+            if not is_tensor(source):
+                info["preview"] = _preview(source)
+                info["nbytes"] = int(getattr(source, "nbytes", 0) or 0)
+                info["nonfinite"] = bool(getattr(source, "nonfinite", False))
+                self.notes.add(SUMMARISED_NOTE if isinstance(source, recorder.ValueSummary) else RELEASED_NOTE)
+                continue
             try:
-                value = _array(source)
+                value = _value(source)
             except Exception:  # a value we cannot read (a device error): say so, don't fail
                 info["preview"] = "?"
                 continue
@@ -213,17 +269,32 @@ class _Builder:
             info["nonfinite"] = bool(value.dtype.kind in "fc" and not np.all(np.isfinite(value)))
         for sweep in self.sweeps:
             sweep.pop("_totals", None)
+            sweep.pop("_arrived", None)
         return {
             "tapes": [self.tapes[t] for t in sorted(self.tapes, key=lambda s: int(s[1:]))],
             "tensors": self.tensors, "ops": self.ops, "sweeps": self.sweeps, "events": self.events,
+            "notes": sorted(self.notes),
         }
 
 
-def build(records, infos, include_untaped=True):
-    """(plain trace dict, live objects) from records: ``objects`` maps ids to tensors/entries."""
-    builder = _Builder(infos, include_untaped)
-    for record in records:
-        builder.add(record)
+_Builder.HANDLERS = {
+    ev.OpExecuted: _Builder.on_op,
+    ev.TapeEntered: _Builder.on_entered,
+    ev.TapeExited: _Builder.on_exited,
+    ev.Watched: _Builder.on_watched,
+    ev.VariableAssigned: _Builder.on_assigned,
+    ev.SweepStarted: _Builder.on_sweep_started,
+    ev.BackwardStep: _Builder.on_step,
+    ev.SweepFinished: _Builder.on_sweep_finished,
+    ev.TapeReleased: _Builder.on_released,
+}
+
+
+def build(records, include_untaped=True):
+    """(plain trace dict, live objects) from ``(seq, event)`` records: ``objects`` maps ids to tensors/entries."""
+    builder = _Builder(include_untaped)
+    for _seq, event in records:
+        builder.add(event)
     data = builder.finish()
     return data, {"tensors": builder.objects, "entries": builder.entries}
 
@@ -236,10 +307,9 @@ class Trace:
     ``trace()`` also keeps its records, for ``explain`` and the memory view.
     """
 
-    def __init__(self, data=None, records=None, infos=None, include_untaped=True):
+    def __init__(self, data=None, records=None, include_untaped=True):
         self._data = data
         self._records = records
-        self._infos = infos if infos is not None else {}
         self._include_untaped = include_untaped
         self._objects = None
         self._live = False  # True while trace() is still recording into it
@@ -247,14 +317,14 @@ class Trace:
     @property
     def data(self):
         if self._data is None or self._live:
-            self._data, self._objects = build(self._records, self._infos, self._include_untaped)
+            self._data, self._objects = build(self._records, self._include_untaped)
         return self._data
 
     @property
     def objects(self):
         """Live tensors and entries by id (None for a trace loaded from JSON)."""
         if self._objects is None and self._records is not None:
-            self._data, self._objects = build(self._records, self._infos, self._include_untaped)
+            self._data, self._objects = build(self._records, self._include_untaped)
         return self._objects
 
     records = property(lambda self: self._records)
@@ -301,13 +371,13 @@ def trace():
         t            # draws itself; t.to_json() saves it
     """
     log = recorder.Log()
-    result = Trace(records=log.records, infos=log.infos)
+    result = Trace(records=log.records)
     result._live = True  # rebuilt on access while the block runs
-    _events.subscribe(log)
+    ev.subscribe(log)
     try:
         yield result
     finally:
-        _events.unsubscribe(log)
+        ev.unsubscribe(log)
         result._live = False
         result._data = None
 
@@ -316,5 +386,5 @@ def trace_of(tape):
     """The trace of one tape (and the tapes that shared ops with it, e.g. nested ones)."""
     if isinstance(tape, Trace):
         return tape
-    records, infos, _complete = recorder.records_of(tape)
-    return Trace(records=records, infos=infos, include_untaped=False)
+    records, _complete = recorder.records_of(tape)
+    return Trace(records=records, include_untaped=False)

@@ -14,6 +14,7 @@ from tapeviz.core.errors import InvalidArgumentError
 from tapeviz.core.ops import as_tensor, as_tensors, execute, same_dtype
 from tapeviz.core.primitive import Primitive
 from tapeviz.core.primitives.array import eye, reshape, squeeze, expand_dims, transpose
+from tapeviz.core.primitives.math import reduce_sum
 from tapeviz.core.scopes import name_scope
 
 
@@ -265,7 +266,6 @@ def diag(diagonal, name="diag", k=0, num_rows=-1, num_cols=-1, padding_value=0, 
 
 def trace(x, name=None):
     """The sum of each matrix's main diagonal: [..., m, n] -> [...]."""
-    from tapeviz.core.primitives.math import reduce_sum
 
     with name_scope("Trace"):
         return reduce_sum(diag_part(x), axis=-1)

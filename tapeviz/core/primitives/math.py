@@ -6,6 +6,7 @@ import operator
 import numpy as np
 
 from tapeviz import backend as B
+from tapeviz.core.dtypes import as_dtype
 from tapeviz.core.ops import as_tensor, as_tensors, execute, same_dtype
 from tapeviz.core.primitive import Primitive
 from tapeviz.core.primitives._define import binary, unary
@@ -21,6 +22,16 @@ add = binary("add", "AddV2", operator.add, "x + y elementwise, with broadcasting
 subtract = binary("subtract", "Sub", operator.sub, "x - y elementwise, with broadcasting.")
 multiply = binary("multiply", "Mul", operator.mul, "x * y elementwise, with broadcasting.")
 divide = binary("divide", "RealDiv", operator.truediv, "x / y elementwise (float division).")
+
+
+def truediv(x, y, name=None):
+    """x / y; integer tensors are divided as float64, as TF's ``/`` does."""
+    x, y = as_tensors(x, y)
+    if not x.dtype.is_floating:
+        x, y = cast(x, "float64"), cast(y, "float64")
+    return divide(x, y)
+
+
 floordiv = binary("floordiv", "FloorDiv", operator.floordiv, "x // y elementwise. Not differentiable (gradient None).", differentiable=False)
 floormod = binary("floormod", "FloorMod", operator.mod, "x % y elementwise, the sign of y (Python's and TF's convention).")
 pow = binary("pow", "Pow", operator.pow, "x ** y elementwise, differentiable in both x and y.")  # noqa: A001
@@ -123,7 +134,7 @@ INDICES_WHERE = Primitive("Where", lambda c: B.xp.stack(B.xp.nonzero(c), axis=-1
 # -- reductions ------------------------------------------------------------------
 
 
-def _normalize_axis(axis, ndim):
+def normalize_axis(axis, ndim):
     """TF's axis argument (None, int, list, tensor) as a sorted tuple of non-negative ints."""
     if axis is None:
         return tuple(range(ndim))
@@ -144,7 +155,7 @@ def _reduction(tf_name, prim_name, kernel, doc, differentiable=True):
 
     def op(input_tensor, axis=None, keepdims=False, name=None):
         x = as_tensor(input_tensor)
-        axes = _normalize_axis(axis, x.ndim)
+        axes = normalize_axis(axis, x.ndim)
         return execute(primitive, (x,), {"axis": axes, "keepdims": bool(keepdims)})
 
     op.__name__ = op.__qualname__ = tf_name
@@ -192,7 +203,6 @@ def _arg_reduction(tf_name, prim_name, fn):
     def op(input, axis=None, output_type="int64", name=None):
         x = as_tensor(input)
         axis = 0 if axis is None else int(axis) % max(x.ndim, 1)
-        from tapeviz.core.dtypes import as_dtype
 
         return execute(primitive, (x,), {"axis": axis, "dtype": as_dtype(output_type).as_numpy_dtype})
 
@@ -266,7 +276,6 @@ CAST = Primitive("Cast", lambda x, dtype: x.astype(dtype))
 
 def cast(x, dtype, name=None):
     """``x`` converted to ``dtype``. The gradient flows between float dtypes only."""
-    from tapeviz.core.dtypes import as_dtype
 
     x = as_tensor(x)
     target = as_dtype(dtype)

@@ -197,9 +197,6 @@ class Layer:
         for layer in self._layers:
             layer.trainable = value
 
-    def _all_layers(self):
-        return list(self._layers)
-
     @property
     def weights(self):
         """Every weight: this layer's own (trainable first), then nested layers', without repeats."""
