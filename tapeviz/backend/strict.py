@@ -48,6 +48,9 @@ def _unsupported(value, where):
     )
 
 
+_METADATA = {np.shape, np.ndim, np.size}
+
+
 class StrictArray:
     """A NumPy array that only the backend namespace may compute with."""
 
@@ -67,6 +70,8 @@ class StrictArray:
     __array_ufunc__ = None
 
     def __array_function__(self, func, types_, args, kwargs):
+        if func in _METADATA:  # no computation, and CuPy answers these too
+            return func(*[_unwrap(a, {}, True) for a in args], **kwargs)
         raise _leak(f"NumPy's np.{func.__name__}")
 
     # -- metadata -----------------------------------------------------------------------
