@@ -441,7 +441,7 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
 
 def _to_array(value, dtype, dtype_hint=None):
     xp = backend.xp
-    from_numpy = isinstance(value, (np.ndarray, np.generic)) or type(value).__module__.startswith("cupy")
+    from_numpy = isinstance(value, np.generic) or backend.is_array(value)
     if dtype is not None:
         target = dtypes.as_dtype(dtype).as_numpy_dtype
         if not from_numpy and np.issubdtype(target, np.integer):

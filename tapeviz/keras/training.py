@@ -58,7 +58,7 @@ def _verbosity(verbose):
 
 
 def _logs(values):
-    return {name: float(np.asarray(getattr(v, "_value", v))) for name, v in values.items()}
+    return {name: float(B.to_numpy(getattr(v, "_value", v))) for name, v in values.items()}
 
 
 class Trainer:

@@ -25,6 +25,7 @@ did my gradient go wrong" and highlight the op in the picture.
 
 import numpy as np
 
+from tapeviz import backend
 from tapeviz.viz import format as fmt
 from tapeviz.core import events
 from tapeviz.viz import recorder
@@ -568,9 +569,9 @@ def _check_op(kernel, entry, record, eps, rtol, atol):
     rng = np.random.default_rng(1)
 
     def objective(values):
-        out = kernel(*values, **entry.attrs)
+        out = kernel(*[backend.asarray(v) for v in values], **entry.attrs)
         outs = out if isinstance(out, (tuple, list)) else (out,)
-        return sum(float(np.sum(np.asarray(o, dtype=np.float64) * u)) for o, u in zip(outs, upstream))
+        return sum(float(np.sum(np.asarray(backend.to_numpy(o), dtype=np.float64) * u)) for o, u in zip(outs, upstream))
 
     for position, grad in enumerate(record.grads):
         if grad is None or xs[position].dtype.kind != "f":

@@ -223,7 +223,7 @@ class Optimizer:
     # -- the pieces around the update ---------------------------------------------------------
     def _current_lr_value(self):
         lr = self.learning_rate
-        return np.asarray(getattr(lr, "_value", lr), dtype=np.float32)[()]
+        return np.asarray(B.to_numpy(getattr(lr, "_value", lr)), dtype=np.float32)[()]
 
     def _clip_gradients(self, grads):
         xp = B.xp
