@@ -178,6 +178,18 @@ def test_every_rule_plays_forward_and_local_times_tangent_is_its_jvp(name):
     assert all(f["caption"] for f in animation.frames) and animation.frames[-1]["kind"] == "done"
 
 
+def test_clear_errors_without_a_direction_or_ops():
+    x = tf.Variable(1.0, name="x")
+    with tf.GradientTape() as tape:
+        y = x * 2.0  # noqa: F841
+    with pytest.raises(ValueError, match="tangents="):
+        export.Animation(tape, mode="forward")
+    with tf.autodiff.ForwardAccumulator(primals=x, tangents=tf.constant(1.0)) as acc:
+        unrelated = tf.constant(2.0) * 3.0  # noqa: F841
+    with pytest.raises(ValueError, match="no ops"):
+        viz.player(acc)
+
+
 def test_a_trace_from_json_is_a_clear_error():
     x = tf.Variable(1.0)
     with viz.trace() as t:

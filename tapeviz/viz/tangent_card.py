@@ -22,6 +22,16 @@ from tapeviz.viz import card as cards
 from tapeviz.viz import format as fmt
 
 TIMES = "\u00d7"
+NOT_ELEMENTWISE = "not elementwise: see the rule above"
+
+
+def shown(value):
+    """A value for the card: a constant array as its one number, a summary in parentheses."""
+    array = np.asarray(value)
+    if array.size > 1 and np.all(array == array.flat[0]):
+        array = array.flat[0]
+    text = cards.value_text(array)
+    return f"({text})" if ", " in text and not text.startswith("[") else text
 
 
 def rate(name):
@@ -44,15 +54,15 @@ def step_card(op, entry, tangents_in, tangents_out, name_of):
             continue  # this input does not move with the primals
         item = described[position] if described and position < len(described) else None
         row = {"tid": tid, "position": position, "input": input_names[position],
-               "tangent": cards.value_text(tangent), "local": None, "local_value": None,
+               "tangent": shown(tangent), "local": None, "local_value": None,
                "product": None, "elementwise": False}
         if item is not None:
             local_text, local_value = item
             row["local"] = cards.named(local_text, op["name"], input_names)
             if local_value is not None:
                 product = np.asarray(local_value, dtype=np.float64) * tangent
-                row.update(elementwise=True, local_value=cards.value_text(local_value))
-                row["product"] = f"{row['local_value']} {TIMES} {row['tangent']} = {cards.value_text(product)}"
+                row.update(elementwise=True, local_value=shown(local_value))
+                row["product"] = f"{row['local_value']} {TIMES} {row['tangent']} = {shown(product)}"
                 products.append(product)
         rows.append(row)
     outputs = [name_of(t) for t in op["outputs"]]
@@ -62,7 +72,7 @@ def step_card(op, entry, tangents_in, tangents_out, name_of):
     elementwise = bool(rows) and all(r["elementwise"] for r in rows)
     summed = None
     if elementwise and len(products) > 1:
-        parts = " + ".join(cards.value_text(p) for p in products)
+        parts = " + ".join(shown(p) for p in products)
         summed = f"{parts} = {totals[0]}"
     return {"forward": True, "op": op["name"], "id": op["id"], "outputs": ", ".join(outputs) or op["id"],
             "names": outputs, "values": values, "formula": op["formula"], "rows": rows,
@@ -77,7 +87,7 @@ def seed_card(names, tangents):
 
 
 def total_text(card):
-    """``dy/dt = 3 + 3 = 6``, or ``dy/dt = 6 (the rule's JVP)`` where the op is not elementwise."""
+    """``dy/dt = 3 + 3 = 6``, or ``dy/dt = 6 (J x tangent, from the rule)`` where the op is not elementwise."""
     parts = []
     for name, total in zip(card["names"], card["totals"]):
         if card["sum"] and len(card["names"]) == 1:
@@ -85,7 +95,7 @@ def total_text(card):
         elif card["elementwise"]:
             parts.append(f"{rate(name)} = {total}")
         else:
-            parts.append(f"{rate(name)} = {total} (J{TIMES}tangent, from the rule)")
+            parts.append(f"{rate(name)} = {total} (J{TIMES}tangent, from the rule by the double-VJP trick)")
     return "; ".join(parts)
 
 
@@ -99,8 +109,9 @@ def caption(card):
         if row["elementwise"]:
             parts.append(f"from {row['input']}: local {cards.local_shown(row)}, {row['product']}")
         else:
-            parts.append(f"from {row['input']}: tangent {row['tangent']} through {row['local'] or card['formula']}")
-    return f"{card['op']} \u2192 {values}; " + "; ".join(parts) + f"; {total_text(card)}."
+            parts.append(f"from {row['input']}: tangent {row['tangent']}")
+    rule = "" if card["elementwise"] else f"; not elementwise, the rule: {card['formula']}"
+    return f"{card['op']} \u2192 {values}; " + "; ".join(parts) + f"{rule}; {total_text(card)}."
 
 
 def text(card):
@@ -116,7 +127,7 @@ def text(card):
             lines.append(f"  from {row['input']}: tangent {row['tangent']}; local {cards.local_shown(row)}; "
                          f"local {TIMES} tangent = {row['product']}")
         else:
-            lines.append(f"  from {row['input']}: tangent {row['tangent']}; rule {row['local'] or card['formula']}")
+            lines.append(f"  from {row['input']}: tangent {row['tangent']}; not elementwise, the rule: {card['formula']}")
     lines.append(f"  {total_text(card)}")
     return lines
 
@@ -139,8 +150,8 @@ def html(card):
             f"<td>local {TIMES} tangent</td></tr>")
     body = []
     for row in card["rows"]:
-        local = e(cards.local_shown(row)) if row["elementwise"] else e(row["local"] or card["formula"])
-        product = e(row["product"]) if row["elementwise"] else "(not elementwise: see below)"
+        local = e(cards.local_shown(row)) if row["elementwise"] else e(NOT_ELEMENTWISE)
+        product = e(row["product"]) if row["elementwise"] else ""
         body.append(f"<tr><td><b>{e(row['input'])}</b></td><td>{e(row['tangent'])}</td><td>{local}</td>"
                     f"<td>{product}</td></tr>")
     if not card["rows"]:
@@ -155,7 +166,7 @@ def compact(card):
     if card.get("seed"):
         return {"fwd": 1, "seed": 1, "rows": [[rate(r["input"]), r["tangent"]] for r in card["rows"]]}
     values = ", ".join(f"{n} = {v}" for n, v in zip(card["names"], card["values"]))
-    rows = [[r["input"], r["tangent"], cards.local_shown(r) if r["elementwise"] else (r["local"] or card["formula"]),
-             r["product"] if r["elementwise"] else "(not elementwise: see below)"] for r in card["rows"]]
+    rows = [[r["input"], r["tangent"], cards.local_shown(r) if r["elementwise"] else NOT_ELEMENTWISE,
+             r["product"] if r["elementwise"] else ""] for r in card["rows"]]
     return {"fwd": 1, "seed": 0, "op": card["op"], "out": values, "f": card["formula"], "rows": rows,
             "tot": total_text(card), "ans": card["totals"][0] if card["totals"] else ""}

@@ -78,6 +78,9 @@ def forward_frames(trace, primals, tangents, tape=None, internals=False, names=N
     view = views.build(naming.relabel(shown, found), sweep=None, grads=False, **options)
     namer = framing.Namer(data, view, found)
     edges = framing.edge_ids(view)
+    by_position = {}
+    for position, (src, dst, kind, _depth) in enumerate(view.edges):
+        by_position.setdefault((src, dst, kind), f"e{position}")
 
     live = {}  # tid -> tangent (Tensor) of every tensor that moves with the primals
     seeds = []  # (tid or None, name, tangent preview)
@@ -135,7 +138,8 @@ def forward_frames(trace, primals, tangents, tape=None, internals=False, names=N
         changed, labels, flow = {}, {}, []
         for row in card["rows"]:
             src = namer.node(row["tid"])
-            edge = edges.get((src, node))
+            # x * x draws one edge per input: each carries its own tangent
+            edge = by_position.get((src, node, f"in{row['position']}")) or edges.get((src, node))
             if edge is not None and edge not in flow:
                 labels[edge] = fmt.clip(row["tangent"], 16)
                 flow.append(edge)

@@ -14,7 +14,8 @@ text. Without Graphviz's ``dot`` program it still plays: captions, the card
 and the gradients so far, under a note on how to install Graphviz.
 
 Predict mode hides each step's gradient until the student types
-upstream x local, then says right or wrong and shows it.
+upstream x local (in forward mode: the output's tangent), then says right or
+wrong and shows it.
 """
 
 import html
@@ -54,7 +55,8 @@ def is_right(guess, want):
 
 
 class Player:
-    """Step through ``tape``'s sweep (``mode="sweep"``) or its recording (``mode="record"``).
+    """Step through ``tape``'s sweep (``mode="sweep"``), its recording (``mode="record"``), or
+    forward mode (``mode="forward"`` with ``tangents=``; a ForwardAccumulator passed as ``tape``).
 
     Options: ``sweep`` ("last", "all", index or id), ``predict`` (start in
     predict mode), ``rankdir`` ("TB" or "LR"), ``internals`` (show the
