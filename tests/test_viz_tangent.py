@@ -44,7 +44,7 @@ def steps(animation):
 def test_square_card_shows_local_derivative_times_tangent():
     x = tf.Variable(3.0, name="x")
     with tf.autodiff.ForwardAccumulator(primals=x, tangents=tf.constant(1.0)) as acc:
-        y = x ** 2
+        y = x ** 2  # noqa: F841  (the player names it by looking it up)
     animation = export.Animation(acc)
     seed, (step,), done = animation.frames[0], steps(animation), animation.frames[-1]
     assert seed["kind"] == "seed" and seed["card"]["rows"] == [{"input": "x", "tangent": "1"}]
@@ -61,7 +61,7 @@ def test_square_card_shows_local_derivative_times_tangent():
 def test_fan_in_sums_the_products_of_each_input():
     x = tf.Variable(3.0, name="x")
     with tf.autodiff.ForwardAccumulator(primals=x, tangents=tf.constant(1.0)) as acc:
-        y = x * x
+        y = x * x  # noqa: F841  (the player names it by looking it up)
     (step,) = steps(export.Animation(acc))
     assert [r["product"] for r in step["card"]["rows"]] == ["3 \u00d7 1 = 3", "3 \u00d7 1 = 3"]
     assert step["card"]["sum"] == "3 + 3 = 6"
@@ -193,7 +193,7 @@ def test_clear_errors_without_a_direction_or_ops():
 def test_a_trace_from_json_is_a_clear_error():
     x = tf.Variable(1.0)
     with viz.trace() as t:
-        with tf.GradientTape() as tape:
+        with tf.GradientTape():
             y = x * 2.0  # noqa: F841
     loaded = viz.Trace.from_json(t.to_json())
     with pytest.raises(ValueError, match="recorded values"):
