@@ -123,6 +123,24 @@ for i in range(4):  # one forward pass per input direction
 print("forward mode, 4 passes: ", columns)
 
 # %% [markdown]
+# The **tangent player** shows one forward pass at work, on `f(x, y) = x * y + sin(x)`
+# from the top of this lesson. The tangents `dx/dt = 1`, `dy/dt = 0` (move `x`,
+# hold `y`) flow **with** the arrows, in the order the ops ran. At each op the
+# card multiplies each input's local derivative by the tangent arriving from it
+# and sums over the inputs: that sum is the op's own tangent. The pass ends on
+# `df/dt`, the derivative of `f` along that direction: the `df/dx` the reverse
+# sweep found above, here as the gradient dotted with the tangent.
+
+# %% check
+with tf.autodiff.ForwardAccumulator(primals=[x, y], tangents=[tf.constant(1.0), tf.constant(0.0)]) as acc:
+    f = x * y + tf.sin(x)
+print("forward mode, df/dt =", acc.jvp(f).numpy())
+print("reverse mode, df/dx =", df_dx.numpy())
+
+# %%
+tf.viz.player(acc)
+
+# %% [markdown]
 # With many outputs and few inputs the balance flips: forward mode gives a
 # whole Jacobian *column* per pass, where reverse mode needs one sweep per
 # output *row* (that is what `tape.jacobian` does).
