@@ -15,6 +15,7 @@ import numpy as np
 from tapeviz import backend as B
 from tapeviz import random as tf_random
 from tapeviz.core.dtypes import as_dtype
+from tapeviz.keras.saving.config import RecordsInit
 
 __all__ = ["Initializer", "Zeros", "Ones", "Constant", "RandomUniform", "RandomNormal", "TruncatedNormal",
            "GlorotUniform", "GlorotNormal", "HeUniform", "HeNormal", "LecunUniform", "LecunNormal",
@@ -53,7 +54,7 @@ def compute_fans(shape):
     return shape[-2] * receptive, shape[-1] * receptive
 
 
-class Initializer:
+class Initializer(RecordsInit):
     """Base class: ``initializer(shape, dtype)`` returns a backend array."""
 
     def __call__(self, shape, dtype=None):

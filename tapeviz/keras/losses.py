@@ -8,6 +8,7 @@ TensorFlow backend, including the 1e-7 clipping of probabilities.
 
 import tapeviz as _tf
 from tapeviz.core.tensor import Tensor, convert_to_tensor
+from tapeviz.keras.saving.config import RecordsInit
 
 __all__ = ["Loss", "MeanSquaredError", "MeanAbsoluteError", "BinaryCrossentropy", "CategoricalCrossentropy",
            "SparseCategoricalCrossentropy", "Huber", "mean_squared_error", "mean_absolute_error",
@@ -126,7 +127,7 @@ mse = MSE = mean_squared_error
 mae = MAE = mean_absolute_error
 
 
-class Loss:
+class Loss(RecordsInit):
     """Base class: ``loss(y_true, y_pred, sample_weight=None)`` -> a scalar (by default).
 
     ``reduction``: 'sum_over_batch_size' (the mean, Keras's default), 'sum',

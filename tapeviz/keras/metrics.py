@@ -8,6 +8,7 @@ import numpy as np
 
 from tapeviz import backend as B
 from tapeviz.core.tensor import Tensor, Variable
+from tapeviz.keras.saving.config import RecordsInit
 
 __all__ = ["Metric", "Mean", "Sum", "MeanMetricWrapper", "Accuracy", "BinaryAccuracy", "CategoricalAccuracy",
            "SparseCategoricalAccuracy", "MeanSquaredError", "accuracy", "binary_accuracy",
@@ -53,7 +54,7 @@ def sparse_categorical_accuracy(y_true, y_pred):
     return (np.argmax(y_pred, axis=-1) == y_true.astype(np.int64)).astype(np.float32)
 
 
-class Metric:
+class Metric(RecordsInit):
     """Base class: ``update_state(...)``, ``result()``, ``reset_state()``; state in ``variables``."""
 
     def __init__(self, name=None, dtype="float32"):

@@ -77,6 +77,7 @@ class Trainer:
     def compile(self, optimizer="rmsprop", loss=None, metrics=None, loss_weights=None, weighted_metrics=None,
                 run_eagerly=None, steps_per_execution=None, jit_compile=None, **kwargs):
         """Choose the optimizer, the loss and the metrics that ``fit`` and ``evaluate`` use."""
+        self._compile_args = {"optimizer": optimizer, "loss": loss, "metrics": metrics}  # what model.save keeps
         self.optimizer = optimizers_module.get(optimizer)
         self.loss = loss
         self.compiled_loss = losses_module.get(loss) if loss is not None else None

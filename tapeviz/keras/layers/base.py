@@ -9,6 +9,7 @@ Each call runs inside ``tf.name_scope(layer.name)``, so the visualizer can
 fold a layer's ops into one box.
 """
 
+import functools
 import inspect
 import re
 import threading
@@ -20,6 +21,7 @@ from tapeviz.core.primitives.math import cast
 from tapeviz.core.scopes import name_scope
 from tapeviz.core.tensor import Tensor, Variable, convert_to_tensor
 from tapeviz.keras import initializers
+from tapeviz.keras.saving.config import RecordsInit
 from tapeviz.keras.variables import Variable as KerasVariable
 from tapeviz.keras.variables import _stack as _path_stack
 from tapeviz.keras.variables import path_scope
@@ -127,13 +129,19 @@ def _autocast(value):
     return convert_to_tensor(value)
 
 
-class Layer:
+class Layer(RecordsInit):
     """Base class of layers and models, as ``tf.keras.layers.Layer``.
 
     Subclass it and define ``build(input_shape)`` (create weights with
     ``add_weight``) and ``call(inputs)``. ``trainable=False`` freezes every
     weight of the layer (and its nested layers).
     """
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        build = cls.__dict__.get("build")
+        if build is not None and not getattr(build, "_marks_built", False):
+            cls.build = _marking_built(build)
 
     def __init__(self, trainable=True, name=None, dtype=None, input_shape=None, input_dim=None, **kwargs):
         if "batch_input_shape" in kwargs:
@@ -373,6 +381,7 @@ class Layer:
         shapes = nest.map_structure(lambda t: tuple(t.shape), inputs)
         if self.input_spec is not None and not isinstance(shapes, (list, dict)):
             self.input_spec.check(self, shapes)
+        self.__dict__["_build_input_shape"] = _batchless(shapes)  # what a saved model is rebuilt with
         with name_scope(self.name), _own_path(self):
             self.build(shapes)
         self.built = True
@@ -405,6 +414,33 @@ class Layer:
 
     def __repr__(self):
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"
+
+
+def _marking_built(build):
+    """Wrap a layer's ``build``, as Keras does: its weights live under the layer's path, and it is then built.
+
+    So ``layer.build(shape)`` called by hand, then ``layer(x)``, builds once.
+    """
+    @functools.wraps(build)
+    def wrapped(self, *args, **kwargs):
+        with _own_path(self):
+            result = build(self, *args, **kwargs)
+        self.built = True
+        return result
+
+    wrapped._marks_built = True
+    return wrapped
+
+
+def _batchless(shapes):
+    """A shape (or structure of shapes) with the batch size replaced by None."""
+    if isinstance(shapes, tuple) and all(isinstance(n, (int, type(None))) for n in shapes):
+        return (None,) + shapes[1:] if shapes else shapes
+    if isinstance(shapes, (list, tuple)):
+        return type(shapes)(_batchless(s) for s in shapes)
+    if isinstance(shapes, dict):
+        return {k: _batchless(v) for k, v in shapes.items()}
+    return shapes
 
 
 def _own_path(layer):

@@ -20,6 +20,7 @@ from tapeviz.core.tensor import Tensor, Variable, to_array
 from tapeviz.keras.optimizers.schedules import LearningRateSchedule
 from tapeviz.keras.variables import Variable as KerasVariable
 from tapeviz.keras.variables import path_scope
+from tapeviz.keras.saving.config import RecordsInit
 
 _NO_GRADIENTS_HINT = (
     "The usual causes: the forward pass ran outside the `with tf.GradientTape() as tape:` block; "
@@ -51,7 +52,7 @@ def _default_name(optimizer):
     return unique_name(_snake_case(type(optimizer).__name__))
 
 
-class Optimizer:
+class Optimizer(RecordsInit):
     """Base class of the optimizers, as ``tf.keras.optimizers.Optimizer``.
 
     Args:

@@ -7,6 +7,7 @@ learning rates (and so the same weights) as on TensorFlow.
 import numpy as np
 
 from tapeviz.core.tensor import Tensor
+from tapeviz.keras.saving.config import RecordsInit
 
 __all__ = ["LearningRateSchedule", "ExponentialDecay", "PiecewiseConstantDecay", "InverseTimeDecay"]
 
@@ -17,7 +18,7 @@ def _step(step):
     return np.asarray(value)
 
 
-class LearningRateSchedule:
+class LearningRateSchedule(RecordsInit):
     """Base class: subclass and define ``__call__(self, step)`` and ``get_config``."""
 
     def __call__(self, step):
