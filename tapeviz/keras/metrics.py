@@ -75,7 +75,13 @@ class Metric(RecordsInit):
         for v in self._variables:
             v.assign(np.zeros(v.shape, np.float32))
 
-    reset_states = reset_state
+    @property
+    def reset_states(self):
+        """Gone in Keras 3 (TF 2.16+): an AttributeError that names the new spelling."""
+        raise AttributeError(
+            f"'{type(self).__name__}' object has no attribute 'reset_states': Keras 3 (TF 2.16+) renamed it. "
+            "Call metric.reset_state() instead."
+        )
 
     def update_state(self, *args, **kwargs):
         raise NotImplementedError

@@ -2,6 +2,7 @@
 
     python tests/tf_reference/keras_reference.py layers > tests/tf_reference/keras_values.py
     python tests/tf_reference/keras_reference.py facts
+    python tests/tf_reference/keras_reference.py weights   (writes keras_rnn.weights.h5 here)
 
 ``layers`` runs every case of keras_cases.py (the same code the tests run
 on tapeviz) and prints a module of its outputs and gradients.
@@ -100,5 +101,24 @@ def facts():
     print("to_categorical 2d:", keras.utils.to_categorical(np.array([[1], [0]]), 2).shape)
 
 
+def interop_model(tf_or_tapeviz):
+    """The model whose weights file Keras writes and tapeviz reads (the same code builds it on both)."""
+    L = tf_or_tapeviz.keras.layers
+    i = tf_or_tapeviz.keras.Input((4, 2))
+    a = L.LSTM(3)(i)
+    b = L.GRU(3)(i)
+    o = L.Dense(1)(L.Concatenate()([a, b]))
+    return tf_or_tapeviz.keras.Model(i, o)
+
+
+def weights():
+    model = interop_model(tf)
+    model.set_weights(keras_cases.weight_arrays([tuple(w.shape) for w in model.weights]))
+    here = os.path.dirname(os.path.abspath(__file__))
+    model.save_weights(os.path.join(here, "keras_rnn.weights.h5"))
+    x = keras_cases.input_arrays([(2, 4, 2)])[0]
+    print("KERAS_RNN_OUTPUT =", model(x).numpy().tolist())
+
+
 if __name__ == "__main__":
-    {"layers": layers, "facts": facts}[sys.argv[1] if len(sys.argv) > 1 else "facts"]()
+    {"layers": layers, "facts": facts, "weights": weights}[sys.argv[1] if len(sys.argv) > 1 else "facts"]()
