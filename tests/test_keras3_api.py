@@ -270,3 +270,18 @@ def test_warning_free_keras3_code():
         warnings.simplefilter("error")
         layer = L.Dense(2)
         layer(np.ones((1, 3), np.float32))
+
+
+def test_one_get_for_every_family():
+    K = tf.keras
+    assert isinstance(K.optimizers.get("Adam"), K.optimizers.Adam)
+    assert isinstance(K.losses.get("mse"), K.losses.MeanSquaredError)
+    assert isinstance(K.initializers.get(K.initializers.Zeros), K.initializers.Zeros)
+    assert K.activations.get(None) is K.activations.linear
+    assert isinstance(K.metrics.get(lambda t, p: t), K.metrics.MeanMetricWrapper)
+    for family, kind in ((K.losses, "loss function"), (K.activations, "activation function"),
+                         (K.initializers, "initializer"), (K.optimizers, "optimizer"), (K.metrics, "metric function")):
+        with pytest.raises(ValueError, match=f"Unknown {kind}: 'nope'"):
+            family.get("nope")
+    with pytest.raises(ValueError, match="Could not interpret optimizer identifier"):
+        K.optimizers.get(len)

@@ -15,6 +15,7 @@ import numpy as np
 from tapeviz import backend as B
 from tapeviz import random as tf_random
 from tapeviz.core.dtypes import as_dtype
+from tapeviz.keras.registry import resolve
 from tapeviz.keras.saving.config import RecordsInit
 
 __all__ = ["Initializer", "Zeros", "Ones", "Constant", "RandomUniform", "RandomNormal", "TruncatedNormal",
@@ -252,14 +253,4 @@ def get(identifier):
     """An initializer from a name, a class, an instance or a callable ``(shape, dtype) -> values``."""
     if identifier is None:
         return None
-    if isinstance(identifier, Initializer):
-        return identifier
-    if isinstance(identifier, str):
-        if identifier not in _BY_NAME:
-            raise ValueError(f"Unknown initializer: {identifier!r}. Known names: {sorted(k for k in _BY_NAME if k.islower())}.")
-        return _BY_NAME[identifier]()
-    if isinstance(identifier, type) and issubclass(identifier, Initializer):
-        return identifier()
-    if callable(identifier):
-        return identifier
-    raise ValueError(f"Could not interpret initializer identifier: {identifier!r}")
+    return resolve(identifier, kind="initializer", table=_BY_NAME, base=Initializer)

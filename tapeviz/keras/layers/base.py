@@ -19,7 +19,7 @@ import numpy as np
 from tapeviz.core import nest, state
 from tapeviz.core.primitives.math import cast
 from tapeviz.core.scopes import name_scope
-from tapeviz.core.tensor import Tensor, Variable, convert_to_tensor
+from tapeviz.core.tensor import Tensor, Variable, convert_to_tensor, to_array
 from tapeviz.keras import initializers
 from tapeviz.keras.saving.config import RecordsInit
 from tapeviz.keras.variables import Variable as KerasVariable
@@ -117,7 +117,7 @@ def _accepts(fn, argument):
 def _autocast(value):
     """Inputs as Tensors; floating ones in float32, as Keras casts to the layer's dtype."""
     if isinstance(value, Tensor):
-        if value._value.dtype != _FLOAT32 and value.dtype.is_floating:
+        if to_array(value).dtype != _FLOAT32 and value.dtype.is_floating:
             return cast(value, "float32")
         return value
     if isinstance(value, Variable):

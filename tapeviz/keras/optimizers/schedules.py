@@ -6,7 +6,7 @@ learning rates (and so the same weights) as on TensorFlow.
 
 import numpy as np
 
-from tapeviz.core.tensor import Tensor
+from tapeviz.core.tensor import Tensor, is_tensor, to_array
 from tapeviz.keras.saving.config import RecordsInit
 
 __all__ = ["LearningRateSchedule", "ExponentialDecay", "PiecewiseConstantDecay", "InverseTimeDecay"]
@@ -14,8 +14,11 @@ __all__ = ["LearningRateSchedule", "ExponentialDecay", "PiecewiseConstantDecay",
 
 def _step(step):
     """The step (an int, a Variable or a Tensor) as a host NumPy number."""
-    value = getattr(step, "_value", step)
-    return np.asarray(value)
+    if is_tensor(step):
+        from tapeviz import backend
+
+        return np.asarray(backend.to_numpy(to_array(step)))
+    return np.asarray(step)
 
 
 class LearningRateSchedule(RecordsInit):
