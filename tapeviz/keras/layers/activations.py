@@ -56,7 +56,7 @@ class LeakyReLU(Layer):
     def __init__(self, negative_slope=0.3, **kwargs):
         if "alpha" in kwargs:
             negative_slope = kwargs.pop("alpha")
-            warnings.warn("Argument `alpha` is deprecated. Use `negative_slope` instead.", UserWarning, stacklevel=2)
+            warnings.warn("Argument `alpha` is deprecated. Use `negative_slope` instead.", UserWarning, stacklevel=3)
         super().__init__(**kwargs)
         if negative_slope is None or negative_slope < 0:
             raise ValueError(
