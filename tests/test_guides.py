@@ -234,3 +234,31 @@ def test_the_tf_keras_era_guide_fails_where_tf_2_21_fails():
     with pytest.warns(UserWarning, match="`alpha` is deprecated"):
         layers.LeakyReLU(alpha=0.2)
     assert keras.preprocessing.image.array_to_img is keras.utils.array_to_img
+
+
+def test_the_guide_runner_splits_rewrites_and_reports(tmp_path):
+    import json
+    import sys
+
+    sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parent.parent / "tools"))
+    import run_guide
+
+    source = ('"""\nTitle\n"""\nimport tensorflow as tf\nimport keras\n\n"""\n## prose\n"""\n'
+              'x = tf.constant([1.0, 2.0])\nprint("%.1f" %\n      float(tf.reduce_sum(x)))\n\n"""\nmore\n"""\n'
+              '(x_train, y_train), _ = keras.datasets.mnist.load_data()\nx_train.shape\n\n"""\n"""\nundefined_name\n')
+    guide = tmp_path / "guide.py"
+    guide.write_text(source)
+    cells = run_guide.extract_cells(str(guide))
+    assert len(cells) == 4 and cells[0].startswith("import tensorflow")
+    code, made = run_guide.rewrite(cells[0], "tapeviz", notebook=False)
+    assert "import tapeviz as tf" in code and "from tapeviz import keras" in code and not made
+    results = run_guide.run_guide(str(guide), "tapeviz", quiet=True)
+    assert [r["status"] for r in results] == ["ok", "ok", "ok", "FAIL"]
+    assert results[1]["stdout"] == "3.0\n"  # an indented '%' continuation is code, not a magic
+    assert results[2]["stdout"] == "(12000, 28, 28)\n" and results[2]["substitutions"]
+    notebook = tmp_path / "guide.ipynb"
+    notebook.write_text(json.dumps({"cells": [
+        {"cell_type": "code", "source": ["!pip install nothing\n", "import tensorflow as tf\n", "tf.constant(2.0) * 3"]},
+        {"cell_type": "markdown", "source": ["# prose"]}]}))
+    results = run_guide.run_guide(str(notebook), "tapeviz", quiet=True)
+    assert results[0]["status"] == "ok" and "numpy=6.0" in results[0]["stdout"]

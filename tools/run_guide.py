@@ -84,12 +84,12 @@ _SUBSTITUTIONS = [
 ]
 
 
-def rewrite(cell, impl):
+def rewrite(cell, impl, notebook=True):
     """(code to run, list of substitutions made) for one cell."""
     made = []
     lines = []
     for line in cell.splitlines():
-        if line.lstrip().startswith(("!", "%")):
+        if notebook and line.startswith(("!", "%")):  # IPython shell and magic lines (unindented, notebooks only)
             made.append(f"dropped shell/magic line: {line.strip()}")
             continue
         lines.append(line)
@@ -189,7 +189,7 @@ def run_guide(path, impl="tapeviz", quiet=False, prelude=None):
     os.chdir(workdir)
     try:
         for index, cell in enumerate(cells):
-            code, made = rewrite(cell, impl)
+            code, made = rewrite(cell, impl, notebook=path.endswith(".ipynb"))
             out = io.StringIO()
             started = time.perf_counter()
             status, error = "ok", None
