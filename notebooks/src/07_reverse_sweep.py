@@ -84,7 +84,7 @@ with tf.GradientTape() as tape:
     loss = loss_fn(targets, predictions)
 gradients = tape.gradient(loss, model.trainable_variables)
 for variable, gradient in zip(model.trainable_variables, gradients):
-    print(variable.name, gradient.numpy().ravel())
+    print(variable.path, gradient.numpy().ravel())
 
 # %%
 tf.viz.player(tape)
