@@ -78,7 +78,8 @@ _SELU_SCALE = 1.0507009873554804934193349852946
 def selu(features, name=None):
     """scale * (x where x > 0, else alpha * (exp(x) - 1)), with SELU's fixed alpha and scale."""
     x = _as_tensor(features)
-    return _SELU_SCALE * _where(_greater(x, 0), x, _SELU_ALPHA * _negative_part(x))
+    # x >= 0 picks the linear branch at 0 too: selu'(0) = scale, as TF's SeluGrad.
+    return _SELU_SCALE * _where(_greater_equal(x, 0), x, _SELU_ALPHA * _negative_part(x))
 
 
 def gelu(features, approximate=False, name=None):

@@ -138,10 +138,7 @@ _unary("Exp", "d exp(x)/dx = exp(x)", lambda x, y: y)
 _unary("Expm1", "d expm1(x)/dx = exp(x)", lambda x, y: m.exp(x))
 _unary("Log", "d log(x)/dx = 1/x", lambda x, y: m.reciprocal(x))
 _unary("Log1p", "d log1p(x)/dx = 1/(1+x)", lambda x, y: m.reciprocal(1.0 + x))
-_unary("Sqrt", "d sqrt(x)/dx = 0.5/sqrt(x) (inf at 0)", lambda x, y: 0.5 / y)
-_unary("Rsqrt", "d x**-0.5/dx = -0.5*x**-1.5", lambda x, y: -0.5 * y * y * y)
 _unary("Square", "d x²/dx = 2x", lambda x, y: 2.0 * x)
-_unary("Reciprocal", "d(1/x)/dx = -1/x²", lambda x, y: -(y * y))
 _unary("Sin", "d sin(x)/dx = cos(x)", lambda x, y: m.cos(x))
 _unary("Cos", "d cos(x)/dx = -sin(x)", lambda x, y: -m.sin(x))
 _unary("Tan", "d tan(x)/dx = 1/cos²(x)", lambda x, y: m.square(m.reciprocal(m.cos(x))))
@@ -154,6 +151,43 @@ _unary("Tanh", "d tanh(x)/dx = 1 - tanh²(x)", lambda x, y: 1.0 - y * y)
 _unary("Sigmoid", "d σ(x)/dx = σ(x)(1-σ(x))", lambda x, y: y * (1.0 - y))
 _unary("Erf", "d erf(x)/dx = 2/sqrt(pi) exp(-x²)", lambda x, y: float(2.0 / np.sqrt(np.pi)) * m.exp(-(x * x)))
 _unary("Sign", "d sign(x)/dx = 0", lambda x, y: zeros_like(x))
+
+
+# sqrt, rsqrt and reciprocal go through TF's fused backward kernels, which give
+# 0 where the upstream is 0 (no 0 * inf = nan behind a tf.where).
+
+@defgrad("Sqrt", "d sqrt(x)/dx = 0.5/sqrt(x) (inf at 0; 0 where the upstream is 0)")
+def _sqrt(op, needs, g):
+    return (m.sqrt_grad(op.outputs[0], g),)
+
+
+@defgrad("Rsqrt", "d x**-0.5/dx = -0.5*x**-1.5 (0 where the upstream is 0)")
+def _rsqrt(op, needs, g):
+    return (m.rsqrt_grad(op.outputs[0], g),)
+
+
+@defgrad("Reciprocal", "d(1/x)/dx = -1/x² (0 where the upstream is 0)")
+def _reciprocal(op, needs, g):
+    return (m.reciprocal_grad(op.outputs[0], g),)
+
+
+@defgrad("SqrtGrad", "sqrt_grad(y, dy) = 0.5 dy/y:  d/dy = -0.5 dy/y²,  d/d(dy) = 0.5/y")
+def _sqrt_grad(op, needs, g):
+    y, dy = op.inputs
+    scaled = g / y
+    return (-scaled * op.outputs[0] if needs[0] else None, 0.5 * scaled if needs[1] else None)
+
+
+@defgrad("RsqrtGrad", "rsqrt_grad(y, dy) = -0.5 dy y³:  d/dy = -1.5 dy y²,  d/d(dy) = -0.5 y³")
+def _rsqrt_grad(op, needs, g):
+    y, dy = op.inputs
+    return (-1.5 * g * dy * (y * y) if needs[0] else None, m.rsqrt_grad(y, g) if needs[1] else None)
+
+
+@defgrad("ReciprocalGrad", "reciprocal_grad(y, dy) = -dy y²:  d/dy = -2 dy y,  d/d(dy) = -y²")
+def _reciprocal_grad(op, needs, g):
+    y, dy = op.inputs
+    return (-2.0 * g * dy * y if needs[0] else None, m.reciprocal_grad(y, g) if needs[1] else None)
 
 
 @defgrad("Cast", "d cast(x)/dx = 1 (cast back to x's dtype; none for integers)")
