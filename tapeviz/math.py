@@ -28,6 +28,7 @@ from tapeviz.core.primitives.math import (  # noqa: F401
 from tapeviz.core.primitives.math import stop_gradient as _stop_gradient
 from tapeviz.core.primitives.math import where  # noqa: F401
 from tapeviz.core.primitives.nn import log_softmax, softmax, softplus  # noqa: F401
+from tapeviz.core.primitives.sorting import top_k  # noqa: F401
 
 mod = floormod
 

@@ -25,6 +25,7 @@ from tapeviz.core.primitives.nn import (  # noqa: F401  (re-exported)
 )
 from tapeviz.core.primitives.array import gather as _gather
 from tapeviz.core.primitives.conv import conv2d, max_pool2d  # noqa: F401  (re-exported)
+from tapeviz.core.primitives.sorting import top_k  # noqa: F401  (re-exported)
 from tapeviz.core.tensor import Tensor as _Tensor
 from tapeviz.math import l2_normalize  # noqa: F401
 
@@ -32,7 +33,7 @@ __all__ = [
     "relu", "relu6", "leaky_relu", "elu", "selu", "gelu", "silu", "swish", "softplus", "softsign",
     "sigmoid", "tanh", "softmax", "log_softmax", "sigmoid_cross_entropy_with_logits",
     "softmax_cross_entropy_with_logits", "sparse_softmax_cross_entropy_with_logits", "l2_loss",
-    "l2_normalize", "dropout", "bias_add", "moments", "batch_normalization", "conv2d", "max_pool2d",
+    "l2_normalize", "dropout", "bias_add", "moments", "batch_normalization", "conv2d", "max_pool2d", "top_k",
     "embedding_lookup",
 ]
 
