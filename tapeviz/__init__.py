@@ -15,6 +15,7 @@ from tapeviz.core.dtypes import (  # noqa: F401
     DType, as_dtype, bool, double, float16, float32, float64, half, int8, int16, int32, int64, uint8,
 )
 from tapeviz.core.primitives.array import *  # noqa: F401,F403
+from tapeviz.array_ops import *  # noqa: F401,F403
 from tapeviz.core.primitives.math import cast, identity, stop_gradient  # noqa: F401
 from tapeviz.core.custom_gradient import custom_gradient  # noqa: F401
 from tapeviz.core.eager import executing_eagerly, function, gradients, print  # noqa: F401

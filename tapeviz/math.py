@@ -30,6 +30,7 @@ from tapeviz.core.primitives.math import where  # noqa: F401
 from tapeviz.core.primitives.nn import log_softmax, softmax, softplus  # noqa: F401
 from tapeviz.core.tensor import is_tensor as _is_tensor
 from tapeviz.core.tensor import to_array as _to_array
+from tapeviz.core.primitives.sorting import top_k  # noqa: F401
 
 mod = floormod
 

@@ -28,6 +28,7 @@ from tapeviz.core.primitives.nn import (  # noqa: F401  (re-exported)
 from tapeviz.core.primitives.array import gather as _gather
 from tapeviz.core.primitives import conv as _conv
 from tapeviz.core.primitives.conv import avg_pool2d, conv2d, max_pool2d  # noqa: F401  (re-exported)
+from tapeviz.core.primitives.sorting import top_k  # noqa: F401  (re-exported)
 from tapeviz.core.tensor import Tensor as _Tensor
 from tapeviz.core.tensor import is_tensor as _is_tensor
 from tapeviz.core.tensor import to_array as _to_array
@@ -37,7 +38,7 @@ __all__ = [
     "relu", "relu6", "leaky_relu", "elu", "selu", "gelu", "silu", "swish", "softplus", "softsign",
     "sigmoid", "tanh", "softmax", "log_softmax", "sigmoid_cross_entropy_with_logits",
     "softmax_cross_entropy_with_logits", "sparse_softmax_cross_entropy_with_logits", "l2_loss",
-    "l2_normalize", "dropout", "bias_add", "moments", "batch_normalization", "conv2d", "max_pool2d",
+    "l2_normalize", "dropout", "bias_add", "moments", "batch_normalization", "conv2d", "max_pool2d", "top_k",
     "embedding_lookup", "avg_pool2d", "avg_pool", "max_pool", "conv2d_transpose", "conv1d",
 ]
 
@@ -83,7 +84,8 @@ _SELU_SCALE = 1.0507009873554804934193349852946
 def selu(features, name=None):
     """scale * (x where x > 0, else alpha * (exp(x) - 1)), with SELU's fixed alpha and scale."""
     x = _as_tensor(features)
-    return _SELU_SCALE * _where(_greater(x, 0), x, _SELU_ALPHA * _negative_part(x))
+    # x >= 0 picks the linear branch at 0 too: selu'(0) = scale, as TF's SeluGrad.
+    return _SELU_SCALE * _where(_greater_equal(x, 0), x, _SELU_ALPHA * _negative_part(x))
 
 
 def gelu(features, approximate=False, name=None):

@@ -88,7 +88,7 @@ def test_swish_is_silu_and_beta_scales():
     (tf.nn.relu6, 3.0, 1.0),
     (tf.nn.leaky_relu, 0.0, 0.2),    # alpha at 0
     (tf.nn.elu, 0.0, 1.0),
-    (tf.nn.selu, 0.0, SELU_S * SELU_A),
+    (tf.nn.selu, 0.0, SELU_S),       # TF's SeluGrad: scale at 0 (1.0507 in TF 2.21)
     (tf.nn.softplus, 0.0, 0.5),
 ])
 def test_gradients_at_kinks_follow_tf(fn, x, expected):

@@ -12,7 +12,7 @@ tangent player shows step by step).
 
 from tapeviz.core import nest, state
 from tapeviz.core.primitives.math import add_n, reduce_sum
-from tapeviz.core.primitives.array import zeros_like
+from tapeviz.core.primitives.array import ones_like, zeros_like
 from tapeviz.core.tape import GradientTape, UnconnectedGradients, _unconnected, sweep
 from tapeviz.core.tensor import Tensor, Variable, convert_to_tensor
 
@@ -72,7 +72,10 @@ class ForwardAccumulator:
         return nest.pack_sequence_as(primals, results)
 
     def _jvp_of(self, target, unconnected):
-        cotangent = zeros_like(target)  # any value works: the VJP is linear in it
+        # The VJP is linear in the cotangent, so any value would do, but not 0:
+        # the fused kernels (SqrtGrad...) give 0 for a 0 upstream, as TF's do.
+        # TF pairs with ones too.
+        cotangent = ones_like(target)
         with GradientTape() as dual:
             dual.watch(cotangent)
             if self._tape.recording:

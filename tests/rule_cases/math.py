@@ -3,6 +3,7 @@
 import numpy as np
 
 import tapeviz as tf
+from tapeviz.core.primitives.math import reciprocal_grad, rsqrt_grad, sqrt_grad
 from tests.rule_cases import Case, rand
 
 pos = dict(low=0.5, high=2.0)
@@ -32,6 +33,10 @@ CASES = {
     "Rsqrt": Case(tf.math.rsqrt, [rand(3, **pos)]),
     "Square": Case(tf.square, [rand(3)]),
     "Reciprocal": Case(tf.math.reciprocal, [rand(3, **pos)]),
+    # The fused backward kernels, away from a zero upstream (where they are 0 by fiat).
+    "SqrtGrad": Case(lambda y, dy: sqrt_grad(y * y + 0.5, dy), [rand(3), rand(3, **pos)]),
+    "RsqrtGrad": Case(lambda y, dy: rsqrt_grad(y * y + 0.5, dy), [rand(3), rand(3, **pos)]),
+    "ReciprocalGrad": Case(lambda y, dy: reciprocal_grad(y * y + 0.5, dy), [rand(3), rand(3, **pos)]),
     "Sin": Case(tf.sin, [rand(3)]),
     "Cos": Case(tf.cos, [rand(3)]),
     "Tan": Case(tf.math.tan, [rand(3)]),

@@ -177,14 +177,8 @@ _unary("Log", "d log(x)/dx = 1/x", lambda x, y: m.reciprocal(x),
        ("1/x", lambda x, y: 1.0 / x))
 _unary("Log1p", "d log1p(x)/dx = 1/(1+x)", lambda x, y: m.reciprocal(1.0 + x),
        ("1/(1+x)", lambda x, y: 1.0 / (1.0 + x)))
-_unary("Sqrt", "d sqrt(x)/dx = 0.5/sqrt(x) (inf at 0)", lambda x, y: 0.5 / y,
-       ("0.5/sqrt(x)", lambda x, y: 0.5 / y))
-_unary("Rsqrt", "d x**-0.5/dx = -0.5*x**-1.5", lambda x, y: -0.5 * y * y * y,
-       ("-0.5*x**-1.5", lambda x, y: -0.5 * y * y * y))
 _unary("Square", "d x²/dx = 2x", lambda x, y: 2.0 * x,
        ("2*x", lambda x, y: 2.0 * x))
-_unary("Reciprocal", "d(1/x)/dx = -1/x²", lambda x, y: -(y * y),
-       ("-1/x²", lambda x, y: -(y * y)))
 _unary("Sin", "d sin(x)/dx = cos(x)", lambda x, y: m.cos(x),
        ("cos(x)", lambda x, y: np.cos(x)))
 _unary("Cos", "d cos(x)/dx = -sin(x)", lambda x, y: -m.sin(x),
@@ -209,6 +203,52 @@ _unary("Erf", "d erf(x)/dx = 2/sqrt(pi) exp(-x²)", lambda x, y: float(2.0 / np.
        ("2/sqrt(pi) exp(-x²)", lambda x, y: 2.0 / np.sqrt(np.pi) * np.exp(-(x * x))))
 _unary("Sign", "d sign(x)/dx = 0", lambda x, y: zeros_like(x),
        ("0", lambda x, y: 0.0))
+
+
+# sqrt, rsqrt and reciprocal go through TF's fused backward kernels, which give
+# 0 where the upstream is 0 (no 0 * inf = nan behind a tf.where).
+
+@defgrad("Sqrt", "d sqrt(x)/dx = 0.5/sqrt(x) (inf at 0; 0 where the upstream is 0)",
+         local=elementwise(("0.5/sqrt(x)", lambda x, y: 0.5 / y)))
+def _sqrt(op, needs, g):
+    return (m.sqrt_grad(op.outputs[0], g),)
+
+
+@defgrad("Rsqrt", "d x**-0.5/dx = -0.5*x**-1.5 (0 where the upstream is 0)",
+         local=elementwise(("-0.5*x**-1.5", lambda x, y: -0.5 * y * y * y)))
+def _rsqrt(op, needs, g):
+    return (m.rsqrt_grad(op.outputs[0], g),)
+
+
+@defgrad("Reciprocal", "d(1/x)/dx = -1/x² (0 where the upstream is 0)",
+         local=elementwise(("-1/x²", lambda x, y: -(y * y))))
+def _reciprocal(op, needs, g):
+    return (m.reciprocal_grad(op.outputs[0], g),)
+
+
+@defgrad("SqrtGrad", "sqrt_grad(y, dy) = 0.5 dy/y:  d/dy = -0.5 dy/y²,  d/d(dy) = 0.5/y",
+         local=elementwise(("-0.5 dy/y²", lambda y, dy, z: -0.5 * dy / (y * y)), ("0.5/y", lambda y, dy, z: 0.5 / y),
+                           symbols=("y", "dy")))
+def _sqrt_grad(op, needs, g):
+    y, dy = op.inputs
+    scaled = g / y
+    return (-scaled * op.outputs[0] if needs[0] else None, 0.5 * scaled if needs[1] else None)
+
+
+@defgrad("RsqrtGrad", "rsqrt_grad(y, dy) = -0.5 dy y³:  d/dy = -1.5 dy y²,  d/d(dy) = -0.5 y³",
+         local=elementwise(("-1.5 dy y²", lambda y, dy, z: -1.5 * dy * y * y), ("-0.5 y³", lambda y, dy, z: -0.5 * y ** 3),
+                           symbols=("y", "dy")))
+def _rsqrt_grad(op, needs, g):
+    y, dy = op.inputs
+    return (-1.5 * g * dy * (y * y) if needs[0] else None, m.rsqrt_grad(y, g) if needs[1] else None)
+
+
+@defgrad("ReciprocalGrad", "reciprocal_grad(y, dy) = -dy y²:  d/dy = -2 dy y,  d/d(dy) = -y²",
+         local=elementwise(("-2 dy y", lambda y, dy, z: -2.0 * dy * y), ("-y²", lambda y, dy, z: -(y * y)),
+                           symbols=("y", "dy")))
+def _reciprocal_grad(op, needs, g):
+    y, dy = op.inputs
+    return (-2.0 * g * dy * y if needs[0] else None, m.reciprocal_grad(y, g) if needs[1] else None)
 
 
 @defgrad("Cast", "d cast(x)/dx = 1 (cast back to x's dtype; none for integers)",

@@ -1,20 +1,42 @@
 """Small factories that turn a kernel into a Primitive plus its public op function."""
 
+from tapeviz.core.errors import InvalidArgumentError
 from tapeviz.core.ops import as_tensor, as_tensors, execute, execute_binary
 from tapeviz.core.primitive import Primitive
 
 
-def unary(tf_name, prim_name, kernel, doc, differentiable=True):
-    """Define an elementwise one-input primitive and its op ``tf_name(x, name=None)``."""
+def unary(tf_name, prim_name, kernel, doc, differentiable=True, floats_only=False):
+    """Define an elementwise one-input primitive and its op ``tf_name(x, name=None)``.
+
+    ``floats_only``: TF has no integer or bool kernel for it (exp, sqrt...), so
+    those inputs raise its InvalidArgumentError rather than come back as floats.
+    """
     primitive = Primitive(prim_name, kernel, differentiable=differentiable)
 
-    def op(x, name=None):
-        return execute(primitive, (as_tensor(x),))
+    if floats_only:
+        def op(x, name=None):
+            x = as_tensor(x)
+            if x._value.dtype.kind != "f":
+                raise not_a_float(x, tf_name, prim_name)
+            return execute(primitive, (x,))
+    else:
+        def op(x, name=None):
+            return execute(primitive, (as_tensor(x),))
 
     op.__name__ = op.__qualname__ = tf_name
     op.__doc__ = doc
     op.primitive = primitive
     return op
+
+
+def not_a_float(x, tf_name, prim_name):
+    """TF's error for an integer or bool tensor given to a float-only op, with the fix."""
+    return InvalidArgumentError(
+        f"Value for attr 'T' of {x.dtype.name} is not in the list of allowed values: half, float, "
+        f"double. tf.math.{tf_name} takes float tensors only: cast first, e.g. "
+        f"tf.math.{tf_name}(tf.cast(x, tf.float32)). [Op:{prim_name}]",
+        prim_name,
+    )
 
 
 def binary(tf_name, prim_name, kernel, doc, differentiable=True):

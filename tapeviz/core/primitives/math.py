@@ -32,8 +32,25 @@ def truediv(x, y, name=None):
     return divide(x, y)
 
 
-floordiv = binary("floordiv", "FloorDiv", operator.floordiv, "x // y elementwise. Not differentiable (gradient None).", differentiable=False)
-floormod = binary("floormod", "FloorMod", operator.mod, "x % y elementwise, the sign of y (Python's and TF's convention).")
+def _integer_safe(fn):
+    """``fn`` for FloorDiv/FloorMod: integers divided by zero raise, as TF's kernels do
+    (NumPy would give 0 with a warning); floats give inf/nan silently, as in TF."""
+
+    def kernel(x, y):
+        if x.dtype.kind in "iu" and not B.xp.all(y):
+            raise ZeroDivisionError(
+                "Integer division by zero: the divisor holds a 0. Replace the zeros first, "
+                "e.g. tf.where(y == 0, 1, y), or divide floats.")
+        return fn(x, y)
+
+    return kernel
+
+
+floordiv = binary("floordiv", "FloorDiv", _integer_safe(operator.floordiv),
+                  "x // y elementwise. Not differentiable (gradient None). Integers divided by 0 raise, as in TF.",
+                  differentiable=False)
+floormod = binary("floormod", "FloorMod", _integer_safe(operator.mod),
+                  "x % y elementwise, the sign of y (Python's and TF's convention). Integers modulo 0 raise, as in TF.")
 pow = binary("pow", "Pow", operator.pow, "x ** y elementwise, differentiable in both x and y.")  # noqa: A001
 maximum = binary("maximum", "Maximum", _xp("maximum"), "The larger of x and y. At ties the gradient goes to x, as in TF.")
 minimum = binary("minimum", "Minimum", _xp("minimum"), "The smaller of x and y. At ties the gradient goes to x, as in TF.")
@@ -64,26 +81,26 @@ xdivy = binary("xdivy", "Xdivy", _xdivy, "x / y, but 0 where x == 0.")
 negative = unary("negative", "Neg", operator.neg, "-x elementwise.")
 abs = unary("abs", "Abs", _xp("abs"), "|x|. Its gradient at 0 is 0, as in TF.")  # noqa: A001
 sign = unary("sign", "Sign", _xp("sign"), "-1, 0 or 1. Its gradient is zero everywhere.")
-exp = unary("exp", "Exp", _xp("exp"), "e ** x.")
-expm1 = unary("expm1", "Expm1", _xp("expm1"), "e ** x - 1, accurate near 0.")
-log = unary("log", "Log", _xp("log"), "Natural logarithm (-inf at 0, nan below).")
-log1p = unary("log1p", "Log1p", _xp("log1p"), "log(1 + x), accurate near 0.")
-sqrt = unary("sqrt", "Sqrt", _xp("sqrt"), "Square root. Its gradient at 0 is inf, as in TF.")
-rsqrt = unary("rsqrt", "Rsqrt", lambda x: 1 / B.xp.sqrt(x), "1 / sqrt(x).")
+exp = unary("exp", "Exp", _xp("exp"), "e ** x.", floats_only=True)
+expm1 = unary("expm1", "Expm1", _xp("expm1"), "e ** x - 1, accurate near 0.", floats_only=True)
+log = unary("log", "Log", _xp("log"), "Natural logarithm (-inf at 0, nan below).", floats_only=True)
+log1p = unary("log1p", "Log1p", _xp("log1p"), "log(1 + x), accurate near 0.", floats_only=True)
+sqrt = unary("sqrt", "Sqrt", _xp("sqrt"), "Square root. Its gradient at 0 is inf, as in TF.", floats_only=True)
+rsqrt = unary("rsqrt", "Rsqrt", lambda x: 1 / B.xp.sqrt(x), "1 / sqrt(x).", floats_only=True)
 square = unary("square", "Square", lambda x: x * x, "x * x.")
-reciprocal = unary("reciprocal", "Reciprocal", lambda x: 1 / x, "1 / x.")
-sin = unary("sin", "Sin", _xp("sin"), "Sine.")
-cos = unary("cos", "Cos", _xp("cos"), "Cosine.")
-tan = unary("tan", "Tan", _xp("tan"), "Tangent.")
-asin = unary("asin", "Asin", _xp("arcsin"), "Inverse sine.")
-acos = unary("acos", "Acos", _xp("arccos"), "Inverse cosine.")
-atan = unary("atan", "Atan", _xp("arctan"), "Inverse tangent.")
-sinh = unary("sinh", "Sinh", _xp("sinh"), "Hyperbolic sine.")
-cosh = unary("cosh", "Cosh", _xp("cosh"), "Hyperbolic cosine.")
-tanh = unary("tanh", "Tanh", _xp("tanh"), "Hyperbolic tangent.")
-sigmoid = unary("sigmoid", "Sigmoid", lambda x: 1 / (1 + B.xp.exp(-x)), "1 / (1 + exp(-x)).")
-floor = unary("floor", "Floor", _xp("floor"), "Round down. Not differentiable (gradient None, as in TF).", differentiable=False)
-ceil = unary("ceil", "Ceil", _xp("ceil"), "Round up. Not differentiable (gradient None, as in TF).", differentiable=False)
+reciprocal = unary("reciprocal", "Reciprocal", lambda x: 1 / x, "1 / x.", floats_only=True)
+sin = unary("sin", "Sin", _xp("sin"), "Sine.", floats_only=True)
+cos = unary("cos", "Cos", _xp("cos"), "Cosine.", floats_only=True)
+tan = unary("tan", "Tan", _xp("tan"), "Tangent.", floats_only=True)
+asin = unary("asin", "Asin", _xp("arcsin"), "Inverse sine.", floats_only=True)
+acos = unary("acos", "Acos", _xp("arccos"), "Inverse cosine.", floats_only=True)
+atan = unary("atan", "Atan", _xp("arctan"), "Inverse tangent.", floats_only=True)
+sinh = unary("sinh", "Sinh", _xp("sinh"), "Hyperbolic sine.", floats_only=True)
+cosh = unary("cosh", "Cosh", _xp("cosh"), "Hyperbolic cosine.", floats_only=True)
+tanh = unary("tanh", "Tanh", _xp("tanh"), "Hyperbolic tangent.", floats_only=True)
+sigmoid = unary("sigmoid", "Sigmoid", lambda x: 1 / (1 + B.xp.exp(-x)), "1 / (1 + exp(-x)).", floats_only=True)
+floor = unary("floor", "Floor", _xp("floor"), "Round down. Not differentiable (gradient None, as in TF).", differentiable=False, floats_only=True)
+ceil = unary("ceil", "Ceil", _xp("ceil"), "Round up. Not differentiable (gradient None, as in TF).", differentiable=False, floats_only=True)
 round = unary("round", "Round", _xp("round"), "Round half to even. Not differentiable (gradient None, as in TF).", differentiable=False)  # noqa: A001
 stop_gradient = unary("stop_gradient", "StopGradient", lambda x: x,
                       "The same value, but gradients do not flow back through it (recorded, shown on the tape).",
@@ -91,7 +108,40 @@ stop_gradient = unary("stop_gradient", "StopGradient", lambda x: x,
 identity = unary("identity", "Identity", lambda x: x, "The same value as a new tensor (recorded, gradient passes through).")
 
 
-erf = unary("erf", "Erf", lambda x: B.erf(x), "The error function.")
+# -- the fused backward kernels TF uses for sqrt, rsqrt and reciprocal --------------
+# Each gives 0 where the upstream is 0, whatever the local derivative is (inf at
+# sqrt(0), nan at sqrt(-1)): tf.where(w > 0, tf.sqrt(w), 0) then has gradient 0
+# at w = 0, as in TF. Plain arithmetic would give 0 * inf = nan there.
+
+def _zero_without_upstream(local):
+    def kernel(y, dy):
+        xp = B.xp
+        return xp.where(dy == 0, xp.zeros((), dtype=dy.dtype), local(y, dy))
+
+    return kernel
+
+
+SQRT_GRAD = Primitive("SqrtGrad", _zero_without_upstream(lambda y, dy: 0.5 * dy / y))
+RSQRT_GRAD = Primitive("RsqrtGrad", _zero_without_upstream(lambda y, dy: -0.5 * dy * (y * y * y)))
+RECIPROCAL_GRAD = Primitive("ReciprocalGrad", _zero_without_upstream(lambda y, dy: -dy * (y * y)))
+
+
+def sqrt_grad(y, dy):
+    """0.5 * dy / y, but 0 where dy == 0: sqrt's backward step, given its output y."""
+    return execute(SQRT_GRAD, (as_tensor(y), as_tensor(dy)))
+
+
+def rsqrt_grad(y, dy):
+    """-0.5 * dy * y**3, but 0 where dy == 0: rsqrt's backward step, given its output y."""
+    return execute(RSQRT_GRAD, (as_tensor(y), as_tensor(dy)))
+
+
+def reciprocal_grad(y, dy):
+    """-dy * y**2, but 0 where dy == 0: reciprocal's backward step, given its output y."""
+    return execute(RECIPROCAL_GRAD, (as_tensor(y), as_tensor(dy)))
+
+
+erf = unary("erf", "Erf", lambda x: B.erf(x), "The error function.", floats_only=True)
 
 # -- comparisons and logic (recorded, not differentiable) ---------------------------
 equal = binary("equal", "Equal", operator.eq, "x == y elementwise (bool).", differentiable=False)
@@ -103,9 +153,9 @@ less_equal = binary("less_equal", "LessEqual", operator.le, "x <= y elementwise 
 logical_and = binary("logical_and", "LogicalAnd", _xp("logical_and"), "x and y elementwise (bool tensors).", differentiable=False)
 logical_or = binary("logical_or", "LogicalOr", _xp("logical_or"), "x or y elementwise (bool tensors).", differentiable=False)
 logical_not = unary("logical_not", "LogicalNot", _xp("logical_not"), "not x elementwise (bool tensor).", differentiable=False)
-is_nan = unary("is_nan", "IsNan", _xp("isnan"), "Where x is NaN (bool).", differentiable=False)
-is_inf = unary("is_inf", "IsInf", _xp("isinf"), "Where x is +-inf (bool).", differentiable=False)
-is_finite = unary("is_finite", "IsFinite", _xp("isfinite"), "Where x is finite (bool).", differentiable=False)
+is_nan = unary("is_nan", "IsNan", _xp("isnan"), "Where x is NaN (bool).", differentiable=False, floats_only=True)
+is_inf = unary("is_inf", "IsInf", _xp("isinf"), "Where x is +-inf (bool).", differentiable=False, floats_only=True)
+is_finite = unary("is_finite", "IsFinite", _xp("isfinite"), "Where x is finite (bool).", differentiable=False, floats_only=True)
 
 # -- selection -------------------------------------------------------------------
 SELECT = Primitive("SelectV2", lambda c, x, y: B.xp.where(c, x, y))

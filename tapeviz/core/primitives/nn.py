@@ -45,7 +45,8 @@ def _softplus(x):
 
 
 softplus = unary("softplus", "Softplus", _softplus,
-                 "log(exp(x) + 1), computed stably (finite at +-1000). Its gradient is sigmoid(x).")
+                 "log(exp(x) + 1), computed stably (finite at +-1000). Its gradient is sigmoid(x).",
+                 floats_only=True)
 
 
 # -- softmax ------------------------------------------------------------------------

@@ -1,0 +1,198 @@
+"""TF's array constructors and reorderings that are compositions of primitives:
+``linspace``, ``meshgrid``, ``sort``, ``argsort``, ``boolean_mask``.
+
+Each is written the way TF writes it (linspace as start + delta * range,
+sort as top_k, boolean_mask as a gather), so values, dtypes and gradients
+agree with TF's, and the visualizer shows the same steps in a name scope.
+The scatter and search primitives they sit beside are re-exported here.
+"""
+
+import numpy as _np
+
+from tapeviz import backend as _B
+from tapeviz.core import dtypes as _dtypes
+from tapeviz.core.errors import InvalidArgumentError as _InvalidArgumentError
+from tapeviz.core.primitives.math import truediv as _truediv
+from tapeviz.core.ops import as_tensor as _as_tensor
+from tapeviz.core.ops import same_dtype as _same_dtype
+from tapeviz.core.primitives.array import (
+    broadcast_to as _broadcast_to, concat as _concat, expand_dims as _expand_dims, gather as _gather,
+    reshape as _reshape, slice_tensor as _slice_tensor, transpose as _transpose,
+)
+from tapeviz.core.primitives.math import cast as _cast, where as _where
+from tapeviz.core.primitives.scatter import (  # noqa: F401
+    scatter_nd, tensor_scatter_nd_add, tensor_scatter_nd_sub, tensor_scatter_nd_update,
+)
+from tapeviz.core.primitives.sorting import descending_order as _descending_order
+from tapeviz.core.primitives.sorting import searchsorted, top_k  # noqa: F401
+from tapeviz.core.scopes import name_scope as _name_scope
+from tapeviz.core.tensor import Tensor as _Tensor
+
+__all__ = ["linspace", "meshgrid", "sort", "argsort", "boolean_mask", "searchsorted", "scatter_nd",
+           "tensor_scatter_nd_update", "tensor_scatter_nd_add", "tensor_scatter_nd_sub"]
+
+
+def _axis(axis, rank, what):
+    axis = int(axis._value) if hasattr(axis, "_value") else int(axis)
+    if not -rank <= axis < rank:
+        raise _InvalidArgumentError(f"{what}: axis {axis} is out of range [{-rank}, {rank}).", what)
+    return axis % rank
+
+
+# -- linspace ----------------------------------------------------------------------------
+
+def _count(num):
+    """linspace's ``num`` as a Python int; TF refuses floats."""
+    if hasattr(num, "_value") or isinstance(num, _Tensor):
+        num = _as_tensor(num)
+        if not num.dtype.is_integer:
+            raise TypeError(f"Argument `tensor` (name: num) must be of type integer. Received `tensor` = "
+                            f"{num.numpy()} of dtype: {num.dtype.name}. Pass an int, e.g. num=5.")
+        return int(num._value)
+    if isinstance(num, (bool, float, _np.floating)) or not isinstance(num, (int, _np.integer)):
+        raise TypeError(f"Argument `tensor` (name: num) must be of type integer. Received `tensor` = {num!r}. "
+                        "Pass an int, e.g. num=5.")
+    return int(num)
+
+
+def linspace(start, stop, num, name=None, axis=0):
+    """``num`` evenly spaced values from ``start`` to ``stop`` (both included), as ``tf.linspace``.
+
+    ``start`` and ``stop`` may be tensors of any broadcastable shapes: the
+    values then run along a new axis ``axis`` of their broadcast shape.
+    Integer inputs give float64 (TF's truediv). Differentiable in ``start``
+    and ``stop``.
+    """
+    start = _as_tensor(start)
+    stop = _as_tensor(stop, dtype=start.dtype)
+    n = _count(num)
+    if n < 0:
+        raise _InvalidArgumentError(f"linspace: num must be >= 0, got {n}. [Op:LinSpace]", "LinSpace")
+    with _name_scope("linspace"):
+        shape = _np.broadcast_shapes(start._value.shape, stop._value.shape)
+        start, stop = _broadcast_to(start, shape), _broadcast_to(stop, shape)
+        axis = _axis(axis, len(shape) + 1, "linspace")
+        start, stop = _expand_dims(start, axis), _expand_dims(stop, axis)
+        steps = max(n - 1, 1)  # never 0: num = 0 and 1 are sliced out at the end
+        delta = _truediv(stop - start, _as_tensor(steps, dtype=start.dtype))
+        start, stop = _cast(start, delta.dtype), _cast(stop, delta.dtype)
+        ramp_shape = [1] * (len(shape) + 1)
+        ramp_shape[axis] = steps - 1
+        ramp = _as_tensor(_np.arange(1, steps).reshape(ramp_shape), dtype=delta.dtype)
+        joined = _concat([start, start + delta * ramp, stop], axis=axis)
+        if joined._value.shape[axis] == n:
+            return joined
+        key = (slice(None),) * axis + (slice(0, n),)
+        return _slice_tensor(joined, key)
+
+
+# -- meshgrid ----------------------------------------------------------------------------
+
+def meshgrid(*args, **kwargs):
+    """Coordinate grids from 1-D tensors, as ``tf.meshgrid``.
+
+    ``indexing='xy'`` (default, Cartesian: the first two axes swapped) or
+    ``'ij'`` (matrix). Gradients sum over the broadcast axes.
+    """
+    indexing = kwargs.pop("indexing", "xy")
+    kwargs.pop("name", None)
+    if kwargs:
+        raise TypeError(f"'{next(iter(kwargs))}' is an invalid keyword argument for this function")
+    if indexing not in ("xy", "ij"):
+        raise ValueError(f"Argument `indexing` parameter must be either xy or ij, got '{indexing}'")
+    if not args:
+        return []
+    with _name_scope("meshgrid"):
+        vectors = [_reshape(_as_tensor(x), [-1]) for x in args]
+        _same_dtype(*vectors, op="meshgrid")
+        ndim = len(vectors)
+        sizes = [v._value.shape[0] for v in vectors]
+        positions = list(range(ndim))
+        if indexing == "xy" and ndim > 1:
+            positions[0], positions[1] = 1, 0
+            sizes[0], sizes[1] = sizes[1], sizes[0]
+        grids = []
+        for v, position in zip(vectors, positions):
+            view = [1] * ndim
+            view[position] = -1
+            grids.append(_broadcast_to(_reshape(v, view), sizes))
+        return grids
+
+
+# -- sort and argsort (top_k underneath, as in TF) -----------------------------------------
+
+def _direction(direction):
+    if direction not in ("ASCENDING", "DESCENDING"):
+        raise ValueError(
+            f"Argument `direction` should be one of ASCENDING, DESCENDING. Received: direction={direction}")
+    return direction == "ASCENDING"
+
+
+def _sortable(values, axis):
+    x = _as_tensor(values)
+    if x.ndim < 1:
+        raise _InvalidArgumentError(f"input must be >= 1-D, got shape {list(x._value.shape)} [Op:TopKV2]", "TopKV2")
+    if x.dtype == _dtypes.bool:
+        raise TypeError("sort takes numbers, not bool: cast first, e.g. tf.cast(x, tf.int32).")
+    return x, _axis(axis, x.ndim, "sort")
+
+
+def sort(values, axis=-1, direction="ASCENDING", name=None):
+    """``values`` sorted along ``axis``, as ``tf.sort``.
+
+    Made of ``top_k`` (of ``-values`` for ascending) with ``axis`` swapped
+    last, as TF does: the gradient goes back to where each value came from;
+    equal values keep their order.
+    """
+    ascending = _direction(direction)
+    x, axis = _sortable(values, axis)
+    last = x.ndim - 1
+    if not x.dtype.is_floating:  # integers carry no gradient: sort directly
+        order = _B.xp.argsort(x._value, axis=axis, kind="stable") if ascending else _descending_order(x._value, axis)
+        return _Tensor(_B.xp.take_along_axis(x._value, order, axis=axis))
+    with _name_scope("sort"):
+        perm = list(range(x.ndim))
+        perm[axis], perm[last] = last, axis
+        moved = x if axis == last else _transpose(x, perm)
+        n = moved._value.shape[-1]
+        result = -top_k(-moved, k=n).values if ascending else top_k(moved, k=n).values
+        return result if axis == last else _transpose(result, perm)
+
+
+def argsort(values, axis=-1, direction="ASCENDING", stable=False, name=None):
+    """The indices (int32) that sort ``values`` along ``axis``, as ``tf.argsort``.
+
+    Always stable: equal values keep their order, which is what TF's top_k
+    gives too. Not differentiable (integer output).
+    """
+    ascending = _direction(direction)
+    x, axis = _sortable(values, axis)
+    order = _B.xp.argsort(x._value, axis=axis, kind="stable") if ascending else _descending_order(x._value, axis)
+    return _Tensor(order.astype(_np.int32))
+
+
+# -- boolean_mask ----------------------------------------------------------------------------
+
+def boolean_mask(tensor, mask, axis=None, name="boolean_mask"):
+    """The entries of ``tensor`` where ``mask`` is true, as ``tf.boolean_mask``.
+
+    ``mask`` (rank k) covers ``tensor``'s axes ``axis`` .. ``axis + k - 1``;
+    those axes become one axis holding the selected entries, in row-major
+    order. Made of a reshape and a gather, so the gradient is dense and
+    zero where the mask is false.
+    """
+    x = _as_tensor(tensor)
+    m = _as_tensor(mask)
+    k = m.ndim
+    if k == 0:
+        raise ValueError("mask cannot be scalar.")
+    axis = 0 if axis is None else _axis(axis, x.ndim, "boolean_mask")
+    covered = tuple(x._value.shape[axis:axis + k])
+    if covered != tuple(m._value.shape):
+        raise ValueError(f"Shapes {covered} and {tuple(m._value.shape)} are incompatible: the mask must have "
+                         f"the shape of the tensor's axes {axis}..{axis + k - 1}.")
+    with _name_scope("boolean_mask"):
+        shape = x._value.shape
+        flat = _reshape(x, shape[:axis] + (int(_np.prod(covered, dtype=_np.int64)),) + shape[axis + k:])
+        positions = _reshape(_where(_reshape(m, [-1])), [-1])
+        return _gather(flat, positions, axis=axis)

@@ -1,0 +1,129 @@
+"""Scattering slices into tensors at index tuples: ``tf.scatter_nd`` and the
+``tf.tensor_scatter_nd_*`` family (kernels only; rules in core.gradients.scatter).
+
+``indices[..., :]`` addresses the first ``indices.shape[-1]`` axes of the
+result, as in ``tf.gather_nd``, whose adjoint ``scatter_nd`` is.
+"""
+
+import numpy as np
+
+from tapeviz import backend as B
+from tapeviz.core.errors import InvalidArgumentError
+from tapeviz.core.ops import as_tensor, execute
+from tapeviz.core.primitive import Primitive
+
+
+def _flat_rows(shape, indices):
+    """Flat positions of each index tuple in ``shape`` reshaped to [rows, rest...].
+
+    Checks the range as TF's CPU kernels do (negative indices are errors too).
+    """
+    depth = indices.shape[-1]
+    indexed = shape[:depth]
+    host = np.asarray(B.to_numpy(indices)).reshape(-1, depth).astype(np.int64)
+    bad = np.flatnonzero(((host < 0) | (host >= np.asarray(indexed, dtype=np.int64))).any(axis=-1))
+    if bad.size:
+        i = int(bad[0])
+        raise IndexError(
+            f"indices[{i}] = {host[i].tolist()} does not index into shape {list(shape)}: "
+            "every index must lie in [0, size) of its axis.")
+    strides = np.cumprod((1,) + tuple(indexed[::-1]))[:-1][::-1].astype(np.int64)
+    flat = B.xp.asarray(host @ strides if depth else np.zeros(len(host), dtype=np.int64))
+    rows = (int(np.prod(indexed, dtype=np.int64)),) + tuple(shape[depth:])
+    return flat, rows
+
+
+def _scatter_nd(indices, updates, shape):
+    flat, rows = _flat_rows(shape, indices)
+    return B.scatter_add(rows, flat, updates.reshape((flat.shape[0],) + rows[1:]), updates.dtype).reshape(shape)
+
+
+def _tensor_scatter(tensor, indices, updates, mode):
+    flat, rows = _flat_rows(tensor.shape, indices)
+    out = B.xp.array(tensor).reshape(rows)  # a copy: the kernel owns it
+    slices = updates.reshape((flat.shape[0],) + rows[1:])
+    if mode == "update":
+        out[flat] = slices  # with repeated indices the last update wins, as on TF's CPU
+    elif mode == "add":
+        out += B.scatter_add(rows, flat, slices, out.dtype)
+    else:
+        out -= B.scatter_add(rows, flat, slices, out.dtype)
+    return out.reshape(tensor.shape)
+
+
+SCATTER_ND = Primitive("ScatterNd", _scatter_nd)
+TENSOR_SCATTER_UPDATE = Primitive("TensorScatterUpdate", lambda t, i, u: _tensor_scatter(t, i, u, "update"))
+TENSOR_SCATTER_ADD = Primitive("TensorScatterAdd", lambda t, i, u: _tensor_scatter(t, i, u, "add"))
+TENSOR_SCATTER_SUB = Primitive("TensorScatterSub", lambda t, i, u: _tensor_scatter(t, i, u, "sub"))
+
+
+def _int_indices(indices, op):
+    indices = as_tensor(indices)
+    if not indices.dtype.is_integer:
+        raise TypeError(f"{op}: indices must be int32 or int64, got {indices.dtype.name}. "
+                        "Cast them first: tf.cast(indices, tf.int32).")
+    if indices.ndim < 1:
+        raise InvalidArgumentError(f"indices must be at least a vector, got a scalar [Op:{op}]", op)
+    return indices
+
+
+def _check_updates(indices, updates, shape, op):
+    """TF's shape rule: updates.shape = indices.shape[:-1] + shape[indices.shape[-1]:]."""
+    outer = indices.ndim - 1
+    ishape, ushape = list(indices._value.shape), list(updates._value.shape)
+    depth = ishape[-1]
+    if depth > len(shape):
+        raise InvalidArgumentError(
+            f"Index innermost dimension length must be <= output rank; saw: {depth} vs. {len(shape)} [Op:{op}]", op)
+    expected = ishape[:-1] + list(shape[depth:])
+    if ushape != expected:
+        raise InvalidArgumentError(
+            f"Dimensions [0,{outer}) of indices[shape={ishape}] must match dimensions [0,{outer}) of "
+            f"updates[shape={ushape}], and updates must end with the output's shape after the indexed "
+            f"axes: updates of shape {expected} are needed. [Op:{op}]", op)
+
+
+def scatter_nd(indices, updates, shape, name=None):
+    """Zeros of ``shape`` with ``updates`` added at ``indices`` (repeated indices add up).
+
+    ``updates.shape`` must be ``indices.shape[:-1] + shape[indices.shape[-1]:]``.
+    Differentiable in ``updates``: the gradient is ``gather_nd`` of the upstream.
+    """
+    indices = _int_indices(indices, "ScatterNd")
+    updates = as_tensor(updates)
+    if hasattr(shape, "_value"):
+        shape = np.asarray(B.to_numpy(shape._value)).tolist()
+    shape = tuple(int(n) for n in ([shape] if isinstance(shape, (int, np.integer)) else shape))
+    _check_updates(indices, updates, shape, "ScatterNd")
+    return execute(SCATTER_ND, (indices, updates), {"shape": shape})
+
+
+def _tensor_scatter_op(primitive, tensor, indices, updates):
+    tensor = as_tensor(tensor)
+    indices = _int_indices(indices, primitive.name)
+    updates = as_tensor(updates, dtype=tensor.dtype)
+    _check_updates(indices, updates, tuple(tensor._value.shape), primitive.name)
+    return execute(primitive, (tensor, indices, updates))
+
+
+def tensor_scatter_nd_update(tensor, indices, updates, name=None):
+    """A copy of ``tensor`` with the slices at ``indices`` replaced by ``updates``.
+
+    With repeated indices the last update wins (TF leaves it unspecified).
+    Gradients: the upstream to ``tensor`` except at the replaced slices, and
+    ``gather_nd`` of the upstream to ``updates``.
+    """
+    return _tensor_scatter_op(TENSOR_SCATTER_UPDATE, tensor, indices, updates)
+
+
+def tensor_scatter_nd_add(tensor, indices, updates, name=None):
+    """A copy of ``tensor`` with ``updates`` added at ``indices`` (repeats add up)."""
+    return _tensor_scatter_op(TENSOR_SCATTER_ADD, tensor, indices, updates)
+
+
+def tensor_scatter_nd_sub(tensor, indices, updates, name=None):
+    """A copy of ``tensor`` with ``updates`` subtracted at ``indices`` (repeats add up)."""
+    return _tensor_scatter_op(TENSOR_SCATTER_SUB, tensor, indices, updates)
+
+
+__all__ = ["scatter_nd", "tensor_scatter_nd_update", "tensor_scatter_nd_add", "tensor_scatter_nd_sub"]

@@ -1,0 +1,113 @@
+"""Ordering ops: ``top_k`` (differentiable in its values) and the binary searches.
+
+``tf.sort`` and ``tf.argsort`` are compositions of ``top_k`` in
+``tapeviz.array_ops``, as in TF.
+"""
+
+import collections
+
+import numpy as np
+
+from tapeviz import backend as B
+from tapeviz.core import dtypes
+from tapeviz.core.errors import InvalidArgumentError
+from tapeviz.core.ops import as_tensor, execute, same_dtype
+from tapeviz.core.primitive import Primitive
+
+TopKV2 = collections.namedtuple("TopKV2", ["values", "indices"])
+
+
+def descending_order(x, axis=-1):
+    """Indices that sort ``x`` (a backend array) from largest to smallest along ``axis``.
+
+    Stable: equal values keep their order (lower index first), as TF's top_k
+    does. Sorting the reversed array ascending and reversing the result gives
+    that without negating (which overflows for the smallest integer).
+    """
+    xp = B.xp
+    n = x.shape[axis]
+    flipped = xp.flip(x, axis=axis)
+    return n - 1 - xp.flip(xp.argsort(flipped, axis=axis, kind="stable"), axis=axis)
+
+
+def _top_k(x, k, index_dtype):
+    order = descending_order(x)[..., :k]
+    return B.xp.take_along_axis(x, order, axis=-1), order.astype(index_dtype)
+
+
+TOP_K = Primitive("TopKV2", _top_k, n_outputs=2)
+
+
+def top_k(input, k=1, sorted=True, index_type=dtypes.int32, name=None):  # noqa: A002 - TF's names
+    """The ``k`` largest entries along the last axis and their indices, as ``tf.math.top_k``.
+
+    Returns ``TopKV2(values, indices)``. Equal values come in index order.
+    The gradient flows to the chosen entries (a scatter of the upstream).
+    ``sorted=False`` still returns them sorted: TF leaves that order
+    unspecified.
+    """
+    x = as_tensor(input)
+    k = int(k._value) if hasattr(k, "_value") else int(k)
+    if x.ndim < 1:
+        raise InvalidArgumentError(f"input must be >= 1-D, got shape {list(x._value.shape)} [Op:TopKV2]", "TopKV2")
+    n = x._value.shape[-1]
+    if k < 0:
+        raise InvalidArgumentError(f"Need k >= 0, got {k} [Op:TopKV2]", "TopKV2")
+    if k > n:
+        raise InvalidArgumentError(
+            f"input must have at least k columns. Had {n}, needed {k}: lower k or pad the input. [Op:TopKV2]",
+            "TopKV2")
+    if x.dtype.name == "bool":
+        raise TypeError("top_k takes numbers, not bool: cast first, e.g. tf.cast(x, tf.int32).")
+    index_dtype = dtypes.as_dtype(index_type)
+    if index_dtype not in (dtypes.int32, dtypes.int64):
+        raise TypeError(f"top_k: index_type must be int32 or int64, got {index_dtype.name}.")
+    values, indices = execute(TOP_K, (x,), {"k": k, "index_dtype": index_dtype.as_numpy_dtype})
+    return TopKV2(values, indices)
+
+
+# -- binary search (integer results: not differentiable, not recorded) ------------------------
+
+def _bound(sequence, values, side, out_dtype):
+    """np.searchsorted row by row over the leading dimensions (flattened)."""
+    n, m = sequence.shape[-1], values.shape[-1]
+    pairs = zip(B.to_numpy(sequence).reshape(-1, n), B.to_numpy(values).reshape(-1, m))
+    rows = [np.searchsorted(s, v, side=side) for s, v in pairs]
+    return B.xp.asarray(np.asarray(rows, dtype=np.int64).reshape(values.shape), dtype=out_dtype)
+
+
+LOWER_BOUND = Primitive("LowerBound", lambda s, v, out_dtype: _bound(s, v, "left", out_dtype), differentiable=None)
+UPPER_BOUND = Primitive("UpperBound", lambda s, v, out_dtype: _bound(s, v, "right", out_dtype), differentiable=None)
+
+
+def searchsorted(sorted_sequence, values, side="left", out_type=dtypes.int32, name=None):
+    """Where each of ``values`` would go in ``sorted_sequence`` to keep it sorted, as ``tf.searchsorted``.
+
+    ``sorted_sequence`` is [..., N] (sorted along the last axis), ``values``
+    [..., M] with the same leading dimensions; the result is [..., M] indices
+    in [0, N]. ``side='left'`` gives the first such place, ``'right'`` the last.
+    """
+    if side not in ("left", "right"):
+        raise ValueError(f"Argument `side` must be either 'right' or 'left'. Received: `side` = {side!r}.")
+    sequence, vals = as_tensor(sorted_sequence), as_tensor(values)
+    primitive = LOWER_BOUND if side == "left" else UPPER_BOUND
+    if sequence.ndim < 1 or vals.ndim < 1:
+        raise InvalidArgumentError(
+            f"searchsorted needs a sorted_sequence and values of rank >= 1, got shapes "
+            f"{list(sequence._value.shape)} and {list(vals._value.shape)}: wrap a single value in a list. "
+            f"[Op:{primitive.name}]", primitive.name)
+    same_dtype(sequence, vals, op=primitive.name)
+    seq_rows = int(np.prod(sequence._value.shape[:-1], dtype=np.int64))
+    val_rows = int(np.prod(vals._value.shape[:-1], dtype=np.int64))
+    if seq_rows != val_rows:
+        raise InvalidArgumentError(
+            f"Leading dim_size of both tensors must match: sorted_sequence has shape "
+            f"{list(sequence._value.shape)} and values {list(vals._value.shape)}. [Op:{primitive.name}]",
+            primitive.name)
+    out_dtype = dtypes.as_dtype(out_type)
+    if out_dtype not in (dtypes.int32, dtypes.int64):
+        raise TypeError(f"searchsorted: out_type must be int32 or int64, got {out_dtype.name}.")
+    return execute(primitive, (sequence, vals), {"out_dtype": out_dtype.as_numpy_dtype})
+
+
+__all__ = ["top_k", "searchsorted"]
