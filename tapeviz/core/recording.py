@@ -59,13 +59,17 @@ def record(primitive, inputs, outputs, attrs):
                 if tensor._id in watched:
                     recorders.append(tape)
                     break
-    entry = None
-    if recorders or _listeners:
-        scope = "/".join(local.scopes) if local.scopes else ""
-        entry = TapeEntry(primitive, inputs, outputs, attrs, scope, local.depth)
+    if not recorders and not _listeners:
+        return None
+    entry = TapeEntry(primitive, inputs, outputs, attrs, "/".join(local.scopes) if local.scopes else "", local.depth)
     if recorders:
         # Gradients flow only through float outputs of differentiable ops.
-        carry = [t._id for t in outputs if t._value.dtype.kind == "f"] if primitive.differentiable else ()
+        if not primitive.differentiable:
+            carry = ()
+        elif len(outputs) == 1:  # the common case, without building a list
+            carry = (outputs[0]._id,) if outputs[0]._value.dtype.kind == "f" else ()
+        else:
+            carry = [t._id for t in outputs if t._value.dtype.kind == "f"]
         for tape in recorders:
             tape._entries.append(entry)
             tape._watched.update(carry)

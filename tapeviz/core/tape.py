@@ -62,7 +62,7 @@ class GradientTape:
         self.serial = _next_serial()  # how events name this tape
         _live[self.serial] = self
         self._entries = []  # recorded TapeEntry objects, in execution order
-        self._released = ()  # sketches of the entries dropped by the last release
+        self._released = history.EMPTY  # a sketch of the entries dropped by the last release
         self._watched = set()  # ids of watched sources and of everything computed from them
         self._watched_variables = {}  # id -> Variable
         self._recording = False
@@ -153,7 +153,7 @@ class GradientTape:
     def _release(self, reason="gradient"):
         had_state = bool(self._entries or self._watched)
         if self._entries:
-            self._released = history.sketch(self._entries)
+            self._released = history.Sketch(self._entries)
         self._entries = []
         self._watched = set()
         self._watched_variables = {}
@@ -297,7 +297,7 @@ class GradientTape:
     def history(self):
         """What the tape recorded, for drawing it: the live entries while it holds
         them; after a release, sketches of them (structure without values)."""
-        return tuple(self._entries) if self._entries else self._released
+        return tuple(self._entries) if self._entries else self._released.entries()
 
     @property
     def released(self):
@@ -450,15 +450,18 @@ def sweep(tape, targets, sources, seeds):
 
     # Forward pass over the tape: the float tensors on a path from a watched
     # source (an unwatched source gets None, as in TF, even if an op used it).
+    # An input's producer comes before its user, so ``needs`` (which inputs
+    # want a gradient) is final when its entry is reached.
     watched = tape._watched
     reachable = {s._id for s in sources if s._id in watched and _is_float(s)}
-    relevant = []
+    relevant = []  # (entry, needs)
     for entry in entries:
-        for tensor in entry.inputs:
-            if tensor._id in reachable:
-                relevant.append(entry)
-                reachable.update([t._id for t in entry.outputs if t._value.dtype.kind == "f"])
-                break
+        needs = tuple([t._id in reachable for t in entry.inputs])
+        if True in needs:
+            relevant.append((entry, needs))
+            for tensor in entry.outputs:
+                if tensor._value.dtype.kind == "f":
+                    reachable.add(tensor._id)
 
     pending = {}  # id -> gradients arriving at that tensor, summed when it is used
     for target, seed in zip(targets, seeds):
@@ -468,14 +471,13 @@ def sweep(tape, targets, sources, seeds):
     saved_depth = _local.depth
     depth = None
     try:
-        for entry in reversed(relevant):
+        for entry, needs in reversed(relevant):
             if entry.depth != depth:  # ops the rule (and summing its upstream) runs are one order higher
                 depth = entry.depth
                 _local.depth = depth + 1
             upstream = _take_upstream(entry, pending, source_ids)
             if upstream is None:
                 continue
-            needs = tuple([t._id in reachable for t in entry.inputs])
             produced = entry.primitive.rule(entry, needs, *upstream)
             if type(produced) is not tuple:
                 produced = tuple(produced) if isinstance(produced, list) else (produced,)
@@ -495,7 +497,7 @@ def sweep(tape, targets, sources, seeds):
                 events.emit(events.BackwardStep(tape.serial, entry, needs, upstream, produced))
 
         # The sums at the sources belong to the sweep's own order.
-        _local.depth = 1 + max((entry.depth for entry in relevant), default=saved_depth)
+        _local.depth = 1 + max((entry.depth for entry, _needs in relevant), default=saved_depth)
         results = []
         for source in sources:
             grads = pending.get(source._id)
@@ -530,14 +532,12 @@ def _take_upstream(entry, pending, source_ids):
     outputs = entry.outputs
     if len(outputs) == 1:  # the common case, kept short
         key = outputs[0]._id
-        grads = pending.get(key)
+        grads = pending.pop(key, None)
         if grads is None:
             return None
-        summed = _sum_grads(grads)
+        summed = grads[0] if len(grads) == 1 else _sum_grads(grads)
         if key in source_ids:
             pending[key] = [summed]
-        else:
-            del pending[key]
         return (summed,)
     arrived = [pending.get(t._id) for t in outputs]
     if not any(arrived):

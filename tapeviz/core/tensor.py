@@ -440,6 +440,13 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
 
 
 def _to_array(value, dtype, dtype_hint=None):
+    array = _new_array(value, dtype, dtype_hint)
+    # Rank 0 is held as a NumPy scalar, the form NumPy's own ops return: an op
+    # mixing a scalar with a 0-d array takes NumPy's slow path (~10x).
+    return array[()] if type(array) is np.ndarray and array.ndim == 0 else array
+
+
+def _new_array(value, dtype, dtype_hint):
     xp = backend.xp
     from_numpy = isinstance(value, (np.ndarray, np.generic)) or type(value).__module__.startswith("cupy")
     if dtype is not None:

@@ -121,7 +121,7 @@ def _light_entry(entry, summaries):
         return entry
     key = ("entry", entry.index)
     if key not in summaries:
-        summaries[key] = EntrySketch(entry, lambda t: _light(t, summaries, False))
+        summaries[key] = EntrySketch.of(entry, lambda t: _light(t, summaries, False))
     return summaries[key]
 
 
