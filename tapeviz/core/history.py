@@ -15,8 +15,8 @@ shapes and NumPy dtypes, which the garbage collector does not track, so a
 kept sketch does not slow down later collections either.
 """
 
-from itertools import accumulate, chain, filterfalse
-from operator import attrgetter
+from itertools import accumulate, chain, compress
+from operator import attrgetter, not_
 
 from tapeviz.core.dtypes import as_dtype
 from tapeviz.core.tensor import Tensor
@@ -67,9 +67,8 @@ class EntrySketch:
 
 
 _PRIMITIVE, _SCOPE, _DEPTH, _INDEX = map(attrgetter, ("primitive", "scope", "depth", "index"))
-_INPUTS, _OUTPUTS = attrgetter("inputs"), attrgetter("outputs")
-_META = attrgetter("_id", "_value.shape", "_value.dtype")  # a tensor's structure, without the array
-_ID = attrgetter("_id")
+_INPUTS, _OUTPUTS, _ID = map(attrgetter, ("inputs", "outputs", "_id"))
+_SHAPE, _DTYPE = attrgetter("_value.shape"), attrgetter("_value.dtype")
 
 
 class Sketch:
@@ -78,8 +77,8 @@ class Sketch:
     Variables stay themselves (the user owns them, and draws show their name).
     """
 
-    __slots__ = ("_primitives", "_scopes", "_depths", "_indexes", "_input_ends", "_inputs",
-                 "_output_ends", "_outputs", "_variables", "_built")
+    __slots__ = ("_primitives", "_scopes", "_depths", "_indexes", "_input_ends", "_input_ids",
+                 "_output_ends", "_output_ids", "_output_shapes", "_output_dtypes", "_others", "_built")
 
     def __init__(self, entries):
         self._primitives = list(map(_PRIMITIVE, entries))
@@ -88,12 +87,20 @@ class Sketch:
         self._indexes = list(map(_INDEX, entries))
         inputs = list(map(_INPUTS, entries))
         outputs = list(map(_OUTPUTS, entries))
-        # Entry i's tensors are _inputs[_input_ends[i-1]:_input_ends[i]] (the same for outputs).
+        # Entry i's inputs are _input_ids[_input_ends[i-1]:_input_ends[i]] (the same for outputs).
         self._input_ends = list(accumulate(map(len, inputs)))
-        self._inputs = list(map(_META, chain.from_iterable(inputs)))  # (id, shape, numpy dtype)
         self._output_ends = list(accumulate(map(len, outputs)))
-        self._outputs = list(map(_META, chain.from_iterable(outputs)))
-        self._variables = {v._id: v for v in filterfalse(Tensor.__instancecheck__, chain.from_iterable(inputs))}
+        inputs = list(chain.from_iterable(inputs))
+        outputs = list(chain.from_iterable(outputs))
+        self._input_ids = list(map(_ID, inputs))
+        self._output_ids = list(map(_ID, outputs))
+        self._output_shapes = list(map(_SHAPE, outputs))
+        self._output_dtypes = list(map(_DTYPE, outputs))
+        # Inputs that no entry made (sources, constants, variables) are sketched now, while at hand.
+        made = set(self._output_ids)
+        others = list(compress(inputs, map(not_, map(made.__contains__, self._input_ids))))
+        others = dict(zip(map(_ID, others), others))  # each once (a source is used again and again)
+        self._others = {tensor_id: _sketch_of(t) for tensor_id, t in others.items()}
         self._built = None
 
     def __len__(self):
@@ -102,30 +109,28 @@ class Sketch:
     def entries(self):
         """One ``EntrySketch`` per entry, in recorded order (built on the first call)."""
         if self._built is None:
-            tensors = {}  # id -> its TensorSketch, shared by every entry that names it
-
-            def sketch_of(meta):
-                tensor_id, shape, dtype = meta
-                found = tensors.get(tensor_id)
-                if found is None:
-                    found = self._variables.get(tensor_id)
-                    if found is None:
-                        found = TensorSketch(tensor_id, tuple(shape), as_dtype(dtype))
-                    tensors[tensor_id] = found
-                return found
-
+            tensors = dict(self._others)  # id -> its TensorSketch (or Variable), shared by the entries naming it
+            for tensor_id, shape, dtype in zip(self._output_ids, self._output_shapes, self._output_dtypes):
+                tensors[tensor_id] = TensorSketch(tensor_id, tuple(shape), as_dtype(dtype))
             built = []
             in_start = out_start = 0
             for position, primitive in enumerate(self._primitives):
                 in_end, out_end = self._input_ends[position], self._output_ends[position]
                 built.append(EntrySketch(
                     primitive,
-                    tuple([sketch_of(m) for m in self._inputs[in_start:in_end]]),
-                    tuple([sketch_of(m) for m in self._outputs[out_start:out_end]]),
+                    tuple([tensors[i] for i in self._input_ids[in_start:in_end]]),
+                    tuple([tensors[i] for i in self._output_ids[out_start:out_end]]),
                     self._scopes[position], self._depths[position], self._indexes[position]))
                 in_start, out_start = in_end, out_end
             self._built = tuple(built)
         return self._built
+
+
+def _sketch_of(tensor):
+    if type(tensor) is not Tensor:  # a Variable
+        return tensor
+    value = tensor._value
+    return TensorSketch(tensor._id, tuple(value.shape), as_dtype(value.dtype))
 
 
 EMPTY = Sketch(())  # what a tape that never released holds

@@ -74,7 +74,8 @@ def record(primitive, inputs, outputs, attrs):
             tape._entries.append(entry)
             tape._watched.update(carry)
     if _listeners:
-        events.emit(events.OpExecuted(entry, tuple([tape.serial for tape in recorders])))
+        serials = tuple([tape.serial for tape in recorders]) if recorders else ()
+        events.emit(events.OpExecuted(entry, serials))
     return entry
 
 

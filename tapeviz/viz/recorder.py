@@ -40,7 +40,7 @@ import numpy as np
 from tapeviz.core import events
 from tapeviz.core.history import EntrySketch, TensorSketch
 from tapeviz.core.tape import tape_with_serial
-from tapeviz.core.tensor import Tensor, is_tensor, tensor_id, to_array
+from tapeviz.core.tensor import Tensor, is_tensor, largest_nbytes, tensor_id, to_array
 from tapeviz.viz import format as fmt
 
 SMALL_BYTES = 1024  # tensors up to this size are kept whole
@@ -149,14 +149,24 @@ class Log:
 
 
 class _TapeLog:
-    """The events that concern one tape."""
+    """The events that concern one tape, and their sequence numbers.
 
-    __slots__ = ("records", "related", "holds_large")
+    Two flat lists rather than a list of pairs: one pair per op would be
+    one more object for the garbage collector to walk for as long as the
+    tape lives.
+    """
+
+    __slots__ = ("seqs", "events", "related", "holds_large")
 
     def __init__(self):
-        self.records = []
+        self.seqs = []
+        self.events = []
         self.related = set()  # serials of tapes that shared an op with this one
         self.holds_large = False  # a large tensor was seen: compact the log when the tape releases
+
+    @property
+    def records(self):
+        return list(zip(self.seqs, self.events))
 
 
 class SessionRecorder:
@@ -181,35 +191,39 @@ class SessionRecorder:
         return log
 
     def __call__(self, event):
-        seq = _next_seq()
         kind = type(event)
-        if kind is events.OpExecuted:
-            self._on_op(seq, event)
+        if kind is _OP_EXECUTED:  # the commonest event (every op), handled here in full
+            tapes = event.tapes
+            if tapes:
+                seq = _next_seq()
+                entry = event.entry
+                large = largest_nbytes(entry.inputs + entry.outputs) > SMALL_BYTES
+                for serial in tapes:
+                    log = self.logs.get(serial) or self._log(serial)
+                    log.seqs.append(seq)
+                    log.events.append(event)
+                    if large:
+                        log.holds_large = True
+                    if len(tapes) > 1:
+                        log.related.update(tapes)
+            elif event.entry.depth == 0:  # ops a sweep ran outside every tape belong to no picture
+                self._keep_untaped(_next_seq(), event)
             return
-        if kind in _SWEEP_EVENTS:
-            event = compact(event, {}, with_values=True)  # gradients are held by no tape
+        seq = _next_seq()
+        if kind is _BACKWARD_STEP:  # the next commonest (every step of a sweep)
+            if largest_nbytes(event.entry.inputs + event.entry.outputs + event.upstream + event.grads) > SMALL_BYTES:
+                event = compact(event, {}, with_values=True)  # gradients are held by no tape
+        elif kind in _SWEEP_EVENTS:
+            event = compact(event, {}, with_values=True)
         elif kind is events.TapeEntered or kind is events.TapeExited or kind is events.VariableAssigned:
             self._keep_untaped(seq, event)  # explain() needs when tapes (stopped) recording
         serial = getattr(event, "tape", None)
         if serial is not None:
-            self._log(serial).records.append((seq, event))
+            log = self._log(serial)
+            log.seqs.append(seq)
+            log.events.append(event)
             if kind is events.TapeReleased and event.reason != "deleted":
                 self._compact(serial)
-
-    def _on_op(self, seq, event):
-        tapes = event.tapes
-        entry = event.entry
-        if not tapes:
-            if entry.depth == 0:  # ops a sweep ran outside every tape belong to no picture
-                self._keep_untaped(seq, event)
-            return
-        large = any(map(_is_large, entry.inputs + entry.outputs))
-        for serial in tapes:
-            log = self.logs.get(serial) or self._log(serial)
-            log.records.append((seq, event))
-            log.holds_large = log.holds_large or large
-            if len(tapes) > 1:
-                log.related.update(tapes)
 
     def _keep_untaped(self, seq, event):
         size = 0
@@ -229,7 +243,7 @@ class SessionRecorder:
         if log is None or not log.holds_large:
             return
         summaries = {}
-        log.records = [(seq, compact(event, summaries)) for seq, event in log.records]
+        log.events = [compact(event, summaries) for event in log.events]
         log.holds_large = False
 
     def records_for(self, tape, with_untaped=False):
@@ -246,7 +260,7 @@ class SessionRecorder:
             other = self.logs.get(serial)
             if other is None:
                 continue
-            for seq, event in other.records:
+            for seq, event in zip(other.seqs, other.events):
                 kept = merged.get(seq)
                 if kept is None or _is_lighter(kept, event):
                     merged[seq] = event
@@ -261,6 +275,7 @@ def _is_lighter(kept, event):
 
 
 _SWEEP_EVENTS = (events.SweepStarted, events.BackwardStep, events.SweepFinished)
+_OP_EXECUTED, _BACKWARD_STEP = events.OpExecuted, events.BackwardStep
 SESSION = SessionRecorder()
 _session_on = False
 
