@@ -454,11 +454,12 @@ def sweep(tape, targets, sources, seeds):
     # want a gradient) is final when its entry is reached.
     watched = tape._watched
     reachable = {s._id for s in sources if s._id in watched and _is_float(s)}
-    relevant = []  # (entry, needs)
+    relevant, needs_of = [], []  # the entries on such a path, and their needs (two lists: no pair objects to collect)
     for entry in entries:
         needs = tuple([t._id in reachable for t in entry.inputs])
         if True in needs:
-            relevant.append((entry, needs))
+            relevant.append(entry)
+            needs_of.append(needs)
             for tensor in entry.outputs:
                 if tensor._value.dtype.kind == "f":
                     reachable.add(tensor._id)
@@ -471,7 +472,7 @@ def sweep(tape, targets, sources, seeds):
     saved_depth = _local.depth
     depth = None
     try:
-        for entry, needs in reversed(relevant):
+        for entry, needs in zip(reversed(relevant), reversed(needs_of)):
             if entry.depth != depth:  # ops the rule (and summing its upstream) runs are one order higher
                 depth = entry.depth
                 _local.depth = depth + 1
@@ -497,7 +498,7 @@ def sweep(tape, targets, sources, seeds):
                 events.emit(events.BackwardStep(tape.serial, entry, needs, upstream, produced))
 
         # The sums at the sources belong to the sweep's own order.
-        _local.depth = 1 + max((entry.depth for entry, _needs in relevant), default=saved_depth)
+        _local.depth = 1 + max((entry.depth for entry in relevant), default=saved_depth)
         results = []
         for source in sources:
             grads = pending.get(source._id)
