@@ -476,10 +476,25 @@ def sweep(tape, targets, sources, seeds):
             if entry.depth != depth:  # ops the rule (and summing its upstream) runs are one order higher
                 depth = entry.depth
                 _local.depth = depth + 1
-            upstream = _take_upstream(entry, pending, source_ids)
-            if upstream is None:
+            rule = entry.primitive.rule
+            if rule is None:  # not differentiable, or no rule in the table
                 continue
-            produced = entry.primitive.rule(entry, needs, *upstream)
+            outputs = entry.outputs
+            if len(outputs) == 1:  # _take_upstream's common case, spelled out: it runs for every entry
+                key = outputs[0]._id
+                grads = pending.pop(key, None)
+                if grads is None:
+                    continue
+                summed = grads[0] if len(grads) == 1 else _sum_grads(grads)
+                if key in source_ids:
+                    pending[key] = [summed]
+                upstream = (summed,)
+                produced = rule(entry, needs, summed)
+            else:
+                upstream = _take_upstream(entry, pending, source_ids)
+                if upstream is None:
+                    continue
+                produced = rule(entry, needs, *upstream)
             if type(produced) is not tuple:
                 produced = tuple(produced) if isinstance(produced, list) else (produced,)
             if len(produced) != len(needs):
@@ -489,9 +504,10 @@ def sweep(tape, targets, sources, seeds):
                 )
             for tensor, grad, need in zip(entry.inputs, produced, needs):
                 if grad is not None and need:
-                    arriving = pending.get(tensor._id)
+                    key = tensor._id
+                    arriving = pending.get(key)
                     if arriving is None:
-                        pending[tensor._id] = [grad]
+                        pending[key] = [grad]
                     else:
                         arriving.append(grad)
             if listening:
@@ -520,26 +536,15 @@ def _is_float(tensor):
 
 
 def _take_upstream(entry, pending, source_ids):
-    """The summed gradient at each output of ``entry``, or None when nothing arrives.
+    """The summed gradient at each output of ``entry``, or None when nothing arrives
+    (for entries with several outputs; the sweep spells out the one-output case).
 
     Gradients at a tensor are complete once the sweep reaches the entry that
     made it (the tape is in topological order), so they are summed here and
     dropped, except at sources, whose totals are the answer. Outputs that got
     no gradient receive zeros, as TF feeds its multi-output rules.
     """
-    primitive = entry.primitive
-    if primitive.rule is None:  # not differentiable, or no rule in the table
-        return None
     outputs = entry.outputs
-    if len(outputs) == 1:  # the common case, kept short
-        key = outputs[0]._id
-        grads = pending.pop(key, None)
-        if grads is None:
-            return None
-        summed = grads[0] if len(grads) == 1 else _sum_grads(grads)
-        if key in source_ids:
-            pending[key] = [summed]
-        return (summed,)
     arrived = [pending.get(t._id) for t in outputs]
     if not any(arrived):
         return None

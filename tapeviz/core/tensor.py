@@ -5,10 +5,8 @@ that ``assign`` replaces; every read of it produces a new Tensor, and that read
 is what tapes record, exactly as in TensorFlow.
 """
 
-import functools
 import itertools
 import math
-import operator
 import sys
 import threading
 
@@ -516,18 +514,15 @@ def to_array(value):
     return convert_to_tensor(value)._value
 
 
-_ARRAY = operator.attrgetter("_value")
-_NBYTES = operator.attrgetter("nbytes")
-_NOT_NONE = functools.partial(operator.is_not, None)
+def any_larger(tensors, nbytes):
+    """True when a Tensor or Variable among ``tensors`` (None allowed) holds more than ``nbytes``.
 
-
-def largest_nbytes(tensors):
-    """Bytes of the largest array among ``tensors`` (Tensors, Variables or None), 0 when none.
-
-    For listeners that weigh every op (the visualizer's recorder): one call,
-    the loop runs in C.
+    For listeners that weigh every op (the visualizer's recorder), so kept lean.
     """
-    return max(map(_NBYTES, map(_ARRAY, filter(_NOT_NONE, tensors))), default=0)
+    for tensor in tensors:
+        if tensor is not None and tensor._value.nbytes > nbytes:
+            return True
+    return False
 
 
 _SOLE_REFERENCES = _calibrate()

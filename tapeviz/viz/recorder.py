@@ -40,7 +40,7 @@ import numpy as np
 from tapeviz.core import events
 from tapeviz.core.history import EntrySketch, TensorSketch
 from tapeviz.core.tape import tape_with_serial
-from tapeviz.core.tensor import Tensor, is_tensor, largest_nbytes, tensor_id, to_array
+from tapeviz.core.tensor import Tensor, any_larger, is_tensor, tensor_id, to_array
 from tapeviz.viz import format as fmt
 
 SMALL_BYTES = 1024  # tensors up to this size are kept whole
@@ -197,7 +197,7 @@ class SessionRecorder:
             if tapes:
                 seq = _next_seq()
                 entry = event.entry
-                large = largest_nbytes(entry.inputs + entry.outputs) > SMALL_BYTES
+                large = any_larger(entry.inputs + entry.outputs, SMALL_BYTES)
                 for serial in tapes:
                     log = self.logs.get(serial) or self._log(serial)
                     log.seqs.append(seq)
@@ -211,7 +211,7 @@ class SessionRecorder:
             return
         seq = _next_seq()
         if kind is _BACKWARD_STEP:  # the next commonest (every step of a sweep)
-            if largest_nbytes(event.entry.inputs + event.entry.outputs + event.upstream + event.grads) > SMALL_BYTES:
+            if any_larger(event.entry.inputs + event.entry.outputs + event.upstream + event.grads, SMALL_BYTES):
                 event = compact(event, {}, with_values=True)  # gradients are held by no tape
         elif kind in _SWEEP_EVENTS:
             event = compact(event, {}, with_values=True)
@@ -219,7 +219,7 @@ class SessionRecorder:
             self._keep_untaped(seq, event)  # explain() needs when tapes (stopped) recording
         serial = getattr(event, "tape", None)
         if serial is not None:
-            log = self._log(serial)
+            log = self.logs.get(serial) or self._log(serial)
             log.seqs.append(seq)
             log.events.append(event)
             if kind is events.TapeReleased and event.reason != "deleted":
