@@ -46,6 +46,7 @@ class TapeEntry:
 NO_ATTRS = {}  # shared by every entry without attributes; never mutated
 _local = state.local  # bound once: record runs for every op while a tape is active
 _listeners = state.listeners
+_sweep_op_listeners = state.sweep_op_listeners
 
 
 def record(primitive, inputs, outputs, attrs):
@@ -59,9 +60,12 @@ def record(primitive, inputs, outputs, attrs):
                 if tensor._id in watched:
                     recorders.append(tape)
                     break
-    if not recorders and not _listeners:
+    # Ops a sweep runs (depth > 0) that no tape records go to the listeners that want them.
+    listeners = _listeners if recorders or not local.depth else _sweep_op_listeners
+    if not recorders and not listeners:
         return None
-    entry = TapeEntry(primitive, inputs, outputs, attrs, "/".join(local.scopes) if local.scopes else "", local.depth)
+    scopes = local.scopes
+    entry = TapeEntry(primitive, inputs, outputs, attrs, "/".join(scopes) if scopes else "", local.depth)
     if recorders:
         # Gradients flow only through float outputs of differentiable ops.
         if not primitive.differentiable:
@@ -73,9 +77,9 @@ def record(primitive, inputs, outputs, attrs):
         for tape in recorders:
             tape._entries.append(entry)
             tape._watched.update(carry)
-    if _listeners:
+    if listeners:
         serials = tuple([tape.serial for tape in recorders]) if recorders else ()
-        events.emit(events.OpExecuted(entry, serials))
+        events.emit(events.OpExecuted(entry, serials), listeners)
     return entry
 
 

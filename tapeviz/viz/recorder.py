@@ -284,7 +284,7 @@ def watch_all():
     """Keep per-tape events from now on (on by default once ``tapeviz.viz`` is imported)."""
     global _session_on
     if not _session_on:
-        events.subscribe(SESSION)
+        events.subscribe(SESSION, untaped_sweep_ops=False)  # it would drop them
         _session_on = True
 
 
