@@ -8,6 +8,7 @@ gradients that meet at a tensor used more than once are summed.
 
 import enum
 import itertools
+import operator
 import warnings
 import weakref
 
@@ -20,6 +21,7 @@ from tapeviz.core.primitives.math import ADD_N
 from tapeviz.core.tensor import Tensor, Variable, convert_to_tensor
 
 _local = state.local
+_DEPTH = operator.attrgetter("depth")
 _next_serial = itertools.count().__next__
 _live = weakref.WeakValueDictionary()  # serial -> tape, while the tape lives
 
@@ -456,7 +458,11 @@ def sweep(tape, targets, sources, seeds):
     reachable = {s._id for s in sources if s._id in watched and _is_float(s)}
     relevant, needs_of = [], []  # the entries on such a path, and their needs (two lists: no pair objects to collect)
     for entry in entries:
-        needs = tuple([t._id in reachable for t in entry.inputs])
+        inputs = entry.inputs
+        if len(inputs) == 2:  # binary ops, the commonest: spelled out rather than a comprehension
+            needs = (inputs[0]._id in reachable, inputs[1]._id in reachable)
+        else:
+            needs = tuple([t._id in reachable for t in inputs])
         if True in needs:
             relevant.append(entry)
             needs_of.append(needs)
@@ -514,7 +520,7 @@ def sweep(tape, targets, sources, seeds):
                 events.emit(events.BackwardStep(tape.serial, entry, needs, upstream, produced))
 
         # The sums at the sources belong to the sweep's own order.
-        _local.depth = 1 + max((entry.depth for entry in relevant), default=saved_depth)
+        _local.depth = 1 + max(map(_DEPTH, relevant), default=saved_depth)
         results = []
         for source in sources:
             grads = pending.get(source._id)

@@ -209,11 +209,16 @@ class SessionRecorder:
             elif event.entry.depth == 0:  # ops a sweep ran outside every tape belong to no picture
                 self._keep_untaped(_next_seq(), event)
             return
-        seq = _next_seq()
-        if kind is _BACKWARD_STEP:  # the next commonest (every step of a sweep)
-            if any_larger(event.entry.inputs + event.entry.outputs + event.upstream + event.grads, SMALL_BYTES):
+        if kind is _BACKWARD_STEP:  # the next commonest (every step of a sweep), also in full
+            entry = event.entry
+            if any_larger(entry.inputs + entry.outputs + event.upstream + event.grads, SMALL_BYTES):
                 event = compact(event, {}, with_values=True)  # gradients are held by no tape
-        elif kind in _SWEEP_EVENTS:
+            log = self.logs.get(event.tape) or self._log(event.tape)
+            log.seqs.append(_next_seq())
+            log.events.append(event)
+            return
+        seq = _next_seq()
+        if kind in _SWEEP_EVENTS:
             event = compact(event, {}, with_values=True)
         elif kind is events.TapeEntered or kind is events.TapeExited or kind is events.VariableAssigned:
             self._keep_untaped(seq, event)  # explain() needs when tapes (stopped) recording
