@@ -2,9 +2,10 @@
 
 Every figure is a ratio against a baseline run in the same process, in
 alternation, so a busy machine slows both sides alike. Reported: the median
-of several rounds. The single-threaded chains of (a) are timed in CPU time
-of the process (time.process_time), which other work on a shared machine
-does not inflate; the MLP steps in wall time (BLAS may use threads). The allocator is pinned first (allocator.py), so that
+of several rounds, in CPU time of the process (time.process_time), which
+other work on a shared machine does not inflate; BLAS is held to one thread
+(as in the training section), so CPU time is the time of the one thread
+that does the work. The allocator is pinned first (allocator.py), so that
 no side pays page faults the other does not.
 
   (a) per-op overhead: a chain of 2,000 scalar `y = y * x + c` recorded and
@@ -24,12 +25,17 @@ Other sections (training, visualizer) are added by their own modules.
 """
 
 import argparse
+import os
 import statistics
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
-import numpy as np
+# One BLAS thread for every contender (effective only when numpy is not imported yet).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import numpy as np  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent), str(HERE)]  # the package, and the sibling sections
@@ -41,19 +47,19 @@ TARGETS = {"per_op_us": 6.0, "torch_ratio": 0.8, "torch_recorder_ratio": 1.6,
            "mlp_ratio": 1.15, "mlp_hooked_ratio": 2.0}
 
 
-def timed(fn, clock=time.perf_counter):
-    start = clock()
+def timed(fn):
+    start = time.process_time()
     fn()
-    return clock() - start
+    return time.process_time() - start
 
 
-def alternate(candidate, baseline, rounds, clock=time.perf_counter):
-    """Median seconds of each, timed in alternation (warm-up round dropped)."""
+def alternate(candidate, baseline, rounds):
+    """Median CPU seconds of each, timed in alternation (warm-up round dropped)."""
     candidate(), baseline()
     a, b = [], []
     for _ in range(rounds):
-        a.append(timed(candidate, clock))
-        b.append(timed(baseline, clock))
+        a.append(timed(candidate))
+        b.append(timed(baseline))
     return statistics.median(a), statistics.median(b)
 
 
@@ -100,12 +106,16 @@ def torch_chain_or_none():
     return torch_chain
 
 
+@contextmanager
 def session_recorder():
-    """The visualizer's session recorder, subscribed (what ``import tapeviz.viz`` does)."""
+    """The visualizer's session recorder listening for a block (as after ``import tapeviz.viz``)."""
     import tapeviz.viz as viz
 
     viz.watch_all()
-    return viz
+    try:
+        yield
+    finally:
+        viz.stop_watching()
 
 
 # -- (b, c) the MLP step ------------------------------------------------------------------
@@ -187,7 +197,7 @@ def check_same_step():
 
 def run_core(rounds):
     results = {}
-    per_op, numpy_op = alternate(scalar_chain, numpy_chain, rounds * 3, time.process_time)
+    per_op, numpy_op = alternate(scalar_chain, numpy_chain, rounds * 3)
     results["per_op_us"] = per_op / 4000 * 1e6
     print(f"(a) per-op overhead: {results['per_op_us']:.2f} us/op recorded+differentiated "
           f"(plain NumPy forward: {numpy_op / 4000 * 1e6:.3f} us/op; ratio {per_op / numpy_op:.0f}x)")
@@ -221,11 +231,8 @@ def run_core(rounds):
 def run_torch(rounds):
     """(a) against PyTorch: no listener, then the session recorder listening.
 
-    CPU time of the process (both sides are single-threaded Python driving
-    their kernels), so other work on a shared machine does not land on
-    whichever side it happens to interrupt. The garbage collector stays on:
-    PyTorch's graph lives in C++, tapeviz's in Python objects, and walking
-    them is part of tapeviz's cost.
+    The garbage collector stays on: PyTorch's graph lives in C++,
+    tapeviz's in Python objects, and walking them is part of tapeviz's cost.
     """
     torch_chain = torch_chain_or_none()
     if torch_chain is None:
@@ -233,17 +240,13 @@ def run_torch(rounds):
         return {}
     ours, theirs = float(scalar_chain()), float(torch_chain())
     assert abs(ours - theirs) <= 1e-3 * abs(theirs), f"the chains differ: {ours} vs {theirs}"
-    clock = time.process_time
     results = {}
-    t_ours, t_torch = alternate(scalar_chain, torch_chain, rounds * 3, clock)
+    t_ours, t_torch = alternate(scalar_chain, torch_chain, rounds * 3)
     results["torch_ratio"] = t_ours / t_torch
     print(f"(a) vs PyTorch (CPU, 1 thread): tapeviz {t_ours / 4000 * 1e6:.2f} us/op, "
           f"PyTorch {t_torch / 4000 * 1e6:.2f} us/op, ratio {results['torch_ratio']:.2f}")
-    viz = session_recorder()
-    try:
-        t_ours, t_torch = alternate(scalar_chain, torch_chain, rounds * 3, clock)
-    finally:
-        viz.stop_watching()
+    with session_recorder():
+        t_ours, t_torch = alternate(scalar_chain, torch_chain, rounds * 3)
     results["torch_recorder_ratio"] = t_ours / t_torch
     print(f"    with the session recorder listening: tapeviz {t_ours / 4000 * 1e6:.2f} us/op, "
           f"PyTorch {t_torch / 4000 * 1e6:.2f} us/op, ratio {results['torch_recorder_ratio']:.2f}")
@@ -264,6 +267,8 @@ def main(argv=None):
         if args.only not in (None, section):
             continue
         print(f"\n[{section}]")
+        if section == "viz" and "tapeviz.viz" in sys.modules:
+            sys.modules["tapeviz.viz"].watch_all()  # as importing it does (section (a) turned it off)
         __import__(f"{section}_bench").run()
     if args.only in (None, "core"):
         misses = [f"{k}={v:.3f} (target <= {TARGETS[k]})" for k, v in results.items() if v > TARGETS[k]]
