@@ -66,17 +66,12 @@ def record(primitive, inputs, outputs, attrs):
         return None
     scopes = local.scopes
     entry = TapeEntry(primitive, inputs, outputs, attrs, "/".join(scopes) if scopes else "", local.depth)
-    if recorders:
-        # Gradients flow only through float outputs of differentiable ops.
-        if not primitive.differentiable:
-            carry = ()
-        elif len(outputs) == 1:  # the common case, without building a list
-            carry = (outputs[0]._id,) if outputs[0]._value.dtype.kind == "f" else ()
-        else:
-            carry = [t._id for t in outputs if t._value.dtype.kind == "f"]
-        for tape in recorders:
-            tape._entries.append(entry)
-            tape._watched.update(carry)
+    for tape in recorders:
+        tape._entries.append(entry)
+        if primitive.differentiable:  # gradients flow only through float outputs of differentiable ops
+            for tensor in outputs:
+                if tensor._value.dtype.kind == "f":
+                    tape._watched.add(tensor._id)
     if listeners:
         serials = tuple([tape.serial for tape in recorders]) if recorders else ()
         events.emit(events.OpExecuted(entry, serials), listeners)
