@@ -6,6 +6,7 @@ that records it, so nested tapes see the same object.
 """
 
 import itertools
+import operator
 
 from tapeviz.core import events, state
 from tapeviz.core.primitive import Primitive
@@ -46,6 +47,7 @@ class TapeEntry:
 NO_ATTRS = {}  # shared by every entry without attributes; never mutated
 _local = state.local  # bound once: record runs for every op while a tape is active
 _listeners = state.listeners
+_SERIAL = operator.attrgetter("serial")
 _sweep_op_listeners = state.sweep_op_listeners
 
 
@@ -73,7 +75,7 @@ def record(primitive, inputs, outputs, attrs):
                 if tensor._value.dtype.kind == "f":
                     tape._watched.add(tensor._id)
     if listeners:
-        serials = tuple([tape.serial for tape in recorders]) if recorders else ()
+        serials = tuple(map(_SERIAL, recorders)) if recorders else ()
         events.emit(events.OpExecuted(entry, serials), listeners)
     return entry
 
