@@ -18,9 +18,6 @@ FORBIDDEN_EXACT = {"ipywidgets", "graphviz", "IPython", "matplotlib", "PIL",
                    "ipykernel", "sklearn", "cupy"}
 FORBIDDEN_PREFIXES = ("jupyter",)  # jupyter_core, jupyter_client, jupyterlab, ...
 
-IMPORT_TIME_LIMIT_S = 0.3
-
-
 def _run_python(code: str) -> str:
     proc = subprocess.run(
         [sys.executable, "-c", code],
@@ -50,21 +47,6 @@ def test_import_does_not_load_heavy_modules():
     assert not bad, (
         f"`import tapeviz` imported {bad}; import visualizer/notebook "
         "dependencies lazily (inside the functions that use them)"
-    )
-
-
-def test_import_time_under_limit():
-    code = (
-        "import time; t0 = time.perf_counter(); import tapeviz; "
-        "print(time.perf_counter() - t0)"
-    )
-    _run_python(code)  # warm-up: writes .pyc files, fills the OS file cache
-    times = [float(_run_python(code).strip().splitlines()[-1]) for _ in range(3)]
-    best = min(times)
-    assert best < IMPORT_TIME_LIMIT_S, (
-        f"`import tapeviz` took {best:.3f}s (best of 3: "
-        f"{', '.join(f'{t:.3f}' for t in times)}), limit {IMPORT_TIME_LIMIT_S}s; "
-        "check `python -X importtime -c 'import tapeviz'`"
     )
 
 

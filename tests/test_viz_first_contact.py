@@ -169,3 +169,13 @@ def test_viz_imported_between_recording_and_gradient_shows_ops_and_the_sweep():
         print([op["name"] for op in trace.ops], len(trace.sweeps), trace.sweeps[0]["results"])
     """)
     assert out.strip() == "['Mul'] 1 ['6']"
+
+
+def test_large_values_a_watched_tape_released_are_named_as_such():
+    viz.watch_all()
+    x = tf.Variable(np.ones((64, 64), np.float32))  # 16 KiB
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(tf.tanh(tf.matmul(x, x)))
+    tape.gradient(y, x)
+    notes = viz.trace_of(tape).data["notes"]
+    assert len(notes) == 1 and "larger than 1 KiB" in notes[0] and "import tapeviz.viz" not in notes[0]

@@ -448,7 +448,7 @@ def _to_array(value, dtype, dtype_hint=None):
 
 def _new_array(value, dtype, dtype_hint):
     xp = backend.xp
-    from_numpy = isinstance(value, (np.ndarray, np.generic)) or type(value).__module__.startswith("cupy")
+    from_numpy = isinstance(value, np.generic) or backend.is_array(value)
     if dtype is not None:
         target = dtypes.as_dtype(dtype).as_numpy_dtype
         if not from_numpy and np.issubdtype(target, np.integer):

@@ -13,7 +13,9 @@ import math
 import numpy as np
 
 from tapeviz import backend as B
+from tapeviz import random as tf_random
 from tapeviz.core.dtypes import as_dtype
+from tapeviz.core.tensor import Tensor
 
 __all__ = ["Initializer", "Zeros", "Ones", "Constant", "RandomUniform", "RandomNormal", "TruncatedNormal",
            "GlorotUniform", "GlorotNormal", "HeUniform", "HeNormal", "LecunUniform", "LecunNormal",
@@ -26,8 +28,6 @@ _TRUNCATED_STDDEV = 0.87962566103423978
 def _rng(seed):
     if seed is not None:
         return np.random.default_rng(seed)
-    from tapeviz import random as tf_random
-
     make = getattr(tf_random, "generator", None)
     return make() if make is not None else np.random.default_rng()
 
@@ -55,7 +55,7 @@ def compute_fans(shape):
 
 
 class Initializer:
-    """Base class: ``initializer(shape, dtype)`` returns a backend array."""
+    """Base class: ``initializer(shape, dtype)`` returns a Tensor, as in TF."""
 
     def __call__(self, shape, dtype=None):
         raise NotImplementedError
@@ -64,7 +64,7 @@ class Initializer:
         return {}
 
     def _finish(self, values, dtype):
-        return B.xp.asarray(np.asarray(values, dtype=as_dtype(dtype or "float32").as_numpy_dtype))
+        return Tensor(B.xp.asarray(np.asarray(values, dtype=as_dtype(dtype or "float32").as_numpy_dtype)))
 
 
 class Zeros(Initializer):

@@ -105,7 +105,7 @@ class Sum(Metric):
         self.total.assign(self.total._value + np.float32(np.sum(values)))
 
     def result(self):
-        return Tensor(np.asarray(self.total._value, np.float32))
+        return Tensor(B.xp.asarray(self.total._value, dtype=np.float32))
 
 
 class Mean(Metric):
@@ -128,7 +128,7 @@ class Mean(Metric):
 
     def result(self):
         count = float(self.count._value)
-        return Tensor(np.asarray(float(self.total._value) / count if count else 0.0, np.float32))
+        return Tensor(B.asarray(np.asarray(float(self.total._value) / count if count else 0.0, np.float32)))
 
 
 class MeanMetricWrapper(Mean):

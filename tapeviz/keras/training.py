@@ -16,9 +16,11 @@ time::
 import numpy as np
 
 from tapeviz import backend as B
+from tapeviz import random as tf_random
 from tapeviz.core import nest, state
 from tapeviz.core.tape import GradientTape
 from tapeviz.core.tensor import Tensor
+from tapeviz.data import Dataset
 from tapeviz.keras import losses as losses_module
 from tapeviz.keras import metrics as metrics_module
 from tapeviz.keras import optimizers as optimizers_module
@@ -56,7 +58,7 @@ def _verbosity(verbose):
 
 
 def _logs(values):
-    return {name: float(np.asarray(getattr(v, "_value", v))) for name, v in values.items()}
+    return {name: float(B.to_numpy(getattr(v, "_value", v))) for name, v in values.items()}
 
 
 class Trainer:
@@ -164,7 +166,6 @@ class Trainer:
     # -- batching ---------------------------------------------------------------------------------
     def _batches(self, x, y, sample_weight, batch_size, shuffle):
         """An iterable of (x, y, sample_weight) batches, and how many there are."""
-        from tapeviz.data import Dataset
 
         if isinstance(x, Dataset):
             if y is not None:
@@ -183,7 +184,6 @@ class Trainer:
         batch_size = batch_size or 32
         order = np.arange(n)
         if shuffle:
-            from tapeviz import random as tf_random
 
             order = getattr(tf_random, "generator", np.random.default_rng)().permutation(n)
 
@@ -211,7 +211,6 @@ class Trainer:
         if x is None:
             raise ValueError("fit() needs training data: model.fit(x, y, ...).")
         if validation_split and validation_data is None:
-            from tapeviz.data import Dataset
 
             if isinstance(x, Dataset):
                 raise ValueError("`validation_split` is only supported for arrays, not for a tf.data.Dataset.")
@@ -292,7 +291,6 @@ class Trainer:
         Not recorded by any tape (as in TF): calling it inside a GradientTape
         gives no gradient. Use ``model(x)`` to differentiate.
         """
-        from tapeviz.data import Dataset
 
         if isinstance(x, Dataset):
             batches = ((_unpack(b)[0],) for b in x)

@@ -28,7 +28,14 @@ from tapeviz.viz.explain import explain, find_nonfinite, gradcheck  # noqa: E402
 
 
 def player(tape, sweep="last", **options):
-    """An ipywidgets player over the reverse sweep of ``tape`` (or a trace)."""
+    """An ipywidgets player over the reverse sweep of ``tape`` (or a trace), with a chain-rule card.
+
+    ``player(inner_tape)`` plays that tape's own sweep; ``sweep="all"`` plays
+    every sweep in order (a nested tape's first-order sweep, then the
+    second-order one). Options: ``predict=True`` (type each gradient before it
+    is shown), ``rankdir="LR"``, ``internals=True`` (the variable reads'
+    steps), and the view's (``fold``, ``open``, ``max_nodes``).
+    """
     from tapeviz.viz.widget import Player
 
     return Player(tape, sweep=sweep, **options)
@@ -41,6 +48,13 @@ def recording_player(tape, **options):
     return Player(tape, mode="record", **options)
 
 
+def heatmap(value, title=None, **options):
+    """A Jacobian or Hessian drawn as an SVG heatmap (blue negative, white zero, red positive)."""
+    from tapeviz.viz.heatmaps import Heatmap
+
+    return Heatmap(value, title=title, **options)
+
+
 def memory(*tapes, **options):
     """Bytes each tape holds for the backward pass, as it records and as the sweep frees them."""
     from tapeviz.viz.memory_view import memory_view
@@ -51,5 +65,5 @@ def memory(*tapes, **options):
 watch_all()
 
 __all__ = ["trace", "trace_of", "Trace", "show", "Figure", "to_dot", "table", "explain",
-           "find_nonfinite", "gradcheck", "player", "recording_player", "memory",
+           "find_nonfinite", "gradcheck", "player", "recording_player", "memory", "heatmap",
            "watch_all", "stop_watching", "GraphvizUnavailable"]

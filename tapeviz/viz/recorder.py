@@ -68,6 +68,11 @@ def nbytes(tensor):
     return int(to_array(tensor).nbytes) if is_tensor(tensor) else 0
 
 
+def _held_bytes(tensor):
+    """Bytes the recorder keeps alive by holding ``tensor`` (variables are the user's)."""
+    return to_array(tensor).nbytes if type(tensor) is Tensor else 0
+
+
 def _is_large(tensor):
     """A tensor the recorder keeps only as a summary (variables are the user's: always kept)."""
     return type(tensor) is Tensor and to_array(tensor).nbytes > SMALL_BYTES
@@ -234,7 +239,7 @@ class SessionRecorder:
         size = 0
         if isinstance(event, events.OpExecuted) and event.entry is not None:
             event = compact(event, {})
-            size = sum(map(nbytes, event.entry.inputs + event.entry.outputs))
+            size = sum(map(_held_bytes, event.entry.inputs + event.entry.outputs))
         if len(self.untaped) == self.untaped.maxlen:
             self.untaped_bytes -= self.untaped[0][2]
         self.untaped.append((seq, event, size))

@@ -45,6 +45,11 @@ RELEASED_NOTE = (
     "values. To see values and the reverse sweep, create it with tf.GradientTape(persistent=True), "
     "or import tapeviz.viz before recording."
 )
+SUMMARISED_NOTE = (
+    "Tensors larger than 1 KiB that the tape released are shown by shape and dtype only (the "
+    "visualizer does not keep what the tape frees). To see their values, create the tape with "
+    "tf.GradientTape(persistent=True)."
+)
 
 
 def _is_variable(obj):
@@ -78,7 +83,8 @@ class _Builder:
         self.events = []
         self.tapes = {}
         self.variable_reads = {}  # variable tid -> first read tensor tid
-        self.released = False
+        self.sweep_events = {}  # sweep id -> [SweepStarted, [BackwardStep...], SweepFinished or None]
+        self.notes = set()  # what the picture cannot show
 
     HANDLERS = {}  # event type -> method, filled below
 
@@ -195,6 +201,7 @@ class _Builder:
                 value = value.astype(np.float64)
                 totals[tid] = totals[tid] + value if tid in totals else value
         self.sweeps.append(sweep)
+        self.sweep_events[sweep["id"]] = [event, [], None]
         self.events.append({"kind": "sweep", "sweep": sweep["id"], "tape": tape})
 
     def on_step(self, event):
@@ -229,6 +236,7 @@ class _Builder:
             "accumulated": accumulated,
             "totals": changed,
         })
+        self.sweep_events[sweep["id"]][1].append(event)
         self.events.append({"kind": "step", "sweep": sweep["id"], "op": oid})
 
     def on_sweep_finished(self, event):
@@ -236,6 +244,7 @@ class _Builder:
         if sweep is not None:
             sweep["results"] = [None if g is None else _preview(g) for g in event.results]
             sweep["open"] = False
+            self.sweep_events[sweep["id"]][2] = event
             self.events.append({"kind": "sweep_end", "sweep": sweep["id"]})
 
     def on_released(self, event):
@@ -252,7 +261,7 @@ class _Builder:
                 info["preview"] = _preview(source)
                 info["nbytes"] = int(getattr(source, "nbytes", 0) or 0)
                 info["nonfinite"] = bool(getattr(source, "nonfinite", False))
-                self.released = True
+                self.notes.add(SUMMARISED_NOTE if isinstance(source, recorder.ValueSummary) else RELEASED_NOTE)
                 continue
             try:
                 value = _value(source)
@@ -268,7 +277,7 @@ class _Builder:
         return {
             "tapes": [self.tapes[t] for t in sorted(self.tapes, key=lambda s: int(s[1:]))],
             "tensors": self.tensors, "ops": self.ops, "sweeps": self.sweeps, "events": self.events,
-            "notes": [RELEASED_NOTE] if self.released else [],
+            "notes": sorted(self.notes),
         }
 
 
@@ -286,12 +295,20 @@ _Builder.HANDLERS = {
 
 
 def build(records, include_untaped=True):
-    """(plain trace dict, live objects) from ``(seq, event)`` records: ``objects`` maps ids to tensors/entries."""
+    """(plain trace dict, live objects) from ``(seq, event)`` records.
+
+    ``objects`` maps trace ids to what they name: ``tensors`` (tid -> Tensor,
+    Variable or sketch), ``entries`` (op id -> entry), ``tapes`` (tape id ->
+    the tape's serial number), ``sweeps`` (sweep id -> its events: start,
+    the list of steps, finish or None).
+    """
     builder = _Builder(include_untaped)
     for _seq, event in records:
         builder.add(event)
     data = builder.finish()
-    return data, {"tensors": builder.objects, "entries": builder.entries}
+    tapes = {tid: serial for serial, tid in builder.tape_ids.items()}
+    sweeps = {sid: tuple(parts) for sid, parts in builder.sweep_events.items()}
+    return data, {"tensors": builder.objects, "entries": builder.entries, "tapes": tapes, "sweeps": sweeps}
 
 
 class Trace:
@@ -317,7 +334,7 @@ class Trace:
 
     @property
     def objects(self):
-        """Live tensors and entries by id (None for a trace loaded from JSON)."""
+        """Live tensors, entries and tape serials by id (None for a trace loaded from JSON)."""
         if self._objects is None and self._records is not None:
             self._data, self._objects = build(self._records, self._include_untaped)
         return self._objects

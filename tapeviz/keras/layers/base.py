@@ -15,6 +15,7 @@ import threading
 
 import numpy as np
 
+from tapeviz import backend as B
 from tapeviz.core import nest, state
 from tapeviz.core.primitives.math import cast
 from tapeviz.core.scopes import name_scope
@@ -115,7 +116,7 @@ def _autocast(value):
     if isinstance(value, Variable):
         value = value.read_value()
         return _autocast(value)
-    array = np.asarray(value)
+    array = value if B.is_array(value) else np.asarray(value)  # a device array stays on the device
     if array.dtype.kind == "f":
         return convert_to_tensor(array.astype(np.float32, copy=False))
     return convert_to_tensor(value)

@@ -15,6 +15,7 @@ import numpy as np
 
 from tapeviz import backend as B
 from tapeviz.core import nest
+from tapeviz.core.tape import GradientTape
 from tapeviz.core.tensor import Tensor, Variable
 from tapeviz.keras.optimizers.schedules import LearningRateSchedule
 
@@ -205,8 +206,6 @@ class Optimizer:
         ``loss`` is a zero-argument callable (run under a new tape), or a
         Tensor computed under ``tape``. ``var_list`` may be a callable too.
         """
-        from tapeviz.core.tape import GradientTape
-
         if not callable(loss) and tape is None:
             raise ValueError("`tape` is required when a `Tensor` loss is passed. Received: loss=<Tensor>, tape=None.")
         if callable(loss):
@@ -224,7 +223,7 @@ class Optimizer:
     # -- the pieces around the update ---------------------------------------------------------
     def _current_lr_value(self):
         lr = self.learning_rate
-        return np.asarray(getattr(lr, "_value", lr), dtype=np.float32)[()]
+        return np.asarray(B.to_numpy(getattr(lr, "_value", lr)), dtype=np.float32)[()]
 
     def _clip_gradients(self, grads):
         xp = B.xp
