@@ -19,7 +19,7 @@ from itertools import accumulate, chain, compress
 from operator import attrgetter, not_
 
 from tapeviz.core.dtypes import as_dtype
-from tapeviz.core.tensor import Tensor
+from tapeviz.core.tensor import Variable
 
 
 class TensorSketch:
@@ -127,7 +127,7 @@ class Sketch:
 
 
 def _sketch_of(tensor):
-    if type(tensor) is not Tensor:  # a Variable
+    if isinstance(tensor, Variable):
         return tensor
     value = tensor._value
     return TensorSketch(tensor._id, tuple(value.shape), as_dtype(value.dtype))
