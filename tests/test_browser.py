@@ -344,6 +344,40 @@ def test_exported_html_animation_plays_offline(browser, tmp_path):
         context.close()
 
 
+def test_exported_tangent_player_steps_forward(browser, tmp_path):
+    """The forward-mode player's page: blue tangents run with the arrows, the card multiplies and sums."""
+    import tapeviz as tf
+    import tapeviz.viz as viz
+
+    if viz.render.dot_binary() is None:
+        pytest.skip("the exported animation is drawn by graphviz's `dot`, which is not installed")
+    from tapeviz.viz.export import FORWARD_STYLE, Animation
+
+    viz.watch_all()  # other tests may have turned the session recorder off
+    x = tf.Variable(3.0, name="x")
+    with tf.autodiff.ForwardAccumulator(primals=x, tangents=tf.constant(1.0)) as acc:
+        y = x * x  # noqa: F841
+    path = tmp_path / "tangents.html"
+    Animation(acc).save_html(str(path))  # what tf.viz.player(acc).save_html(path) writes
+    shutil.copy(path, ARTIFACTS / "exported_tangents.html")
+    problems = []
+    context, page = _new_page(browser, problems)
+    try:
+        page.goto(path.as_uri())
+        page.click(".tv-next")
+        caption = page.locator(".tv-caption").text_content()
+        assert caption.startswith("step 1 of") and "dy/dt = 3 + 3 = 6" in caption, caption
+        card = page.locator(".tv-card").text_content()
+        assert "local \u00d7 tangent" in card and "3 \u00d7 1 = 3" in card and "dy/dt = 3 + 3 = 6" in card, card
+        flowing = page.locator(f"g.graph path.tv-flow[stroke='{FORWARD_STYLE['flow']}']")
+        assert flowing.count() >= 2 and flowing.first.get_attribute("marker-end"), "no tangent drawn along the arrows"
+        assert page.locator("g.graph text").filter(has_text="dy/dt = 6").count() == 1
+        page.screenshot(path=str(ARTIFACTS / "exported_tangents.png"))
+        assert not problems, problems
+    finally:
+        context.close()
+
+
 # -- every lesson, as shipped (unexecuted, untrusted) and after Run All -------------------------
 ALL_LESSONS = sorted(p.name for p in NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
 

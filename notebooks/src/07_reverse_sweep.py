@@ -84,7 +84,7 @@ with tf.GradientTape() as tape:
     loss = loss_fn(targets, predictions)
 gradients = tape.gradient(loss, model.trainable_variables)
 for variable, gradient in zip(model.trainable_variables, gradients):
-    print(variable.name, gradient.numpy().ravel())
+    print(variable.path, gradient.numpy().ravel())
 
 # %%
 tf.viz.player(tape)
@@ -121,6 +121,24 @@ for i in range(4):  # one forward pass per input direction
         loss = loss_of(w)
     columns.append(float(acc.jvp(loss).numpy()))
 print("forward mode, 4 passes: ", columns)
+
+# %% [markdown]
+# The **tangent player** shows one forward pass at work, on `f(x, y) = x * y + sin(x)`
+# from the top of this lesson. The tangents `dx/dt = 1`, `dy/dt = 0` (move `x`,
+# hold `y`) flow **with** the arrows, in the order the ops ran. At each op the
+# card multiplies each input's local derivative by the tangent arriving from it
+# and sums over the inputs: that sum is the op's own tangent. The pass ends on
+# `df/dt`, the derivative of `f` along that direction: the `df/dx` the reverse
+# sweep found above, here as the gradient dotted with the tangent.
+
+# %% check
+with tf.autodiff.ForwardAccumulator(primals=[x, y], tangents=[tf.constant(1.0), tf.constant(0.0)]) as acc:
+    f = x * y + tf.sin(x)
+print("forward mode, df/dt =", acc.jvp(f).numpy())
+print("reverse mode, df/dx =", df_dx.numpy())
+
+# %%
+tf.viz.player(acc)
 
 # %% [markdown]
 # With many outputs and few inputs the balance flips: forward mode gives a

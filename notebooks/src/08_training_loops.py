@@ -133,7 +133,7 @@ for step in range(151):
     optimizer.apply_gradients(zip(gradients, variables))
     if step % 50 == 0:
         print(f"step {step:3d}  reconstruction loss {loss.numpy():.4f}")
-print([v.name for v in variables])
+print([v.path for v in variables])  # a Keras weight: .name is "kernel", .path says whose
 
 # %% [markdown]
 # ## The Jacobian of a model's output with respect to its weights

@@ -399,8 +399,9 @@ def _sole_owner(variable):
 
 
 def _variable_name(base):
-    """TF 2's eager variable names: 'x:0'; repeated names are allowed, as in TF."""
-    return f"{base}:0"
+    """TF 2's eager variable names: 'x:0', inside the active name scopes ('outer/x:0'); repeats allowed, as in TF."""
+    scopes = state.local.scopes
+    return f"{'/'.join(scopes)}/{base}:0" if scopes else f"{base}:0"
 
 
 # -- conversion ----------------------------------------------------------------

@@ -49,7 +49,7 @@ def _raw(obj):
         return None
 
 
-def _locals(op, entry):
+def evaluated_locals(op, entry):
     """The rule's local derivatives at the recorded inputs/outputs, or None when values are gone."""
     if entry is None:
         return None
@@ -93,7 +93,7 @@ def local_shown(row):
     return f"{row['local']} = {row['local_value']}"
 
 
-def _text(value, limit=40):
+def value_text(value, limit=40):
     return fmt.clip(fmt.preview(value), limit) if value is not None else "?"
 
 
@@ -107,7 +107,7 @@ def step_card(op, step, event, name_of, totals, node_of, skip=()):
     input positions whose gradient is not summed here (a variable's read step).
     """
     entry = event.entry if event is not None else None
-    described = _locals(op, entry)
+    described = evaluated_locals(op, entry)
     upstream_values = [array_of(u) for u in event.upstream] if event is not None else []
     outputs = ", ".join(name_of(t) for t in op["outputs"]) or op["id"]
     upstream = [u if u is not None else "None" for u in step["upstream"]]
@@ -124,9 +124,9 @@ def step_card(op, step, event, name_of, totals, node_of, skip=()):
             row["local"] = named(local_text, op["name"], [name_of(t) for t in op["inputs"]])
             if local_value is not None:
                 row["elementwise"] = True
-                row["local_value"] = _text(local_value)
+                row["local_value"] = value_text(local_value)
                 up = upstream_values[0] if upstream_values else None
-                shown_up = _text(up) if up is not None else upstream[0]
+                shown_up = value_text(up) if up is not None else upstream[0]
                 row["product"] = f"{shown_up} \u00d7 {row['local_value']} = {grad}"
                 if grad_value is not None and up is not None and np.shape(grad_value) != np.shape(local_value):
                     row["product"] += " (summed to the input's shape)"
@@ -172,6 +172,10 @@ def text(card, target="y"):
     """The card as lines of plain text (the player's text form, the GIF)."""
     if card is None:
         return []
+    if card.get("forward"):  # the tangent player's card
+        from tapeviz.viz import tangent_card
+
+        return tangent_card.text(card)
     if card.get("seed"):
         return [f"seed: {ratio(n, n)} = {row['total']}" for n, row in zip(card["outputs"].split(", "), card["rows"])]
     lines = [f"{card['op']} \u2192 {card['outputs']}: upstream {ratio(target, card['outputs'])} = {card['upstream']}"]
@@ -199,6 +203,10 @@ def html(card, target="y"):
     """The card as a small HTML table (user text escaped)."""
     if card is None:
         return ""
+    if card.get("forward"):  # the tangent player's card
+        from tapeviz.viz import tangent_card
+
+        return tangent_card.html(card)
     e = fmt.html_text
     if card.get("seed"):
         body = "".join(f"<tr><td>seed</td><td><b>{e(ratio(n, n))} = {e(row['total'])}</b></td></tr>"

@@ -19,6 +19,8 @@ written frame by frame from a generator (Pillow is imported only there).
 import json
 import re
 
+import numpy as np
+
 from tapeviz.viz import card as cards
 from tapeviz.viz import dot as dotmod
 from tapeviz.viz import format as fmt
@@ -30,6 +32,12 @@ from tapeviz.viz import render
 HIGHLIGHT = "#f59e0b"
 FLOW = "#dc2626"  # a gradient flowing along an edge, against its arrow
 LINK = "#7c3aed"  # dotted: a backward op -> the forward op it differentiates
+# Colours of what a frame adds: red gradients flowing back (against the arrows)
+# in the reverse player, blue tangents flowing forward (with them) in the tangent player.
+REVERSE_STYLE = {"flow": FLOW, "badge": "#fee2e2", "badge_edge": "#b91c1c", "badge_text": "#991b1b",
+                 "forward": False, "ask": "upstream \u00d7 local"}
+FORWARD_STYLE = {"flow": "#2563eb", "badge": "#dbeafe", "badge_edge": "#1d4ed8", "badge_text": "#1e3a8a",
+                 "forward": True, "ask": "the output's tangent"}
 _NUM = r"-?\d+(?:\.\d+)?"
 
 
@@ -38,6 +46,9 @@ class Animation:
 
     ``tape``: play that tape's own sweeps (a tape passed as ``trace`` is used
     for this too, so ``player(inner_tape)`` plays the inner sweep).
+    ``mode``: "sweep" (the reverse sweep), "record" (the recording) or
+    "forward" (forward mode: ``primals`` and their ``tangents``, or a
+    ``tf.autodiff.ForwardAccumulator`` passed as ``trace``, which gives both).
     ``sweep``: "last", "all" (e.g. the first-order then the second-order
     sweep), an index or an id. ``rankdir``: "TB" or "LR" (long chains read
     better left to right). ``internals``: show the variable reads' own steps.
@@ -46,14 +57,33 @@ class Animation:
     """
 
     def __init__(self, trace, mode="sweep", sweep="last", title=None, tape=None, rankdir="TB",
-                 internals=False, names=None, **options):
+                 internals=False, names=None, primals=None, tangents=None, **options):
+        from tapeviz.core.forward import ForwardAccumulator
         from tapeviz.viz.trace import Trace, trace_of
 
+        who = None
+        if isinstance(trace, ForwardAccumulator):  # forward mode: the accumulator knows its primals and tangents
+            accumulator, mode = trace, "forward"
+            trace, tape = accumulator.tape, accumulator.tape
+            primals = accumulator.primals if primals is None else primals
+            tangents = accumulator.tangents if tangents is None else tangents
+            who = naming.by_identity({0: accumulator}, naming.namespace(2)).get(0, "ForwardAccumulator")
         if tape is None and not isinstance(trace, Trace) and hasattr(trace, "serial"):
             tape = trace
         self.trace = trace_of(trace)
         self.names = naming.lookup(self.trace) if names is None else dict(names)
-        if mode == "sweep":
+        if who is not None:  # the accumulator's tape is drawn under the accumulator's name
+            tape_id = {s: t for t, s in naming.tape_serials(self.trace).items()}.get(tape.serial)
+            self.names.setdefault(tape_id, f"{who}'s tape")
+        self.style = FORWARD_STYLE if mode == "forward" else REVERSE_STYLE
+        if mode == "forward":
+            from tapeviz.viz import tangents as tangent_frames
+
+            primals, tangents = _primals_and_tangents(self.trace, tape, primals, tangents)
+            self.frames, self.view, self.tangents = tangent_frames.forward_frames(
+                self.trace, primals, tangents, tape=tape, internals=internals, names=self.names, who=who, **options)
+            self.links = []
+        elif mode == "sweep":
             self.frames, self.view = framing.sweep_frames(self.trace, sweep=sweep, tape=tape, internals=internals,
                                                           names=self.names, **options)
             swept = {f["sweep"] for f in self.frames}
@@ -61,6 +91,8 @@ class Animation:
         else:
             self.frames, self.view = framing.recording_frames(self.trace, **options)
             self.links = []
+        if mode != "forward":
+            self.tangents = {}
         self.mode = mode
         self.rankdir = rankdir
         source = dotmod.write(self.view, naming.relabel(self.trace.data, self.names), title)
@@ -117,14 +149,15 @@ class Animation:
 
     def _draw(self, frame, badges, edges, caption=True, zoom=1.0):
         svg = frame_svg(self.base_svg, self.boxes, frame, caption, badges=badges, edges=edges,
-                        paths=self.paths, links=self.links)
+                        paths=self.paths, links=self.links, style=self.style)
         return _zoomed(svg, self.boxes.get(frame.get("node")), zoom) if zoom > 1 and not caption else svg
 
     def svg_frames(self):
         return [self._draw(frame, badges, edges) for frame, badges, edges in self.states()]
 
     def legend_html(self):
-        return legends.html(legends.entries(self.view, self.frames, self.links, self.trace.data))
+        return legends.html(legends.entries(self.view, self.frames, self.links, self.trace.data,
+                                            forward=self.style["forward"]))
 
     def to_html(self, title="tapeviz"):
         return html_player(self, title)
@@ -145,6 +178,44 @@ class Animation:
 
     def save_gif(self, path, duration_ms=900):
         return save_gif(self, path, duration_ms)
+
+
+def _primals_and_tangents(trace, tape, primals, tangents):
+    """(primals, tangents) as two lists, one tangent per primal; a tape's watched tensors by default."""
+    from tapeviz.core import nest
+    from tapeviz.viz import tangents as tangent_frames
+
+    if tangents is None:
+        raise ValueError("Forward mode needs a direction: pass tangents=... (one per primal, each of its "
+                         "primal's shape), or pass a tf.autodiff.ForwardAccumulator to the player.")
+    if primals is None:
+        tape_id = {s: t for t, s in naming.tape_serials(trace).items()}.get(tape.serial) if tape is not None else None
+        primals = tangent_frames.default_primals(trace.data, tape_id) if tape_id is not None else []
+        shapes = [tuple(trace.data["tensors"][t]["shape"]) for t in primals]
+    else:
+        primals = nest.flatten(primals)
+        shapes = [tuple(p.shape) if hasattr(p, "shape") else tuple(trace.data["tensors"][p]["shape"]) for p in primals]
+    # One tangent per primal: a list is a list of tangents, unless it is the one primal's own shape.
+    if not isinstance(tangents, (list, tuple)) or (len(shapes) == 1 and shapes[0] and _shape(tangents) == shapes[0]):
+        tangents = [tangents]
+    tangents = list(tangents)
+    if len(primals) != len(tangents):
+        if not primals:
+            raise ValueError("No primals: pass primals=[...], the tensors or variables the tangents move.")
+        watched = [str(p) if isinstance(p, str) else getattr(p, "name", None) or "a tensor" for p in primals]
+        if all(isinstance(p, str) for p in primals):
+            watched = [trace.data["tensors"][p]["name"] or p for p in primals]
+        raise ValueError(f"{len(primals)} primals ({', '.join(watched)}) but {len(tangents)} tangents were given: "
+                         "give one tangent per primal, and pass primals=[...] to say which ones move.")
+    return primals, tangents
+
+
+def _shape(value):
+    """The shape of a nested list of numbers, or None for anything else (a list of tensors of several shapes)."""
+    try:
+        return np.shape(np.asarray(value, dtype=np.float64))
+    except (TypeError, ValueError):
+        return None
 
 
 # -- reading graphviz's SVG -------------------------------------------------------------------
@@ -237,16 +308,25 @@ def _zoomed(svg, box, zoom):
 
 # -- drawing one frame's state -----------------------------------------------------------------
 
-_DEFS = (f'<defs><marker id="tv-back" viewBox="0 0 10 10" refX="2" refY="5" markerWidth="5" markerHeight="5" '
-         f'orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="{FLOW}"/></marker></defs>')
+def _defs(style):
+    """The arrowhead on a flowing edge: at its tail for gradients (they flow back), at its head for tangents."""
+    orient = "auto" if style["forward"] else "auto-start-reverse"
+    ref = 8 if style["forward"] else 2
+    return (f'<defs><marker id="{_marker(style)}" viewBox="0 0 10 10" refX="{ref}" refY="5" markerWidth="5" '
+            f'markerHeight="5" orient="{orient}"><path d="M0,0 L10,5 L0,10 z" fill="{style["flow"]}"/></marker></defs>')
+
+
+def _marker(style):
+    return "tv-ahead" if style["forward"] else "tv-back"
 
 
 def _centre(box):
     return (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
 
 
-def _overlay(boxes, frame, badges, edges, paths, links):
-    parts = ['<g class="tapeviz-overlay">', _DEFS]
+def _overlay(boxes, frame, badges, edges, paths, links, style=REVERSE_STYLE):
+    parts = ['<g class="tapeviz-overlay">', _defs(style)]
+    flow, end = style["flow"], ("marker-end" if style["forward"] else "marker-start")
     for backward, forward in links:
         if backward in boxes and forward in boxes:
             (x0, y0), (x1, y1) = _centre(boxes[backward]), _centre(boxes[forward])
@@ -262,8 +342,8 @@ def _overlay(boxes, frame, badges, edges, paths, links):
         points = paths.get(eid)
         if points:
             d = "M" + " L".join(f"{x:.1f},{y:.1f}" for x, y in points)
-            parts.append(f'<path class="tv-flow" d="{d}" fill="none" stroke="{FLOW}" stroke-width="3" '
-                         'marker-start="url(#tv-back)"/>')
+            parts.append(f'<path class="tv-flow" d="{d}" fill="none" stroke="{flow}" stroke-width="3" '
+                         f'{end}="url(#{_marker(style)})"/>')
     for eid in sorted(edges):
         points = paths.get(eid)
         if points:
@@ -272,7 +352,7 @@ def _overlay(boxes, frame, badges, edges, paths, links):
             w = 6.0 * len(label) + 6
             parts.append(f'<g class="tv-edge-grad"><rect x="{x + 3:.1f}" y="{y - 7:.1f}" width="{w:.1f}" height="13" '
                          f'rx="3" fill="white" fill-opacity="0.85"/><text x="{x + 6:.1f}" y="{y + 3:.1f}" '
-                         f'font-family="Helvetica,Arial,sans-serif" font-size="10" fill="{FLOW}">'
+                         f'font-family="Helvetica,Arial,sans-serif" font-size="10" fill="{flow}">'
                          f'{fmt.html_text(label)}</text></g>')
     node = frame.get("node")
     if node in boxes:
@@ -286,9 +366,9 @@ def _overlay(boxes, frame, badges, edges, paths, links):
         label = badges[nid]
         width = _badge_width(label)
         parts.append(f'<rect x="{x1 - 6:.1f}" y="{y1 - 8:.1f}" width="{width:.1f}" height="16" rx="4" '
-                     'fill="#fee2e2" stroke="#b91c1c" stroke-width="1"/>')
+                     f'fill="{style["badge"]}" stroke="{style["badge_edge"]}" stroke-width="1"/>')
         parts.append(f'<text x="{x1 - 2:.1f}" y="{y1 + 4:.1f}" font-family="Helvetica,Arial,sans-serif" '
-                     f'font-size="11" fill="#991b1b">{fmt.html_text(label)}</text>')
+                     f'font-size="11" fill="{style["badge_text"]}">{fmt.html_text(label)}</text>')
     parts.append("</g>")
     return "".join(parts)
 
@@ -296,13 +376,14 @@ def _overlay(boxes, frame, badges, edges, paths, links):
 LINE_H = 15
 
 
-def frame_svg(base, boxes, frame, caption=True, badges=None, edges=None, paths=None, links=()):
+def frame_svg(base, boxes, frame, caption=True, badges=None, edges=None, paths=None, links=(), style=None):
     """One frame as a standalone SVG: caption and card on top, the graph with the frame's state below."""
     if badges is None:
         badges, edges = frame.get("set", {}), frame.get("edges", {})
     width, height = _size(base)
     close = base.rfind("</g>")
-    graph = base[:close] + _overlay(boxes, frame, badges, edges or {}, paths or {}, links) + base[close:]
+    graph = base[:close] + _overlay(boxes, frame, badges, edges or {}, paths or {}, links,
+                                    style or REVERSE_STYLE) + base[close:]
     if not caption:
         return graph
     lines = [f"step {frame['index']}: {frame['caption']}"] + cards.text(frame.get("card"))
@@ -327,6 +408,10 @@ def _compact_card(card):
     """What the page needs of a card (rows of short strings)."""
     if card is None:
         return None
+    if card.get("forward"):
+        from tapeviz.viz import tangent_card
+
+        return tangent_card.compact(card)
     if card.get("seed"):
         rows = [[cards.ratio(r["input"], r["input"]), "", "", r["total"], r["total"], 0] for r in card["rows"]]
     else:
@@ -354,11 +439,13 @@ var frames=JSON.parse(document.getElementById('tapeviz-frames').textContent);
 var boxes=JSON.parse(document.getElementById('tapeviz-boxes').textContent);
 var paths=JSON.parse(document.getElementById('tapeviz-paths').textContent);
 var links=JSON.parse(document.getElementById('tapeviz-links').textContent);
+var style=JSON.parse(document.getElementById('tapeviz-style').textContent);
 var view=root.querySelector('.tv-view'); var svg=view.querySelector('svg'); var graph=svg.querySelector('g.graph');
 var NS='http://www.w3.org/2000/svg';
 function el(tag,attrs){var e=document.createElementNS(NS,tag);for(var k in attrs)e.setAttribute(k,attrs[k]);return e;}
-var defs=el('defs',{}); var marker=el('marker',{id:'tv-back',viewBox:'0 0 10 10',refX:2,refY:5,markerWidth:5,markerHeight:5,orient:'auto-start-reverse'});
-marker.appendChild(el('path',{d:'M0,0 L10,5 L0,10 z',fill:'#dc2626'})); defs.appendChild(marker); svg.insertBefore(defs,svg.firstChild);
+var mark=style.forward?'tv-ahead':'tv-back';
+var defs=el('defs',{}); var marker=el('marker',{id:mark,viewBox:'0 0 10 10',refX:style.forward?8:2,refY:5,markerWidth:5,markerHeight:5,orient:style.forward?'auto':'auto-start-reverse'});
+marker.appendChild(el('path',{d:'M0,0 L10,5 L0,10 z',fill:style.flow})); defs.appendChild(marker); svg.insertBefore(defs,svg.firstChild);
 var still=el('g',{'class':'tv-links'}); graph.appendChild(still);
 links.forEach(function(l){var a=boxes[l[0]],b=boxes[l[1]];if(!a||!b)return;
   still.appendChild(el('line',{x1:(a[0]+a[2])/2,y1:(a[1]+a[3])/2,x2:(b[0]+b[2])/2,y2:(b[1]+b[3])/2,stroke:'#7c3aed','stroke-width':1.5,'stroke-dasharray':'2,3'}));});
@@ -371,11 +458,13 @@ var W0=svg.width.baseVal.value, H0=svg.height.baseVal.value, zoom=1;
 function replay(i){badges={};edges={};var s=i;while(s>0&&!frames[s].clear)s--;
   for(var k=s;k<=i;k++)apply(frames[k]);}
 function apply(f){if(f.clear){badges={};edges={};} var k; for(k in (f.set||{}))badges[k]=f.set[k]; for(k in (f.edges||{}))edges[k]=f.edges[k];}
-function answerOf(f){if(!f.card||f.card.seed||!f.card.rows.length)return null;var r=f.card.rows[0];
+function answerOf(f){if(!f.card||f.card.seed||!f.card.rows.length)return null;
+  if(f.card.fwd){var a=parseFloat(f.card.ans);return isNaN(a)?null:a;} var r=f.card.rows[0];
   var m=String(r[3]).split(' = ');var v=parseFloat(m[m.length-1]);return isNaN(v)?null:v;}
 function hiding(i){return predict.checked&&!revealed[i]&&answerOf(frames[i])!==null;}
 function text(tag,t,cls){var e=document.createElement(tag);e.textContent=t;if(cls)e.className=cls;return e;}
 function drawCard(f,hide){cardBox.innerHTML='';var c=f.card;if(!c)return;var t=document.createElement('table');
+  if(c.fwd){drawTangentCard(c,t,hide);cardBox.appendChild(t);return;}
   if(c.seed){c.rows.forEach(function(r){var tr=document.createElement('tr');tr.appendChild(text('td','seed'));
     tr.appendChild(text('td',r[0]+' = '+r[3]));t.appendChild(tr);});cardBox.appendChild(t);return;}
   var h=document.createElement('tr');h.appendChild(text('th',c.op+' \u2192 '+c.out));var fm=text('th',c.f,'tv-formula');fm.colSpan=4;h.appendChild(fm);t.appendChild(h);
@@ -384,25 +473,33 @@ function drawCard(f,hide){cardBox.innerHTML='';var c=f.card;if(!c)return;var t=d
     tr.appendChild(text('td',r[1]||c.f));tr.appendChild(text('td',hide?'? (your turn)':r[3],'tv-product'));
     tr.appendChild(text('td',hide?'?':r[4]));t.appendChild(tr);});
   cardBox.appendChild(t);}
+function drawTangentCard(c,t,hide){
+  if(c.seed){c.rows.forEach(function(r){var tr=document.createElement('tr');tr.appendChild(text('td','tangent'));
+    tr.appendChild(text('td',r[0]+' = '+r[1]));t.appendChild(tr);});return;}
+  var h=document.createElement('tr');h.appendChild(text('th',c.op+' \u2192 '+c.out));var fm=text('th',c.f,'tv-formula');fm.colSpan=3;h.appendChild(fm);t.appendChild(h);
+  var hd=document.createElement('tr');['from','tangent in','local derivative','local \u00d7 tangent'].forEach(function(x){hd.appendChild(text('td',x,'tv-head'));});t.appendChild(hd);
+  c.rows.forEach(function(r){var tr=document.createElement('tr');tr.appendChild(text('td',r[0]));tr.appendChild(text('td',r[1]));
+    tr.appendChild(text('td',r[2]));tr.appendChild(text('td',hide?'? (your turn)':r[3],'tv-product'));t.appendChild(tr);});
+  var last=document.createElement('tr');var tot=text('td',hide?'? (your turn)':c.tot,'tv-product');tot.colSpan=4;last.appendChild(tot);t.appendChild(last);}
 function draw(){var f=frames[current]; var hide=hiding(current);
   while(layer.firstChild)layer.removeChild(layer.firstChild);
   (f.hidden||[]).forEach(function(id){var b=boxes[id];if(!b)return;
     layer.appendChild(el('rect',{x:b[0]-2,y:b[1]-2,width:b[2]-b[0]+4,height:b[3]-b[1]+4,fill:'white','fill-opacity':0.9}));});
   if(!hide)(f.flow||[]).forEach(function(id){var p=paths[id];if(!p)return;
-    layer.appendChild(el('path',{d:'M'+p.map(function(q){return q[0]+','+q[1];}).join(' L'),fill:'none',stroke:'#dc2626','stroke-width':3,'marker-start':'url(#tv-back)','class':'tv-flow'}));});
+    var path=el('path',{d:'M'+p.map(function(q){return q[0]+','+q[1];}).join(' L'),fill:'none',stroke:style.flow,'stroke-width':3,'class':'tv-flow'});path.setAttribute(style.forward?'marker-end':'marker-start','url(#'+mark+')');layer.appendChild(path);});
   Object.keys(edges).sort().forEach(function(id){var p=paths[id];if(!p||(hide&&(f.edges||{})[id]))return;var q=p[Math.floor(p.length/2)];
     var w=6*edges[id].length+6; var g=el('g',{'class':'tv-edge-grad'});
     g.appendChild(el('rect',{x:q[0]+3,y:q[1]-7,width:w,height:13,rx:3,fill:'white','fill-opacity':0.85}));
-    var t=el('text',{x:q[0]+6,y:q[1]+3,'font-size':10,'font-family':'Helvetica,Arial,sans-serif',fill:'#dc2626'});t.textContent=edges[id];g.appendChild(t);layer.appendChild(g);});
+    var t=el('text',{x:q[0]+6,y:q[1]+3,'font-size':10,'font-family':'Helvetica,Arial,sans-serif',fill:style.flow});t.textContent=edges[id];g.appendChild(t);layer.appendChild(g);});
   if(f.node&&boxes[f.node]){var b=boxes[f.node];
     layer.appendChild(el('rect',{x:b[0]-4,y:b[1]-4,width:b[2]-b[0]+8,height:b[3]-b[1]+8,rx:6,fill:'none',stroke:'#f59e0b','stroke-width':4}));}
   Object.keys(badges).sort().forEach(function(id){var b=boxes[id];if(!b||(f.hidden||[]).indexOf(id)>=0)return;
     if(hide&&(f.set||{})[id])return;
     var label=badges[id]; var w=6.2*label.length+8;
-    layer.appendChild(el('rect',{x:b[2]-6,y:b[3]-8,width:w,height:16,rx:4,fill:'#fee2e2',stroke:'#b91c1c'}));
-    var t=el('text',{x:b[2]-2,y:b[3]+4,'font-size':11,'font-family':'Helvetica,Arial,sans-serif',fill:'#991b1b'});
+    layer.appendChild(el('rect',{x:b[2]-6,y:b[3]-8,width:w,height:16,rx:4,fill:style.badge,stroke:style.badge_edge}));
+    var t=el('text',{x:b[2]-2,y:b[3]+4,'font-size':11,'font-family':'Helvetica,Arial,sans-serif',fill:style.badge_text});
     t.textContent=label; layer.appendChild(t);});
-  caption.textContent='step '+current+' of '+(frames.length-1)+': '+(hide?f.caption.split(';')[0]+'; what is upstream \u00d7 local?':f.caption);
+  caption.textContent='step '+current+' of '+(frames.length-1)+': '+(hide?f.caption.split(';')[0]+'; what is '+style.ask+'?':f.caption);
   drawCard(f,hide); guessBox.style.display=hide?'':'none'; if(hide){verdict.textContent='';guess.value='';}
   if(f.node&&boxes[f.node])follow(boxes[f.node]);}
 function show(i){i=Math.max(0,Math.min(frames.length-1,i));
@@ -422,7 +519,7 @@ function play(){if(timer){stop();return;} if(current>=frames.length-1)show(0);
   timer=setInterval(function(){if(current>=frames.length-1||hiding(current)){stop();return;}show(current+1);},parseInt(speed.value));}
 function check(){var want=answerOf(frames[current]);var got=parseFloat(guess.value);if(want===null)return;
   var ok=!isNaN(got)&&Math.abs(got-want)<=1e-3*Math.max(1,Math.abs(want))+5e-4;
-  revealed[current]=true; draw(); verdict.textContent=(ok?'\u2714 right: ':'\u2718 not quite: ')+'upstream \u00d7 local = '+want;
+  revealed[current]=true; draw(); verdict.textContent=(ok?'\u2714 right: ':'\u2718 not quite: ')+style.ask+' = '+want;
   verdict.className='tv-verdict '+(ok?'tv-right':'tv-wrong'); guessBox.style.display='';}
 root.querySelector('.tv-first').onclick=function(){stop();show(0);};
 root.querySelector('.tv-back').onclick=function(){stop();show(current-1);};
@@ -467,6 +564,8 @@ def html_player(animation, title="tapeviz"):
     paths = fmt.script_json(json.dumps({k: [[round(x, 1), round(y, 1)] for x, y in p]
                                         for k, p in sorted(animation.paths.items())}, separators=(",", ":")))
     links = fmt.script_json(json.dumps(animation.links, separators=(",", ":")))
+    style = fmt.script_json(json.dumps(animation.style, sort_keys=True, separators=(",", ":")))
+    ask = fmt.html_text(animation.style["ask"])
     return f"""<!DOCTYPE html>
 <html><head><meta charset="utf-8"><title>{fmt.html_text(title)}</title>
 <style>{_STYLE}</style></head><body>
@@ -481,7 +580,7 @@ def html_player(animation, title="tapeviz"):
 </div>
 <div class="tv-caption"></div>
 <div class="tv-card"></div>
-<div class="tv-guess" style="display:none">your answer for upstream &#xD7; local: <input class="tv-guess-input" size="10"> <button class="tv-check">check</button> <span class="tv-verdict"></span></div>
+<div class="tv-guess" style="display:none">your answer for {ask}: <input class="tv-guess-input" size="10"> <button class="tv-check">check</button> <span class="tv-verdict"></span></div>
 </div>
 <div class="tv-view">
 {animation.base_svg}
@@ -492,6 +591,7 @@ def html_player(animation, title="tapeviz"):
 <script type="application/json" id="tapeviz-boxes">{boxes}</script>
 <script type="application/json" id="tapeviz-paths">{paths}</script>
 <script type="application/json" id="tapeviz-links">{links}</script>
+<script type="application/json" id="tapeviz-style">{style}</script>
 <script>{_PLAYER_JS}</script>
 </body></html>
 """
@@ -514,6 +614,10 @@ _PALETTE = {"white": (255, 255, 255), "black": (0, 0, 0), "highlight": (245, 158
             "badge_edge": (185, 28, 28), "badge_text": (153, 27, 27), "flow": (220, 38, 38), "link": (124, 58, 237)}
 
 
+def _rgb(colour):
+    return tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))
+
+
 def gif_images(animation, text_lines=3, max_size=(960, 720)):
     """The frames as Pillow images in one shared palette, made one at a time (a generator).
 
@@ -527,13 +631,14 @@ def gif_images(animation, text_lines=3, max_size=(960, 720)):
     png = render.run_dot(animation.dot.replace("digraph tape {", "digraph tape {\n  graph [dpi=72]", 1), "png")
     rgb = Image.open(io.BytesIO(png)).convert("RGB")
     # One palette for every frame: the picture's colours plus ours, so frames need no quantising.
-    reserved = list(_PALETTE.values())
+    colours = dict(_PALETTE, **{key: _rgb(animation.style[key]) for key in ("badge", "badge_edge", "badge_text", "flow")})
+    reserved = list(colours.values())
     base = rgb.quantize(colors=256 - len(reserved), dither=Image.Dither.NONE)
     palette = base.getpalette()[: 3 * (256 - len(reserved))]
     palette += [0] * (3 * (256 - len(reserved)) - len(palette))
     palette += [c for rgb_ in reserved for c in rgb_]
     base.putpalette(palette)
-    ink = {name: 256 - len(reserved) + i for i, name in enumerate(_PALETTE)}
+    ink = {name: 256 - len(reserved) + i for i, name in enumerate(colours)}
     dx, dy = _svg_translate(animation.base_svg)
     font, small = _font(13), _font(11)
     top = 8 + 16 * (1 + text_lines)

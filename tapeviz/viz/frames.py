@@ -69,7 +69,7 @@ def edge_ids(view):
     return ids
 
 
-class _Namer:
+class Namer:
     """What the player calls tensors and tapes: Python names where found, else what the picture shows."""
 
     def __init__(self, data, view, found):
@@ -117,7 +117,7 @@ def sweep_frames(trace, sweep="last", view=None, tape=None, internals=False, nam
     found = naming.lookup(trace) if names is None and hasattr(trace, "records") else (names or {})
     view = view or views.build(naming.relabel(data, found), sweep=data["sweeps"][chosen[-1]]["id"],
                                grads=False, **options)
-    namer = _Namer(data, view, found)
+    namer = Namer(data, view, found)
     frames = []
     for index in chosen:
         frames += _one_sweep(trace, data, index, view, namer, internals, start=len(frames))

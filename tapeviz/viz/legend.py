@@ -12,8 +12,8 @@ from tapeviz.viz import view as views
 _COLOUR_NAMES = "blue amber red purple green".split()
 
 
-def entries(view, frames=(), links=(), data=None):
-    """[(swatch kind, colours dict, text)] for what ``view`` and ``frames`` draw."""
+def entries(view, frames=(), links=(), data=None, forward=False):
+    """[(swatch kind, colours dict, text)] for what ``view`` and ``frames`` draw (``forward``: the tangent player's)."""
     out = []
     roles = {node.get("role") for node in view.nodes.values() if node["kind"] == "tensor"}
     targets = any(node.get("target") for node in view.nodes.values())
@@ -36,16 +36,31 @@ def entries(view, frames=(), links=(), data=None):
         out.append(("op", {"fill": "#f3f4f6", "stroke": "#6b7280"}, "op no tape recorded"))
     if view.folds:
         out.append(("fold", {"fill": "#dbeafe", "stroke": "#1f2937"}, "folded group of ops (open=[...] shows it)"))
-    if any(f.get("node") for f in frames):
-        out.append(("highlight", {"stroke": "#f59e0b"}, "the op this step differentiates"))
-    if any(f.get("set") for f in frames):
-        out.append(("badge", {"fill": "#fee2e2", "stroke": "#b91c1c"}, "gradient collected so far (dy/dx = ...)"))
-    if any(f.get("flow") for f in frames):
-        out.append(("flow", {"stroke": "#dc2626"}, "gradient flowing back along an edge (against the arrow)"))
+    if forward:
+        out += _forward_marks(frames)
+    else:
+        if any(f.get("node") for f in frames):
+            out.append(("highlight", {"stroke": "#f59e0b"}, "the op this step differentiates"))
+        if any(f.get("set") for f in frames):
+            out.append(("badge", {"fill": "#fee2e2", "stroke": "#b91c1c"}, "gradient collected so far (dy/dx = ...)"))
+        if any(f.get("flow") for f in frames):
+            out.append(("flow", {"stroke": "#dc2626"}, "gradient flowing back along an edge (against the arrow)"))
     if links:
         out.append(("link", {"stroke": "#7c3aed"}, "backward op \u2192 the forward op it differentiates"))
     if any(f.get("hidden") for f in frames):
         out.append(("hidden", {"fill": "white", "stroke": "#e5e7eb"}, "not recorded yet"))
+    return out
+
+
+def _forward_marks(frames):
+    """The tangent player's marks: blue tangents flowing with the arrows."""
+    out = []
+    if any(f.get("node") for f in frames):
+        out.append(("highlight", {"stroke": "#f59e0b"}, "the op this step pushes the tangents through"))
+    if any(f.get("set") for f in frames):
+        out.append(("badge", {"fill": "#dbeafe", "stroke": "#1d4ed8"}, "tangent of a value (dy/dt = ...)"))
+    if any(f.get("flow") for f in frames):
+        out.append(("flow-forward", {"stroke": "#2563eb"}, "tangent flowing forward along an edge (with the arrow)"))
     return out
 
 
@@ -64,6 +79,8 @@ def _swatch(kind, c):
         "badge": f'<rect x="2" y="4" width="24" height="10" rx="3" fill="{fill}" stroke="{stroke}"/>',
         "flow": (f'<line x1="26" y1="9" x2="7" y2="9" stroke="{stroke}" stroke-width="3"/>'
                  f'<path d="M2,9 L9,5 L9,13 z" fill="{stroke}"/>'),
+        "flow-forward": (f'<line x1="2" y1="9" x2="21" y2="9" stroke="{stroke}" stroke-width="3"/>'
+                         f'<path d="M26,9 L19,5 L19,13 z" fill="{stroke}"/>'),
         "link": f'<line x1="2" y1="9" x2="26" y2="9" stroke="{stroke}" stroke-width="1.5" stroke-dasharray="2,3"/>',
         "hidden": f'<rect x="2" y="3" width="24" height="12" fill="{fill}" stroke="{stroke}"/>',
     }

@@ -113,7 +113,7 @@ class _Builder:
             variable = _is_variable(obj)
             self.tensors[tid] = {
                 "id": tid, "kind": "variable" if variable else "leaf",
-                "name": obj.name if variable else None,
+                "name": (getattr(obj, "path", None) or obj.name) if variable else None,  # a Keras weight: dense/kernel
                 "trainable": bool(obj.trainable) if variable else None,
                 "shape": [int(n) for n in obj.shape], "dtype": obj.dtype.name,
                 "preview": None, "nbytes": 0, "nonfinite": False,

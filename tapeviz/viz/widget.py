@@ -14,7 +14,8 @@ text. Without Graphviz's ``dot`` program it still plays: captions, the card
 and the gradients so far, under a note on how to install Graphviz.
 
 Predict mode hides each step's gradient until the student types
-upstream x local, then says right or wrong and shows it.
+upstream x local (in forward mode: the output's tangent), then says right or
+wrong and shows it.
 """
 
 import html
@@ -22,7 +23,6 @@ from collections import OrderedDict
 
 from tapeviz.viz import card as cards
 from tapeviz.viz import format as fmt
-from tapeviz.viz import legend as legends
 from tapeviz.viz.export import Animation, iframe
 from tapeviz.viz.render import GraphvizUnavailable
 
@@ -30,9 +30,12 @@ ZOOMS = [("fit", 1.0), ("1.5x", 1.5), ("2x", 2.0), ("3x", 3.0), ("5x", 5.0)]
 
 
 def answer_of(frame):
-    """The number a student predicts on this step (the first input's gradient), or None."""
+    """The number a student predicts on this step (the first input's gradient; in forward mode
+    the output's tangent), or None."""
     if frame.get("kind") != "step":
         return None
+    if "answer" in frame:  # the tangent player's frames say it
+        return frame["answer"]
     for grad in frame.get("grads", ()):
         if grad is not None:
             try:
@@ -52,7 +55,8 @@ def is_right(guess, want):
 
 
 class Player:
-    """Step through ``tape``'s sweep (``mode="sweep"``) or its recording (``mode="record"``).
+    """Step through ``tape``'s sweep (``mode="sweep"``), its recording (``mode="record"``), or
+    forward mode (``mode="forward"`` with ``tangents=``; a ForwardAccumulator passed as ``tape``).
 
     Options: ``sweep`` ("last", "all", index or id), ``predict`` (start in
     predict mode), ``rankdir`` ("TB" or "LR"), ``internals`` (show the
@@ -85,7 +89,10 @@ class Player:
         card = self.frames[index].get("card")
         if card is None:
             return ""
-        if hide:
+        if hide and card.get("forward"):
+            card = dict(card, rows=[dict(r, product="? (your turn)") for r in card["rows"]], sum=None,
+                        totals=["?"] * len(card["totals"]))
+        elif hide:
             card = dict(card, rows=[dict(r, product="? (your turn)", sum=None, total="?") for r in card["rows"]])
         return cards.html(card)
 
@@ -129,12 +136,13 @@ class Player:
         speed.observe(lambda change: setattr(play, "interval", change["new"]), names="value")
         caption = w.HTML()
         card = w.HTML()
-        guess = w.Text(placeholder="upstream \u00d7 local = ?", layout=w.Layout(width="160px"))
+        ask = self.animation.style["ask"]
+        guess = w.Text(placeholder=f"{ask} = ?", layout=w.Layout(width="160px"))
         check = w.Button(description="check", layout=w.Layout(width="70px"))
         verdict = w.HTML()
         asking = w.HBox([w.HTML("your answer:"), guess, check, verdict])
         picture = w.HTML()
-        legend = w.HTML(legends.html(legends.entries(self.animation.view, self.frames, self.animation.links)))
+        legend = w.HTML(self.animation.legend_html())
         problem = self.missing_dot()
         revealed = set()
 
@@ -146,7 +154,7 @@ class Player:
             hide = hiding(index)
             text = frame["caption"]
             if hide:
-                text = text.split(";")[0] + "; what is upstream \u00d7 local? Type it below."
+                text = text.split(";")[0] + f"; what is {ask}? Type it below."
             caption.value = f"<b>step {index} of {last}</b>: {fmt.html_text(text)}"
             card.value = self.card_html(index, hide)
             asking.layout.display = "" if hide or index in revealed else "none"
@@ -168,7 +176,7 @@ class Player:
             show(index)
             colour = "#15803d" if right else "#b91c1c"
             said = "\u2714 right" if right else "\u2718 not quite"
-            verdict.value = (f'<span style="color:{colour}">{said}: upstream \u00d7 local = {fmt.number(want)}</span>')
+            verdict.value = f'<span style="color:{colour}">{said}: {html.escape(ask)} = {fmt.number(want)}</span>'
 
         def step_to(index):
             if predict.value and hiding(slider.value) and index > slider.value:

@@ -57,3 +57,16 @@ def _max_pool_grad(op, needs, h):
 def _max_pool_grad_grad(op, needs, g):
     x, _ = op.inputs
     return None, (c.max_pool_grad(x, g, op.attrs) if needs[1] else None)
+
+
+@defgrad("AvgPool", "d avgpool(x)/dx = the upstream shared equally by each window's pixels (avg_pool_grad)",
+         local=described("1/(window size) for each pixel of each window it falls in"))
+def _avg_pool(op, needs, g):
+    return (c.avg_pool_grad(op.inputs[0].shape, g, op.attrs),)
+
+
+@defgrad("AvgPoolGrad", "d/dg = avgpool(upstream): the operation is linear, its transpose is the pooling",
+         local=described("1/(window size) over each window (the pooling itself)"))
+def _avg_pool_grad(op, needs, h):
+    attrs = {k: v for k, v in op.attrs.items() if k != "input_shape"}
+    return (c.avg_pool2d(h, attrs["ksize"], attrs["strides"], attrs["padding"]),)

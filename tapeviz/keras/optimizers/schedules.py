@@ -7,18 +7,18 @@ learning rates (and so the same weights) as on TensorFlow.
 import numpy as np
 
 from tapeviz import backend as B
-from tapeviz.core.tensor import Tensor
+from tapeviz.core.tensor import Tensor, is_tensor, to_array
+from tapeviz.keras.saving.config import RecordsInit
 
 __all__ = ["LearningRateSchedule", "ExponentialDecay", "PiecewiseConstantDecay", "InverseTimeDecay"]
 
 
 def _step(step):
     """The step (an int, a Variable or a Tensor) as a host NumPy number."""
-    value = getattr(step, "_value", step)
-    return B.to_numpy(value)
+    return B.to_numpy(to_array(step)) if is_tensor(step) else np.asarray(step)
 
 
-class LearningRateSchedule:
+class LearningRateSchedule(RecordsInit):
     """Base class: subclass and define ``__call__(self, step)`` and ``get_config``."""
 
     def __call__(self, step):
