@@ -284,7 +284,9 @@ class Variable(_HoldsArray):
     # -- reading (recorded) --------------------------------------------------
     def read_value(self):
         """The current value as a new Tensor; active tapes record the read."""
-        tensor = Tensor(self._value)
+        value = self._value
+        # Rank 0 as a NumPy scalar, as _to_array gives it (mixed scalar/0-d arithmetic is slow).
+        tensor = Tensor(value[()] if value.ndim == 0 and type(value) is np.ndarray else value)
         if state.local.tapes or state.listeners:
             recording.record_read(self, tensor)
         return tensor
