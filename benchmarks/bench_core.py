@@ -2,12 +2,19 @@
 
 Every figure is a ratio against a baseline run in the same process, in
 alternation, so a busy machine slows both sides alike. Reported: the median
-of several rounds. The allocator is pinned first (allocator.py), so that
+of several rounds, in CPU time of the process (time.process_time), which
+other work on a shared machine does not inflate; BLAS is held to one thread
+(as in the training section), so CPU time is the time of the one thread
+that does the work. The allocator is pinned first (allocator.py), so that
 no side pays page faults the other does not.
 
   (a) per-op overhead: a chain of 2,000 scalar `y = y * x + c` recorded and
       differentiated (4,000 ops), in microseconds per op; against the same
-      chain in plain NumPy scalars (forward only: NumPy has no backward).
+      chain in plain NumPy scalars (forward only: NumPy has no backward),
+      and against PyTorch (CPU, one thread) recording and differentiating
+      the same chain: with no listener, then with the visualizer's session
+      recorder listening (``import tapeviz.viz``). PyTorch is optional: the
+      rows are skipped, saying so, when it is not installed.
   (b) one training step of an MLP 784-512-512-10, batch 256, float32, ReLU,
       softmax cross-entropy, plain SGD: tapeviz (GradientTape) against the
       same step written by hand in NumPy (forward and hand-derived backward).
@@ -18,12 +25,17 @@ Other sections (training, visualizer) are added by their own modules.
 """
 
 import argparse
+import os
 import statistics
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
-import numpy as np
+# One BLAS thread for every contender (effective only when numpy is not imported yet).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import numpy as np  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent), str(HERE)]  # the package, and the sibling sections
@@ -31,17 +43,18 @@ sys.path[:0] = [str(HERE.parent), str(HERE)]  # the package, and the sibling sec
 import allocator  # noqa: E402
 import tapeviz as tf  # noqa: E402
 
-TARGETS = {"per_op_us": 6.0, "mlp_ratio": 1.15, "mlp_hooked_ratio": 2.0}
+TARGETS = {"per_op_us": 6.0, "torch_ratio": 0.8, "torch_recorder_ratio": 1.6,
+           "mlp_ratio": 1.15, "mlp_hooked_ratio": 2.0}
 
 
 def timed(fn):
-    start = time.perf_counter()
+    start = time.process_time()
     fn()
-    return time.perf_counter() - start
+    return time.process_time() - start
 
 
 def alternate(candidate, baseline, rounds):
-    """Median seconds of each, timed in alternation (warm-up round dropped)."""
+    """Median CPU seconds of each, timed in alternation (warm-up round dropped)."""
     candidate(), baseline()
     a, b = [], []
     for _ in range(rounds):
@@ -68,6 +81,41 @@ def numpy_chain(n=2000):
     for _ in range(n):
         y = y * x + c
     return y
+
+
+def torch_chain_or_none():
+    """The chain in PyTorch (CPU, one thread), or None when PyTorch is not installed.
+
+    Imported here, never at the top: PyTorch is a contender, not a dependency.
+    """
+    try:
+        import torch
+    except ImportError:
+        return None
+    torch.set_num_threads(1)
+
+    def torch_chain(n=2000):
+        x = torch.tensor(1.0001, requires_grad=True)  # float32, as tf.constant(1.0001)
+        c = torch.tensor(0.5)
+        y = x
+        for _ in range(n):
+            y = y * x + c
+        (grad,) = torch.autograd.grad(y, x)
+        return grad
+
+    return torch_chain
+
+
+@contextmanager
+def session_recorder():
+    """The visualizer's session recorder listening for a block (as after ``import tapeviz.viz``)."""
+    import tapeviz.viz as viz
+
+    viz.watch_all()
+    try:
+        yield
+    finally:
+        viz.stop_watching()
 
 
 # -- (b, c) the MLP step ------------------------------------------------------------------
@@ -153,6 +201,7 @@ def run_core(rounds):
     results["per_op_us"] = per_op / 4000 * 1e6
     print(f"(a) per-op overhead: {results['per_op_us']:.2f} us/op recorded+differentiated "
           f"(plain NumPy forward: {numpy_op / 4000 * 1e6:.3f} us/op; ratio {per_op / numpy_op:.0f}x)")
+    results.update(run_torch(rounds))
 
     check_same_step()
     x, labels, weights = mlp_data()
@@ -179,6 +228,31 @@ def run_core(rounds):
     return results
 
 
+def run_torch(rounds):
+    """(a) against PyTorch: no listener, then the session recorder listening.
+
+    The garbage collector stays on: PyTorch's graph lives in C++,
+    tapeviz's in Python objects, and walking them is part of tapeviz's cost.
+    """
+    torch_chain = torch_chain_or_none()
+    if torch_chain is None:
+        print("(a) vs PyTorch: skipped (PyTorch is not installed; pip install torch to compare)")
+        return {}
+    ours, theirs = float(scalar_chain()), float(torch_chain())
+    assert abs(ours - theirs) <= 1e-3 * abs(theirs), f"the chains differ: {ours} vs {theirs}"
+    results = {}
+    t_ours, t_torch = alternate(scalar_chain, torch_chain, rounds * 3)
+    results["torch_ratio"] = t_ours / t_torch
+    print(f"(a) vs PyTorch (CPU, 1 thread): tapeviz {t_ours / 4000 * 1e6:.2f} us/op, "
+          f"PyTorch {t_torch / 4000 * 1e6:.2f} us/op, ratio {results['torch_ratio']:.2f}")
+    with session_recorder():
+        t_ours, t_torch = alternate(scalar_chain, torch_chain, rounds * 3)
+    results["torch_recorder_ratio"] = t_ours / t_torch
+    print(f"    with the session recorder listening: tapeviz {t_ours / 4000 * 1e6:.2f} us/op, "
+          f"PyTorch {t_torch / 4000 * 1e6:.2f} us/op, ratio {results['torch_recorder_ratio']:.2f}")
+    return results
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer rounds (a smoke run)")
@@ -193,6 +267,8 @@ def main(argv=None):
         if args.only not in (None, section):
             continue
         print(f"\n[{section}]")
+        if section == "viz" and "tapeviz.viz" in sys.modules:
+            sys.modules["tapeviz.viz"].watch_all()  # as importing it does (section (a) turned it off)
         __import__(f"{section}_bench").run()
     if args.only in (None, "core"):
         misses = [f"{k}={v:.3f} (target <= {TARGETS[k]})" for k, v in results.items() if v > TARGETS[k]]

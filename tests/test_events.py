@@ -46,6 +46,32 @@ def test_subscribe_and_unsubscribe(no_listeners):
     events.unsubscribe(listener)  # unsubscribing twice is harmless
 
 
+def test_a_listener_can_leave_out_the_ops_of_unrecorded_sweeps(no_listeners):
+    every, taped_only = [], []
+    all_ops = events.subscribe(every.append)
+    taped_ops = events.subscribe(taped_only.append, untaped_sweep_ops=False)
+    try:
+        x = tf.constant(3.0)
+        with tf.GradientTape(persistent=True) as outer:
+            outer.watch(x)
+            with tf.GradientTape() as inner:
+                inner.watch(x)
+                y = x * x * x
+            dy = inner.gradient(y, x)  # its sweep's ops are recorded by `outer`
+        outer.gradient(dy, x)  # its sweep's ops are recorded by no tape
+    finally:
+        events.unsubscribe(all_ops)
+        events.unsubscribe(taped_ops)
+
+    def sweep_ops(seen, taped):
+        return [e for e in seen if isinstance(e, events.OpExecuted) and e.entry.depth > 0 and bool(e.tapes) == taped]
+
+    assert sweep_ops(every, taped=False) and not sweep_ops(taped_only, taped=False)
+    assert sweep_ops(taped_only, taped=True) == sweep_ops(every, taped=True) != []
+    assert [e for e in every if not (isinstance(e, events.OpExecuted) and e.entry.depth and not e.tapes)] == taped_only
+    assert not events._listeners and not events._sweep_op_listeners
+
+
 def test_object_listener_gets_only_its_kinds():
     class OnlyOps:
         def __init__(self):
@@ -78,12 +104,13 @@ def test_every_event_has_a_kind():
 @pytest.fixture
 def no_listeners():
     """Unsubscribe everything (a session-wide recorder, say) for one test."""
-    saved = list(events._listeners)
-    events._listeners.clear()  # in place: core.state shares this list
+    saved = list(events._listeners), list(events._sweep_op_listeners)
+    events._listeners.clear()  # in place: core.state shares these lists
+    events._sweep_op_listeners.clear()
     try:
         yield
     finally:
-        events._listeners[:] = saved
+        events._listeners[:], events._sweep_op_listeners[:] = saved
 
 
 def test_no_event_objects_without_listeners(monkeypatch, no_listeners):

@@ -16,12 +16,13 @@ from tapeviz import events
 @pytest.fixture(autouse=True)
 def no_listeners():
     """A subscribed listener (a recorder) keeps events, and with them tensors, alive."""
-    saved = list(events._listeners)
-    events._listeners.clear()  # in place: core.state shares this list
+    saved = list(events._listeners), list(events._sweep_op_listeners)
+    events._listeners.clear()  # in place: core.state shares these lists
+    events._sweep_op_listeners.clear()
     try:
         yield
     finally:
-        events._listeners[:] = saved
+        events._listeners[:], events._sweep_op_listeners[:] = saved
 
 
 def _collect():

@@ -83,6 +83,42 @@ def test_a_released_tape_says_so_and_what_to_do():
         viz.watch_all()
 
 
+def _structure(entries):
+    """What a drawing needs of each entry: names, tensor ids, shapes, dtypes, scope, depth, index."""
+
+    def tensor(t):
+        kind = "variable" if isinstance(t, tf.Variable) else "tensor"
+        return kind, tf.core.tensor.tensor_id(t), tuple(t.shape), t.dtype.name
+
+    return [(e.primitive.name, [tensor(t) for t in e.inputs], [tensor(t) for t in e.outputs],
+             e.scope, e.depth, e.index) for e in entries]
+
+
+def test_a_released_tape_keeps_the_structure_of_every_entry():
+    v = tf.Variable([[1.0, 2.0], [3.0, 4.0]], name="v")
+    x = tf.constant([0.5, -1.0])
+    with tf.GradientTape(persistent=True) as inner:
+        inner.watch(x)
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            with tf.name_scope("layer"):
+                h = tf.linalg.matvec(v, x) * 2.0
+            a, b = tf.unstack(h)  # several outputs
+            y = a * b + tf.cast(tf.cast(h, tf.int32)[0], tf.float32) + 1.0  # an int output, a constant
+        tape.gradient(y, x)
+    assert tape.recorded_ops == () and tape.released
+    kept = _structure(tape.history)
+    names = [name for name, *_ in kept]
+    assert "ReadVariableOp" in names and "Unpack" in names and "Cast" in names
+    assert any(t[3] == "int32" for *_, outputs, _s, _d, _i in kept for t in outputs)
+    assert kept[0][1][0][0] == "variable" and tape.history[0].inputs[0] is v  # the user's variable itself
+    assert any(scope == "layer" for *_, scope, _depth, _index in kept)
+    assert [index for *_, index in kept] == sorted(index for *_, index in kept)
+    # The same structure as the entries had while live (the persistent tape still holds them).
+    by_index = {e.index: e for e in inner.recorded_ops}
+    assert kept == _structure([by_index[index] for *_, index in kept])
+
+
 def test_sketches_hold_no_arrays():
     x = tf.constant(np.ones((256, 256), dtype=np.float32))
     with tf.GradientTape() as tape:

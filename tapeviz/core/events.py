@@ -27,24 +27,35 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 _listeners = []  # shared by reference with core.state: its truthiness is the fast check
+_sweep_op_listeners = []  # the listeners that want untaped sweep ops (see subscribe), shared likewise
 
 
-def subscribe(listener):
-    """Start sending every event to ``listener``; returns it, for ``unsubscribe``."""
+def subscribe(listener, untaped_sweep_ops=True):
+    """Start sending every event to ``listener``; returns it, for ``unsubscribe``.
+
+    ``untaped_sweep_ops=False`` leaves out the ``OpExecuted`` of ops that a
+    sweep runs and no tape records (the arithmetic of a gradient nobody
+    differentiates further): when no listener wants them, they are not even
+    built. The visualizer's session recorder subscribes so; ``trace()`` keeps
+    them.
+    """
     if not callable(listener) and not any(name.startswith("on_") for name in dir(listener)):
         raise TypeError(
             f"A listener must be callable or have on_<kind> methods; got {type(listener).__name__}."
         )
     _listeners.append(listener)
+    if untaped_sweep_ops:
+        _sweep_op_listeners.append(listener)
     return listener
 
 
 def unsubscribe(listener):
     """Stop sending events to ``listener`` (no error if it was not subscribed)."""
-    for position, existing in enumerate(_listeners):
-        if existing is listener:
-            del _listeners[position]
-            return
+    for subscribed in (_listeners, _sweep_op_listeners):
+        for position, existing in enumerate(subscribed):
+            if existing is listener:
+                del subscribed[position]
+                break
 
 
 @contextmanager
@@ -57,8 +68,9 @@ def listening(listener):
         unsubscribe(listener)
 
 
-def emit(event):
-    for listener in tuple(_listeners):
+def emit(event, listeners=_listeners):
+    """Send ``event`` to every listener, or to ``listeners`` (a subset of them)."""
+    for listener in tuple(listeners):
         if callable(listener):
             listener(event)
         else:

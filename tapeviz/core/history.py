@@ -5,9 +5,21 @@ what frees the memory, as in TF). It keeps a sketch of them: the primitive,
 which tensors went in and came out, their shapes and dtypes, the name scope
 and derivative order, but no array. The visualizer draws a released tape
 from this sketch, whatever was imported and whenever it is asked.
+
+Every ``gradient`` of a non-persistent tape takes a sketch and most are
+never drawn, so taking one must cost next to nothing: ``Sketch`` copies the
+fields into a few flat lists in C-level passes (``map`` with
+``attrgetter``, no Python call per entry or per tensor), and builds the
+``EntrySketch`` objects only when they are asked for. The lists hold ints,
+shapes and NumPy dtypes, which the garbage collector does not track, so a
+kept sketch does not slow down later collections either.
 """
 
-from tapeviz.core.dtypes import of_array
+from itertools import accumulate, chain, compress
+from operator import attrgetter, not_
+
+from tapeviz.core.dtypes import as_dtype
+from tapeviz.core.tensor import Variable
 
 
 class TensorSketch:
@@ -29,31 +41,96 @@ class EntrySketch:
 
     __slots__ = ("primitive", "inputs", "outputs", "attrs", "scope", "depth", "index")
 
-    def __init__(self, entry, sketch_of):
-        self.primitive = entry.primitive
-        self.inputs = tuple([sketch_of(t) for t in entry.inputs])
-        self.outputs = tuple([sketch_of(t) for t in entry.outputs])
+    def __init__(self, primitive, inputs, outputs, scope, depth, index):
+        self.primitive = primitive
+        self.inputs = inputs
+        self.outputs = outputs
         self.attrs = {}  # attributes may hold arrays or closures: not kept
-        self.scope = entry.scope
-        self.depth = entry.depth
-        self.index = entry.index
+        self.scope = scope
+        self.depth = depth
+        self.index = index
+
+    @classmethod
+    def of(cls, entry, sketch_of):
+        """The sketch of a live ``entry``, each tensor replaced by ``sketch_of(tensor)``."""
+        return cls(entry.primitive, tuple([sketch_of(t) for t in entry.inputs]),
+                   tuple([sketch_of(t) for t in entry.outputs]), entry.scope, entry.depth, entry.index)
 
     @property
     def name(self):
         return self.primitive.name
 
+    def __repr__(self):
+        ins = ", ".join(f"#{t.tensor_id}" if isinstance(t, TensorSketch) else repr(t) for t in self.inputs)
+        outs = ", ".join(f"#{t.tensor_id}" for t in self.outputs)
+        return f"<EntrySketch {self.primitive.name}({ins}) -> {outs} depth={self.depth}>"
 
-def sketch(entries):
-    """Sketches of ``entries``; variables stay themselves (the user owns them)."""
-    sketches = {}
 
-    def sketch_of(tensor):
-        if hasattr(tensor, "assign"):
-            return tensor
-        found = sketches.get(tensor._id)
-        if found is None:
-            value = tensor._value
-            found = sketches[tensor._id] = TensorSketch(tensor._id, tuple(value.shape), of_array(value))
-        return found
+_PRIMITIVE, _SCOPE, _DEPTH, _INDEX = map(attrgetter, ("primitive", "scope", "depth", "index"))
+_INPUTS, _OUTPUTS, _ID = map(attrgetter, ("inputs", "outputs", "_id"))
+_SHAPE, _DTYPE = attrgetter("_value.shape"), attrgetter("_value.dtype")
 
-    return tuple([EntrySketch(entry, sketch_of) for entry in entries])
+
+class Sketch:
+    """The structure of recorded ``entries``, in flat lists; ``entries()`` gives ``EntrySketch``es.
+
+    Variables stay themselves (the user owns them, and draws show their name).
+    """
+
+    __slots__ = ("_primitives", "_scopes", "_depths", "_indexes", "_input_ends", "_input_ids",
+                 "_output_ends", "_output_ids", "_output_shapes", "_output_dtypes", "_others", "_built")
+
+    def __init__(self, entries):
+        self._primitives = list(map(_PRIMITIVE, entries))
+        self._scopes = list(map(_SCOPE, entries))
+        self._depths = list(map(_DEPTH, entries))
+        self._indexes = list(map(_INDEX, entries))
+        inputs = list(map(_INPUTS, entries))
+        outputs = list(map(_OUTPUTS, entries))
+        # Entry i's inputs are _input_ids[_input_ends[i-1]:_input_ends[i]] (the same for outputs).
+        self._input_ends = list(accumulate(map(len, inputs)))
+        self._output_ends = list(accumulate(map(len, outputs)))
+        inputs = list(chain.from_iterable(inputs))
+        outputs = list(chain.from_iterable(outputs))
+        self._input_ids = list(map(_ID, inputs))
+        self._output_ids = list(map(_ID, outputs))
+        self._output_shapes = list(map(_SHAPE, outputs))
+        self._output_dtypes = list(map(_DTYPE, outputs))
+        # Inputs that no entry made (sources, constants, variables) are sketched now, while at hand.
+        made = set(self._output_ids)
+        others = list(compress(inputs, map(not_, map(made.__contains__, self._input_ids))))
+        others = dict(zip(map(_ID, others), others))  # each once (a source is used again and again)
+        self._others = {tensor_id: _sketch_of(t) for tensor_id, t in others.items()}
+        self._built = None
+
+    def __len__(self):
+        return len(self._primitives)
+
+    def entries(self):
+        """One ``EntrySketch`` per entry, in recorded order (built on the first call)."""
+        if self._built is None:
+            tensors = dict(self._others)  # id -> its TensorSketch (or Variable), shared by the entries naming it
+            for tensor_id, shape, dtype in zip(self._output_ids, self._output_shapes, self._output_dtypes):
+                tensors[tensor_id] = TensorSketch(tensor_id, tuple(shape), as_dtype(dtype))
+            built = []
+            in_start = out_start = 0
+            for position, primitive in enumerate(self._primitives):
+                in_end, out_end = self._input_ends[position], self._output_ends[position]
+                built.append(EntrySketch(
+                    primitive,
+                    tuple([tensors[i] for i in self._input_ids[in_start:in_end]]),
+                    tuple([tensors[i] for i in self._output_ids[out_start:out_end]]),
+                    self._scopes[position], self._depths[position], self._indexes[position]))
+                in_start, out_start = in_end, out_end
+            self._built = tuple(built)
+        return self._built
+
+
+def _sketch_of(tensor):
+    if isinstance(tensor, Variable):
+        return tensor
+    value = tensor._value
+    return TensorSketch(tensor._id, tuple(value.shape), as_dtype(value.dtype))
+
+
+EMPTY = Sketch(())  # what a tape that never released holds

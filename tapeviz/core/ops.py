@@ -1,8 +1,9 @@
 """Running primitives: call the backend kernel, wrap the result, tell the tapes.
 
 Every public op is a thin function that converts its arguments and calls
-``execute``; recording costs nothing when no tape is active and no listener
-is subscribed.
+``execute`` (the elementwise binary ops spell out its commonest case, see
+primitives/_define.py); recording costs nothing when no tape is active and
+no listener is subscribed.
 """
 
 from tapeviz.core import state
@@ -14,7 +15,7 @@ from tapeviz.core.tensor import Tensor, Variable, convert_to_tensor
 _local = state.local
 _listeners = state.listeners
 
-__all__ = ["Primitive", "execute", "execute_binary", "as_tensor", "as_tensors", "same_dtype"]
+__all__ = ["Primitive", "execute", "as_tensor", "as_tensors", "same_dtype"]
 
 
 def execute(primitive, inputs, attrs=_NO_ATTRS):
@@ -35,21 +36,6 @@ def execute(primitive, inputs, attrs=_NO_ATTRS):
     if _local.tapes or _listeners:
         record(primitive, inputs, outputs, attrs)
     return list(outputs)
-
-
-def execute_binary(primitive, x, y):
-    """``execute`` for the commonest case: two Tensors in, one out, no attrs.
-
-    The elementwise ops and their rules go through here, so it is the hot
-    path of every chain of arithmetic; it skips the generic bookkeeping.
-    """
-    try:
-        output = Tensor(primitive.kernel(x._value, y._value))
-    except (ValueError, IndexError, ArithmeticError) as exc:
-        raise InvalidArgumentError(f"{exc} [Op:{primitive.name}]", primitive.name) from None
-    if _local.tapes or _listeners:
-        record(primitive, (x, y), (output,), _NO_ATTRS)
-    return output
 
 
 def as_tensor(value, dtype=None):

@@ -6,6 +6,7 @@ that records it, so nested tapes see the same object.
 """
 
 import itertools
+import operator
 
 from tapeviz.core import events, state
 from tapeviz.core.primitive import Primitive
@@ -46,6 +47,8 @@ class TapeEntry:
 NO_ATTRS = {}  # shared by every entry without attributes; never mutated
 _local = state.local  # bound once: record runs for every op while a tape is active
 _listeners = state.listeners
+_SERIAL = operator.attrgetter("serial")
+_sweep_op_listeners = state.sweep_op_listeners
 
 
 def record(primitive, inputs, outputs, attrs):
@@ -59,18 +62,21 @@ def record(primitive, inputs, outputs, attrs):
                 if tensor._id in watched:
                     recorders.append(tape)
                     break
-    entry = None
-    if recorders or _listeners:
-        scope = "/".join(local.scopes) if local.scopes else ""
-        entry = TapeEntry(primitive, inputs, outputs, attrs, scope, local.depth)
-    if recorders:
-        # Gradients flow only through float outputs of differentiable ops.
-        carry = [t._id for t in outputs if t._value.dtype.kind == "f"] if primitive.differentiable else ()
-        for tape in recorders:
-            tape._entries.append(entry)
-            tape._watched.update(carry)
-    if _listeners:
-        events.emit(events.OpExecuted(entry, tuple([tape.serial for tape in recorders])))
+    # Ops a sweep runs (depth > 0) that no tape records go to the listeners that want them.
+    listeners = _listeners if recorders or not local.depth else _sweep_op_listeners
+    if not recorders and not listeners:
+        return None
+    scopes = local.scopes
+    entry = TapeEntry(primitive, inputs, outputs, attrs, "/".join(scopes) if scopes else "", local.depth)
+    for tape in recorders:
+        tape._entries.append(entry)
+        if primitive.differentiable:  # gradients flow only through float outputs of differentiable ops
+            for tensor in outputs:
+                if tensor._value.dtype.kind == "f":
+                    tape._watched.add(tensor._id)
+    if listeners:
+        serials = tuple(map(_SERIAL, recorders)) if recorders else ()
+        events.emit(events.OpExecuted(entry, serials), listeners)
     return entry
 
 

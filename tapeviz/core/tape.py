@@ -8,6 +8,7 @@ gradients that meet at a tensor used more than once are summed.
 
 import enum
 import itertools
+import operator
 import warnings
 import weakref
 
@@ -20,6 +21,7 @@ from tapeviz.core.primitives.math import ADD_N
 from tapeviz.core.tensor import Tensor, Variable, convert_to_tensor
 
 _local = state.local
+_DEPTH = operator.attrgetter("depth")
 _next_serial = itertools.count().__next__
 _live = weakref.WeakValueDictionary()  # serial -> tape, while the tape lives
 
@@ -62,7 +64,7 @@ class GradientTape:
         self.serial = _next_serial()  # how events name this tape
         _live[self.serial] = self
         self._entries = []  # recorded TapeEntry objects, in execution order
-        self._released = ()  # sketches of the entries dropped by the last release
+        self._released = history.EMPTY  # a sketch of the entries dropped by the last release
         self._watched = set()  # ids of watched sources and of everything computed from them
         self._watched_variables = {}  # id -> Variable
         self._recording = False
@@ -153,7 +155,7 @@ class GradientTape:
     def _release(self, reason="gradient"):
         had_state = bool(self._entries or self._watched)
         if self._entries:
-            self._released = history.sketch(self._entries)
+            self._released = history.Sketch(self._entries)
         self._entries = []
         self._watched = set()
         self._watched_variables = {}
@@ -297,7 +299,7 @@ class GradientTape:
     def history(self):
         """What the tape recorded, for drawing it: the live entries while it holds
         them; after a release, sketches of them (structure without values)."""
-        return tuple(self._entries) if self._entries else self._released
+        return tuple(self._entries) if self._entries else self._released.entries()
 
     @property
     def released(self):
@@ -450,15 +452,23 @@ def sweep(tape, targets, sources, seeds):
 
     # Forward pass over the tape: the float tensors on a path from a watched
     # source (an unwatched source gets None, as in TF, even if an op used it).
+    # An input's producer comes before its user, so ``needs`` (which inputs
+    # want a gradient) is final when its entry is reached.
     watched = tape._watched
     reachable = {s._id for s in sources if s._id in watched and _is_float(s)}
-    relevant = []
+    relevant, needs_of = [], []  # the entries on such a path, and their needs (two lists: no pair objects to collect)
     for entry in entries:
-        for tensor in entry.inputs:
-            if tensor._id in reachable:
-                relevant.append(entry)
-                reachable.update([t._id for t in entry.outputs if t._value.dtype.kind == "f"])
-                break
+        inputs = entry.inputs
+        if len(inputs) == 2:  # binary ops, the commonest: spelled out rather than a comprehension
+            needs = (inputs[0]._id in reachable, inputs[1]._id in reachable)
+        else:
+            needs = tuple([t._id in reachable for t in inputs])
+        if True in needs:
+            relevant.append(entry)
+            needs_of.append(needs)
+            for tensor in entry.outputs:
+                if tensor._value.dtype.kind == "f":
+                    reachable.add(tensor._id)
 
     pending = {}  # id -> gradients arriving at that tensor, summed when it is used
     for target, seed in zip(targets, seeds):
@@ -468,15 +478,29 @@ def sweep(tape, targets, sources, seeds):
     saved_depth = _local.depth
     depth = None
     try:
-        for entry in reversed(relevant):
+        for entry, needs in zip(reversed(relevant), reversed(needs_of)):
             if entry.depth != depth:  # ops the rule (and summing its upstream) runs are one order higher
                 depth = entry.depth
                 _local.depth = depth + 1
-            upstream = _take_upstream(entry, pending, source_ids)
-            if upstream is None:
+            rule = entry.primitive.rule
+            if rule is None:  # not differentiable, or no rule in the table
                 continue
-            needs = tuple([t._id in reachable for t in entry.inputs])
-            produced = entry.primitive.rule(entry, needs, *upstream)
+            outputs = entry.outputs
+            if len(outputs) == 1:  # _take_upstream's common case, spelled out: it runs for every entry
+                key = outputs[0]._id
+                grads = pending.pop(key, None)
+                if grads is None:
+                    continue
+                summed = grads[0] if len(grads) == 1 else _sum_grads(grads)
+                if key in source_ids:
+                    pending[key] = [summed]
+                upstream = (summed,)
+                produced = rule(entry, needs, summed)
+            else:
+                upstream = _take_upstream(entry, pending, source_ids)
+                if upstream is None:
+                    continue
+                produced = rule(entry, needs, *upstream)
             if type(produced) is not tuple:
                 produced = tuple(produced) if isinstance(produced, list) else (produced,)
             if len(produced) != len(needs):
@@ -486,16 +510,17 @@ def sweep(tape, targets, sources, seeds):
                 )
             for tensor, grad, need in zip(entry.inputs, produced, needs):
                 if grad is not None and need:
-                    arriving = pending.get(tensor._id)
+                    key = tensor._id
+                    arriving = pending.get(key)
                     if arriving is None:
-                        pending[tensor._id] = [grad]
+                        pending[key] = [grad]
                     else:
                         arriving.append(grad)
             if listening:
                 events.emit(events.BackwardStep(tape.serial, entry, needs, upstream, produced))
 
         # The sums at the sources belong to the sweep's own order.
-        _local.depth = 1 + max((entry.depth for entry in relevant), default=saved_depth)
+        _local.depth = 1 + max(map(_DEPTH, relevant), default=saved_depth)
         results = []
         for source in sources:
             grads = pending.get(source._id)
@@ -517,28 +542,15 @@ def _is_float(tensor):
 
 
 def _take_upstream(entry, pending, source_ids):
-    """The summed gradient at each output of ``entry``, or None when nothing arrives.
+    """The summed gradient at each output of ``entry``, or None when nothing arrives
+    (for entries with several outputs; the sweep spells out the one-output case).
 
     Gradients at a tensor are complete once the sweep reaches the entry that
     made it (the tape is in topological order), so they are summed here and
     dropped, except at sources, whose totals are the answer. Outputs that got
     no gradient receive zeros, as TF feeds its multi-output rules.
     """
-    primitive = entry.primitive
-    if primitive.rule is None:  # not differentiable, or no rule in the table
-        return None
     outputs = entry.outputs
-    if len(outputs) == 1:  # the common case, kept short
-        key = outputs[0]._id
-        grads = pending.get(key)
-        if grads is None:
-            return None
-        summed = _sum_grads(grads)
-        if key in source_ids:
-            pending[key] = [summed]
-        else:
-            del pending[key]
-        return (summed,)
     arrived = [pending.get(t._id) for t in outputs]
     if not any(arrived):
         return None

@@ -414,7 +414,9 @@ class Variable(_HoldsArray):
     # -- reading (recorded) --------------------------------------------------
     def read_value(self):
         """The current value as a new Tensor; active tapes record the read."""
-        tensor = Tensor(self._value)
+        value = self._value
+        # Rank 0 as a NumPy scalar, as _to_array gives it (mixed scalar/0-d arithmetic is slow).
+        tensor = Tensor(value[()] if value.ndim == 0 and type(value) is np.ndarray else value)
         if state.local.tapes or state.listeners:
             recording.record_read(self, tensor)
         return tensor
@@ -576,6 +578,13 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
 
 
 def _to_array(value, dtype, dtype_hint=None):
+    array = _new_array(value, dtype, dtype_hint)
+    # Rank 0 is held as a NumPy scalar, the form NumPy's own ops return: an op
+    # mixing a scalar with a 0-d array takes NumPy's slow path (~10x).
+    return array[()] if type(array) is np.ndarray and array.ndim == 0 else array
+
+
+def _new_array(value, dtype, dtype_hint):
     xp = backend.xp
     from_numpy = isinstance(value, np.generic) or backend.is_array(value)
     if dtype is not None:
@@ -641,6 +650,17 @@ def to_array(value):
     if isinstance(value, (Tensor, Variable)):
         return value._value
     return convert_to_tensor(value)._value
+
+
+def any_larger(tensors, nbytes):
+    """True when a Tensor or Variable among ``tensors`` (None allowed) holds more than ``nbytes``.
+
+    For listeners that weigh every op (the visualizer's recorder), so kept lean.
+    """
+    for tensor in tensors:
+        if tensor is not None and tensor._value.nbytes > nbytes:
+            return True
+    return False
 
 
 _SOLE_REFERENCES = _calibrate()

@@ -40,7 +40,7 @@ import numpy as np
 from tapeviz.core import events
 from tapeviz.core.history import EntrySketch, TensorSketch
 from tapeviz.core.tape import tape_with_serial
-from tapeviz.core.tensor import Tensor, is_tensor, tensor_id, to_array
+from tapeviz.core.tensor import Tensor, any_larger, is_tensor, tensor_id, to_array
 from tapeviz.viz import format as fmt
 
 SMALL_BYTES = 1024  # tensors up to this size are kept whole
@@ -126,7 +126,7 @@ def _light_entry(entry, summaries):
         return entry
     key = ("entry", entry.index)
     if key not in summaries:
-        summaries[key] = EntrySketch(entry, lambda t: _light(t, summaries, False))
+        summaries[key] = EntrySketch.of(entry, lambda t: _light(t, summaries, False))
     return summaries[key]
 
 
@@ -154,14 +154,24 @@ class Log:
 
 
 class _TapeLog:
-    """The events that concern one tape."""
+    """The events that concern one tape, and their sequence numbers.
 
-    __slots__ = ("records", "related", "holds_large")
+    Two flat lists rather than a list of pairs: one pair per op would be
+    one more object for the garbage collector to walk for as long as the
+    tape lives.
+    """
+
+    __slots__ = ("seqs", "events", "related", "holds_large")
 
     def __init__(self):
-        self.records = []
+        self.seqs = []
+        self.events = []
         self.related = set()  # serials of tapes that shared an op with this one
         self.holds_large = False  # a large tensor was seen: compact the log when the tape releases
+
+    @property
+    def records(self):
+        return list(zip(self.seqs, self.events))
 
 
 class SessionRecorder:
@@ -186,35 +196,44 @@ class SessionRecorder:
         return log
 
     def __call__(self, event):
-        seq = _next_seq()
         kind = type(event)
-        if kind is events.OpExecuted:
-            self._on_op(seq, event)
+        if kind is _OP_EXECUTED:  # the commonest event (every op), handled here in full
+            tapes = event.tapes
+            if tapes:
+                seq = _next_seq()
+                entry = event.entry
+                large = any_larger(entry.inputs + entry.outputs, SMALL_BYTES)
+                for serial in tapes:
+                    log = self.logs.get(serial) or self._log(serial)
+                    log.seqs.append(seq)
+                    log.events.append(event)
+                    if large:
+                        log.holds_large = True
+                    if len(tapes) > 1:
+                        log.related.update(tapes)
+            elif event.entry.depth == 0:  # ops a sweep ran outside every tape belong to no picture
+                self._keep_untaped(_next_seq(), event)
             return
+        if kind is _BACKWARD_STEP:  # the next commonest (every step of a sweep), also in full
+            entry = event.entry
+            if any_larger(entry.inputs + entry.outputs + event.upstream + event.grads, SMALL_BYTES):
+                event = compact(event, {}, with_values=True)  # gradients are held by no tape
+            log = self.logs.get(event.tape) or self._log(event.tape)
+            log.seqs.append(_next_seq())
+            log.events.append(event)
+            return
+        seq = _next_seq()
         if kind in _SWEEP_EVENTS:
-            event = compact(event, {}, with_values=True)  # gradients are held by no tape
+            event = compact(event, {}, with_values=True)
         elif kind is events.TapeEntered or kind is events.TapeExited or kind is events.VariableAssigned:
             self._keep_untaped(seq, event)  # explain() needs when tapes (stopped) recording
         serial = getattr(event, "tape", None)
         if serial is not None:
-            self._log(serial).records.append((seq, event))
+            log = self.logs.get(serial) or self._log(serial)
+            log.seqs.append(seq)
+            log.events.append(event)
             if kind is events.TapeReleased and event.reason != "deleted":
                 self._compact(serial)
-
-    def _on_op(self, seq, event):
-        tapes = event.tapes
-        entry = event.entry
-        if not tapes:
-            if entry.depth == 0:  # ops a sweep ran outside every tape belong to no picture
-                self._keep_untaped(seq, event)
-            return
-        large = any(map(_is_large, entry.inputs + entry.outputs))
-        for serial in tapes:
-            log = self.logs.get(serial) or self._log(serial)
-            log.records.append((seq, event))
-            log.holds_large = log.holds_large or large
-            if len(tapes) > 1:
-                log.related.update(tapes)
 
     def _keep_untaped(self, seq, event):
         size = 0
@@ -234,7 +253,7 @@ class SessionRecorder:
         if log is None or not log.holds_large:
             return
         summaries = {}
-        log.records = [(seq, compact(event, summaries)) for seq, event in log.records]
+        log.events = [compact(event, summaries) for event in log.events]
         log.holds_large = False
 
     def records_for(self, tape, with_untaped=False):
@@ -251,7 +270,7 @@ class SessionRecorder:
             other = self.logs.get(serial)
             if other is None:
                 continue
-            for seq, event in other.records:
+            for seq, event in zip(other.seqs, other.events):
                 kept = merged.get(seq)
                 if kept is None or _is_lighter(kept, event):
                     merged[seq] = event
@@ -266,6 +285,7 @@ def _is_lighter(kept, event):
 
 
 _SWEEP_EVENTS = (events.SweepStarted, events.BackwardStep, events.SweepFinished)
+_OP_EXECUTED, _BACKWARD_STEP = events.OpExecuted, events.BackwardStep
 SESSION = SessionRecorder()
 _session_on = False
 
@@ -274,7 +294,7 @@ def watch_all():
     """Keep per-tape events from now on (on by default once ``tapeviz.viz`` is imported)."""
     global _session_on
     if not _session_on:
-        events.subscribe(SESSION)
+        events.subscribe(SESSION, untaped_sweep_ops=False)  # it would drop them
         _session_on = True
 
 

@@ -50,7 +50,9 @@ def _sub(op, needs, g):
 def _mul(op, needs, g):
     x, y = op.inputs
     need_x, need_y = needs
-    return (unbroadcast(g * y, x) if need_x else None, unbroadcast(g * x, y) if need_y else None)
+    # m.multiply rather than `*`: one call fewer in the hottest rule
+    return (unbroadcast(m.multiply(g, y), x) if need_x else None,
+            unbroadcast(m.multiply(g, x), y) if need_y else None)
 
 
 @defgrad("RealDiv", "d(x/y)/dx = 1/y,  d(x/y)/dy = -x/y**2",

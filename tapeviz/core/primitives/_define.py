@@ -1,8 +1,14 @@
 """Small factories that turn a kernel into a Primitive plus its public op function."""
 
+from tapeviz.core import state
 from tapeviz.core.errors import InvalidArgumentError
-from tapeviz.core.ops import as_tensor, as_tensors, execute, execute_binary
+from tapeviz.core.ops import as_tensor, as_tensors, execute
 from tapeviz.core.primitive import Primitive
+from tapeviz.core.recording import NO_ATTRS, record
+from tapeviz.core.tensor import Tensor
+
+_local = state.local
+_listeners = state.listeners
 
 
 def unary(tf_name, prim_name, kernel, doc, differentiable=True, floats_only=False):
@@ -44,8 +50,18 @@ def binary(tf_name, prim_name, kernel, doc, differentiable=True):
     primitive = Primitive(prim_name, kernel, differentiable=differentiable)
 
     def op(x, y, name=None):
-        x, y = as_tensors(x, y, prim_name)
-        return execute_binary(primitive, x, y)
+        # Every chain of arithmetic (and most gradient rules) runs through here,
+        # so ops.execute is spelled out for its commonest case: two tensors of
+        # one dtype (converted only otherwise), one output, no attributes.
+        if type(x) is not Tensor or type(y) is not Tensor or x._value.dtype is not y._value.dtype:
+            x, y = as_tensors(x, y, prim_name)
+        try:
+            output = Tensor(primitive.kernel(x._value, y._value))
+        except (ValueError, IndexError, ArithmeticError) as exc:
+            raise InvalidArgumentError(f"{exc} [Op:{prim_name}]", prim_name) from None
+        if _local.tapes or _listeners:
+            record(primitive, (x, y), (output,), NO_ATTRS)
+        return output
 
     op.__name__ = op.__qualname__ = tf_name
     op.__doc__ = doc
