@@ -8,7 +8,7 @@ linear algebra), as TensorFlow's top level does.
 """
 
 from tapeviz import core as _core  # noqa: F401  (registers primitives and rules)
-from tapeviz import autodiff, backend, config, linalg, math, nn, random
+from tapeviz import autodiff, backend, config, image, linalg, math, nn, random
 from tapeviz.config import device  # noqa: F401
 from tapeviz.core import errors, events, nest
 from tapeviz.core.dtypes import (  # noqa: F401

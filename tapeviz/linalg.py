@@ -1,9 +1,14 @@
-"""``tf.linalg``: matrix products, inverses, determinants and diagonals."""
+"""``tf.linalg``: matrix products, inverses, determinants, diagonals, solvers and factorizations."""
 
+from tapeviz.core.primitives.decompositions import (  # noqa: F401
+    adjoint, band_part, cholesky, cholesky_solve, eigh, eigvalsh, logdet, qr, set_diag, slogdet, solve, svd,
+    triangular_solve,
+)
 from tapeviz.core.primitives.linalg import (  # noqa: F401
     det, diag, diag_part, einsum, eye, inv, matmul, matrix_transpose, matvec, tensordot, trace,
 )
 from tapeviz.math import global_norm, l2_normalize, norm  # noqa: F401  (TF lists these here too)
 
-__all__ = ["det", "diag", "diag_part", "einsum", "eye", "global_norm", "inv", "l2_normalize", "matmul",
-           "matrix_transpose", "matvec", "norm", "tensordot", "trace"]
+__all__ = ["adjoint", "band_part", "cholesky", "cholesky_solve", "det", "diag", "diag_part", "eigh", "eigvalsh",
+           "einsum", "eye", "global_norm", "inv", "l2_normalize", "logdet", "matmul", "matrix_transpose", "matvec",
+           "norm", "qr", "set_diag", "slogdet", "solve", "svd", "tensordot", "trace", "triangular_solve"]

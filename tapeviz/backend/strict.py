@@ -213,6 +213,8 @@ def _wrap(result, inputs):
         return StrictArray(np.asarray(result))
     if type(result) in (list, tuple):
         return type(result)(_wrap(r, inputs) for r in result)
+    if isinstance(result, tuple) and hasattr(result, "_fields"):  # linalg's SVDResult, QRResult, ...
+        return type(result)(*[_wrap(r, inputs) for r in result])
     return result
 
 

@@ -1,0 +1,318 @@
+"""Solvers, factorizations and band masks of matrices (kernels only; rules in
+core.gradients.linalg).
+
+Primitives: MatrixSolve, MatrixTriangularSolve, MatrixBandPart, Cholesky, Qr,
+Svd, SelfAdjointEigV2, LogMatrixDeterminant: TF's ops of the same names.
+``logdet``, ``set_diag``, ``adjoint``, ``eigvalsh`` and ``cholesky_solve``
+are compositions, as in TF. Every op works on the last two axes, batched
+over the others.
+"""
+
+import collections
+
+import numpy as np
+
+from tapeviz import backend as B
+from tapeviz.core.errors import InvalidArgumentError
+from tapeviz.core.ops import as_tensor, execute, same_dtype
+from tapeviz.core.primitive import Primitive
+from tapeviz.core.primitives.linalg import diag, diag_part, matrix_transpose
+from tapeviz.core.primitives.math import log, reduce_sum
+from tapeviz.core.scopes import name_scope
+
+Qr = collections.namedtuple("Qr", ["q", "r"])
+LogMatrixDeterminant = collections.namedtuple("LogMatrixDeterminant", ["sign", "log_abs_determinant"])
+
+
+def _invalid(message, op):
+    return InvalidArgumentError(f"{message} [Op:{op}]", op)
+
+
+def _matrices(x, op, square=True):
+    """``x`` as a float tensor of rank >= 2 (square in its last two axes when asked)."""
+    x = as_tensor(x)
+    if not x.dtype.is_floating:
+        raise _invalid(
+            f"Value for attr 'T' of {x.dtype.name} is not in the list of allowed values: half, float, double. "
+            f"{op} takes float matrices: cast first, e.g. tf.cast(x, tf.float32).", op)
+    if x.ndim < 2:
+        raise _invalid(f"Input tensor 0 must have rank >= 2, got shape {list(x._value.shape)} "
+                       "(the last two axes are the matrix).", op)
+    if square and x._value.shape[-1] != x._value.shape[-2]:
+        raise _invalid(f"Input matrix must be square, got shape {list(x._value.shape)}.", op)
+    return x
+
+
+# -- band_part -------------------------------------------------------------------------------
+
+def _band_mask(rows, cols, num_lower, num_upper):
+    i = np.arange(rows)[:, None]
+    j = np.arange(cols)[None, :]
+    keep = np.ones((rows, cols), dtype=bool)
+    if num_lower >= 0:
+        keep &= i - j <= num_lower
+    if num_upper >= 0:
+        keep &= j - i <= num_upper
+    return B.xp.asarray(keep)
+
+
+def _band_part(x, num_lower, num_upper):
+    keep = _band_mask(x.shape[-2], x.shape[-1], num_lower, num_upper)
+    return B.xp.where(keep, x, B.xp.zeros((), dtype=x.dtype))
+
+
+MATRIX_BAND_PART = Primitive("MatrixBandPart", _band_part)
+
+
+def band_part(input, num_lower, num_upper, name=None):  # noqa: A002 - TF's name
+    """Keep ``num_lower`` diagonals below the main one and ``num_upper`` above; zero the rest.
+
+    A negative count keeps the whole triangle: ``band_part(x, -1, 0)`` is the
+    lower triangle, ``band_part(x, 0, 0)`` the diagonal.
+    """
+    x = as_tensor(input)
+    if x.ndim < 2:
+        raise _invalid(f"input must be at least 2-dim, received shape: {list(x._value.shape)}", "MatrixBandPart")
+    lower = int(num_lower._value) if hasattr(num_lower, "_value") else int(num_lower)
+    upper = int(num_upper._value) if hasattr(num_upper, "_value") else int(num_upper)
+    rows, cols = x._value.shape[-2:]
+    if lower > rows:
+        raise _invalid(f"num_lower must be negative or less or equal to number of rows ({rows}) got: {lower}",
+                       "MatrixBandPart")
+    if upper > cols:
+        raise _invalid(f"num_upper must be negative or less or equal to number of columns ({cols}) got: {upper}",
+                       "MatrixBandPart")
+    return execute(MATRIX_BAND_PART, (x,), {"num_lower": lower, "num_upper": upper})
+
+
+def set_diag(input, diagonal, name="set_diag", k=0, align="RIGHT_LEFT"):  # noqa: A002
+    """``input`` with its main diagonal replaced by ``diagonal`` (a composite: x - diag(x) + diag(d))."""
+    x = as_tensor(input)
+    d = as_tensor(diagonal, dtype=x.dtype)
+    if k != 0:
+        raise NotImplementedError("tapeviz's set_diag replaces only the main diagonal (k=0).")
+    rows, cols = x._value.shape[-2:]
+    with name_scope("set_diag"):
+        return x - diag(diag_part(x), num_rows=rows, num_cols=cols) + diag(d, num_rows=rows, num_cols=cols)
+
+
+def adjoint(matrix, name=None):
+    """The conjugate transpose of the last two axes (the transpose, for real matrices)."""
+    return matrix_transpose(matrix)
+
+
+# -- solving ---------------------------------------------------------------------------------
+
+def _solve(a, b, adjoint):
+    xp = B.xp
+    if adjoint:
+        a = xp.swapaxes(a, -1, -2)
+    try:
+        return xp.linalg.solve(a, b)
+    except np.linalg.LinAlgError:
+        raise ValueError("Input matrix is not invertible.") from None
+
+
+MATRIX_SOLVE = Primitive("MatrixSolve", _solve)
+
+
+def solve(matrix, rhs, adjoint=False, name=None):
+    """x with ``matrix @ x = rhs`` (``matrix^T @ x = rhs`` with ``adjoint``), as ``tf.linalg.solve``.
+
+    ``matrix`` [..., M, M], ``rhs`` [..., M, K] with the same batch shape.
+    A singular matrix raises InvalidArgumentError, as in TF.
+    """
+    a = _matrices(matrix, "MatrixSolve")
+    b = as_tensor(rhs)
+    same_dtype(a, b, op="MatrixSolve")
+    if b.ndim != a.ndim:
+        raise _invalid(f"All input tensors must have the same rank: matrix {list(a._value.shape)}, "
+                       f"rhs {list(b._value.shape)}. Give rhs a last axis, e.g. rhs[..., None].", "MatrixSolve")
+    if a._value.shape[:-2] != b._value.shape[:-2] or a._value.shape[-1] != b._value.shape[-2]:
+        raise _invalid(f"Input matrix and right-hand side must have the same batch shape and number of rows: "
+                       f"{list(a._value.shape)} vs. {list(b._value.shape)}", "MatrixSolve")
+    return execute(MATRIX_SOLVE, (a, b), {"adjoint": bool(adjoint)})
+
+
+def _triangular_solve(a, b, lower, adjoint):
+    """Forward or back substitution, one row at a time, batched (broadcasting).
+
+    A zero on the diagonal gives inf/nan, as TF's kernel does, not an error.
+    """
+    xp = B.xp
+    a = xp.tril(a) if lower else xp.triu(a)
+    if adjoint:
+        a, lower = xp.swapaxes(a, -1, -2), not lower
+    batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    a = xp.broadcast_to(a, batch + a.shape[-2:])
+    x = xp.array(xp.broadcast_to(b, batch + b.shape[-2:]))  # a copy the rows are written into
+    n = a.shape[-1]
+    for i in (range(n) if lower else range(n - 1, -1, -1)):
+        done = slice(0, i) if lower else slice(i + 1, n)
+        row = x[..., i:i + 1, :] - xp.matmul(a[..., i:i + 1, done], x[..., done, :])
+        x[..., i:i + 1, :] = row / a[..., i:i + 1, i:i + 1]
+    return x
+
+
+MATRIX_TRIANGULAR_SOLVE = Primitive("MatrixTriangularSolve", _triangular_solve)
+
+
+def triangular_solve(matrix, rhs, lower=True, adjoint=False, name=None):
+    """x with ``T @ x = rhs``, T the lower (or upper) triangle of ``matrix``, as ``tf.linalg.triangular_solve``.
+
+    The other triangle is ignored. With ``adjoint``, T^T is used. Batch
+    dimensions broadcast. Zeros on the diagonal give inf/nan, as in TF.
+    """
+    a = _matrices(matrix, "MatrixTriangularSolve")
+    b = as_tensor(rhs)
+    same_dtype(a, b, op="MatrixTriangularSolve")
+    if b.ndim < 2 or b._value.shape[-2] != a._value.shape[-1]:
+        raise _invalid(f"Input matrix and rhs are incompatible: {list(a._value.shape)} vs. {list(b._value.shape)}; "
+                       "rhs needs shape [..., M, K].", "MatrixTriangularSolve")
+    try:
+        np.broadcast_shapes(a._value.shape[:-2], b._value.shape[:-2])
+    except ValueError:
+        raise _invalid(f"Incompatible batch shapes {list(a._value.shape[:-2])} and {list(b._value.shape[:-2])}.",
+                       "MatrixTriangularSolve") from None
+    return execute(MATRIX_TRIANGULAR_SOLVE, (a, b), {"lower": bool(lower), "adjoint": bool(adjoint)})
+
+
+def cholesky_solve(chol, rhs, name=None):
+    """x with ``A @ x = rhs``, given A's Cholesky factor ``chol`` (two triangular solves)."""
+    with name_scope("cholesky_solve"):
+        y = triangular_solve(chol, rhs, lower=True)
+        return triangular_solve(chol, y, lower=True, adjoint=True)
+
+
+# -- factorizations --------------------------------------------------------------------------
+
+def _cholesky(a):
+    xp = B.xp
+    try:
+        return xp.linalg.cholesky(a)
+    except np.linalg.LinAlgError:
+        pass
+    # Some matrix is not positive definite. TF 2.21's CPU kernel returns
+    # garbage there; we give NaN for that matrix (and the factors of the rest).
+    flat = a.reshape((-1,) + a.shape[-2:])
+    out = xp.full(flat.shape, xp.nan, dtype=a.dtype)
+    for k in range(flat.shape[0]):
+        try:
+            out[k] = xp.linalg.cholesky(flat[k])
+        except np.linalg.LinAlgError:
+            continue
+    return out.reshape(a.shape)
+
+
+CHOLESKY = Primitive("Cholesky", _cholesky)
+
+
+def cholesky(input, name=None):  # noqa: A002
+    """The lower-triangular L with ``L @ L^T = input``, for symmetric positive-definite input.
+
+    Only the lower triangle of ``input`` is read. A matrix that is not
+    positive definite gives NaN (TF 2.21 gives unspecified values there).
+    """
+    return execute(CHOLESKY, (_matrices(input, "Cholesky"),))
+
+
+def _qr(a, full_matrices):
+    q, r = B.xp.linalg.qr(a, mode="complete" if full_matrices else "reduced")
+    return q, r
+
+
+QR = Primitive("Qr", _qr, n_outputs=2)
+
+
+def qr(input, full_matrices=False, name=None):  # noqa: A002
+    """``Qr(q, r)`` with ``input = q @ r``, q orthonormal columns, r upper triangular (Householder,
+    the same signs as TF's)."""
+    q, r = execute(QR, (_matrices(input, "Qr", square=False),), {"full_matrices": bool(full_matrices)})
+    return Qr(q, r)
+
+
+def _svd(a, full_matrices, compute_uv):
+    xp = B.xp
+    if not compute_uv:
+        return (xp.linalg.svd(a, compute_uv=False),)
+    u, s, vh = xp.linalg.svd(a, full_matrices=full_matrices)
+    return s, u, xp.swapaxes(vh, -1, -2)
+
+
+SVD = Primitive("Svd", _svd, n_outputs=None)
+
+
+def svd(tensor, full_matrices=False, compute_uv=True, name=None):
+    """The singular values ``s`` (descending) and, with ``compute_uv``, ``(s, u, v)``
+    with ``tensor = u @ diag(s) @ v^T``, as ``tf.linalg.svd`` (note: v, not v^T).
+
+    Singular vectors are defined up to sign: tapeviz's (LAPACK's) signs can
+    differ from TF's; anything that does not depend on them agrees. The
+    gradient through u and v is infinite where singular values repeat.
+    """
+    outputs = execute(SVD, (_matrices(tensor, "Svd", square=False),),
+                      {"full_matrices": bool(full_matrices), "compute_uv": bool(compute_uv)})
+    return tuple(outputs) if compute_uv else outputs[0]
+
+
+def _eigh(a, compute_v):
+    xp = B.xp
+    if not compute_v:
+        return (xp.linalg.eigvalsh(a, UPLO="L"),)
+    return tuple(xp.linalg.eigh(a, UPLO="L"))
+
+
+EIGH = Primitive("SelfAdjointEigV2", _eigh, n_outputs=None)
+
+
+def eigh(tensor, name=None):
+    """Eigenvalues (ascending) and eigenvectors (columns) of symmetric matrices: ``(e, v)``.
+
+    Only the lower triangle is read. Eigenvectors are defined up to sign:
+    tapeviz's (LAPACK's) can differ from TF's.
+    """
+    return tuple(execute(EIGH, (_matrices(tensor, "SelfAdjointEigV2"),), {"compute_v": True}))
+
+
+def eigvalsh(tensor, name=None):
+    """The eigenvalues (ascending) of symmetric matrices (lower triangle read)."""
+    return execute(EIGH, (_matrices(tensor, "SelfAdjointEigV2"),), {"compute_v": False})[0]
+
+
+# -- determinants ------------------------------------------------------------------------------
+
+def _slogdet(a):
+    sign, logabs = B.xp.linalg.slogdet(a)
+    return sign.astype(a.dtype), logabs.astype(a.dtype)
+
+
+LOG_MATRIX_DETERMINANT = Primitive("LogMatrixDeterminant", _slogdet, n_outputs=2)
+
+
+def slogdet(input, name=None):  # noqa: A002
+    """``(sign, log_abs_determinant)`` of square matrices: log|det| without overflow.
+
+    A singular matrix gives sign 0 and -inf, as in TF.
+    """
+    sign, logabs = execute(LOG_MATRIX_DETERMINANT, (_matrices(input, "LogMatrixDeterminant"),))
+    return LogMatrixDeterminant(sign, logabs)
+
+
+def logdet(matrix, name=None):
+    """log(det(matrix)) of Hermitian positive-definite matrices: 2 * sum(log(diag(cholesky))).
+
+    NaN where a matrix is not positive definite, as in TF.
+    """
+    with name_scope("logdet"):
+        return 2.0 * reduce_sum(log(diag_part(cholesky(matrix))), axis=-1)
+
+
+def eye_like(x):
+    """Identity matrices of ``x``'s shape and dtype (for the rules)."""
+    xp = B.xp
+    shape = x._value.shape
+    return as_tensor(xp.broadcast_to(xp.eye(shape[-2], shape[-1], dtype=x._value.dtype), shape).copy())
+
+
+__all__ = ["band_part", "set_diag", "adjoint", "solve", "triangular_solve", "cholesky_solve", "cholesky",
+           "qr", "svd", "eigh", "eigvalsh", "slogdet", "logdet"]
