@@ -143,7 +143,7 @@ def dot_string(text, limit=DOT_STRING_LIMIT):
     text = "\n".join(clip(line, limit) for line in lines)
     if len(text) > limit:
         text = text[: limit - 1] + "\u2026"
-    text = html.escape(text, quote=True).replace("\\", "\\\\").replace("\n", "\\n")
+    text = html.escape(text, quote=False).replace('"', "&quot;").replace("\\", "\\\\").replace("\n", "\\n")
     return '"' + text + '"'
 
 
