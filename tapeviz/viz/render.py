@@ -49,14 +49,20 @@ def _script_dirs():
 def find_program(name):
     """The path of layout program ``name`` ("dot" or "graphviz-pure"), or None."""
     found = shutil.which(name)
-    if found is None and name == BUNDLED:
+    if found is None and os.path.basename(name) == BUNDLED:
         found = shutil.which(name, path=_script_dirs())
     return found
 
 
 def layout_programs():
-    """{name: path} of the layout programs installed, in order of preference."""
-    found = {name: find_program(name) for name in (SYSTEM, BUNDLED)}
+    """{name: path} of the layout programs installed, in order of preference.
+
+    ``TAPEVIZ_DOT`` (a program name or path) puts that program first, or, set to
+    "graphviz-pure", makes pictures skip a system Graphviz.
+    """
+    chosen = os.environ.get("TAPEVIZ_DOT", "").strip()
+    names = (chosen,) if chosen else (SYSTEM, BUNDLED)
+    found = {name: find_program(name) for name in names}
     return {name: path for name, path in found.items() if path}
 
 
