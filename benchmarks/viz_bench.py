@@ -12,6 +12,8 @@ Shapes (the ones that hurt before folding learned them):
 
 - ``rnn``: a loop reading a variable every step, ``z = z * w + c``
   unrolled 2,500 times: must fold to one box "2,500 x [Mul -> AddV2]";
+- ``rnn30``: the same loop for 30 steps: few nodes, but ``w`` and ``c`` reach
+  every step with long edges (op by op, Graphviz took 2 to 10 s);
 - ``chain``: a 5,000-op unscoped chain ``h = tanh(h * 0.5 + 0.1)``;
 - ``scoped``: the same chain in two levels of name scopes (layers/units);
 - ``longbody``: a loop whose body is 120 ops long, 60 turns;
@@ -19,6 +21,7 @@ Shapes (the ones that hurt before folding learned them):
 - ``fanout``: one variable feeding 2,500 ops, summed;
 - ``params``: 500 variables, each used once (wide, no repetition to find);
 - ``nested3``: three nested tapes (3rd derivative) of a 200-step loop;
+  ``nested3_10``: of a 10-step loop (op by op: 450 nodes, 5 to 18 s);
 - ``cnn``: a tapeviz.keras training step, Conv2D -> MaxPool -> Flatten ->
   Dense(64) -> Dense(10) on a 32x8x8x1 batch, loss and gradients of every weight;
 - ``big``: a 2-layer MLP on 1000x1000 float32 tensors (values are summarised).
@@ -166,6 +169,7 @@ def big(tf, size=1000):
 
 SHAPES = {
     "rnn": rnn,
+    "rnn30": lambda tf: rnn(tf, 30),
     "chain": chain,
     "scoped": lambda tf: chain(tf, scoped=True),
     "longbody": longbody,
@@ -173,6 +177,7 @@ SHAPES = {
     "fanout": fanout,
     "params": params,
     "nested3": nested3,
+    "nested3_10": lambda tf: nested3(tf, 10),
     "cnn": cnn,
     "big": big,
 }
@@ -227,7 +232,45 @@ def run(quick=False, only=None):
               f"trace {r['trace_s']:5.2f} s  view+DOT {r['view_s']:5.2f} s  layout: {lay} | "
               f"total/target {ratio:4.2f}" + (f"   e.g. {r['titles'][0]}" if r["titles"] else ""), flush=True)
     print("viz targets met" if not misses else "viz over target: " + ", ".join(misses))
+    if only is None:
+        compare_programs()
     return misses
+
+
+def compare_programs(rounds=5):
+    """Each layout program on the golden DOT files: median time, picture size, and whether the
+    SVG holds the same node/edge ids, texts and tooltips as the first program's."""
+    import glob
+    import html
+    import re
+    import statistics
+
+    from tapeviz.viz import render
+
+    programs = render.layout_programs()
+    if len(programs) < 2:
+        print("viz: one layout program installed; nothing to compare")
+        return
+    print("layout programs on tests/golden/*.dot (median of %d; sizes in points):" % rounds)
+    golden = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests", "golden")
+    for path in sorted(glob.glob(os.path.join(golden, "*.dot"))):
+        source = open(path, encoding="utf-8").read()
+        results = {}
+        for name in programs:
+            times = []
+            for _ in range(rounds):
+                begin = time.perf_counter()
+                svg = render.svg(source, program=name)
+                times.append(time.perf_counter() - begin)
+            size = re.search(r'<svg width="([\d.]+)pt" height="([\d.]+)pt"', svg).groups()
+            content = (sorted(re.findall(r'<g id="([^"]+)" class="(?:node|edge|cluster)"', svg)),
+                       sorted(html.unescape(t) for t in re.findall(r"<text[^>]*>([^<]*)</text>", svg)),
+                       sorted(re.findall(r'xlink:title="([^"]*)"', svg)))
+            results[name] = (statistics.median(times), size, content)
+        first = next(iter(results.values()))
+        print(f"  {os.path.basename(path):26s} " + "  ".join(
+            f"{name} {t * 1e3:5.1f} ms {float(w):.0f}x{float(h):.0f}" + ("" if c == first[2] else " CONTENT DIFFERS")
+            for name, (t, (w, h), c) in results.items()))
 
 
 def main(argv=None):
