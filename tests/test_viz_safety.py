@@ -180,3 +180,22 @@ def test_any_text_as_name_scope_or_title_draws(name, scope, title):
     parser = _Collect()
     parser.feed(html_page)
     assert set(parser.tags) <= {"table", "tr", "th", "td", "p"}
+
+
+def test_a_layout_program_failing_on_a_graph_hands_over_to_the_next(monkeypatch, tmp_path):
+    broken = tmp_path / "dot"
+    broken.write_text("#!/bin/sh\necho 'Error: trouble in init_rank' >&2\nexit 1\n")
+    broken.chmod(0o755)
+    others = {name: path for name, path in render.layout_programs().items() if name != "dot"}
+    monkeypatch.setattr(render, "layout_programs", lambda: {"dot": str(broken), **others})
+    source = 'digraph { a -> b }'
+    if others:  # graphviz-pure draws what the broken dot could not
+        assert render.svg(source).startswith("<svg")
+    else:
+        with pytest.raises(render.GraphvizUnavailable, match="trouble in init_rank") as failure:
+            render.svg(source)
+        assert "report" not in str(failure.value).lower() and "table" in str(failure.value)
+    monkeypatch.setattr(render, "layout_programs", lambda: {"dot": str(broken)})
+    bundle = viz.show(evil_tape())._repr_mimebundle_()
+    assert "trouble in init_rank" in bundle["text/html"] and "<table" in bundle["text/html"]
+    assert "report" not in bundle["text/html"].lower()

@@ -75,16 +75,36 @@ def dot_binary():
 def run_dot(source, fmt="svg", timeout=60, program=None):
     """Lay out and render DOT ``source``; returns bytes (text formats decoded by callers).
 
-    ``program``: None for the preferred one (:func:`dot_binary`), or a name
-    ("dot", "graphviz-pure") or path to use that one.
+    ``program``: None for the preferred one (:func:`dot_binary`; if it fails on
+    this graph, the other installed one is tried), or a name ("dot",
+    "graphviz-pure") or path to use that one only.
     """
-    binary = dot_binary() if program is None else (find_program(program) or shutil.which(program))
-    if binary is None:
+    if program is None:
+        first = dot_binary()
+        binaries = [first] + [p for p in layout_programs().values() if p != first] if first else []
+    else:
+        found = find_program(program) or shutil.which(program)
+        binaries = [found] if found else []
+    if not binaries:
         missing = "No layout program was found" if program is None else f"`{program}` was not found"
         raise GraphvizUnavailable(f"{missing} (Graphviz's `dot` or `graphviz-pure`). " + INSTALL_HINT)
-    # The DOT tapeviz writes is ASCII-safe and sanitised; text from elsewhere may
-    # hold lone surrogates, which no program can read: show them escaped.
+    # The DOT tapeviz writes is sanitised; text from elsewhere may hold lone
+    # surrogates, which no program can read: they are passed escaped.
     data = source.encode("utf-8", "backslashreplace")
+    failures = []
+    for binary in binaries:
+        try:
+            return _run(binary, data, fmt, timeout)
+        except _LayoutFailed as failure:  # a program's own bug on this graph: try the next one
+            failures.append(str(failure))
+    raise GraphvizUnavailable("; ".join(failures) + "; the tape is shown as a table instead.")
+
+
+class _LayoutFailed(Exception):
+    """A layout program exited with an error on a graph."""
+
+
+def _run(binary, data, fmt, timeout):
     try:
         done = subprocess.run([binary, f"-T{fmt}"], input=data, capture_output=True, timeout=timeout, check=False)
     except subprocess.TimeoutExpired:
@@ -95,11 +115,8 @@ def run_dot(source, fmt="svg", timeout=60, program=None):
         raise GraphvizUnavailable(f"The layout program {binary} could not be run ({exc}). " + INSTALL_HINT) from None
     if done.returncode != 0:
         message = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise GraphvizUnavailable(
-            f"{os.path.basename(binary)} could not lay out this graph ("
-            + (message[0] if message else f"exit status {done.returncode}")
-            + "); the tape is shown as a table instead."
-        )
+        raise _LayoutFailed(f"{os.path.basename(binary)} could not lay out this graph ("
+                            + (message[0] if message else f"exit status {done.returncode}") + ")")
     return done.stdout
 
 
