@@ -16,6 +16,8 @@ Shapes (the ones that hurt before folding learned them):
   every step with long edges (op by op, Graphviz took 2 to 10 s);
 - ``chain``: a 5,000-op unscoped chain ``h = tanh(h * 0.5 + 0.1)``;
 - ``scoped``: the same chain in two levels of name scopes (layers/units);
+- ``steps``: a 1,000-step loop with a name scope per step (one loop box, not
+  1,000 scope boxes);
 - ``longbody``: a loop whose body is 120 ops long, 60 turns;
 - ``irregular``: 3,000 ops in no repeating order (folds into segments);
 - ``fanout``: one variable feeding 2,500 ops, summed;
@@ -64,6 +66,18 @@ def chain(tf, n_ops=5000, scoped=False):
                 h = tf.tanh(h * 0.5 + 0.1)
         loss = tf.reduce_sum(h)
     tape.gradient(loss, x)
+    return tape
+
+
+def steps(tf, count=1000):
+    """A loop with a name scope per step (``name_scope(f"step{i}")``): 1,000 scopes, one loop."""
+    w = tf.Variable(0.9, name="w")
+    z = tf.constant(1.0)
+    with tf.GradientTape() as tape:
+        for i in range(count):
+            with tf.name_scope(f"step{i}"):
+                z = tf.tanh(z * w + 0.1)
+    tape.gradient(z, w)
     return tape
 
 
@@ -172,6 +186,7 @@ SHAPES = {
     "rnn30": lambda tf: rnn(tf, 30),
     "chain": chain,
     "scoped": lambda tf: chain(tf, scoped=True),
+    "steps": steps,
     "longbody": longbody,
     "irregular": irregular,
     "fanout": fanout,

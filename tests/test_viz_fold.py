@@ -144,6 +144,23 @@ def _node_of(view, fold):
     return next(nid for nid, f in view.folds.items() if f is fold)
 
 
+def test_a_loop_with_a_scope_per_step_is_one_box():
+    w = tf.Variable(0.9, name="w")
+    z = tf.constant(1.0)
+    with tf.GradientTape() as tape:
+        for i in range(400):
+            with tf.name_scope(f"step{i}"):
+                z = tf.tanh(z * w + 0.1)
+    tape.gradient(z, w)
+    trace = trace_of(tape)
+    view = views.build(trace)
+    check_consistent(view, trace.data)
+    assert [f["title"] for f in view.folds.values()] == ["400 \u00d7 [Mul \u2192 AddV2 \u2192 Tanh]"]
+    # with room enough, nothing folds
+    small = views.build(trace, max_nodes=100000)
+    assert not small.folds
+
+
 def test_fold_false_and_small_budgets():
     trace = rnn(200)
     assert len(views.build(trace, fold=False).nodes) > 400
@@ -167,7 +184,11 @@ def test_code_with_no_loop_folds_into_segments_within_budget():
     view = views.build(trace, max_nodes=120)
     check_consistent(view, trace.data)
     assert len(view.nodes) <= 120
-    assert any(f["key"].startswith("segment:") for f in view.folds.values())
+    segment = next(f for f in view.folds.values() if f["key"].startswith("segment:"))
+    assert segment["open"] == segment["ops"][0] and segment["title"] == f"{segment['ops'][0]}\u2013{segment['ops'][-1]}"
+    opened = views.build(trace, max_nodes=120, open=[segment["open"]])
+    shown = {n["op"]["id"] for n in opened.nodes.values() if n["kind"] == "op"}
+    assert set(segment["ops"]) <= shown
 
 
 def test_a_cnn_training_step_is_drawn_whole():

@@ -30,6 +30,7 @@ The plan is a dict ``op id -> fold key``; ops not in it are shown as they are.
 """
 
 import math
+import re
 
 FOLD_KINDS = ("scope:", "repeat:", "segment:")
 MAX_FOLD_OUTPUTS = 2  # more tensors leaving one fold are drawn as direct edges
@@ -180,10 +181,16 @@ def _scope_plan(ops, budget, opened, alias, keep):
 
 # -- 2. loops ----------------------------------------------------------------------------------------
 
-def regions(ops, plan, contiguous=False):
+def _general(scope):
+    """A scope with its numbers dropped: the steps of ``name_scope(f"step{i}")`` are one place."""
+    return re.sub(r"\d+", "#", scope)
+
+
+def regions(ops, plan, contiguous=False, general=False):
     """Runs of ops not in ``plan`` that may fold together: same tapes, order and scope, in order.
 
     Ops already folded (scopes) between two free ops do not break a run, unless ``contiguous``.
+    ``general``: scopes that differ only by numbers count as one.
     """
     runs, last = [], None
     for op in ops:
@@ -191,7 +198,7 @@ def regions(ops, plan, contiguous=False):
             if contiguous:
                 last = None
             continue
-        key = (tuple(op["tapes"]), op["depth"], op["scope"])
+        key = (tuple(op["tapes"]), op["depth"], _general(op["scope"]) if general else op["scope"])
         if key != last:
             runs.append([])
             last = key
@@ -277,6 +284,19 @@ def _loop_plan(run, opened):
     return plan
 
 
+def _loops_through_scopes(ops, scoped, opened):
+    """(plan, loops): loops found with scope numbers ignored, each replacing the scope boxes it
+    runs through; a loop inside one scope box stays in it."""
+    found = {}
+    for run in regions(ops, {}, general=True):
+        for op_id, key in _loop_plan(run, opened).items():
+            found.setdefault(key, []).append(op_id)
+    loops = {op_id: key for key, members in found.items()
+             if len({scoped.get(m) for m in members}) > 1 or scoped.get(members[0]) is None
+             for op_id in members}
+    return _drop_singletons(dict(scoped, **loops)), loops
+
+
 # -- 3. segments -------------------------------------------------------------------------------------
 
 def _segment_plan(run, size, opened):
@@ -299,12 +319,17 @@ def plan(ops, budget=300, opened=(), alias=None, keep=frozenset()):
     scoped, fits = _scope_plan(ops, budget, opened, alias, keep)
     if fits:
         return scoped
-    # Scopes alone do not fit: fold each loop among the rest into one box.
+    # Scopes alone do not fit: fold each loop among the other ops into one box.
     ids = set(opened)
     loops = {}
     for run in regions(ops, scoped):
         loops.update(_loop_plan(run, ids))
     merged = dict(scoped, **loops)
+    if cost(ops, merged, alias, keep) <= budget:
+        return merged
+    # Still too many: a loop may run through many scopes (one per step:
+    # name_scope(f"step{i}")); such a loop replaces their boxes.
+    merged, loops = _loops_through_scopes(ops, scoped, ids)
     if cost(ops, merged, alias, keep) <= budget:
         return merged
     # Still too many: cut what is left into segments of consecutive ops, doubling their
@@ -314,6 +339,7 @@ def plan(ops, budget=300, opened=(), alias=None, keep=frozenset()):
     for key in loops.values():
         loop_sizes[key] = loop_sizes.get(key, 0) + 1
     lasting = {key for key in loop_sizes if int(key.rsplit(":", 1)[1]) >= LASTING_REPEATS}
+    scoped = {op: key for op, key in merged.items() if key.startswith("scope:")}
     free = len(ops) - len(scoped)
     size = max(2, math.ceil(free / max(1, budget // 3)))
     while True:
