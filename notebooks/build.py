@@ -8,8 +8,6 @@ format: cells start with a ``# %%`` line; ``# %% [markdown]`` cells hold
 Markdown with each line behind ``# ``. Words after ``# %%`` set a cell's role:
 
 * ``check``     its output teaches numbers: nbval compares it (tag ``nbval-check-output``);
-* ``solution``  an exercise's solution: source folded away in JupyterLab
-  (``jupyter.source_hidden``) and in the docs (tag ``hide-input``);
 * ``timing``    prints timings: run by nbval but never compared, and its output is
   not stored (a timing is different on every run and machine);
 * ``ignore``    run, never compared (tag ``nbval-ignore-output``).
@@ -17,8 +15,30 @@ Markdown with each line behind ``# ``. Words after ``# %%`` set a cell's role:
 The notebook is written to ``notebooks/NN_name.ipynb`` and executed in place
 with nbclient (working directory ``notebooks/``). Outputs are made
 deterministic: no execution timings, widget model ids renumbered in order.
+
+Stored outputs are made to show in a notebook opened before it is run. Such a
+notebook is *untrusted*: JupyterLab sanitizes its HTML (an inline ``<svg>``
+becomes a dump of its text, an ``<iframe>`` disappears), will not draw an
+``image/svg+xml`` output, and does not draw ipywidgets. So in what is stored:
+
+* every inline ``<svg>`` in an HTML output becomes an ``<img>`` whose source is
+  that same SVG as a ``data:`` URI (the sanitizer keeps those): the same
+  vector picture, trusted or not, in JupyterLab, on GitHub and in the docs;
+* a player (a widget, with a kernel-free copy in an ``<iframe>`` as its HTML)
+  gets a still of its last step before the iframe, with a line saying to run
+  the cell; a ``<style>`` rule hides the still wherever the iframe survives
+  (the docs, a trusted notebook's HTML view).
+
+Run a cell, and its new outputs are the live ones (trusted, interactive).
+
+Exercises: a cell calling ``lessons.check("NAME", answer)`` is an exercise.
+Its solution lives in ``tapeviz.lessons`` (``lessons.solution("NAME")`` shows
+it), never in the notebook: the build runs each solution right after its
+exercise cell, fails unless the check says "Correct", and then drops it.
 """
 
+import base64
+import html
 import json
 import os
 import re
@@ -30,7 +50,7 @@ from nbclient import NotebookClient
 
 HERE = Path(__file__).resolve().parent
 SRC = HERE / "src"
-ROLES = {"check", "solution", "timing", "ignore"}
+ROLES = {"check", "timing", "ignore"}
 
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 
@@ -76,9 +96,6 @@ def notebook(cells):
         tags = []
         if "check" in roles:
             tags.append("nbval-check-output")
-        if "solution" in roles:
-            tags += ["solution", "hide-input"]
-            cell.metadata["jupyter"] = {"source_hidden": True}
         if "timing" in roles:
             tags += ["timing", "nbval-ignore-output"]
         if "ignore" in roles:
@@ -123,10 +140,112 @@ def stabilise(nb):
     return nb
 
 
+# -- outputs that render before the notebook is run ------------------------------------------
+_SVG = re.compile(r"(?:<\?xml[^>]*\?>\s*)?(?:<!DOCTYPE[^>]*>\s*)?(?:<!--.*?-->\s*)*(<svg\b.*?</svg>)", re.S)
+STILL_CLASS = "tapeviz-still"
+
+# Appended to the notebook while it runs, then removed: for each cell whose
+# result is a player, the SVG of its last step and that step's caption.
+_STILLS_CELL = """
+import json as _json
+_stills = {}
+for _n, _v in Out.items():
+    if hasattr(_v, "frame_svg") and hasattr(_v, "frames") and _v.frames:
+        _last = len(_v.frames) - 1
+        try:
+            _svg = _v.frame_svg(_last)
+        except Exception:  # no Graphviz: the stored player keeps its text form
+            continue
+        _stills[_n] = {"svg": _svg, "caption": f"step {_last} of {_last}: {_v.frames[_last]['caption']}"}
+print(_json.dumps(_stills))
+"""
+
+
+def svg_image(svg):
+    """An SVG as an ``<img>`` with a ``data:`` URI: drawn by JupyterLab even when untrusted."""
+    data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
+    return f'<img src="data:image/svg+xml;base64,{data}" alt="tapeviz drawing" style="max-width:100%">'
+
+
+def still_html(svg, caption):
+    """What an untrusted notebook shows for a player: its last step, and how to play it."""
+    return (f"<style>.{STILL_CLASS}:has(+ iframe){{display:none}}</style>"
+            f'<div class="{STILL_CLASS}">{svg_image(svg)}'
+            f"<div>{html.escape(caption)}</div>"
+            '<div style="color:#6b7280"><i>The player\'s last step, as stored. '
+            "Run this cell to step through it.</i></div></div>")
+
+
+def portable(nb, stills):
+    """Rewrite stored outputs so they show in an untrusted notebook (see the module's doc)."""
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        for output in cell.outputs:
+            data = output.get("data", {})
+            page = data.get("text/html")
+            if page is None:
+                continue
+            if "application/vnd.jupyter.widget-view+json" in data:
+                still = stills.get(str(cell.execution_count))
+                if still:
+                    page = still_html(still["svg"], still["caption"]) + page
+            elif "<svg" in page:
+                page = _SVG.sub(lambda m: svg_image(m.group(1)), page)
+            data["text/html"] = page
+    return nb
+
+
+_CHECK = re.compile(r'lessons\.check\("([^"]+)"')
+SOLUTION_TAG = "tapeviz-solution-run-by-build"
+
+
+def with_solutions(nb):
+    """The notebook with each exercise's solution in a cell right after it (tagged, to drop later)."""
+    from tapeviz import lessons
+
+    cells = []
+    for cell in nb.cells:
+        cells.append(cell)
+        found = _CHECK.findall(cell.source) if cell.cell_type == "code" else []
+        for exercise in found:
+            code = lessons.EXERCISES[exercise].solution
+            if not code:
+                raise SystemExit(f"exercise {exercise} has no solution in tapeviz/lessons.py")
+            solution = nbformat.v4.new_code_cell(code)
+            solution.metadata["tags"] = [SOLUTION_TAG]
+            cells.append(solution)
+    nb.cells = cells
+    return nb
+
+
+def without_solutions(nb, name):
+    """Drop the solution cells again, after checking that every one of them was accepted."""
+    kept = []
+    for cell in nb.cells:
+        if SOLUTION_TAG not in cell.metadata.get("tags", []):
+            kept.append(cell)
+            continue
+        said = "".join(o.get("text", "") + o.get("data", {}).get("text/plain", "") for o in cell.outputs)
+        if "Correct" not in said:
+            raise SystemExit(f"{name}: a solution is not accepted by its check:\n{cell.source}\n{said}")
+    nb.cells = kept
+    count = 0
+    for cell in nb.cells:  # number the cells as one Run All of the notebook would
+        if cell.cell_type == "code":
+            count += 1
+            cell.execution_count = count
+            for output in cell.outputs:
+                if output.output_type == "execute_result":
+                    output.execution_count = count
+    return nb
+
+
 def build(path):
     name = path.stem
     target = HERE / f"{name}.ipynb"
-    nb = notebook(parse(path))
+    nb = with_solutions(notebook(parse(path)))
+    nb.cells.append(nbformat.v4.new_code_cell(_STILLS_CELL.strip()))
     env_backup = dict(os.environ)
     os.environ["PYTHONHASHSEED"] = "0"
     try:
@@ -136,11 +255,13 @@ def build(path):
     finally:
         os.environ.clear()
         os.environ.update(env_backup)
-    nb = stabilise(nb)
-    errors = [c.source[:60] for c in nb.cells if c.cell_type == "code"
+    stills_cell = nb.cells.pop()
+    errors = [c.source[:60] for c in nb.cells + [stills_cell] if c.cell_type == "code"
               and any(o.output_type == "error" for o in c.outputs)]
     if errors:
         raise SystemExit(f"{name}: cells raised errors: {errors}")
+    stills = json.loads("".join(o.get("text", "") for o in stills_cell.outputs if o.output_type == "stream"))
+    nb = without_solutions(portable(stabilise(nb), stills), name)
     nbformat.write(nb, target)
     return target
 

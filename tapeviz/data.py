@@ -278,7 +278,7 @@ class Dataset:
 
     def cardinality(self):
         """The number of elements as an int64 tensor: -1 if infinite, -2 if unknown."""
-        return Tensor(np.asarray(self._cardinality, dtype=np.int64))
+        return Tensor(B.asarray(self._cardinality, dtype=np.int64))
 
     def __len__(self):
         if self._cardinality == INFINITE:

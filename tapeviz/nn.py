@@ -26,7 +26,8 @@ from tapeviz.core.primitives.nn import (  # noqa: F401  (re-exported)
     sparse_softmax_cross_entropy_with_logits,
 )
 from tapeviz.core.primitives.array import gather as _gather
-from tapeviz.core.primitives.conv import conv2d, max_pool2d  # noqa: F401  (re-exported)
+from tapeviz.core.primitives import conv as _conv
+from tapeviz.core.primitives.conv import avg_pool2d, conv2d, max_pool2d  # noqa: F401  (re-exported)
 from tapeviz.core.tensor import Tensor as _Tensor
 from tapeviz.core.tensor import is_tensor as _is_tensor
 from tapeviz.core.tensor import to_array as _to_array
@@ -37,7 +38,7 @@ __all__ = [
     "sigmoid", "tanh", "softmax", "log_softmax", "sigmoid_cross_entropy_with_logits",
     "softmax_cross_entropy_with_logits", "sparse_softmax_cross_entropy_with_logits", "l2_loss",
     "l2_normalize", "dropout", "bias_add", "moments", "batch_normalization", "conv2d", "max_pool2d",
-    "embedding_lookup",
+    "embedding_lookup", "avg_pool2d", "avg_pool", "max_pool", "conv2d_transpose", "conv1d",
 ]
 
 
@@ -230,3 +231,58 @@ def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name
     if offset is not None:
         shifted = offset + shifted
     return x * inv + shifted
+
+
+def _rank4_only(input, what):
+    if _as_tensor(input).ndim != 4:
+        raise ValueError(f"tapeviz's tf.nn.{what} supports 4-D (NHWC) inputs only; use the 2-D form.")
+
+
+def avg_pool(input, ksize, strides, padding, data_format=None, name=None):
+    """``tf.nn.avg_pool`` for 4-D NHWC inputs (``avg_pool2d``)."""
+    _rank4_only(input, "avg_pool")
+    return avg_pool2d(input, ksize, strides, padding, data_format or "NHWC")
+
+
+def max_pool(input, ksize, strides, padding, data_format=None, name=None):
+    """``tf.nn.max_pool`` for 4-D NHWC inputs (``max_pool2d``)."""
+    _rank4_only(input, "max_pool")
+    return max_pool2d(input, ksize, strides, padding, data_format or "NHWC")
+
+
+def conv2d_transpose(input, filters, output_shape, strides, padding="SAME", data_format="NHWC", dilations=None, name=None):
+    """The transpose of ``conv2d`` (often called deconvolution): the gradient of a conv2d with respect to its input.
+
+    ``filters`` is (height, width, output_channels, input_channels), as in TF;
+    ``output_shape`` is the full NHWC shape of the result.
+    """
+    if data_format != "NHWC":
+        raise ValueError(f"tapeviz's conv2d_transpose supports data_format='NHWC' only, got {data_format!r}.")
+    if dilations not in (None, 1, [1, 1, 1, 1], (1, 1), [1, 1], (1, 1, 1, 1)):
+        raise ValueError("tapeviz's conv2d_transpose supports dilations of 1 only.")
+    shape = [int(n) for n in (output_shape.numpy() if _is_tensor(output_shape) else output_shape)]
+    x, w = _as_tensors(input, filters)
+    if x.ndim != 4 or w.ndim != 4:
+        raise ValueError(f"conv2d_transpose needs a 4-D input and a 4-D filter, got ranks {x.ndim} and {w.ndim}.")
+    if w.shape[3] != x.shape[3]:
+        raise ValueError(f"input depth {x.shape[3]} does not match the filter's last axis {w.shape[3]} "
+                         f"(conv2d_transpose filters are (height, width, output_channels, input_channels)).")
+    return _conv.conv2d_backprop_input(shape, w, x, strides, padding)
+
+
+def conv1d(input, filters, stride, padding, data_format="NWC", dilations=None, name=None):
+    """1-D convolution of (batch, width, channels) ``input`` with (width, in, out) ``filters``: a conv2d of height 1."""
+    if data_format not in ("NWC", None):
+        raise ValueError(f"tapeviz's conv1d supports data_format='NWC' only, got {data_format!r}.")
+    if dilations not in (None, 1, [1], (1,), [1, 1, 1], (1, 1, 1)):
+        raise ValueError("tapeviz's conv1d supports dilations of 1 only.")
+    x, w = _as_tensors(input, filters)
+    if x.ndim != 3 or w.ndim != 3:
+        raise ValueError(f"conv1d needs a 3-D input (NWC) and a 3-D filter, got ranks {x.ndim} and {w.ndim}.")
+    stride = int(stride[0] if isinstance(stride, (list, tuple)) and len(stride) == 1 else
+                 stride[1] if isinstance(stride, (list, tuple)) else stride)
+    n, width, c = x.shape
+    image = _reshape(x, (n, 1, width, c))
+    kernel = _reshape(w, (1,) + tuple(w.shape))
+    out = conv2d(image, kernel, strides=(1, stride), padding=padding)
+    return _reshape(out, (n, out.shape[2], out.shape[3]))

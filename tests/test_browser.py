@@ -1,15 +1,22 @@
 """The notebook experience, tested as a student would meet it: in a real browser.
 
-The first test starts JupyterLab on 127.0.0.1 (a free port, a token, a copy of
-the lessons in a temporary folder), drives Debian's Chromium with Playwright
+The tests start JupyterLab on 127.0.0.1 (a free port, a token, copies of the
+lessons in a temporary folder) and drive Debian's Chromium with Playwright
 (the ``playwright`` package pointed at ``/usr/bin/chromium``: no browser
-download), runs every cell of lesson 1 and of the reverse-sweep lesson, and
-checks what a student would look at: no cell errored, the tape graph is drawn
-(an SVG), and pressing the player's "step" button moves the highlighted node
-and changes the gradient shown. The second opens an exported HTML animation
-from disk, with every network request refused, and checks that it plays.
+download).
 
-Screenshots go to ``tests/artifacts/`` (ignored by git). Without Chromium or
+* Every lesson opened as shipped, before running it (untrusted, as after a
+  clone): every stored drawing is visible (an image or SVG of real size), no
+  output is a text dump of a drawing or a widget.
+* Every lesson after "Run All" on a copy without outputs: no cell errored, the
+  drawings are there. For lesson 1 and the reverse-sweep lesson, pressing the
+  player's "step" button moves the highlighted node and changes the gradient.
+* An exported HTML animation opened from disk, with every network request
+  refused, plays.
+
+Screenshots of every lesson, screenful by screenful, before and after running
+(``NN_name_unexecuted_KK.png``, ``NN_name_executed_KK.png``) go to
+``tests/artifacts/`` (ignored by git): look at them. Without Chromium or
 Playwright the tests skip and say why, except under CI (``CI=true``), where
 ``.ci/run`` installs both and a skip would hide a broken setup.
 """
@@ -85,12 +92,21 @@ def _free_port():
 
 @pytest.fixture(scope="module")
 def jupyterlab(tmp_path_factory):
-    """A JupyterLab server on a copy of the lessons: (base url, token, folder)."""
+    """A JupyterLab server on two copies of the lessons: (base url, token, folder).
+
+    ``fresh/`` holds them with outputs cleared (what a student has after "clear
+    outputs", so no stored output can pass for a new one); ``shipped/`` holds
+    them exactly as stored in git. Jupyter's data folder (where ``jupyter
+    trust`` keeps its signatures) is new and empty, so every notebook opens
+    untrusted, as a fresh clone does.
+    """
     folder = tmp_path_factory.mktemp("lab")
     work = folder / "notebooks"
-    work.mkdir()
+    for sub in ("fresh", "shipped"):
+        (work / sub).mkdir(parents=True)
     for lesson in sorted(NOTEBOOKS.glob("*.ipynb")):
-        _copy_without_outputs(lesson, work / lesson.name)
+        _copy_without_outputs(lesson, work / "fresh" / lesson.name)
+        shutil.copy(lesson, work / "shipped" / lesson.name)
     port, token = _free_port(), uuid.uuid4().hex
     # Render every cell (JupyterLab's default windowing keeps off-screen cells out of the page)
     settings = folder / "settings" / "@jupyterlab" / "notebook-extension"
@@ -101,7 +117,7 @@ def jupyterlab(tmp_path_factory):
     (apputils / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}')
     env = dict(os.environ)
     for name, sub in (("JUPYTER_CONFIG_DIR", "config"), ("JUPYTER_RUNTIME_DIR", "runtime"),
-                      ("IPYTHONDIR", "ipython")):
+                      ("JUPYTER_DATA_DIR", "data"), ("IPYTHONDIR", "ipython")):
         env[name] = str(folder / sub)
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
     command = [
@@ -201,7 +217,10 @@ def _player_state(player):
                 .map(n => n.textContent).find(t => /step \\d+ of/.test(t)) || '';
             const rect = [...root.querySelectorAll('rect')].find(r => r.getAttribute('stroke') === colour);
             const badges = [...root.querySelectorAll('g.tapeviz-overlay text')].map(t => t.textContent);
-            return {caption, highlight: rect ? [rect.getAttribute('x'), rect.getAttribute('y')] : null, badges};
+            const card = root.querySelector('table.tv-card');
+            const cells = card ? [...card.querySelectorAll('td')].map(td => td.textContent.trim()) : [];
+            return {caption, highlight: rect ? [rect.getAttribute('x'), rect.getAttribute('y')] : null, badges,
+                    card: cells};
         }""", HIGHLIGHT)
 
 
@@ -219,12 +238,12 @@ def _step(page, player, times=1):
 @pytest.mark.parametrize("lesson", LESSONS)
 def test_lesson_runs_and_player_steps(browser, jupyterlab, lesson):
     base, token, work = jupyterlab
-    assert (work / lesson).is_file(), f"{lesson} is missing from notebooks/"
+    assert (work / "fresh" / lesson).is_file(), f"{lesson} is missing from notebooks/"
     problems = []
     context, page = _new_page(browser, problems)
     name = lesson.removesuffix(".ipynb")
     try:
-        page.goto(f"{base}/lab/tree/{lesson}?token={token}&reset", wait_until="domcontentloaded")
+        page.goto(f"{base}/lab/tree/fresh/{lesson}?token={token}&reset", wait_until="domcontentloaded")
         try:
             _run_all(page)
         except Exception:
@@ -232,6 +251,7 @@ def test_lesson_runs_and_player_steps(browser, jupyterlab, lesson):
             raise
         errors = _errors(page)
         assert not errors, f"cells raised errors in {lesson}: {errors}"
+        _executed_drawings_visible(page, lesson)
 
         # the tape graph is drawn: graphviz SVG nodes inside an output
         graph = page.locator(".jp-OutputArea-output svg g.node")
@@ -249,6 +269,14 @@ def test_lesson_runs_and_player_steps(browser, jupyterlab, lesson):
         assert second["caption"].startswith("step 1 of"), second
         assert second["highlight"] != first["highlight"], "the highlighted node did not move"
         assert second["caption"] != first["caption"], "the shown gradient/rule did not change"
+        if lesson == "01_first_gradient.ipynb":
+            # y = x ** 2 at 3: the card shows the upstream 1, the local derivative 2*x evaluated
+            # at the recorded x (6) and their product; the badge on x changes on the same step
+            row = second["card"][5:10]  # the header row's five cells, then the first input's row
+            assert row[:3] == ["d/dx", "1", "2*x = 6"], second["card"]
+            assert row[3] == "1 \u00d7 6 = 6", second["card"]
+            assert any(b == "dy/dx = 6" for b in second["badges"]), second["badges"]
+            player.screenshot(path=str(ARTIFACTS / f"{name}_player_card.png"))
         later = _step(page, player, times=1)
         assert later["badges"] != first["badges"] or later["caption"] != second["caption"], \
             "the gradients shown on the nodes never changed"
@@ -304,11 +332,162 @@ def test_exported_html_animation_plays_offline(browser, tmp_path):
         page.click(".tv-next")
         moved = highlight.first.get_attribute("x"), highlight.first.get_attribute("y")
         assert moved != start, "stepping did not move the highlight"
-        badges = page.locator("g.graph text").filter(has_text="\u2202").count()
+        badges = page.locator("g.graph text").filter(has_text=" = ").count()
         assert badges >= 1, "no gradient badge shown"
+        card = page.locator(".tv-card").text_content()
+        assert "upstream" in card and "\u00d7" in card, card
         page.screenshot(path=str(ARTIFACTS / "exported_animation.png"))
         outside = [u for u in requests if not u.startswith("file://")]
         assert not outside, f"the exported page asked the network for {outside}"
+        assert not problems, problems
+    finally:
+        context.close()
+
+
+def test_exported_tangent_player_steps_forward(browser, tmp_path):
+    """The forward-mode player's page: blue tangents run with the arrows, the card multiplies and sums."""
+    import tapeviz as tf
+    import tapeviz.viz as viz
+
+    if viz.render.dot_binary() is None:
+        pytest.skip("the exported animation is drawn by graphviz's `dot`, which is not installed")
+    from tapeviz.viz.export import FORWARD_STYLE, Animation
+
+    viz.watch_all()  # other tests may have turned the session recorder off
+    x = tf.Variable(3.0, name="x")
+    with tf.autodiff.ForwardAccumulator(primals=x, tangents=tf.constant(1.0)) as acc:
+        y = x * x  # noqa: F841
+    path = tmp_path / "tangents.html"
+    Animation(acc).save_html(str(path))  # what tf.viz.player(acc).save_html(path) writes
+    shutil.copy(path, ARTIFACTS / "exported_tangents.html")
+    problems = []
+    context, page = _new_page(browser, problems)
+    try:
+        page.goto(path.as_uri())
+        page.click(".tv-next")
+        caption = page.locator(".tv-caption").text_content()
+        assert caption.startswith("step 1 of") and "dy/dt = 3 + 3 = 6" in caption, caption
+        card = page.locator(".tv-card").text_content()
+        assert "local \u00d7 tangent" in card and "3 \u00d7 1 = 3" in card and "dy/dt = 3 + 3 = 6" in card, card
+        flowing = page.locator(f"g.graph path.tv-flow[stroke='{FORWARD_STYLE['flow']}']")
+        assert flowing.count() >= 2 and flowing.first.get_attribute("marker-end"), "no tangent drawn along the arrows"
+        assert page.locator("g.graph text").filter(has_text="dy/dt = 6").count() == 1
+        page.screenshot(path=str(ARTIFACTS / "exported_tangents.png"))
+        assert not problems, problems
+    finally:
+        context.close()
+
+
+# -- every lesson, as shipped (unexecuted, untrusted) and after Run All -------------------------
+ALL_LESSONS = sorted(p.name for p in NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
+
+
+def _open(page, base, token, path):
+    page.goto(f"{base}/lab/tree/{path}?token={token}&reset", wait_until="domcontentloaded")
+    page.locator(".jp-NotebookPanel .jp-Notebook").first.wait_for(timeout=60_000)
+    # the kernel dialog (see _run_all) may cover the page
+    dialog = page.locator(".jp-Dialog")
+    try:
+        dialog.get_by_role("button", name="Select").wait_for(timeout=3_000)
+        dialog.get_by_role("button", name="Select").click()
+    except Exception:
+        pass
+
+
+def _pictures(page):
+    """The drawings in output areas that a student can see: [(tag, width, height)]."""
+    return page.eval_on_selector_all(
+        ".jp-OutputArea-output svg, .jp-OutputArea-output img, .jp-OutputArea-output iframe",
+        """nodes => nodes.filter(n => !n.parentElement.closest('svg')).map(n => {
+            const r = n.getBoundingClientRect();
+            return [n.tagName.toLowerCase(), Math.round(r.width), Math.round(r.height)];
+        })""")
+
+
+def _screenshots(page, name):
+    """Screenshots of the whole notebook, one per screenful, scrolled top to bottom."""
+    for old in ARTIFACTS.glob(f"{name}_*.png"):
+        old.unlink()
+    scroller = page.locator(".jp-NotebookPanel .jp-WindowedPanel-outer").first
+    height = scroller.evaluate("n => n.scrollHeight")
+    view = scroller.evaluate("n => n.clientHeight")
+    shots, top = 0, 0
+    while True:
+        scroller.evaluate(f"n => {{ n.scrollTop = {top}; }}")
+        page.wait_for_timeout(250)
+        page.screenshot(path=str(ARTIFACTS / f"{name}_{shots:02d}.png"))
+        shots += 1
+        if top + view >= height or shots >= 40:
+            break
+        top += view - 60
+    scroller.evaluate("n => { n.scrollTop = 0; }")
+    return shots
+
+
+def _stored_pictures(path):
+    """How many stored outputs of ``path`` carry a drawing (SVG, PNG, a player)."""
+    import nbformat
+
+    count = 0
+    for cell in nbformat.read(path, as_version=4).cells:
+        for output in cell.get("outputs", []):
+            data = output.get("data", {})
+            html = data.get("text/html", "")
+            if any(k.startswith("image/") for k in data) or any(tag in html for tag in ("<svg", "<img", "<iframe")):
+                count += 1
+    return count
+
+
+@pytest.mark.parametrize("lesson", ALL_LESSONS)
+def test_lesson_opened_unexecuted_shows_its_drawings(browser, jupyterlab, lesson):
+    """Opened before running (untrusted, as cloned), every stored drawing is visible."""
+    base, token, work = jupyterlab
+    problems = []
+    context, page = _new_page(browser, problems)
+    name = lesson.removesuffix(".ipynb")
+    try:
+        _open(page, base, token, f"shipped/{lesson}")
+        page.wait_for_timeout(1500)  # outputs render after the notebook model loads
+        shots = _screenshots(page, f"{name}_unexecuted")
+        assert shots >= 1
+        visible = [p for p in _pictures(page) if p[1] >= 40 and p[2] >= 20]
+        expected = _stored_pictures(NOTEBOOKS / lesson)
+        assert expected >= 1, f"{lesson} stores no drawing at all"
+        assert len(visible) >= expected, \
+            f"{lesson}: {expected} stored drawings, but only {len(visible)} visible before running: {_pictures(page)}"
+        dumps = page.eval_on_selector_all(
+            ".jp-OutputArea-output", "nodes => nodes.map(n => n.textContent)"
+            ".filter(t => /^(VBox|HBox)\\(|Cannot display an untrusted|Error displaying widget/.test(t.trim()))")
+        assert not dumps, f"{lesson}: outputs shown as text dumps or errors before running: {dumps[:3]}"
+        assert not problems, problems
+    finally:
+        context.close()
+
+
+def _executed_drawings_visible(page, lesson):
+    """After Run All: screenshots saved, and at least as many drawings visible as the lesson stores."""
+    page.wait_for_timeout(1500)
+    _screenshots(page, f"{lesson.removesuffix('.ipynb')}_executed")
+    visible = [p for p in _pictures(page) if p[1] >= 40 and p[2] >= 20]
+    assert len(visible) >= _stored_pictures(NOTEBOOKS / lesson), _pictures(page)
+
+
+@pytest.mark.parametrize("lesson", [name for name in ALL_LESSONS if name not in LESSONS])
+def test_lesson_run_all_screenshots(browser, jupyterlab, lesson):
+    """Every other lesson runs in the browser without errors; its drawings are visible; screenshots saved."""
+    base, token, work = jupyterlab
+    problems = []
+    context, page = _new_page(browser, problems)
+    name = lesson.removesuffix(".ipynb")
+    try:
+        _open(page, base, token, f"fresh/{lesson}")
+        try:
+            _run_all(page)
+        except Exception:
+            page.screenshot(path=str(ARTIFACTS / f"{name}_failed.png"))
+            raise
+        assert not _errors(page), f"cells raised errors in {lesson}: {_errors(page)}"
+        _executed_drawings_visible(page, lesson)
         assert not problems, problems
     finally:
         context.close()

@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # Heavy / optional modules that a plain `import tapeviz` must not pull in.
 # (The visualizer and lessons import them lazily, when actually used.)
 FORBIDDEN_EXACT = {"ipywidgets", "graphviz", "IPython", "matplotlib", "PIL",
-                   "ipykernel", "sklearn", "cupy"}
+                   "ipykernel", "sklearn", "cupy", "h5py"}
 FORBIDDEN_PREFIXES = ("jupyter",)  # jupyter_core, jupyter_client, jupyterlab, ...
 
 def _run_python(code: str) -> str:

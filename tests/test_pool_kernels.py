@@ -8,7 +8,16 @@ the gradient must still go to each window's first max in row-major order.
 import numpy as np
 import pytest
 
+from tapeviz import backend as B
 from tapeviz.core.primitives import conv as c
+
+
+def _on_backend(kernel):
+    """``kernel`` on the active backend's arrays: host arrays in, host arrays out."""
+    return lambda *args: B.to_numpy(kernel(*[B.asarray(a) if isinstance(a, np.ndarray) else a for a in args]))
+
+
+_max_pool, _max_pool_grad, _max_pool_grad_grad = map(_on_backend, (c._max_pool, c._max_pool_grad, c._max_pool_grad_grad))
 
 TILED = [((2, 2), (2, 2), "VALID"), ((3, 3), (3, 3), "VALID"), ((2, 3), (2, 3), "VALID"), ((1, 1), (1, 1), "VALID")]
 SWEPT = [((2, 2), (2, 2), "SAME"), ((3, 3), (2, 2), "SAME"), ((2, 2), (1, 2), "SAME"), ((3, 2), (1, 1), "VALID")]
@@ -64,8 +73,8 @@ def test_pool_grad_and_grad_grad_use_the_first_max_of_each_window(ksize, strides
     x = tied_input((3, 6, 6, 4), seed=1)
     oh, ow, _, _ = c.geometry(x.shape, ksize, strides, padding)
     g, h = small_ints((3, oh, ow, 4), seed=2), small_ints(x.shape, seed=3)
-    np.testing.assert_array_equal(c._max_pool_grad(x, g, ksize, strides, padding), reference_grad(x, g, ksize, strides, padding))
-    np.testing.assert_array_equal(c._max_pool_grad_grad(x, h, ksize, strides, padding),
+    np.testing.assert_array_equal(_max_pool_grad(x, g, ksize, strides, padding), reference_grad(x, g, ksize, strides, padding))
+    np.testing.assert_array_equal(_max_pool_grad_grad(x, h, ksize, strides, padding),
                                   reference_grad_grad(x, h, ksize, strides, padding))
 
 
@@ -74,7 +83,7 @@ def test_tiled_pool_is_the_window_max_bit_for_bit(ksize, strides, padding):
     rng = np.random.default_rng(4)
     x = rng.choice(np.array([0.0, -0.0, 1.0, -1.0], np.float32), size=(2, 6, 6, 3))  # signed zero ties
     expected = x.reshape(2, 6 // ksize[0], ksize[0], 6 // ksize[1], ksize[1], 3).max(axis=(2, 4))
-    assert c._max_pool(x, ksize, strides, padding).tobytes() == expected.tobytes()
+    assert _max_pool(x, ksize, strides, padding).tobytes() == expected.tobytes()
 
 
 @pytest.mark.parametrize("ksize, strides, padding", [TILED[0], SWEPT[1]])
@@ -82,7 +91,7 @@ def test_routed_gradient_keeps_its_exact_bits_and_is_plus_zero_elsewhere(ksize, 
     x = tied_input((2, 6, 6, 3), seed=5)
     oh, ow, _, _ = c.geometry(x.shape, ksize, strides, padding)
     g = np.random.default_rng(6).choice(np.array([-0.0, np.inf, -np.inf, np.nan, -2.5], np.float32), size=(2, oh, ow, 3))
-    routed = c._max_pool_grad(x, g, ksize, strides, padding)
+    routed = _max_pool_grad(x, g, ksize, strides, padding)
     rows, cols = first_max_cells(x, ksize, strides, padding)
     n_idx, _, _, c_idx = np.indices(g.shape)
     if strides == ksize:  # one window per pixel: the value itself, not a sum
@@ -96,9 +105,9 @@ def test_a_nan_is_the_max_of_a_tiled_window_for_both_gradients():
     x = tied_input((1, 4, 4, 2), seed=7)
     x[0, 0, 1, 0] = x[0, 1, 0, 0] = np.nan  # window (0, 0), channel 0: the first NaN is at (0, 1)
     g, h = small_ints((1, 2, 2, 2), seed=8), small_ints(x.shape, seed=9)
-    routed = c._max_pool_grad(x, g, (2, 2), (2, 2), "VALID")
+    routed = _max_pool_grad(x, g, (2, 2), (2, 2), "VALID")
     assert routed[0, 0, 1, 0] == g[0, 0, 0, 0] and routed[0, 1, 0, 0] == 0
     np.testing.assert_array_equal(routed, reference_grad(x, g, (2, 2), (2, 2), "VALID"))
-    np.testing.assert_array_equal(c._max_pool_grad_grad(x, h, (2, 2), (2, 2), "VALID"),
+    np.testing.assert_array_equal(_max_pool_grad_grad(x, h, (2, 2), (2, 2), "VALID"),
                                   reference_grad_grad(x, h, (2, 2), (2, 2), "VALID"))
-    assert np.isnan(c._max_pool(x, (2, 2), (2, 2), "VALID")[0, 0, 0, 0])
+    assert np.isnan(_max_pool(x, (2, 2), (2, 2), "VALID")[0, 0, 0, 0])

@@ -60,6 +60,31 @@ def test_stop_recording():
     assert viz.explain(tape, z, x).cause == "stop_recording"
 
 
+def test_the_picture_marks_the_op_the_student_wrote_and_only_it():
+    # The variable's read ran inside stop_recording too, but the read is drawn
+    # as the variable: the break is the Mul, and nothing else is painted red.
+    x = tf.Variable(3.0)
+    with tf.GradientTape() as tape:
+        with tape.stop_recording():
+            y = x * x
+        z = y + 1
+    v = viz.explain(tape, z, x)
+    broken = next(op for op in v.trace.data["ops"] if op["id"] == v.broken_at)
+    assert broken["name"] == "Mul" and v.message.startswith("Mul (")
+    assert v.marks() == {v.broken_at: "break"}
+    dot = viz.to_dot(v.trace, marks=v.marks())
+    assert dot.count('fillcolor="#fecaca"') == 1 and dot.count('penwidth="3"') == 0
+
+
+def test_without_a_break_the_path_is_marked():
+    x = tf.Variable(3.0)
+    with tf.GradientTape() as tape:
+        y = x * x
+    tape.gradient(y, x)
+    v = viz.explain(tape, y, x)
+    assert v.broken_at is None and set(v.marks().values()) == {"path"} and len(v.marks()) >= 3
+
+
 def test_numpy_roundtrip():
     x = tf.Variable(3.0)
     with tf.GradientTape() as tape:

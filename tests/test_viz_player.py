@@ -1,6 +1,7 @@
 """Player frames as data, HTML export parsed, SVG frames, GIF, trace JSON, memory view."""
 
 import html.parser
+import re
 import json
 
 import pytest
@@ -35,21 +36,91 @@ def square_plus_sin():
 def test_sweep_frames_as_data():
     tape = square_plus_sin()
     fs, view = frames.sweep_frames(trace_of(tape))
-    # seed + 6 backward steps (AddV2, Sin, read, Mul, read, read) + done
-    assert [f["kind"] for f in fs] == ["seed"] + ["step"] * 6 + ["done"]
-    assert [f["index"] for f in fs] == list(range(8))
+    # seed + 3 backward steps (AddV2, Sin, Mul; the variable's reads fold into it) + done
+    assert [f["kind"] for f in fs] == ["seed", "step", "step", "step", "done"]
+    assert [f["index"] for f in fs] == list(range(5))
     trace = trace_of(tape)
     names = [trace.op(f["op"])["name"] for f in fs if f["kind"] == "step"]
-    assert names == ["AddV2", "Sin", "ReadVariableOp", "Mul", "ReadVariableOp", "ReadVariableOp"]
+    assert names == ["AddV2", "Sin", "Mul"]
     assert fs[1]["formula"] == "d(x+y)/dx = 1,  d(x+y)/dy = 1" and fs[1]["upstream"] == ["1"]
     variable = next(n for n, node in view.nodes.items() if node.get("role") == "variable")
-    assert fs[3]["node"] == variable  # a read is highlighted on its variable
-    # gradients accumulate on the variable: cos(3), then + 3, then + 3
-    assert [f["badges"].get(variable) for f in fs] == [None, None, None, "-0.99", "-0.99", "2.01", "5.01", "5.01"]
-    assert "fan-out" in fs[6]["caption"] and "3 gradients" in fs[6]["caption"]
-    # captions name a variable as the picture does, never by an id the picture hides
-    assert fs[-1]["caption"] == "Done: gradients player_x:0: 5.01."
-    assert "player_x:0" in fs[6]["caption"]
+    # gradients reach the variable on the step that computes them (no lag behind the caption):
+    # cos(3) at Sin, then + 3 + 3 at Mul
+    shown = [frames.state_at(fs, i)[0].get(variable) for i in range(len(fs))]
+    assert shown == [None, None, "d(t6)/d(player_x) = -0.99", "d(t6)/d(player_x) = 5.01",
+                     "d(t6)/d(player_x) = 5.01"]
+    assert "-0.99 + 3 = 2.01" in fs[3]["caption"] and "2.01 + 3 = 5.01" in fs[3]["caption"]
+    # deltas: a frame carries only what changes on it
+    assert fs[2]["set"] == {variable: "d(t6)/d(player_x) = -0.99"} and fs[4]["set"] == {}
+    # captions name a variable as the student wrote it, never by an id the picture hides
+    assert fs[-1]["caption"] == "Done: d(t6)/d(player_x) = 5.01."
+
+
+def test_internals_show_the_reads_steps():
+    fs, _view = frames.sweep_frames(trace_of(square_plus_sin()), internals=True)
+    assert len(fs) == 8 and sum("ReadVariableOp" in f["caption"] for f in fs) == 3
+    assert frames.state_at(fs, 7)[0] == frames.state_at(frames.sweep_frames(trace_of(square_plus_sin()))[0], 4)[0]
+
+
+def test_card_shows_upstream_local_value_and_product():
+    x = tf.Variable(3.0, name="x")
+    with tf.GradientTape() as tape:
+        y = x ** 2
+    tape.gradient(y, x)
+    fs, _view = frames.sweep_frames(trace_of(tape))
+    seed, step = fs[0], fs[1]
+    assert seed["caption"].startswith("tape.gradient starts") and "dy/dy = 1" in seed["caption"]
+    (row,) = step["card"]["rows"]  # d(x**y)/dy is not shown: the exponent 2 is a constant
+    assert step["card"]["upstream"] == "1"
+    assert (row["local"], row["local_value"]) == ("2*x", "6")
+    assert row["product"] == "1 \u00d7 6 = 6"
+    assert "dy/dx = 6" in fs[-1]["caption"]
+
+
+def test_fan_out_shows_the_running_sum():
+    x = tf.Variable(2.0, name="x")
+    with tf.GradientTape() as tape:
+        y = tf.cos(x) + x * x  # dy/dx = -sin(2) + 2*2 = 3.091
+    tape.gradient(y, x)
+    fs, _view = frames.sweep_frames(trace_of(tape))
+    sums = [row["sum"] for f in fs if f.get("card") for row in f["card"]["rows"] if row.get("sum")]
+    assert sums[-1].endswith("= 3.091"), sums
+    assert len(sums) == 2  # the second and the third gradient to reach x
+
+
+def test_player_plays_the_inner_tape_of_nested_tapes():
+    # seed 004: y = x * x at 3; the inner sweep gives 6, the outer one 2
+    x = tf.constant(3.0)
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y = x * x
+        dy_dx = inner.gradient(y, x)
+    outer.gradient(dy_dx, x)
+    inner_frames = export.Animation(inner).frames
+    assert inner_frames[-1]["caption"].startswith("Done: dy/dx = 6")
+    assert export.Animation(outer).frames[-1]["caption"].startswith("Done: d(dy_dx)/d(x) = 2")
+    both = export.Animation(outer, sweep="all")
+    seeds = [f["caption"].split(" ")[0] for f in both.frames if f["kind"] == "seed"]
+    assert seeds == ["inner.gradient", "outer.gradient"]  # first order, then second order
+
+
+def test_nested_backward_ops_link_to_the_op_they_differentiate():
+    x = tf.constant(3.0)
+    with viz.trace() as t:
+        with tf.GradientTape() as outer:
+            outer.watch(x)
+            with tf.GradientTape() as inner:
+                inner.watch(x)
+                y = x * x
+            dy_dx = inner.gradient(y, x)
+        outer.gradient(dy_dx, x)
+    fs, view = frames.sweep_frames(t, sweep="all")
+    links = frames.backward_links(t.data, view)
+    assert links, "the backward Muls are linked to the forward Mul"
+    for backward, forward in links:
+        assert view.nodes[backward]["op"]["depth"] == 1 and view.nodes[forward]["op"]["depth"] == 0
 
 
 def test_recording_frames_reveal_ops_in_order():
@@ -88,9 +159,9 @@ def test_html_export_is_self_contained_and_parses(tmp_path):
     page = path.read_text()
     parser = _Page()
     parser.feed(page)
-    assert "svg" in parser.tags and "input" in parser.tags and parser.tags.count("button") == 5
+    assert "svg" in parser.tags and "input" in parser.tags and parser.tags.count("button") == 9
     data = json.loads(parser.scripts["tapeviz-frames"])
-    assert len(data) == 8 and data[3]["badges"]
+    assert len(data) == 5 and data[2]["set"] and data[3]["card"]["rows"]
     boxes = json.loads(parser.scripts["tapeviz-boxes"])
     assert data[1]["node"] in boxes
     assert "http://" not in page.replace("http://www.w3.org", "")  # no network needed
@@ -101,13 +172,14 @@ def test_html_export_is_self_contained_and_parses(tmp_path):
 def test_svg_frames_and_gif(tmp_path):
     animation = export.animate(square_plus_sin())
     svgs = animation.svg_frames()
-    assert len(svgs) == 8 and all(s.startswith("<svg") for s in svgs)
-    assert "#f59e0b" in svgs[1] and "\u2202 5.01" in svgs[-1]
+    assert len(svgs) == 5 and all(s.startswith("<svg") for s in svgs)
+    assert "#f59e0b" in svgs[1] and "= 5.01" in svgs[-1]
+    assert "1 \u00d7 3 = 3" in svgs[3]  # the card is drawn in the frame
     gif = animation.save_gif(str(tmp_path / "sweep.gif"))
     from PIL import Image
 
     with Image.open(gif) as image:
-        assert image.n_frames == 8
+        assert image.n_frames == 5
 
 
 @needs_dot
@@ -116,8 +188,9 @@ def test_player_widget_steps():
     player = viz.player(square_plus_sin())
     box = player.widget
     slider = box.children[0].children[3]
-    slider.value = 6
-    assert "3 gradients" in box.children[1].value and "5.01" in box.children[2].value
+    slider.value = 3
+    caption, card, picture = box.children[1], box.children[2], box.children[4]
+    assert "2.01 + 3 = 5.01" in caption.value and "1 \u00d7 3 = 3" in card.value and "5.01" in picture.value
 
 
 def test_trace_json_round_trip_and_sweep_contents():
@@ -201,3 +274,124 @@ def test_every_badge_fits_inside_the_frame():
         overlay = svg[svg.index('<g class="tapeviz-overlay">'):]
         for x, w_ in re.findall(r'<rect x="(-?[\d.]+)" y="-?[\d.]+" width="([\d.]+)" height="16"', overlay):
             assert translate_x + float(x) + float(w_) <= width, f"frame {index}: a badge runs off the picture"
+
+
+def test_names_are_the_ones_the_student_wrote():
+    x = tf.Variable(3.0, name="x")
+    with tf.GradientTape() as tape1:
+        y = x ** 2
+    tape1.gradient(y, x)
+    trace = trace_of(tape1)
+    from tapeviz.viz import names
+
+    found = names.lookup(trace)
+    assert "tape1" in found.values() and "y" in found.values() and "x" in found.values()
+    data = names.relabel(trace.data, found)
+    assert [t["label"] for t in data["tapes"]] == ["tape1"]
+    assert trace.data["tapes"][0]["label"] != "tape1"  # the trace itself is untouched
+    dot_text = export.Animation(tape1).dot
+    assert "tape1" in dot_text and ">y<" in dot_text
+
+
+def test_two_displays_of_one_tape_give_the_same_ids():
+    tape = square_plus_sin()
+    first = export.Animation(tape)
+    second = export.Animation(tape)
+    assert first.dot == second.dot and first.frames == second.frames
+
+
+def test_predict_mode_checks_the_typed_gradient():
+    from tapeviz.viz import widget
+
+    x = tf.Variable(3.0, name="x")
+    with tf.GradientTape() as tape:
+        y = x ** 2
+    tape.gradient(y, x)
+    fs, _view = frames.sweep_frames(trace_of(tape))
+    assert widget.answer_of(fs[0]) is None and widget.answer_of(fs[1]) == 6.0
+    assert widget.is_right("6", 6.0) and widget.is_right(" 6.0004", 6.0)
+    assert not widget.is_right("9", 6.0) and not widget.is_right("six", 6.0)
+
+
+@needs_dot
+def test_predict_mode_hides_the_gradient_until_answered():
+    pytest.importorskip("ipywidgets")
+    x = tf.Variable(3.0, name="x")
+    with tf.GradientTape() as tape:
+        y = x ** 2
+    tape.gradient(y, x)
+    player = viz.player(tape, predict=True)
+    parts = (player.widget, player._parts)[1]
+    parts["forward"].click()
+    assert parts["slider"].value == 1
+    assert "1 \u00d7 6 = 6" not in parts["card"].value and "your turn" in parts["card"].value
+    assert "dy/dx = 6" not in parts["picture"].value
+    parts["forward"].click()
+    assert parts["slider"].value == 1, "the player waits for an answer"
+    parts["guess"].value = "5"
+    parts["check"].click()
+    assert "not quite" in parts["verdict"].value and "1 \u00d7 6 = 6" in parts["card"].value
+    assert "dy/dx = 6" in parts["picture"].value
+
+
+def test_legend_lists_only_what_is_drawn():
+    from tapeviz.viz import legend
+
+    fs, view = frames.sweep_frames(trace_of(square_plus_sin()))
+    texts = [t for _kind, _c, t in legend.entries(view, fs)]
+    assert any("variable" in t for t in texts) and any("forward op" in t for t in texts)
+    assert not any("2nd-order" in t for t in texts) and not any("folded" in t for t in texts)
+    assert any("flowing back" in t for t in texts)
+    x = tf.constant(3.0)
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y = x * x
+        dy_dx = inner.gradient(y, x)
+    outer.gradient(dy_dx, x)
+    nested = export.Animation(outer, sweep="all")
+    texts = [t for _kind, _c, t in legend.entries(nested.view, nested.frames, nested.links)]
+    assert any("1st-order backward" in t for t in texts) and any("differentiates" in t for t in texts)
+
+
+@needs_dot
+def test_gif_is_written_frame_by_frame_and_decodes_to_the_drawn_frames(tmp_path):
+    from PIL import Image
+
+    animation = export.animate(square_plus_sin())
+    drawn = [image.convert("RGB") for image in export.gif_images(animation)]
+    path = animation.save_gif(str(tmp_path / "s.gif"))
+    with Image.open(path) as gif:
+        assert gif.n_frames == len(drawn) == len(animation.frames)
+        for index, expected in enumerate(drawn):
+            gif.seek(index)
+            assert gif.convert("RGB").tobytes() == expected.tobytes(), f"frame {index} differs"
+
+
+@needs_dot
+def test_left_to_right_layout_and_zoom_follow():
+    animation = export.Animation(square_plus_sin(), rankdir="LR")
+    assert "rankdir=LR" in animation.dot
+    whole = animation.frame_svg(2, caption=False)
+    zoomed = animation.frame_svg(2, caption=False, zoom=3.0)
+    box = lambda svg: [float(v) for v in re.search(r'viewBox="([^"]+)"', svg).group(1).split()]  # noqa: E731
+    assert box(zoomed)[2] == pytest.approx(box(whole)[2] / 3, rel=1e-3)
+
+
+def test_jacobian_and_hessian_heatmaps():
+    x = tf.constant([1.0, -2.0, 0.5])
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y = x * x * x
+        jac = inner.jacobian(y, x)  # diag(3 x^2)
+    hess = outer.jacobian(jac, x)  # 3 x 3 x 3: d(3 x_i^2 delta_ij)/dx_k
+    picture = viz.heatmap(jac, title="Jacobian")
+    svg = picture._repr_svg_()
+    assert svg.count('class="cell"') == 9 and "Jacobian" in svg
+    cells = re.findall(r'class="cell"[^>]*fill="(#[0-9a-f]{6})"', svg)
+    assert cells[0] != "#ffffff" and cells[1] == "#ffffff"  # a diagonal Jacobian: white off the diagonal
+    assert viz.heatmap(hess, output_rank=2).matrix.shape == (9, 3)  # rows: the jacobian's 9 entries
+    assert "3 x 3" in repr(picture)

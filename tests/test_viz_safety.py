@@ -52,7 +52,7 @@ def test_svg_and_html_render_names_as_text():
     page = export.animate(tape).to_html()
     parser = _Collect()
     parser.feed(page)
-    assert parser.tags.count("script") == 3  # two JSON blocks and the player, nothing injected
+    assert parser.tags.count("script") == 6  # five JSON blocks (frames, boxes, paths, links, style) and the player, nothing injected
     assert "img" not in parser.tags
     assert "&lt;img src=x onerror=alert(2)&gt;" in page  # shown, as text
 

@@ -119,35 +119,34 @@ tf.viz.recording_player(tape)
 # %% [markdown]
 # ## Exercises
 #
+# Each exercise ends with `lessons.check(...)`, which tells you whether your
+# answer is right and, if not, what to look at. Try first; if you are stuck,
+# `lessons.solution("01.cube")` shows a solution.
+#
 # **1.** With a `Variable` `x = 2.0`, compute the derivative of
-# `y = x**3 + 2*x`. Put it in `answer` and run the cell.
+# `y = x**3 + 2*x` with a tape. Work it out by hand first, so you know what the
+# tape should say. Put the tape's answer in `answer` and run the cell.
 
 # %%
 x = tf.Variable(2.0)
 answer = ...  # your code: a tape, then tape.gradient
 lessons.check("01.cube", answer)
 
-# %% solution
-x = tf.Variable(2.0)
-with tf.GradientTape() as tape:
-    y = x ** 3 + 2 * x
-answer = tape.gradient(y, x)
-lessons.check("01.cube", answer)
-
 # %% [markdown]
-# **2.** What does `tape.gradient(y, c)` return for `c = tf.constant(5.0)` and
-# `y = c * c` when `c` is never watched? Compute it and check it.
+# **2.** Predict before you run the tape: `a` is a variable, `b` a constant the
+# tape watches, `c` a constant nobody watches, and `y = a*b + c*c`. What are
+# `[dy/da, dy/db, dy/dc]`? Write your prediction as a list of numbers (with
+# `None` where you expect no gradient), check it, and only then ask the tape.
 
 # %%
-answer = ...
-lessons.check("01.unwatched", answer)
-
-# %% solution
-c = tf.constant(5.0)
+a = tf.Variable(2.0)
+b = tf.constant(3.0)
+c = tf.constant(4.0)
 with tf.GradientTape() as tape:
-    y = c * c
-answer = tape.gradient(y, c)
-lessons.check("01.unwatched", answer)
+    tape.watch(b)
+    y = a * b + c * c
+answer = ...  # your prediction, e.g. [1.0, 2.0, 3.0]
+lessons.check("01.which_none", answer)
 
 # %% [markdown]
 # ## What you saw

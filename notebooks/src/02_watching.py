@@ -37,8 +37,12 @@ print("dy/dstep =", dstep)
 
 # %% [markdown]
 # `watched_variables()` lists what the tape watched, in the order the variables
-# were created. In the picture, watched sources have a green frame; `step`
-# is drawn but not watched.
+# were created. In the picture, the watched variables `w` and `b` are green
+# boxes with their gradients (∂). `step` is not a variable there at all: the
+# tape did not watch it, so it recorded nothing about reading it, and its value
+# `10` enters the last addition as a plain constant (a dashed oval), like the
+# `3.0` in `w * 3.0`. That is what "not watched" means: to the tape it is a
+# number, not something it can differentiate.
 
 # %% check
 print([v.name for v in tape.watched_variables()])
@@ -129,40 +133,30 @@ del disable_tracking_tape
 #
 # ## Exercises
 #
-# **1.** The tape below reads `w` and `b` (and a non-trainable `count`). Which
-# variables did it watch? Answer with the list of their names.
+# **1.** Predict first: the cell below creates four variables and reads some of
+# them inside a tape. Which variables does the tape watch? Answer with the
+# list of their names, in the order `watched_variables()` would give them,
+# then confirm with `tape.watched_variables()`.
 
 # %%
+unused = tf.Variable(7.0, name="unused")
 w = tf.Variable(1.5, name="w")
 b = tf.Variable(0.5, name="b")
 count = tf.Variable(0.0, name="count", trainable=False)
 with tf.GradientTape() as tape:
     loss = (w * 2.0 + b - 1.0) ** 2 + count
-answer = ...  # a list of names, e.g. ["..."]
-lessons.check("02.which_watched", answer)
-
-# %% solution
-answer = [v.name for v in tape.watched_variables()]
+answer = ...  # your prediction: a list of names, e.g. ["..."]
 lessons.check("02.which_watched", answer)
 
 # %% [markdown]
 # **2.** With `a = tf.Variable(1.0)`, `b = tf.Variable(2.0)` and
 # `loss = a * b ** 3`, make a tape that watches **only** `b`, then give
-# `[d loss/d a, d loss/d b]`.
+# `[d loss/d a, d loss/d b]`. (Which of the two can still be a number?)
 
 # %%
 a = tf.Variable(1.0)
 b = tf.Variable(2.0)
 answer = ...
-lessons.check("02.selective", answer)
-
-# %% solution
-a = tf.Variable(1.0)
-b = tf.Variable(2.0)
-with tf.GradientTape(watch_accessed_variables=False) as tape:
-    tape.watch(b)
-    loss = a * b ** 3
-answer = tape.gradient(loss, [a, b])
 lessons.check("02.selective", answer)
 
 # %% [markdown]

@@ -65,11 +65,10 @@ print("released")
 # %% [markdown]
 # ## What the tape holds: the memory view
 #
-# `tf.viz.memory(...)` plots the bytes a tape keeps for the backward pass: it
-# grows while ops are recorded; the sweep no longer needs them one by one; and
-# after `gradient` a non-persistent tape holds **nothing**, while a persistent
-# one still holds **everything**. Here are two tapes over the same 5-layer
-# computation on a 1000-element vector.
+# `tf.viz.memory(...)` plots the bytes a tape keeps for the backward pass (the
+# intermediate tensors its recorded ops need), one event at a time. Here are
+# two tapes over the same 5-layer computation on a 1000-element vector: a
+# normal one and a persistent one.
 
 # %%
 v = tf.Variable(tf.ones([1000]), name="v")
@@ -91,6 +90,21 @@ kept.gradient(loss, v)
 tf.viz.memory(plain, kept, labels=["non-persistent", "persistent"])
 
 # %% [markdown]
+# How to read it:
+#
+# * **Left of the dashed line** the ops are recorded: both tapes record the
+#   same ops, so their lines coincide (the red dashed line runs on top of the
+#   wide blue one), growing by one 1000-element float32 tensor (4000 bytes)
+#   per op.
+# * **The dashed line** is the `gradient()` call: the reverse sweep starts.
+# * **The non-persistent tape** (blue) falls step by step: each swept op's
+#   tensors are no longer needed, and when `gradient()` returns the tape has
+#   released everything: 0 bytes. (tapeviz lets go of all of it at once when
+#   `gradient` returns; the falling line shows what the sweep no longer needs,
+#   which is what TensorFlow frees as it goes.)
+# * **The persistent tape** (red) stays at its peak after `gradient()`: it
+#   keeps everything for the next call, until you `del` it.
+#
 # That is the performance advice of the TensorFlow docs, made visible:
 # use a non-persistent tape when you need one gradient, and when you need a
 # persistent one, `del` it as soon as you are done.
@@ -129,20 +143,12 @@ del tape
 # ## Exercise
 #
 # With `x = tf.Variable(2.0)`, `y = x**3` and `z = y**2`, use **one** tape to
-# compute `[dy/dx, dz/dx]`, then release the tape.
+# compute `[dy/dx, dz/dx]`, then release the tape. (Which kind of tape can
+# answer twice? And what does it hold until you release it?)
 
 # %%
 x = tf.Variable(2.0)
 answer = ...
-lessons.check("03.two_gradients", answer)
-
-# %% solution
-x = tf.Variable(2.0)
-with tf.GradientTape(persistent=True) as tape:
-    y = x ** 3
-    z = y ** 2
-answer = [tape.gradient(y, x), tape.gradient(z, x)]
-del tape
 lessons.check("03.two_gradients", answer)
 
 # %% [markdown]

@@ -20,23 +20,30 @@ lessons.setup()
 # the outer tape, which can then differentiate `dy_dx` itself.
 
 # %% check
-x = tf.Variable(1.0, name="x")
+x = tf.Variable(2.0, name="x")
 with tf.GradientTape(persistent=True) as tape1:
     with tf.GradientTape() as tape2:
         y = x * x
     dy_dx = tape2.gradient(y, x)
 d2y_dx2 = tape1.gradient(dy_dx, x)
-print("dy/dx   =", dy_dx.numpy())
-print("d2y/dx2 =", d2y_dx2.numpy())
+print("dy/dx   =", dy_dx.numpy())    # 2x = 4
+print("d2y/dx2 =", d2y_dx2.numpy())  # 2
 
 # %% [markdown]
 # ## The picture: the outer tape recorded the inner gradient
 #
-# Each tape is a frame. The blue ops are the forward pass, recorded by both
-# tapes. The amber ops are the **first-order backward** ops: the rule of `Mul`
-# (`d(a*b)/da = b`, `d(a*b)/db = a`) and the sum at the fan-out of `x`, which
-# `tape2.gradient` ran while `tape1` was recording. `tape1`'s sweep went
-# through *them* to get `d2y/dx2 = 2`.
+# Each tape is a frame, labelled by the order the tapes were created: the
+# outer frame is `tape1` (made first, so labelled `tape 0`), and the frame
+# inside it is `tape2` (`tape 1`). The frame inside shows that `y = x * x` was
+# recorded by **both** tapes.
+#
+# The amber ops sit only in the outer frame: they are `tape2.gradient`'s own
+# computation, which ran while `tape1` was still recording. Read them from the
+# top: the seed `dy/dy = 1` (a constant), the rule of `Mul`
+# (`d(a*b)/da = b`, `d(a*b)/db = a`, here two products `1 * x`), and the
+# `AddN` that sums the two gradients arriving at `x` (fan-out): `dy/dx = 2x = 4`
+# is that `AddN`'s output. `tape1.gradient(dy_dx, x)` then swept back through
+# those amber ops, which gives `d2y/dx2 = 2` (the `∂` on `x`).
 
 # %%
 tape1
@@ -95,37 +102,20 @@ print("Hessian:\n", hessian.numpy())
 # %% [markdown]
 # ## Exercises
 #
-# **1.** The third derivative of `x**4` at `x = 2`.
+# **1.** The third derivative of `x**4` at `x = 2`. How many tapes do you
+# need, and which `gradient` call must run inside which tape?
 
 # %%
 answer = ...
-lessons.check("04.third", answer)
-
-# %% solution
-x = tf.Variable(2.0)
-with tf.GradientTape() as t1:
-    with tf.GradientTape() as t2:
-        with tf.GradientTape() as t3:
-            y = x ** 4
-        d1 = t3.gradient(y, x)
-    d2 = t2.gradient(d1, x)
-answer = t1.gradient(d2, x)
 lessons.check("04.third", answer)
 
 # %% [markdown]
-# **2.** The Hessian of `f(x) = x0**2 * x1` at `x = [1, 2]`.
+# **2.** The Hessian of `f(x) = x0**2 * x1` at `x = [1, 2]`. Work out the
+# gradient `[2 x0 x1, x0**2]` by hand first: which entry of the Hessian is 0,
+# and why is the matrix symmetric?
 
 # %%
 answer = ...
-lessons.check("04.hessian", answer)
-
-# %% solution
-x = tf.Variable([1.0, 2.0])
-with tf.GradientTape() as outer:
-    with tf.GradientTape() as inner:
-        f = x[0] ** 2 * x[1]
-    g = inner.gradient(f, x)
-answer = outer.jacobian(g, x)
 lessons.check("04.hessian", answer)
 
 # %% [markdown]

@@ -64,10 +64,12 @@ with tf.GradientTape() as tape:
 print(tape.gradient(y, x, output_gradients=tf.constant([1.0, 10.0, 100.0])))
 
 # %% [markdown]
-# Watch the seed: the player starts from `[1, 10, 100]` instead of ones.
+# Watch the seed in the player: at step 0 the sweep starts from `[1, 10, 100]`
+# on `y` instead of ones; at step 1 the rule of `**` multiplies it element by
+# element by `2x = [2, 4, 6]`, and `x` gets `[2, 40, 600]`.
 
 # %%
-tape
+tf.viz.player(tape)
 
 # %% [markdown]
 # ## Unconnected sources: `None` or zero
@@ -123,49 +125,31 @@ print(per_example[0])
 #
 # ## Exercises
 #
-# **1.** The Jacobian of `y = x ** 2` at `x = [1, 2, 3]`.
+# **1.** The Jacobian of `y = x ** 2` at `x = [1, 2, 3]`. Before you run it:
+# which entries are zero, and why?
 
 # %%
 x = tf.constant([1.0, 2.0, 3.0])
 answer = ...
-lessons.check("05.jacobian", answer)
-
-# %% solution
-x = tf.constant([1.0, 2.0, 3.0])
-with tf.GradientTape() as tape:
-    tape.watch(x)
-    y = x ** 2
-answer = tape.jacobian(y, x)
 lessons.check("05.jacobian", answer)
 
 # %% [markdown]
-# **2.** The same `y`, but weigh its elements by `[1, 10, 100]` in one
-# `gradient` call.
+# **2.** `output_gradients` weighs the elements of the target. Use that to get
+# only **row 1** of the Jacobian of `y = tf.stack([x[0] * x[1], x[1] * x[2]])`
+# at `x = [1, 2, 3]` (the one printed by `jacobian` above), that is
+# `d y[1] / dx`, from a **single** `gradient` call.
 
 # %%
 answer = ...
-lessons.check("05.weighted", answer)
-
-# %% solution
-with tf.GradientTape() as tape:
-    tape.watch(x)
-    y = x ** 2
-answer = tape.gradient(y, x, output_gradients=tf.constant([1.0, 10.0, 100.0]))
-lessons.check("05.weighted", answer)
+lessons.check("05.row", answer)
 
 # %% [markdown]
 # **3.** With `x = tf.Variable(1.0)`, `z = tf.Variable(1.0)` and `y = x * 2`,
-# get `[dy/dx, dy/dz]` with a zero (not `None`) for `z`.
+# get `[dy/dx, dy/dz]` with a zero (not `None`) for `z`. When would you rather
+# have the `None`?
 
 # %%
 answer = ...
-lessons.check("05.zero", answer)
-
-# %% solution
-x, z = tf.Variable(1.0), tf.Variable(1.0)
-with tf.GradientTape() as tape:
-    y = x * 2
-answer = tape.gradient(y, [x, z], unconnected_gradients="zero")
 lessons.check("05.zero", answer)
 
 # %% [markdown]

@@ -53,14 +53,14 @@ for frame in sweep.frames:
 # ## Sharing the animation
 #
 # The player's frames export to a self-contained HTML page that plays without
-# Python or a network (for slides, a blog, the docs), to SVG frames and to an
-# animated GIF:
+# Python or a network (for slides, a blog, the docs), to SVG frames, and to an
+# animated GIF, shown here:
 
 # %%
 try:
     sweep.save_html("exports/sweep.html")
     sweep.save_gif("exports/sweep.gif")
-    shown = lessons.embed_html("exports/sweep.html")
+    shown = lessons.embed_image("exports/sweep.gif", alt="the reverse sweep of f, as a GIF")
 except tf.viz.GraphvizUnavailable as problem:  # exports are drawn by Graphviz's `dot`
     shown = lessons.Embedded(f"<p>{problem}</p>")
 shown
@@ -84,7 +84,7 @@ with tf.GradientTape() as tape:
     loss = loss_fn(targets, predictions)
 gradients = tape.gradient(loss, model.trainable_variables)
 for variable, gradient in zip(model.trainable_variables, gradients):
-    print(variable.name, gradient.numpy().ravel())
+    print(variable.path, gradient.numpy().ravel())
 
 # %%
 tf.viz.player(tape)
@@ -123,45 +123,51 @@ for i in range(4):  # one forward pass per input direction
 print("forward mode, 4 passes: ", columns)
 
 # %% [markdown]
+# The **tangent player** shows one forward pass at work, on `f(x, y) = x * y + sin(x)`
+# from the top of this lesson. The tangents `dx/dt = 1`, `dy/dt = 0` (move `x`,
+# hold `y`) flow **with** the arrows, in the order the ops ran. At each op the
+# card multiplies each input's local derivative by the tangent arriving from it
+# and sums over the inputs: that sum is the op's own tangent. The pass ends on
+# `df/dt`, the derivative of `f` along that direction: the `df/dx` the reverse
+# sweep found above, here as the gradient dotted with the tangent.
+
+# %% check
+with tf.autodiff.ForwardAccumulator(primals=[x, y], tangents=[tf.constant(1.0), tf.constant(0.0)]) as acc:
+    f = x * y + tf.sin(x)
+print("forward mode, df/dt =", acc.jvp(f).numpy())
+print("reverse mode, df/dx =", df_dx.numpy())
+
+# %%
+tf.viz.player(acc)
+
+# %% [markdown]
 # With many outputs and few inputs the balance flips: forward mode gives a
 # whole Jacobian *column* per pass, where reverse mode needs one sweep per
 # output *row* (that is what `tape.jacobian` does).
 #
 # ## Exercises
 #
-# **1.** Predict, then compute: d/dx of `x*x + x` at `x = 3`. (Play its sweep
-# and watch three gradients arrive at `x`.)
+# **1.** Predict, then compute: d/dx of `x*x + x` at `x = 3`. How many
+# gradients arrive at `x`, and what is each? (Play the sweep to confirm:
+# `tf.viz.player(tape)`.)
 
 # %%
 answer = ...
 lessons.check("07.fanout", answer)
 
-# %% solution
-x = tf.Variable(3.0)
-with tf.GradientTape() as tape:
-    f = x * x + x
-answer = tape.gradient(f, x)
-lessons.check("07.fanout", answer)
-
 # %% [markdown]
-# **2.** How many **backward steps** does the sweep of
-# `loss = tf.reduce_sum((w * xs + b - ys) ** 2)` take, with `w`, `b` variables?
-# The player's frames are: the seed, one per step, and "done".
+# **2.** Predict with pencil and paper, following the sweep backwards, then
+# check with a tape: for `loss = tf.reduce_sum((w * xs + b - ys) ** 2)` with the
+# values below, what gradient reaches `b`? (`b` is a single number added to
+# every element of `w * xs`.)
 
 # %%
 w = tf.Variable(2.0, name="w")
 b = tf.Variable(0.5, name="b")
 xs = tf.constant([1.0, 2.0])
 ys = tf.constant([3.0, 5.0])
-answer = ...
-lessons.check("07.steps", answer)
-
-# %% solution
-with tf.GradientTape() as tape:
-    loss = tf.reduce_sum((w * xs + b - ys) ** 2)
-tape.gradient(loss, [w, b])
-answer = len(tf.viz.player(tape)) - 2
-lessons.check("07.steps", answer)
+answer = ...  # your prediction for d loss / d b
+lessons.check("07.bias", answer)
 
 # %% [markdown]
 # Next: [lesson 8](08_training_loops.ipynb), custom training loops.

@@ -116,8 +116,9 @@ for name, verdict in verdicts.items():
     print(f"--- {name}\n{verdict}\n")
 
 # %% [markdown]
-# An explanation also draws the tape, with the path from source to target and
-# the place where it breaks highlighted:
+# An explanation also draws what the tape saw between source and target, with
+# the one op where the path breaks highlighted in red. Here that is the
+# `x * x` (`Mul`, marked *not recorded*) that ran inside `stop_recording()`:
 
 # %%
 verdicts["inside_stop_recording"]
@@ -182,33 +183,22 @@ result
 # ## Exercises
 #
 # **1.** Rewrite the `tf.where` computation so that its gradient at
-# `x = [0, 2, 4]` is finite: `[0, 0.5, 0.25]`.
+# `x = [0, 2, 4]` is finite: `[0, 0.5, 0.25]`. Which branch produced the NaN,
+# and how can that branch never see a bad value?
 
 # %%
 x = tf.constant([0.0, 2.0, 4.0])
 answer = ...
-lessons.check("10.safe_where", answer)
-
-# %% solution
-x = tf.constant([0.0, 2.0, 4.0])
-with tf.GradientTape() as tape:
-    tape.watch(x)
-    ok = x > 0
-    safe = tf.where(ok, x, tf.ones_like(x))       # log never sees a bad value
-    y = tf.where(ok, tf.math.log(safe), tf.zeros_like(x))
-answer = tape.gradient(y, x)
 lessons.check("10.safe_where", answer)
 
 # %% [markdown]
-# **2.** Which primitive did `gradcheck` blame above? Give its name (a string).
+# **2.** `gradcheck` blamed the custom gradient of `bad_square` above. Write a
+# fixed `good_square` (same value `x * x`, a correct rule) and answer with the
+# function itself: the checker runs `tf.gradcheck` on `sin(x) + good_square(x)`.
 
 # %%
-answer = ...
-lessons.check("10.blame", answer)
-
-# %% solution
-answer = "CustomGradient"  # from result's message: "the suspect is CustomGradient (op2)"
-lessons.check("10.blame", answer)
+answer = ...  # your fixed function, e.g. answer = good_square
+lessons.check("10.fix_rule", answer)
 
 # %% [markdown]
 # Next: [lesson 11](11_performance.ipynb), what the tape costs.

@@ -2,19 +2,26 @@
 
 Everything that computes goes through ``xp`` (NumPy by default, CuPy when
 ``TAPEVIZ_BACKEND=cupy`` is set before import or ``use("cupy")`` is called),
-plus the few helpers NumPy's array API leaves out (scatter-add, host copies).
+plus the few helpers NumPy's array API leaves out (scatter-add, erf, host copies).
+
+``TAPEVIZ_BACKEND=strict`` is the checking backend (``tapeviz.backend.strict``):
+NumPy whose arrays refuse to meet NumPy outside this seam, as CuPy's do, so
+the test suite finds code that would break on a GPU without one.
 """
 
+import math
 import os
 
 import numpy as _np
+
+from tapeviz.backend import strict as _strict
 
 _NAME = "numpy"
 xp = _np
 
 
 def use(name):
-    """Switch the array library: ``"numpy"`` or ``"cupy"``.
+    """Switch the array library: ``"numpy"``, ``"cupy"`` or ``"strict"`` (the checking one).
 
     Switch before creating tensors: existing tensors keep the arrays they hold.
     """
@@ -30,8 +37,10 @@ def use(name):
                 "pip install 'tapeviz[gpu]' (cupy-cuda12x)."
             ) from exc
         xp = cupy
+    elif name == "strict":
+        xp = _strict.xp
     else:
-        raise ValueError(f"Unknown backend {name!r}: use 'numpy' or 'cupy'.")
+        raise ValueError(f"Unknown backend {name!r}: use 'numpy', 'cupy' or 'strict'.")
     _NAME = name
     # Modules that did `from tapeviz.backend import xp` must see the switch,
     # so they read it through this module instead; see `namespace()`.
@@ -52,33 +61,70 @@ def asarray(value, dtype=None):
     return xp.asarray(value, dtype=dtype)
 
 
+def is_array(value):
+    """True for an array of NumPy or of the active backend: what tensors hold."""
+    return isinstance(value, (_np.ndarray, xp.ndarray))
+
+
 def to_numpy(array):
-    """A host NumPy copy (a view when already on the host)."""
-    if xp is _np or isinstance(array, _np.ndarray):
+    """A host NumPy copy (a view when already on the host); host values pass through."""
+    if xp is _np or not isinstance(array, xp.ndarray):
         return _np.asarray(array)
+    if _NAME == "strict":
+        return _strict.to_numpy(array)
     return array.get()
+
+
+def data_pointer(array):
+    """The address of an array's first element (host or device memory)."""
+    if _NAME == "cupy" and isinstance(array, xp.ndarray):  # pragma: no cover - GPU only
+        return array.data.ptr
+    if _NAME == "strict":
+        array = _strict.unwrap(array)
+    return array.__array_interface__["data"][0]
 
 
 def device_of(array):
     """A TF-style device string for an array."""
-    if isinstance(array, _np.ndarray) or _np.isscalar(array):
+    if _NAME != "cupy" or isinstance(array, _np.ndarray) or _np.isscalar(array):
         return "/job:localhost/replica:0/task:0/device:CPU:0"
     return f"/job:localhost/replica:0/task:0/device:GPU:{array.device.id}"
 
 
 def scatter_add(shape, indices, updates, dtype):
-    """zeros(shape) with ``updates`` added at ``indices`` along axis 0.
+    """zeros(shape) with ``updates`` added at ``indices`` (any NumPy index; repeats add up).
 
     NumPy spells this ``np.add.at`` and CuPy ``cupyx.scatter_add``.
     """
     out = xp.zeros(shape, dtype=dtype)
     if xp is _np:
         _np.add.at(out, indices, updates)
+    elif _NAME == "strict":
+        _strict.scatter_add(out, indices, updates)
     else:  # pragma: no cover - GPU only
         import cupyx
 
         cupyx.scatter_add(out, indices, updates)
     return out
+
+
+def erf(x):
+    """The error function of an array (NumPy has none: SciPy's, else math.erf per element)."""
+    if _NAME == "cupy":  # pragma: no cover - GPU only
+        import cupyx.scipy.special
+
+        return cupyx.scipy.special.erf(x)
+    if _NAME == "strict":
+        return xp.asarray(_host_erf(_strict.unwrap(x)))
+    return _host_erf(x)
+
+
+def _host_erf(x):
+    try:
+        from scipy.special import erf as scipy_erf  # fast path when SciPy is there
+    except ImportError:
+        scipy_erf = _np.vectorize(math.erf, otypes=[x.dtype])
+    return _np.asarray(scipy_erf(x), dtype=x.dtype)
 
 
 if os.environ.get("TAPEVIZ_BACKEND", "numpy") != "numpy":  # pragma: no cover

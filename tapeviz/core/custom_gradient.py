@@ -10,7 +10,7 @@ import functools
 import inspect
 
 from tapeviz.core import nest, recording, state
-from tapeviz.core.gradients import defgrad
+from tapeviz.core.gradients import defgrad, described
 from tapeviz.core.primitive import Primitive
 from tapeviz.core.tensor import Tensor, convert_to_tensor
 
@@ -65,7 +65,8 @@ def _run_unrecorded(f, inputs, kwargs):
     return result, grad_fn, list(accessed.variables.values())
 
 
-@defgrad("CustomGradient", "the user's grad_fn")
+@defgrad("CustomGradient", "the user's grad_fn",
+         local=described(every="whatever your grad_fn returns"))
 def _custom_gradient_rule(op, needs, *upstream):
     grad_fn, n_args, variables = op.attrs["grad_fn"], op.attrs["n_args"], op.attrs["variables"]
     name = op.attrs["function"]

@@ -4,9 +4,13 @@ tapeviz computes a JVP from the reverse-mode rules with the "double VJP"
 trick: the VJP u -> J^T u is linear in u, so J v is the gradient of
 <J^T u, v> with respect to u. Every op with a reverse rule therefore has a
 forward mode too, and nested tapes still see everything.
+
+:func:`op_jvp` does the same for ONE recorded op: its outputs' tangents from
+its inputs' tangents, through that op's rule alone (what the visualizer's
+tangent player shows step by step).
 """
 
-from tapeviz.core import nest
+from tapeviz.core import nest, state
 from tapeviz.core.primitives.math import add_n, reduce_sum
 from tapeviz.core.primitives.array import zeros_like
 from tapeviz.core.tape import GradientTape, UnconnectedGradients, _unconnected, sweep
@@ -38,6 +42,21 @@ class ForwardAccumulator:
                 )
         self._tape = GradientTape(persistent=True, watch_accessed_variables=False)
 
+    @property
+    def primals(self):
+        """The primals given, flattened (a list of Tensors and Variables)."""
+        return list(self._primals)
+
+    @property
+    def tangents(self):
+        """Their tangents, flattened, as Tensors."""
+        return list(self._tangents)
+
+    @property
+    def tape(self):
+        """The persistent GradientTape that records the block (what ``tapeviz.viz`` draws)."""
+        return self._tape
+
     def __enter__(self):
         self._tape.__enter__()
         self._tape.watch(self._primals)
@@ -67,3 +86,34 @@ class ForwardAccumulator:
         if jvp is None and unconnected is UnconnectedGradients.ZERO:
             return zeros_like(target)
         return jvp
+
+
+def op_jvp(entry, tangents):
+    """The tangent of each output of one recorded op, given the tangent of each input.
+
+    ``entry``: a recorded op (``inputs``, ``outputs``, ``attrs``, ``primitive``);
+    ``tangents``: one Tensor (or None: no tangent) per input. Returns one
+    Tensor or None (not connected, not a float, or no rule) per output. The
+    double-VJP trick on the op's rule alone: with ``u`` a cotangent of the
+    outputs, J v = d<rule(u), v>/du. No tape of this thread records it.
+    """
+    outputs = entry.outputs
+    rule = entry.primitive.rule
+    needs = tuple([t is not None for t in tangents])
+    if rule is None or not any(needs):
+        return tuple([None] * len(outputs))
+    floats = [o.dtype.is_floating for o in outputs]
+    with state.no_tapes():
+        cotangents = [zeros_like(o) for o in outputs]
+        with GradientTape() as dual:
+            dual.watch([u for u, f in zip(cotangents, floats) if f])
+            produced = rule(entry, needs, *cotangents)
+            if not isinstance(produced, (tuple, list)):
+                produced = (produced,)
+            terms = [reduce_sum(g * convert_to_tensor(v, dtype=g.dtype))
+                     for g, v, need in zip(produced, tangents, needs) if need and g is not None]
+            pairing = add_n(terms) if terms else None
+        if pairing is None:
+            return tuple([None] * len(outputs))
+        jvps = dual.gradient(pairing, cotangents)
+    return tuple([j if f else None for j, f in zip(jvps, floats)])

@@ -20,7 +20,12 @@ _next_id = itertools.count(1).__next__
 
 
 def _format_numpy(array):
-    return np.array_repr(array) if array.ndim else str(array[()])
+    """The ``numpy=`` part of a repr, as TF prints it: a scalar as its Python value
+    (float32 0.1 shows as 0.10000000149011612), an array on a new line when it spans several."""
+    if not array.ndim:
+        return repr(array.item())
+    text = np.array_repr(array)
+    return "\n" + text if "\n" in text else text
 
 
 class _HoldsArray:
@@ -28,6 +33,11 @@ class _HoldsArray:
 
     __slots__ = ()
     __array_priority__ = 100  # `ndarray * tensor` and `ndarray @ variable` come to us, not NumPy
+
+    def __format__(self, spec):
+        # As TF: the value's format. A 0-d array formats as its Python scalar,
+        # so f"{loss:.3f}" works and "{}".format(t) prints 1.1051607131958008.
+        return format(np.asarray(backend.to_numpy(self._value)), spec)
 
     def numpy(self):
         """The value as a NumPy array (a NumPy scalar for rank 0), a copy."""
@@ -218,8 +228,10 @@ class Tensor(_HoldsArray):
 
     def __str__(self):
         host = backend.to_numpy(self._value)
-        value = host[()] if host.ndim == 0 else host  # a float32 scalar prints as TF does: 0.07700378
-        return f"tf.Tensor({value!s}, shape={self.shape}, dtype={self.dtype.name})"
+        text = str(host[()] if host.ndim == 0 else host)  # a float32 scalar prints as TF does: 0.07700378
+        if "\n" in text:  # TF starts a value that spans several lines on a line of its own
+            text = "\n" + text
+        return f"tf.Tensor({text}, shape={self.shape}, dtype={self.dtype.name})"
 
 
 class _Reference:
@@ -399,8 +411,9 @@ def _sole_owner(variable):
 
 
 def _variable_name(base):
-    """TF 2's eager variable names: 'x:0'; repeated names are allowed, as in TF."""
-    return f"{base}:0"
+    """TF 2's eager variable names: 'x:0', inside the active name scopes ('outer/x:0'); repeats allowed, as in TF."""
+    scopes = state.local.scopes
+    return f"{'/'.join(scopes)}/{base}:0" if scopes else f"{base}:0"
 
 
 # -- conversion ----------------------------------------------------------------
@@ -441,7 +454,7 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
 
 def _to_array(value, dtype, dtype_hint=None):
     xp = backend.xp
-    from_numpy = isinstance(value, (np.ndarray, np.generic)) or type(value).__module__.startswith("cupy")
+    from_numpy = isinstance(value, np.generic) or backend.is_array(value)
     if dtype is not None:
         target = dtypes.as_dtype(dtype).as_numpy_dtype
         if not from_numpy and np.issubdtype(target, np.integer):

@@ -1,22 +1,31 @@
 """``tf.keras``: layers, models, losses, metrics and optimizers on tapeviz tensors.
 
-Keras's names, defaults and formulas, so the seeds' training code (custom
-loops with GradientTape, or ``compile``/``fit``) runs unchanged.
+Keras 3's names, defaults and formulas (TF 2.16+ ships Keras 3 as
+``tf.keras``), so the seeds' training code (custom loops with GradientTape,
+or ``compile``/``fit``) and TensorFlow's guides run unchanged.
 """
 
 from tapeviz.keras import activations, callbacks, initializers, layers, losses, metrics, optimizers  # noqa: F401
-from tapeviz.keras.layers import Input  # noqa: F401
+from tapeviz.keras import saving, utils  # noqa: F401
+from tapeviz.keras.layers import Input, Layer  # noqa: F401
 from tapeviz.keras.models import Model, Sequential  # noqa: F401
+from tapeviz.keras.saving import load_model, save_model  # noqa: F401
+from tapeviz.keras.variables import Variable  # noqa: F401
 
 
-class _ModelsNamespace:
-    """``tf.keras.models``: Model and Sequential."""
+class _Namespace:
+    """A read-only group of names, as ``keras.models`` or ``keras.preprocessing.image``."""
 
-    Model = Model
-    Sequential = Sequential
+    def __init__(self, doc, **names):
+        self.__doc__ = doc
+        self.__dict__.update(names)
 
 
-models = _ModelsNamespace()
+models = _Namespace("``tf.keras.models``: Model, Sequential, load_model, save_model.",
+                    Model=Model, Sequential=Sequential, load_model=load_model, save_model=save_model)
+preprocessing = _Namespace("``tf.keras.preprocessing``: image.array_to_img.",
+                           image=_Namespace("``tf.keras.preprocessing.image``.", array_to_img=utils.array_to_img,
+                                            img_to_array=utils.img_to_array))
 
-__all__ = ["activations", "callbacks", "initializers", "layers", "losses", "metrics", "optimizers",
-           "models", "Model", "Sequential", "Input"]
+__all__ = ["activations", "callbacks", "initializers", "layers", "losses", "metrics", "optimizers", "saving", "utils",
+           "models", "preprocessing", "Model", "Sequential", "Input", "Layer", "Variable", "load_model", "save_model"]

@@ -1,6 +1,7 @@
 """``tf.keras.activations``: activation functions by name, for ``Dense(..., activation='relu')``."""
 
 from tapeviz import nn
+from tapeviz.keras.registry import resolve
 
 __all__ = ["get", "linear", "relu", "softmax", "sigmoid", "tanh"]
 
@@ -42,8 +43,4 @@ for _name in ("elu", "selu", "gelu", "softplus", "softsign", "silu", "swish", "r
 
 def get(identifier):
     """An activation function from a name ('relu', 'softmax'...), None (linear) or a callable."""
-    if callable(identifier):
-        return identifier
-    if identifier in _BY_NAME:
-        return _BY_NAME[identifier]
-    raise ValueError(f"Unknown activation function: {identifier!r}. Known names: {sorted(k for k in _BY_NAME if k)}.")
+    return resolve(identifier, kind="activation function", table=_BY_NAME)

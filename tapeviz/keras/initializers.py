@@ -15,10 +15,13 @@ import numpy as np
 from tapeviz import backend as B
 from tapeviz import random as tf_random
 from tapeviz.core.dtypes import as_dtype
+from tapeviz.core.tensor import Tensor
+from tapeviz.keras.registry import resolve
+from tapeviz.keras.saving.config import RecordsInit
 
 __all__ = ["Initializer", "Zeros", "Ones", "Constant", "RandomUniform", "RandomNormal", "TruncatedNormal",
            "GlorotUniform", "GlorotNormal", "HeUniform", "HeNormal", "LecunUniform", "LecunNormal",
-           "VarianceScaling", "get"]
+           "VarianceScaling", "Orthogonal", "Identity", "get"]
 
 # stddev of a standard normal truncated to [-2, 2]: rescale so the truncated draw has the asked stddev
 _TRUNCATED_STDDEV = 0.87962566103423978
@@ -53,8 +56,8 @@ def compute_fans(shape):
     return shape[-2] * receptive, shape[-1] * receptive
 
 
-class Initializer:
-    """Base class: ``initializer(shape, dtype)`` returns a backend array."""
+class Initializer(RecordsInit):
+    """Base class: ``initializer(shape, dtype)`` returns a Tensor, as in TF."""
 
     def __call__(self, shape, dtype=None):
         raise NotImplementedError
@@ -63,7 +66,7 @@ class Initializer:
         return {}
 
     def _finish(self, values, dtype):
-        return B.xp.asarray(np.asarray(values, dtype=as_dtype(dtype or "float32").as_numpy_dtype))
+        return Tensor(B.xp.asarray(np.asarray(values, dtype=as_dtype(dtype or "float32").as_numpy_dtype)))
 
 
 class Zeros(Initializer):
@@ -196,7 +199,48 @@ class LecunNormal(VarianceScaling):
         super().__init__(1.0, "fan_in", "truncated_normal", seed)
 
 
+class Orthogonal(Initializer):
+    """A random orthogonal matrix (times ``gain``), Keras's default for recurrent kernels.
+
+    As Keras: a standard normal (rows = prod(shape[:-1]), cols = shape[-1])
+    draw, its QR decomposition's Q with the signs of R's diagonal, transposed
+    when there are fewer rows than columns.
+    """
+
+    def __init__(self, gain=1.0, seed=None):
+        self.gain, self.seed = gain, seed
+
+    def __call__(self, shape, dtype=None):
+        shape = tuple(shape)
+        if len(shape) < 2:
+            raise ValueError(f"The tensor to initialize must be at least two-dimensional. Received: shape={shape} of rank {len(shape)}.")
+        rows, cols = int(np.prod(shape[:-1])), shape[-1]
+        flat = (max(rows, cols), min(rows, cols))
+        a = _rng(self.seed).standard_normal(flat)
+        q, r = np.linalg.qr(a)
+        q = q * np.sign(np.diag(r))
+        if rows < cols:
+            q = q.T
+        return self._finish(self.gain * q.reshape(shape), dtype)
+
+    def get_config(self):
+        return {"gain": self.gain, "seed": self.seed}
+
+
+class Identity(Initializer):
+    """The identity matrix (times ``gain``), for 2-D shapes."""
+
+    def __init__(self, gain=1.0):
+        self.gain = gain
+
+    def __call__(self, shape, dtype=None):
+        if len(shape) != 2:
+            raise ValueError(f"Identity matrix initializer can only be used for 2D matrices. Received: shape={shape} of rank {len(shape)}.")
+        return self._finish(self.gain * np.eye(*shape), dtype)
+
+
 _BY_NAME = {
+    "orthogonal": Orthogonal, "identity": Identity,
     "zeros": Zeros, "ones": Ones, "constant": Constant, "random_uniform": RandomUniform, "uniform": RandomUniform,
     "random_normal": RandomNormal, "normal": RandomNormal, "truncated_normal": TruncatedNormal,
     "glorot_uniform": GlorotUniform, "glorot_normal": GlorotNormal, "he_uniform": HeUniform, "he_normal": HeNormal,
@@ -210,14 +254,4 @@ def get(identifier):
     """An initializer from a name, a class, an instance or a callable ``(shape, dtype) -> values``."""
     if identifier is None:
         return None
-    if isinstance(identifier, Initializer):
-        return identifier
-    if isinstance(identifier, str):
-        if identifier not in _BY_NAME:
-            raise ValueError(f"Unknown initializer: {identifier!r}. Known names: {sorted(k for k in _BY_NAME if k.islower())}.")
-        return _BY_NAME[identifier]()
-    if isinstance(identifier, type) and issubclass(identifier, Initializer):
-        return identifier()
-    if callable(identifier):
-        return identifier
-    raise ValueError(f"Could not interpret initializer identifier: {identifier!r}")
+    return resolve(identifier, kind="initializer", table=_BY_NAME, base=Initializer)

@@ -8,6 +8,8 @@ TensorFlow backend, including the 1e-7 clipping of probabilities.
 
 import tapeviz as _tf
 from tapeviz.core.tensor import Tensor, convert_to_tensor
+from tapeviz.keras.registry import resolve
+from tapeviz.keras.saving.config import RecordsInit
 
 __all__ = ["Loss", "MeanSquaredError", "MeanAbsoluteError", "BinaryCrossentropy", "CategoricalCrossentropy",
            "SparseCategoricalCrossentropy", "Huber", "mean_squared_error", "mean_absolute_error",
@@ -126,7 +128,7 @@ mse = MSE = mean_squared_error
 mae = MAE = mean_absolute_error
 
 
-class Loss:
+class Loss(RecordsInit):
     """Base class: ``loss(y_true, y_pred, sample_weight=None)`` -> a scalar (by default).
 
     ``reduction``: 'sum_over_batch_size' (the mean, Keras's default), 'sum',
@@ -254,14 +256,5 @@ _BY_NAME = {
 
 def get(identifier):
     """A Loss from a name ('mse', 'sparse_categorical_crossentropy'...), a Loss, or a function."""
-    if isinstance(identifier, Loss):
-        return identifier
-    if isinstance(identifier, str):
-        if identifier not in _BY_NAME:
-            raise ValueError(f"Unknown loss function: {identifier!r}. Known names: {sorted(_BY_NAME)}.")
-        return _BY_NAME[identifier]()
-    if isinstance(identifier, type) and issubclass(identifier, Loss):
-        return identifier()
-    if callable(identifier):
-        return _FunctionLoss(identifier, getattr(identifier, "__name__", "loss"))
-    raise ValueError(f"Could not interpret loss identifier: {identifier!r}")
+    return resolve(identifier, kind="loss function", table=_BY_NAME, base=Loss,
+                   wrap_callable=lambda fn: _FunctionLoss(fn, getattr(fn, "__name__", "loss")))

@@ -7,7 +7,9 @@ values directly.
 import numpy as np
 
 from tapeviz import backend as B
-from tapeviz.core.tensor import Tensor, Variable
+from tapeviz.core.tensor import Tensor, Variable, is_tensor, to_array
+from tapeviz.keras.registry import resolve
+from tapeviz.keras.saving.config import RecordsInit
 
 __all__ = ["Metric", "Mean", "Sum", "MeanMetricWrapper", "Accuracy", "BinaryAccuracy", "CategoricalAccuracy",
            "SparseCategoricalAccuracy", "MeanSquaredError", "accuracy", "binary_accuracy",
@@ -16,7 +18,8 @@ __all__ = ["Metric", "Mean", "Sum", "MeanMetricWrapper", "Accuracy", "BinaryAccu
 
 def _np(value):
     """A tensor, variable or array-like as a host NumPy array."""
-    value = getattr(value, "_value", value)
+    if is_tensor(value):
+        value = to_array(value)
     return B.to_numpy(value) if not isinstance(value, (list, tuple, int, float)) else np.asarray(value)
 
 
@@ -53,7 +56,7 @@ def sparse_categorical_accuracy(y_true, y_pred):
     return (np.argmax(y_pred, axis=-1) == y_true.astype(np.int64)).astype(np.float32)
 
 
-class Metric:
+class Metric(RecordsInit):
     """Base class: ``update_state(...)``, ``result()``, ``reset_state()``; state in ``variables``."""
 
     def __init__(self, name=None, dtype="float32"):
@@ -74,7 +77,13 @@ class Metric:
         for v in self._variables:
             v.assign(np.zeros(v.shape, np.float32))
 
-    reset_states = reset_state
+    @property
+    def reset_states(self):
+        """Gone in Keras 3 (TF 2.16+): an AttributeError that names the new spelling."""
+        raise AttributeError(
+            f"'{type(self).__name__}' object has no attribute 'reset_states': Keras 3 (TF 2.16+) renamed it. "
+            "Call metric.reset_state() instead."
+        )
 
     def update_state(self, *args, **kwargs):
         raise NotImplementedError
@@ -102,10 +111,10 @@ class Sum(Metric):
         values = _np(values).astype(np.float32)
         if sample_weight is not None:
             values = values * _np(sample_weight)
-        self.total.assign(self.total._value + np.float32(np.sum(values)))
+        self.total.assign(to_array(self.total) + np.float32(np.sum(values)))
 
     def result(self):
-        return Tensor(np.asarray(self.total._value, np.float32))
+        return Tensor(B.xp.asarray(to_array(self.total), dtype=np.float32))
 
 
 class Mean(Metric):
@@ -123,12 +132,12 @@ class Mean(Metric):
         else:
             weight = np.broadcast_to(_np(sample_weight).astype(np.float32), values.shape) if np.ndim(sample_weight) else np.full(values.shape, float(_np(sample_weight)), np.float32)
             total, count = np.sum(values * weight), np.sum(weight)
-        self.total.assign(self.total._value + np.float32(total))
-        self.count.assign(self.count._value + np.float32(count))
+        self.total.assign(to_array(self.total) + np.float32(total))
+        self.count.assign(to_array(self.count) + np.float32(count))
 
     def result(self):
-        count = float(self.count._value)
-        return Tensor(np.asarray(float(self.total._value) / count if count else 0.0, np.float32))
+        count = float(to_array(self.count))
+        return Tensor(B.asarray(np.asarray(float(to_array(self.total)) / count if count else 0.0, np.float32)))
 
 
 class MeanMetricWrapper(Mean):
@@ -203,16 +212,6 @@ _BY_NAME = {
 
 def get(identifier):
     """A Metric from a name ('accuracy', 'sparse_categorical_accuracy'...), a Metric, or a function."""
-    if isinstance(identifier, Metric):
-        return identifier
     if identifier in ("accuracy", "acc"):
-        return _AutoAccuracy(identifier)
-    if isinstance(identifier, str):
-        if identifier not in _BY_NAME:
-            raise ValueError(f"Unknown metric function: {identifier!r}. Known names: {sorted(_BY_NAME) + ['accuracy']}.")
-        return _BY_NAME[identifier]()
-    if isinstance(identifier, type) and issubclass(identifier, Metric):
-        return identifier()
-    if callable(identifier):
-        return MeanMetricWrapper(identifier)
-    raise ValueError(f"Could not interpret metric identifier: {identifier!r}")
+        return _AutoAccuracy(identifier)  # which accuracy depends on the labels' shape
+    return resolve(identifier, kind="metric function", table=_BY_NAME, base=Metric, wrap_callable=MeanMetricWrapper)

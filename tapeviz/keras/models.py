@@ -105,7 +105,47 @@ class Model(Trainer, Layer):
         self.built = True
 
     def _build_from(self, inputs):
+        from tapeviz.keras.layers.base import _batchless
+
+        self.__dict__["_build_input_shape"] = _batchless(nest.map_structure(lambda t: tuple(t.shape), inputs))
         self.built = True  # a subclassed model builds through its layers' first calls
+
+    # -- saving --------------------------------------------------------------------------------
+    @property
+    def _lists_layers_when_saved(self):
+        """Keras saves a functional or Sequential model's layers under 'layers/'; a subclassed one's by attribute."""
+        return self._functional is not None
+
+    def save_weights(self, filepath, overwrite=True):
+        """Write the weights (and the optimizer's state) to ``filepath``, which must end in ``.weights.h5``.
+
+        The file is Keras 3's layout: Keras can load it into the same
+        architecture, and ``load_weights`` reads Keras's. Needs h5py.
+        """
+        from tapeviz.keras.saving import weights
+
+        weights.check_weights_filename(filepath)
+        weights.save_weights(self, filepath)
+
+    def load_weights(self, filepath, skip_mismatch=False):
+        """Read weights saved by ``save_weights`` (tapeviz's or Keras's), or those inside a ``.keras`` file."""
+        from tapeviz.keras.saving import model_file, weights
+
+        path = str(filepath)
+        if path.endswith(".keras"):
+            return model_file.load_weights_from_keras_file(self, path)
+        if not path.endswith(".h5"):
+            raise ValueError(
+                f"File format not supported: filepath={path}. Keras 3 only supports V3 `.keras` files, "
+                "`.weights.h5` files, legacy H5 format files (`.h5` extension), or Orbax checkpoints."
+            )
+        weights.load_weights(self, path)
+
+    def save(self, filepath, overwrite=True, **kwargs):
+        """Write the whole model (architecture, weights, compile state) to a ``.keras`` file; see ``load_model``."""
+        from tapeviz.keras.saving import model_file
+
+        model_file.save_model(self, filepath, overwrite=overwrite, **kwargs)
 
     # -- summary ---------------------------------------------------------------------------
     def summary(self, line_length=65, print_fn=None):
@@ -163,6 +203,8 @@ class Sequential(Model):
         self._layers.append(layer)
         if self._input_shape is not None:
             self._build_now()
+
+    _lists_layers_when_saved = True
 
     def pop(self):
         """Remove the last layer."""

@@ -19,7 +19,7 @@ from tapeviz import backend as B
 from tapeviz import random as tf_random
 from tapeviz.core import nest, state
 from tapeviz.core.tape import GradientTape
-from tapeviz.core.tensor import Tensor
+from tapeviz.core.tensor import Tensor, is_tensor, to_array
 from tapeviz.data import Dataset
 from tapeviz.keras import losses as losses_module
 from tapeviz.keras import metrics as metrics_module
@@ -35,7 +35,7 @@ def _rows(data):
 
 def _host(data):
     """Arrays and tensors as host NumPy arrays (in the same structure)."""
-    return nest.map_structure(lambda a: B.to_numpy(a._value) if hasattr(a, "_value") else np.asarray(a), data)
+    return nest.map_structure(lambda a: B.to_numpy(to_array(a)) if is_tensor(a) else np.asarray(a), data)
 
 
 def _take(data, rows):
@@ -58,7 +58,7 @@ def _verbosity(verbose):
 
 
 def _logs(values):
-    return {name: float(np.asarray(getattr(v, "_value", v))) for name, v in values.items()}
+    return {name: float(B.to_numpy(to_array(v))) if is_tensor(v) else float(v) for name, v in values.items()}
 
 
 class Trainer:
@@ -77,6 +77,7 @@ class Trainer:
     def compile(self, optimizer="rmsprop", loss=None, metrics=None, loss_weights=None, weighted_metrics=None,
                 run_eagerly=None, steps_per_execution=None, jit_compile=None, **kwargs):
         """Choose the optimizer, the loss and the metrics that ``fit`` and ``evaluate`` use."""
+        self._compile_args = {"optimizer": optimizer, "loss": loss, "metrics": metrics}  # what model.save keeps
         self.optimizer = optimizers_module.get(optimizer)
         self.loss = loss
         self.compiled_loss = losses_module.get(loss) if loss is not None else None

@@ -9,7 +9,8 @@ ipywidgets and Pillow are imported only by the functions that need them.
 
 Pieces (model and view apart): ``trace`` (events -> plain data), ``view`` +
 ``dot`` (data -> deterministic DOT), ``render`` (the ``dot`` program),
-``frames`` + ``widget`` (the reverse sweep, step by step), ``export`` (HTML,
+``frames`` + ``widget`` (the reverse sweep, step by step), ``tangents`` +
+``tangent_card`` (forward mode, step by step), ``export`` (HTML,
 SVG frames, GIF), ``explain`` (why a gradient is None, non-finite values,
 gradcheck), ``memory_view`` (bytes a tape holds), ``fold`` (large tapes).
 No submodule shares a name with a function here, so ``viz.player`` and
@@ -27,10 +28,25 @@ from tapeviz.viz.text import table
 from tapeviz.viz.explain import explain, find_nonfinite, gradcheck  # noqa: E402
 
 
-def player(tape, sweep="last", **options):
-    """An ipywidgets player over the reverse sweep of ``tape`` (or a trace)."""
+def player(tape, sweep="last", tangents=None, primals=None, **options):
+    """An ipywidgets player over the reverse sweep of ``tape`` (or a trace), with a chain-rule card.
+
+    ``player(inner_tape)`` plays that tape's own sweep; ``sweep="all"`` plays
+    every sweep in order (a nested tape's first-order sweep, then the
+    second-order one). Options: ``predict=True`` (type each gradient before it
+    is shown), ``rankdir="LR"``, ``internals=True`` (the variable reads'
+    steps), and the view's (``fold``, ``open``, ``max_nodes``).
+
+    Forward mode: ``player(acc)`` for a ``tf.autodiff.ForwardAccumulator``
+    steps forward through the ops it recorded, pushing its tangents along the
+    arrows (``dy/dt``), with a card of local derivative x tangent at each op;
+    ``player(tape, tangents=v)`` does the same on a tape (``primals=``: the
+    tensors that move, by default what the tape watched).
+    """
     from tapeviz.viz.widget import Player
 
+    if tangents is not None:
+        return Player(tape, mode="forward", tangents=tangents, primals=primals, **options)
     return Player(tape, sweep=sweep, **options)
 
 
@@ -39,6 +55,13 @@ def recording_player(tape, **options):
     from tapeviz.viz.widget import Player
 
     return Player(tape, mode="record", **options)
+
+
+def heatmap(value, title=None, **options):
+    """A Jacobian or Hessian drawn as an SVG heatmap (blue negative, white zero, red positive)."""
+    from tapeviz.viz.heatmaps import Heatmap
+
+    return Heatmap(value, title=title, **options)
 
 
 def memory(*tapes, **options):
@@ -51,5 +74,5 @@ def memory(*tapes, **options):
 watch_all()
 
 __all__ = ["trace", "trace_of", "Trace", "show", "Figure", "to_dot", "table", "explain",
-           "find_nonfinite", "gradcheck", "player", "recording_player", "memory",
+           "find_nonfinite", "gradcheck", "player", "recording_player", "memory", "heatmap",
            "watch_all", "stop_watching", "GraphvizUnavailable"]

@@ -25,6 +25,7 @@ did my gradient go wrong" and highlight the op in the picture.
 
 import numpy as np
 
+from tapeviz import backend
 from tapeviz.viz import format as fmt
 from tapeviz.core import events
 from tapeviz.viz import recorder
@@ -72,10 +73,15 @@ class Explanation:
         return f"<Explanation {self.cause}: {self.message}>"
 
     def marks(self):
-        marks = {p: "path" for p in self.path}
+        """What the picture highlights: the break alone when there is one.
+
+        The picture already holds only the ops between source and target, so
+        drawing the whole path in red as well would drown the one place that
+        matters; the path is marked only when nothing on it is to blame.
+        """
         if self.broken_at:
-            marks[self.broken_at] = "break"
-        return marks
+            return {self.broken_at: "break"}
+        return {p: "path" for p in self.path}
 
     def figure(self):
         from tapeviz.viz.display import Figure
@@ -340,7 +346,11 @@ def _first_break(graph, tape_id, steps):
     for prev, op, out in steps:
         path += [op["id"], out]
     tensors = graph.data["tensors"]
-    for prev, op, out in steps:
+    # A variable's read is drawn as the variable itself: blame the op the
+    # student wrote (the `x * x` that read it), unless a read is all there is.
+    written = [step for step in steps if step[1]["name"] != "ReadVariableOp"] or steps
+    for prev, op, out in written:
+        prev = _variable_of(graph, prev)
         if op["name"] == "StopGradient":
             return ("stop_gradient", f"tf.stop_gradient ({op['id']}) blocks the path: it passes the value on "
                     "but no gradient back.", path, op["id"])
@@ -362,6 +372,14 @@ def _first_break(graph, tape_id, steps):
             return ("not_watched", f"{op['name']} ({op['id']}) ran while the tape was recording, but none of its "
                     f"inputs was watched: {_name(graph, prev)} was never watched by the tape.", path, prev)
     return ("connected", "The source is connected to the target.", path, None)
+
+
+def _variable_of(graph, tid):
+    """The variable a read's output stands for (``tid`` itself when it is no read)."""
+    producer = graph.producer.get(tid)
+    if producer is not None and producer["name"] == "ReadVariableOp" and producer["inputs"]:
+        return producer["inputs"][0]
+    return tid
 
 
 def _disconnected(graph, src, tgt):
@@ -551,9 +569,9 @@ def _check_op(kernel, entry, record, eps, rtol, atol):
     rng = np.random.default_rng(1)
 
     def objective(values):
-        out = kernel(*values, **entry.attrs)
+        out = kernel(*[backend.asarray(v) for v in values], **entry.attrs)
         outs = out if isinstance(out, (tuple, list)) else (out,)
-        return sum(float(np.sum(np.asarray(o, dtype=np.float64) * u)) for o, u in zip(outs, upstream))
+        return sum(float(np.sum(np.asarray(backend.to_numpy(o), dtype=np.float64) * u)) for o, u in zip(outs, upstream))
 
     for position, grad in enumerate(record.grads):
         if grad is None or xs[position].dtype.kind != "f":

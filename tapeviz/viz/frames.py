@@ -1,73 +1,266 @@
 """Animation frames as data: the reverse sweep step by step, and the forward recording.
 
-A frame is a plain dict over ONE fixed layout (the topology does not change
-during a sweep), so the same frames drive the ipywidgets player, the
-kernel-free HTML file, the SVG frames and the GIF, and tests check them as
-data::
+Frames are *deltas* over ONE fixed layout (the topology does not change
+during a sweep): a frame says only what changes on its step, so a 2,000-step
+sweep costs 2,000 small dicts, not 2,000 copies of every badge. The same
+frames drive the ipywidgets player, the kernel-free HTML file, the SVG frames
+and the GIF, and tests check them as data::
 
     {"index", "kind": "seed" | "step" | "done" | "record",
-     "node": the highlighted node id (or None), "op": op id,
+     "node": the highlighted node id (or None), "op": op id, "sweep": sweep id,
      "caption": one line of plain text,
-     "upstream": [...], "formula": str, "grads": [...], "accumulated": [...],
-     "badges": {node id: accumulated gradient so far},
-     "hidden": [node ids not yet recorded]  (recording frames only)}
+     "card": the chain-rule card (see tapeviz.viz.card) or None,
+     "set": {node id: badge text} badges that change on this frame,
+     "edges": {edge id: gradient text} edge labels that change on this frame,
+     "flow": [edge ids] the edges the gradient runs along on this frame,
+     "clear": True on the first frame of a sweep (badges and labels start afresh),
+     "hidden": [node ids not yet recorded]  (recording frames only),
+     "upstream", "formula", "grads", "accumulated": the trace's step data}
+
+:func:`state_at` replays the deltas: the badges and edge labels shown on a
+frame. Variable reads are folded into their variable (the sweep's
+``ReadVariableOp`` steps are bookkeeping without a node of their own), so a
+read's gradient reaches the variable on the step that computes it;
+``internals=True`` shows those steps too.
 """
 
+from tapeviz.viz import card as cards
+from tapeviz.viz import format as fmt
+from tapeviz.viz import names as naming
 from tapeviz.viz import view as views
 
+READ = "ReadVariableOp"
 
-def sweep_frames(trace, sweep="last", view=None, **options):
-    """Frames of one sweep: the seed, one per backward step, and the result."""
-    view = view or views.build(trace, sweep=sweep, grads=False, **options)
+
+def state_at(frames, index):
+    """(badges, edge labels) shown on frame ``index``: the deltas of its sweep replayed."""
+    badges, edges = {}, {}
+    for frame in frames[: index + 1]:
+        if frame.get("clear"):
+            badges, edges = {}, {}
+        badges.update(frame.get("set", {}))
+        edges.update(frame.get("edges", {}))
+    return badges, edges
+
+
+def choose_sweeps(data, sweep="last", tape_id=None):
+    """Indices of the sweeps to play: ``sweep`` is "last", "all" (every sweep of the trace, in
+    order: a nested tape's first-order sweep, then the second-order one), an index or an id;
+    ``tape_id`` makes "last" the last sweep of that tape (``player(inner_tape)``)."""
+    sweeps = data["sweeps"]
+    if sweep == "all":
+        return list(range(len(sweeps)))
+    indices = [i for i, s in enumerate(sweeps) if tape_id is None or s["tape"] == tape_id]
+    if sweep == "last":
+        return indices[-1:]
+    if isinstance(sweep, int):
+        return [range(len(sweeps))[sweep]]
+    for i, s in enumerate(sweeps):
+        if s["id"] == sweep:
+            return [i]
+    raise ValueError(f"No sweep {sweep!r} in this trace; it has {[s['id'] for s in sweeps]}.")
+
+
+def edge_ids(view):
+    """(src, dst) -> the SVG id dot.py gives the edge (``e<position>``), first one wins."""
+    ids = {}
+    for position, (src, dst, _kind, _depth) in enumerate(view.edges):
+        ids.setdefault((src, dst), f"e{position}")
+    return ids
+
+
+class Namer:
+    """What the player calls tensors and tapes: Python names where found, else what the picture shows."""
+
+    def __init__(self, data, view, found):
+        self.data, self.view, self.found = data, view, found
+
+    def node(self, tid):
+        return self.view.alias.get(tid, tid)
+
+    def __call__(self, tid):
+        node = self.node(tid)
+        for key in (tid, node):
+            if key in self.found:
+                return self.found[key]
+        info = self.data["tensors"].get(node, {})
+        if info.get("kind") == "variable" and info.get("name"):
+            return info["name"].split(":")[0]
+        return node
+
+    def tape(self, tape_id):
+        if tape_id in self.found:
+            return self.found[tape_id]
+        for t in self.data["tapes"]:
+            if t["id"] == tape_id:
+                return t["label"]
+        return tape_id
+
+
+def sweep_frames(trace, sweep="last", view=None, tape=None, internals=False, names=None, **options):
+    """Frames of the chosen sweep(s): the seed, one per backward step, and the result.
+
+    ``tape``: a GradientTape whose own sweeps are played (the trace may hold
+    an outer tape's sweeps too). ``names``: {trace id: label}; None looks the
+    Python names up in the caller's namespace. ``internals``: show the
+    variable reads' own steps.
+    """
     data = trace.data if hasattr(trace, "data") else trace
-    chosen = view.sweep
-    if chosen is None:
+    tape_id = None
+    if tape is not None and hasattr(trace, "records"):
+        tape_id = {serial: tid for tid, serial in naming.tape_serials(trace).items()}.get(tape.serial)
+    if not data["sweeps"] or (tape is not None and tape_id is not None
+                              and not any(s["tape"] == tape_id for s in data["sweeps"])):
         raise ValueError("This tape has no reverse sweep to play: call tape.gradient(...) first "
                          "(with tapeviz.viz imported, so the sweep is recorded).")
-    node_of = lambda tid: view.alias.get(tid, tid)  # noqa: E731
-
-    def shown(tid):
-        """The name the picture gives a tensor: a variable's name for its reads."""
-        info = data["tensors"].get(node_of(tid), {})
-        return info["name"] if info.get("kind") == "variable" else node_of(tid)
-
-    badges = {}
+    chosen = choose_sweeps(data, sweep, tape_id)
+    found = naming.lookup(trace) if names is None and hasattr(trace, "records") else (names or {})
+    view = view or views.build(naming.relabel(data, found), sweep=data["sweeps"][chosen[-1]]["id"],
+                               grads=False, **options)
+    namer = Namer(data, view, found)
     frames = []
-    for tid, seed in zip(chosen["targets"], chosen["seeds"]):
-        badges[node_of(tid)] = seed
-    frames.append({
-        "index": 0, "kind": "seed", "node": node_of(chosen["targets"][0]) if chosen["targets"] else None,
-        "op": None, "upstream": list(chosen["seeds"]), "formula": "", "grads": [], "accumulated": [],
-        "caption": "Start: the gradient of the target with respect to itself is the seed "
-                   + ", ".join(chosen["seeds"]) + ".",
-        "badges": dict(badges),
-    })
-    for step in chosen["steps"]:
-        op = data["ops"][int(step["op"][2:])]
-        for tid, total in step["totals"].items():
-            if tid not in view.alias:  # a variable's read is drawn as the variable: show its total only
-                badges[tid] = total
-        fan = [f"{shown(tid)} has {n} gradients (summed)" for tid, n in zip(op["inputs"], step["accumulated"]) if n > 1]
-        produced = ", ".join(f"{shown(tid)}: {g}" for tid, g in zip(op["inputs"], step["grads"]) if g is not None) or "none"
-        caption = (f"{op['name']} ({op['id']}): upstream {', '.join(u or 'None' for u in step['upstream'])}; "
-                   f"rule {op['formula']}; gives {produced}" + (f"; fan-out: {', '.join(fan)}" if fan else "") + ".")
-        frames.append({
-            "index": len(frames), "kind": "step", "node": view.op_node.get(op["id"], op["id"]), "op": op["id"],
-            "upstream": list(step["upstream"]), "formula": op["formula"], "grads": list(step["grads"]),
-            "accumulated": list(step["accumulated"]), "caption": caption, "badges": dict(badges),
-        })
-    results = ", ".join(f"{shown(s)}: {'None' if r is None else r}" for s, r in zip(chosen["sources"], chosen["results"] or []))
-    frames.append({
-        "index": len(frames), "kind": "done", "node": None, "op": None, "upstream": [], "formula": "",
-        "grads": [], "accumulated": [], "caption": f"Done: gradients {results}.", "badges": dict(badges),
-    })
+    for index in chosen:
+        frames += _one_sweep(trace, data, index, view, namer, internals, start=len(frames))
     return frames, view
+
+
+def _one_sweep(trace, data, index, view, namer, internals, start):
+    sweep = data["sweeps"][index]
+    live = cards.sweep_events(trace, index)
+    events = live[1] if live and len(live[1]) == len(sweep["steps"]) else None
+    edges = edge_ids(view)
+    target = namer(sweep["targets"][0]) if sweep["targets"] else "y"
+    totals = {}
+
+    def badge(node, total):
+        return fmt.clip(f"{cards.ratio(target, namer(node))} = {total}", 44)
+
+    # The seed: d target / d target = 1 (or the output_gradients given).
+    seeds = {}
+    for position, (tid, seed) in enumerate(zip(sweep["targets"], sweep["seeds"])):
+        value = None
+        if live and live[0] is not None:
+            given = live[0].output_gradients[position] if position < len(live[0].output_gradients) else None
+            target_tensor = live[0].targets[position]
+            value = cards.array_of(given) if given is not None else (
+                cards.np.ones(tuple(target_tensor.shape)) if hasattr(target_tensor, "shape") else None)
+        node = namer.node(tid)
+        cards._accumulate(totals, node, value, seed, None)
+        seeds[node] = badge(node, seed)
+    tape_name = namer.tape(sweep["tape"])
+    seed_text = ", ".join(f"{cards.ratio(namer(t), namer(t))} = {s}" for t, s in zip(sweep["targets"], sweep["seeds"]))
+    frames = [{
+        "index": start, "kind": "seed", "sweep": sweep["id"], "clear": True,
+        "node": namer.node(sweep["targets"][0]) if sweep["targets"] else None, "op": None,
+        "upstream": list(sweep["seeds"]), "formula": "", "grads": [], "accumulated": [],
+        "caption": f"{tape_name}.gradient starts at the target with the seed {seed_text}: "
+                   f"the gradient of {target} with respect to itself.",
+        "card": cards.seed_card([namer(t) for t in sweep["targets"]], sweep["seeds"]),
+        "set": {n: b for n, b in seeds.items() if n in view.nodes}, "edges": {}, "flow": [],
+    }]
+    for position, step in enumerate(sweep["steps"]):
+        op = data["ops"][int(step["op"][2:])]
+        event = events[position] if events is not None else None
+        is_read = op["name"] == READ
+        # A read's gradient already reached the variable with the step that made it.
+        skip = range(len(op["inputs"])) if is_read else ()
+        card = cards.step_card(op, step, event, namer, totals, namer.node, skip=skip)
+        if is_read and not internals:
+            continue
+        node = view.op_node.get(op["id"], op["id"])
+        changed, labels, flow = {}, {}, []
+        for row in card["rows"]:
+            src = namer.node(row["tid"])
+            if src in view.nodes and not is_read:
+                changed[src] = badge(src, row["total"])
+            edge = edges.get((src, node))
+            if edge is not None and edge not in flow:
+                labels[edge] = fmt.clip(step["grads"][row["position"]], 16)
+                flow.append(edge)
+        for tid in op["outputs"]:
+            edge = edges.get((node, namer.node(tid)))
+            if edge is not None:
+                flow.append(edge)
+        frames.append({
+            "index": start + len(frames), "kind": "step", "sweep": sweep["id"], "node": node, "op": op["id"],
+            "upstream": list(step["upstream"]), "formula": op["formula"], "grads": list(step["grads"]),
+            "accumulated": list(step["accumulated"]), "caption": _caption(card, is_read),
+            "card": card, "set": changed, "edges": labels, "flow": flow,
+        })
+    results = sweep["results"] or []
+    done = ", ".join(f"{cards.ratio(target, namer(s))} = {'None' if r is None else r}"
+                     for s, r in zip(sweep["sources"], results))
+    result_names = _result_names(live, namer)
+    frames.append({
+        "index": start + len(frames), "kind": "done", "sweep": sweep["id"], "node": None, "op": None,
+        "upstream": [], "formula": "", "grads": [], "accumulated": [], "card": None,
+        "caption": f"Done: {done}" + (f" (returned as {result_names})" if result_names else "") + ".",
+        "set": {}, "edges": {}, "flow": [],
+    })
+    return frames
+
+
+def _caption(card, is_read):
+    if is_read:
+        return (f"{card['op']}: the read passes its gradient on to the variable "
+                "(already counted there when it was computed).")
+    parts = []
+    for row in card["rows"]:
+        if row["elementwise"]:
+            parts.append(f"{cards.wrt(row['input'])}: {cards.local_shown(row)}, {row['product']}")
+        else:
+            parts.append(f"{cards.wrt(row['input'])}: {row['product']}")
+        if row["sum"]:
+            parts.append(f"{row['into']} sums {row['sum']}")
+    body = "; ".join(parts) or "no input needs a gradient"
+    return f"{card['op']} \u2192 {card['outputs']}: upstream {card['upstream']}; {body}."
+
+
+def _result_names(live, namer):
+    """The Python names the sweep's results were stored under (``dy_dx``), when found."""
+    if not live or live[2] is None:
+        return ""
+    results = {i: r for i, r in enumerate(live[2].results) if r is not None}
+    found = naming.by_identity(results, naming.namespace(3)) if results else {}
+    return ", ".join(found[i] for i in sorted(found))
+
+
+def backward_links(data, view, sweep_ids=None):
+    """Dotted links (backward op node, forward op node): the ops a backward step ran, to the op it differentiated.
+
+    A rule's ops are recorded (by an outer tape) before its step is announced,
+    so the ops between two steps of a sweep belong to the second one.
+    """
+    links = []
+    pending = {}
+    wanted = set(sweep_ids) if sweep_ids else {s["id"] for s in data["sweeps"]}
+    ops = data["ops"]
+    for event in data["events"]:
+        if event["kind"] == "sweep" and event["sweep"] in wanted:
+            pending[event["sweep"]] = []
+        elif event["kind"] == "op":
+            op = ops[int(event["op"][2:])]
+            if op["depth"] > 0:
+                for waiting in pending.values():
+                    waiting.append(op["id"])
+        elif event["kind"] == "step" and event["sweep"] in pending:
+            forward = view.op_node.get(event["op"])
+            for backward_op in pending[event["sweep"]]:
+                backward = view.op_node.get(backward_op)
+                if (backward in view.nodes and forward in view.nodes and backward != forward
+                        and (backward, forward) not in links):
+                    links.append((backward, forward))
+            pending[event["sweep"]] = []
+        elif event["kind"] == "sweep_end":
+            pending.pop(event["sweep"], None)
+    return links
 
 
 def recording_frames(trace, view=None, **options):
     """Frames of the forward pass: ops appear on the tape in the order they ran."""
-    view = view or views.build(trace, sweep=None, **options)
     data = trace.data if hasattr(trace, "data") else trace
+    found = naming.lookup(trace) if hasattr(trace, "records") else {}
+    view = view or views.build(naming.relabel(data, found), sweep=None, **options)
     shown_ops = [op for op in data["ops"] if view.op_node.get(op["id"]) in view.nodes]
     producer = {}
     for src, dst, direction, _depth in view.edges:
@@ -87,8 +280,9 @@ def recording_frames(trace, view=None, **options):
         op = shown_ops[index - 1] if index else None
         caption = ("The tape starts empty; inputs and variables exist." if op is None else
                    f"Recorded {op['name']} ({op['id']})" + (f" in scope {op['scope']}" if op["scope"] else "")
-                   + f" on {', '.join(op['tapes']) or 'no tape'}.")
+                   + f" on {', '.join(found.get(t, t) for t in op['tapes']) or 'no tape'}.")
         frames.append({"index": index, "kind": "record", "node": view.op_node[op["id"]] if op else None,
-                       "op": op["id"] if op else None, "caption": caption, "badges": {}, "hidden": hidden,
+                       "op": op["id"] if op else None, "caption": caption, "set": {}, "edges": {}, "flow": [],
+                       "card": None, "hidden": hidden, "clear": index == 0,
                        "upstream": [], "formula": "", "grads": [], "accumulated": []})
     return frames, view

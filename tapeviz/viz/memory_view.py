@@ -81,35 +81,83 @@ class MemoryView:
     def peak(self, index=0):
         return max(b for _, b, _ in self.series[index][1])
 
-    def svg(self, width=560, height=240):
-        left, right, top, bottom = 70, 20, 20, 60
+    def gradient_call(self, index=0):
+        """The event number at which ``gradient()`` started sweeping this tape (None if it never did)."""
+        for step, _bytes, what in self.series[index][1]:
+            if what.startswith("sweep") or what in ("after gradient()", "released"):
+                return step
+        return None
+
+    def svg(self, width=600, height=270):
+        """The chart: one line per tape, the ``gradient()`` calls marked.
+
+        Lines of tapes that hold the same bytes would hide each other, so each
+        line has its own dash pattern and width (the first is widest, drawn
+        first), and every line's last value is written at its end.
+        """
+        left, right, top, bottom = 78, 96, 30, 66
         steps = max((len(points) for _, points in self.series), default=1)
         top_bytes = max((b for _, points in self.series for _, b, _ in points), default=1) or 1
-        sx = (width - left - right) / max(1, steps - 1)
-        sy = (height - top - bottom) / top_bytes
+        plot_w, plot_h = width - left - right, height - top - bottom
+        sx = plot_w / max(1, steps - 1)
+        sy = plot_h / top_bytes
+        base = height - bottom
+
+        def x(step):
+            return left + step * sx
+
+        def y(nbytes):
+            return base - nbytes * sy
+
         out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-               f'font-family="Helvetica,Arial,sans-serif" font-size="11">',
+               f'viewBox="0 0 {width} {height}" font-family="Helvetica,Arial,sans-serif" font-size="11">',
                f'<rect width="{width}" height="{height}" fill="white"/>',
-               f'<line x1="{left}" y1="{height - bottom}" x2="{width - right}" y2="{height - bottom}" stroke="#374151"/>',
-               f'<line x1="{left}" y1="{top}" x2="{left}" y2="{height - bottom}" stroke="#374151"/>',
-               f'<text x="{left - 6}" y="{top + 4}" text-anchor="end">{fmt.html_text(fmt.nbytes_text(top_bytes))}</text>',
-               f'<text x="{left - 6}" y="{height - bottom + 4}" text-anchor="end">0</text>',
-               f'<text x="{(left + width - right) / 2:.0f}" y="{height - bottom + 18}" text-anchor="middle">'
-               'events: ops recorded, then sweep steps</text>']
+               f'<text x="{left}" y="{top - 12}" font-weight="bold">bytes the tape holds for the backward pass</text>',
+               f'<line x1="{left}" y1="{base}" x2="{left + plot_w}" y2="{base}" stroke="#374151"/>',
+               f'<line x1="{left}" y1="{top}" x2="{left}" y2="{base}" stroke="#374151"/>',
+               f'<text x="{left - 6}" y="{y(top_bytes) + 4:.1f}" text-anchor="end">'
+               f'{fmt.html_text(fmt.nbytes_text(top_bytes))}</text>',
+               f'<text x="{left - 6}" y="{base + 4}" text-anchor="end">0</text>',
+               f'<text x="{left + plot_w / 2:.0f}" y="{base + 16}" text-anchor="middle" fill="#374151">'
+               'events, in order: ops recorded, then the steps of the sweep</text>']
+        marked = set()
+        for i in range(len(self.series)):
+            call = self.gradient_call(i)
+            if call is None or call in marked:
+                continue
+            marked.add(call)
+            cx = x(call - 0.5)
+            out.append(f'<line x1="{cx:.1f}" y1="{top}" x2="{cx:.1f}" y2="{base}" stroke="#6b7280" '
+                       'stroke-dasharray="4,3"/>')
+            out.append(f'<text x="{cx + 4:.1f}" y="{base - 8}" fill="#374151">gradient() called</text>')
+        dashes = ["", "7,4", "2,3", "10,3,2,3", "1,5"]
+        widths = [6, 2.5, 2.5, 2.5, 2.5]
+        opacity = [0.45, 1, 1, 1, 1]
+        ends = []
         for i, (label, points) in enumerate(self.series):
             colour = COLOURS[i % len(COLOURS)]
-            coords = " ".join(f"{left + s * sx:.1f},{height - bottom - b * sy:.1f}" for s, b, _ in points)
-            out.append(f'<polyline points="{coords}" fill="none" stroke="{colour}" stroke-width="2"/>')
-            out.append(f'<line x1="{left + 170 * i}" y1="{height - 14}" x2="{left + 170 * i + 18}" y2="{height - 14}" '
-                       f'stroke="{colour}" stroke-width="3"/>')
-            out.append(f'<text x="{left + 170 * i + 22}" y="{height - 10}">{fmt.html_text(fmt.clip(label, 26))}</text>')
+            style = (f'stroke="{colour}" stroke-width="{widths[i % 5]}" stroke-opacity="{opacity[i % 5]}"'
+                     + (f' stroke-dasharray="{dashes[i % 5]}"' if dashes[i % 5] else ""))
+            coords = " ".join(f"{x(s):.1f},{y(b):.1f}" for s, b, _ in points)
+            out.append(f'<polyline points="{coords}" fill="none" {style}/>')
+            last_step, last_bytes, _ = points[-1]
+            ends.append([y(last_bytes) + 4, x(last_step) + 6, colour, fmt.nbytes_text(last_bytes)])
+            lx = left + 200 * i
+            out.append(f'<line x1="{lx}" y1="{height - 16}" x2="{lx + 26}" y2="{height - 16}" {style}/>')
+            out.append(f'<text x="{lx + 32}" y="{height - 12}">{fmt.html_text(fmt.clip(label, 28))}</text>')
+        ends.sort()
+        for k in range(1, len(ends)):  # end labels of equal values must not overprint
+            ends[k][0] = max(ends[k][0], ends[k - 1][0] + 13)
+        for ty, tx, colour, text in ends:
+            out.append(f'<text x="{tx:.1f}" y="{ty:.1f}" fill="{colour}">{fmt.html_text(text)}</text>')
         out.append("</svg>")
         return "".join(out)
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         text = "\n".join(f"{label}: peak {fmt.nbytes_text(max(b for _, b, _ in points))}, "
                          f"end {fmt.nbytes_text(points[-1][1])}" for label, points in self.series)
-        return {"text/plain": text, "image/svg+xml": self.svg()}
+        # inline SVG in HTML, as the tape drawings: an image/svg+xml output is not drawn untrusted
+        return {"text/plain": text, "text/html": f'<div class="tapeviz-memory">{self.svg()}</div>'}
 
 
 def memory_view(*tapes, labels=None):

@@ -83,6 +83,7 @@ class _Builder:
         self.events = []
         self.tapes = {}
         self.variable_reads = {}  # variable tid -> first read tensor tid
+        self.sweep_events = {}  # sweep id -> [SweepStarted, [BackwardStep...], SweepFinished or None]
         self.notes = set()  # what the picture cannot show
 
     HANDLERS = {}  # event type -> method, filled below
@@ -112,7 +113,7 @@ class _Builder:
             variable = _is_variable(obj)
             self.tensors[tid] = {
                 "id": tid, "kind": "variable" if variable else "leaf",
-                "name": obj.name if variable else None,
+                "name": (getattr(obj, "path", None) or obj.name) if variable else None,  # a Keras weight: dense/kernel
                 "trainable": bool(obj.trainable) if variable else None,
                 "shape": [int(n) for n in obj.shape], "dtype": obj.dtype.name,
                 "preview": None, "nbytes": 0, "nonfinite": False,
@@ -200,6 +201,7 @@ class _Builder:
                 value = value.astype(np.float64)
                 totals[tid] = totals[tid] + value if tid in totals else value
         self.sweeps.append(sweep)
+        self.sweep_events[sweep["id"]] = [event, [], None]
         self.events.append({"kind": "sweep", "sweep": sweep["id"], "tape": tape})
 
     def on_step(self, event):
@@ -234,6 +236,7 @@ class _Builder:
             "accumulated": accumulated,
             "totals": changed,
         })
+        self.sweep_events[sweep["id"]][1].append(event)
         self.events.append({"kind": "step", "sweep": sweep["id"], "op": oid})
 
     def on_sweep_finished(self, event):
@@ -241,6 +244,7 @@ class _Builder:
         if sweep is not None:
             sweep["results"] = [None if g is None else _preview(g) for g in event.results]
             sweep["open"] = False
+            self.sweep_events[sweep["id"]][2] = event
             self.events.append({"kind": "sweep_end", "sweep": sweep["id"]})
 
     def on_released(self, event):
@@ -291,12 +295,20 @@ _Builder.HANDLERS = {
 
 
 def build(records, include_untaped=True):
-    """(plain trace dict, live objects) from ``(seq, event)`` records: ``objects`` maps ids to tensors/entries."""
+    """(plain trace dict, live objects) from ``(seq, event)`` records.
+
+    ``objects`` maps trace ids to what they name: ``tensors`` (tid -> Tensor,
+    Variable or sketch), ``entries`` (op id -> entry), ``tapes`` (tape id ->
+    the tape's serial number), ``sweeps`` (sweep id -> its events: start,
+    the list of steps, finish or None).
+    """
     builder = _Builder(include_untaped)
     for _seq, event in records:
         builder.add(event)
     data = builder.finish()
-    return data, {"tensors": builder.objects, "entries": builder.entries}
+    tapes = {tid: serial for serial, tid in builder.tape_ids.items()}
+    sweeps = {sid: tuple(parts) for sid, parts in builder.sweep_events.items()}
+    return data, {"tensors": builder.objects, "entries": builder.entries, "tapes": tapes, "sweeps": sweeps}
 
 
 class Trace:
@@ -322,7 +334,7 @@ class Trace:
 
     @property
     def objects(self):
-        """Live tensors and entries by id (None for a trace loaded from JSON)."""
+        """Live tensors, entries and tape serials by id (None for a trace loaded from JSON)."""
         if self._objects is None and self._records is not None:
             self._data, self._objects = build(self._records, self._include_untaped)
         return self._objects

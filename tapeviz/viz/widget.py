@@ -1,38 +1,100 @@
-"""The ipywidgets player: play, pause, step back and forward, a slider, a speed.
+"""The ipywidgets player: play, pause, step back and forward, a slider, a speed,
+zoom that follows the highlighted node, and a predict mode.
 
 It is a thin view over :class:`tapeviz.viz.export.Animation`: the frames are
-data, the picture is laid out once, and each step swaps in that frame's SVG
-(highlight, gradient badges, caption). ipywidgets is imported when a player
-is made, never by ``import tapeviz``. ``to_html()`` gives the same player as
-a kernel-free page.
+data (deltas over one layout), the picture is laid out once, and each step
+draws that frame's state (highlight, gradients on the nodes and the edges)
+and its chain-rule card. ipywidgets is imported when a player is made, never
+by ``import tapeviz``. ``to_html()`` gives the same player as a kernel-free
+page (with pan by dragging and zoom buttons).
 
 Shown in a notebook, a player carries three forms: the live widget, a
 kernel-free copy (what a static viewer or the rendered docs show) and plain
-text. Without Graphviz's ``dot`` program it still plays: captions and the
-gradients so far, under a note on how to install Graphviz.
+text. Without Graphviz's ``dot`` program it still plays: captions, the card
+and the gradients so far, under a note on how to install Graphviz.
+
+Predict mode hides each step's gradient until the student types
+upstream x local (in forward mode: the output's tangent), then says right or
+wrong and shows it.
 """
 
 import html
+from collections import OrderedDict
 
+from tapeviz.viz import card as cards
 from tapeviz.viz import format as fmt
 from tapeviz.viz.export import Animation, iframe
 from tapeviz.viz.render import GraphvizUnavailable
 
+ZOOMS = [("fit", 1.0), ("1.5x", 1.5), ("2x", 2.0), ("3x", 3.0), ("5x", 5.0)]
+
+
+def answer_of(frame):
+    """The number a student predicts on this step (the first input's gradient; in forward mode
+    the output's tangent), or None."""
+    if frame.get("kind") != "step":
+        return None
+    if "answer" in frame:  # the tangent player's frames say it
+        return frame["answer"]
+    for grad in frame.get("grads", ()):
+        if grad is not None:
+            try:
+                return float(grad)
+            except ValueError:
+                return None  # an array: nothing to type in
+    return None
+
+
+def is_right(guess, want):
+    """A typed answer against the value: right to the 4 digits the player shows."""
+    try:
+        got = float(str(guess).strip())
+    except ValueError:
+        return False
+    return abs(got - want) <= 1e-3 * max(1.0, abs(want)) + 5e-4
+
 
 class Player:
-    """Step through ``tape``'s last sweep (``mode="sweep"``) or its recording (``mode="record"``)."""
+    """Step through ``tape``'s sweep (``mode="sweep"``), its recording (``mode="record"``), or
+    forward mode (``mode="forward"`` with ``tangents=``; a ForwardAccumulator passed as ``tape``).
 
-    def __init__(self, tape, mode="sweep", sweep="last", interval_ms=900, **options):
+    Options: ``sweep`` ("last", "all", index or id), ``predict`` (start in
+    predict mode), ``rankdir`` ("TB" or "LR"), ``internals`` (show the
+    variable reads' steps), and the view options (``fold``, ``open``...).
+    """
+
+    def __init__(self, tape, mode="sweep", sweep="last", interval_ms=900, predict=False, **options):
         self.animation = Animation(tape, mode=mode, sweep=sweep, **options)
         self.frames = self.animation.frames
         self.interval_ms = interval_ms
+        self.predict = predict
         self._widget = None
-        self._cache = {}
+        self._cache = OrderedDict()  # a few drawn frames (a big graph's SVG is large)
 
-    def frame_svg(self, index):
-        if index not in self._cache:
-            self._cache[index] = self.animation.frame_svg(index, caption=False)  # the widget shows it
-        return self._cache[index]
+    def frame_svg(self, index, zoom=1.0, hide=False):
+        key = (index, zoom, hide)
+        if key not in self._cache:
+            if hide:  # predict mode: the new gradients stay hidden, the highlight moves
+                badges, edges = self.animation.state(index - 1)
+                frame = dict(self.frames[index], flow=[])
+                svg = self.animation._draw(frame, badges, edges, caption=False, zoom=zoom)
+            else:
+                svg = self.animation.frame_svg(index, caption=False, zoom=zoom)  # the widget shows the caption
+            self._cache[key] = svg
+            while len(self._cache) > 16:
+                self._cache.popitem(last=False)
+        return self._cache[key]
+
+    def card_html(self, index, hide=False):
+        card = self.frames[index].get("card")
+        if card is None:
+            return ""
+        if hide and card.get("forward"):
+            card = dict(card, rows=[dict(r, product="? (your turn)") for r in card["rows"]], sum=None,
+                        totals=["?"] * len(card["totals"]))
+        elif hide:
+            card = dict(card, rows=[dict(r, product="? (your turn)", sum=None, total="?") for r in card["rows"]])
+        return cards.html(card)
 
     def to_html(self, title="tapeviz"):
         return self.animation.to_html(title)
@@ -66,22 +128,72 @@ class Player:
         back = w.Button(description="\u25c0 step", layout=w.Layout(width="80px"))
         forward = w.Button(description="step \u25b6", layout=w.Layout(width="80px"))
         speed = w.Dropdown(options=[("slow", 1600), ("normal", 900), ("fast", 400)], value=900,
-                           description="speed", layout=w.Layout(width="160px"))
+                           description="speed", layout=w.Layout(width="150px"))
+        zoom = w.Dropdown(options=ZOOMS, value=1.0, description="zoom", layout=w.Layout(width="130px"),
+                          tooltip="zoom in on the highlighted node; it stays in view as the sweep moves")
+        predict = w.Checkbox(value=self.predict, description="predict", indent=False,
+                             layout=w.Layout(width="90px"), tooltip="hide each gradient until you type it")
         speed.observe(lambda change: setattr(play, "interval", change["new"]), names="value")
         caption = w.HTML()
+        card = w.HTML()
+        ask = self.animation.style["ask"]
+        guess = w.Text(placeholder=f"{ask} = ?", layout=w.Layout(width="160px"))
+        check = w.Button(description="check", layout=w.Layout(width="70px"))
+        verdict = w.HTML()
+        asking = w.HBox([w.HTML("your answer:"), guess, check, verdict])
         picture = w.HTML()
+        legend = w.HTML(self.animation.legend_html())
         problem = self.missing_dot()
+        revealed = set()
+
+        def hiding(index):
+            return predict.value and index not in revealed and answer_of(self.frames[index]) is not None
 
         def show(index):
             frame = self.frames[index]
-            caption.value = f"<b>step {index} of {last}</b>: {fmt.html_text(frame['caption'])}"
-            picture.value = self.frame_svg(index) if problem is None else _gradients_so_far(frame, problem)
+            hide = hiding(index)
+            text = frame["caption"]
+            if hide:
+                text = text.split(";")[0] + f"; what is {ask}? Type it below."
+            caption.value = f"<b>step {index} of {last}</b>: {fmt.html_text(text)}"
+            card.value = self.card_html(index, hide)
+            asking.layout.display = "" if hide or index in revealed else "none"
+            if hide:
+                guess.value, verdict.value = "", ""
+            if problem is None:
+                body = self.frame_svg(index, zoom.value, hide)
+                picture.value = f'<div style="overflow:auto;max-height:75vh">{body}</div>'
+            else:
+                picture.value = _gradients_so_far(self.animation.state(index)[0], problem)
+
+        def on_check(_=None):
+            index = slider.value
+            want = answer_of(self.frames[index])
+            if want is None:
+                return
+            right = is_right(guess.value, want)
+            revealed.add(index)
+            show(index)
+            colour = "#15803d" if right else "#b91c1c"
+            said = "\u2714 right" if right else "\u2718 not quite"
+            verdict.value = f'<span style="color:{colour}">{said}: {html.escape(ask)} = {fmt.number(want)}</span>'
+
+        def step_to(index):
+            if predict.value and hiding(slider.value) and index > slider.value:
+                return  # answer first
+            slider.value = max(0, min(last, index))
 
         slider.observe(lambda change: show(change["new"]), names="value")
-        back.on_click(lambda _: setattr(slider, "value", max(0, slider.value - 1)))
-        forward.on_click(lambda _: setattr(slider, "value", min(last, slider.value + 1)))
+        zoom.observe(lambda change: show(slider.value), names="value")
+        predict.observe(lambda change: (revealed.clear(), show(slider.value)), names="value")
+        back.on_click(lambda _: step_to(slider.value - 1))
+        forward.on_click(lambda _: step_to(slider.value + 1))
+        check.on_click(on_check)
         show(0)
-        return w.VBox([w.HBox([play, back, forward, slider, speed]), caption, picture])
+        controls = w.HBox([play, back, forward, slider, speed, zoom, predict])
+        self._parts = {"slider": slider, "caption": caption, "card": card, "picture": picture, "guess": guess,
+                       "check": check, "verdict": verdict, "predict": predict, "zoom": zoom, "forward": forward}
+        return w.VBox([controls, caption, card, asking, picture, legend])
 
     def missing_dot(self):
         """None when frames can be drawn, else the GraphvizUnavailable saying how to fix it."""
@@ -110,9 +222,9 @@ def _notice(problem):
     return f'<div class="tapeviz-missing" style="color:#92400e">{html.escape(str(problem))}</div>'
 
 
-def _gradients_so_far(frame, problem):
-    badges = ", ".join(f"{node}: \u2202 {value}" for node, value in sorted(frame["badges"].items()))
-    return f"gradients so far: {html.escape(badges) or 'none'}{_notice(problem)}"
+def _gradients_so_far(badges, problem):
+    shown = ", ".join(value for _node, value in sorted(badges.items()))
+    return f"gradients so far: {html.escape(shown) or 'none'}{_notice(problem)}"
 
 
 def _steps_html(frames, problem):

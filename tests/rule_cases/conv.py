@@ -35,3 +35,9 @@ CASES = {
     "MaxPoolGradGrad": Case(lambda x, h: c.max_pool_grad_grad(x, h * h, _POOL), [_distinct(1, 3, 4, 2), rand(1, 3, 4, 2)],
                             wrt=(1,), notes="piecewise constant in x: its gradient there is zero, as in TF"),
 }
+
+# Average pooling is linear: 'SAME' padding with overlapping windows exercises the border counts.
+CASES["AvgPool"] = Case(lambda x: c.avg_pool2d(x, (2, 3), (1, 2), "SAME") ** 2, [rand(2, 3, 5, 2)])
+CASES["AvgPoolGrad"] = Case(
+    lambda g: c.avg_pool_grad((1, 4, 5, 2), g * g, {"ksize": (3, 2), "strides": (2, 1), "padding": "SAME"}),
+    [rand(1, 2, 5, 2)])

@@ -1,13 +1,14 @@
 """Gradient rules of the matrix primitives."""
 
-from tapeviz.core.gradients import defgrad, unbroadcast
+from tapeviz.core.gradients import defgrad, described, unbroadcast
 from tapeviz.core.errors import UnimplementedError
 from tapeviz.core.primitives.math import reduce_sum
 from tapeviz.core.primitives.array import broadcast_to, expand_dims, reshape
 from tapeviz.core.primitives.linalg import diag, diag_part, einsum, inv, matmul
 
 
-@defgrad("MatMul", "d(A@B)/dA = G @ Bᵀ,  d(A@B)/dB = Aᵀ @ G")
+@defgrad("MatMul", "d(A@B)/dA = G @ Bᵀ,  d(A@B)/dB = Aᵀ @ G",
+         local=described("B (the upstream times Bᵀ)", "A (Aᵀ times the upstream)"))
 def _matmul(op, needs, g):
     a, b = op.inputs
     ta, tb = op.attrs["transpose_a"], op.attrs["transpose_b"]
@@ -21,7 +22,8 @@ def _matmul(op, needs, g):
     return ga, gb
 
 
-@defgrad("Einsum", "d/d(operand i) = einsum of the upstream with the other operands, onto i's subscripts")
+@defgrad("Einsum", "d/d(operand i) = einsum of the upstream with the other operands, onto i's subscripts",
+         local=described(every="the other operands (contracted with the upstream)"))
 def _einsum(op, needs, g):
     equation = op.attrs["equation"]
     lhs, output = equation.split("->")
@@ -56,25 +58,29 @@ def _einsum_operand_grad(op, g, terms, output, i):
     return grad
 
 
-@defgrad("MatrixInverse", "d inv(A) = -inv(A)ᵀ G inv(A)ᵀ")
+@defgrad("MatrixInverse", "d inv(A) = -inv(A)ᵀ G inv(A)ᵀ",
+         local=described("-inv(A)ᵀ · inv(A)ᵀ around the upstream"))
 def _matrix_inverse(op, needs, g):
     c = op.outputs[0]
     return (-matmul(c, matmul(g, c, transpose_b=True), transpose_a=True),)
 
 
-@defgrad("MatrixDeterminant", "d det(A)/dA = G · det(A) · inv(A)ᵀ")
+@defgrad("MatrixDeterminant", "d det(A)/dA = G · det(A) · inv(A)ᵀ",
+         local=described("det(A) · inv(A)ᵀ"))
 def _matrix_determinant(op, needs, g):
     a, d = op.inputs[0], op.outputs[0]
     scale = expand_dims(expand_dims(g * d, -1), -1)
     return (scale * inv(a, adjoint=True),)
 
 
-@defgrad("MatrixDiagPart", "put the upstream on the diagonal of zero matrices")
+@defgrad("MatrixDiagPart", "put the upstream on the diagonal of zero matrices",
+         local=described("1 on the diagonal, 0 elsewhere"))
 def _matrix_diag_part(op, needs, g):
     rows, cols = op.inputs[0]._value.shape[-2:]
     return (diag(g, num_rows=rows, num_cols=cols),)
 
 
-@defgrad("MatrixDiag", "the diagonal of the upstream")
+@defgrad("MatrixDiag", "the diagonal of the upstream",
+         local=described("1 on the diagonal"))
 def _matrix_diag(op, needs, g):
     return (diag_part(g),)

@@ -104,14 +104,7 @@ def _index_arrays(key):
 
 
 def _scatter_into_zeros(g, key, shape):
-    out = B.xp.zeros(shape, dtype=g.dtype)
-    if B.xp is np:
-        np.add.at(out, key, g)  # handles repeated indices in advanced indexing
-    else:  # pragma: no cover - GPU
-        import cupyx
-
-        cupyx.scatter_add(out, key, g)
-    return out
+    return B.scatter_add(shape, key, g, g.dtype)  # repeated indices in advanced indexing add up
 
 
 STRIDED_SLICE = Primitive("StridedSlice", lambda x, key: B.xp.asarray(x[key]))

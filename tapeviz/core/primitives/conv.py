@@ -1,11 +1,11 @@
-"""2-D convolution and max pooling, NHWC (kernels only; rules in core.gradients.conv).
+"""2-D convolution, max and average pooling, NHWC (kernels only; rules in core.gradients.conv).
 
 The convolution is im2col: gather every kernel-sized window of the (padded)
 input into one matrix, then do a single matrix product with the filter.
 The gather is a loop over the kernel's kh*kw offsets, each one a strided
 slice, so it works on NumPy and CuPy alike and never loops over pixels.
 
-Five primitives, as in TensorFlow, so that every rule is written in tapeviz
+Eight primitives, as in TensorFlow, so that every rule is written in tapeviz
 ops and second derivatives exist:
 
 - ``Conv2D(x, w)``                      the forward convolution;
@@ -13,7 +13,12 @@ ops and second derivatives exist:
 - ``Conv2DBackpropFilter(x, g)``        its gradient with respect to w;
 - ``MaxPool(x)``                        the forward pooling;
 - ``MaxPoolGrad(x, g)`` / ``MaxPoolGradGrad(x, h)``  its gradient and that
-  gradient's own gradient (routing to / picking from the window's first max).
+  gradient's own gradient (routing to / picking from the window's first max);
+- ``AvgPool(x)`` / ``AvgPoolGrad(g)``   average pooling and its gradient (each
+  the other's transpose: both linear).
+
+A transposed convolution (``conv2d_transpose``, Keras's Conv2DTranspose) is
+``Conv2DBackpropInput`` itself, as in TF.
 """
 
 from tapeviz import backend as B
@@ -356,3 +361,64 @@ def max_pool_grad_grad(input, grad, attrs):
     """The gradient of ``max_pool_grad`` with respect to its upstream: ``grad`` at each window's first max."""
     x, h = as_tensors(input, grad)
     return execute(MAX_POOL_GRAD_GRAD, (x, h), attrs)
+
+
+# -- average pooling kernels ----------------------------------------------------------------
+#
+# Average pooling is linear: y = A x, where each output is the mean of its
+# window's real pixels ('SAME' padding is not counted, as in TF). Its
+# gradient is A^T g (AvgPoolGrad: each output's upstream shared equally by
+# its window's pixels), and AvgPoolGrad's own gradient is A again, so the two
+# primitives close under differentiation.
+
+def _window_counts(x_shape, ksize, strides, padding, dtype):
+    """How many real (unpadded) pixels each window holds, shaped (1, oh, ow, 1)."""
+    oh, ow, ph, pw = geometry(x_shape, ksize, strides, padding)
+    ones = _pad(B.xp.ones((1, x_shape[1], x_shape[2], 1), dtype=dtype), ph, pw)
+    counts = B.xp.zeros((1, oh, ow, 1), dtype=dtype)
+    for view in _windows(ones, ksize, strides, oh, ow):
+        counts += view
+    return counts
+
+
+def _avg_pool(x, ksize, strides, padding):
+    if x.ndim != 4:
+        raise ValueError(f"avg_pool2d needs a 4-D input (NHWC), got rank {x.ndim}.")
+    if x.dtype.kind not in "fc":
+        raise TypeError(f"avg_pool2d needs a floating-point input (TF has no AvgPool kernel for {x.dtype}); cast it first.")
+    oh, ow, ph, pw = geometry(x.shape, ksize, strides, padding)
+    total = B.xp.zeros((x.shape[0], oh, ow, x.shape[3]), dtype=x.dtype)
+    for view in _windows(_pad(x, ph, pw), ksize, strides, oh, ow):
+        total += view
+    return total / _window_counts(x.shape, ksize, strides, padding, x.dtype)
+
+
+def _avg_pool_grad(g, input_shape, ksize, strides, padding):
+    """Each output's upstream, divided by its window's size, added to every pixel of the window."""
+    n, h, w, c = input_shape
+    oh, ow, ph, pw = geometry(input_shape, ksize, strides, padding)
+    share = g / _window_counts(input_shape, ksize, strides, padding, g.dtype)
+    out = B.xp.zeros((n, h + sum(ph), w + sum(pw), c), dtype=g.dtype)
+    for window in _windows(out, ksize, strides, oh, ow):
+        window += share  # windows may overlap: sum
+    return out[:, ph[0]:ph[0] + h, pw[0]:pw[0] + w, :]
+
+
+AVG_POOL = Primitive("AvgPool", _avg_pool)
+AVG_POOL_GRAD = Primitive("AvgPoolGrad", _avg_pool_grad)
+
+
+def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):
+    """The mean over each ``ksize`` window of NHWC ``input``, moving by ``strides``.
+
+    With 'SAME' padding, a window at the border averages its real pixels
+    only (the padding is not counted), as in TF.
+    """
+    if data_format != "NHWC":
+        raise ValueError(f"tapeviz's avg_pool2d supports data_format='NHWC' only, got {data_format!r}.")
+    return execute(AVG_POOL, (as_tensor(input),), _pool_attrs(ksize, strides, padding))
+
+
+def avg_pool_grad(input_shape, grad, attrs):
+    """The gradient of ``avg_pool2d`` for an input of ``input_shape`` and the upstream ``grad``."""
+    return execute(AVG_POOL_GRAD, (as_tensor(grad),), {"input_shape": tuple(int(n) for n in input_shape), **attrs})

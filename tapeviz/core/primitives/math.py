@@ -91,19 +91,7 @@ stop_gradient = unary("stop_gradient", "StopGradient", lambda x: x,
 identity = unary("identity", "Identity", lambda x: x, "The same value as a new tensor (recorded, gradient passes through).")
 
 
-def _erf(x):
-    try:
-        from scipy.special import erf as scipy_erf  # fast path when SciPy is there
-    except ImportError:
-        scipy_erf = np.vectorize(math.erf, otypes=[x.dtype])
-    if B.xp is not np:  # pragma: no cover - GPU
-        import cupyx.scipy.special
-
-        return cupyx.scipy.special.erf(x)
-    return np.asarray(scipy_erf(x), dtype=x.dtype)
-
-
-erf = unary("erf", "Erf", _erf, "The error function.")
+erf = unary("erf", "Erf", lambda x: B.erf(x), "The error function.")
 
 # -- comparisons and logic (recorded, not differentiable) ---------------------------
 equal = binary("equal", "Equal", operator.eq, "x == y elementwise (bool).", differentiable=False)
@@ -151,7 +139,7 @@ def normalize_axis(axis, ndim):
     if axis is None:
         return tuple(range(ndim))
     if hasattr(axis, "_value"):
-        axis = np.asarray(axis._value).tolist()
+        axis = np.asarray(B.to_numpy(axis._value)).tolist()
     axes = axis if isinstance(axis, (list, tuple)) else [axis]
     result = []
     for a in axes:

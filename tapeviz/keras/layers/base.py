@@ -9,21 +9,30 @@ Each call runs inside ``tf.name_scope(layer.name)``, so the visualizer can
 fold a layer's ops into one box.
 """
 
+import functools
 import inspect
 import re
 import threading
 
 import numpy as np
 
+from tapeviz import backend as B
 from tapeviz.core import nest, state
 from tapeviz.core.primitives.math import cast
 from tapeviz.core.scopes import name_scope
-from tapeviz.core.tensor import Tensor, Variable, convert_to_tensor
+from tapeviz.core.tensor import Tensor, Variable, convert_to_tensor, to_array
 from tapeviz.keras import initializers
+from tapeviz.keras.saving.config import RecordsInit
+from tapeviz.keras.variables import Variable as KerasVariable
+from tapeviz.keras.variables import _stack as _path_stack
+from tapeviz.keras.variables import path_scope
 
 __all__ = ["Layer", "InputSpec", "KerasTensor"]
 
 _names = {}  # base name -> how many layers took it
+_ADD_WEIGHT_KERAS3 = ("shape", "initializer", "dtype", "trainable", "autocast", "regularizer", "constraint")
+_ADD_WEIGHT_TF2 = ("name", "shape", "dtype", "initializer", "regularizer", "trainable", "constraint")
+_warned_untracked = set()
 _FLOAT32 = np.dtype(np.float32)
 
 
@@ -109,25 +118,31 @@ def _accepts(fn, argument):
 def _autocast(value):
     """Inputs as Tensors; floating ones in float32, as Keras casts to the layer's dtype."""
     if isinstance(value, Tensor):
-        if value._value.dtype != _FLOAT32 and value.dtype.is_floating:
+        if to_array(value).dtype != _FLOAT32 and value.dtype.is_floating:
             return cast(value, "float32")
         return value
     if isinstance(value, Variable):
         value = value.read_value()
         return _autocast(value)
-    array = np.asarray(value)
+    array = value if B.is_array(value) else np.asarray(value)  # a device array stays on the device
     if array.dtype.kind == "f":
         return convert_to_tensor(array.astype(np.float32, copy=False))
     return convert_to_tensor(value)
 
 
-class Layer:
+class Layer(RecordsInit):
     """Base class of layers and models, as ``tf.keras.layers.Layer``.
 
     Subclass it and define ``build(input_shape)`` (create weights with
     ``add_weight``) and ``call(inputs)``. ``trainable=False`` freezes every
     weight of the layer (and its nested layers).
     """
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        build = cls.__dict__.get("build")
+        if build is not None and not getattr(build, "_marks_built", False):
+            cls.build = _marking_built(build)
 
     def __init__(self, trainable=True, name=None, dtype=None, input_shape=None, input_dim=None, **kwargs):
         if "batch_input_shape" in kwargs:
@@ -147,20 +162,23 @@ class Layer:
         self._input_shape_arg = tuple(input_shape) if input_shape is not None else None
         self._output_shape = None
         self._losses = []
+        self._weight_regularizers = []  # (regularizer, weight) from add_weight(regularizer=...)
 
     # -- tracking -------------------------------------------------------------------------
     def __setattr__(self, name, value):
         if not name.startswith("__") and "_layers" in self.__dict__:
-            self._track(value)
+            self._track(value, name)
         object.__setattr__(self, name, value)
 
-    def _track(self, value):
+    def _track(self, value, attribute=None):
         if isinstance(value, Layer):
             if value is not self and all(value is not layer for layer in self._layers):
                 self._layers.append(value)
-        elif isinstance(value, Variable):
+        elif isinstance(value, KerasVariable):
             if all(value is not w for w in self._own_weights):
                 self._own_weights.append(value)
+        elif isinstance(value, Variable):
+            _warn_untracked(self, attribute)
         elif isinstance(value, (list, tuple)):
             for item in value:
                 if isinstance(item, (Layer, Variable, list, tuple, dict)):
@@ -171,18 +189,39 @@ class Layer:
                     self._track(item)
 
     # -- weights --------------------------------------------------------------------------
-    def add_weight(self, name=None, shape=None, dtype=None, initializer=None, regularizer=None,
-                   trainable=True, constraint=None, **kwargs):
-        """Create a weight Variable named '<layer>/<name>' filled by ``initializer``.
+    def add_weight(self, *args, **kwargs):
+        """Create a weight: a ``keras.Variable`` filled by ``initializer``, tracked by this layer.
 
-        The default initializer is 'glorot_uniform' for float weights, 'zeros' otherwise.
+        Keras 3's signature, ``add_weight(shape=None, initializer=None,
+        dtype=None, trainable=True, regularizer=None, constraint=None,
+        name=None)``; tf.keras 2's, with ``name`` first, is accepted too
+        (``add_weight("kernel", shape, ...)``). The default initializer is
+        'glorot_uniform' for float weights, 'zeros' otherwise. The weight's
+        ``name`` is ``name`` (default 'variable') and its ``path``
+        '<layers>/<name>'.
         """
+        order = _ADD_WEIGHT_TF2 if args and isinstance(args[0], str) else _ADD_WEIGHT_KERAS3
+        if len(args) > len(order):
+            raise TypeError(f"add_weight() takes at most {len(order)} positional arguments ({len(args)} given).")
+        for key, value in zip(order, args):
+            if key in kwargs:
+                raise TypeError(f"add_weight() got multiple values for argument '{key}'")
+            kwargs[key] = value
+        return self._add_weight(**kwargs)
+
+    def _add_weight(self, shape=None, initializer=None, dtype=None, trainable=True, autocast=True,
+                    regularizer=None, constraint=None, aggregation="none", name=None, **ignored):
         shape = () if shape is None else tuple(int(n) for n in shape)
-        dtype = dtype or self._dtype
-        init = initializers.get(initializer if initializer is not None else "glorot_uniform")
-        value = init(shape, dtype=dtype)
-        variable = Variable(value, trainable=trainable, name=f"{self.name}/{name or 'variable'}")
+        dtype = getattr(dtype, "name", dtype) or self._dtype
+        if initializer is None:
+            initializer = "glorot_uniform" if np.dtype(dtype).kind == "f" else "zeros"
+        init = initializers.get(initializer)
+        with _own_path(self):
+            variable = KerasVariable(init(shape, dtype=dtype), trainable=trainable if trainable is not None else True,
+                                     dtype=dtype, name=name or "variable")
         self._own_weights.append(variable)
+        if regularizer is not None:
+            self._weight_regularizers.append((regularizer, variable))
         return variable
 
     @property
@@ -270,7 +309,8 @@ class Layer:
     @property
     def losses(self):
         """Losses added with ``add_loss`` during the last call (of this layer and nested ones)."""
-        return list(self._losses) + [loss for layer in self._layers for loss in layer.losses]
+        own = list(self._losses) + [regularizer(weight) for regularizer, weight in self._weight_regularizers]
+        return own + [loss for layer in self._layers for loss in layer.losses]
 
     def add_loss(self, loss):
         """Add a loss term (e.g. a regularization penalty) that ``fit`` adds to the main loss."""
@@ -303,6 +343,14 @@ class Layer:
                 return self._call_symbolic(inputs, *args, **kwargs)
             inputs = nest.map_structure(_autocast, inputs)
             first = nest.flatten(inputs)[0]
+        paths = _path_stack.entries  # nested layers built inside this call live under its name
+        paths.append((self.name, self))
+        try:
+            return self._call_built(inputs, first, args, kwargs)
+        finally:
+            paths.pop()
+
+    def _call_built(self, inputs, first, args, kwargs):
         if not self.built:
             self._build_from(inputs)
         if self.input_spec is not None:
@@ -334,7 +382,8 @@ class Layer:
         shapes = nest.map_structure(lambda t: tuple(t.shape), inputs)
         if self.input_spec is not None and not isinstance(shapes, (list, dict)):
             self.input_spec.check(self, shapes)
-        with name_scope(self.name):
+        self.__dict__["_build_input_shape"] = _batchless(shapes)  # what a saved model is rebuilt with
+        with name_scope(self.name), _own_path(self):
             self.build(shapes)
         self.built = True
 
@@ -366,6 +415,56 @@ class Layer:
 
     def __repr__(self):
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"
+
+
+def _marking_built(build):
+    """Wrap a layer's ``build``, as Keras does: its weights live under the layer's path, and it is then built.
+
+    So ``layer.build(shape)`` called by hand, then ``layer(x)``, builds once.
+    """
+    @functools.wraps(build)
+    def wrapped(self, *args, **kwargs):
+        with _own_path(self):
+            result = build(self, *args, **kwargs)
+        self.built = True
+        return result
+
+    wrapped._marks_built = True
+    return wrapped
+
+
+def _batchless(shapes):
+    """A shape (or structure of shapes) with the batch size replaced by None."""
+    if isinstance(shapes, tuple) and all(isinstance(n, (int, type(None))) for n in shapes):
+        return (None,) + shapes[1:] if shapes else shapes
+    if isinstance(shapes, (list, tuple)):
+        return type(shapes)(_batchless(s) for s in shapes)
+    if isinstance(shapes, dict):
+        return {k: _batchless(v) for k, v in shapes.items()}
+    return shapes
+
+
+def _own_path(layer):
+    """The weights a layer creates live under its name (once, however deep its build goes)."""
+    return path_scope(layer.name, owner=layer)
+
+
+def _warn_untracked(layer, attribute):
+    """Keras 3 tracks keras.Variable only: a raw tf.Variable attribute is not a weight. Say so once per class."""
+    key = (type(layer), attribute)
+    if key in _warned_untracked:
+        return
+    _warned_untracked.add(key)
+    import warnings
+
+    warnings.warn(
+        f"{type(layer).__name__}.{attribute or '<attribute>'} is a tf.Variable: Keras 3 (TF 2.16+) does not track "
+        "tf.Variable attributes of a Layer or Model, so it is not in `trainable_variables`, `weights` or saved "
+        "weights (TF 2.21 gives [] too). Create it with `self.add_weight(...)` or `keras.Variable(...)` to make it a "
+        "weight, or keep it and differentiate with respect to it directly.",
+        UserWarning,
+        stacklevel=4,
+    )
 
 
 def _is_symbolic(inputs):

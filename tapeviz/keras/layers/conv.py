@@ -1,6 +1,8 @@
-"""Conv2D and MaxPooling2D (channels last, NHWC)."""
+"""Conv2D, Conv2DTranspose, Conv1D and MaxPooling2D (channels last, NHWC)."""
 
+from tapeviz import nn as _nn
 from tapeviz.core.primitives import conv as _conv
+from tapeviz.core.primitives.array import pad as _pad_op
 from tapeviz.keras import activations, initializers
 from tapeviz.keras.layers.base import InputSpec, Layer
 
@@ -9,11 +11,23 @@ def _pair(value):
     return (value, value) if isinstance(value, int) else tuple(value)
 
 
-def _padding(padding):
+def _padding(padding, allowed=("valid", "same")):
     padding = str(padding).lower()
-    if padding not in ("valid", "same"):
-        raise ValueError(f"The `padding` argument must be one of 'valid', 'same'. Received: padding={padding}")
+    if padding not in allowed:
+        names = ", ".join(repr(p) for p in allowed)
+        raise ValueError(f"The `padding` argument must be one of {names}. Received: padding={padding}")
     return padding
+
+
+def _channels_last(data_format, layer):
+    if data_format not in (None, "channels_last"):
+        raise ValueError(f"tapeviz's {layer} supports data_format='channels_last' only.")
+
+
+def _ones(value, layer, what):
+    values = (value,) if isinstance(value, int) else tuple(value)
+    if any(v != 1 for v in values):
+        raise ValueError(f"tapeviz's {layer} supports {what}=1 only, got {value!r}.")
 
 
 class Conv2D(Layer):
@@ -71,5 +85,98 @@ class MaxPooling2D(Layer):
         return _conv.max_pool2d(inputs, self.pool_size, self.strides, self.padding.upper())
 
 
+class Conv2DTranspose(Layer):
+    """The transpose of Conv2D (the gradient of a convolution with respect to its input).
+
+    Each input pixel spreads a ``kernel_size`` patch into the output, the
+    patches ``strides`` apart. Output size: ``input * stride`` ('same'),
+    ``input * stride + max(kernel - stride, 0)`` ('valid'), or with
+    ``output_padding`` Keras's ``(input - 1) * stride + kernel - 2 * pad +
+    output_padding``. Kernel (kh, kw, filters, in_channels), as in Keras.
+    """
+
+    def __init__(self, filters, kernel_size, strides=(1, 1), padding="valid", output_padding=None, data_format=None,
+                 dilation_rate=(1, 1), activation=None, use_bias=True, kernel_initializer="glorot_uniform",
+                 bias_initializer="zeros", **kwargs):
+        super().__init__(**kwargs)
+        _channels_last(data_format, "Conv2DTranspose")
+        _ones(dilation_rate, "Conv2DTranspose", "dilation_rate")
+        self.filters = int(filters)
+        self.kernel_size = _pair(kernel_size)
+        self.strides = _pair(strides)
+        self.padding = _padding(padding)
+        self.output_padding = None if output_padding is None else _pair(output_padding)
+        self.activation = activations.get(activation)
+        self.use_bias = use_bias
+        self.kernel_initializer = initializers.get(kernel_initializer)
+        self.bias_initializer = initializers.get(bias_initializer)
+        self.input_spec = InputSpec(ndim=4)
+
+    def build(self, input_shape):
+        channels = input_shape[-1]
+        self.kernel = self.add_weight(name="kernel", shape=self.kernel_size + (self.filters, channels),
+                                      initializer=self.kernel_initializer)
+        self.bias = self.add_weight(name="bias", shape=(self.filters,), initializer=self.bias_initializer) if self.use_bias else None
+        self.input_spec = InputSpec(ndim=4, axes={-1: channels})
+
+    def _length(self, size, axis):
+        k, s = self.kernel_size[axis], self.strides[axis]
+        if self.output_padding is None:
+            return size * s + (max(k - s, 0) if self.padding == "valid" else 0)
+        pad = k // 2 if self.padding == "same" else 0
+        return (size - 1) * s + k - 2 * pad + self.output_padding[axis]
+
+    def call(self, inputs):
+        n, h, w, _ = inputs.shape
+        shape = (n, self._length(h, 0), self._length(w, 1), self.filters)
+        x = _conv.conv2d_backprop_input(shape, self.kernel, inputs, self.strides, self.padding.upper())
+        if self.use_bias:
+            x = x + self.bias
+        return self.activation(x)
+
+
+class Conv1D(Layer):
+    """1-D convolution over (batch, steps, channels) inputs; kernel (kernel_size, in, filters).
+
+    ``padding`` 'valid', 'same' or 'causal' (padded on the left only, so an
+    output never sees later steps).
+    """
+
+    def __init__(self, filters, kernel_size, strides=1, padding="valid", data_format=None, dilation_rate=1, groups=1,
+                 activation=None, use_bias=True, kernel_initializer="glorot_uniform", bias_initializer="zeros", **kwargs):
+        super().__init__(**kwargs)
+        _channels_last(data_format, "Conv1D")
+        _ones(dilation_rate, "Conv1D", "dilation_rate")
+        _ones(groups, "Conv1D", "groups")
+        self.filters = int(filters)
+        self.kernel_size = int(kernel_size[0] if isinstance(kernel_size, (tuple, list)) else kernel_size)
+        self.strides = int(strides[0] if isinstance(strides, (tuple, list)) else strides)
+        self.padding = _padding(padding, ("valid", "same", "causal"))
+        self.activation = activations.get(activation)
+        self.use_bias = use_bias
+        self.kernel_initializer = initializers.get(kernel_initializer)
+        self.bias_initializer = initializers.get(bias_initializer)
+        self.input_spec = InputSpec(ndim=3)
+
+    def build(self, input_shape):
+        channels = input_shape[-1]
+        self.kernel = self.add_weight(name="kernel", shape=(self.kernel_size, channels, self.filters),
+                                      initializer=self.kernel_initializer)
+        self.bias = self.add_weight(name="bias", shape=(self.filters,), initializer=self.bias_initializer) if self.use_bias else None
+        self.input_spec = InputSpec(ndim=3, axes={-1: channels})
+
+    def call(self, inputs):
+        padding = self.padding
+        if padding == "causal":
+            inputs = _pad_op(inputs, [[0, 0], [self.kernel_size - 1, 0], [0, 0]])
+            padding = "valid"
+        x = _nn.conv1d(inputs, self.kernel, self.strides, padding.upper())
+        if self.use_bias:
+            x = x + self.bias
+        return self.activation(x)
+
+
 MaxPool2D = MaxPooling2D
+Convolution2DTranspose = Conv2DTranspose
+Convolution1D = Conv1D
 Convolution2D = Conv2D

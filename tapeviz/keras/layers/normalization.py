@@ -1,4 +1,4 @@
-"""BatchNormalization."""
+"""BatchNormalization and LayerNormalization."""
 
 import tapeviz as _tf
 from tapeviz.keras import initializers
@@ -50,3 +50,58 @@ class BatchNormalization(Layer):
         else:
             mean, variance = shaped(self.moving_mean), shaped(self.moving_variance)
         return _tf.nn.batch_normalization(inputs, mean, variance, shaped(self.beta), shaped(self.gamma), self.epsilon)
+
+
+class LayerNormalization(Layer):
+    """Normalize each example over ``axis`` (default the last), then scale by ``gamma`` and shift by ``beta``.
+
+    Keras 3's formula and order: ``inv = rsqrt(var + epsilon) * gamma``,
+    ``y = x * inv + (beta - mean * inv)``, with the mean and (biased)
+    variance over ``axis``. Defaults: epsilon 1e-3, gamma ones, beta zeros.
+    ``rms_scaling=True`` divides by the root mean square instead (no mean, no beta).
+    """
+
+    def __init__(self, axis=-1, epsilon=1e-3, center=True, scale=True, rms_scaling=False,
+                 beta_initializer="zeros", gamma_initializer="ones", **kwargs):
+        super().__init__(**kwargs)
+        self.axis = list(axis) if isinstance(axis, (list, tuple)) else axis
+        self.epsilon, self.center, self.scale, self.rms_scaling = epsilon, center, scale, rms_scaling
+        self.beta_initializer = initializers.get(beta_initializer)
+        self.gamma_initializer = initializers.get(gamma_initializer)
+
+    def _axes(self, ndim):
+        axes = self.axis if isinstance(self.axis, list) else [self.axis]
+        return sorted(a % ndim for a in axes)
+
+    def build(self, input_shape):
+        axes = self._axes(len(input_shape))
+        shape = tuple(input_shape[a] for a in axes)
+        self.gamma = self.add_weight(name="gamma", shape=shape, initializer=self.gamma_initializer) \
+            if self.scale or self.rms_scaling else None
+        self.beta = self.add_weight(name="beta", shape=shape, initializer=self.beta_initializer) \
+            if self.center and not self.rms_scaling else None
+
+    def call(self, inputs):
+        x = self._as_float(inputs)
+        axes = self._axes(x.ndim)
+        shape = [x.shape[a] if a in axes else 1 for a in range(x.ndim)]
+
+        def shaped(v):
+            return None if v is None else _tf.reshape(v, shape)
+
+        gamma, beta = shaped(self.gamma), shaped(self.beta)
+        if self.rms_scaling:
+            variance = _tf.reduce_mean(_tf.square(x), axis=axes, keepdims=True)
+            return x * _tf.math.rsqrt(variance + self.epsilon) * gamma
+        mean, variance = _tf.nn.moments(x, axes=axes, keepdims=True)
+        inv = _tf.math.rsqrt(variance + self.epsilon)
+        if gamma is not None:
+            inv = inv * gamma
+        res = -mean * inv
+        if beta is not None:
+            res = res + beta
+        return x * inv + res
+
+    def get_config(self):
+        return {**super().get_config(), "axis": self.axis, "epsilon": self.epsilon, "center": self.center,
+                "scale": self.scale, "rms_scaling": self.rms_scaling}

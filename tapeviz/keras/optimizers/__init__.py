@@ -6,6 +6,7 @@ from tapeviz.keras.optimizers.adam import Adam, AdamW
 from tapeviz.keras.optimizers.base import Optimizer
 from tapeviz.keras.optimizers.rmsprop import RMSprop
 from tapeviz.keras.optimizers.sgd import SGD
+from tapeviz.keras.registry import resolve
 
 __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "schedules", "get"]
 
@@ -14,8 +15,11 @@ _BY_NAME = {"sgd": SGD, "adam": Adam, "adamw": AdamW, "rmsprop": RMSprop, "adagr
 
 def get(identifier):
     """An optimizer from a name ('adam', 'sgd'...) or an Optimizer (returned as is)."""
-    if isinstance(identifier, Optimizer):
-        return identifier
-    if isinstance(identifier, str) and identifier.lower() in _BY_NAME:
-        return _BY_NAME[identifier.lower()]()
+    if isinstance(identifier, str):
+        identifier = identifier.lower()
+    return resolve(identifier, kind="optimizer", table=_BY_NAME, base=Optimizer,
+                   wrap_callable=_not_an_optimizer)
+
+
+def _not_an_optimizer(identifier):
     raise ValueError(f"Could not interpret optimizer identifier: {identifier!r}. Use one of {sorted(_BY_NAME)} or an optimizer object.")

@@ -1,6 +1,7 @@
 """Adagrad."""
 
 from tapeviz import backend as B
+from tapeviz.core.tensor import to_array
 from tapeviz.keras.optimizers.base import Optimizer
 
 
@@ -15,20 +16,20 @@ class Adagrad(Optimizer):
 
     slot_names = ("accumulator",)
 
-    def __init__(self, learning_rate=0.001, initial_accumulator_value=0.1, epsilon=1e-7, name="adagrad", **kwargs):
+    def __init__(self, learning_rate=0.001, initial_accumulator_value=0.1, epsilon=1e-7, name=None, **kwargs):
         super().__init__(learning_rate, name=name, **kwargs)
         self.initial_accumulator_value = initial_accumulator_value
         self.epsilon = epsilon
 
     def slot_initial_value(self, slot, variable):
-        return B.xp.full(variable._value.shape, self.initial_accumulator_value, dtype=variable._value.dtype)
+        return B.xp.full(to_array(variable).shape, self.initial_accumulator_value, dtype=to_array(variable).dtype)
 
     def update_step(self, gradient, variable, learning_rate):
         xp = B.xp
         a_slot = self._slot(variable, "accumulator")
-        accumulator = a_slot._value + xp.square(gradient)
+        accumulator = to_array(a_slot) + xp.square(gradient)
         a_slot.assign(accumulator)
-        variable.assign(variable._value - (learning_rate * gradient) / xp.sqrt(accumulator + self.epsilon))
+        variable.assign(to_array(variable) - (learning_rate * gradient) / xp.sqrt(accumulator + self.epsilon))
 
     def get_config(self):
         return {**super().get_config(), "initial_accumulator_value": self.initial_accumulator_value, "epsilon": self.epsilon}

@@ -1,7 +1,7 @@
 """Adam and AdamW."""
 
 from tapeviz import backend as B
-from tapeviz.core.tensor import Tensor
+from tapeviz.core.tensor import Tensor, to_array
 from tapeviz.keras.optimizers.base import Optimizer
 
 
@@ -24,7 +24,7 @@ class Adam(Optimizer):
     Note Keras's ``epsilon`` default is 1e-7 (PyTorch's is 1e-8).
     """
 
-    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7, amsgrad=False, name="adam", **kwargs):
+    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7, amsgrad=False, name=None, **kwargs):
         super().__init__(learning_rate, name=name, **kwargs)
         self.beta_1 = beta_1
         self.beta_2 = beta_2
@@ -45,22 +45,22 @@ class Adam(Optimizer):
 
     def update_step(self, gradient, variable, learning_rate):
         xp = B.xp
-        alpha = self._step_size(learning_rate, variable._value.dtype.type)
+        alpha = self._step_size(learning_rate, to_array(variable).dtype.type)
         m_slot, v_slot = self._slot(variable, "m"), self._slot(variable, "v")
         # Updates in place where nothing else holds the arrays (Variable._apply);
         # the deltas are fresh arrays of the right dtype, so no conversion.
-        _update(m_slot, xp.add, (gradient - m_slot._value) * (1 - self.beta_1))
-        _update(v_slot, xp.add, (xp.square(gradient) - v_slot._value) * (1 - self.beta_2))
-        m, v = m_slot._value, v_slot._value
+        _update(m_slot, xp.add, (gradient - to_array(m_slot)) * (1 - self.beta_1))
+        _update(v_slot, xp.add, (xp.square(gradient) - to_array(v_slot)) * (1 - self.beta_2))
+        m, v = to_array(m_slot), to_array(v_slot)
         if self.amsgrad:
             vhat_slot = self._slot(variable, "vhat")
-            v = xp.maximum(vhat_slot._value, v)
+            v = xp.maximum(to_array(vhat_slot), v)
             vhat_slot.assign(Tensor(v))
         _update(variable, xp.subtract, (m * alpha) / (xp.sqrt(v) + self.epsilon))
 
     def _step_size(self, learning_rate, dtype):
         """alpha, the bias-corrected step size: the same for every variable of a step, so computed once."""
-        step = int(self._iterations._value) + 1
+        step = int(to_array(self._iterations)) + 1
         key = (step, dtype, learning_rate)
         if self._alpha_key != key:
             xp = B.xp
@@ -83,7 +83,7 @@ class AdamW(Adam):
     """
 
     def __init__(self, learning_rate=0.001, weight_decay=0.004, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
-                 amsgrad=False, name="adamw", **kwargs):
+                 amsgrad=False, name=None, **kwargs):
         if weight_decay is None:
             raise ValueError("Argument `weight_decay` must be a float. Received: weight_decay=None")
         super().__init__(learning_rate, beta_1, beta_2, epsilon, amsgrad, name=name, weight_decay=weight_decay, **kwargs)

@@ -16,8 +16,11 @@ import numpy as np
 from tapeviz import backend as B
 from tapeviz.core import nest
 from tapeviz.core.tape import GradientTape
-from tapeviz.core.tensor import Tensor, Variable
+from tapeviz.core.tensor import Tensor, Variable, to_array
 from tapeviz.keras.optimizers.schedules import LearningRateSchedule
+from tapeviz.keras.variables import Variable as KerasVariable
+from tapeviz.keras.variables import path_scope
+from tapeviz.keras.saving.config import RecordsInit
 
 _NO_GRADIENTS_HINT = (
     "The usual causes: the forward pass ran outside the `with tf.GradientTape() as tape:` block; "
@@ -27,17 +30,29 @@ _NO_GRADIENTS_HINT = (
 )
 
 
+# Keras 3's names for the slots (tapeviz's get_slot keeps TF 2's short ones).
+_KERAS_SLOT_NAMES = {"m": "momentum", "v": "velocity", "vhat": "velocity_hat"}
+
+
 def _array(value, dtype):
     """A gradient (Tensor, Variable, array, number) as a backend array of ``dtype``."""
-    value = getattr(value, "_value", value)
+    if isinstance(value, (Tensor, Variable)):
+        value = to_array(value)
     return B.xp.asarray(value, dtype=dtype)
 
 
-def _base_name(variable):
-    return variable.name[:-2] if variable.name.endswith(":0") else variable.name
+def _slot_base(variable):
+    """Keras 3 names a slot after its variable's path: 'dense/kernel' -> 'dense_kernel', 'x:0' -> 'x_0'."""
+    return getattr(variable, "path", variable.name).replace("/", "_").replace(":", "_")
 
 
-class Optimizer:
+def _default_name(optimizer):
+    from tapeviz.keras.layers.base import _snake_case, unique_name
+
+    return unique_name(_snake_case(type(optimizer).__name__))
+
+
+class Optimizer(RecordsInit):
     """Base class of the optimizers, as ``tf.keras.optimizers.Optimizer``.
 
     Args:
@@ -50,9 +65,16 @@ class Optimizer:
         global_clipnorm: scale all gradients together so their joint L2 norm
             is at most this. Only one of the three clippings can be set.
 
-    Subclasses define ``build_slots(variable)`` (the per-variable state, e.g.
-    Adam's ``m`` and ``v``) and ``update_step(gradient, variable, lr)``.
-    Slots are ordinary non-trainable Variables: ``get_slot(var, "m")``.
+    Keras 3's API: ``apply(grads, variables)`` (or ``apply_gradients(zip(grads,
+    variables))``), ``build(variables)`` (done by the first ``apply``; an
+    optimizer built on some variables refuses others, as in Keras 3),
+    ``iterations`` (an int64 Variable), ``learning_rate`` (a Variable,
+    settable with a float or a schedule), ``variables``.
+
+    Subclasses list their per-variable state in ``slot_names`` (e.g. Adam's
+    ``m`` and ``v``) and define ``update_step(gradient, variable, lr)``.
+    Slots are ordinary non-trainable Variables: ``get_slot(var, "m")``, named
+    as Keras 3 names them ('adam/dense_kernel_momentum').
     """
 
     slot_names = ()  # the per-variable state this optimizer keeps
@@ -67,16 +89,18 @@ class Optimizer:
                 "Only one of `clipnorm`, `clipvalue` and `global_clipnorm` can be set. "
                 f"Received: clipnorm={clipnorm}, clipvalue={clipvalue}, global_clipnorm={global_clipnorm}"
             )
-        self.name = name or type(self).__name__.lower()
+        self.name = name if name is not None else _default_name(self)
         self.weight_decay = weight_decay
         self.clipnorm = clipnorm
         self.clipvalue = clipvalue
         self.global_clipnorm = global_clipnorm
-        self._iterations = Variable(np.int64(0), trainable=False, name=f"{self.name}/iteration")
+        with path_scope(self.name):
+            self._iterations = KerasVariable(np.int64(0), trainable=False, dtype="int64", name="iteration")
         self._learning_rate = None
         self.learning_rate = learning_rate
         self._slots = {}  # variable id -> {slot name: Variable}
         self._tracked = []  # the variables with slots, in the order they were first seen
+        self.built = False
 
     # -- state --------------------------------------------------------------------------
     @property
@@ -86,7 +110,7 @@ class Optimizer:
 
     @property
     def learning_rate(self):
-        """The learning rate for the next step (the schedule's value at ``iterations``)."""
+        """The learning rate: a Variable (settable), or a schedule's value at ``iterations``."""
         lr = self._learning_rate
         if isinstance(lr, LearningRateSchedule):
             return lr(self._iterations)
@@ -98,31 +122,51 @@ class Optimizer:
     def learning_rate(self, value):
         if isinstance(value, LearningRateSchedule) or (callable(value) and not isinstance(value, (Variable, Tensor))):
             self._learning_rate = value
-        elif isinstance(self._learning_rate, Variable):
-            self._learning_rate.assign(np.float32(value))
+            return
+        if self._learning_rate is not None and not isinstance(self._learning_rate, Variable):
+            raise TypeError(
+                "This optimizer was created with a `LearningRateSchedule` object as its `learning_rate` constructor "
+                "argument, hence its learning rate is not settable. If you need the learning rate to be settable, "
+                "you should instantiate the optimizer with a float `learning_rate` argument."
+            )
+        value = np.float32(to_array(value) if isinstance(value, (Tensor, Variable)) else value)
+        if isinstance(self._learning_rate, Variable):
+            self._learning_rate.assign(value)
         else:
-            self._learning_rate = Variable(np.float32(value), trainable=False, name=f"{self.name}/learning_rate")
+            with path_scope(self.name):
+                self._learning_rate = KerasVariable(value, trainable=False, dtype="float32", name="learning_rate")
 
     lr = learning_rate  # TF 2's legacy alias
 
     def build(self, var_list):
-        """Create the slots of every variable in ``var_list`` (done on first use anyway)."""
+        """Create the state (slots) of every variable in ``var_list``; the first ``apply`` does it otherwise.
+
+        As in Keras 3, the optimizer then updates these variables only; a
+        second ``build`` is ignored.
+        """
+        if self.built:
+            return
         for variable in var_list:
             self._ensure_slots(variable)
+        self.built = True
 
     def _ensure_slots(self, variable):
         if variable._id in self._slots:
             return
         slots = {}
-        for slot in self.slot_names:
-            initial = self.slot_initial_value(slot, variable)
-            slots[slot] = Variable(initial, trainable=False, name=f"{self.name}/{_base_name(variable)}/{slot}")
+        base = _slot_base(variable)
+        with path_scope(self.name):
+            for slot in self.slot_names:
+                initial = self.slot_initial_value(slot, variable)
+                slots[slot] = KerasVariable(initial, trainable=False, dtype=variable.dtype.name,
+                                            name=f"{base}_{_KERAS_SLOT_NAMES.get(slot, slot)}")
         self._slots[variable._id] = slots
         self._tracked.append(variable)
 
     def slot_initial_value(self, slot, variable):
         """A slot's initial value (zeros; Adagrad overrides it)."""
-        return B.xp.zeros(variable._value.shape, dtype=variable._value.dtype)
+        array = to_array(variable)
+        return B.xp.zeros(array.shape, dtype=array.dtype)
 
     def get_slot_names(self):
         """The names of the per-variable state, e.g. ``['m', 'v']`` for Adam."""
@@ -156,49 +200,78 @@ class Optimizer:
         Returns ``iterations``.
         """
         pairs = list(grads_and_vars)
-        if not pairs:
-            return self._iterations
         for pair in pairs:
             if not (isinstance(pair, (tuple, list)) and len(pair) == 2):
                 raise TypeError(
                     "apply_gradients takes (gradient, variable) pairs: "
                     "optimizer.apply_gradients(zip(gradients, variables))."
                 )
-        for _, variable in pairs:
+        self.apply([g for g, _ in pairs], [v for _, v in pairs])
+        return self._iterations
+
+    def apply(self, grads, trainable_variables=None):
+        """Keras 3's form: ``optimizer.apply(grads, model.trainable_variables)``. Returns None.
+
+        Without ``trainable_variables``, the variables the optimizer was built
+        with (``build``) are updated, in that order.
+        """
+        grads = list(grads)
+        if trainable_variables is None:
+            if not self.built:
+                raise ValueError(
+                    "When passing `grads` without `variables`, the optimizer must already be built on a list of "
+                    "variables. Call `optimizer.build(trainable_variables)` first. "
+                )
+            variables = list(self._tracked)
+        else:
+            variables = list(trainable_variables)
+        if not variables and not grads:
+            return None
+        if len(grads) != len(variables):
+            raise ValueError(f"Got {len(grads)} gradients for {len(variables)} variables: pass one gradient per variable.")
+        for variable in variables:
             if not isinstance(variable, Variable):
                 raise TypeError(
-                    f"apply_gradients can only update tf.Variable objects, got {type(variable).__name__}. "
+                    f"The optimizer can only update tf.Variable objects, got {type(variable).__name__}. "
                     "Pass model.trainable_variables (or your own tf.Variables)."
                 )
-        kept = [(g, v) for g, v in pairs if g is not None]
+        if not self.built:
+            self.build(variables)
+        else:
+            for variable in variables:
+                if variable._id not in self._slots:
+                    raise ValueError(
+                        f"Unknown variable: {variable!r}. This optimizer can only be called for the variables it was "
+                        "originally built with. When working with a new set of variables, you should recreate a new "
+                        "optimizer instance."
+                    )
+        kept = [(g, v) for g, v in zip(grads, variables) if g is not None]
         if not kept:
-            names = [v.name for _, v in pairs]
+            names = [v.name for v in variables]
             raise ValueError(f"No gradients provided for any variable: {names}. {_NO_GRADIENTS_HINT}")
-        if len(kept) < len(pairs):
-            missing = [v.name for g, v in pairs if g is None]
+        if len(kept) < len(variables):
+            missing = [v.name for g, v in zip(grads, variables) if g is None]
             warnings.warn(
                 f"Gradients do not exist for variables {missing} when minimizing the loss. "
                 "If using `model.compile()`, did you forget to provide a `loss` argument?",
                 UserWarning,
-                stacklevel=2,
+                stacklevel=3,
             )
         variables = [v for _, v in kept]
-        grads = []
+        arrays = []
         for g, v in kept:
-            g = _array(g, v._value.dtype)
-            if g.shape != v._value.shape:
+            value = to_array(v)
+            g = _array(g, value.dtype)
+            if g.shape != value.shape:
                 raise ValueError(f"Gradient of shape {tuple(g.shape)} does not match variable {v.name!r} of shape {tuple(v.shape)}.")
-            grads.append(g)
-        for v in variables:
-            self._ensure_slots(v)
-        grads = self._clip_gradients(grads)
+            arrays.append(g)
+        arrays = self._clip_gradients(arrays)
         lr = self._current_lr_value()
         self._apply_weight_decay(variables, lr)
-        for g, v in zip(grads, variables):
-            dtype = v._value.dtype.type
-            self.update_step(g, v, dtype(lr))
-        self._iterations.assign(self._iterations._value + 1)
-        return self._iterations
+        for g, v in zip(arrays, variables):
+            self.update_step(g, v, to_array(v).dtype.type(lr))
+        self._iterations.assign(to_array(self._iterations) + 1)
+        return None
 
     def minimize(self, loss, var_list, tape=None):
         """Compute gradients of ``loss`` and apply them to ``var_list``.
@@ -223,7 +296,9 @@ class Optimizer:
     # -- the pieces around the update ---------------------------------------------------------
     def _current_lr_value(self):
         lr = self.learning_rate
-        return np.asarray(getattr(lr, "_value", lr), dtype=np.float32)[()]
+        if isinstance(lr, (Tensor, Variable)):
+            lr = B.to_numpy(to_array(lr))
+        return np.asarray(lr, dtype=np.float32)[()]
 
     def _clip_gradients(self, grads):
         xp = B.xp
@@ -251,8 +326,9 @@ class Optimizer:
             return
         for v in variables:
             if self._use_weight_decay(v):
-                dtype = v._value.dtype.type
-                v.assign(v._value - v._value * dtype(self.weight_decay) * dtype(lr))
+                value = to_array(v)
+                dtype = value.dtype.type
+                v.assign(value - value * dtype(self.weight_decay) * dtype(lr))
 
     def _use_weight_decay(self, variable):
         excluded = getattr(self, "_exclude_from_weight_decay", ())
@@ -279,4 +355,4 @@ class Optimizer:
         return float(lr.numpy()) if isinstance(lr, Variable) else lr
 
     def __repr__(self):
-        return f"<{type(self).__name__} learning_rate={self._config_lr()!r} iterations={int(self._iterations._value)}>"
+        return f"<{type(self).__name__} learning_rate={self._config_lr()!r} iterations={int(self._iterations.numpy())}>"

@@ -1,6 +1,7 @@
 """RMSprop."""
 
 from tapeviz import backend as B
+from tapeviz.core.tensor import to_array
 from tapeviz.keras.optimizers.base import Optimizer
 
 
@@ -14,7 +15,7 @@ class RMSprop(Optimizer):
     Slots: ``'velocity'``, plus ``'momentum'`` and ``'average_gradient'`` when used.
     """
 
-    def __init__(self, learning_rate=0.001, rho=0.9, momentum=0.0, epsilon=1e-7, centered=False, name="rmsprop", **kwargs):
+    def __init__(self, learning_rate=0.001, rho=0.9, momentum=0.0, epsilon=1e-7, centered=False, name=None, **kwargs):
         super().__init__(learning_rate, name=name, **kwargs)
         self.rho = rho
         self.momentum = momentum
@@ -26,11 +27,11 @@ class RMSprop(Optimizer):
         xp = B.xp
         rho = self.rho
         v_slot = self._slot(variable, "velocity")
-        velocity = rho * v_slot._value + (1 - rho) * xp.square(gradient)
+        velocity = rho * to_array(v_slot) + (1 - rho) * xp.square(gradient)
         v_slot.assign(velocity)
         if self.centered:
             a_slot = self._slot(variable, "average_gradient")
-            average = rho * a_slot._value + (1 - rho) * gradient
+            average = rho * to_array(a_slot) + (1 - rho) * gradient
             a_slot.assign(average)
             denominator = velocity - xp.square(average) + self.epsilon
         else:
@@ -38,11 +39,11 @@ class RMSprop(Optimizer):
         increment = (learning_rate * gradient) / xp.sqrt(denominator)
         if self.momentum > 0:
             m_slot = self._slot(variable, "momentum")
-            m = self.momentum * m_slot._value + increment
+            m = self.momentum * to_array(m_slot) + increment
             m_slot.assign(m)
-            variable.assign(variable._value - m)
+            variable.assign(to_array(variable) - m)
         else:
-            variable.assign(variable._value - increment)
+            variable.assign(to_array(variable) - increment)
 
     def get_config(self):
         return {**super().get_config(), "rho": self.rho, "momentum": self.momentum,

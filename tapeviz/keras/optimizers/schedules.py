@@ -6,18 +6,19 @@ learning rates (and so the same weights) as on TensorFlow.
 
 import numpy as np
 
-from tapeviz.core.tensor import Tensor
+from tapeviz import backend as B
+from tapeviz.core.tensor import Tensor, is_tensor, to_array
+from tapeviz.keras.saving.config import RecordsInit
 
 __all__ = ["LearningRateSchedule", "ExponentialDecay", "PiecewiseConstantDecay", "InverseTimeDecay"]
 
 
 def _step(step):
     """The step (an int, a Variable or a Tensor) as a host NumPy number."""
-    value = getattr(step, "_value", step)
-    return np.asarray(value)
+    return B.to_numpy(to_array(step)) if is_tensor(step) else np.asarray(step)
 
 
-class LearningRateSchedule:
+class LearningRateSchedule(RecordsInit):
     """Base class: subclass and define ``__call__(self, step)`` and ``get_config``."""
 
     def __call__(self, step):
@@ -46,7 +47,7 @@ class _Decay(LearningRateSchedule):
         progress = f(_step(step)) / f(self.decay_steps)
         if self.staircase:
             progress = np.floor(progress)
-        return Tensor(np.asarray(self._rate(f(self.initial_learning_rate), f(self.decay_rate), progress), dtype=f))
+        return Tensor(B.asarray(np.asarray(self._rate(f(self.initial_learning_rate), f(self.decay_rate), progress), dtype=f)))
 
     def _rate(self, initial, decay_rate, progress):
         raise NotImplementedError
@@ -95,7 +96,7 @@ class PiecewiseConstantDecay(LearningRateSchedule):
             if s <= boundary:
                 value = v
                 break
-        return Tensor(np.asarray(value, dtype=np.float32))
+        return Tensor(B.asarray(np.asarray(value, dtype=np.float32)))
 
     def get_config(self):
         return {"boundaries": self.boundaries, "values": self.values, "name": self.name}

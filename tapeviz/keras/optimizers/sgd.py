@@ -1,5 +1,6 @@
 """Stochastic gradient descent, with optional (Nesterov) momentum."""
 
+from tapeviz.core.tensor import to_array
 from tapeviz.keras.optimizers.base import Optimizer
 
 
@@ -13,7 +14,7 @@ class SGD(Optimizer):
     Slot: ``'momentum'`` when momentum != 0.
     """
 
-    def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False, name="SGD", **kwargs):
+    def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False, name=None, **kwargs):
         super().__init__(learning_rate, name=name, **kwargs)
         if not isinstance(momentum, (int, float)) or momentum < 0 or momentum > 1:
             raise ValueError(f"`momentum` must be a float between [0, 1]. Received: momentum={momentum}")
@@ -22,13 +23,13 @@ class SGD(Optimizer):
         self.slot_names = ("momentum",) if momentum != 0 else ()
 
     def update_step(self, gradient, variable, learning_rate):
-        value = variable._value
+        value = to_array(variable)
         if self.momentum == 0:
             variable.assign(value - gradient * learning_rate)
             return
         m_slot = self._slot(variable, "momentum")
         momentum = value.dtype.type(self.momentum)
-        m = m_slot._value * momentum - gradient * learning_rate
+        m = to_array(m_slot) * momentum - gradient * learning_rate
         m_slot.assign(m)
         if self.nesterov:
             variable.assign(value + (m * momentum - gradient * learning_rate))

@@ -1,0 +1,309 @@
+"""Recurrent layers: ``RNN`` runs a cell over the steps of a sequence; SimpleRNN, LSTM and GRU are RNNs of Keras 3's cells.
+
+Inputs are (batch, steps, features). A cell maps (input at one step, states)
+to (output, new states); the layer loops over the steps in Python, so the
+tape records every step, which the visualizer can show unrolled. The cells'
+formulas, weight layouts and defaults are Keras 3's (LSTM gates i, f, c, o;
+GRU gates z, r, h with ``reset_after=True``; recurrent kernels initialized
+'orthogonal'), so weights taken from Keras with ``set_weights`` give
+Keras's outputs.
+"""
+
+from tapeviz import nn
+from tapeviz.core.primitives.array import split, stack, unstack, zeros
+from tapeviz.core.primitives.linalg import matmul
+from tapeviz.core.scopes import name_scope
+from tapeviz.keras import activations, initializers
+from tapeviz.keras.layers.base import InputSpec, Layer, _own_path
+
+__all__ = ["RNN", "SimpleRNNCell", "LSTMCell", "GRUCell", "SimpleRNN", "LSTM", "GRU"]
+
+
+class _Cell(Layer):
+    """What the cells share: units, initializers, state sizes and per-sequence dropout masks."""
+
+    def __init__(self, units, activation="tanh", use_bias=True, kernel_initializer="glorot_uniform",
+                 recurrent_initializer="orthogonal", bias_initializer="zeros", dropout=0.0, recurrent_dropout=0.0,
+                 seed=None, **kwargs):
+        super().__init__(**kwargs)
+        if not isinstance(units, int) or units <= 0:
+            raise ValueError(f"Received an invalid value for argument `units`, expected a positive integer, got {units}.")
+        self.units = units
+        self.activation = activations.get(activation)
+        self.use_bias = use_bias
+        self.kernel_initializer = initializers.get(kernel_initializer)
+        self.recurrent_initializer = initializers.get(recurrent_initializer)
+        self.bias_initializer = initializers.get(bias_initializer)
+        self.dropout = min(1.0, max(0.0, dropout))
+        self.recurrent_dropout = min(1.0, max(0.0, recurrent_dropout))
+        self.seed = seed
+        self._masks = None  # (input mask, recurrent mask) for the sequence being run
+
+    state_count = 1
+
+    @property
+    def state_size(self):
+        return [self.units] * self.state_count if self.state_count > 1 else self.units
+
+    def get_initial_state(self, batch_size):
+        return [zeros((batch_size, self.units)) for _ in range(self.state_count)]
+
+    def _kernels(self, input_dim, gates):
+        self.kernel = self.add_weight(name="kernel", shape=(input_dim, gates * self.units),
+                                      initializer=self.kernel_initializer)
+        self.recurrent_kernel = self.add_weight(name="recurrent_kernel", shape=(self.units, gates * self.units),
+                                                initializer=self.recurrent_initializer)
+
+    def start_sequence(self, first_step, state, training):
+        """Draw the dropout masks once per sequence, as Keras does (the same units dropped at every step)."""
+        def mask(like, rate):
+            if not training or rate == 0:
+                return None
+            return nn.dropout(like * 0 + 1, rate=rate, seed=self.seed)
+
+        self._masks = (mask(first_step, self.dropout), mask(state, self.recurrent_dropout))
+
+    def _dropped(self, x, h):
+        masks = self._masks or (None, None)
+        if masks[0] is not None:
+            x = x * masks[0]
+        if masks[1] is not None:
+            h = h * masks[1]
+        return x, h
+
+    def get_config(self):
+        return {**super().get_config(), "units": self.units, "use_bias": self.use_bias,
+                "dropout": self.dropout, "recurrent_dropout": self.recurrent_dropout}
+
+
+class SimpleRNNCell(_Cell):
+    """``h = activation(x @ kernel + bias + h_prev @ recurrent_kernel)``."""
+
+    def build(self, input_shape):
+        self._kernels(input_shape[-1], 1)
+        self.bias = self.add_weight(name="bias", shape=(self.units,), initializer=self.bias_initializer) if self.use_bias else None
+
+    def call(self, inputs, states, training=None):
+        x, h_prev = self._dropped(inputs, states[0])
+        h = matmul(x, self.kernel)
+        if self.bias is not None:
+            h = h + self.bias
+        output = self.activation(h + matmul(h_prev, self.recurrent_kernel))
+        return output, [output]
+
+
+class LSTMCell(_Cell):
+    """Long short-term memory, Keras 3's form (gates i, f, c, o in that order along the kernels' last axis)::
+
+        z = x @ kernel + h_prev @ recurrent_kernel + bias
+        i, f, o = sigmoid(z_i), sigmoid(z_f), sigmoid(z_o);   c = f * c_prev + i * tanh(z_c);   h = o * tanh(c)
+
+    ``unit_forget_bias=True`` starts the forget gate's bias at 1.
+    """
+
+    state_count = 2
+
+    def __init__(self, units, activation="tanh", recurrent_activation="sigmoid", use_bias=True,
+                 kernel_initializer="glorot_uniform", recurrent_initializer="orthogonal", bias_initializer="zeros",
+                 unit_forget_bias=True, **kwargs):
+        super().__init__(units, activation, use_bias, kernel_initializer, recurrent_initializer, bias_initializer, **kwargs)
+        self.recurrent_activation = activations.get(recurrent_activation)
+        self.unit_forget_bias = unit_forget_bias
+
+    def build(self, input_shape):
+        self._kernels(input_shape[-1], 4)
+        if not self.use_bias:
+            self.bias = None
+            return
+        if self.unit_forget_bias:
+            base = self.bias_initializer
+
+            def initializer(shape, dtype=None):
+                import numpy as np
+
+                u = self.units
+                parts = [np.asarray(base((u,), dtype=dtype)), np.ones((u,)), np.asarray(base((2 * u,), dtype=dtype))]
+                return np.concatenate(parts).astype(dtype or "float32")
+        else:
+            initializer = self.bias_initializer
+        self.bias = self.add_weight(name="bias", shape=(4 * self.units,), initializer=initializer)
+
+    def call(self, inputs, states, training=None):
+        h_prev, c_prev = states
+        x, h_prev_dropped = self._dropped(inputs, h_prev)
+        z = matmul(x, self.kernel) + matmul(h_prev_dropped, self.recurrent_kernel)
+        if self.bias is not None:
+            z = z + self.bias
+        z_i, z_f, z_c, z_o = split(z, 4, axis=1)
+        i = self.recurrent_activation(z_i)
+        f = self.recurrent_activation(z_f)
+        c = f * c_prev + i * self.activation(z_c)
+        o = self.recurrent_activation(z_o)
+        h = o * self.activation(c)
+        return h, [h, c]
+
+
+class GRUCell(_Cell):
+    """Gated recurrent unit, Keras 3's form (gates z, r, h along the kernels' last axis).
+
+    With ``reset_after=True`` (the default) the reset gate multiplies the
+    recurrent term after its matrix product, and the bias is (2, 3 * units):
+    an input bias and a recurrent bias::
+
+        x_z, x_r, x_h = split(x @ kernel + b_in);   r_z, r_r, r_h = split(h_prev @ recurrent_kernel + b_rec)
+        z = sigmoid(x_z + r_z);   r = sigmoid(x_r + r_r);   hh = tanh(x_h + r * r_h)
+        h = z * h_prev + (1 - z) * hh
+    """
+
+    def __init__(self, units, activation="tanh", recurrent_activation="sigmoid", use_bias=True,
+                 kernel_initializer="glorot_uniform", recurrent_initializer="orthogonal", bias_initializer="zeros",
+                 reset_after=True, **kwargs):
+        super().__init__(units, activation, use_bias, kernel_initializer, recurrent_initializer, bias_initializer, **kwargs)
+        self.recurrent_activation = activations.get(recurrent_activation)
+        self.reset_after = reset_after
+
+    def build(self, input_shape):
+        self._kernels(input_shape[-1], 3)
+        if self.use_bias:
+            shape = (2, 3 * self.units) if self.reset_after else (3 * self.units,)
+            self.bias = self.add_weight(name="bias", shape=shape, initializer=self.bias_initializer)
+        else:
+            self.bias = None
+
+    def call(self, inputs, states, training=None):
+        h_prev = states[0]
+        x, h_prev_dropped = self._dropped(inputs, h_prev)
+        u = self.units
+        input_bias = recurrent_bias = None
+        if self.bias is not None:
+            if self.reset_after:
+                input_bias, recurrent_bias = unstack(self.bias, axis=0)
+            else:
+                input_bias = self.bias
+        matrix_x = matmul(x, self.kernel)
+        if input_bias is not None:
+            matrix_x = matrix_x + input_bias
+        x_z, x_r, x_h = split(matrix_x, 3, axis=-1)
+        if self.reset_after:
+            inner = matmul(h_prev_dropped, self.recurrent_kernel)
+            if recurrent_bias is not None:
+                inner = inner + recurrent_bias
+        else:
+            inner = matmul(h_prev_dropped, self.recurrent_kernel[:, :2 * u])
+        r_z, r_r = inner[:, :u], inner[:, u:2 * u]
+        z = self.recurrent_activation(x_z + r_z)
+        r = self.recurrent_activation(x_r + r_r)
+        if self.reset_after:
+            r_h = r * inner[:, 2 * u:]
+        else:
+            r_h = matmul(r * h_prev_dropped, self.recurrent_kernel[:, 2 * u:])
+        hh = self.activation(x_h + r_h)
+        h = z * h_prev + (1 - z) * hh
+        return h, [h]
+
+    def get_config(self):
+        return {**super().get_config(), "reset_after": self.reset_after}
+
+
+class RNN(Layer):
+    """Run ``cell`` over the steps of (batch, steps, features) inputs.
+
+    Returns the last output (batch, units), or every step's (batch, steps,
+    units) with ``return_sequences=True``; with ``return_state=True`` a list
+    ``[output, *final_states]``. ``initial_state`` (a list of tensors) is
+    given at call time; ``go_backwards`` runs the steps in reverse (and
+    returns the reversed sequence, as Keras). ``stateful=True`` keeps the
+    final states as the next call's initial states, until ``reset_states()``.
+    """
+
+    def __init__(self, cell, return_sequences=False, return_state=False, go_backwards=False, stateful=False,
+                 unroll=False, zero_output_for_mask=False, **kwargs):
+        super().__init__(**kwargs)
+        if not isinstance(cell, Layer) or not hasattr(cell, "state_size"):
+            raise ValueError(f"Argument `cell` should have a `call` method and a `state_size` attribute. Received: cell={cell}")
+        self.cell = cell
+        self.return_sequences, self.return_state = return_sequences, return_state
+        self.go_backwards, self.stateful, self.unroll = go_backwards, stateful, unroll
+        self.states = None
+        self.input_spec = InputSpec(min_ndim=3)
+
+    def build(self, input_shape):
+        step_shape = (input_shape[0],) + tuple(input_shape[2:])
+        with name_scope(self.cell.name), _own_path(self.cell):
+            self.cell.build(step_shape)
+        self.cell.built = True
+
+    def call(self, inputs, initial_state=None, mask=None, training=None):
+        if mask is not None:
+            raise NotImplementedError("tapeviz's RNN layers do not support masks yet; pad and slice instead.")
+        batch = inputs.shape[0]
+        if initial_state is not None:
+            states = list(initial_state) if isinstance(initial_state, (list, tuple)) else [initial_state]
+        elif self.stateful and self.states is not None:
+            states = list(self.states)
+        else:
+            states = self.cell.get_initial_state(batch)
+        steps = unstack(inputs, axis=1)
+        if self.go_backwards:
+            steps = steps[::-1]
+        self.cell.start_sequence(steps[0], states[0], training)
+        outputs = []
+        try:
+            for x_t in steps:
+                output, states = self.cell(x_t, states, training=training)
+                outputs.append(output)
+        finally:
+            self.cell._masks = None
+        if self.stateful:
+            self.states = [s for s in states]
+        result = stack(outputs, axis=1) if self.return_sequences else outputs[-1]
+        return [result] + list(states) if self.return_state else result
+
+    def reset_states(self):
+        """Forget the states a ``stateful`` RNN carried over (the next call starts from zeros)."""
+        self.states = None
+
+    reset_state = reset_states
+
+    def get_config(self):
+        return {**super().get_config(), "return_sequences": self.return_sequences, "return_state": self.return_state,
+                "go_backwards": self.go_backwards, "stateful": self.stateful}
+
+
+def _split_kwargs(kwargs):
+    """The RNN layer's own keyword arguments, apart from the cell's."""
+    own = {k: kwargs.pop(k) for k in ("return_sequences", "return_state", "go_backwards", "stateful", "unroll",
+                                      "name", "trainable", "dtype", "input_shape", "zero_output_for_mask")
+           if k in kwargs}
+    return own
+
+
+class SimpleRNN(RNN):
+    """A fully connected RNN: ``h = tanh(x @ kernel + bias + h_prev @ recurrent_kernel)`` (SimpleRNNCell)."""
+
+    def __init__(self, units, **kwargs):
+        own = _split_kwargs(kwargs)
+        super().__init__(SimpleRNNCell(units, **kwargs), **own)
+
+
+class LSTM(RNN):
+    """Long short-term memory (LSTMCell): Keras 3's defaults (tanh, sigmoid gates, unit_forget_bias)."""
+
+    def __init__(self, units, **kwargs):
+        own = _split_kwargs(kwargs)
+        super().__init__(LSTMCell(units, **kwargs), **own)
+
+
+class GRU(RNN):
+    """Gated recurrent unit (GRUCell): Keras 3's defaults (reset_after=True)."""
+
+    def __init__(self, units, **kwargs):
+        own = _split_kwargs(kwargs)
+        super().__init__(GRUCell(units, **kwargs), **own)
+
+
+for _layer in (SimpleRNN, LSTM, GRU):
+    for _attr in ("units", "activation", "use_bias", "kernel_initializer", "recurrent_initializer", "bias_initializer",
+                  "dropout", "recurrent_dropout"):
+        setattr(_layer, _attr, property(lambda self, _a=_attr: getattr(self.cell, _a)))
+del _layer, _attr

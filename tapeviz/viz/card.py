@@ -1,0 +1,229 @@
+"""The chain-rule card: what one backward step computes, with the recorded numbers.
+
+At each step of the reverse sweep the player shows, for the op being
+differentiated, the gradient arriving at its output (*upstream*), each
+input's local derivative evaluated at the recorded values (``2*x = 6``, from
+the rule's ``local`` in :mod:`tapeviz.core.gradients`), their product
+(``1 x 6 = 6``), and where the product goes, with the running sum when
+several gradients meet at one tensor (``-0.99 + 6 = 5.01``). Only the inputs
+the sweep differentiates get a row (not ``d(x**y)/dy`` for a constant ``y``).
+
+A card is plain data (a dict of strings), so the widget, the HTML export and
+the GIF draw the same thing; :func:`text` gives it as lines.
+
+The recorded values come from the trace's live events (``Trace.records``);
+a trace loaded from JSON has only previews, and its cards show the rules'
+formulas and the previews instead of evaluated local derivatives.
+"""
+
+import re
+
+import numpy as np
+
+from tapeviz.core.gradients import RULES, local_derivatives
+from tapeviz.core.tensor import is_tensor
+from tapeviz.viz import format as fmt
+
+
+def sweep_events(trace, index):
+    """(start, [BackwardStep...], finish) events of the trace's ``index``-th sweep, or None."""
+    objects = getattr(trace, "objects", None)
+    if not objects:
+        return None
+    return objects["sweeps"].get(f"s{index}")
+
+
+def array_of(obj):
+    """A float64 array of a live tensor, or None for a released value or a summary."""
+    value = _raw(obj)
+    return value.astype(np.float64) if value is not None and value.dtype.kind in "biuf" else None
+
+
+def _raw(obj):
+    """A live tensor's value as recorded (host NumPy), or None."""
+    if obj is None or not is_tensor(obj):
+        return None
+    try:
+        return np.asarray(obj.numpy())
+    except Exception:  # a value that cannot be read (a device error): show no number
+        return None
+
+
+def evaluated_locals(op, entry):
+    """The rule's local derivatives at the recorded inputs/outputs, or None when values are gone."""
+    if entry is None:
+        return None
+    arrays = [_raw(t) for t in (*entry.inputs, *entry.outputs)]
+    if any(a is None for a in arrays):
+        return None
+    n = len(entry.inputs)
+    try:
+        return local_derivatives(op["name"], arrays[:n], arrays[n:], getattr(entry, "attrs", None) or {})
+    except Exception:  # a description that cannot be evaluated here: the card falls back to the formula
+        return None
+
+
+def named(text, primitive_name, input_names):
+    """A local derivative's text with the rule's symbols replaced by the inputs' names:
+    ``d(x*y)/dx = y`` becomes ``x`` for ``x * x``, ``2*x`` stays ``2*x`` for ``x ** 2``."""
+    rule = RULES.get(primitive_name)
+    symbols = getattr(getattr(rule, "local", None), "symbols", None)
+    if not symbols:
+        return text
+    mapping = {s: n for s, n in zip(symbols, input_names)}
+    return re.sub(r"\b([a-z])\b", lambda m: mapping.get(m.group(1), m.group(1)), text)
+
+
+def ratio(top, bottom):
+    """``dy/dx`` for short names, ``d(loss)/d(w)`` for longer ones."""
+    if len(top) <= 2 and len(bottom) <= 2:
+        return f"d{top}/d{bottom}"
+    return f"d({top})/d({bottom})"
+
+
+def wrt(name):
+    """``d/dx``, or ``d/d(player_x)`` for a longer name."""
+    return f"d/d{name}" if len(name) <= 2 else f"d/d({name})"
+
+
+def local_shown(row):
+    """``2*x = 6``, or just ``1`` when the derivative is a number to begin with."""
+    if row["local_value"] is None or row["local"] == row["local_value"]:
+        return row["local"] or ""
+    return f"{row['local']} = {row['local_value']}"
+
+
+def value_text(value, limit=40):
+    return fmt.clip(fmt.preview(value), limit) if value is not None else "?"
+
+
+def step_card(op, step, event, name_of, totals, node_of, skip=()):
+    """The card of one backward step.
+
+    ``op``/``step``: the trace's op and sweep step; ``event``: the live
+    BackwardStep (or None); ``name_of(tid)``: what the picture calls a tensor;
+    ``totals``: node id -> running total (float64 array or preview string),
+    updated here; ``node_of(tid)``: the node a tensor is drawn as; ``skip``:
+    input positions whose gradient is not summed here (a variable's read step).
+    """
+    entry = event.entry if event is not None else None
+    described = evaluated_locals(op, entry)
+    upstream_values = [array_of(u) for u in event.upstream] if event is not None else []
+    outputs = ", ".join(name_of(t) for t in op["outputs"]) or op["id"]
+    upstream = [u if u is not None else "None" for u in step["upstream"]]
+    rows = []
+    for position, (tid, grad) in enumerate(zip(op["inputs"], step["grads"])):
+        if grad is None:
+            continue  # a branch of the rule this sweep does not need
+        item = described[position] if described and position < len(described) else None
+        grad_value = array_of(event.grads[position]) if event is not None else None
+        row = {"tid": tid, "position": position, "input": name_of(tid), "local": None, "local_value": None, "product": grad,
+               "elementwise": False, "into": name_of(tid), "sum": None, "total": grad}
+        if item is not None:
+            local_text, local_value = item
+            row["local"] = named(local_text, op["name"], [name_of(t) for t in op["inputs"]])
+            if local_value is not None:
+                row["elementwise"] = True
+                row["local_value"] = value_text(local_value)
+                up = upstream_values[0] if upstream_values else None
+                shown_up = value_text(up) if up is not None else upstream[0]
+                row["product"] = f"{shown_up} \u00d7 {row['local_value']} = {grad}"
+                if grad_value is not None and up is not None and np.shape(grad_value) != np.shape(local_value):
+                    row["product"] += " (summed to the input's shape)"
+        node = node_of(tid)
+        if position not in skip:
+            row["sum"], row["total"] = _accumulate(totals, node, grad_value, grad, step["totals"].get(tid))
+        rows.append(row)
+    return {"op": op["name"], "id": op["id"], "outputs": outputs, "upstream": ", ".join(upstream),
+            "formula": op["formula"], "rows": rows, "evaluated": described is not None}
+
+
+def _accumulate(totals, node, value, preview, fallback):
+    """Add one gradient to ``node``'s running total: (running-sum text or None, new total text)."""
+    previous = totals.get(node)
+    if value is not None and not isinstance(previous, str):
+        if previous is None:
+            totals[node] = value
+            return None, fmt.preview(value)
+        try:
+            new = np.asarray(previous + value)
+        except ValueError:  # shapes that do not add (a summary): fall back to the trace's total
+            new = None
+        if new is not None:
+            totals[node] = new
+            return f"{fmt.preview(previous)} + {fmt.preview(value)} = {fmt.preview(new)}", fmt.preview(new)
+    # No live numbers: the trace's preview of the total (exact for tensors drawn as themselves).
+    total = fallback if fallback is not None else preview
+    if previous is not None:
+        totals[node] = total
+        return f"{previous if isinstance(previous, str) else fmt.preview(previous)} + {preview} = {total}", total
+    totals[node] = total
+    return None, total
+
+
+def seed_card(target_names, seeds, sources=()):
+    rows = [{"input": name, "local": None, "local_value": None, "product": seed, "elementwise": False,
+             "into": name, "sum": None, "total": seed} for name, seed in zip(target_names, seeds)]
+    return {"op": "seed", "id": None, "outputs": ", ".join(target_names), "upstream": ", ".join(seeds),
+            "formula": "", "rows": rows, "evaluated": True, "seed": True}
+
+
+def text(card, target="y"):
+    """The card as lines of plain text (the player's text form, the GIF)."""
+    if card is None:
+        return []
+    if card.get("forward"):  # the tangent player's card
+        from tapeviz.viz import tangent_card
+
+        return tangent_card.text(card)
+    if card.get("seed"):
+        return [f"seed: {ratio(n, n)} = {row['total']}" for n, row in zip(card["outputs"].split(", "), card["rows"])]
+    lines = [f"{card['op']} \u2192 {card['outputs']}: upstream {ratio(target, card['outputs'])} = {card['upstream']}"]
+    if not card["rows"]:
+        lines.append("  no input needs a gradient here")
+    for row in card["rows"]:
+        if row["elementwise"]:
+            lines.append(f"  {wrt(row['input'])}: local {local_shown(row)}; "
+                         f"upstream \u00d7 local = {row['product'].split(' = ', 1)[0]} = {row['product'].split(' = ', 1)[1]}")
+        else:
+            rule = row["local"] or card["formula"]
+            lines.append(f"  {wrt(row['input'])}: {rule}; the rule gives {row['product']}")
+        if row["sum"]:
+            lines.append(f"    {row['into']} collects it: {row['sum']}")
+        else:
+            lines.append(f"    {row['into']} so far: {row['total']}")
+    return lines
+
+
+_TABLE = "border-collapse:collapse;font-size:12px;margin:2px 0"
+_CELL = "border:1px solid #e5e7eb;padding:2px 6px"
+
+
+def html(card, target="y"):
+    """The card as a small HTML table (user text escaped)."""
+    if card is None:
+        return ""
+    if card.get("forward"):  # the tangent player's card
+        from tapeviz.viz import tangent_card
+
+        return tangent_card.html(card)
+    e = fmt.html_text
+    if card.get("seed"):
+        body = "".join(f"<tr><td>seed</td><td><b>{e(ratio(n, n))} = {e(row['total'])}</b></td></tr>"
+                       for n, row in zip(card["outputs"].split(", "), card["rows"]))
+        return f'<table class="tv-card" style="{_TABLE}">{body}</table>'
+    head = (f"<tr><th colspan=5 style='text-align:left'>{e(card['op'])} \u2192 {e(card['outputs'])}"
+            f" <span style='color:#6b7280;font-weight:normal'>{e(card['formula'])}</span></th></tr>"
+            "<tr style='color:#6b7280'><td>to</td><td>upstream</td><td>local derivative</td>"
+            "<td>upstream \u00d7 local</td><td>collected at the input</td></tr>")
+    body = []
+    for row in card["rows"]:
+        local = (e(local_shown(row)) if row["elementwise"] else e(row["local"] or card["formula"]))
+        product = e(row["product"])
+        collected = e(row["sum"]) if row["sum"] else e(row["total"])
+        body.append(f"<tr><td><b>{e(wrt(row['input']))}</b></td><td>{e(card['upstream'])}</td><td>{local}</td>"
+                    f"<td><b>{product}</b></td><td>{collected}</td></tr>")
+    if not card["rows"]:
+        body.append("<tr><td colspan=5>no input needs a gradient here</td></tr>")
+    return (f'<table class="tv-card" style="{_TABLE}">{head}{"".join(body)}</table>'
+            .replace("<td>", f'<td style="{_CELL}">'))

@@ -1,0 +1,100 @@
+"""A legend made from the encodings a picture actually uses.
+
+Each entry is (kind, swatch, text): only the node roles, derivative orders,
+folds, edge styles and player marks present in this view or these frames
+appear, so a small forward-only tape gets a two-line legend and a nested
+second-order one explains its colours.
+"""
+
+from tapeviz.viz import format as fmt
+from tapeviz.viz import view as views
+
+_COLOUR_NAMES = "blue amber red purple green".split()
+
+
+def entries(view, frames=(), links=(), data=None, forward=False):
+    """[(swatch kind, colours dict, text)] for what ``view`` and ``frames`` draw (``forward``: the tangent player's)."""
+    out = []
+    roles = {node.get("role") for node in view.nodes.values() if node["kind"] == "tensor"}
+    targets = any(node.get("target") for node in view.nodes.values())
+    if "variable" in roles:
+        out.append(("box", {"fill": "#dcfce7", "stroke": "#15803d"}, "variable (watched automatically when trainable)"))
+    if "source" in roles:
+        out.append(("ellipse", {"fill": "white", "stroke": "#15803d"}, "watched tensor (tape.watch)"))
+    if "leaf" in roles:
+        out.append(("ellipse-dashed", {"fill": "white", "stroke": "#6b7280"}, "constant: not watched, no gradient"))
+    if "tensor" in roles:
+        out.append(("ellipse", {"fill": "white", "stroke": "#1f2937"}, "tensor computed by an op"))
+    if targets:
+        out.append(("ellipse-double", {"fill": "white", "stroke": "#b91c1c"}, "target of gradient()"))
+    for depth in sorted(view.depths):
+        order = views.ORDER_NAMES[min(depth, len(views.ORDER_NAMES) - 1)]
+        colour = _COLOUR_NAMES[min(depth, len(_COLOUR_NAMES) - 1)]
+        out.append(("op", {"fill": views.depth_colour(depth), "stroke": "#1f2937"},
+                    f"{order} op ({colour}{', dashed edges' if depth else ''})"))
+    if any(node["kind"] == "op" and not node["op"]["tapes"] for node in view.nodes.values()):
+        out.append(("op", {"fill": "#f3f4f6", "stroke": "#6b7280"}, "op no tape recorded"))
+    if view.folds:
+        out.append(("fold", {"fill": "#dbeafe", "stroke": "#1f2937"}, "folded group of ops (open=[...] shows it)"))
+    if forward:
+        out += _forward_marks(frames)
+    else:
+        if any(f.get("node") for f in frames):
+            out.append(("highlight", {"stroke": "#f59e0b"}, "the op this step differentiates"))
+        if any(f.get("set") for f in frames):
+            out.append(("badge", {"fill": "#fee2e2", "stroke": "#b91c1c"}, "gradient collected so far (dy/dx = ...)"))
+        if any(f.get("flow") for f in frames):
+            out.append(("flow", {"stroke": "#dc2626"}, "gradient flowing back along an edge (against the arrow)"))
+    if links:
+        out.append(("link", {"stroke": "#7c3aed"}, "backward op \u2192 the forward op it differentiates"))
+    if any(f.get("hidden") for f in frames):
+        out.append(("hidden", {"fill": "white", "stroke": "#e5e7eb"}, "not recorded yet"))
+    return out
+
+
+def _forward_marks(frames):
+    """The tangent player's marks: blue tangents flowing with the arrows."""
+    out = []
+    if any(f.get("node") for f in frames):
+        out.append(("highlight", {"stroke": "#f59e0b"}, "the op this step pushes the tangents through"))
+    if any(f.get("set") for f in frames):
+        out.append(("badge", {"fill": "#dbeafe", "stroke": "#1d4ed8"}, "tangent of a value (dy/dt = ...)"))
+    if any(f.get("flow") for f in frames):
+        out.append(("flow-forward", {"stroke": "#2563eb"}, "tangent flowing forward along an edge (with the arrow)"))
+    return out
+
+
+def _swatch(kind, c):
+    fill, stroke = c.get("fill", "none"), c.get("stroke", "#000")
+    shapes = {
+        "box": f'<rect x="2" y="3" width="24" height="12" fill="{fill}" stroke="{stroke}" stroke-width="2"/>',
+        "ellipse": f'<ellipse cx="14" cy="9" rx="11" ry="6" fill="{fill}" stroke="{stroke}" stroke-width="1.5"/>',
+        "ellipse-dashed": f'<ellipse cx="14" cy="9" rx="11" ry="6" fill="{fill}" stroke="{stroke}" stroke-dasharray="3,2"/>',
+        "ellipse-double": (f'<ellipse cx="14" cy="9" rx="12" ry="7" fill="none" stroke="{stroke}"/>'
+                           f'<ellipse cx="14" cy="9" rx="9" ry="4.5" fill="{fill}" stroke="{stroke}"/>'),
+        "op": f'<rect x="2" y="3" width="24" height="12" rx="4" fill="{fill}" stroke="{stroke}"/>',
+        "fold": (f'<rect x="5" y="2" width="21" height="11" fill="{fill}" stroke="{stroke}"/>'
+                 f'<rect x="2" y="5" width="21" height="11" fill="{fill}" stroke="{stroke}"/>'),
+        "highlight": f'<rect x="2" y="2" width="24" height="14" rx="4" fill="none" stroke="{stroke}" stroke-width="3"/>',
+        "badge": f'<rect x="2" y="4" width="24" height="10" rx="3" fill="{fill}" stroke="{stroke}"/>',
+        "flow": (f'<line x1="26" y1="9" x2="7" y2="9" stroke="{stroke}" stroke-width="3"/>'
+                 f'<path d="M2,9 L9,5 L9,13 z" fill="{stroke}"/>'),
+        "flow-forward": (f'<line x1="2" y1="9" x2="21" y2="9" stroke="{stroke}" stroke-width="3"/>'
+                         f'<path d="M26,9 L19,5 L19,13 z" fill="{stroke}"/>'),
+        "link": f'<line x1="2" y1="9" x2="26" y2="9" stroke="{stroke}" stroke-width="1.5" stroke-dasharray="2,3"/>',
+        "hidden": f'<rect x="2" y="3" width="24" height="12" fill="{fill}" stroke="{stroke}"/>',
+    }
+    return f'<svg width="28" height="18" viewBox="0 0 28 18" style="vertical-align:middle">{shapes[kind]}</svg>'
+
+
+def html(items):
+    """The legend as inline HTML: one swatch and one phrase per entry."""
+    if not items:
+        return ""
+    cells = "".join(f'<span style="margin-right:14px;white-space:nowrap">{_swatch(kind, colours)} '
+                    f"{fmt.html_text(text)}</span>" for kind, colours, text in items)
+    return f'<div class="tapeviz-legend">{cells}</div>'
+
+
+def text(items):
+    return "legend: " + "; ".join(t for _k, _c, t in items)

@@ -1,0 +1,269 @@
+"""Run a TensorFlow / Keras guide's code cells on tapeviz (or on TensorFlow) and report cell by cell.
+
+    python tools/run_guide.py GUIDE [--impl tapeviz|tf] [--json OUT] [--quiet]
+    python tools/run_guide.py --compare TAPEVIZ.json TF.json
+
+GUIDE is a notebook (``.ipynb``: tensorflow/docs) or a keras-io guide
+(``.py``: code between top-level string "prose" blocks). Get them from
+github.com/tensorflow/docs (site/en/guide/basic_training_loops.ipynb, ...)
+and github.com/keras-team/keras-io (guides/writing_a_custom_training_loop_in_tensorflow.py, ...).
+
+With ``--impl tapeviz`` (the default) each cell is rewritten so that
+``import tensorflow as tf`` imports tapeviz and ``keras`` is
+``tapeviz.keras``; with ``--impl tf`` (run it with a Python that has
+TensorFlow) the cells run as written. Both runs make the same substitutions
+for what needs the internet, so their outputs can be compared:
+
+- ``keras.datasets.mnist.load_data()`` -> a synthetic MNIST of the same
+  shapes and dtypes (12,000 training and 2,000 test images, class-dependent
+  patterns, from a seeded NumPy generator);
+- ``tensorflow_datasets`` (``tfds.load('penguins/...')``) -> a synthetic
+  penguins set: 4 float features, 3 classes, 344 rows;
+- shell (``!pip``) and magic (``%``) lines are dropped; matplotlib draws to
+  the Agg backend; files are written to a temporary directory.
+
+A cell's last expression is printed as Jupyter would show it. Each cell's
+status is ok / FAIL (with the error); ``--compare`` lists the cells whose
+printed output differs between two runs (random cells differ by design).
+"""
+
+import argparse
+import ast
+import contextlib
+import io
+import json
+import os
+import re
+import sys
+import tempfile
+import time
+import traceback
+
+# -- reading the guide -------------------------------------------------------------------
+
+
+def extract_cells(path):
+    """The guide's code cells, in order, as strings."""
+    if path.endswith(".ipynb"):
+        with open(path, encoding="utf-8") as f:
+            notebook = json.load(f)
+        return ["".join(c["source"]) for c in notebook["cells"] if c["cell_type"] == "code"]
+    with open(path, encoding="utf-8") as f:
+        source = f.read()
+    return _split_keras_io(source)
+
+
+def _split_keras_io(source):
+    """keras-io guides: code separated by top-level string expressions (the prose)."""
+    lines = source.splitlines(keepends=True)
+    tree = ast.parse(source)
+    cells, start = [], 0
+    for node in tree.body:
+        is_prose = isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
+        if is_prose:
+            cells.append("".join(lines[start:node.lineno - 1]))
+            start = node.end_lineno
+    cells.append("".join(lines[start:]))
+    return [c.strip("\n") for c in cells if c.strip()]
+
+
+# -- rewriting a cell ------------------------------------------------------------------------
+
+_TO_TAPEVIZ = [
+    (r"^(\s*)import tensorflow as tf\b", r"\1import tapeviz as tf"),
+    (r"^(\s*)from tensorflow import keras\b", r"\1from tapeviz import keras"),
+    (r"^(\s*)from tensorflow\.keras import (\w+)", r"\1from tapeviz.keras import \2"),
+    (r"^(\s*)import keras\s*$", r"\1from tapeviz import keras"),
+    (r"^(\s*)from keras import (\w+)", r"\1from tapeviz.keras import \2"),
+]
+
+_SUBSTITUTIONS = [
+    # (pattern, replacement, why)
+    (r"\bkeras\.datasets\.mnist\.load_data\(\)", "_guide_mnist()", "MNIST download -> synthetic MNIST"),
+    (r"^(\s*)import tensorflow_datasets as tfds\s*$", r"\1tfds = _guide_tfds", "tensorflow_datasets -> synthetic penguins"),
+]
+
+
+def rewrite(cell, impl, notebook=True):
+    """(code to run, list of substitutions made) for one cell."""
+    made = []
+    lines = []
+    for line in cell.splitlines():
+        if notebook and line.startswith(("!", "%")):  # IPython shell and magic lines (unindented, notebooks only)
+            made.append(f"dropped shell/magic line: {line.strip()}")
+            continue
+        lines.append(line)
+    code = "\n".join(lines)
+    for pattern, replacement, why in _SUBSTITUTIONS:
+        code, count = re.subn(pattern, replacement, code, flags=re.M)
+        if count:
+            made.append(why)
+    if impl == "tapeviz":
+        for pattern, replacement in _TO_TAPEVIZ:
+            code = re.sub(pattern, replacement, code, flags=re.M)
+    return code, made
+
+
+# -- the offline stand-ins (the same in both runs) -------------------------------------------
+
+PRELUDE = r'''
+import numpy as _np
+
+def _guide_mnist(n_train=12000, n_test=2000, seed=0):
+    """Synthetic MNIST: uint8 28x28 images whose bright bar's row depends on the label."""
+    rng = _np.random.default_rng(seed)
+    def make(n):
+        labels = rng.integers(0, 10, size=n).astype(_np.uint8)
+        images = rng.integers(0, 60, size=(n, 28, 28)).astype(_np.uint8)
+        for digit in range(10):
+            rows = labels == digit
+            images[rows, 2 + 2 * digit:4 + 2 * digit, 4:24] = 250
+        return images, labels
+    return make(n_train), make(n_test)
+
+class _GuideInfo:
+    features = "FeaturesDict(features=Tensor(shape=(4,), dtype=float32), species=ClassLabel(num_classes=3))"
+
+class _GuideTfds:
+    """A stand-in for tensorflow_datasets: 'penguins/processed' as 344 synthetic rows."""
+    __version__ = "offline-stand-in"
+
+    @staticmethod
+    def _rows(seed=0):
+        rng = _np.random.default_rng(seed)
+        labels = rng.integers(0, 3, size=344).astype(_np.int64)
+        centers = _np.array([[0.3, 0.6, 0.3, 0.2], [0.5, 0.3, 0.5, 0.4], [0.7, 0.5, 0.8, 0.8]], _np.float32)
+        features = (centers[labels] + rng.normal(0, 0.08, size=(344, 4))).astype(_np.float32)
+        return features, labels
+
+    def load(self, name, split=None, as_supervised=False, with_info=False):
+        import sys as _sys
+        tf = _sys.modules.get("tapeviz") or _sys.modules["tensorflow"]
+        features, labels = self._rows()
+        def dataset(rows):
+            if as_supervised:
+                return tf.data.Dataset.from_tensor_slices((features[rows], labels[rows]))
+            return tf.data.Dataset.from_tensor_slices({"features": features[rows], "species": labels[rows]})
+        cut = len(labels) // 5
+        if isinstance(split, list):
+            result = [dataset(slice(0, cut)), dataset(slice(cut, None))]
+        else:
+            result = dataset(slice(None))
+        return (result, _GuideInfo()) if with_info else result
+
+    @staticmethod
+    def as_dataframe(dataset, info=None):
+        return "\n".join(str(row) for row in dataset)
+
+_guide_tfds = _GuideTfds()
+'''
+
+
+# -- running ------------------------------------------------------------------------------------
+
+def run_cell(code, namespace):
+    """Run one cell; print its last expression's value, as Jupyter does."""
+    tree = ast.parse(code)
+    last = None
+    if tree.body and isinstance(tree.body[-1], ast.Expr):
+        last = ast.Expression(tree.body.pop().value)
+    exec(compile(tree, "<cell>", "exec"), namespace)
+    if last is not None:
+        value = eval(compile(last, "<cell>", "eval"), namespace)
+        if value is not None:
+            print(repr(value))
+
+
+def run_guide(path, impl="tapeviz", quiet=False, prelude=None):
+    os.environ.setdefault("MPLBACKEND", "Agg")
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+    cells = extract_cells(path)
+    namespace = {"__name__": "__guide__"}
+    exec(PRELUDE, namespace)
+    if prelude:  # e.g. stand-ins for APIs another branch is building
+        with open(prelude, encoding="utf-8") as f:
+            exec(f.read(), namespace)
+    results = []
+    workdir = tempfile.mkdtemp(prefix="guide-")
+    here = os.getcwd()
+    os.chdir(workdir)
+    try:
+        for index, cell in enumerate(cells):
+            code, made = rewrite(cell, impl, notebook=path.endswith(".ipynb"))
+            out = io.StringIO()
+            started = time.perf_counter()
+            status, error = "ok", None
+            try:
+                with contextlib.redirect_stdout(out):
+                    run_cell(code, namespace)
+            except Exception as exc:  # a failed cell is reported, and the guide goes on
+                status = "FAIL"
+                error = f"{type(exc).__name__}: {exc}"
+                if not quiet:
+                    error += "\n" + "".join(traceback.format_exception(exc)[-3:])
+            results.append({"cell": index, "status": status, "error": error, "substitutions": made,
+                            "stdout": out.getvalue(), "seconds": round(time.perf_counter() - started, 2),
+                            "code": code})
+    finally:
+        os.chdir(here)
+    return results
+
+
+def report(path, results, stream=sys.stdout):
+    ok = sum(r["status"] == "ok" for r in results)
+    for r in results:
+        head = f"[{r['cell']:2d}] {r['status']:4s} {r['seconds']:6.2f}s"
+        if r["substitutions"]:
+            head += "  (" + "; ".join(r["substitutions"]) + ")"
+        print(head, file=stream)
+        if r["status"] != "ok":
+            first_line = r["code"].strip().splitlines()[0] if r["code"].strip() else ""
+            print(f"      {first_line[:90]}", file=stream)
+            for line in r["error"].splitlines()[:8]:
+                print(f"      ! {line[:200]}", file=stream)
+    print(f"SUMMARY {os.path.basename(path)}: {ok}/{len(results)} cells ran, {len(results) - ok} failed", file=stream)
+
+
+def compare(mine, theirs, stream=sys.stdout):
+    """Cells whose status or printed output differ between two runs' JSON files."""
+    with open(mine) as f:
+        a = json.load(f)
+    with open(theirs) as f:
+        b = json.load(f)
+    differ = 0
+    for x, y in zip(a, b):
+        if x["status"] != y["status"] or x["stdout"] != y["stdout"]:
+            differ += 1
+            print(f"--- cell {x['cell']}: {x['status']} vs {y['status']}", file=stream)
+            for line in x["stdout"].splitlines()[:6]:
+                print(f"  < {line[:150]}", file=stream)
+            for line in y["stdout"].splitlines()[:6]:
+                print(f"  > {line[:150]}", file=stream)
+    print(f"{differ} of {len(a)} cells differ", file=stream)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("guide", nargs="?")
+    parser.add_argument("--impl", choices=["tapeviz", "tf"], default="tapeviz")
+    parser.add_argument("--json", help="write the per-cell results here")
+    parser.add_argument("--quiet", action="store_true", help="errors without tracebacks")
+    parser.add_argument("--compare", nargs=2, metavar=("MINE", "THEIRS"))
+    parser.add_argument("--prelude", help="a Python file run before the first cell (stand-ins, patches)")
+    args = parser.parse_args(argv)
+    if args.compare:
+        compare(*args.compare)
+        return 0
+    if not args.guide:
+        parser.error("give a guide (.ipynb or keras-io .py) or --compare A B")
+    path = os.path.abspath(args.guide)
+    results = run_guide(path, args.impl, args.quiet, args.prelude)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(results, f, indent=1)
+    report(path, results)
+    return 0 if all(r["status"] == "ok" for r in results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
