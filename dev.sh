@@ -4,7 +4,7 @@
 #   ./dev.sh lessons [jupyter-lab args...]   set up, then open notebooks/ in JupyterLab
 #   ./dev.sh test    [pytest args...]        set up, then run every test
 #   ./dev.sh docs    [sphinx args...]        set up, then build the docs into docs/_build/html
-#   ./dev.sh setup                           only set up (.venv, graphviz)
+#   ./dev.sh setup                           only set up (.venv)
 #
 # Setup is idempotent and fast when nothing changed: a stamp file inside
 # .venv holds a hash of pyproject.toml + dev.sh (+ the Python version), and
@@ -33,7 +33,7 @@ usage() {
 usage: ./dev.sh lessons [jupyter lab args...]   open the lesson notebooks in JupyterLab
        ./dev.sh test [pytest args...]           run the whole test suite
        ./dev.sh docs [sphinx-build args...]     build the documentation into docs/_build/html
-       ./dev.sh setup                           only create/refresh .venv and check graphviz
+       ./dev.sh setup                           only create/refresh .venv
 EOF
 }
 
@@ -89,41 +89,16 @@ EOF
         || die "tapeviz needs Python >= $MIN_PY, but '$PY' is Python $PY_VER. Set PYTHON=/path/to/python3.10+ (e.g. PYTHON=python3.12 ./dev.sh test)."
 }
 
-# --- graphviz `dot` binary ----------------------------------------------------
-dot_hint() {
-    cat >&2 <<'EOF'
-[dev.sh] WARNING: the graphviz 'dot' program is not installed. The visualizer
-[dev.sh]          cannot render graphs without it, and tests that need it will be skipped.
-[dev.sh]          Install it with one of:
-[dev.sh]            Debian/Ubuntu:  sudo apt-get install graphviz
-[dev.sh]            macOS:          brew install graphviz
-[dev.sh]            conda:          conda install -c conda-forge graphviz
-EOF
-}
-
-ensure_dot() {
-    command -v dot >/dev/null 2>&1 && return 0
-    if system_install_allowed; then
-        case "$(uname -s)" in
-            Linux)
-                if command -v apt-get >/dev/null 2>&1 && can_root; then
-                    log "graphviz 'dot' not found; installing the 'graphviz' package with apt-get..."
-                    apt_install graphviz || warn "apt-get install graphviz failed."
-                fi
-                ;;
-            Darwin)
-                if command -v brew >/dev/null 2>&1; then
-                    log "graphviz 'dot' not found; running 'brew install graphviz'..."
-                    brew install graphviz || warn "brew install graphviz failed."
-                fi
-                ;;
-        esac
-    fi
-    hash -r
-    if command -v dot >/dev/null 2>&1; then
-        log "graphviz installed: $(dot -V 2>&1)"
+# --- graph layout ---------------------------------------------------------------
+# Pictures are laid out by Graphviz's `dot` when the system has one, else by the
+# graphviz-pure wheel that pip installs with tapeviz[viz]: no apt/brew needed.
+report_layout() {
+    local program
+    program="$("$VPY" -c 'from tapeviz.viz import render; print(render.dot_binary() or "")' 2>/dev/null || true)"
+    if [ -n "$program" ]; then
+        log "pictures are laid out by $program"
     else
-        dot_hint
+        warn "no graph layout program: tapes will show as tables (pip install graphviz-pure, or install Graphviz)."
     fi
 }
 
@@ -171,7 +146,6 @@ ensure_venv_support() {
 # --- .venv + pip --------------------------------------------------------------
 setup() {
     check_python
-    ensure_dot
 
     local want="$SETUP_HASH"
     if [ -x "$VPY" ] && [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$want" ] \
@@ -201,6 +175,7 @@ setup() {
     "$VPY" -m pip install --quiet --disable-pip-version-check --progress-bar off -e '.[test,docs]' \
         || die "pip install -e '.[test,docs]' failed (see above)."
     printf '%s' "$want" > "$STAMP"
+    report_layout
     log "setup done."
 }
 

@@ -90,7 +90,7 @@ def test_pyproject_metadata_and_extras():
 
     extras = {k: _req_names(v) for k, v in project["optional-dependencies"].items()}
     expected = {
-        "viz": {"graphviz", "ipywidgets", "pillow"},
+        "viz": {"graphviz-pure", "ipywidgets", "pillow"},
         "lessons": {"tapeviz[viz]", "jupyterlab", "scikit-learn"},
         "test": {"tapeviz[lessons]", "pytest", "hypothesis", "nbval", "pytest-xdist"},
         "docs": {"sphinx", "myst-nb", "furo"},

@@ -115,7 +115,14 @@ def test_large_tape_folds_under_budget_and_opens():
     assert view.folds and all(f["open"] for f in view.folds.values())  # scope folds name their scope
     opened = viz.view.build(trace, open=["block3"])
     assert not any(f["open"] == "block3" for f in opened.folds.values())
-    assert any(n["kind"] == "op" and n["op"]["scope"] == "block3" for n in opened.nodes.values())
+    # inside the opened scope its loop is one box, which opens in turn (first and last turns shown)
+    (loop,) = [f for f in opened.folds.values() if f["key"].startswith("repeat:")]
+    assert loop["title"] == "40 \u00d7 [Mul \u2192 AddV2 \u2192 Tanh]"
+    both = viz.view.build(trace, open=["block3", loop["open"]])
+    shown = [n["op"]["name"] for n in both.nodes.values() if n["kind"] == "op" and n["op"]["scope"] == "block3"]
+    assert shown == ["Mul", "AddV2", "Tanh"] * 2
+    middle = [f for f in both.folds.values() if f["key"].startswith("repeat:")]
+    assert [f["title"] for f in middle] == ["38 \u00d7 [Mul \u2192 AddV2 \u2192 Tanh]"]
     assert len(viz.view.build(trace, fold=False).nodes) > 1000
 
 

@@ -240,7 +240,7 @@ def test_player_and_memory_stay_functions_after_their_modules_load():
 
 def test_player_without_dot_still_plays_and_says_how_to_install(monkeypatch):
     pytest.importorskip("ipywidgets", reason="the widget player needs ipywidgets (tapeviz[viz])")
-    monkeypatch.setenv("PATH", "/nonexistent")
+    monkeypatch.setattr(render, "layout_programs", lambda: {})  # neither Graphviz's dot nor graphviz-pure
     player = viz.player(square_plus_sin())
     bundle = player._repr_mimebundle_()
     assert "application/vnd.jupyter.widget-view+json" in bundle

@@ -1,5 +1,6 @@
 """User text is escaped everywhere; a missing `dot` gives a message and a table."""
 
+import html
 import html.parser
 
 import pytest
@@ -104,3 +105,97 @@ def test_rendered_pictures_keep_node_labels_free_of_link_underlines():
         pytest.skip("Graphviz's dot program is not installed (apt-get install graphviz)")
     svg = render.svg("digraph { a [tooltip=\"x\"] }")
     assert svg.startswith("<svg") and "svg a {text-decoration: none}" in svg
+
+
+# -- names no picture can carry: control characters, NUL, lone surrogates, 16 KB+ --------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+import json  # noqa: E402
+
+UNDRAWABLE = ["nul\x00here", "bell\x07\x1b[31m", "lone \ud800 surrogate", "\udfff", "line\u2028sep",
+              "rtl\u202eevil", "x" * 17000, "\x00" * 20000, "\ud800" * 9000]
+
+
+def named_tape(name, scope):
+    v = tf.Variable(2.0, name=name)
+    with tf.GradientTape() as tape:
+        with tf.name_scope(scope):
+            y = v * v
+    tape.gradient(y, v)
+    return tape
+
+
+def check_bundle(bundle):
+    """A bundle Jupyter can send: strict UTF-8 JSON, an SVG or a table, never a plea to report a bug."""
+    json.dumps(bundle).encode("utf-8")  # lone surrogates would raise here
+    for value in bundle.values():
+        value.encode("utf-8")
+        assert "report" not in value.lower()
+    if render.dot_binary() is not None:
+        assert "<svg" in bundle["text/html"], bundle["text/html"][:500]
+    else:
+        assert "<table" in bundle["text/html"]
+
+
+@pytest.mark.parametrize("text", UNDRAWABLE, ids=lambda t: ascii(t[:12]))
+def test_undrawable_names_scopes_and_titles_draw(text):
+    tape = named_tape(text, text)
+    check_bundle(tape._repr_mimebundle_())
+    check_bundle(viz.show(tape, title=text)._repr_mimebundle_())
+    dot = viz.to_dot(tape, title=text)
+    assert max(len(line.encode("utf-8")) for line in dot.splitlines()) < 16384  # Graphviz's limit per string
+    if len(text) < 100:  # labels, tooltips and tables show the name with visible escapes (\x00, \ud800)
+        shown = html.escape("".join(c if c.isprintable() else ascii(c)[1:-1] for c in text))
+        assert shown in dot
+        assert "".join(c if c.isprintable() else ascii(c)[1:-1] for c in text) in viz.table(tape)
+
+
+def test_a_huge_scope_folds_and_opens_in_the_picture():
+    scope = "s\x00" + "y" * 17000
+    x = tf.Variable(1.0, name="x")
+    with tf.GradientTape() as tape:
+        with tf.name_scope(scope):
+            h = x
+            for _ in range(30):
+                h = tf.sin(h)
+    tape.gradient(h, x)
+    figure = viz.show(tape, max_nodes=5, title=scope)
+    assert "folds;" in figure.dot or "fold;" in figure.dot
+    check_bundle(figure._repr_mimebundle_())
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.text(st.characters(exclude_categories=()), max_size=30),
+       scope=st.text(st.characters(exclude_categories=()), min_size=1, max_size=30),
+       title=st.text(st.characters(exclude_categories=()), max_size=30))
+def test_any_text_as_name_scope_or_title_draws(name, scope, title):
+    tape = named_tape(name or "v", scope)
+    figure = viz.show(tape, title=title)
+    check_bundle(figure._repr_mimebundle_())
+    plain = viz.table(tape)
+    plain.encode("utf-8")
+    html_page = viz.text.html_table(trace_of(tape))
+    parser = _Collect()
+    parser.feed(html_page)
+    assert set(parser.tags) <= {"table", "tr", "th", "td", "p"}
+
+
+def test_a_layout_program_failing_on_a_graph_hands_over_to_the_next(monkeypatch, tmp_path):
+    broken = tmp_path / "dot"
+    broken.write_text("#!/bin/sh\necho 'Error: trouble in init_rank' >&2\nexit 1\n")
+    broken.chmod(0o755)
+    others = {name: path for name, path in render.layout_programs().items() if name != "dot"}
+    monkeypatch.setattr(render, "layout_programs", lambda: {"dot": str(broken), **others})
+    source = 'digraph { a -> b }'
+    if others:  # graphviz-pure draws what the broken dot could not
+        assert render.svg(source).startswith("<svg")
+    else:
+        with pytest.raises(render.GraphvizUnavailable, match="trouble in init_rank") as failure:
+            render.svg(source)
+        assert "report" not in str(failure.value).lower() and "table" in str(failure.value)
+    monkeypatch.setattr(render, "layout_programs", lambda: {"dot": str(broken)})
+    bundle = viz.show(evil_tape())._repr_mimebundle_()
+    assert "trouble in init_rank" in bundle["text/html"] and "<table" in bundle["text/html"]
+    assert "report" not in bundle["text/html"].lower()

@@ -2,8 +2,9 @@
 
 ``show(tape_or_trace, **options)`` returns a :class:`Figure`; a tape or trace
 that is the last expression of a cell calls :func:`mimebundle` through its
-``_repr_mimebundle_``. Without the ``dot`` program the figure shows the
-install command and a table of the entries instead (never a traceback).
+``_repr_mimebundle_``. With no layout program (see :mod:`tapeviz.viz.render`)
+the figure says what to install and shows a table of the entries instead:
+never a traceback, whatever the names in the tape.
 """
 
 from tapeviz.viz import dot as dotmod
@@ -65,7 +66,7 @@ def _bundle(figure, include, exclude):
                 + text.html_table(figure.trace))
     notes = figure.trace.data.get("notes", [])
     if notes:  # what the picture cannot show, said above it
-        plain = "\n".join(notes) + "\n" + plain
+        plain = "\n".join(fmt.drawable(n) for n in notes) + "\n" + plain
         body = "".join(f'<div class="tapeviz-note" style="color:#92400e">{fmt.html_text(n)}</div>' for n in notes) + body
     bundle = {"text/plain": plain, "text/html": f'<div class="tapeviz">{body}</div>'}
     if include:
@@ -77,7 +78,8 @@ def _bundle(figure, include, exclude):
 
 def show(obj, title=None, **options):
     """Draw a tape or a trace. Options: ``sweep`` ("last", None, id), ``fold``
-    (True/False), ``open`` (scopes to unfold), ``max_nodes`` (300),
+    (True/False), ``open`` (scopes, or loops by the op id written on them, to
+    unfold), ``show_reads`` (False), ``max_nodes`` (300),
     ``untaped`` ("forward", "all", "none")."""
     return Figure(obj, title=title, **options)
 

@@ -10,16 +10,16 @@ the HTML export can find nodes in the rendered picture.
 
 from tapeviz.viz import format as fmt
 from tapeviz.viz import view as views
+from tapeviz.viz.trace import trace_of
 
 FONT = "Helvetica"
 GREEN, RED, GREY = "#15803d", "#b91c1c", "#6b7280"
+TITLE_LIMIT = 200  # characters of a title shown under the picture
 
 
 def to_dot(trace, title=None, **options):
     """DOT source for ``trace`` (a tape, a Trace or its data); options as :func:`view.build`."""
     if hasattr(trace, "recorded_ops"):  # a GradientTape: draw its trace
-        from tapeviz.viz.trace import trace_of
-
         trace = trace_of(trace)
     return write(views.build(trace, **options), trace.data if hasattr(trace, "data") else trace, title)
 
@@ -73,7 +73,7 @@ def tensor_label(node):
 
 
 def op_label(op):
-    rows = [_row(op["name"], bold=True)]
+    rows = [_row(fmt.clip(op["name"], 40), bold=True)]
     if op["scope"]:
         rows.append(_row(fmt.clip(op["scope"], 32), size=9, colour=GREY))
     if not op["tapes"]:
@@ -86,8 +86,24 @@ def op_label(op):
 def fold_label(fold_info):
     rows = [_row(fmt.clip(fold_info["title"], 40), bold=True), _row(fold_info["subtitle"], size=9, colour=GREY)]
     if fold_info["open"]:
-        rows.append(_row(f"open=[{fmt.clip(fold_info['open'], 30)!r}]", size=8, colour=GREY))
+        rows.append(_row(fmt.clip(f"open=[{fold_info['open']!r}]", 40), size=8, colour=GREY))
     return _table(rows)
+
+
+def _fold_tooltip(fold_info):
+    if fold_info["open"]:
+        return f"folded: tapeviz.show(tape, open=[{fold_info['open']!r}]) opens it"
+    return "folded: tapeviz.show(tape, fold=False) shows every op"
+
+
+def _tensor_tooltip(info):
+    name = f" {info['name']!r}" if info["name"] else ""
+    return f"{info['id']}{name}: {info['dtype']} {fmt.shape_text(info['shape'])} = {fmt.clip(info['preview'] or '', 80)}"
+
+
+def _op_tooltip(op):
+    scope = f" in {op['scope']!r}" if op["scope"] else ""
+    return f"{op['id']} {op['name']}{scope}: {op['formula']}"
 
 
 def node_statement(node):
@@ -98,12 +114,11 @@ def node_statement(node):
         fill = "#f3f4f6" if not op["tapes"] else views.depth_colour(op["depth"])
         pairs = [("id", nid), ("shape", "box"), ("style", "rounded,filled"), ("fillcolor", fill),
                  ("color", GREY if not op["tapes"] else "#1f2937"), ("label", op_label(op)),
-                 ("tooltip", f"{op['id']} {op['name']}: {op['formula']}")]
+                 ("tooltip", _op_tooltip(op))]
     elif node["kind"] == "fold":
         pairs = [("id", nid), ("shape", "box3d"), ("style", "filled"),
                  ("fillcolor", views.depth_colour(node["depth"])), ("label", fold_label(node["fold"])),
-                 ("tooltip", "folded: " + (f"tapeviz.show(tape, open=[{node['fold']['open']!r}]) opens it"
-                                           if node["fold"]["open"] else "tapeviz.show(tape, fold=False) shows every op"))]
+                 ("tooltip", _fold_tooltip(node["fold"]))]
     else:
         info = node["info"]
         role = node["role"]
@@ -114,7 +129,7 @@ def node_statement(node):
                  ("fillcolor", fill), ("color", RED if node.get("target") else colour),
                  ("penwidth", "2" if role in ("variable", "source") or node.get("target") else None),
                  ("peripheries", "2" if node.get("target") else None), ("label", tensor_label(node)),
-                 ("tooltip", f"{info['id']}: {info['dtype']} {fmt.shape_text(info['shape'])} = {fmt.clip(info['preview'] or '', 80)}")]
+                 ("tooltip", _tensor_tooltip(info))]
     if mark == "path":
         pairs += [("color", RED), ("penwidth", "3")]
     elif mark == "break":
@@ -152,13 +167,14 @@ def write(view, data, title=None):
              f'  edge [fontname="{FONT}" fontsize=9 arrowsize=0.6]']
     caption = []
     if title:
-        caption.append(title)
+        caption.append(fmt.clip(title, TITLE_LIMIT))
     if len(view.depths) > 1 or any(d > 0 for d in view.depths):
         caption.append("colours: " + ", ".join(
             f"{views.ORDER_NAMES[min(d, 4)]} ({'blue amber red purple green'.split()[min(d, 4)]})"
             for d in sorted(view.depths)))
     if view.folds:
-        caption.append(f"{len(view.folds)} folds; open one with tapeviz.show(tape, open=[scope]) or fold=False")
+        count = f"{len(view.folds)} fold" + ("s" if len(view.folds) > 1 else "")
+        caption.append(f"{count}; open one with tapeviz.show(tape, open=[...]) as written on it, or fold=False")
     if caption:
         lines.append(f"  label={fmt.dot_string(' | '.join(caption))}")
 

@@ -7,6 +7,7 @@ DOT files stay byte-identical between runs and machines, and user-chosen text
 
 import html
 import math
+import re
 
 import numpy as np
 
@@ -81,25 +82,68 @@ def nbytes_text(n):
     return f"{n:.1f} GiB"
 
 
-def clip(text, limit=40):
-    """Shorten long user text with an ellipsis (before escaping, so entities stay whole)."""
+# What no picture, SVG or notebook can carry as is: control characters (NUL
+# included), lone surrogates (not encodable as UTF-8), XML's non-characters,
+# line/paragraph separators and the invisible bidirectional and zero-width
+# format characters (which can make a name look like another).
+_UNDRAWABLE = re.compile("[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069"
+                         "\ufeff\ufff9-\ufffb\ufffe\uffff\ud800-\udfff]")
+
+
+def _escape_char(match):
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def drawable(text):
+    """``text`` with every character no picture can show written as a visible escape (``\\x00``).
+
+    Idempotent, and the identity on ordinary text (any script, emoji, ...).
+    """
     text = str(text)
-    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
+    return _UNDRAWABLE.sub(_escape_char, text) if _UNDRAWABLE.search(text) else text
+
+
+def clip(text, limit=40):
+    """User text for a label: drawable, and at most ``limit`` characters, ending with an ellipsis
+    when cut (before HTML escaping, so entities stay whole; never inside an escape)."""
+    text = str(text)
+    raw = text[:limit]  # never escape 16 KB to show 40 characters
+    shown = drawable(raw)
+    if len(shown) <= limit and len(raw) == len(text):
+        return shown
+    out, used = [], 0
+    for char in raw:
+        piece = drawable(char)
+        if used + len(piece) > limit - 1:
+            break
+        out.append(piece)
+        used += len(piece)
+    return "".join(out) + "\u2026"
 
 
 def html_text(text):
-    """Escape text for HTML, SVG and graphviz HTML-like labels (quotes included)."""
-    return html.escape(str(text), quote=True)
+    """Escape text for HTML, SVG and graphviz HTML-like labels (quotes included); undrawable
+    characters become visible escapes."""
+    return html.escape(drawable(text), quote=True)
 
 
-def dot_string(text):
-    """A DOT double-quoted string literal of ``text``, escaped.
+DOT_STRING_LIMIT = 2000  # characters: Graphviz's scanner rejects a string over 16 KB (UTF-8, escaped)
 
-    Backslashes are doubled (graphviz reads ``\\n``, ``\\N`` ... as escapes) and
-    quotes escaped, so ``"]; a -> b [`` stays text inside the string.
+
+def dot_string(text, limit=DOT_STRING_LIMIT):
+    """A DOT double-quoted string literal of ``text``: drawable, at most ``limit`` characters.
+
+    User text is written as HTML entities (Graphviz reads them in every string and
+    writes them back into the SVG), so ``<script>`` or ``"]; a -> b [`` stay text
+    and no markup reaches the DOT source; backslashes are doubled (Graphviz reads
+    ``\\N``, ``\\l`` ... as escapes). Line breaks stay line breaks.
     """
-    text = str(text).replace("\\", "\\\\").replace('"', '\\"')
-    text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\n", "\\n")
+    lines = str(text).replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    text = "\n".join(clip(line, limit) for line in lines)
+    if len(text) > limit:
+        text = text[: limit - 1] + "\u2026"
+    text = html.escape(text, quote=False).replace('"', "&quot;").replace("\\", "\\\\").replace("\n", "\\n")
     return '"' + text + '"'
 
 

@@ -5,11 +5,14 @@ by anyone who prefers reading a tape to looking at it.
 """
 
 from tapeviz.viz import format as fmt
+from tapeviz.viz.trace import trace_of
+
+CELL = 40  # characters of user text (names, scopes) per cell; longer text is cut with an ellipsis
 
 
 def _tensor_text(trace, tid):
     info = trace["tensors"][tid]
-    name = info["name"] or tid
+    name = fmt.clip(info["name"], CELL) if info["name"] else tid
     return f"{name}{fmt.shape_text(info['shape']) if info['shape'] else ''}"
 
 
@@ -21,9 +24,9 @@ def rows(trace):
         first = op["outputs"][0] if op["outputs"] else None
         value = data["tensors"][first]["preview"] if first else ""
         out.append((
-            op["id"], op["name"],
+            op["id"], fmt.clip(op["name"], CELL),
             ", ".join(_tensor_text(data, t) for t in op["inputs"]),
-            ", ".join(op["outputs"]), op["scope"] or "-", str(op["depth"]),
+            ", ".join(op["outputs"]), fmt.clip(op["scope"], CELL) if op["scope"] else "-", str(op["depth"]),
             ",".join(op["tapes"]) or "none", fmt.clip(value or "", 36),
         ))
     return out
@@ -35,8 +38,6 @@ HEADER = ("op", "primitive", "inputs", "outputs", "scope", "order", "tapes", "va
 def table(trace, limit=200):
     """A plain-text table of the ops of a tape or trace (the first ``limit`` rows)."""
     if hasattr(trace, "recorded_ops"):  # a GradientTape
-        from tapeviz.viz.trace import trace_of
-
         trace = trace_of(trace)
     data = trace.data if hasattr(trace, "data") else trace
     body = rows(data)

@@ -1,0 +1,74 @@
+"""`pip install tapeviz[viz]` alone draws pictures: no system Graphviz needed.
+
+A fresh virtual environment (no system site-packages) gets this checkout's
+``.[viz]`` from PyPI's packages, and runs with a PATH that has no ``dot``:
+the picture, the player's kernel-free HTML and a PNG must still come out,
+laid out by the ``graphviz-pure`` wheel. Needs pip to reach PyPI (or its cache).
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+SCRIPT = r"""
+import shutil, sys
+assert shutil.which("dot") is None and shutil.which("graphviz-pure") is None, "PATH should hide both"
+import tapeviz as tf
+import tapeviz.viz as viz
+from tapeviz.viz import export, render
+
+print("layout program:", render.dot_binary())
+assert render.dot_binary() and "graphviz-pure" in render.dot_binary()
+assert render.dot_binary().startswith(sys.prefix), "graphviz-pure should come from this venv"
+
+x = tf.Variable(3.0, name="x")
+with tf.GradientTape() as tape:
+    y = x * x + tf.sin(x)
+tape.gradient(y, x)
+bundle = tape._repr_mimebundle_()
+assert "<svg" in bundle["text/html"] and 'id="t0"' in bundle["text/html"], bundle["text/html"][:400]
+assert viz.show(tape).save(sys.argv[1] + "/tape.png")
+assert open(sys.argv[1] + "/tape.png", "rb").read(8) == b"\x89PNG\r\n\x1a\n"
+page = export.animate(tape).to_html()
+assert "<svg" in page
+print("ok")
+"""
+
+
+def _copy_project(dst):
+    """The files pip needs to build tapeviz, copied, so that no build output lands in the checkout."""
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, dst / name)
+    shutil.copytree(ROOT / "tapeviz", dst / "tapeviz", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+
+
+def _run(cmd, **kwargs):
+    done = subprocess.run(cmd, capture_output=True, text=True, **kwargs)
+    assert done.returncode == 0, f"{' '.join(map(str, cmd))} failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    return done.stdout
+
+
+def test_viz_extra_draws_without_system_graphviz(tmp_path):
+    project = tmp_path / "project"
+    project.mkdir()
+    _copy_project(project)
+    venv = tmp_path / "venv"
+    _run([sys.executable, "-m", "venv", str(venv)])
+    bindir = venv / ("Scripts" if os.name == "nt" else "bin")
+    python = bindir / "python"
+    _run([str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", f"{project}[viz]"],
+         timeout=900)
+    # An empty PATH: no system `dot`, and not even the venv's programs (a Jupyter kernel started
+    # by its full path has none): graphviz-pure must be found next to the running Python.
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "TAPEVIZ_DOT")}
+    env["PATH"] = str(empty)
+    out = _run([str(python), "-c", SCRIPT, str(tmp_path)], env=env, cwd=tmp_path, timeout=300)
+    assert out.strip().endswith("ok"), out
