@@ -83,6 +83,7 @@ def test_basic_training_loop_with_a_keras_model_holding_tf_variables(tmp_path):
 # -- custom_training_walkthrough -------------------------------------------------------------------
 
 def test_custom_training_walkthrough_api():
+    keras.utils.set_random_seed(0)  # the model's initial weights: the same in any test order
     rng = np.random.default_rng(0)
     labels = rng.integers(0, 3, size=64)
     features = (np.eye(3, 4)[labels] + rng.normal(0, 0.1, size=(64, 4))).astype(np.float32)

@@ -26,6 +26,9 @@ from tapeviz.viz.text import table
 # explain.py needs only numpy; importing it here also keeps the name `explain`
 # bound to the function rather than to the submodule.
 from tapeviz.viz.explain import explain, find_nonfinite, gradcheck  # noqa: E402
+from tapeviz.viz.widget import Player
+from tapeviz.viz.heatmaps import Heatmap
+from tapeviz.viz.memory_view import memory_view
 
 
 def player(tape, sweep="last", tangents=None, primals=None, **options):
@@ -43,8 +46,6 @@ def player(tape, sweep="last", tangents=None, primals=None, **options):
     ``player(tape, tangents=v)`` does the same on a tape (``primals=``: the
     tensors that move, by default what the tape watched).
     """
-    from tapeviz.viz.widget import Player
-
     if tangents is not None:
         return Player(tape, mode="forward", tangents=tangents, primals=primals, **options)
     return Player(tape, sweep=sweep, **options)
@@ -52,22 +53,16 @@ def player(tape, sweep="last", tangents=None, primals=None, **options):
 
 def recording_player(tape, **options):
     """An ipywidgets player of the forward pass: ops appearing on the tape in order."""
-    from tapeviz.viz.widget import Player
-
     return Player(tape, mode="record", **options)
 
 
 def heatmap(value, title=None, **options):
     """A Jacobian or Hessian drawn as an SVG heatmap (blue negative, white zero, red positive)."""
-    from tapeviz.viz.heatmaps import Heatmap
-
     return Heatmap(value, title=title, **options)
 
 
 def memory(*tapes, **options):
     """Bytes each tape holds for the backward pass, as it records and as the sweep frees them."""
-    from tapeviz.viz.memory_view import memory_view
-
     return memory_view(*tapes, **options)
 
 

@@ -28,6 +28,12 @@ import numpy as np
 from tapeviz import backend
 from tapeviz.viz import format as fmt
 from tapeviz.core import events
+from tapeviz.viz.display import Figure
+from tapeviz.viz.trace import trace_of
+from tapeviz import testing
+from tapeviz.core.tape import GradientTape
+from tapeviz.core.tensor import constant
+from tapeviz.core.primitives.math import reduce_sum
 from tapeviz.viz import recorder
 from tapeviz.viz.trace import Trace, build, trace as _trace
 
@@ -84,8 +90,6 @@ class Explanation:
         return {p: "path" for p in self.path}
 
     def figure(self):
-        from tapeviz.viz.display import Figure
-
         return Figure(self.trace, marks=self.marks(), untaped="all", fold=False)
 
     def _repr_mimebundle_(self, include=None, exclude=None):
@@ -420,8 +424,6 @@ class _Verdict:
         return self.message
 
     def figure(self):
-        from tapeviz.viz.display import Figure
-
         blamed = self._blamed()
         return Figure(self.trace, marks={blamed: "break"} if blamed else None)
 
@@ -452,8 +454,6 @@ class Finding(_Verdict):
 
 def find_nonfinite(tape):
     """The first op whose forward value, or backward gradient, became NaN or Inf."""
-    from tapeviz.viz.trace import trace_of
-
     trace = trace_of(tape)
     data = trace.data
     tensors = data["tensors"]
@@ -509,18 +509,12 @@ def gradcheck(fn, *args, eps=1e-6, rtol=1e-4, atol=1e-6, seed=0):
     sweep's own upstream gradient); an op without a kernel (a
     ``custom_gradient``) is the suspect when every kernel op checks out.
     """
-    from tapeviz import testing
-    from tapeviz.core.tape import GradientTape
-    from tapeviz.core.tensor import constant
-
     arrays = [np.array(a, dtype=np.float64) for a in args]
     weights = testing.projection_weights(fn, arrays, seed=seed)
     with _trace() as recorded:
         inputs = [constant(a) for a in arrays]
         with GradientTape() as tape:
             tape.watch(inputs)
-            from tapeviz.core.primitives.math import reduce_sum
-
             loss = reduce_sum(fn(*inputs) * weights)
         grads = tape.gradient(loss, inputs)
     analytic = [np.zeros_like(x) if g is None else np.asarray(g, dtype=np.float64) for g, x in zip(grads, arrays)]

@@ -21,6 +21,12 @@ import re
 
 import numpy as np
 
+from tapeviz.core.forward import ForwardAccumulator
+from tapeviz.viz.trace import Trace, trace_of
+from tapeviz.viz import tangents as tangent_frames
+from tapeviz.core import nest
+from tapeviz.viz import tangent_card
+from tapeviz.viz.gif import GifWriter
 from tapeviz.viz import card as cards
 from tapeviz.viz import dot as dotmod
 from tapeviz.viz import format as fmt
@@ -58,9 +64,6 @@ class Animation:
 
     def __init__(self, trace, mode="sweep", sweep="last", title=None, tape=None, rankdir="TB",
                  internals=False, names=None, primals=None, tangents=None, **options):
-        from tapeviz.core.forward import ForwardAccumulator
-        from tapeviz.viz.trace import Trace, trace_of
-
         who = None
         if isinstance(trace, ForwardAccumulator):  # forward mode: the accumulator knows its primals and tangents
             accumulator, mode = trace, "forward"
@@ -77,8 +80,6 @@ class Animation:
             self.names.setdefault(tape_id, f"{who}'s tape")
         self.style = FORWARD_STYLE if mode == "forward" else REVERSE_STYLE
         if mode == "forward":
-            from tapeviz.viz import tangents as tangent_frames
-
             primals, tangents = _primals_and_tangents(self.trace, tape, primals, tangents)
             self.frames, self.view, self.tangents = tangent_frames.forward_frames(
                 self.trace, primals, tangents, tape=tape, internals=internals, names=self.names, who=who, **options)
@@ -182,9 +183,6 @@ class Animation:
 
 def _primals_and_tangents(trace, tape, primals, tangents):
     """(primals, tangents) as two lists, one tangent per primal; a tape's watched tensors by default."""
-    from tapeviz.core import nest
-    from tapeviz.viz import tangents as tangent_frames
-
     if tangents is None:
         raise ValueError("Forward mode needs a direction: pass tangents=... (one per primal, each of its "
                          "primal's shape), or pass a tf.autodiff.ForwardAccumulator to the player.")
@@ -409,8 +407,6 @@ def _compact_card(card):
     if card is None:
         return None
     if card.get("forward"):
-        from tapeviz.viz import tangent_card
-
         return tangent_card.compact(card)
     if card.get("seed"):
         rows = [[cards.ratio(r["input"], r["input"]), "", "", r["total"], r["total"], 0] for r in card["rows"]]
@@ -745,8 +741,6 @@ def save_gif(animation, path, duration_ms=900):
         import PIL  # noqa: F401
     except ImportError:
         raise ImportError("Saving a GIF needs Pillow: pip install pillow (or tapeviz[viz]).") from None
-    from tapeviz.viz.gif import GifWriter
-
     images = gif_images(animation)
     first = next(images)
     with GifWriter(path, first.size, duration_ms) as gif:

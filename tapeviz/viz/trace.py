@@ -33,6 +33,7 @@ from contextlib import contextmanager
 
 import numpy as np
 
+from tapeviz.core import display as core_display
 from tapeviz.core import events as ev
 from tapeviz.core.gradients import formula as _formula
 from tapeviz.core.tensor import is_tensor, tensor_id
@@ -365,9 +366,8 @@ class Trace:
                 f"{len(d['tensors'])} tensors, {len(d['sweeps'])} sweeps>")
 
     def _repr_mimebundle_(self, include=None, exclude=None):
-        from tapeviz.viz import display
-
-        return display.mimebundle(self, include=include, exclude=exclude)
+        # Drawn by the renderer the package installed (viz.display), as tapes are: no import cycle.
+        return core_display.mimebundle(self, include=include, exclude=exclude)
 
 
 @contextmanager
