@@ -202,6 +202,9 @@ case "$cmd" in
         for arg in "$@"; do
             case "$arg" in -*) ;; *) [ -e "${arg%%::*}" ] && paths=() ;; esac
         done
+        # Lint and format first (configured in pyproject.toml): a failure names the file and line.
+        "$VENV/bin/ruff" check . && "$VENV/bin/ruff" format --check . \
+            || die "ruff found problems (above). Fix them, or run: .venv/bin/ruff check --fix . && .venv/bin/ruff format ."
         exec "$VPY" -m pytest ${paths[@]+"${paths[@]}"} --nbval-lax --nbval-current-env \
             --nbval-sanitize-with notebooks/sanitize.cfg "$@"
         ;;

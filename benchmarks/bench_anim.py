@@ -49,8 +49,13 @@ def measure_html(n_ops=HTML_OPS):
     animation = Animation(tape)
     page = animation.to_html()
     seconds = time.perf_counter() - start
-    return {"ops": n_ops, "frames": len(animation.frames), "nodes": len(animation.view.nodes),
-            "mb": len(page.encode("utf-8")) / 1e6, "s": seconds}
+    return {
+        "ops": n_ops,
+        "frames": len(animation.frames),
+        "nodes": len(animation.view.nodes),
+        "mb": len(page.encode("utf-8")) / 1e6,
+        "s": seconds,
+    }
 
 
 def _gif_child(n_ops, queue):
@@ -65,8 +70,16 @@ def _gif_child(n_ops, queue):
         size = os.path.getsize(path)
     seconds = time.perf_counter() - start
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
-    queue.put({"ops": n_ops, "frames": len(animation.frames), "s": seconds, "peak_mb": peak / 1024,
-               "growth_mb": (peak - before) / 1024, "gif_mb": size / 1e6})
+    queue.put(
+        {
+            "ops": n_ops,
+            "frames": len(animation.frames),
+            "s": seconds,
+            "peak_mb": peak / 1024,
+            "growth_mb": (peak - before) / 1024,
+            "gif_mb": size / 1e6,
+        }
+    )
 
 
 def measure_gif(n_ops=GIF_OPS):
@@ -86,14 +99,18 @@ def run():
         print("anim: graphviz's dot is missing: the exports cannot be laid out; skipped")
         return
     h = measure_html()
-    print(f"anim html: {h['ops']} ops -> {h['frames']} frames over {h['nodes']} nodes; "
-          f"{h['mb']:.2f} MB (target {HTML_MB:.0f} MB, ratio {h['mb'] / HTML_MB:.2f}), "
-          f"{h['s']:.2f} s (target {HTML_S:.0f} s, ratio {h['s'] / HTML_S:.2f})")
+    print(
+        f"anim html: {h['ops']} ops -> {h['frames']} frames over {h['nodes']} nodes; "
+        f"{h['mb']:.2f} MB (target {HTML_MB:.0f} MB, ratio {h['mb'] / HTML_MB:.2f}), "
+        f"{h['s']:.2f} s (target {HTML_S:.0f} s, ratio {h['s'] / HTML_S:.2f})"
+    )
     g = measure_gif()
-    print(f"anim gif: {g['ops']} ops -> {g['frames']} frames, {g['gif_mb']:.1f} MB file; "
-          f"{g['s']:.1f} s (target {GIF_S:.0f} s, ratio {g['s'] / GIF_S:.2f}), "
-          f"peak RSS {g['peak_mb']:.0f} MB (+{g['growth_mb']:.0f} MB while writing; "
-          f"target {GIF_MB:.0f} MB, ratio {g['peak_mb'] / GIF_MB:.2f})")
+    print(
+        f"anim gif: {g['ops']} ops -> {g['frames']} frames, {g['gif_mb']:.1f} MB file; "
+        f"{g['s']:.1f} s (target {GIF_S:.0f} s, ratio {g['s'] / GIF_S:.2f}), "
+        f"peak RSS {g['peak_mb']:.0f} MB (+{g['growth_mb']:.0f} MB while writing; "
+        f"target {GIF_MB:.0f} MB, ratio {g['peak_mb'] / GIF_MB:.2f})"
+    )
 
 
 if __name__ == "__main__":

@@ -41,10 +41,16 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent), str(HERE)]  # the package, and the sibling sections
 
 import allocator  # noqa: E402
+
 import tapeviz as tf  # noqa: E402
 
-TARGETS = {"per_op_us": 6.0, "torch_ratio": 0.8, "torch_recorder_ratio": 1.6,
-           "mlp_ratio": 1.15, "mlp_hooked_ratio": 2.0}
+TARGETS = {
+    "per_op_us": 6.0,
+    "torch_ratio": 0.8,
+    "torch_recorder_ratio": 1.6,
+    "mlp_ratio": 1.15,
+    "mlp_hooked_ratio": 2.0,
+}
 
 
 def timed(fn):
@@ -64,6 +70,7 @@ def alternate(candidate, baseline, rounds):
 
 
 # -- (a) per-op overhead ------------------------------------------------------------------
+
 
 def scalar_chain(n=2000):
     x, c = tf.constant(1.0001), tf.constant(0.5)
@@ -199,8 +206,10 @@ def run_core(rounds):
     results = {}
     per_op, numpy_op = alternate(scalar_chain, numpy_chain, rounds * 3)
     results["per_op_us"] = per_op / 4000 * 1e6
-    print(f"(a) per-op overhead: {results['per_op_us']:.2f} us/op recorded+differentiated "
-          f"(plain NumPy forward: {numpy_op / 4000 * 1e6:.3f} us/op; ratio {per_op / numpy_op:.0f}x)")
+    print(
+        f"(a) per-op overhead: {results['per_op_us']:.2f} us/op recorded+differentiated "
+        f"(plain NumPy forward: {numpy_op / 4000 * 1e6:.3f} us/op; ratio {per_op / numpy_op:.0f}x)"
+    )
     results.update(run_torch(rounds))
 
     check_same_step()
@@ -208,8 +217,10 @@ def run_core(rounds):
     ours, theirs = TapevizMLP(x, labels, weights), NumpyMLP(x, labels, weights)
     t_ours, t_numpy = alternate(ours.step, theirs.step, rounds)
     results["mlp_ratio"] = t_ours / t_numpy
-    print(f"(b) MLP step: tapeviz {t_ours * 1e3:.1f} ms, hand-written NumPy {t_numpy * 1e3:.1f} ms, "
-          f"ratio {results['mlp_ratio']:.3f}")
+    print(
+        f"(b) MLP step: tapeviz {t_ours * 1e3:.1f} ms, hand-written NumPy {t_numpy * 1e3:.1f} ms, "
+        f"ratio {results['mlp_ratio']:.3f}"
+    )
 
     kept = []
 
@@ -223,8 +234,10 @@ def run_core(rounds):
     with tf.events.listening(kept.append):
         t_hooked, t_numpy = alternate(hooked_step, theirs.step, rounds)
     results["mlp_hooked_ratio"] = t_hooked / t_numpy
-    print(f"(c) MLP step with a listener keeping every event ({len(kept)} events a step): "
-          f"{t_hooked * 1e3:.1f} ms, ratio {results['mlp_hooked_ratio']:.3f}")
+    print(
+        f"(c) MLP step with a listener keeping every event ({len(kept)} events a step): "
+        f"{t_hooked * 1e3:.1f} ms, ratio {results['mlp_hooked_ratio']:.3f}"
+    )
     return results
 
 
@@ -243,13 +256,17 @@ def run_torch(rounds):
     results = {}
     t_ours, t_torch = alternate(scalar_chain, torch_chain, rounds * 3)
     results["torch_ratio"] = t_ours / t_torch
-    print(f"(a) vs PyTorch (CPU, 1 thread): tapeviz {t_ours / 4000 * 1e6:.2f} us/op, "
-          f"PyTorch {t_torch / 4000 * 1e6:.2f} us/op, ratio {results['torch_ratio']:.2f}")
+    print(
+        f"(a) vs PyTorch (CPU, 1 thread): tapeviz {t_ours / 4000 * 1e6:.2f} us/op, "
+        f"PyTorch {t_torch / 4000 * 1e6:.2f} us/op, ratio {results['torch_ratio']:.2f}"
+    )
     with session_recorder():
         t_ours, t_torch = alternate(scalar_chain, torch_chain, rounds * 3)
     results["torch_recorder_ratio"] = t_ours / t_torch
-    print(f"    with the session recorder listening: tapeviz {t_ours / 4000 * 1e6:.2f} us/op, "
-          f"PyTorch {t_torch / 4000 * 1e6:.2f} us/op, ratio {results['torch_recorder_ratio']:.2f}")
+    print(
+        f"    with the session recorder listening: tapeviz {t_ours / 4000 * 1e6:.2f} us/op, "
+        f"PyTorch {t_torch / 4000 * 1e6:.2f} us/op, ratio {results['torch_recorder_ratio']:.2f}"
+    )
     return results
 
 

@@ -44,14 +44,19 @@ sys.path.insert(0, str(HERE.parent))
 TARGETS = {"mlp_vs_torch_throughput": 0.8, "vs_hand_cupy_time": 1.1}
 LR = 0.01
 SIZES = {
-    "full": {"mlp": {"dims": (4096, 4096, 4096, 10), "batch": 1024},
-             "cnn": {"image": (32, 32, 3), "filters": (32, 64), "batch": 256}},
-    "quick": {"mlp": {"dims": (1024, 1024, 1024, 10), "batch": 256},
-              "cnn": {"image": (16, 16, 3), "filters": (16, 32), "batch": 64}},
+    "full": {
+        "mlp": {"dims": (4096, 4096, 4096, 10), "batch": 1024},
+        "cnn": {"image": (32, 32, 3), "filters": (32, 64), "batch": 256},
+    },
+    "quick": {
+        "mlp": {"dims": (1024, 1024, 1024, 10), "batch": 256},
+        "cnn": {"image": (16, 16, 3), "filters": (16, 32), "batch": 64},
+    },
 }
 
 
 # -- what can run here ------------------------------------------------------------------------------
+
 
 def cupy_reason():
     """None when CuPy and a CUDA GPU are usable, else why not."""
@@ -80,6 +85,7 @@ def torch_reason():
 
 # -- the networks' weights and data (host NumPy, shared by every contender) -------------------------
 
+
 def mlp_problem(dims, batch, seed=0):
     rng = np.random.default_rng(seed)
     params = []
@@ -107,6 +113,7 @@ def cnn_problem(image, filters, batch, seed=0, classes=10):
 
 
 # -- hand-written steps (xp: cupy, or numpy for the CPU check) --------------------------------------
+
 
 def _softmax_cross_entropy(xp, logits, y):
     """Mean loss and its gradient with respect to the logits."""
@@ -153,7 +160,7 @@ def _im2col(xp, x):
     cols = xp.empty((n, h, w, 3, 3, c), x.dtype)
     for i in range(3):
         for j in range(3):
-            cols[:, :, :, i, j, :] = padded[:, i:i + h, j:j + w, :]
+            cols[:, :, :, i, j, :] = padded[:, i : i + h, j : j + w, :]
     return cols.reshape(n * h * w, 9 * c)
 
 
@@ -163,7 +170,7 @@ def _col2im(xp, dcols, shape):
     dpadded = xp.zeros((n, h + 2, w + 2, c), dcols.dtype)
     for i in range(3):
         for j in range(3):
-            dpadded[:, i:i + h, j:j + w, :] += dcols[:, :, :, i, j, :]
+            dpadded[:, i : i + h, j : j + w, :] += dcols[:, :, :, i, j, :]
     return dpadded[:, 1:-1, 1:-1, :]
 
 
@@ -203,6 +210,7 @@ class HandCNN(HandMLP):
 
 # -- tapeviz (on the active backend) ---------------------------------------------------------------
 
+
 class TapevizStep:
     def __init__(self, kind, params, x, y):
         import tapeviz as tf
@@ -236,6 +244,7 @@ class TapevizStep:
 
 
 # -- PyTorch ---------------------------------------------------------------------------------------
+
 
 class TorchStep:
     def __init__(self, kind, params, x, y):
@@ -271,9 +280,10 @@ class TorchStep:
 
 # -- running ---------------------------------------------------------------------------------------
 
+
 def contenders(kind, sizes):
     """{name: (step object, synchronise)} for what can run here, and {name: reason} for the rest."""
-    problem = (mlp_problem(**sizes["mlp"]) if kind == "mlp" else cnn_problem(**sizes["cnn"]))
+    problem = mlp_problem(**sizes["mlp"]) if kind == "mlp" else cnn_problem(**sizes["cnn"])
     ready, skipped = {}, {}
     reason = cupy_reason()
     if reason is None:
@@ -310,8 +320,12 @@ def check_same_losses(ready, steps=2, rtol=2e-3):
     losses = {name: [loss_value(step.step()) for _ in range(steps)] for name, (step, _) in ready.items()}
     names = list(losses)
     for name in names[1:]:
-        np.testing.assert_allclose(losses[name], losses[names[0]], rtol=rtol,
-                                   err_msg=f"{name} and {names[0]} disagree: they do not compute the same step")
+        np.testing.assert_allclose(
+            losses[name],
+            losses[names[0]],
+            rtol=rtol,
+            err_msg=f"{name} and {names[0]} disagree: they do not compute the same step",
+        )
     return losses
 
 
@@ -362,13 +376,15 @@ def run(quick=False, rounds=None, steps=None):
         if "tapeviz" in per_step and "torch" in per_step:
             ratio = per_step["torch"] / per_step["tapeviz"]
             goal = TARGETS["mlp_vs_torch_throughput"] if kind == "mlp" else None
-            verdict = "" if goal is None else ("  (target >= %.1fx: %s)" % (goal, "met" if ratio >= goal else "NOT met"))
+            verdict = "" if goal is None else (f"  (target >= {goal:.1f}x: {'met' if ratio >= goal else 'NOT met'})")
             print(f"  tapeviz throughput / PyTorch's: {ratio:.2f}x{verdict}")
             results[f"{kind}_vs_torch_throughput"] = ratio
         if "tapeviz" in per_step and "cupy" in per_step:
             ratio = per_step["tapeviz"] / per_step["cupy"]
             goal = TARGETS["vs_hand_cupy_time"]
-            print(f"  tapeviz time / hand-written CuPy's: {ratio:.2f}x  (target <= {goal}x: {'met' if ratio <= goal else 'NOT met'})")
+            print(
+                f"  tapeviz time / hand-written CuPy's: {ratio:.2f}x  (target <= {goal}x: {'met' if ratio <= goal else 'NOT met'})"
+            )
             results[f"{kind}_vs_hand_cupy_time"] = ratio
     if not results:
         print("\nNothing to compare on this machine: run it where CuPy, PyTorch and a CUDA GPU are present.")

@@ -27,8 +27,10 @@ def main(rounds=7):
         theirs.append(import_seconds("numpy"))
     best_ours, best_theirs = min(ours), min(theirs)
     ratio = best_ours / best_theirs
-    print(f"import tapeviz: {best_ours * 1e3:.0f} ms (median {statistics.median(ours) * 1e3:.0f}); "
-          f"import numpy: {best_theirs * 1e3:.0f} ms; ratio {ratio:.2f} (target <= {TARGET_RATIO})")
+    print(
+        f"import tapeviz: {best_ours * 1e3:.0f} ms (median {statistics.median(ours) * 1e3:.0f}); "
+        f"import numpy: {best_theirs * 1e3:.0f} ms; ratio {ratio:.2f} (target <= {TARGET_RATIO})"
+    )
     return ratio
 
 

@@ -32,6 +32,7 @@ TARGET = 1.3  # the issue's bound on tapeviz / hand-written NumPy
 
 # -- the two baselines: hand-written NumPy, and tapeviz's kernels without the tape ---------------------
 
+
 def _im2col(x, k):
     n, h, w, c = x.shape
     p = k // 2
@@ -39,7 +40,7 @@ def _im2col(x, k):
     cols = np.empty((n, h, w, k, k, c), x.dtype)
     for i in range(k):
         for j in range(k):
-            cols[:, :, :, i, j, :] = padded[:, i:i + h, j:j + w, :]
+            cols[:, :, :, i, j, :] = padded[:, i : i + h, j : j + w, :]
     return cols.reshape(n * h * w, k * k * c)
 
 
@@ -140,6 +141,7 @@ class KernelsCNN(_AdamState):
 
 # -- the tapeviz step -----------------------------------------------------------------------------------
 
+
 def digits_batch(batch_size):
     """The first ``batch_size`` training digits, as (n, 8, 8, 1) float32 images and int labels."""
     from tapeviz.datasets import load_digits
@@ -157,9 +159,16 @@ class TapevizCNN:
         self.tf = tf
         L = tf.keras.layers
         tf.random.set_seed(seed)
-        self.model = tf.keras.Sequential([tf.keras.Input(shape=(8, 8, 1)),
-                                          L.Conv2D(16, 3, padding="same", activation="relu"),
-                                          L.MaxPooling2D(2), L.Flatten(), L.Dense(64, activation="relu"), L.Dense(10)])
+        self.model = tf.keras.Sequential(
+            [
+                tf.keras.Input(shape=(8, 8, 1)),
+                L.Conv2D(16, 3, padding="same", activation="relu"),
+                L.MaxPooling2D(2),
+                L.Flatten(),
+                L.Dense(64, activation="relu"),
+                L.Dense(10),
+            ]
+        )
         self.optimizer = tf.keras.optimizers.Adam(1e-3)
         self.loss_fn = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
 
@@ -189,6 +198,7 @@ def check_same_step(batch_size=32, steps=3):
 
 # -- timing -------------------------------------------------------------------------------------------
 
+
 def best_times(contenders, repeats, rounds=15):
     """Each contender's best average over ``repeats`` calls, timed in interleaved rounds.
 
@@ -211,8 +221,11 @@ def measure(batch_size=32, repeats=20):
     ours = TapevizCNN()
     numpy_cnn, kernels_cnn = NumpyCNN(ours.model.get_weights()), KernelsCNN(ours.model.get_weights())
     xt, yt = ours.tf.constant(x), ours.tf.constant(y)
-    contenders = {"tapeviz": lambda: ours.step(xt, yt), "numpy": lambda: numpy_cnn.step(x, y),
-                  "kernels": lambda: kernels_cnn.step(x, y)}
+    contenders = {
+        "tapeviz": lambda: ours.step(xt, yt),
+        "numpy": lambda: numpy_cnn.step(x, y),
+        "kernels": lambda: kernels_cnn.step(x, y),
+    }
     for fn in contenders.values():
         fn()  # warm-up: builds, slots, caches
     return best_times(contenders, max(2, repeats * 32 // batch_size))
@@ -230,10 +243,15 @@ def run(batch_sizes=(32, 128, 512)):
     for batch in batch_sizes:
         t = measure(batch)
         results[batch] = t["tapeviz"] / t["numpy"]
-        print(f"{batch:>6} {t['tapeviz'] * 1e3:>11.3f} {t['numpy'] * 1e3:>9.3f} {t['kernels'] * 1e3:>11.3f} "
-              f"{results[batch]:>7.2f} {t['tapeviz'] / t['kernels']:>9.2f}")
+        print(
+            f"{batch:>6} {t['tapeviz'] * 1e3:>11.3f} {t['numpy'] * 1e3:>9.3f} {t['kernels'] * 1e3:>11.3f} "
+            f"{results[batch]:>7.2f} {t['tapeviz'] / t['kernels']:>9.2f}"
+        )
     over = [f"batch {batch}: {ratio:.2f}" for batch, ratio in results.items() if ratio > TARGET]
-    print(f"tapeviz / numpy target <= {TARGET}: " + ("met at every batch size" if not over else "OVER at " + ", ".join(over)))
+    print(
+        f"tapeviz / numpy target <= {TARGET}: "
+        + ("met at every batch size" if not over else "OVER at " + ", ".join(over))
+    )
     print("(tapeviz / kernels is what the tape, the Tensors, Keras and the optimizer add; no target)")
     return results
 

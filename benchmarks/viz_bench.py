@@ -43,6 +43,7 @@ LAYOUT_TIMEOUT_S = 60  # a layout slower than this is reported as "inf"
 
 # -- the shapes: each returns the tape after its sweep ---------------------------------------------
 
+
 def rnn(tf, steps=2500):
     w = tf.Variable(0.9, name="w")
     c = tf.constant(0.1)
@@ -150,13 +151,15 @@ def cnn(tf, batch=32):
     import numpy as np
 
     keras = tf.keras
-    model = keras.Sequential([
-        keras.layers.Conv2D(8, 3, padding="same", activation="relu"),
-        keras.layers.MaxPooling2D(2),
-        keras.layers.Flatten(),
-        keras.layers.Dense(64, activation="relu"),
-        keras.layers.Dense(10),
-    ])
+    model = keras.Sequential(
+        [
+            keras.layers.Conv2D(8, 3, padding="same", activation="relu"),
+            keras.layers.MaxPooling2D(2),
+            keras.layers.Flatten(),
+            keras.layers.Dense(64, activation="relu"),
+            keras.layers.Dense(10),
+        ]
+    )
     rng = np.random.default_rng(0)
     images = tf.constant(rng.standard_normal((batch, 8, 8, 1)).astype("float32"))
     labels = tf.constant(rng.integers(0, 10, batch))
@@ -200,6 +203,7 @@ SHAPES = {
 
 # -- measuring -------------------------------------------------------------------------------------
 
+
 def measure(name, programs):
     import tapeviz as tf
     from tapeviz.viz import dot, render, view
@@ -220,9 +224,16 @@ def measure(name, programs):
             layouts[program] = time.perf_counter() - begin
         except render.GraphvizUnavailable:  # over the timeout: say so, go on
             layouts[program] = float("inf")
-    return {"ops": len(data["ops"]), "nodes": len(picture.nodes), "edges": len(picture.edges),
-            "folds": len(picture.folds), "trace_s": traced - start, "view_s": written - traced,
-            "layouts": layouts, "titles": [f["title"] for f in picture.folds.values()][:3]}
+    return {
+        "ops": len(data["ops"]),
+        "nodes": len(picture.nodes),
+        "edges": len(picture.edges),
+        "folds": len(picture.folds),
+        "trace_s": traced - start,
+        "view_s": written - traced,
+        "layouts": layouts,
+        "titles": [f["title"] for f in picture.folds.values()][:3],
+    }
 
 
 def run(quick=False, only=None):
@@ -231,8 +242,10 @@ def run(quick=False, only=None):
     programs = render.layout_programs()
     if not programs:
         print("viz: no layout program (neither Graphviz's dot nor graphviz-pure): layout times skipped")
-    print(f"viz: target {TARGET_S:.0f} s per picture (trace + view/DOT + layout); layout by "
-          + (", ".join(f"{name} ({path})" for name, path in programs.items()) or "nothing"))
+    print(
+        f"viz: target {TARGET_S:.0f} s per picture (trace + view/DOT + layout); layout by "
+        + (", ".join(f"{name} ({path})" for name, path in programs.items()) or "nothing")
+    )
     names = only or list(SHAPES)
     misses = []
     for name in names:
@@ -243,9 +256,12 @@ def run(quick=False, only=None):
         ratio = total / TARGET_S
         if ratio > 1.0:
             misses.append(name)
-        print(f"  {name:8s} {r['ops']:6d} ops -> {r['nodes']:4d} nodes {r['edges']:4d} edges {r['folds']:3d} folds | "
-              f"trace {r['trace_s']:5.2f} s  view+DOT {r['view_s']:5.2f} s  layout: {lay} | "
-              f"total/target {ratio:4.2f}" + (f"   e.g. {r['titles'][0]}" if r["titles"] else ""), flush=True)
+        print(
+            f"  {name:8s} {r['ops']:6d} ops -> {r['nodes']:4d} nodes {r['edges']:4d} edges {r['folds']:3d} folds | "
+            f"trace {r['trace_s']:5.2f} s  view+DOT {r['view_s']:5.2f} s  layout: {lay} | "
+            f"total/target {ratio:4.2f}" + (f"   e.g. {r['titles'][0]}" if r["titles"] else ""),
+            flush=True,
+        )
     print("viz targets met" if not misses else "viz over target: " + ", ".join(misses))
     if only is None:
         compare_programs()
@@ -266,7 +282,7 @@ def compare_programs(rounds=5):
     if len(programs) < 2:
         print("viz: one layout program installed; nothing to compare")
         return
-    print("layout programs on tests/golden/*.dot (median of %d; sizes in points):" % rounds)
+    print(f"layout programs on tests/golden/*.dot (median of {rounds}; sizes in points):")
     golden = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests", "golden")
     for path in sorted(glob.glob(os.path.join(golden, "*.dot"))):
         source = open(path, encoding="utf-8").read()
@@ -278,14 +294,21 @@ def compare_programs(rounds=5):
                 svg = render.svg(source, program=name)
                 times.append(time.perf_counter() - begin)
             size = re.search(r'<svg width="([\d.]+)pt" height="([\d.]+)pt"', svg).groups()
-            content = (sorted(re.findall(r'<g id="([^"]+)" class="(?:node|edge|cluster)"', svg)),
-                       sorted(html.unescape(t) for t in re.findall(r"<text[^>]*>([^<]*)</text>", svg)),
-                       sorted(re.findall(r'xlink:title="([^"]*)"', svg)))
+            content = (
+                sorted(re.findall(r'<g id="([^"]+)" class="(?:node|edge|cluster)"', svg)),
+                sorted(html.unescape(t) for t in re.findall(r"<text[^>]*>([^<]*)</text>", svg)),
+                sorted(re.findall(r'xlink:title="([^"]*)"', svg)),
+            )
             results[name] = (statistics.median(times), size, content)
         first = next(iter(results.values()))
-        print(f"  {os.path.basename(path):26s} " + "  ".join(
-            f"{name} {t * 1e3:5.1f} ms {float(w):.0f}x{float(h):.0f}" + ("" if c == first[2] else " CONTENT DIFFERS")
-            for name, (t, (w, h), c) in results.items()))
+        print(
+            f"  {os.path.basename(path):26s} "
+            + "  ".join(
+                f"{name} {t * 1e3:5.1f} ms {float(w):.0f}x{float(h):.0f}"
+                + ("" if c == first[2] else " CONTENT DIFFERS")
+                for name, (t, (w, h), c) in results.items()
+            )
+        )
 
 
 def main(argv=None):

@@ -70,9 +70,12 @@ def copy_lessons():
 # (module, title, intro). Each module's public names: its __all__ when it has
 # one, else every name not starting with "_" that is not a module.
 api_modules = [
-    ("tapeviz", "tapeviz (the top level, ``tf``)",
-     "What ``import tapeviz as tf`` gives: GradientTape, tensors, variables, and the math, array "
-     "and linear-algebra ops TensorFlow has at its top level."),
+    (
+        "tapeviz",
+        "tapeviz (the top level, ``tf``)",
+        "What ``import tapeviz as tf`` gives: GradientTape, tensors, variables, and the math, array "
+        "and linear-algebra ops TensorFlow has at its top level.",
+    ),
     ("tapeviz.autodiff", "tapeviz.autodiff", "``tf.autodiff``: forward mode (ForwardAccumulator)."),
     ("tapeviz.math", "tapeviz.math", "``tf.math``."),
     ("tapeviz.nn", "tapeviz.nn", "``tf.nn``."),
@@ -102,8 +105,12 @@ api_modules = [
 def public_names(module):
     names = getattr(module, "__all__", None)
     if names is None:  # no __all__: what the module defines (not what it imports, like contextmanager)
-        names = [n for n in dir(module) if not n.startswith("_")
-                 and getattr(getattr(module, n), "__module__", module.__name__).startswith("tapeviz")]
+        names = [
+            n
+            for n in dir(module)
+            if not n.startswith("_")
+            and getattr(getattr(module, n), "__module__", module.__name__).startswith("tapeviz")
+        ]
     if module.__name__ == "tapeviz":  # loaded on first use by the module's __getattr__
         names = list(names) + [n for n in module._VIZ_NAMES if n != "viz"]
     keep = []
@@ -137,7 +144,6 @@ def _resolve(dotted):
 
 
 def write_api():
-    import importlib
 
     target = HERE / "api"
     target.mkdir(exist_ok=True)
@@ -169,10 +175,17 @@ def write_api():
         page = module_name.replace(".", "_")
         (target / f"{page}.rst").write_text("\n".join(l for l in lines if l is not None) + "\n")
         pages.append(page)
-    index = ["API reference", "=============", "",
-             "Every public name of every public module, from its docstring. Where a name is the same "
-             "object as one documented earlier (``tf.sin`` is ``tf.math.sin``), its entry says so.", "",
-             ".. toctree::", "   :maxdepth: 1", ""]
+    index = [
+        "API reference",
+        "=============",
+        "",
+        "Every public name of every public module, from its docstring. Where a name is the same "
+        "object as one documented earlier (``tf.sin`` is ``tf.math.sin``), its entry says so.",
+        "",
+        ".. toctree::",
+        "   :maxdepth: 1",
+        "",
+    ]
     index += [f"   {page}" for page in pages]
     (target / "index.rst").write_text("\n".join(index) + "\n")
 

@@ -127,16 +127,22 @@ def stabilise(nb):
         cell.metadata.pop("execution", None)
         merged = []  # one stream output per run of prints (how they were flushed varies)
         for output in cell.outputs:
-            if (output.output_type == "stream" and merged and merged[-1].output_type == "stream"
-                    and merged[-1].name == output.name):
+            if (
+                output.output_type == "stream"
+                and merged
+                and merged[-1].output_type == "stream"
+                and merged[-1].name == output.name
+            ):
                 merged[-1].text += output.text
             else:
                 merged.append(output)
         cell.outputs = merged
         if "timing" in cell.metadata.get("tags", []):
-            cell.outputs = [nbformat.v4.new_output(
-                "stream", name="stdout",
-                text="(timings are not stored: run this cell to measure your machine)\n")]
+            cell.outputs = [
+                nbformat.v4.new_output(
+                    "stream", name="stdout", text="(timings are not stored: run this cell to measure your machine)\n"
+                )
+            ]
     return nb
 
 
@@ -169,11 +175,13 @@ def svg_image(svg):
 
 def still_html(svg, caption):
     """What an untrusted notebook shows for a player: its last step, and how to play it."""
-    return (f"<style>.{STILL_CLASS}:has(+ iframe){{display:none}}</style>"
-            f'<div class="{STILL_CLASS}">{svg_image(svg)}'
-            f"<div>{html.escape(caption)}</div>"
-            '<div style="color:#6b7280"><i>The player\'s last step, as stored. '
-            "Run this cell to step through it.</i></div></div>")
+    return (
+        f"<style>.{STILL_CLASS}:has(+ iframe){{display:none}}</style>"
+        f'<div class="{STILL_CLASS}">{svg_image(svg)}'
+        f"<div>{html.escape(caption)}</div>"
+        '<div style="color:#6b7280"><i>The player\'s last step, as stored. '
+        "Run this cell to step through it.</i></div></div>"
+    )
 
 
 def portable(nb, stills):
@@ -249,15 +257,24 @@ def build(path):
     env_backup = dict(os.environ)
     os.environ["PYTHONHASHSEED"] = "0"
     try:
-        client = NotebookClient(nb, timeout=600, kernel_name="python3", record_timing=False,
-                                store_widget_state=True, resources={"metadata": {"path": str(HERE)}})
+        client = NotebookClient(
+            nb,
+            timeout=600,
+            kernel_name="python3",
+            record_timing=False,
+            store_widget_state=True,
+            resources={"metadata": {"path": str(HERE)}},
+        )
         client.execute()
     finally:
         os.environ.clear()
         os.environ.update(env_backup)
     stills_cell = nb.cells.pop()
-    errors = [c.source[:60] for c in nb.cells + [stills_cell] if c.cell_type == "code"
-              and any(o.output_type == "error" for o in c.outputs)]
+    errors = [
+        c.source[:60]
+        for c in nb.cells + [stills_cell]
+        if c.cell_type == "code" and any(o.output_type == "error" for o in c.outputs)
+    ]
     if errors:
         raise SystemExit(f"{name}: cells raised errors: {errors}")
     stills = json.loads("".join(o.get("text", "") for o in stills_cell.outputs if o.output_type == "stream"))

@@ -7,12 +7,26 @@ The top level re-exports each family's ``__all__`` (math, array ops,
 linear algebra), as TensorFlow's top level does.
 """
 
+# The order of these imports is kept by hand: a later star import wins a shared name.
+
 from tapeviz import core as _core  # noqa: F401  (registers primitives and rules)
 from tapeviz import autodiff, backend, config, image, linalg, math, nn, random
 from tapeviz.config import device  # noqa: F401
 from tapeviz.core import errors, events, nest
 from tapeviz.core.dtypes import (  # noqa: F401
-    DType, as_dtype, bool, double, float16, float32, float64, half, int8, int16, int32, int64, uint8,
+    DType,
+    as_dtype,
+    bool,
+    double,
+    float16,
+    float32,
+    float64,
+    half,
+    int8,
+    int16,
+    int32,
+    int64,
+    uint8,
 )
 from tapeviz.core.primitives.array import *  # noqa: F401,F403
 from tapeviz.array_ops import *  # noqa: F401,F403

@@ -12,24 +12,55 @@ import numpy as _np
 from tapeviz import backend as _B
 from tapeviz.core import dtypes as _dtypes
 from tapeviz.core.errors import InvalidArgumentError as _InvalidArgumentError
-from tapeviz.core.primitives.math import truediv as _truediv
 from tapeviz.core.ops import as_tensor as _as_tensor
 from tapeviz.core.ops import same_dtype as _same_dtype
 from tapeviz.core.primitives.array import (
-    broadcast_to as _broadcast_to, concat as _concat, expand_dims as _expand_dims, gather as _gather,
-    reshape as _reshape, slice_tensor as _slice_tensor, transpose as _transpose,
+    broadcast_to as _broadcast_to,
 )
-from tapeviz.core.primitives.math import cast as _cast, where as _where
+from tapeviz.core.primitives.array import (
+    concat as _concat,
+)
+from tapeviz.core.primitives.array import (
+    expand_dims as _expand_dims,
+)
+from tapeviz.core.primitives.array import (
+    gather as _gather,
+)
+from tapeviz.core.primitives.array import (
+    reshape as _reshape,
+)
+from tapeviz.core.primitives.array import (
+    slice_tensor as _slice_tensor,
+)
+from tapeviz.core.primitives.array import (
+    transpose as _transpose,
+)
+from tapeviz.core.primitives.math import cast as _cast
+from tapeviz.core.primitives.math import truediv as _truediv
+from tapeviz.core.primitives.math import where as _where
 from tapeviz.core.primitives.scatter import (  # noqa: F401
-    scatter_nd, tensor_scatter_nd_add, tensor_scatter_nd_sub, tensor_scatter_nd_update,
+    scatter_nd,
+    tensor_scatter_nd_add,
+    tensor_scatter_nd_sub,
+    tensor_scatter_nd_update,
 )
 from tapeviz.core.primitives.sorting import descending_order as _descending_order
 from tapeviz.core.primitives.sorting import searchsorted, top_k  # noqa: F401
 from tapeviz.core.scopes import name_scope as _name_scope
 from tapeviz.core.tensor import Tensor as _Tensor
 
-__all__ = ["linspace", "meshgrid", "sort", "argsort", "boolean_mask", "searchsorted", "scatter_nd",
-           "tensor_scatter_nd_update", "tensor_scatter_nd_add", "tensor_scatter_nd_sub"]
+__all__ = [
+    "linspace",
+    "meshgrid",
+    "sort",
+    "argsort",
+    "boolean_mask",
+    "searchsorted",
+    "scatter_nd",
+    "tensor_scatter_nd_update",
+    "tensor_scatter_nd_add",
+    "tensor_scatter_nd_sub",
+]
 
 
 def _axis(axis, rank, what):
@@ -41,17 +72,22 @@ def _axis(axis, rank, what):
 
 # -- linspace ----------------------------------------------------------------------------
 
+
 def _count(num):
     """linspace's ``num`` as a Python int; TF refuses floats."""
     if hasattr(num, "_value") or isinstance(num, _Tensor):
         num = _as_tensor(num)
         if not num.dtype.is_integer:
-            raise TypeError(f"Argument `tensor` (name: num) must be of type integer. Received `tensor` = "
-                            f"{num.numpy()} of dtype: {num.dtype.name}. Pass an int, e.g. num=5.")
+            raise TypeError(
+                f"Argument `tensor` (name: num) must be of type integer. Received `tensor` = "
+                f"{num.numpy()} of dtype: {num.dtype.name}. Pass an int, e.g. num=5."
+            )
         return int(num._value)
     if isinstance(num, (bool, float, _np.floating)) or not isinstance(num, (int, _np.integer)):
-        raise TypeError(f"Argument `tensor` (name: num) must be of type integer. Received `tensor` = {num!r}. "
-                        "Pass an int, e.g. num=5.")
+        raise TypeError(
+            f"Argument `tensor` (name: num) must be of type integer. Received `tensor` = {num!r}. "
+            "Pass an int, e.g. num=5."
+        )
     return int(num)
 
 
@@ -88,6 +124,7 @@ def linspace(start, stop, num, name=None, axis=0):
 
 # -- meshgrid ----------------------------------------------------------------------------
 
+
 def meshgrid(*args, **kwargs):
     """Coordinate grids from 1-D tensors, as ``tf.meshgrid``.
 
@@ -121,10 +158,12 @@ def meshgrid(*args, **kwargs):
 
 # -- sort and argsort (top_k underneath, as in TF) -----------------------------------------
 
+
 def _direction(direction):
     if direction not in ("ASCENDING", "DESCENDING"):
         raise ValueError(
-            f"Argument `direction` should be one of ASCENDING, DESCENDING. Received: direction={direction}")
+            f"Argument `direction` should be one of ASCENDING, DESCENDING. Received: direction={direction}"
+        )
     return direction == "ASCENDING"
 
 
@@ -173,6 +212,7 @@ def argsort(values, axis=-1, direction="ASCENDING", stable=False, name=None):
 
 # -- boolean_mask ----------------------------------------------------------------------------
 
+
 def boolean_mask(tensor, mask, axis=None, name="boolean_mask"):
     """The entries of ``tensor`` where ``mask`` is true, as ``tf.boolean_mask``.
 
@@ -187,12 +227,14 @@ def boolean_mask(tensor, mask, axis=None, name="boolean_mask"):
     if k == 0:
         raise ValueError("mask cannot be scalar.")
     axis = 0 if axis is None else _axis(axis, x.ndim, "boolean_mask")
-    covered = tuple(x._value.shape[axis:axis + k])
+    covered = tuple(x._value.shape[axis : axis + k])
     if covered != tuple(m._value.shape):
-        raise ValueError(f"Shapes {covered} and {tuple(m._value.shape)} are incompatible: the mask must have "
-                         f"the shape of the tensor's axes {axis}..{axis + k - 1}.")
+        raise ValueError(
+            f"Shapes {covered} and {tuple(m._value.shape)} are incompatible: the mask must have "
+            f"the shape of the tensor's axes {axis}..{axis + k - 1}."
+        )
     with _name_scope("boolean_mask"):
         shape = x._value.shape
-        flat = _reshape(x, shape[:axis] + (int(_np.prod(covered, dtype=_np.int64)),) + shape[axis + k:])
+        flat = _reshape(x, shape[:axis] + (int(_np.prod(covered, dtype=_np.int64)),) + shape[axis + k :])
         positions = _reshape(_where(_reshape(m, [-1])), [-1])
         return _gather(flat, positions, axis=axis)

@@ -82,7 +82,9 @@ class Dataset:
             raise ValueError("from_tensor_slices needs at least one tensor.")
         sizes = {to_array(t).shape[0] if t.ndim else None for t in flat}
         if None in sizes:
-            raise ValueError("Unbatching a tensor is only supported for rank >= 1: from_tensor_slices needs arrays, not scalars.")
+            raise ValueError(
+                "Unbatching a tensor is only supported for rank >= 1: from_tensor_slices needs arrays, not scalars."
+            )
         if len(sizes) > 1:
             raise ValueError(f"Dimensions of the tensors must match along axis 0, got sizes {sorted(sizes)}.")
         n = sizes.pop()
@@ -172,7 +174,7 @@ class Dataset:
                 order = parent()
                 stop = len(order) - (len(order) % batch_size if drop_remainder else 0)
                 for start in range(0, stop, batch_size):
-                    rows = order[start:start + batch_size]
+                    rows = order[start : start + batch_size]
                     yield nest.pack_sequence_as(structure, [Tensor(a[rows]) for a in arrays])
 
             return Dataset(make_iterator, card)
@@ -191,6 +193,7 @@ class Dataset:
 
     def unbatch(self, name=None):
         """Split each element along axis 0 back into single elements."""
+
         def make_iterator():
             for element in self:
                 flat = nest.flatten(element)
@@ -201,6 +204,7 @@ class Dataset:
 
     def map(self, map_func, num_parallel_calls=None, deterministic=None, name=None):
         """Apply ``map_func`` to each element (a tuple element is passed as separate arguments)."""
+
         def make_iterator():
             for element in self:
                 yield map_func(*element) if isinstance(element, tuple) else map_func(element)
@@ -209,6 +213,7 @@ class Dataset:
 
     def filter(self, predicate, name=None):
         """Keep the elements for which ``predicate`` is true."""
+
         def make_iterator():
             for element in self:
                 keep = predicate(*element) if isinstance(element, tuple) else predicate(element)
@@ -222,7 +227,11 @@ class Dataset:
         count = int(count)
         if count < 0:
             return self
-        card = min(count, self._cardinality) if self._cardinality >= 0 else (count if self._cardinality == INFINITE else UNKNOWN)
+        card = (
+            min(count, self._cardinality)
+            if self._cardinality >= 0
+            else (count if self._cardinality == INFINITE else UNKNOWN)
+        )
         if self._indices is not None:
             parent = self._indices
             return Dataset._indexed(self._source, lambda: parent()[:count], card)
@@ -239,6 +248,7 @@ class Dataset:
 
     def repeat(self, count=None, name=None):
         """The dataset ``count`` times over (forever when None); a shuffle reshuffles each time."""
+
         def make_iterator():
             n = 0
             while count is None or count < 0 or n < count:
@@ -253,6 +263,7 @@ class Dataset:
 
     def enumerate(self, start=0, name=None):
         """(index, element) pairs, the index an int64 scalar."""
+
         def make_iterator():
             for i, element in enumerate(self, start):
                 yield Tensor(np.int64(i) if B.xp is np else B.xp.asarray(i, dtype=np.int64)), element

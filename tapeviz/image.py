@@ -25,9 +25,19 @@ from tapeviz.core.primitives.math import minimum as _minimum
 from tapeviz.core.primitives.math import where as _where
 from tapeviz.core.scopes import name_scope as _name_scope
 
-__all__ = ["ResizeMethod", "resize", "flip_left_right", "flip_up_down", "random_flip_left_right",
-           "random_flip_up_down", "adjust_contrast", "adjust_brightness", "rgb_to_grayscale", "grayscale_to_rgb",
-           "convert_image_dtype"]
+__all__ = [
+    "ResizeMethod",
+    "resize",
+    "flip_left_right",
+    "flip_up_down",
+    "random_flip_left_right",
+    "random_flip_up_down",
+    "adjust_contrast",
+    "adjust_brightness",
+    "rgb_to_grayscale",
+    "grayscale_to_rgb",
+    "convert_image_dtype",
+]
 
 
 class ResizeMethod:
@@ -44,6 +54,7 @@ class ResizeMethod:
 
 
 # -- dtype conversion --------------------------------------------------------------------------
+
 
 def _saturate_cast(x, dtype):
     """``x`` clipped to ``dtype``'s range, then cast (tf.dtypes.saturate_cast)."""
@@ -87,6 +98,7 @@ def convert_image_dtype(image, dtype, saturate=False, name=None):
 
 # -- resizing ------------------------------------------------------------------------------------
 
+
 def _batched(images, what="images"):
     """``images`` as a 4-D tensor, and whether a batch axis was added."""
     images = _as_tensor(images)
@@ -128,8 +140,9 @@ def resize(images, size, method=ResizeMethod.BILINEAR, preserve_aspect_ratio=Fal
         factor = min(height / in_h, width / in_w)
         height, width = max(int(round(in_h * factor)), 1), max(int(round(in_w * factor)), 1)
     if antialias and (height < in_h or width < in_w) and method == ResizeMethod.BILINEAR:
-        raise NotImplementedError("tf.image.resize(antialias=True) when shrinking is not implemented in tapeviz; "
-                                  "pass antialias=False.")
+        raise NotImplementedError(
+            "tf.image.resize(antialias=True) when shrinking is not implemented in tapeviz; pass antialias=False."
+        )
     with _name_scope("resize"):
         if method == ResizeMethod.BILINEAR:
             out = _kernels.resize_bilinear(_cast(batch, _dtypes.float32), (height, width))
@@ -139,6 +152,7 @@ def resize(images, size, method=ResizeMethod.BILINEAR, preserve_aspect_ratio=Fal
 
 
 # -- flips --------------------------------------------------------------------------------------
+
 
 def _flip_axis(image, axis_from_end):
     image = _as_tensor(image)
@@ -186,6 +200,7 @@ def random_flip_up_down(image, seed=None):
 
 # -- colour ----------------------------------------------------------------------------------------
 
+
 def _as_float(images):
     """``images`` as float16/float32 (kept) or converted to float32, as TF's colour ops do."""
     images = _as_tensor(images)
@@ -205,7 +220,9 @@ def adjust_contrast(images, contrast_factor):
     if images.ndim < 3:
         raise ValueError(f"input must be at least 3-D, got shape {list(images._value.shape)}")
     with _name_scope("adjust_contrast"):
-        adjusted = _kernels.adjust_contrast_kernel(_as_float(images), _as_tensor(contrast_factor, dtype=_dtypes.float32))
+        adjusted = _kernels.adjust_contrast_kernel(
+            _as_float(images), _as_tensor(contrast_factor, dtype=_dtypes.float32)
+        )
         return convert_image_dtype(adjusted, images.dtype, saturate=True)
 
 
@@ -225,8 +242,9 @@ def rgb_to_grayscale(images, name=None):
     """One channel: 0.2989 R + 0.5870 G + 0.1140 B, in the input's dtype (computed in float32, as TF)."""
     images = _as_tensor(images)
     if images.ndim < 1 or images._value.shape[-1] != 3:
-        raise ValueError(f"rgb_to_grayscale needs 3 channels (R, G, B) in the last axis, got shape "
-                         f"{list(images._value.shape)}.")
+        raise ValueError(
+            f"rgb_to_grayscale needs 3 channels (R, G, B) in the last axis, got shape {list(images._value.shape)}."
+        )
     with _name_scope("rgb_to_grayscale"):
         flt = convert_image_dtype(images, _dtypes.float32)
         gray = _tensordot(flt, _as_tensor(_RGB_WEIGHTS, dtype=_dtypes.float32), [[-1], [-1]])

@@ -23,8 +23,7 @@ import html as _html
 
 import numpy as _np
 
-__all__ = ["setup", "check", "solution", "exercises", "Feedback", "Solution", "Embedded", "embed_html",
-           "embed_image"]
+__all__ = ["setup", "check", "solution", "exercises", "Feedback", "Solution", "Embedded", "embed_html", "embed_image"]
 
 
 # -- set-up --------------------------------------------------------------------------------
@@ -67,8 +66,9 @@ def embed_image(path, alt="animation"):
     kind = mimetypes.guess_type(str(path))[0] or "image/png"
     with open(path, "rb") as handle:
         data = base64.b64encode(handle.read()).decode("ascii")
-    return Embedded(f'<img src="data:{kind};base64,{data}" alt="{_html.escape(alt)}" style="max-width:100%">',
-                    f"<{alt}: {path}>")
+    return Embedded(
+        f'<img src="data:{kind};base64,{data}" alt="{_html.escape(alt)}" style="max-width:100%">', f"<{alt}: {path}>"
+    )
 
 
 class Embedded:
@@ -116,11 +116,16 @@ class Feedback:
     __repr__ = __str__
 
     def _repr_html_(self):
-        colour = {"correct": ("#065f46", "#d1fae5"), "wrong": ("#991b1b", "#fee2e2"),
-                  "unanswered": ("#1e3a8a", "#dbeafe")}[self.status]
+        colour = {
+            "correct": ("#065f46", "#d1fae5"),
+            "wrong": ("#991b1b", "#fee2e2"),
+            "unanswered": ("#1e3a8a", "#dbeafe"),
+        }[self.status]
         lines = _html.escape(str(self)).replace("\n", "<br>")
-        return (f'<div class="tapeviz-check tapeviz-check-{self.status}" style="color:{colour[0]};'
-                f'background:{colour[1]};padding:6px 10px;border-radius:4px">{lines}</div>')
+        return (
+            f'<div class="tapeviz-check tapeviz-check-{self.status}" style="color:{colour[0]};'
+            f'background:{colour[1]};padding:6px 10px;border-radius:4px">{lines}</div>'
+        )
 
 
 class Exercise:
@@ -147,8 +152,10 @@ class Solution:
         return f"A solution to {self.exercise} (paste it into the exercise's cell):\n\n{self.code}"
 
     def _repr_markdown_(self):
-        return (f"A solution to **{self.exercise}** (paste it into the exercise's cell and run it):\n\n"
-                f"```python\n{self.code}\n```")
+        return (
+            f"A solution to **{self.exercise}** (paste it into the exercise's cell and run it):\n\n"
+            f"```python\n{self.code}\n```"
+        )
 
 
 def _plain(value):
@@ -179,11 +186,17 @@ def _same(answer, expected, tolerance):
     if expected is None or answer is None:
         return answer is expected
     if isinstance(expected, dict):
-        return (isinstance(answer, dict) and answer.keys() == expected.keys()
-                and all(_same(answer[k], expected[k], tolerance) for k in expected))
+        return (
+            isinstance(answer, dict)
+            and answer.keys() == expected.keys()
+            and all(_same(answer[k], expected[k], tolerance) for k in expected)
+        )
     if isinstance(expected, (list, tuple)) and any(e is None or isinstance(e, dict) for e in expected):
-        return (isinstance(answer, (list, tuple)) and len(answer) == len(expected)
-                and all(_same(a, e, tolerance) for a, e in zip(answer, expected)))
+        return (
+            isinstance(answer, (list, tuple))
+            and len(answer) == len(expected)
+            and all(_same(a, e, tolerance) for a, e in zip(answer, expected))
+        )
     if isinstance(expected, (bool, str)):
         return answer == expected
     try:
@@ -208,9 +221,12 @@ def check(exercise, answer):
         raise KeyError(f"No exercise called {exercise!r}. The exercises are: {known}.")
     spec = EXERCISES[exercise]
     if answer is Ellipsis:
-        return Feedback(exercise, "unanswered",
-                        f"{spec.question} Replace the `...` with your answer and run the cell again.",
-                        spec.hint)
+        return Feedback(
+            exercise,
+            "unanswered",
+            f"{spec.question} Replace the `...` with your answer and run the cell again.",
+            spec.hint,
+        )
     stuck = f' Stuck? lessons.solution("{exercise}") shows a solution.'
     if spec.judge is not None:
         try:
@@ -252,8 +268,10 @@ def _judge_which_none(answer):
         return False, "answer with a list of three: [dy/da, dy/db, dy/dc]."
     da, db, dc = (None if v is None else _number(v) for v in answer)
     if dc is not None:
-        return False, (f"dy/dc = {dc:g}? c was never watched, so the tape recorded nothing from it: "
-                       "tape.gradient gives None (not 0, not 2c).")
+        return False, (
+            f"dy/dc = {dc:g}? c was never watched, so the tape recorded nothing from it: "
+            "tape.gradient gives None (not 0, not 2c)."
+        )
     if da is None or db is None:
         return False, "a is a trainable variable (watched when read) and b was watched: both get a number."
     if abs(da - 3.0) < 1e-4 and abs(db - 2.0) < 1e-4:
@@ -297,8 +315,10 @@ def _judge_watched_names(answer):
 def _judge_bias(answer):
     value = _number(answer)
     if abs(value + 2.0) < 1e-4:
-        return True, ("-2: each element's residual is -0.5, the square's rule gives 2 * -0.5 = -1 per element, "
-                      "and b was broadcast to both elements, so their gradients add up.")
+        return True, (
+            "-2: each element's residual is -0.5, the square's rule gives 2 * -0.5 = -1 per element, "
+            "and b was broadcast to both elements, so their gradients add up."
+        )
     if abs(value + 1.0) < 1e-4:
         return False, "-1 is one element's share: b was broadcast to two elements; what happens to their gradients?"
     return False, f"got {value:g}. Residuals w*xs + b - ys, then d(r**2)/dr = 2r for each element; b got all of them."
@@ -319,8 +339,10 @@ def _judge_clip(answer):
     if first.shape != (2,) or second.size != 1:
         return False, f"the clipped gradients keep their shapes: (2,) and (); got {first.shape} and {second.shape}."
     if _np.allclose(first, [1.5, 2.0], atol=1e-4) and abs(float(second.reshape(())) - 6.0) < 1e-4:
-        return True, ("[[1.5, 2], 6]: the joint norm sqrt(9 + 16 + 144) = 13 is twice 6.5, so every gradient "
-                      "is halved: same direction, half the length.")
+        return True, (
+            "[[1.5, 2], 6]: the joint norm sqrt(9 + 16 + 144) = 13 is twice 6.5, so every gradient "
+            "is halved: same direction, half the length."
+        )
     if _np.allclose(first, [0.6, 0.8], atol=1e-3):
         return False, "that clips [3, 4] on its own (tf.clip_by_norm); the global norm counts both gradients."
     return False, f"got {first.tolist()} and {second.reshape(()).item():g}. What is the norm of all three numbers?"
@@ -342,8 +364,10 @@ def _judge_keeps_path(answer):
         return False, "answer with four booleans, one per expression, in order."
     got = [bool(a) for a in answer]
     if got == want:
-        return True, ("only tapeviz ops keep the path: model(x) and model(x) * 2.0 do; predict and .numpy() "
-                      "give NumPy arrays, which come back as new constants.")
+        return True, (
+            "only tapeviz ops keep the path: model(x) and model(x) * 2.0 do; predict and .numpy() "
+            "give NumPy arrays, which come back as new constants."
+        )
     wrong = [i + 1 for i, (a, b) in enumerate(zip(got, want)) if a != b]
     return False, f"expressions {wrong} are not right yet: does the value leave tapeviz (NumPy) on the way?"
 
@@ -378,7 +402,8 @@ def _judge_fixed_rule(answer):
 EXERCISES = {
     # 01
     "01.cube": Exercise(
-        "d/dx (x**3 + 2*x) at x = 2.0?", 14.0,
+        "d/dx (x**3 + 2*x) at x = 2.0?",
+        14.0,
         "Record y = x**3 + 2*x inside the tape, then tape.gradient(y, x). By hand: 3x^2 + 2.",
         solution="""
 x = tf.Variable(2.0)
@@ -386,7 +411,8 @@ with tf.GradientTape() as tape:
     y = x ** 3 + 2 * x
 answer = tape.gradient(y, x)  # 3 * x**2 + 2 = 14
 lessons.check("01.cube", answer)
-"""),
+""",
+    ),
     "01.which_none": Exercise(
         "Predict [dy/da, dy/db, dy/dc] for y = a*b + c*c (a a variable, b watched, c never watched).",
         judge=_judge_which_none,
@@ -395,17 +421,21 @@ lessons.check("01.cube", answer)
 # a: a trainable variable, watched when read. b: watched by hand. c: never watched.
 answer = tape.gradient(y, [a, b, c])  # [b, a, None] = [3, 2, None]
 lessons.check("01.which_none", answer)
-"""),
+""",
+    ),
     # 02
     "02.which_watched": Exercise(
-        "The names of the variables the tape watched, in order (a list of str)?", judge=_judge_watched_names,
+        "The names of the variables the tape watched, in order (a list of str)?",
+        judge=_judge_watched_names,
         hint="Watched: trainable variables read inside the block. tape.watched_variables() confirms it.",
         solution="""
 answer = [v.name for v in tape.watched_variables()]  # w and b; not count (trainable=False), not unused (never read)
 lessons.check("02.which_watched", answer)
-"""),
+""",
+    ),
     "02.selective": Exercise(
-        "Gradients [d(loss)/d(a), d(loss)/d(b)] when only b is watched?", [None, 12.0],
+        "Gradients [d(loss)/d(a), d(loss)/d(b)] when only b is watched?",
+        [None, 12.0],
         "Use tf.GradientTape(watch_accessed_variables=False) and tape.watch(b).",
         solution="""
 a = tf.Variable(1.0)
@@ -415,10 +445,12 @@ with tf.GradientTape(watch_accessed_variables=False) as tape:
     loss = a * b ** 3
 answer = tape.gradient(loss, [a, b])  # [None, 3 * a * b**2 = 12]
 lessons.check("02.selective", answer)
-"""),
+""",
+    ),
     # 03
     "03.two_gradients": Exercise(
-        "[dy/dx, dz/dx] at x = 2 for y = x**3, z = y**2, from one tape?", [12.0, 192.0],
+        "[dy/dx, dz/dx] at x = 2 for y = x**3, z = y**2, from one tape?",
+        [12.0, 192.0],
         "One tf.GradientTape(persistent=True), two gradient calls. z = x**6.",
         solution="""
 x = tf.Variable(2.0)
@@ -428,10 +460,12 @@ with tf.GradientTape(persistent=True) as tape:
 answer = [tape.gradient(y, x), tape.gradient(z, x)]  # [3x^2, 6x^5] = [12, 192]
 del tape  # done with it: let go of what it holds
 lessons.check("03.two_gradients", answer)
-"""),
+""",
+    ),
     # 04
     "04.third": Exercise(
-        "The third derivative of x**4 at x = 2.0?", 48.0,
+        "The third derivative of x**4 at x = 2.0?",
+        48.0,
         "Three nested tapes; each gradient call inside the next outer tape. By hand: 24x.",
         solution="""
 x = tf.Variable(2.0)
@@ -443,9 +477,11 @@ with tf.GradientTape() as t1:
     d2 = t2.gradient(d1, x)     # 12x^2, recorded by t1
 answer = t1.gradient(d2, x)     # 24x = 48
 lessons.check("04.third", answer)
-"""),
+""",
+    ),
     "04.hessian": Exercise(
-        "The Hessian of f(x) = x0**2 * x1 at x = [1, 2] (a 2x2 matrix)?", [[4.0, 2.0], [2.0, 0.0]],
+        "The Hessian of f(x) = x0**2 * x1 at x = [1, 2] (a 2x2 matrix)?",
+        [[4.0, 2.0], [2.0, 0.0]],
         "Outer tape: jacobian(inner gradient, x).",
         solution="""
 x = tf.Variable([1.0, 2.0])
@@ -455,10 +491,12 @@ with tf.GradientTape() as outer:
     g = inner.gradient(f, x)        # [2 x0 x1, x0^2]
 answer = outer.jacobian(g, x)       # [[2 x1, 2 x0], [2 x0, 0]]
 lessons.check("04.hessian", answer)
-"""),
+""",
+    ),
     # 05
     "05.jacobian": Exercise(
-        "The jacobian of y = x**2 with x = [1, 2, 3]?", [[2.0, 0.0, 0.0], [0.0, 4.0, 0.0], [0.0, 0.0, 6.0]],
+        "The jacobian of y = x**2 with x = [1, 2, 3]?",
+        [[2.0, 0.0, 0.0], [0.0, 4.0, 0.0], [0.0, 0.0, 6.0]],
         "tape.jacobian(y, x): y[i] depends only on x[i].",
         solution="""
 x = tf.constant([1.0, 2.0, 3.0])
@@ -467,9 +505,11 @@ with tf.GradientTape() as tape:
     y = x ** 2
 answer = tape.jacobian(y, x)  # diagonal: dy[i]/dx[i] = 2 x[i]
 lessons.check("05.jacobian", answer)
-"""),
+""",
+    ),
     "05.row": Exercise(
-        "Row 1 of the Jacobian of y = [x0*x1, x1*x2] at x = [1, 2, 3], from ONE gradient call?", [0.0, 3.0, 2.0],
+        "Row 1 of the Jacobian of y = [x0*x1, x1*x2] at x = [1, 2, 3], from ONE gradient call?",
+        [0.0, 3.0, 2.0],
         "output_gradients weighs each element of y: which weights keep y[1] and drop y[0]?",
         solution="""
 x = tf.constant([1.0, 2.0, 3.0])
@@ -479,9 +519,11 @@ with tf.GradientTape() as tape:
 # weights [0, 1]: the sweep starts from y[1] alone, so it gives d y[1] / dx = [0, x2, x1]
 answer = tape.gradient(y, x, output_gradients=tf.constant([0.0, 1.0]))
 lessons.check("05.row", answer)
-"""),
+""",
+    ),
     "05.zero": Exercise(
-        "The gradients [dy/dx, dy/dz] when y = x * 2 and z is unconnected, asking for zeros?", [2.0, 0.0],
+        "The gradients [dy/dx, dy/dz] when y = x * 2 and z is unconnected, asking for zeros?",
+        [2.0, 0.0],
         "unconnected_gradients=tf.UnconnectedGradients.ZERO",
         solution="""
 x, z = tf.Variable(1.0), tf.Variable(1.0)
@@ -489,10 +531,12 @@ with tf.GradientTape() as tape:
     y = x * 2
 answer = tape.gradient(y, [x, z], unconnected_gradients=tf.UnconnectedGradients.ZERO)
 lessons.check("05.zero", answer)
-"""),
+""",
+    ),
     # 06
     "06.stopped": Exercise(
-        "d/dx of x**2 * tf.stop_gradient(x) at x = 2?", 8.0,
+        "d/dx of x**2 * tf.stop_gradient(x) at x = 2?",
+        8.0,
         "The stopped factor is a constant c = 2 to the tape: d/dx (x**2 * c) = 2x * c.",
         solution="""
 x = tf.Variable(2.0)
@@ -500,9 +544,11 @@ with tf.GradientTape() as tape:
     y = x ** 2 * tf.stop_gradient(x)  # the value is x**3 = 8, but the tape sees x**2 * c
 answer = tape.gradient(y, x)           # 2x * c = 8, not 3x^2 = 12
 lessons.check("06.stopped", answer)
-"""),
+""",
+    ),
     "06.reverse": Exercise(
-        "The gradient of reverse_gradient(x) * 3 at x = 1 (the custom gradient negates)?", -3.0,
+        "The gradient of reverse_gradient(x) * 3 at x = 1 (the custom gradient negates)?",
+        -3.0,
         "@tf.custom_gradient; return x (a copy, e.g. tf.identity(x)) and a grad_fn returning -upstream.",
         solution="""
 @tf.custom_gradient
@@ -516,7 +562,8 @@ with tf.GradientTape() as tape:
     y = reverse_gradient(x) * 3.0
 answer = tape.gradient(y, x)  # the upstream 3, negated
 lessons.check("06.reverse", answer)
-"""),
+""",
+    ),
     "06.softplus": Exercise(
         "The gradients of your own stable softplus at x = [0, 100], its rule computed from its value?",
         judge=_judge_log1pexp_grad,
@@ -537,10 +584,12 @@ with tf.GradientTape() as tape:
     y = softplus(x)
 answer = tape.gradient(y, x)
 lessons.check("06.softplus", answer)
-"""),
+""",
+    ),
     # 07
     "07.fanout": Exercise(
-        "d/dx of x*x + x at x = 3 (x fans out to three uses)?", 7.0,
+        "d/dx of x*x + x at x = 3 (x fans out to three uses)?",
+        7.0,
         "Each use sends a gradient back; they are summed: 3 + 3 + 1.",
         solution="""
 x = tf.Variable(3.0)
@@ -549,7 +598,8 @@ with tf.GradientTape() as tape:
 answer = tape.gradient(f, x)  # x + x + 1 = 7: three arrivals, summed
 tf.viz.player(tape)           # step through it: three gradients arrive at x
 lessons.check("07.fanout", answer)
-"""),
+""",
+    ),
     "07.bias": Exercise(
         "Predict d loss / d b for loss = reduce_sum((w*xs + b - ys)**2), w = 2, b = 0.5, xs = [1, 2], ys = [3, 5].",
         judge=_judge_bias,
@@ -560,10 +610,12 @@ with tf.GradientTape() as tape:
 # residuals r = [2.5 - 3, 4.5 - 5] = [-0.5, -0.5]; each element sends 2r = -1 back to b; b was used by both
 answer = tape.gradient(loss, b)  # -1 + -1 = -2
 lessons.check("07.bias", answer)
-"""),
+""",
+    ),
     # 08
     "08.regression": Exercise(
-        "Fit y = 3x + 2 with your own loop: [w, b]?", judge=_judge_regression,
+        "Fit y = 3x + 2 with your own loop: [w, b]?",
+        judge=_judge_regression,
         hint="gradient -> apply_gradients inside the loop, 200 steps of SGD(0.1).",
         solution="""
 w, b = tf.Variable(0.0), tf.Variable(0.0)
@@ -575,19 +627,23 @@ for step in range(200):
     optimizer.apply_gradients(zip(gradients, [w, b]))
 answer = [w, b]
 lessons.check("08.regression", answer)
-"""),
+""",
+    ),
     "08.clip": Exercise(
-        "Predict: the gradients [[3, 4], 12] clipped to a global norm of 6.5?", judge=_judge_clip,
+        "Predict: the gradients [[3, 4], 12] clipped to a global norm of 6.5?",
+        judge=_judge_clip,
         hint="The global norm is the length of all the numbers together; clipping scales them all by one factor.",
         solution="""
 gradients = [tf.constant([3.0, 4.0]), tf.constant(12.0)]
 clipped, norm = tf.clip_by_global_norm(gradients, clip_norm=6.5)  # norm = sqrt(9 + 16 + 144) = 13
 answer = clipped  # every gradient times 6.5 / 13: [[1.5, 2], 6]
 lessons.check("08.clip", answer)
-"""),
+""",
+    ),
     # 09
     "09.accuracy": Exercise(
-        "Your model's test accuracy on the digits (a fraction from 0 to 1)?", judge=_judge_accuracy,
+        "Your model's test accuracy on the digits (a fraction from 0 to 1)?",
+        judge=_judge_accuracy,
         hint="A Dense(64, relu) + Dense(10) model, Adam(1e-2), 10 epochs.",
         solution="""
 tf.random.set_seed(1)
@@ -597,10 +653,12 @@ mine.compile(optimizer=tf.keras.optimizers.Adam(1e-2),
 mine.fit(x_train, y_train, epochs=10, batch_size=32, verbose=0)
 answer = mine.evaluate(x_test, y_test, verbose=0)[1]
 lessons.check("09.accuracy", answer)
-"""),
+""",
+    ),
     "09.keeps_path": Exercise(
         "For model(x), model.predict(x), tf.constant(model(x).numpy()), model(x) * 2.0: does the loss keep "
-        "a path to the weights (four booleans)?", judge=_judge_keeps_path,
+        "a path to the weights (four booleans)?",
+        judge=_judge_keeps_path,
         hint="The tape follows tapeviz ops only. Which of these hand back a NumPy array on the way?",
         solution="""
 # model(x) and model(x) * 2.0 are tapeviz ops all the way; predict and .numpy() go through NumPy
@@ -614,10 +672,12 @@ with tf.GradientTape(persistent=True) as tape:
 print([tape.gradient(loss, kernel) is not None for loss in losses])  # the tape agrees
 del tape
 lessons.check("09.keeps_path", answer)
-"""),
+""",
+    ),
     # 10
     "10.safe_where": Exercise(
-        "Gradients of the safe version at x = [0, 2, 4]?", judge=_judge_finite,
+        "Gradients of the safe version at x = [0, 2, 4]?",
+        judge=_judge_finite,
         hint="Feed the log a safe value where x <= 0: tf.where(x > 0, x, 1.0).",
         solution="""
 x = tf.constant([0.0, 2.0, 4.0])
@@ -628,7 +688,8 @@ with tf.GradientTape() as tape:
     y = tf.where(ok, tf.math.log(safe), tf.zeros_like(x))
 answer = tape.gradient(y, x)
 lessons.check("10.safe_where", answer)
-"""),
+""",
+    ),
     "10.fix_rule": Exercise(
         "Fix bad_square's custom gradient: answer with your fixed function (gradcheck must pass).",
         judge=_judge_fixed_rule,
@@ -643,10 +704,12 @@ def good_square(x):
 print(tf.gradcheck(lambda x: tf.sin(x) + good_square(x), [0.5, 1.5]))
 answer = good_square
 lessons.check("10.fix_rule", answer)
-"""),
+""",
+    ),
     # 11
     "11.fewer_ops": Exercise(
-        "How many ops did the tape record with watch_accessed_variables=False and only W1 watched?", 7,
+        "How many ops did the tape record with watch_accessed_variables=False and only W1 watched?",
+        7,
         "Every op downstream of W1 is recorded; ops that touch nothing watched are not. "
         "len(tape.recorded_ops) counts them.",
         solution="""
@@ -656,5 +719,6 @@ with tf.GradientTape(watch_accessed_variables=False) as tape:
 answer = len(tape.recorded_ops)  # every op of forward() depends on W1, except reading W2
 print([entry.primitive.name for entry in tape.recorded_ops])
 lessons.check("11.fewer_ops", answer)
-"""),
+""",
+    ),
 }

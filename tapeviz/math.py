@@ -8,34 +8,92 @@ written the way TF writes them so that gradients at kinks and ties agree.
 
 import numpy as _np
 
-from tapeviz.core.primitives.math import truediv
 from tapeviz.core.ops import as_tensor as _as_tensor
 from tapeviz.core.ops import as_tensors as _as_tensors
 from tapeviz.core.primitives.array import ones_like as _ones_like
 from tapeviz.core.primitives.array import reshape as _reshape
 from tapeviz.core.primitives.array import stack as _stack
 from tapeviz.core.primitives.array import zeros_like as _zeros_like
-from tapeviz.core.primitives.math import normalize_axis as _normalize_axis
 from tapeviz.core.primitives.math import (  # noqa: F401
-    abs, acos, add, add_n, argmax, argmin, asin, atan, atan2, cast, ceil, cos, cosh, cumprod, cumsum,
-    divide, divide_no_nan, equal, erf, exp, expm1, floor, floordiv, floormod, greater,
-    greater_equal, is_finite, is_inf, is_nan, less, less_equal, log, log1p, logical_and,
-    logical_not, logical_or, maximum, minimum, multiply, negative, not_equal, pow, reciprocal,
-    reduce_all, reduce_any, reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_sum, round,
-    rsqrt, sigmoid, sign, sin, sinh, sqrt, square, squared_difference, subtract, tan, tanh,
-    xdivy, xlogy,
+    abs,
+    acos,
+    add,
+    add_n,
+    argmax,
+    argmin,
+    asin,
+    atan,
+    atan2,
+    cast,
+    ceil,
+    cos,
+    cosh,
+    cumprod,
+    cumsum,
+    divide,
+    divide_no_nan,
+    equal,
+    erf,
+    exp,
+    expm1,
+    floor,
+    floordiv,
+    floormod,
+    greater,
+    greater_equal,
+    is_finite,
+    is_inf,
+    is_nan,
+    less,
+    less_equal,
+    log,
+    log1p,
+    logical_and,
+    logical_not,
+    logical_or,
+    maximum,
+    minimum,
+    multiply,
+    negative,
+    not_equal,
+    pow,
+    reciprocal,
+    reduce_all,
+    reduce_any,
+    reduce_max,
+    reduce_mean,
+    reduce_min,
+    reduce_prod,
+    reduce_sum,
+    round,
+    rsqrt,
+    sigmoid,
+    sign,
+    sin,
+    sinh,
+    sqrt,
+    square,
+    squared_difference,
+    subtract,
+    tan,
+    tanh,
+    truediv,
+    where,  # noqa: F401
+    xdivy,
+    xlogy,
 )
+from tapeviz.core.primitives.math import normalize_axis as _normalize_axis
 from tapeviz.core.primitives.math import stop_gradient as _stop_gradient
-from tapeviz.core.primitives.math import where  # noqa: F401
 from tapeviz.core.primitives.nn import log_softmax, softmax, softplus  # noqa: F401
+from tapeviz.core.primitives.sorting import top_k  # noqa: F401
 from tapeviz.core.tensor import is_tensor as _is_tensor
 from tapeviz.core.tensor import to_array as _to_array
-from tapeviz.core.primitives.sorting import top_k  # noqa: F401
 
 mod = floormod
 
 
 # -- reductions ---------------------------------------------------------------------
+
 
 def _float_input(x, op):
     x = _as_tensor(x)
@@ -84,6 +142,7 @@ def reduce_euclidean_norm(input_tensor, axis=None, keepdims=False, name=None):
 
 
 # -- clipping -----------------------------------------------------------------------
+
 
 def clip_by_value(t, clip_value_min, clip_value_max, name=None):
     """``t`` limited to [clip_value_min, clip_value_max] elementwise.
@@ -159,6 +218,7 @@ def _scale(t, scale):
 
 # -- norms ---------------------------------------------------------------------------
 
+
 def norm(tensor, ord="euclidean", axis=None, keepdims=False, name=None):
     """The vector or matrix norm of ``tensor``, as ``tf.norm``.
 
@@ -199,8 +259,10 @@ def _matrix_norm(x, ord, axis, keepdims):
     elif ord == _np.inf:  # the largest row sum
         result = reduce_max(reduce_sum(abs(x), axis=cols, keepdims=True), axis=rows, keepdims=True)
     else:
-        raise ValueError(f"norm: matrix ord must be 'euclidean', 'fro', 1 or np.inf, got {ord!r} "
-                         "(ord=2 needs singular values, not available yet).")
+        raise ValueError(
+            f"norm: matrix ord must be 'euclidean', 'fro', 1 or np.inf, got {ord!r} "
+            "(ord=2 needs singular values, not available yet)."
+        )
     return _squeeze_reduced(result, x, (rows, cols), keepdims)
 
 

@@ -40,7 +40,6 @@ class _ScopePath(name_scope):
         self._path = path.rstrip("/").split("/")
         self._name = path  # TF's module scope is named by its full path: 'outer/module/'
 
-
     def __enter__(self):
         self._saved = list(state.local.scopes)
         state.local.scopes[:] = self._path
@@ -100,6 +99,7 @@ class Module(RecordsInit):
     @classmethod
     def with_name_scope(cls, method):
         """Decorator: run ``method`` inside ``self.name_scope``."""
+
         @functools.wraps(method)
         def scoped(self, *args, **kwargs):
             with self.name_scope:

@@ -12,22 +12,68 @@ from tapeviz import random as _random
 from tapeviz.core.errors import InvalidArgumentError as _InvalidArgumentError
 from tapeviz.core.ops import as_tensor as _as_tensor
 from tapeviz.core.ops import as_tensors as _as_tensors
+from tapeviz.core.primitives import conv as _conv
+from tapeviz.core.primitives.array import gather as _gather
 from tapeviz.core.primitives.array import reshape as _reshape
 from tapeviz.core.primitives.array import zeros_like as _zeros_like
+from tapeviz.core.primitives.conv import avg_pool2d, conv2d, max_pool2d  # noqa: F401  (re-exported)
 from tapeviz.core.primitives.math import (
-    abs as _abs, erf as _erf, exp as _exp, expm1 as _expm1, greater as _greater,
-    greater_equal as _greater_equal, log1p as _log1p, minimum as _minimum, normalize_axis as _normalize_axis,
+    abs as _abs,
+)
+from tapeviz.core.primitives.math import (
+    erf as _erf,
+)
+from tapeviz.core.primitives.math import (
+    exp as _exp,
+)
+from tapeviz.core.primitives.math import (
+    expm1 as _expm1,
+)
+from tapeviz.core.primitives.math import (
+    greater as _greater,
+)
+from tapeviz.core.primitives.math import (
+    greater_equal as _greater_equal,
+)
+from tapeviz.core.primitives.math import (
+    log1p as _log1p,
+)
+from tapeviz.core.primitives.math import (
+    minimum as _minimum,
+)
+from tapeviz.core.primitives.math import (
+    normalize_axis as _normalize_axis,
+)
+from tapeviz.core.primitives.math import (
     reduce_mean as _reduce_mean,
-    reduce_sum as _reduce_sum, rsqrt as _rsqrt, sigmoid, square as _square,
-    squared_difference as _squared_difference, tanh, where as _where,
+)
+from tapeviz.core.primitives.math import (
+    reduce_sum as _reduce_sum,
+)
+from tapeviz.core.primitives.math import (
+    rsqrt as _rsqrt,
+)
+from tapeviz.core.primitives.math import (
+    sigmoid,
+    tanh,
+)
+from tapeviz.core.primitives.math import (
+    square as _square,
+)
+from tapeviz.core.primitives.math import (
+    squared_difference as _squared_difference,
+)
+from tapeviz.core.primitives.math import (
+    where as _where,
 )
 from tapeviz.core.primitives.nn import (  # noqa: F401  (re-exported)
-    log_softmax, relu, softmax, softmax_cross_entropy_with_logits, softplus,
+    log_softmax,
+    relu,
+    softmax,
+    softmax_cross_entropy_with_logits,
+    softplus,
     sparse_softmax_cross_entropy_with_logits,
 )
-from tapeviz.core.primitives.array import gather as _gather
-from tapeviz.core.primitives import conv as _conv
-from tapeviz.core.primitives.conv import avg_pool2d, conv2d, max_pool2d  # noqa: F401  (re-exported)
 from tapeviz.core.primitives.sorting import top_k  # noqa: F401  (re-exported)
 from tapeviz.core.tensor import Tensor as _Tensor
 from tapeviz.core.tensor import is_tensor as _is_tensor
@@ -35,19 +81,49 @@ from tapeviz.core.tensor import to_array as _to_array
 from tapeviz.math import l2_normalize  # noqa: F401
 
 __all__ = [
-    "relu", "relu6", "leaky_relu", "elu", "selu", "gelu", "silu", "swish", "softplus", "softsign",
-    "sigmoid", "tanh", "softmax", "log_softmax", "sigmoid_cross_entropy_with_logits",
-    "softmax_cross_entropy_with_logits", "sparse_softmax_cross_entropy_with_logits", "l2_loss",
-    "l2_normalize", "dropout", "bias_add", "moments", "batch_normalization", "conv2d", "max_pool2d", "top_k",
-    "embedding_lookup", "avg_pool2d", "avg_pool", "max_pool", "conv2d_transpose", "conv1d",
+    "relu",
+    "relu6",
+    "leaky_relu",
+    "elu",
+    "selu",
+    "gelu",
+    "silu",
+    "swish",
+    "softplus",
+    "softsign",
+    "sigmoid",
+    "tanh",
+    "softmax",
+    "log_softmax",
+    "sigmoid_cross_entropy_with_logits",
+    "softmax_cross_entropy_with_logits",
+    "sparse_softmax_cross_entropy_with_logits",
+    "l2_loss",
+    "l2_normalize",
+    "dropout",
+    "bias_add",
+    "moments",
+    "batch_normalization",
+    "conv2d",
+    "max_pool2d",
+    "top_k",
+    "embedding_lookup",
+    "avg_pool2d",
+    "avg_pool",
+    "max_pool",
+    "conv2d_transpose",
+    "conv1d",
 ]
 
 
 def embedding_lookup(params, ids, max_norm=None, name=None):
     """Rows of ``params`` picked by ``ids`` (a gather along axis 0; dense gradient)."""
     if max_norm is not None:
-        raise NotImplementedError("embedding_lookup(max_norm=...) is not supported; clip the rows with tf.clip_by_norm.")
+        raise NotImplementedError(
+            "embedding_lookup(max_norm=...) is not supported; clip the rows with tf.clip_by_norm."
+        )
     return _gather(params, ids)
+
 
 # -- activations --------------------------------------------------------------------
 
@@ -252,7 +328,9 @@ def max_pool(input, ksize, strides, padding, data_format=None, name=None):
     return max_pool2d(input, ksize, strides, padding, data_format or "NHWC")
 
 
-def conv2d_transpose(input, filters, output_shape, strides, padding="SAME", data_format="NHWC", dilations=None, name=None):
+def conv2d_transpose(
+    input, filters, output_shape, strides, padding="SAME", data_format="NHWC", dilations=None, name=None
+):
     """The transpose of ``conv2d`` (often called deconvolution): the gradient of a conv2d with respect to its input.
 
     ``filters`` is (height, width, output_channels, input_channels), as in TF;
@@ -267,8 +345,10 @@ def conv2d_transpose(input, filters, output_shape, strides, padding="SAME", data
     if x.ndim != 4 or w.ndim != 4:
         raise ValueError(f"conv2d_transpose needs a 4-D input and a 4-D filter, got ranks {x.ndim} and {w.ndim}.")
     if w.shape[3] != x.shape[3]:
-        raise ValueError(f"input depth {x.shape[3]} does not match the filter's last axis {w.shape[3]} "
-                         f"(conv2d_transpose filters are (height, width, output_channels, input_channels)).")
+        raise ValueError(
+            f"input depth {x.shape[3]} does not match the filter's last axis {w.shape[3]} "
+            f"(conv2d_transpose filters are (height, width, output_channels, input_channels))."
+        )
     return _conv.conv2d_backprop_input(shape, w, x, strides, padding)
 
 
@@ -281,8 +361,13 @@ def conv1d(input, filters, stride, padding, data_format="NWC", dilations=None, n
     x, w = _as_tensors(input, filters)
     if x.ndim != 3 or w.ndim != 3:
         raise ValueError(f"conv1d needs a 3-D input (NWC) and a 3-D filter, got ranks {x.ndim} and {w.ndim}.")
-    stride = int(stride[0] if isinstance(stride, (list, tuple)) and len(stride) == 1 else
-                 stride[1] if isinstance(stride, (list, tuple)) else stride)
+    stride = int(
+        stride[0]
+        if isinstance(stride, (list, tuple)) and len(stride) == 1
+        else stride[1]
+        if isinstance(stride, (list, tuple))
+        else stride
+    )
     n, width, c = x.shape
     image = _reshape(x, (n, 1, width, c))
     kernel = _reshape(w, (1,) + tuple(w.shape))

@@ -74,11 +74,21 @@ def _describe_module(module):
             args = None  # arguments that cannot be written: the class is rebuilt only if it needs none
     paths = {id(v): p for p, v in _variable_paths(module)}
     return {
-        "format": _FORMAT, "version": 1, "kind": "module",
+        "format": _FORMAT,
+        "version": 1,
+        "kind": "module",
         "class": {"module": cls.__module__, "qualname": cls.__qualname__},
         "init": args,
-        "variables": [{"path": paths.get(id(v), f"<variable {i}>"), "name": v.name, "trainable": v.trainable,
-                       "shape": list(v.shape), "dtype": v.dtype.name} for i, v in enumerate(module.variables)],
+        "variables": [
+            {
+                "path": paths.get(id(v), f"<variable {i}>"),
+                "name": v.name,
+                "trainable": v.trainable,
+                "shape": list(v.shape),
+                "dtype": v.dtype.name,
+            }
+            for i, v in enumerate(module.variables)
+        ],
         "functions": _functions(module),
     }
 
@@ -91,8 +101,11 @@ def _functions(module):
         attribute = getattr(type(module), name, None)
         if isinstance(attribute, Function):
             specs = attribute.input_signature
-            found[name] = None if specs is None else [
-                {"shape": None if s.shape is None else list(s.shape), "dtype": s.dtype.name} for s in specs]
+            found[name] = (
+                None
+                if specs is None
+                else [{"shape": None if s.shape is None else list(s.shape), "dtype": s.dtype.name} for s in specs]
+            )
     return found
 
 

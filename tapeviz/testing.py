@@ -7,8 +7,8 @@ too coarse to tell a wrong rule from rounding.
 
 import numpy as np
 
-from tapeviz.core.tape import GradientTape
 from tapeviz.core.primitives.math import add_n, reduce_sum
+from tapeviz.core.tape import GradientTape
 from tapeviz.core.tensor import constant
 
 

@@ -25,7 +25,10 @@ def grad_matches_numeric(fn, *arrays):
 
 # -- expand_dims / squeeze ---------------------------------------------------------------
 
-@pytest.mark.parametrize("axis, shape", [(0, (1, 2, 3)), (1, (2, 1, 3)), (2, (2, 3, 1)), (-1, (2, 3, 1)), (-3, (1, 2, 3))])
+
+@pytest.mark.parametrize(
+    "axis, shape", [(0, (1, 2, 3)), (1, (2, 1, 3)), (2, (2, 3, 1)), (-1, (2, 3, 1)), (-3, (1, 2, 3))]
+)
 def test_expand_dims(axis, shape):
     x = values(2, 3)
     assert tf.expand_dims(x, axis).shape == shape
@@ -50,6 +53,7 @@ def test_squeeze_a_non_unit_axis_is_an_error():
 
 
 # -- concat / split ----------------------------------------------------------------------
+
 
 def test_concat_values_and_negative_axis():
     x, y = values(2, 3), values(2, 1)
@@ -96,6 +100,7 @@ def test_gradient_through_one_piece_of_a_split():
 
 # -- tile / pad / reverse ----------------------------------------------------------------
 
+
 def test_tile():
     x = values(2, 3)
     np.testing.assert_array_equal(tf.tile(x, [2, 1]).numpy(), np.tile(x, [2, 1]))
@@ -111,7 +116,9 @@ def test_tile_gradient_counts_copies():
     np.testing.assert_array_equal(tape.gradient(y, x).numpy(), [3.0, 3.0])
 
 
-@pytest.mark.parametrize("mode, np_mode", [("CONSTANT", "constant"), ("reflect", "reflect"), ("SYMMETRIC", "symmetric")])
+@pytest.mark.parametrize(
+    "mode, np_mode", [("CONSTANT", "constant"), ("reflect", "reflect"), ("SYMMETRIC", "symmetric")]
+)
 def test_pad_modes(mode, np_mode):
     x = values(3, 4)
     paddings = [[1, 2], [2, 0]]
@@ -156,6 +163,7 @@ def test_slice():
 
 
 # -- gather / gather_nd ------------------------------------------------------------------
+
 
 def test_gather_axis_0_and_1():
     x = values(4, 3)
@@ -216,6 +224,7 @@ def test_gather_nd_errors():
 
 
 # -- range / eye / one_hot ---------------------------------------------------------------
+
 
 def test_range_dtypes_and_values():
     assert tf.range(5).dtype == tf.int32
@@ -309,6 +318,7 @@ def test_getitem_out_of_range():
 
 # -- a failing op leaves the tape usable -------------------------------------------------
 
+
 def test_an_op_raising_inside_a_tape_leaves_it_usable():
     x = tf.constant([1.0, 2.0, 3.0])
     with tf.GradientTape() as tape:
@@ -323,8 +333,10 @@ def test_an_op_raising_inside_a_tape_leaves_it_usable():
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64", "int32"])
-@pytest.mark.parametrize("shape,axis", [((4, 3, 2, 5), [0, 1, 2]), ((6, 5), 0), ((0, 3), 0), ((3, 0, 2), [0, 1]),
-                                        ((2, 3, 4), [1, 2]), ((2, 3), [0, 1])])
+@pytest.mark.parametrize(
+    "shape,axis",
+    [((4, 3, 2, 5), [0, 1, 2]), ((6, 5), 0), ((0, 3), 0), ((3, 0, 2), [0, 1]), ((2, 3, 4), [1, 2]), ((2, 3), [0, 1])],
+)
 @pytest.mark.parametrize("keepdims", [False, True])
 def test_reduce_sum_over_leading_axes_matches_numpy(dtype, shape, axis, keepdims):
     # Leading-axis sums (bias gradients) take a BLAS path; it must agree with NumPy's sum.

@@ -44,6 +44,7 @@ def test_gpu_benchmark_hand_written_steps_match_tapeviz(kind):
     # argument: on the strict backend's namespace (NumPy arrays that refuse
     # NumPy, as CuPy's do) they must give tapeviz's losses and weights.
     import bench_gpu
+
     from tapeviz.backend import strict
 
     if kind == "mlp":
@@ -62,7 +63,9 @@ def test_gpu_benchmark_without_a_gpu_says_why_and_exits_0():
 
     if bench_gpu.cupy_reason() is None or bench_gpu.torch_reason() is None:
         pytest.skip("a GPU contender can run here: the benchmark would time it")
-    proc = subprocess.run([sys.executable, str(Path(bench_gpu.__file__)), "--quick"], capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, str(Path(bench_gpu.__file__)), "--quick"], capture_output=True, text=True, timeout=120
+    )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.count("skipped:") == 6  # three contenders, two networks, each with its reason
     assert bench_gpu.cupy_reason() in proc.stdout and bench_gpu.torch_reason() in proc.stdout

@@ -45,9 +45,16 @@ LESSONS = ["01_first_gradient.ipynb", "07_reverse_sweep.ipynb"]
 CHROMIUM_ARGS = [
     # As root in a container Chromium needs --no-sandbox; the rest keep it off
     # the network (this machine has none) and quiet.
-    "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    "--disable-default-apps", "--disable-extensions",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-default-apps",
+    "--disable-extensions",
 ]
 
 
@@ -116,15 +123,29 @@ def jupyterlab(tmp_path_factory):
     apputils.mkdir(parents=True)
     (apputils / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}')
     env = dict(os.environ)
-    for name, sub in (("JUPYTER_CONFIG_DIR", "config"), ("JUPYTER_RUNTIME_DIR", "runtime"),
-                      ("JUPYTER_DATA_DIR", "data"), ("IPYTHONDIR", "ipython")):
+    for name, sub in (
+        ("JUPYTER_CONFIG_DIR", "config"),
+        ("JUPYTER_RUNTIME_DIR", "runtime"),
+        ("JUPYTER_DATA_DIR", "data"),
+        ("IPYTHONDIR", "ipython"),
+    ):
         env[name] = str(folder / sub)
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
     command = [
-        sys.executable, "-m", "jupyter", "lab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
-        f"--ServerApp.token={token}", f"--ServerApp.root_dir={work}", "--ServerApp.port_retries=0",
-        f"--LabApp.user_settings_dir={folder / 'settings'}", f"--LabApp.workspaces_dir={folder / 'workspaces'}",
-        "--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+        sys.executable,
+        "-m",
+        "jupyter",
+        "lab",
+        "--no-browser",
+        "--ip=127.0.0.1",
+        f"--port={port}",
+        f"--ServerApp.token={token}",
+        f"--ServerApp.root_dir={work}",
+        "--ServerApp.port_retries=0",
+        f"--LabApp.user_settings_dir={folder / 'settings'}",
+        f"--LabApp.workspaces_dir={folder / 'workspaces'}",
+        "--LabApp.news_url=None",
+        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
         "--ServerApp.open_browser=False",
     ]
     if hasattr(os, "getuid") and os.getuid() == 0:
@@ -183,7 +204,9 @@ def _run_all(page):
         try:
             page.wait_for_function(
                 "() => [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')]"
-                ".some(p => /\\[(\\*|\\d+)\\]/.test(p.textContent))", timeout=20_000)
+                ".some(p => /\\[(\\*|\\d+)\\]/.test(p.textContent))",
+                timeout=20_000,
+            )
             break
         except Exception:
             if attempt == 3:
@@ -195,7 +218,9 @@ def _run_all(page):
             // a folded solution shows an empty prompt; every other one needs its number
             return prompts.some(p => /\\[\\d+\\]/.test(p.textContent))
                 && prompts.every(p => p.textContent === '' || /\\[\\d+\\]/.test(p.textContent));
-        }""", timeout=int(os.environ.get('TAPEVIZ_BROWSER_TIMEOUT', 240)) * 1000)
+        }""",
+        timeout=int(os.environ.get("TAPEVIZ_BROWSER_TIMEOUT", 240)) * 1000,
+    )
 
 
 def _menu(page, menu, item):
@@ -206,7 +231,8 @@ def _menu(page, menu, item):
 def _errors(page):
     return page.eval_on_selector_all(
         ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.error']",
-        "nodes => nodes.map(n => n.textContent.slice(0, 300))")
+        "nodes => nodes.map(n => n.textContent.slice(0, 300))",
+    )
 
 
 def _player_state(player):
@@ -221,7 +247,9 @@ def _player_state(player):
             const cells = card ? [...card.querySelectorAll('td')].map(td => td.textContent.trim()) : [];
             return {caption, highlight: rect ? [rect.getAttribute('x'), rect.getAttribute('y')] : null, badges,
                     card: cells};
-        }""", HIGHLIGHT)
+        }""",
+        HIGHLIGHT,
+    )
 
 
 def _step(page, player, times=1):
@@ -231,7 +259,9 @@ def _step(page, player, times=1):
         page.wait_for_function(
             "([root, before]) => { const c = [...root.querySelectorAll('.widget-html-content')]"
             ".map(n => n.textContent).find(t => /step \\d+ of/.test(t)); return c && c !== before; }",
-            arg=[player.element_handle(), before], timeout=15_000)
+            arg=[player.element_handle(), before],
+            timeout=15_000,
+        )
     return _player_state(player)
 
 
@@ -258,8 +288,11 @@ def test_lesson_runs_and_player_steps(browser, jupyterlab, lesson):
         assert graph.count() > 0, "no tape graph (SVG with nodes) in any output"
 
         # the reverse-sweep player: a widget box with a "step ▶" button
-        player = page.locator(".jp-OutputArea-output .widget-vbox").filter(
-            has=page.locator("button", has_text="step \u25b6")).first
+        player = (
+            page.locator(".jp-OutputArea-output .widget-vbox")
+            .filter(has=page.locator("button", has_text="step \u25b6"))
+            .first
+        )
         player.scroll_into_view_if_needed()
         first = _player_state(player)
         assert first["caption"].startswith("step 0 of"), first
@@ -278,8 +311,9 @@ def test_lesson_runs_and_player_steps(browser, jupyterlab, lesson):
             assert any(b == "dy/dx = 6" for b in second["badges"]), second["badges"]
             player.screenshot(path=str(ARTIFACTS / f"{name}_player_card.png"))
         later = _step(page, player, times=1)
-        assert later["badges"] != first["badges"] or later["caption"] != second["caption"], \
+        assert later["badges"] != first["badges"] or later["caption"] != second["caption"], (
             "the gradients shown on the nodes never changed"
+        )
         player.screenshot(path=str(ARTIFACTS / f"{name}_player_stepped.png"))
         page.screenshot(path=str(ARTIFACTS / f"{name}_page.png"), full_page=False)
         assert not problems, problems
@@ -308,6 +342,7 @@ def test_exported_html_animation_plays_offline(browser, tmp_path):
     problems, requests = [], []
     context, page = _new_page(browser, problems)
     try:
+
         def only_the_file(route):
             requests.append(route.request.url)
             if route.request.url.startswith("file://"):
@@ -325,7 +360,9 @@ def test_exported_html_animation_plays_offline(browser, tmp_path):
         page.click(".tv-play")
         page.wait_for_function(
             "() => { const t = document.querySelector('.tv-caption').textContent;"
-            " const m = t.match(/step (\\d+) of (\\d+)/); return m && m[1] === m[2]; }", timeout=20_000)
+            " const m = t.match(/step (\\d+) of (\\d+)/); return m && m[1] === m[2]; }",
+            timeout=20_000,
+        )
         end_caption = caption.text_content()
         assert end_caption.startswith("step ") and "Done" in end_caption, end_caption
         page.click(".tv-first")
@@ -401,7 +438,8 @@ def _pictures(page):
         """nodes => nodes.filter(n => !n.parentElement.closest('svg')).map(n => {
             const r = n.getBoundingClientRect();
             return [n.tagName.toLowerCase(), Math.round(r.width), Math.round(r.height)];
-        })""")
+        })""",
+    )
 
 
 def _screenshots(page, name):
@@ -453,11 +491,14 @@ def test_lesson_opened_unexecuted_shows_its_drawings(browser, jupyterlab, lesson
         visible = [p for p in _pictures(page) if p[1] >= 40 and p[2] >= 20]
         expected = _stored_pictures(NOTEBOOKS / lesson)
         assert expected >= 1, f"{lesson} stores no drawing at all"
-        assert len(visible) >= expected, \
+        assert len(visible) >= expected, (
             f"{lesson}: {expected} stored drawings, but only {len(visible)} visible before running: {_pictures(page)}"
+        )
         dumps = page.eval_on_selector_all(
-            ".jp-OutputArea-output", "nodes => nodes.map(n => n.textContent)"
-            ".filter(t => /^(VBox|HBox)\\(|Cannot display an untrusted|Error displaying widget/.test(t.trim()))")
+            ".jp-OutputArea-output",
+            "nodes => nodes.map(n => n.textContent)"
+            ".filter(t => /^(VBox|HBox)\\(|Cannot display an untrusted|Error displaying widget/.test(t.trim()))",
+        )
         assert not dumps, f"{lesson}: outputs shown as text dumps or errors before running: {dumps[:3]}"
         assert not problems, problems
     finally:

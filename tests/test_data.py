@@ -63,7 +63,11 @@ def test_map_filter_take_skip_repeat():
 
 
 def test_generic_batch_after_map():
-    ds = tf.data.Dataset.from_tensor_slices((np.ones((5, 3), np.float32), np.arange(5))).map(lambda x, y: (x * 2, y)).batch(4)
+    ds = (
+        tf.data.Dataset.from_tensor_slices((np.ones((5, 3), np.float32), np.arange(5)))
+        .map(lambda x, y: (x * 2, y))
+        .batch(4)
+    )
     shapes = [tuple(x.shape) for x, _ in ds]
     assert shapes == [(4, 3), (1, 3)]
 

@@ -32,6 +32,7 @@ def rec():
 
 # -- subscribing ---------------------------------------------------------------------------------
 
+
 def test_subscribe_and_unsubscribe(no_listeners):
     seen = []
     listener = events.subscribe(seen.append)
@@ -97,8 +98,17 @@ def test_subscribe_rejects_non_listeners():
 
 def test_every_event_has_a_kind():
     kinds = {cls.kind for cls in events.ALL_EVENTS}
-    assert {"tape_entered", "tape_exited", "watched", "op_executed", "variable_assigned",
-            "sweep_started", "backward_step", "sweep_finished", "tape_released"} <= kinds
+    assert {
+        "tape_entered",
+        "tape_exited",
+        "watched",
+        "op_executed",
+        "variable_assigned",
+        "sweep_started",
+        "backward_step",
+        "sweep_finished",
+        "tape_released",
+    } <= kinds
 
 
 @pytest.fixture
@@ -141,6 +151,7 @@ def test_no_event_objects_without_listeners(monkeypatch, no_listeners):
 
 # -- the context --------------------------------------------------------------------------------------
 
+
 def test_tape_entered_and_exited(rec):
     with tf.GradientTape() as tape:
         pass
@@ -160,8 +171,10 @@ def test_nested_tapes_enter_and_exit_in_order(rec):
         with tf.GradientTape() as inner:
             pass
     assert [(e.kind, e.tape) for e in rec.events] == [
-        ("tape_entered", outer.serial), ("tape_entered", inner.serial),
-        ("tape_exited", inner.serial), ("tape_exited", outer.serial),
+        ("tape_entered", outer.serial),
+        ("tape_entered", inner.serial),
+        ("tape_exited", inner.serial),
+        ("tape_exited", outer.serial),
     ]
 
 
@@ -186,6 +199,7 @@ def test_explicitly_watched_variable_is_not_automatic(rec):
 
 
 # -- ops ----------------------------------------------------------------------------------------
+
 
 def test_op_executed_lists_recording_tapes(rec):
     x, k = tf.constant(2.0), tf.constant(5.0)
@@ -235,6 +249,7 @@ def test_variable_assigned(rec):
 
 # -- depth ---------------------------------------------------------------------------------------
 
+
 def test_depth_of_forward_and_backward_ops(rec):
     x = tf.constant(2.0)
     with tf.GradientTape() as t3:
@@ -279,6 +294,7 @@ def test_entry_scope_follows_name_scope(rec):
 
 
 # -- the sweep ---------------------------------------------------------------------------------------
+
 
 def test_sweep_events(rec):
     x = tf.constant(3.0)
@@ -340,6 +356,7 @@ def test_jacobian_is_one_sweep_per_row(rec):
 
 # -- release ---------------------------------------------------------------------------------------
 
+
 def test_tape_released_on_reset(rec):
     x = tf.constant(1.0)
     with tf.GradientTape() as tape:
@@ -397,6 +414,7 @@ def test_listener_can_unsubscribe_itself_during_emit():
 
 
 # -- the redesign's promises --------------------------------------------------------------------------
+
 
 def test_events_name_tapes_by_serial_and_hold_no_tape(rec):
     import gc

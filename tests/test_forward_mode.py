@@ -44,7 +44,7 @@ def test_hessian_vector_product_by_nesting_in_a_gradient_tape():
     with tf.GradientTape() as tape:
         tape.watch(x)
         with tf.autodiff.ForwardAccumulator(x, v) as acc:
-            y = tf.reduce_sum(x ** 3) + x[0] * x[1]
+            y = tf.reduce_sum(x**3) + x[0] * x[1]
         jvp = acc.jvp(y)
     hessian = np.array([[6 * 1.0, 1.0], [1.0, 6 * 2.0]])
     np.testing.assert_allclose(tape.gradient(jvp, x).numpy(), hessian @ v.numpy())

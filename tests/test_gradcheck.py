@@ -70,7 +70,9 @@ def test_second_order(name):
     rng = np.random.default_rng(1)
     vectors = [rng.uniform(-1, 1, size=a.shape) for a in arrays]
     analytic = testing.hessian_vector(case.fn, arrays, weights, vectors, make_input=make)
-    numeric = testing.numeric_hessian_vector(case.fn, arrays, weights, vectors, eps=max(case.eps, 1e-5), make_input=make)
+    numeric = testing.numeric_hessian_vector(
+        case.fn, arrays, weights, vectors, eps=max(case.eps, 1e-5), make_input=make
+    )
     for position, (a, n) in enumerate(zip(analytic, numeric)):
         if case.wrt is not None and position not in case.wrt:
             continue

@@ -17,8 +17,8 @@ import tapeviz as tf
 from tapeviz import keras
 from tapeviz.keras import layers
 
-
 # -- basic_training_loops ------------------------------------------------------------------------
+
 
 class LinearModule(tf.Module):
     def __init__(self, **kwargs):
@@ -82,17 +82,20 @@ def test_basic_training_loop_with_a_keras_model_holding_tf_variables(tmp_path):
 
 # -- custom_training_walkthrough -------------------------------------------------------------------
 
+
 def test_custom_training_walkthrough_api():
     keras.utils.set_random_seed(0)  # the model's initial weights: the same in any test order
     rng = np.random.default_rng(0)
     labels = rng.integers(0, 3, size=64)
     features = (np.eye(3, 4)[labels] + rng.normal(0, 0.1, size=(64, 4))).astype(np.float32)
     batches = tf.data.Dataset.from_tensor_slices((features, labels)).batch(32)
-    model = keras.Sequential([
-        keras.layers.Dense(10, activation=tf.nn.relu, input_shape=(4,)),
-        keras.layers.Dense(10, activation=tf.nn.relu),
-        keras.layers.Dense(3),
-    ])
+    model = keras.Sequential(
+        [
+            keras.layers.Dense(10, activation=tf.nn.relu, input_shape=(4,)),
+            keras.layers.Dense(10, activation=tf.nn.relu),
+            keras.layers.Dense(3),
+        ]
+    )
     batch_x, batch_y = next(iter(batches))
     predictions = model(batch_x)
     assert tuple(predictions[:5].shape) == (5, 3)
@@ -120,6 +123,7 @@ def test_custom_training_walkthrough_api():
 
 
 # -- writing a training loop from scratch (Keras 3 and tf.keras) ------------------------------------------
+
 
 def _mnist_like(n=64):
     rng = np.random.default_rng(1)
@@ -178,30 +182,36 @@ def test_losses_added_by_a_layer_reach_the_loop():
 
 
 def test_gan_step_with_the_guides_layers(tmp_path):
-    discriminator = keras.Sequential([
-        keras.Input(shape=(28, 28, 1)),
-        keras.layers.Conv2D(8, (3, 3), strides=(2, 2), padding="same"),
-        keras.layers.LeakyReLU(negative_slope=0.2),
-        keras.layers.Conv2D(8, (3, 3), strides=(2, 2), padding="same"),
-        keras.layers.LeakyReLU(negative_slope=0.2),
-        keras.layers.GlobalMaxPooling2D(),
-        keras.layers.Dense(1),
-    ], name="discriminator")
+    discriminator = keras.Sequential(
+        [
+            keras.Input(shape=(28, 28, 1)),
+            keras.layers.Conv2D(8, (3, 3), strides=(2, 2), padding="same"),
+            keras.layers.LeakyReLU(negative_slope=0.2),
+            keras.layers.Conv2D(8, (3, 3), strides=(2, 2), padding="same"),
+            keras.layers.LeakyReLU(negative_slope=0.2),
+            keras.layers.GlobalMaxPooling2D(),
+            keras.layers.Dense(1),
+        ],
+        name="discriminator",
+    )
     lines = []
     discriminator.summary(print_fn=lines.append)
     assert any("global_max_pooling2d" in line for line in lines)
     latent_dim = 16
-    generator = keras.Sequential([
-        keras.Input(shape=(latent_dim,)),
-        keras.layers.Dense(7 * 7 * 8),
-        keras.layers.LeakyReLU(negative_slope=0.2),
-        keras.layers.Reshape((7, 7, 8)),
-        keras.layers.Conv2DTranspose(8, (4, 4), strides=(2, 2), padding="same"),
-        keras.layers.LeakyReLU(negative_slope=0.2),
-        keras.layers.Conv2DTranspose(8, (4, 4), strides=(2, 2), padding="same"),
-        keras.layers.LeakyReLU(negative_slope=0.2),
-        keras.layers.Conv2D(1, (7, 7), padding="same", activation="sigmoid"),
-    ], name="generator")
+    generator = keras.Sequential(
+        [
+            keras.Input(shape=(latent_dim,)),
+            keras.layers.Dense(7 * 7 * 8),
+            keras.layers.LeakyReLU(negative_slope=0.2),
+            keras.layers.Reshape((7, 7, 8)),
+            keras.layers.Conv2DTranspose(8, (4, 4), strides=(2, 2), padding="same"),
+            keras.layers.LeakyReLU(negative_slope=0.2),
+            keras.layers.Conv2DTranspose(8, (4, 4), strides=(2, 2), padding="same"),
+            keras.layers.LeakyReLU(negative_slope=0.2),
+            keras.layers.Conv2D(1, (7, 7), padding="same", activation="sigmoid"),
+        ],
+        name="generator",
+    )
     d_optimizer, g_optimizer = keras.optimizers.Adam(3e-4), keras.optimizers.Adam(4e-4)
     loss_fn = keras.losses.BinaryCrossentropy(from_logits=True)
     real = np.random.default_rng(2).uniform(size=(2, 28, 28, 1)).astype(np.float32)
@@ -230,7 +240,9 @@ def test_the_tf_keras_era_guide_fails_where_tf_2_21_fails():
         loss_value = keras.losses.SparseCategoricalCrossentropy(from_logits=True)(y, model(x, training=True))
     optimizer.apply_gradients(zip(tape.gradient(loss_value, model.trainable_weights), model.trainable_weights))
     metric = keras.metrics.SparseCategoricalAccuracy()
-    with pytest.raises(AttributeError, match="reset_state"):  # TF 2.21: 'SparseCategoricalAccuracy' ... no attribute 'reset_states'
+    with pytest.raises(
+        AttributeError, match="reset_state"
+    ):  # TF 2.21: 'SparseCategoricalAccuracy' ... no attribute 'reset_states'
         metric.reset_states()
     with pytest.warns(UserWarning, match="`alpha` is deprecated"):
         layers.LeakyReLU(alpha=0.2)
@@ -244,9 +256,11 @@ def test_the_guide_runner_splits_rewrites_and_reports(tmp_path):
     sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parent.parent / "tools"))
     import run_guide
 
-    source = ('"""\nTitle\n"""\nimport tensorflow as tf\nimport keras\n\n"""\n## prose\n"""\n'
-              'x = tf.constant([1.0, 2.0])\nprint("%.1f" %\n      float(tf.reduce_sum(x)))\n\n"""\nmore\n"""\n'
-              '(x_train, y_train), _ = keras.datasets.mnist.load_data()\nx_train.shape\n\n"""\n"""\nundefined_name\n')
+    source = (
+        '"""\nTitle\n"""\nimport tensorflow as tf\nimport keras\n\n"""\n## prose\n"""\n'
+        'x = tf.constant([1.0, 2.0])\nprint("%.1f" %\n      float(tf.reduce_sum(x)))\n\n"""\nmore\n"""\n'
+        '(x_train, y_train), _ = keras.datasets.mnist.load_data()\nx_train.shape\n\n"""\n"""\nundefined_name\n'
+    )
     guide = tmp_path / "guide.py"
     guide.write_text(source)
     cells = run_guide.extract_cells(str(guide))
@@ -258,8 +272,18 @@ def test_the_guide_runner_splits_rewrites_and_reports(tmp_path):
     assert results[1]["stdout"] == "3.0\n"  # an indented '%' continuation is code, not a magic
     assert results[2]["stdout"] == "(12000, 28, 28)\n" and results[2]["substitutions"]
     notebook = tmp_path / "guide.ipynb"
-    notebook.write_text(json.dumps({"cells": [
-        {"cell_type": "code", "source": ["!pip install nothing\n", "import tensorflow as tf\n", "tf.constant(2.0) * 3"]},
-        {"cell_type": "markdown", "source": ["# prose"]}]}))
+    notebook.write_text(
+        json.dumps(
+            {
+                "cells": [
+                    {
+                        "cell_type": "code",
+                        "source": ["!pip install nothing\n", "import tensorflow as tf\n", "tf.constant(2.0) * 3"],
+                    },
+                    {"cell_type": "markdown", "source": ["# prose"]},
+                ]
+            }
+        )
+    )
     results = run_guide.run_guide(str(notebook), "tapeviz", quiet=True)
     assert results[0]["status"] == "ok" and "numpy=6.0" in results[0]["stdout"]

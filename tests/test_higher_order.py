@@ -26,12 +26,13 @@ def numeric_jacobian(fn, x, eps=1e-6):
 
 # -- nested tapes ----------------------------------------------------------------------------
 
+
 def test_third_derivative_of_cube():
     x = tf.Variable(1.0)
     with tf.GradientTape() as t3:
         with tf.GradientTape() as t2:
             with tf.GradientTape() as t1:
-                y = x ** 3
+                y = x**3
             dy = t1.gradient(y, x)
         d2y = t2.gradient(dy, x)
     d3y = t3.gradient(d2y, x)
@@ -65,7 +66,7 @@ def test_fourth_derivative_is_zero_or_none():
                 t2.watch(x)
                 with tf.GradientTape() as t1:
                     t1.watch(x)
-                    y = x ** 3
+                    y = x**3
                 dy = t1.gradient(y, x)
             d2y = t2.gradient(dy, x)
         d3y = t3.gradient(d2y, x)
@@ -114,12 +115,11 @@ def test_gradient_inside_persistent_context_gives_higher_order():
     with pytest.warns(UserWarning, match="persistent tape inside its context"):
         with tf.GradientTape(persistent=True) as tape:
             tape.watch(x)
-            y = x ** 4
+            y = x**4
             dy = tape.gradient(y, x)
             d2y = tape.gradient(dy, x)
     d3y = tape.gradient(d2y, x)
-    np.testing.assert_allclose([float(dy), float(d2y), float(d3y)],
-                               [4 * 1.5 ** 3, 12 * 1.5 ** 2, 24 * 1.5])
+    np.testing.assert_allclose([float(dy), float(d2y), float(d3y)], [4 * 1.5**3, 12 * 1.5**2, 24 * 1.5])
 
 
 def test_outer_tape_does_not_see_inner_gradient_computed_outside_it():
@@ -147,6 +147,7 @@ def test_mixed_partial_derivatives():
 
 
 # -- Hessians via jacobian of a gradient ------------------------------------------------------
+
 
 def test_hessian_of_quadratic_form():
     rng = np.random.default_rng(0)
@@ -179,10 +180,12 @@ def test_hessian_of_nonlinear_function():
     H = np.asarray(outer.jacobian(g, x))
     u, v = x0
     e = np.exp(u * v)
-    expected = np.array([
-        [v * v * e + 2 * np.sin(v), e + u * v * e + 2 * u * np.cos(v)],
-        [e + u * v * e + 2 * u * np.cos(v), u * u * e - u * u * np.sin(v)],
-    ])
+    expected = np.array(
+        [
+            [v * v * e + 2 * np.sin(v), e + u * v * e + 2 * u * np.cos(v)],
+            [e + u * v * e + 2 * u * np.cos(v), u * u * e - u * u * np.sin(v)],
+        ]
+    )
     np.testing.assert_allclose(H, expected, rtol=1e-10)
     np.testing.assert_allclose(H, H.T, rtol=1e-12)
 
@@ -197,7 +200,7 @@ def test_hessian_with_persistent_inner_and_jacobian_of_gradient_of_matrix():
     H = outer.jacobian(g, W)
     assert H.shape == (2, 2, 2, 2)
     t = np.tanh(W0)
-    diag = (2 * (1 - t ** 2) ** 2 - 4 * t ** 2 * (1 - t ** 2))  # d2/dw2 tanh(w)^2
+    diag = 2 * (1 - t**2) ** 2 - 4 * t**2 * (1 - t**2)  # d2/dw2 tanh(w)^2
     expected = np.zeros((2, 2, 2, 2))
     for i, j in np.ndindex(2, 2):
         expected[i, j, i, j] = diag[i, j]
@@ -205,6 +208,7 @@ def test_hessian_with_persistent_inner_and_jacobian_of_gradient_of_matrix():
 
 
 # -- jacobian and batch_jacobian ----------------------------------------------------------------
+
 
 def test_jacobian_shape_and_values_vs_finite_differences():
     rng = np.random.default_rng(1)
@@ -239,7 +243,7 @@ def test_jacobian_of_scalar_equals_gradient():
     x = f64([1.0, 2.0, 3.0])
     with tf.GradientTape(persistent=True) as tape:
         tape.watch(x)
-        y = tf.reduce_sum(x ** 3)
+        y = tf.reduce_sum(x**3)
     np.testing.assert_allclose(np.asarray(tape.jacobian(y, x)), np.asarray(tape.gradient(y, x)))
     assert tape.jacobian(y, x).shape == (3,)
 

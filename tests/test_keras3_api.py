@@ -21,13 +21,15 @@ L = tf.keras.layers
 
 # -- variables -------------------------------------------------------------------------------
 
+
 def test_layer_weights_have_keras3_names_paths_and_repr():
     d = L.Dense(2, name="dense")
     d.build((None, 3))
     d.set_weights([np.arange(6, dtype=np.float32).reshape(3, 2) / 4, np.array([0.5, -1.0], np.float32)])
     # TF: dense repr: <Variable path=dense/kernel, shape=(3, 2), dtype=float32, value=[[0.   0.25]\n [0.5  0.75]\n [1.   1.25]]>
-    assert repr(d.kernel) == ("<Variable path=dense/kernel, shape=(3, 2), dtype=float32, value=[[0.   0.25]\n"
-                              " [0.5  0.75]\n [1.   1.25]]>")
+    assert repr(d.kernel) == (
+        "<Variable path=dense/kernel, shape=(3, 2), dtype=float32, value=[[0.   0.25]\n [0.5  0.75]\n [1.   1.25]]>"
+    )
     assert repr(d.bias) == "<Variable path=dense/bias, shape=(2,), dtype=float32, value=[ 0.5 -1. ]>"
     assert [(w.name, w.path) for w in d.weights] == [("kernel", "dense/kernel"), ("bias", "dense/bias")]
     assert repr(tf.keras.Variable(np.float32(3.5), name="s")) == "<Variable path=s, shape=(), dtype=float32, value=3.5>"
@@ -104,17 +106,27 @@ def test_orthogonal_initializer_is_orthogonal():
 
 # -- the optimizer ----------------------------------------------------------------------------
 
+
 def test_optimizer_names_and_variables_as_keras3():
     # TF: optimizer names: adam sgd rm_sprop adam_w (the first of each; later ones get _1, _2...)
-    names = [tf.keras.optimizers.Adam().name, tf.keras.optimizers.SGD().name,
-             tf.keras.optimizers.RMSprop().name, tf.keras.optimizers.AdamW().name]
+    names = [
+        tf.keras.optimizers.Adam().name,
+        tf.keras.optimizers.SGD().name,
+        tf.keras.optimizers.RMSprop().name,
+        tf.keras.optimizers.AdamW().name,
+    ]
     assert [n.rsplit("_", 1)[0] if n[-1].isdigit() else n for n in names] == ["adam", "sgd", "rm_sprop", "adam_w"]
     opt = tf.keras.optimizers.Adam(0.1, name="adam")
     v = tf.keras.Variable(np.array([1.0, 2.0], np.float32), name="w")
     assert not opt.built
     opt.build([v])
     # TF: adam variables: ['adam/iteration', 'adam/learning_rate', 'adam/w_momentum', 'adam/w_velocity']
-    assert [x.path for x in opt.variables] == ["adam/iteration", "adam/learning_rate", "adam/w_momentum", "adam/w_velocity"]
+    assert [x.path for x in opt.variables] == [
+        "adam/iteration",
+        "adam/learning_rate",
+        "adam/w_momentum",
+        "adam/w_velocity",
+    ]
 
 
 def test_apply_build_iterations_and_learning_rate_as_keras3():
@@ -139,7 +151,8 @@ def test_optimizer_errors_quote_keras3():
     assert str(info.value) == (
         "Unknown variable: <Variable path=other, shape=(2,), dtype=float32, value=[1. 1.]>. This optimizer can only "
         "be called for the variables it was originally built with. When working with a new set of variables, you "
-        "should recreate a new optimizer instance.")
+        "should recreate a new optimizer instance."
+    )
     scheduled = tf.keras.optimizers.SGD(tf.keras.optimizers.schedules.ExponentialDecay(0.1, 10, 0.5))
     with pytest.raises(TypeError, match="hence its learning rate is not settable"):
         scheduled.learning_rate = 0.3
@@ -156,6 +169,7 @@ def test_a_float_optimizer_takes_a_schedule_later():
 
 
 # -- saving ------------------------------------------------------------------------------------
+
 
 def test_save_weights_needs_the_keras3_suffix(tmp_path):
     model = tf.keras.Sequential([tf.keras.Input((2,)), L.Dense(1)])
@@ -223,7 +237,9 @@ def test_functional_and_subclassed_models_round_trip(tmp_path):
     functional = tf.keras.Model(i, L.Dense(1)(merged))
     x = np.linspace(-1, 1, 20, dtype=np.float32).reshape(2, 5, 2)
     functional.save(str(tmp_path / "f.keras"))
-    np.testing.assert_array_equal(tf.keras.models.load_model(str(tmp_path / "f.keras"))(x).numpy(), functional(x).numpy())
+    np.testing.assert_array_equal(
+        tf.keras.models.load_model(str(tmp_path / "f.keras"))(x).numpy(), functional(x).numpy()
+    )
 
     class Net(tf.keras.Model):
         def __init__(self, width=3, **kwargs):
@@ -244,6 +260,7 @@ def test_functional_and_subclassed_models_round_trip(tmp_path):
 
 
 # -- keras.utils ---------------------------------------------------------------------------------
+
 
 def test_to_categorical_as_keras3():
     # TF: to_categorical: [[1.0, 0.0, 0.0], [0.0, 0.0, 1.0], [0.0, 1.0, 0.0]] float64
@@ -279,8 +296,13 @@ def test_one_get_for_every_family():
     assert isinstance(K.initializers.get(K.initializers.Zeros), K.initializers.Zeros)
     assert K.activations.get(None) is K.activations.linear
     assert isinstance(K.metrics.get(lambda t, p: t), K.metrics.MeanMetricWrapper)
-    for family, kind in ((K.losses, "loss function"), (K.activations, "activation function"),
-                         (K.initializers, "initializer"), (K.optimizers, "optimizer"), (K.metrics, "metric function")):
+    for family, kind in (
+        (K.losses, "loss function"),
+        (K.activations, "activation function"),
+        (K.initializers, "initializer"),
+        (K.optimizers, "optimizer"),
+        (K.metrics, "metric function"),
+    ):
         with pytest.raises(ValueError, match=f"Unknown {kind}: 'nope'"):
             family.get("nope")
     with pytest.raises(ValueError, match="Could not interpret optimizer identifier"):

@@ -23,7 +23,9 @@ def test_layer_matches_keras(name):
     for key in ("outputs", "input_grads", "weight_grads"):
         assert len(got[key]) == len(expected[key]), key
         for mine, theirs in zip(got[key], expected[key]):
-            np.testing.assert_allclose(np.asarray(mine), np.asarray(theirs), rtol=2e-5, atol=2e-6, err_msg=f"{name}: {key}")
+            np.testing.assert_allclose(
+                np.asarray(mine), np.asarray(theirs), rtol=2e-5, atol=2e-6, err_msg=f"{name}: {key}"
+            )
 
 
 def test_every_case_has_tf_values():

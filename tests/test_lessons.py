@@ -52,17 +52,20 @@ def test_check_judges_give_reasons_and_never_crash():
     assert not odd and "raised" in str(odd)
 
 
-@pytest.mark.parametrize("exercise, answer, reason", [
-    ("09.accuracy", 1.5, "cannot be an accuracy"),
-    ("09.accuracy", 95.0, "as a fraction is 0.95"),
-    ("09.accuracy", -0.2, "cannot be an accuracy"),
-    ("01.which_none", [3.0, 2.0, 0.0], "None"),          # unwatched is None, not zero
-    ("01.which_none", [3.0, 2.0, 8.0], "never watched"),  # nor the derivative 2c
-    ("07.bias", -1.0, "broadcast"),                       # one element's share only
-    ("08.clip", [[0.6, 0.8], 1.0], "global norm"),        # clipped each on its own
-    ("09.keeps_path", [True, True, True, True], "[2, 3]"),
-    ("10.fix_rule", 4.0, "your fixed function"),
-])
+@pytest.mark.parametrize(
+    "exercise, answer, reason",
+    [
+        ("09.accuracy", 1.5, "cannot be an accuracy"),
+        ("09.accuracy", 95.0, "as a fraction is 0.95"),
+        ("09.accuracy", -0.2, "cannot be an accuracy"),
+        ("01.which_none", [3.0, 2.0, 0.0], "None"),  # unwatched is None, not zero
+        ("01.which_none", [3.0, 2.0, 8.0], "never watched"),  # nor the derivative 2c
+        ("07.bias", -1.0, "broadcast"),  # one element's share only
+        ("08.clip", [[0.6, 0.8], 1.0], "global norm"),  # clipped each on its own
+        ("09.keeps_path", [True, True, True, True], "[2, 3]"),
+        ("10.fix_rule", 4.0, "your fixed function"),
+    ],
+)
 def test_checks_reject_impossible_or_half_right_answers_and_say_why(exercise, answer, reason):
     verdict = lessons.check(exercise, answer)
     assert not verdict and reason in str(verdict), str(verdict)
@@ -201,8 +204,7 @@ def test_lesson_runs_without_dot_and_its_solutions_pass(path, tmp_path, monkeypa
         assert "Correct" in said, f"{path.name}: a solution is not accepted:\n{cell.source}\n{said}"
     nb.cells = [c for c in nb.cells if c not in solutions]
     assert _output_types(nb) == _output_types(stored)
-    text = "".join(o.get("data", {}).get("text/html", "") for c in nb.cells if c.cell_type == "code"
-                   for o in c.outputs)
+    text = "".join(o.get("data", {}).get("text/html", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs)
     if '<div class="tapeviz">' in text and shutil.which("graphviz-pure", path=os.path.dirname(sys.executable)) is None:
         # a drawn tape with no layout program at all: the install hint and a table
         assert "dot" in text and "graphviz" in text.lower(), "no install hint shown without dot"

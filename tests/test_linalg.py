@@ -36,6 +36,7 @@ def test_top_level_names():
 
 # -- matmul --------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("ta, tb", [(False, False), (True, False), (False, True), (True, True)])
 def test_matmul_transposes(ta, tb):
     m, k = values(3, 4), values(4, 2)
@@ -178,6 +179,7 @@ def test_einsum_errors():
 
 # -- inverse, determinant, diagonals -----------------------------------------------------------
 
+
 def test_inv_values_batched_and_adjoint():
     a = well_conditioned(4)
     np.testing.assert_allclose(tf.linalg.inv(a).numpy(), np.linalg.inv(a))
@@ -219,7 +221,9 @@ def test_diag_part_diag_and_trace():
 
 
 def test_linalg_eye():
-    np.testing.assert_array_equal(tf.linalg.eye(2, 3, batch_shape=[2]).numpy(), np.broadcast_to(np.eye(2, 3), (2, 2, 3)))
+    np.testing.assert_array_equal(
+        tf.linalg.eye(2, 3, batch_shape=[2]).numpy(), np.broadcast_to(np.eye(2, 3), (2, 2, 3))
+    )
 
 
 def test_second_order_through_inverse():
@@ -245,7 +249,9 @@ def test_a_singular_matrix_inside_a_tape_leaves_it_usable():
     np.testing.assert_allclose(tape.gradient(y, x).numpy(), -(inv @ inv).T)
 
 
-@pytest.mark.parametrize("equation, shapes", [("ij->i", [(2, 3)]), ("ij,ij->ij", [(1, 3), (4, 3)]), ("...ij,jk->...ik", [(2, 2, 3), (3, 2)])])
+@pytest.mark.parametrize(
+    "equation, shapes", [("ij->i", [(2, 3)]), ("ij,ij->ij", [(1, 3), (4, 3)]), ("...ij,jk->...ik", [(2, 2, 3), (3, 2)])]
+)
 def test_einsum_second_order_on_the_reshaping_paths(equation, shapes):
     arrays = [values(*s) for s in shapes]
 

@@ -24,8 +24,9 @@ def check_fd(fn, *arrays, second_order=True):
         np.testing.assert_allclose(a, n, rtol=1e-6, atol=1e-6)
     if second_order:
         v = [rand(*a.shape, seed=7) for a in arrays]
-        for a, n in zip(testing.hessian_vector(fn, arrays, weights, v),
-                        testing.numeric_hessian_vector(fn, arrays, weights, v)):
+        for a, n in zip(
+            testing.hessian_vector(fn, arrays, weights, v), testing.numeric_hessian_vector(fn, arrays, weights, v)
+        ):
             np.testing.assert_allclose(a, n, rtol=1e-4, atol=1e-4)
 
 
@@ -33,6 +34,7 @@ X = rand(3, 4)
 
 
 # -- reductions ---------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("axis, keepdims", [(None, False), (0, False), (1, True), ([0, 1], False)])
 def test_variance_and_std_values(axis, keepdims):
@@ -82,6 +84,7 @@ def test_reduce_euclidean_norm():
 
 # -- clipping -----------------------------------------------------------------------------
 
+
 def test_clip_by_value_values_and_gradient_at_the_bounds():
     x = np.array([-2.0, -1.0, 0.0, 1.0, 2.0])
     y, g = grad(lambda t: tf.clip_by_value(t, -1.0, 1.0), x)
@@ -116,7 +119,7 @@ def test_clip_by_norm_of_zero_has_finite_gradient():
 def test_global_norm_skips_none():
     a, b = rand(2, 3), rand(4)
     got = tf.math.global_norm([tf.constant(a), None, tf.constant(b)])
-    np.testing.assert_allclose(got.numpy(), np.sqrt((a ** 2).sum() + (b ** 2).sum()))
+    np.testing.assert_allclose(got.numpy(), np.sqrt((a**2).sum() + (b**2).sum()))
     with pytest.raises(TypeError, match="list"):
         tf.math.global_norm(tf.constant(a))
 
@@ -142,11 +145,13 @@ def test_clip_by_global_norm_inf_gives_nan_like_tf():
 
 
 def test_clip_by_global_norm_gradient():
-    check_fd(lambda a, b: tf.add_n([tf.reduce_sum(c) for c in tf.clip_by_global_norm([a, b], 0.5)[0]]),
-             rand(2, 2), rand(3))
+    check_fd(
+        lambda a, b: tf.add_n([tf.reduce_sum(c) for c in tf.clip_by_global_norm([a, b], 0.5)[0]]), rand(2, 2), rand(3)
+    )
 
 
 # -- norms ----------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("ord, np_ord", [("euclidean", 2), (2, 2), (1, 1), (np.inf, np.inf), (3, 3)])
 def test_vector_norms(ord, np_ord):
@@ -157,7 +162,7 @@ def test_vector_norms(ord, np_ord):
 
 
 def test_norm_of_whole_tensor_is_flattened():
-    np.testing.assert_allclose(tf.norm(tf.constant(X)).numpy(), np.sqrt((X ** 2).sum()))
+    np.testing.assert_allclose(tf.norm(tf.constant(X)).numpy(), np.sqrt((X**2).sum()))
 
 
 @pytest.mark.parametrize("ord, np_ord", [("fro", "fro"), ("euclidean", "fro"), (1, 1), (np.inf, np.inf)])
@@ -180,6 +185,7 @@ def test_norm_rejects_bad_ord():
 
 
 # -- small aliases ----------------------------------------------------------------------------
+
 
 def test_truediv_and_softplus_alias():
     np.testing.assert_allclose(tf.truediv(tf.constant([3, 4]), tf.constant([2, 8])).numpy(), [1.5, 0.5])

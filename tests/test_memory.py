@@ -6,7 +6,6 @@ import tracemalloc
 import weakref
 
 import numpy as np
-
 import pytest
 
 import tapeviz as tf
@@ -31,6 +30,7 @@ def _collect():
 
 
 # -- (a) a used non-persistent tape holds nothing --------------------------------------------
+
 
 def test_non_persistent_tape_releases_after_gradient():
     x = tf.constant(np.linspace(-1.0, 1.0, 50))
@@ -77,6 +77,7 @@ def test_ops_outside_any_tape_keep_nothing():
 
 
 # -- (b) training memory stays flat ---------------------------------------------------------------
+
 
 def test_training_loop_memory_is_flat():
     rng = np.random.default_rng(0)
@@ -147,6 +148,7 @@ def test_persistent_tapes_in_a_loop_do_not_leak():
 
 
 # -- (c) a persistent tape keeps entries until it is deleted ---------------------------------------
+
 
 def test_persistent_tape_keeps_entries_until_deleted():
     x = tf.constant(np.arange(4.0))

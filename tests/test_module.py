@@ -53,8 +53,10 @@ def test_module_names_and_scopes_as_tf():
     for bad in ("bad name", "a/b"):
         with pytest.raises(ValueError) as info:
             tf.Module(name=bad)
-        assert str(info.value) == (f"{bad!r} is not a valid module name. Module names must be valid Python "
-                                   "identifiers (e.g. a valid class name).")
+        assert str(info.value) == (
+            f"{bad!r} is not a valid module name. Module names must be valid Python "
+            "identifiers (e.g. a valid class name)."
+        )
 
     class C(tf.Module):
         @tf.Module.with_name_scope
@@ -86,7 +88,9 @@ def test_tensor_spec_and_input_signature_as_tf():
     spec = tf.TensorSpec(shape=[None, 3], dtype=tf.float32)
     assert repr(spec) == "TensorSpec(shape=(None, 3), dtype=tf.float32, name=None)"
     assert repr(tf.TensorSpec([2], name="x")) == "TensorSpec(shape=(2,), dtype=tf.float32, name='x')"
-    assert spec.is_compatible_with(np.zeros((5, 3), np.float32)) and not spec.is_compatible_with(np.zeros((5, 2), np.float32))
+    assert spec.is_compatible_with(np.zeros((5, 3), np.float32)) and not spec.is_compatible_with(
+        np.zeros((5, 2), np.float32)
+    )
 
     @tf.function(input_signature=[tf.TensorSpec(shape=[None], dtype=tf.float32)])
     def f(x):
@@ -101,7 +105,8 @@ def test_tensor_spec_and_input_signature_as_tf():
         "Binding inputs to tf.function failed due to `Can not cast TensorSpec(shape=(1, 2), dtype=tf.float32, "
         "name=None) to TensorSpec(shape=(None,), dtype=tf.float32, name=None)`. Received args: (<tf.Tensor: "
         "shape=(1, 2), dtype=float32, numpy=array([[1., 2.]], dtype=float32)>,) and kwargs: {} for signature: "
-        "(x: TensorSpec(shape=(None,), dtype=tf.float32, name=None)).")
+        "(x: TensorSpec(shape=(None,), dtype=tf.float32, name=None))."
+    )
     with pytest.raises(TypeError, match="Can not cast TensorSpec\\(shape=\\(2,\\), dtype=tf.int32"):
         f(tf.constant([1, 2]))
     assert f.input_signature == (tf.TensorSpec([None]),)

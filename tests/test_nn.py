@@ -43,8 +43,10 @@ ACTIVATIONS = {
     "elu": (tf.nn.elu, lambda x: np.where(x > 0, x, np.expm1(x))),
     "selu": (tf.nn.selu, lambda x: SELU_S * np.where(x > 0, x, SELU_A * np.expm1(x))),
     "gelu": (tf.nn.gelu, lambda x: 0.5 * x * (1 + np_erf(x / np.sqrt(2)))),
-    "gelu_tanh": (lambda x: tf.nn.gelu(x, approximate=True),
-                  lambda x: 0.5 * x * (1 + np.tanh(np.sqrt(2 / np.pi) * (x + 0.044715 * x ** 3)))),
+    "gelu_tanh": (
+        lambda x: tf.nn.gelu(x, approximate=True),
+        lambda x: 0.5 * x * (1 + np.tanh(np.sqrt(2 / np.pi) * (x + 0.044715 * x**3))),
+    ),
     "silu": (tf.nn.silu, lambda x: x / (1 + np.exp(-x))),
     "softplus": (tf.nn.softplus, lambda x: np.log1p(np.exp(x))),
     "softsign": (tf.nn.softsign, lambda x: x / (1 + np.abs(x))),
@@ -81,16 +83,20 @@ def test_swish_is_silu_and_beta_scales():
 
 # -- TF's conventions at kinks ------------------------------------------------------------
 
-@pytest.mark.parametrize("fn, x, expected", [
-    (tf.nn.relu, 0.0, 0.0),          # relu'(0) = 0
-    (tf.nn.relu6, 0.0, 0.0),         # 1 only strictly inside (0, 6)
-    (tf.nn.relu6, 6.0, 0.0),
-    (tf.nn.relu6, 3.0, 1.0),
-    (tf.nn.leaky_relu, 0.0, 0.2),    # alpha at 0
-    (tf.nn.elu, 0.0, 1.0),
-    (tf.nn.selu, 0.0, SELU_S),       # TF's SeluGrad: scale at 0 (1.0507 in TF 2.21)
-    (tf.nn.softplus, 0.0, 0.5),
-])
+
+@pytest.mark.parametrize(
+    "fn, x, expected",
+    [
+        (tf.nn.relu, 0.0, 0.0),  # relu'(0) = 0
+        (tf.nn.relu6, 0.0, 0.0),  # 1 only strictly inside (0, 6)
+        (tf.nn.relu6, 6.0, 0.0),
+        (tf.nn.relu6, 3.0, 1.0),
+        (tf.nn.leaky_relu, 0.0, 0.2),  # alpha at 0
+        (tf.nn.elu, 0.0, 1.0),
+        (tf.nn.selu, 0.0, SELU_S),  # TF's SeluGrad: scale at 0 (1.0507 in TF 2.21)
+        (tf.nn.softplus, 0.0, 0.5),
+    ],
+)
 def test_gradients_at_kinks_follow_tf(fn, x, expected):
     _, g = grad(fn, x)
     np.testing.assert_allclose(g, expected, rtol=1e-12)
@@ -150,8 +156,9 @@ def test_sigmoid_cross_entropy_is_finite_at_extremes(dtype):
     np.testing.assert_allclose(g, np_sigmoid(BIG) - z, rtol=1e-6, atol=1e-7)
 
 
-@pytest.mark.parametrize("fn", [tf.nn.elu, tf.nn.selu, tf.nn.silu, tf.nn.gelu, tf.nn.softsign,
-                                lambda x: tf.nn.gelu(x, approximate=True)])
+@pytest.mark.parametrize(
+    "fn", [tf.nn.elu, tf.nn.selu, tf.nn.silu, tf.nn.gelu, tf.nn.softsign, lambda x: tf.nn.gelu(x, approximate=True)]
+)
 def test_activation_gradients_are_finite_at_extremes(fn):
     y, g = grad(fn, BIG)
     assert np.all(np.isfinite(y)) and np.all(np.isfinite(g))
@@ -171,12 +178,15 @@ def test_softmax_family_is_stable_for_huge_logits():
 
 # -- softmax and the cross-entropies -------------------------------------------------------
 
+
 def test_softmax_and_log_softmax_values_on_any_axis():
     x = rand(2, 3, 4)
     for axis in (None, -1, 0, 1):
         ref_axis = -1 if axis is None else axis
         np.testing.assert_allclose(tf.nn.softmax(tf.constant(x), axis=axis).numpy(), np_softmax(x, ref_axis))
-        np.testing.assert_allclose(tf.nn.log_softmax(tf.constant(x), axis=axis).numpy(), np.log(np_softmax(x, ref_axis)))
+        np.testing.assert_allclose(
+            tf.nn.log_softmax(tf.constant(x), axis=axis).numpy(), np.log(np_softmax(x, ref_axis))
+        )
     assert tf.math.softmax is tf.nn.softmax and tf.math.log_softmax is tf.nn.log_softmax
 
 
@@ -222,8 +232,12 @@ def test_softmax_cross_entropy_second_order_on_another_axis():
     arrays = [rand(5, 3)]
     weights = testing.projection_weights(fn, arrays)
     v = [rand(5, 3, seed=9)]
-    np.testing.assert_allclose(testing.hessian_vector(fn, arrays, weights, v)[0],
-                               testing.numeric_hessian_vector(fn, arrays, weights, v)[0], rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(
+        testing.hessian_vector(fn, arrays, weights, v)[0],
+        testing.numeric_hessian_vector(fn, arrays, weights, v)[0],
+        rtol=1e-5,
+        atol=1e-6,
+    )
 
 
 def test_sparse_softmax_cross_entropy_matches_dense():
@@ -300,6 +314,7 @@ def test_fused_cross_entropy_records_one_forward_op():
 
 # -- other losses and helpers ------------------------------------------------------------
 
+
 def test_sigmoid_cross_entropy_values():
     x, z = rand(3, 2), rand(3, 2, low=0.0, high=1.0, seed=4)
     got = tf.nn.sigmoid_cross_entropy_with_logits(labels=tf.constant(z), logits=tf.constant(x)).numpy()
@@ -310,7 +325,7 @@ def test_sigmoid_cross_entropy_values():
 def test_l2_loss():
     x = rand(3, 2)
     y, g = grad(tf.nn.l2_loss, x)
-    np.testing.assert_allclose(y, (x ** 2).sum() / 2)
+    np.testing.assert_allclose(y, (x**2).sum() / 2)
     np.testing.assert_allclose(g, x)
 
 
@@ -356,6 +371,7 @@ def test_batch_normalization():
 
 
 # -- dropout -----------------------------------------------------------------------------
+
 
 def test_dropout_scales_kept_values_and_zeros_the_rest():
     x = tf.ones([200, 50])
@@ -414,7 +430,9 @@ def test_namespace_exports():
 def test_conv_pool_and_embedding_lookup_are_in_tf_nn():
     images = tf.constant(np.arange(16, dtype=np.float32).reshape(1, 4, 4, 1))
     kernel = tf.constant(np.ones((2, 2, 1, 1), np.float32))
-    np.testing.assert_array_equal(tf.nn.conv2d(images, kernel, strides=2, padding="VALID").numpy().ravel(), [10, 18, 42, 50])
+    np.testing.assert_array_equal(
+        tf.nn.conv2d(images, kernel, strides=2, padding="VALID").numpy().ravel(), [10, 18, 42, 50]
+    )
     np.testing.assert_array_equal(tf.nn.max_pool2d(images, 2, 2, "VALID").numpy().ravel(), [5, 7, 13, 15])
     table = tf.Variable(np.arange(6, dtype=np.float32).reshape(3, 2))
     with tf.GradientTape() as tape:

@@ -5,18 +5,18 @@ import os
 import re
 import subprocess
 import sys
-import tomllib
 from pathlib import Path
 
 import pytest
+import tomllib
 
 ROOT = Path(__file__).resolve().parent.parent
 
 # Heavy / optional modules that a plain `import tapeviz` must not pull in.
 # (The visualizer and lessons import them lazily, when actually used.)
-FORBIDDEN_EXACT = {"ipywidgets", "graphviz", "IPython", "matplotlib", "PIL",
-                   "ipykernel", "sklearn", "cupy", "h5py"}
+FORBIDDEN_EXACT = {"ipywidgets", "graphviz", "IPython", "matplotlib", "PIL", "ipykernel", "sklearn", "cupy", "h5py"}
 FORBIDDEN_PREFIXES = ("jupyter",)  # jupyter_core, jupyter_client, jupyterlab, ...
+
 
 def _run_python(code: str) -> str:
     proc = subprocess.run(
@@ -32,18 +32,14 @@ def _run_python(code: str) -> str:
 
 def test_import_does_not_load_heavy_modules():
     out = _run_python(
-        "import json, sys; import tapeviz; "
-        "print(json.dumps({'file': tapeviz.__file__, 'mods': sorted(sys.modules)}))"
+        "import json, sys; import tapeviz; print(json.dumps({'file': tapeviz.__file__, 'mods': sorted(sys.modules)}))"
     )
     data = json.loads(out.strip().splitlines()[-1])
     assert Path(data["file"]).resolve().is_relative_to(ROOT / "tapeviz"), (
         f"imported tapeviz from {data['file']}, not from this checkout"
     )
     tops = {m.split(".")[0] for m in data["mods"]}
-    bad = sorted(
-        t for t in tops
-        if t in FORBIDDEN_EXACT or t.startswith(FORBIDDEN_PREFIXES)
-    )
+    bad = sorted(t for t in tops if t in FORBIDDEN_EXACT or t.startswith(FORBIDDEN_PREFIXES))
     assert not bad, (
         f"`import tapeviz` imported {bad}; import visualizer/notebook "
         "dependencies lazily (inside the functions that use them)"
@@ -62,7 +58,9 @@ def test_shell_scripts_parse_and_are_executable(script):
 def test_dev_sh_rejects_unknown_command():
     proc = subprocess.run(
         ["bash", str(ROOT / "dev.sh"), "no-such-command"],
-        capture_output=True, text=True, timeout=30,
+        capture_output=True,
+        text=True,
+        timeout=30,
     )
     assert proc.returncode == 2
     assert "./dev.sh test" in proc.stderr and "./dev.sh lessons" in proc.stderr
@@ -98,9 +96,7 @@ def test_pyproject_metadata_and_extras():
     }
     for extra, names in expected.items():
         assert extra in extras, f"missing extra [{extra}]"
-        assert names <= extras[extra], (
-            f"extra [{extra}] lacks {sorted(names - extras[extra])}"
-        )
+        assert names <= extras[extra], f"extra [{extra}] lacks {sorted(names - extras[extra])}"
     assert "ipywidgets>=8" in project["optional-dependencies"]["viz"]
     assert "jupyterlab>=4" in project["optional-dependencies"]["lessons"]
 

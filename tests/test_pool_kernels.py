@@ -17,7 +17,9 @@ def _on_backend(kernel):
     return lambda *args: B.to_numpy(kernel(*[B.asarray(a) if isinstance(a, np.ndarray) else a for a in args]))
 
 
-_max_pool, _max_pool_grad, _max_pool_grad_grad = map(_on_backend, (c._max_pool, c._max_pool_grad, c._max_pool_grad_grad))
+_max_pool, _max_pool_grad, _max_pool_grad_grad = map(
+    _on_backend, (c._max_pool, c._max_pool_grad, c._max_pool_grad_grad)
+)
 
 TILED = [((2, 2), (2, 2), "VALID"), ((3, 3), (3, 3), "VALID"), ((2, 3), (2, 3), "VALID"), ((1, 1), (1, 1), "VALID")]
 SWEPT = [((2, 2), (2, 2), "SAME"), ((3, 3), (2, 2), "SAME"), ((2, 2), (1, 2), "SAME"), ((3, 2), (1, 1), "VALID")]
@@ -34,8 +36,11 @@ def first_max_cells(x, ksize, strides, padding):
     rows, cols = np.empty((2, n, oh, ow, ch), dtype=int)
     for r in range(oh):
         for q in range(ow):
-            cells = [(r * strides[0] + i - ph[0], q * strides[1] + j - pw[0])
-                     for i in range(ksize[0]) for j in range(ksize[1])]
+            cells = [
+                (r * strides[0] + i - ph[0], q * strides[1] + j - pw[0])
+                for i in range(ksize[0])
+                for j in range(ksize[1])
+            ]
             cells = [(a, b) for a, b in cells if 0 <= a < h and 0 <= b < w]
             first = np.argmax(np.stack([x[:, a, b, :] for a, b in cells]), axis=0)
             rows[:, r, q, :] = np.array([a for a, _ in cells])[first]
@@ -73,9 +78,12 @@ def test_pool_grad_and_grad_grad_use_the_first_max_of_each_window(ksize, strides
     x = tied_input((3, 6, 6, 4), seed=1)
     oh, ow, _, _ = c.geometry(x.shape, ksize, strides, padding)
     g, h = small_ints((3, oh, ow, 4), seed=2), small_ints(x.shape, seed=3)
-    np.testing.assert_array_equal(_max_pool_grad(x, g, ksize, strides, padding), reference_grad(x, g, ksize, strides, padding))
-    np.testing.assert_array_equal(_max_pool_grad_grad(x, h, ksize, strides, padding),
-                                  reference_grad_grad(x, h, ksize, strides, padding))
+    np.testing.assert_array_equal(
+        _max_pool_grad(x, g, ksize, strides, padding), reference_grad(x, g, ksize, strides, padding)
+    )
+    np.testing.assert_array_equal(
+        _max_pool_grad_grad(x, h, ksize, strides, padding), reference_grad_grad(x, h, ksize, strides, padding)
+    )
 
 
 @pytest.mark.parametrize("ksize, strides, padding", TILED)
@@ -90,7 +98,9 @@ def test_tiled_pool_is_the_window_max_bit_for_bit(ksize, strides, padding):
 def test_routed_gradient_keeps_its_exact_bits_and_is_plus_zero_elsewhere(ksize, strides, padding):
     x = tied_input((2, 6, 6, 3), seed=5)
     oh, ow, _, _ = c.geometry(x.shape, ksize, strides, padding)
-    g = np.random.default_rng(6).choice(np.array([-0.0, np.inf, -np.inf, np.nan, -2.5], np.float32), size=(2, oh, ow, 3))
+    g = np.random.default_rng(6).choice(
+        np.array([-0.0, np.inf, -np.inf, np.nan, -2.5], np.float32), size=(2, oh, ow, 3)
+    )
     routed = _max_pool_grad(x, g, ksize, strides, padding)
     rows, cols = first_max_cells(x, ksize, strides, padding)
     n_idx, _, _, c_idx = np.indices(g.shape)
@@ -108,6 +118,7 @@ def test_a_nan_is_the_max_of_a_tiled_window_for_both_gradients():
     routed = _max_pool_grad(x, g, (2, 2), (2, 2), "VALID")
     assert routed[0, 0, 1, 0] == g[0, 0, 0, 0] and routed[0, 1, 0, 0] == 0
     np.testing.assert_array_equal(routed, reference_grad(x, g, (2, 2), (2, 2), "VALID"))
-    np.testing.assert_array_equal(_max_pool_grad_grad(x, h, (2, 2), (2, 2), "VALID"),
-                                  reference_grad_grad(x, h, (2, 2), (2, 2), "VALID"))
+    np.testing.assert_array_equal(
+        _max_pool_grad_grad(x, h, (2, 2), (2, 2), "VALID"), reference_grad_grad(x, h, (2, 2), (2, 2), "VALID")
+    )
     assert np.isnan(_max_pool(x, (2, 2), (2, 2), "VALID")[0, 0, 0, 0])

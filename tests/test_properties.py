@@ -4,7 +4,8 @@ matmul, differentiated by the tape and checked against central finite difference
 """
 
 import numpy as np
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import tapeviz as tf
 from tapeviz import testing
@@ -30,6 +31,7 @@ REDUCE = {"sum": tf.reduce_sum, "mean": tf.reduce_mean}
 
 # -- programs ------------------------------------------------------------------------------------
 
+
 @st.composite
 def programs(draw):
     """(input shapes, number of leading inputs, steps): each step makes a new value
@@ -40,7 +42,7 @@ def programs(draw):
     for _ in range(draw(st.integers(2, 3))):
         # broadcast-compatible with `base`: drop leading dims, set some to 1
         keep = rank - draw(st.integers(0, rank))
-        shape = tuple(1 if draw(st.booleans()) else n for n in base[rank - keep:])
+        shape = tuple(1 if draw(st.booleans()) else n for n in base[rank - keep :])
         shapes.append(shape)
     leading = len(shapes)
     values = list(shapes)  # the shape of every value so far (leading inputs first)
@@ -143,7 +145,7 @@ def test_random_programs_through_variables(program, seed):
 )
 def test_broadcast_gradient_has_the_source_shape(shape, ones, op, seed):
     """d/dx and d/dy of a broadcasting binary op sum back to each input's shape."""
-    small = tuple(1 if o else n for n, o in zip(shape, ones))[len(shape) // 2:]
+    small = tuple(1 if o else n for n, o in zip(shape, ones))[len(shape) // 2 :]
     rng = np.random.default_rng(seed)
     a, b = rng.uniform(-1, 1, size=shape), rng.uniform(-1, 1, size=small)
     fn = lambda x, y: BINARY[op](x, y)  # noqa: E731

@@ -12,11 +12,14 @@ def unseeded_afterwards():
     tf.random.set_seed(None)
 
 
-@pytest.mark.parametrize("make", [
-    lambda **k: tf.random.uniform([3, 4], **k),
-    lambda **k: tf.random.normal([3, 4], **k),
-    lambda **k: tf.random.truncated_normal([3, 4], **k),
-])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda **k: tf.random.uniform([3, 4], **k),
+        lambda **k: tf.random.normal([3, 4], **k),
+        lambda **k: tf.random.truncated_normal([3, 4], **k),
+    ],
+)
 def test_default_shape_and_dtype(make):
     t = make()
     assert t.shape == (3, 4) and t.dtype == tf.float32

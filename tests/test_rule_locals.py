@@ -70,12 +70,17 @@ def test_local_times_upstream_is_the_rules_gradient(name):
                 continue  # not elementwise: the card shows the text and the rule's product
             upstream = np.asarray(step.upstream[0]).astype(np.float64)
             product = _sum_to(np.broadcast_to(upstream * value, value.shape), inputs[position].shape)
-            np.testing.assert_allclose(product, np.asarray(grad).astype(np.float64), rtol=1e-5, atol=1e-6,
-                                       err_msg=f"{name}: upstream x local != the rule's gradient for input {position}")
+            np.testing.assert_allclose(
+                product,
+                np.asarray(grad).astype(np.float64),
+                rtol=1e-5,
+                atol=1e-6,
+                err_msg=f"{name}: upstream x local != the rule's gradient for input {position}",
+            )
 
 
 def test_a_constant_exponent_is_written_in():
     x = np.array(3.0)
-    described = local_derivatives("Pow", [x, np.array(2.0)], [x ** 2], {})
+    described = local_derivatives("Pow", [x, np.array(2.0)], [x**2], {})
     assert described[0][0] == "2*x" and float(described[0][1]) == 6.0
-    assert local_derivatives("Pow", [x, np.array(3.0)], [x ** 3], {})[0][0] == "3*x**2"
+    assert local_derivatives("Pow", [x, np.array(3.0)], [x**3], {})[0][0] == "3*x**2"

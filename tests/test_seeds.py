@@ -12,7 +12,7 @@ def test_basic_gradient_of_variable(capsys):
     # seed 000, Example 1
     x = tf.Variable(3.0)
     with tf.GradientTape() as tape:
-        y = x ** 2
+        y = x**2
     dy_dx = tape.gradient(y, x)
     print(dy_dx)  # Output: 6.0
     assert dy_dx.numpy() == 6.0
@@ -24,7 +24,7 @@ def test_gradient_with_manual_watch():
     x = tf.constant(3.0)
     with tf.GradientTape() as tape:
         tape.watch(x)
-        y = x ** 2
+        y = x**2
     dy_dx = tape.gradient(y, x)
     assert dy_dx.numpy() == 6.0
     assert dy_dx.dtype == tf.float32
@@ -64,7 +64,7 @@ def test_seed_004_watch_and_print(capsys):
     with tf.GradientTape() as tape:
         tape.watch(x)
         y = x * x
-    dy_dx = tape.gradient(y, x) # Will compute to 6.0
+    dy_dx = tape.gradient(y, x)  # Will compute to 6.0
 
     print(dy_dx)
     print("Value:", dy_dx.numpy())
@@ -85,11 +85,7 @@ def test_seed_004_nested_tapes(capsys):
     print("Function: y = x * x, x = 3.0")
     print("First Derivative:", dy_dx.numpy())
     print("Second Derivative:", d2y_d2x.numpy())
-    assert capsys.readouterr().out == (
-        "Function: y = x * x, x = 3.0\n"
-        "First Derivative: 6.0\n"
-        "Second Derivative: 2.0\n"
-    )
+    assert capsys.readouterr().out == ("Function: y = x * x, x = 3.0\nFirst Derivative: 6.0\nSecond Derivative: 2.0\n")
 
 
 def test_seed_004_persistent_tape(capsys):
@@ -99,8 +95,8 @@ def test_seed_004_persistent_tape(capsys):
         persistent_tape.watch(x)
         y = x * x
         z = y * y
-    dz_dx = persistent_tape.gradient(z, x) # 108.0 (4*x^3 at x = 3)
-    dy_dx = persistent_tape.gradient(y, x) # 6.0
+    dz_dx = persistent_tape.gradient(z, x)  # 108.0 (4*x^3 at x = 3)
+    dy_dx = persistent_tape.gradient(y, x)  # 6.0
     print("First derivative of function y = x ^ 4 at x = 3 is", dz_dx.numpy())
 
     # Drop the reference to the tape
@@ -112,16 +108,16 @@ def test_seed_004_persistent_tape(capsys):
 
 def test_seed_004_disable_automatic_tracking(capsys):
     # seed 004, In [6]
-    variable_a = tf.Variable(3.0, name='x1')
-    variable_b = tf.Variable(2.0, name='x2')
+    variable_a = tf.Variable(3.0, name="x1")
+    variable_b = tf.Variable(2.0, name="x2")
 
     with tf.GradientTape(persistent=True, watch_accessed_variables=False) as disable_tracking_tape:
         disable_tracking_tape.watch(variable_a)
-        y = variable_a ** 2 # Gradients will be available for `variable_a`.
-        z = variable_b ** 3 # No gradients will be available since `variable_b` is
-                            # not being watched.
-    gradient_1 = disable_tracking_tape.gradient(y, variable_a) # 6.0
-    gradient_2 = disable_tracking_tape.gradient(z, variable_b) # None
+        y = variable_a**2  # Gradients will be available for `variable_a`.
+        z = variable_b**3  # No gradients will be available since `variable_b` is
+        # not being watched.
+    gradient_1 = disable_tracking_tape.gradient(y, variable_a)  # 6.0
+    gradient_2 = disable_tracking_tape.gradient(z, variable_b)  # None
 
     print(gradient_1)
     print(gradient_2)

@@ -27,10 +27,23 @@ xp = strict.xp
 # The files re-run on the strict backend: every primitive's kernel and rule
 # (gradcheck, higher order, forward mode), the tape, keras and the optimizers.
 CORE_FILES = [
-    "test_gradcheck.py", "test_array_ops.py", "test_nn.py", "test_linalg.py", "test_tape.py",
-    "test_higher_order.py", "test_forward_mode.py", "test_custom_gradient.py", "test_math_composites.py",
-    "test_pool_kernels.py", "test_optimizers.py", "test_variable_updates.py", "test_keras_layers.py",
-    "test_training_end_to_end.py", "test_random.py", "test_numerics.py", "test_backend.py",
+    "test_gradcheck.py",
+    "test_array_ops.py",
+    "test_nn.py",
+    "test_linalg.py",
+    "test_tape.py",
+    "test_higher_order.py",
+    "test_forward_mode.py",
+    "test_custom_gradient.py",
+    "test_math_composites.py",
+    "test_pool_kernels.py",
+    "test_optimizers.py",
+    "test_variable_updates.py",
+    "test_keras_layers.py",
+    "test_training_end_to_end.py",
+    "test_random.py",
+    "test_numerics.py",
+    "test_backend.py",
     "test_viz_explain.py",
 ]
 
@@ -123,15 +136,27 @@ def test_tensors_hold_backend_arrays_and_convert_to_host(strict_backend):
 
 @pytest.mark.skipif(os.environ.get("TAPEVIZ_BACKEND") == "strict", reason="already running on the strict backend")
 def test_core_test_files_pass_on_the_strict_backend():
-    env = dict(os.environ, TAPEVIZ_BACKEND="strict", PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
+    env = dict(
+        os.environ,
+        TAPEVIZ_BACKEND="strict",
+        PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+    )
     files = [str(ROOT / "tests" / name) for name in CORE_FILES]
-    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", *files],
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", *files],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     assert proc.returncode == 0, (
         "The core tests fail on TAPEVIZ_BACKEND=strict: some code computes on backend arrays "
         "without going through tapeviz.backend (it would fail on CuPy too). Rerun with\n"
         f"  TAPEVIZ_BACKEND=strict python -m pytest {' '.join('tests/' + n for n in CORE_FILES)}\n"
-        + proc.stdout[-6000:] + proc.stderr[-2000:])
+        + proc.stdout[-6000:]
+        + proc.stderr[-2000:]
+    )
 
 
 def test_host_values_read_from_tensors_go_through_the_backend(strict_backend):

@@ -26,6 +26,7 @@ def value(t):
 
 # -- watch ---------------------------------------------------------------------------------
 
+
 def test_watched_constant_gets_gradient_unwatched_does_not():
     x, z = tf.constant(3.0), tf.constant(4.0)
     with tf.GradientTape() as tape:
@@ -143,6 +144,7 @@ def test_watch_accessed_variables_false():
 
 # -- persistent, reuse, re-entering ------------------------------------------------------------
 
+
 def test_persistent_tape_allows_many_gradients():
     x = tf.constant(3.0)
     with tf.GradientTape(persistent=True) as tape:
@@ -205,6 +207,7 @@ def test_entering_a_persistent_tape_again_keeps_recording():
 
 
 # -- stop_recording and reset ------------------------------------------------------------------
+
 
 def test_stop_recording():
     x = tf.constant(3.0)
@@ -272,6 +275,7 @@ def test_reset_outside_raises():
 
 # -- gradient inside the context ----------------------------------------------------------------
 
+
 def test_gradient_inside_persistent_context_warns_once_and_is_recorded():
     x = tf.constant(3.0)
     with warnings.catch_warnings(record=True) as caught:
@@ -316,6 +320,7 @@ def test_gradient_inside_non_persistent_context_stops_the_tape():
 
 # -- unconnected_gradients --------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("mode", [tf.UnconnectedGradients.NONE, "none"])
 def test_unconnected_none(mode):
     x, u = tf.constant(3.0), tf.constant([1.0, 2.0])
@@ -349,6 +354,7 @@ def test_unconnected_bad_value():
 
 
 # -- targets and sources ------------------------------------------------------------------------
+
 
 def test_target_none_raises_type_error():
     x = tf.constant(3.0)
@@ -638,6 +644,7 @@ def test_assign_checks_shape_and_converts_dtype():
 
 # -- Tensor semantics -----------------------------------------------------------------------------
 
+
 def test_tensor_is_immutable():
     t = tf.constant([1.0, 2.0])
     with pytest.raises(TypeError, match="does not support item assignment"):
@@ -678,9 +685,18 @@ def test_tensor_is_unhashable_but_has_ref():
     assert {t.ref(): 1}[t.ref()] == 1
 
 
-@pytest.mark.parametrize("raw, dtype", [(1.5, "float32"), (2, "int32"), ([1.0, 2.0], "float32"),
-                                        ([1, 2], "int32"), (True, "bool"),
-                                        (np.float64(1.0), "float64"), (np.arange(3), "int64")])
+@pytest.mark.parametrize(
+    "raw, dtype",
+    [
+        (1.5, "float32"),
+        (2, "int32"),
+        ([1.0, 2.0], "float32"),
+        ([1, 2], "int32"),
+        (True, "bool"),
+        (np.float64(1.0), "float64"),
+        (np.arange(3), "int64"),
+    ],
+)
 def test_dtype_defaults(raw, dtype):
     assert tf.constant(raw).dtype == tf.as_dtype(dtype)
 
@@ -743,7 +759,7 @@ def test_reflected_operators_with_python_numbers():
     assert value(2 * x) == 8.0
     assert value(1 / x) == 0.25
     assert value(2 ** tf.constant(3.0)) == 8.0
-    assert value(x ** 2) == 16.0
+    assert value(x**2) == 16.0
     assert value(-x) == -4.0 and value(abs(-x)) == 4.0
     assert value(9 // tf.constant(2.0)) == 4.0
     assert value(9 % tf.constant(2.0)) == 1.0
@@ -809,7 +825,7 @@ def test_repr_and_str():
 def test_variable_operators_read_the_variable():
     v = tf.Variable(3.0)
     with tf.GradientTape() as tape:
-        y = 2.0 * v - v / 3.0 + v ** 2
+        y = 2.0 * v - v / 3.0 + v**2
     assert np.isclose(value(tape.gradient(y, v)), 2.0 - 1.0 / 3.0 + 6.0)
 
 

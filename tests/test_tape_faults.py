@@ -57,6 +57,7 @@ def test_nested_custom_gradient_reading_a_variable():
     def inner(x):
         def grad(upstream, variables):
             return upstream * v, [upstream * x]
+
         return x * v, grad
 
     @tf.custom_gradient
@@ -65,6 +66,7 @@ def test_nested_custom_gradient_reading_a_variable():
 
         def grad(upstream, variables):
             return upstream * 10.0, [upstream * 0.0 for _ in variables]
+
         return y, grad
 
     assert float(outer(tf.constant(2.0))) == 6.0  # no tape at all
@@ -81,6 +83,7 @@ def test_custom_gradient_of_the_wrong_shape_is_named_at_the_boundary():
     def clip(x):
         def grad(upstream):
             return tf.ones([5])  # x has shape (2,)
+
         return tf.identity(x), grad
 
     x = tf.constant([1.0, 2.0])
@@ -96,6 +99,7 @@ def test_custom_gradient_of_the_wrong_dtype_is_named_at_the_boundary():
     def double(x):
         def grad(upstream):
             return tf.constant([1, 1])  # int32 for a float32 input
+
         return x * 2.0, grad
 
     x = tf.constant([1.0, 2.0])

@@ -16,6 +16,7 @@ def _run_in_threads(*targets):
                 fn()
             except BaseException as exc:  # noqa: BLE001 - reported to the main thread
                 errors.append(exc)
+
         return inner
 
     threads = [threading.Thread(target=wrap(fn)) for fn in targets]

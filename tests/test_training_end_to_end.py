@@ -26,7 +26,7 @@ def _custom_loop(model, x_train, y_train, epochs):
     optimizer = tf.keras.optimizers.Adam(learning_rate=1e-3)
     loss_fn = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
     dataset = tf.data.Dataset.from_tensor_slices((x_train, y_train)).shuffle(2000, seed=1).batch(32)
-    for epoch in range(epochs):
+    for _epoch in range(epochs):
         for inputs, targets in dataset:
             with tf.GradientTape() as tape:
                 predictions = model(inputs, training=True)
@@ -51,10 +51,15 @@ def test_custom_loop_mlp(digits):
 def test_custom_loop_cnn(digits):
     (x_train, y_train), (x_test, y_test) = digits
     tf.random.set_seed(0)
-    model = tf.keras.Sequential([
-        L.Conv2D(16, 3, padding="same", activation="relu"), L.MaxPooling2D(2), L.Flatten(),
-        L.Dense(64, activation="relu"), L.Dense(10),
-    ])
+    model = tf.keras.Sequential(
+        [
+            L.Conv2D(16, 3, padding="same", activation="relu"),
+            L.MaxPooling2D(2),
+            L.Flatten(),
+            L.Dense(64, activation="relu"),
+            L.Dense(10),
+        ]
+    )
     _custom_loop(model, x_train[..., None], y_train, epochs=10)
     assert _accuracy(model, x_test[..., None], y_test) >= 0.95
 
@@ -62,8 +67,15 @@ def test_custom_loop_cnn(digits):
 def test_compile_fit_evaluate(digits):
     (x_train, y_train), (x_test, y_test) = digits
     tf.random.set_seed(0)
-    model = tf.keras.Sequential([tf.keras.Input(shape=(8, 8)), L.Flatten(), L.Dense(64, activation="relu"),
-                                 L.Dropout(0.1), L.Dense(10, activation="softmax")])
+    model = tf.keras.Sequential(
+        [
+            tf.keras.Input(shape=(8, 8)),
+            L.Flatten(),
+            L.Dense(64, activation="relu"),
+            L.Dropout(0.1),
+            L.Dense(10, activation="softmax"),
+        ]
+    )
     model.compile(optimizer="adam", loss="sparse_categorical_crossentropy", metrics=["accuracy"])
     history = model.fit(x_train, y_train, epochs=25, batch_size=32, validation_data=(x_test, y_test), verbose=0)
     assert set(history.history) == {"loss", "accuracy", "val_loss", "val_accuracy"}
@@ -78,7 +90,9 @@ def test_fit_on_a_dataset_with_validation_split_and_progress_bar(digits, capsys)
     (x_train, y_train), _ = digits
     tf.random.set_seed(0)
     model = tf.keras.Sequential([L.Flatten(), L.Dense(10)])
-    model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss=tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+    model.compile(
+        optimizer=tf.keras.optimizers.SGD(0.1), loss=tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+    )
     history = model.fit(x_train, y_train, epochs=2, validation_split=0.2)
     out = capsys.readouterr().out
     assert "Epoch 1/2" in out and "val_loss" in out and "ms/step" in out

@@ -21,6 +21,8 @@ def _session_recorder():
     viz.watch_all()
     yield
     viz.stop_watching()
+
+
 from tapeviz.viz.trace import trace_of
 
 GOLDEN = pathlib.Path(__file__).parent / "golden"
@@ -88,8 +90,16 @@ def large():
     return tape
 
 
-@pytest.mark.parametrize("name,make", [("basic", basic), ("persistent", persistent), ("nested_second_order", nested),
-                                       ("training_step", training_step), ("folded_large", large)])
+@pytest.mark.parametrize(
+    "name,make",
+    [
+        ("basic", basic),
+        ("persistent", persistent),
+        ("nested_second_order", nested),
+        ("training_step", training_step),
+        ("folded_large", large),
+    ],
+)
 def test_golden_dot(name, make):
     tape = make()
     text = viz.to_dot(trace_of(tape))

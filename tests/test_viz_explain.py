@@ -102,11 +102,15 @@ def test_stop_gradient():
     assert v.cause == "stop_gradient" and v.broken_at.startswith("op")
 
 
-@pytest.mark.parametrize("make", [
-    lambda x: tf.cast(tf.argmax(tf.stack([x, x * 2.0])), tf.float32),
-    lambda x: tf.round(x),
-    lambda x: tf.cast(tf.cast(x, tf.int32), tf.float32),
-], ids=["argmax", "round", "cast_to_int"])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda x: tf.cast(tf.argmax(tf.stack([x, x * 2.0])), tf.float32),
+        lambda x: tf.round(x),
+        lambda x: tf.cast(tf.cast(x, tf.int32), tf.float32),
+    ],
+    ids=["argmax", "round", "cast_to_int"],
+)
 def test_non_differentiable(make):
     x = tf.Variable(3.3)
     with tf.GradientTape() as tape:
@@ -183,6 +187,7 @@ def test_gradcheck_blames_a_wrong_custom_gradient():
     def bad_square(x):
         def grad(upstream):
             return upstream * x  # wrong: should be 2 * x
+
         return x * x, grad
 
     result = viz.gradcheck(lambda a: tf.sin(bad_square(a)), np.array([0.5, 1.5]))

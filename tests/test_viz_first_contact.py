@@ -90,8 +90,10 @@ def _structure(entries):
         kind = "variable" if isinstance(t, tf.Variable) else "tensor"
         return kind, tf.core.tensor.tensor_id(t), tuple(t.shape), t.dtype.name
 
-    return [(e.primitive.name, [tensor(t) for t in e.inputs], [tensor(t) for t in e.outputs],
-             e.scope, e.depth, e.index) for e in entries]
+    return [
+        (e.primitive.name, [tensor(t) for t in e.inputs], [tensor(t) for t in e.outputs], e.scope, e.depth, e.index)
+        for e in entries
+    ]
 
 
 def test_a_released_tape_keeps_the_structure_of_every_entry():

@@ -78,7 +78,9 @@ def test_show_reads_draws_the_reads_inside_the_loop(rnn_trace):
     assert fold["title"] == "2,500 \u00d7 [ReadVariableOp \u2192 Mul \u2192 AddV2]"
     small = views.build(rnn(3), show_reads=True)
     assert sum(n["kind"] == "op" and n["op"]["name"] == "ReadVariableOp" for n in small.nodes.values()) == 3
-    assert not any(n["kind"] == "op" and n["op"]["name"] == "ReadVariableOp" for n in views.build(rnn(3)).nodes.values())
+    assert not any(
+        n["kind"] == "op" and n["op"]["name"] == "ReadVariableOp" for n in views.build(rnn(3)).nodes.values()
+    )
 
 
 def test_opening_a_loop_shows_its_first_and_last_turns(rnn_trace):
@@ -195,8 +197,14 @@ def test_a_cnn_training_step_is_drawn_whole():
     import numpy as np
 
     keras = tf.keras
-    model = keras.Sequential([keras.layers.Conv2D(4, 3, padding="same", activation="relu"),
-                              keras.layers.MaxPooling2D(2), keras.layers.Flatten(), keras.layers.Dense(10)])
+    model = keras.Sequential(
+        [
+            keras.layers.Conv2D(4, 3, padding="same", activation="relu"),
+            keras.layers.MaxPooling2D(2),
+            keras.layers.Flatten(),
+            keras.layers.Dense(10),
+        ]
+    )
     images = tf.constant(np.random.default_rng(0).standard_normal((32, 8, 8, 1)).astype("float32"))
     labels = tf.constant(np.arange(32) % 10)
     model(images)
@@ -222,4 +230,4 @@ def test_the_loop_body_is_found_whatever_its_length(period):
     found = []
     folding._repeats(names, 0, len(names), found)
     start, length, repeats = max(found, key=lambda f: f[1] * f[2])
-    assert repeats * length == 9 * period and length == period and names[start: start + length] == body
+    assert repeats * length == 9 * period and length == period and names[start : start + length] == body

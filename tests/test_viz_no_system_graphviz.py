@@ -12,8 +12,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parent.parent
 
 SCRIPT = r"""
@@ -62,8 +60,9 @@ def test_viz_extra_draws_without_system_graphviz(tmp_path):
     _run([sys.executable, "-m", "venv", str(venv)])
     bindir = venv / ("Scripts" if os.name == "nt" else "bin")
     python = bindir / "python"
-    _run([str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", f"{project}[viz]"],
-         timeout=900)
+    _run(
+        [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", f"{project}[viz]"], timeout=900
+    )
     # An empty PATH: no system `dot`, and not even the venv's programs (a Jupyter kernel started
     # by its full path has none): graphviz-pure must be found next to the running Python.
     empty = tmp_path / "empty"

@@ -1,8 +1,8 @@
 """Player frames as data, HTML export parsed, SVG frames, GIF, trace JSON, memory view."""
 
 import html.parser
-import re
 import json
+import re
 
 import pytest
 
@@ -19,6 +19,8 @@ def _session_recorder():
     viz.watch_all()
     yield
     viz.stop_watching()
+
+
 from tapeviz.viz import export, frames, render
 from tapeviz.viz.trace import Trace, trace_of
 
@@ -47,8 +49,7 @@ def test_sweep_frames_as_data():
     # gradients reach the variable on the step that computes them (no lag behind the caption):
     # cos(3) at Sin, then + 3 + 3 at Mul
     shown = [frames.state_at(fs, i)[0].get(variable) for i in range(len(fs))]
-    assert shown == [None, None, "d(t6)/d(player_x) = -0.99", "d(t6)/d(player_x) = 5.01",
-                     "d(t6)/d(player_x) = 5.01"]
+    assert shown == [None, None, "d(t6)/d(player_x) = -0.99", "d(t6)/d(player_x) = 5.01", "d(t6)/d(player_x) = 5.01"]
     assert "-0.99 + 3 = 2.01" in fs[3]["caption"] and "2.01 + 3 = 5.01" in fs[3]["caption"]
     # deltas: a frame carries only what changes on it
     assert fs[2]["set"] == {variable: "d(t6)/d(player_x) = -0.99"} and fs[4]["set"] == {}
@@ -65,7 +66,7 @@ def test_internals_show_the_reads_steps():
 def test_card_shows_upstream_local_value_and_product():
     x = tf.Variable(3.0, name="x")
     with tf.GradientTape() as tape:
-        y = x ** 2
+        y = x**2
     tape.gradient(y, x)
     fs, _view = frames.sweep_frames(trace_of(tape))
     seed, step = fs[0], fs[1]
@@ -271,7 +272,7 @@ def test_every_badge_fits_inside_the_frame():
     width, _ = export._size(animation.base_svg)
     for index in range(len(animation.frames)):
         svg = animation.frame_svg(index, caption=False)
-        overlay = svg[svg.index('<g class="tapeviz-overlay">'):]
+        overlay = svg[svg.index('<g class="tapeviz-overlay">') :]
         for x, w_ in re.findall(r'<rect x="(-?[\d.]+)" y="-?[\d.]+" width="([\d.]+)" height="16"', overlay):
             assert translate_x + float(x) + float(w_) <= width, f"frame {index}: a badge runs off the picture"
 
@@ -279,7 +280,7 @@ def test_every_badge_fits_inside_the_frame():
 def test_names_are_the_ones_the_student_wrote():
     x = tf.Variable(3.0, name="x")
     with tf.GradientTape() as tape1:
-        y = x ** 2
+        y = x**2
     tape1.gradient(y, x)
     trace = trace_of(tape1)
     from tapeviz.viz import names
@@ -305,7 +306,7 @@ def test_predict_mode_checks_the_typed_gradient():
 
     x = tf.Variable(3.0, name="x")
     with tf.GradientTape() as tape:
-        y = x ** 2
+        y = x**2
     tape.gradient(y, x)
     fs, _view = frames.sweep_frames(trace_of(tape))
     assert widget.answer_of(fs[0]) is None and widget.answer_of(fs[1]) == 6.0
@@ -318,7 +319,7 @@ def test_predict_mode_hides_the_gradient_until_answered():
     pytest.importorskip("ipywidgets")
     x = tf.Variable(3.0, name="x")
     with tf.GradientTape() as tape:
-        y = x ** 2
+        y = x**2
     tape.gradient(y, x)
     player = viz.player(tape, predict=True)
     parts = (player.widget, player._parts)[1]

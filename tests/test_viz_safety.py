@@ -18,16 +18,18 @@ def _session_recorder():
     viz.watch_all()
     yield
     viz.stop_watching()
+
+
 from tapeviz.viz import export, render
 from tapeviz.viz.trace import trace_of
 
-EVIL = ['<script>alert(1)</script>', '"]; a -> b [', "back\\slash & <b>"]
+EVIL = ["<script>alert(1)</script>", '"]; a -> b [', "back\\slash & <b>"]
 
 
 def evil_tape():
     vs = [tf.Variable(float(i + 1), name=name) for i, name in enumerate(EVIL)]
     with tf.GradientTape() as tape:
-        with tf.name_scope('<img src=x onerror=alert(2)>'):
+        with tf.name_scope("<img src=x onerror=alert(2)>"):
             y = vs[0] * vs[1] + vs[2]
     tape.gradient(y, vs)
     return tape
@@ -52,7 +54,9 @@ def test_svg_and_html_render_names_as_text():
     page = export.animate(tape).to_html()
     parser = _Collect()
     parser.feed(page)
-    assert parser.tags.count("script") == 6  # five JSON blocks (frames, boxes, paths, links, style) and the player, nothing injected
+    assert (
+        parser.tags.count("script") == 6
+    )  # five JSON blocks (frames, boxes, paths, links, style) and the player, nothing injected
     assert "img" not in parser.tags
     assert "&lt;img src=x onerror=alert(2)&gt;" in page  # shown, as text
 
@@ -72,8 +76,10 @@ def test_import_tapeviz_stays_light():
     import subprocess
     import sys
 
-    code = ("import sys, tapeviz; heavy = [m for m in ('graphviz', 'ipywidgets', 'IPython', 'PIL', 'tapeviz.viz') "
-            "if m in sys.modules]; print(heavy)")
+    code = (
+        "import sys, tapeviz; heavy = [m for m in ('graphviz', 'ipywidgets', 'IPython', 'PIL', 'tapeviz.viz') "
+        "if m in sys.modules]; print(heavy)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
 
@@ -103,19 +109,28 @@ def test_html_table_fallback_parses(monkeypatch):
 def test_rendered_pictures_keep_node_labels_free_of_link_underlines():
     if render.dot_binary() is None:
         pytest.skip("Graphviz's dot program is not installed (apt-get install graphviz)")
-    svg = render.svg("digraph { a [tooltip=\"x\"] }")
+    svg = render.svg('digraph { a [tooltip="x"] }')
     assert svg.startswith("<svg") and "svg a {text-decoration: none}" in svg
 
 
 # -- names no picture can carry: control characters, NUL, lone surrogates, 16 KB+ --------------------
 
+import json  # noqa: E402
+
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-import json  # noqa: E402
-
-UNDRAWABLE = ["nul\x00here", "bell\x07\x1b[31m", "lone \ud800 surrogate", "\udfff", "line\u2028sep",
-              "rtl\u202eevil", "x" * 17000, "\x00" * 20000, "\ud800" * 9000]
+UNDRAWABLE = [
+    "nul\x00here",
+    "bell\x07\x1b[31m",
+    "lone \ud800 surrogate",
+    "\udfff",
+    "line\u2028sep",
+    "rtl\u202eevil",
+    "x" * 17000,
+    "\x00" * 20000,
+    "\ud800" * 9000,
+]
 
 
 def named_tape(name, scope):
@@ -167,9 +182,11 @@ def test_a_huge_scope_folds_and_opens_in_the_picture():
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(name=st.text(st.characters(exclude_categories=()), max_size=30),
-       scope=st.text(st.characters(exclude_categories=()), min_size=1, max_size=30),
-       title=st.text(st.characters(exclude_categories=()), max_size=30))
+@given(
+    name=st.text(st.characters(exclude_categories=()), max_size=30),
+    scope=st.text(st.characters(exclude_categories=()), min_size=1, max_size=30),
+    title=st.text(st.characters(exclude_categories=()), max_size=30),
+)
 def test_any_text_as_name_scope_or_title_draws(name, scope, title):
     tape = named_tape(name or "v", scope)
     figure = viz.show(tape, title=title)
@@ -188,7 +205,7 @@ def test_a_layout_program_failing_on_a_graph_hands_over_to_the_next(monkeypatch,
     broken.chmod(0o755)
     others = {name: path for name, path in render.layout_programs().items() if name != "dot"}
     monkeypatch.setattr(render, "layout_programs", lambda: {"dot": str(broken), **others})
-    source = 'digraph { a -> b }'
+    source = "digraph { a -> b }"
     if others:  # graphviz-pure draws what the broken dot could not
         assert render.svg(source).startswith("<svg")
     else:

@@ -44,7 +44,7 @@ def steps(animation):
 def test_square_card_shows_local_derivative_times_tangent():
     x = tf.Variable(3.0, name="x")
     with tf.autodiff.ForwardAccumulator(primals=x, tangents=tf.constant(1.0)) as acc:
-        y = x ** 2  # noqa: F841  (the player names it by looking it up)
+        y = x**2  # noqa: F841  (the player names it by looking it up)
     animation = export.Animation(acc)
     seed, (step,), done = animation.frames[0], steps(animation), animation.frames[-1]
     assert seed["kind"] == "seed" and seed["card"]["rows"] == [{"input": "x", "tangent": "1"}]
@@ -125,7 +125,9 @@ def test_a_tape_plays_forward_along_the_tangent_given():
         f = x * y + tf.sin(x)
     df_dx, _df_dy = tape.gradient(f, [x, y])  # a used, non-persistent tape: small values are still kept
     along_x = viz.player(tape, tangents=[1.0, 0.0])  # primals: what the tape watched, in order
-    assert along_x.frames[0]["caption"].startswith("Forward mode starts") and "dy/dt = 0" in along_x.frames[0]["caption"]
+    assert (
+        along_x.frames[0]["caption"].startswith("Forward mode starts") and "dy/dt = 0" in along_x.frames[0]["caption"]
+    )
     assert along_x.animation.tangents and along_x.frames[-1]["kind"] == "done"
     assert along_x.frames[-1]["caption"].startswith(f"Done: df/dt = {preview(df_dx.numpy())}")
     with pytest.raises(ValueError, match="primals="):
@@ -140,7 +142,7 @@ def test_only_the_accumulators_ops_are_played_under_an_outer_tape():
     with tf.GradientTape() as outer:
         outer.watch(x)
         with tf.autodiff.ForwardAccumulator(x, v) as acc:
-            y = tf.reduce_sum(x ** 3) + x[0] * x[1]
+            y = tf.reduce_sum(x**3) + x[0] * x[1]
         jvp = acc.jvp(y)
     outer.gradient(jvp, x)
     animation = export.Animation(acc)
@@ -167,14 +169,20 @@ def test_every_rule_plays_forward_and_local_times_tangent_is_its_jvp(name):
             np.testing.assert_allclose(tangent.numpy(), acc.jvp(live[tid]).numpy(), rtol=1e-9, atol=1e-12)
     for op in played:
         entry = entries[op["id"]]
-        described = local_derivatives(name, [to_array(t) for t in entry.inputs], [to_array(t) for t in entry.outputs],
-                                      entry.attrs)
+        described = local_derivatives(
+            name, [to_array(t) for t in entry.inputs], [to_array(t) for t in entry.outputs], entry.attrs
+        )
         incoming = [animation.tangents.get(t) for t in op["inputs"]]
         if not all(item and item[1] is not None for item, t in zip(described, incoming) if t is not None):
             continue  # not elementwise: the card shows the rule and the library's JVP
         summed = sum(item[1] * t.numpy() for item, t in zip(described, incoming) if t is not None)
-        np.testing.assert_allclose(summed, animation.tangents[op["outputs"][0]].numpy(), rtol=1e-7, atol=1e-9,
-                                   err_msg=f"{name}: the sum of local x tangent is not the op's JVP")
+        np.testing.assert_allclose(
+            summed,
+            animation.tangents[op["outputs"][0]].numpy(),
+            rtol=1e-7,
+            atol=1e-9,
+            err_msg=f"{name}: the sum of local x tangent is not the op's JVP",
+        )
     assert all(f["caption"] for f in animation.frames) and animation.frames[-1]["kind"] == "done"
 
 
@@ -235,7 +243,7 @@ class _Page(html.parser.HTMLParser):
 def test_exports_draw_blue_tangents_forward(tmp_path):
     x = tf.Variable(3.0, name="x")
     with tf.autodiff.ForwardAccumulator(primals=x, tangents=tf.constant(1.0)) as acc:
-        y = x ** 2  # noqa: F841
+        y = x**2  # noqa: F841
     player = viz.player(acc)
     page = player.to_html()
     parser = _Page()
@@ -261,7 +269,7 @@ def test_predict_mode_asks_for_the_tangent():
     pytest.importorskip("ipywidgets")
     x = tf.Variable(3.0, name="x")
     with tf.autodiff.ForwardAccumulator(primals=x, tangents=tf.constant(1.0)) as acc:
-        y = x ** 2  # noqa: F841
+        y = x**2  # noqa: F841
     player = viz.player(acc, predict=True)
     parts = (player.widget, player._parts)[1]
     parts["forward"].click()

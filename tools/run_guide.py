@@ -59,9 +59,11 @@ def _split_keras_io(source):
     tree = ast.parse(source)
     cells, start = [], 0
     for node in tree.body:
-        is_prose = isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
+        is_prose = (
+            isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
+        )
         if is_prose:
-            cells.append("".join(lines[start:node.lineno - 1]))
+            cells.append("".join(lines[start : node.lineno - 1]))
             start = node.end_lineno
     cells.append("".join(lines[start:]))
     return [c.strip("\n") for c in cells if c.strip()]
@@ -80,7 +82,11 @@ _TO_TAPEVIZ = [
 _SUBSTITUTIONS = [
     # (pattern, replacement, why)
     (r"\bkeras\.datasets\.mnist\.load_data\(\)", "_guide_mnist()", "MNIST download -> synthetic MNIST"),
-    (r"^(\s*)import tensorflow_datasets as tfds\s*$", r"\1tfds = _guide_tfds", "tensorflow_datasets -> synthetic penguins"),
+    (
+        r"^(\s*)import tensorflow_datasets as tfds\s*$",
+        r"\1tfds = _guide_tfds",
+        "tensorflow_datasets -> synthetic penguins",
+    ),
 ]
 
 
@@ -161,6 +167,7 @@ _guide_tfds = _GuideTfds()
 
 # -- running ------------------------------------------------------------------------------------
 
+
 def run_cell(code, namespace):
     """Run one cell; print its last expression's value, as Jupyter does."""
     tree = ast.parse(code)
@@ -201,9 +208,17 @@ def run_guide(path, impl="tapeviz", quiet=False, prelude=None):
                 error = f"{type(exc).__name__}: {exc}"
                 if not quiet:
                     error += "\n" + "".join(traceback.format_exception(exc)[-3:])
-            results.append({"cell": index, "status": status, "error": error, "substitutions": made,
-                            "stdout": out.getvalue(), "seconds": round(time.perf_counter() - started, 2),
-                            "code": code})
+            results.append(
+                {
+                    "cell": index,
+                    "status": status,
+                    "error": error,
+                    "substitutions": made,
+                    "stdout": out.getvalue(),
+                    "seconds": round(time.perf_counter() - started, 2),
+                    "code": code,
+                }
+            )
     finally:
         os.chdir(here)
     return results

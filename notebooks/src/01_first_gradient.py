@@ -37,7 +37,7 @@ print(tf.executing_eagerly())
 x = tf.Variable(3.0, name="x")
 
 with tf.GradientTape() as tape:
-    y = x ** 2
+    y = x**2
 
 dy_dx = tape.gradient(y, x)
 print(dy_dx)  # 2 * x = 6.0

@@ -111,8 +111,8 @@ variable_b = tf.Variable(2.0, name="x2")
 
 with tf.GradientTape(persistent=True, watch_accessed_variables=False) as disable_tracking_tape:
     disable_tracking_tape.watch(variable_a)
-    y = variable_a ** 2  # gradients will be available for variable_a
-    z = variable_b ** 3  # no gradient: variable_b is not watched
+    y = variable_a**2  # gradients will be available for variable_a
+    z = variable_b**3  # no gradient: variable_b is not watched
 
 print(disable_tracking_tape.gradient(y, variable_a))
 print(disable_tracking_tape.gradient(z, variable_b))

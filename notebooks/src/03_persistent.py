@@ -73,11 +73,13 @@ print("released")
 # %%
 v = tf.Variable(tf.ones([1000]), name="v")
 
+
 def forward(v):
     h = v
     for _ in range(5):
         h = tf.tanh(h * 1.5)
     return tf.reduce_sum(h)
+
 
 with tf.GradientTape() as plain:
     loss = forward(v)
@@ -129,7 +131,7 @@ x = tf.Variable(2.0)
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     with tf.GradientTape(persistent=True) as tape:
-        y = x ** 3
+        y = x**3
         inside = tape.gradient(y, x)
 print(inside)
 print("warning:", str(caught[0].message)[:120], "...")

@@ -26,7 +26,7 @@ with tf.GradientTape(persistent=True) as tape1:
         y = x * x
     dy_dx = tape2.gradient(y, x)
 d2y_dx2 = tape1.gradient(dy_dx, x)
-print("dy/dx   =", dy_dx.numpy())    # 2x = 4
+print("dy/dx   =", dy_dx.numpy())  # 2x = 4
 print("d2y/dx2 =", d2y_dx2.numpy())  # 2
 
 # %% [markdown]

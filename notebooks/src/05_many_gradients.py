@@ -22,13 +22,15 @@ lessons.setup()
 # gradients in one call.
 
 # %% check
-weights = {"kernel": tf.Variable([[1.0, 2.0], [3.0, 4.0]], name="kernel"),
-           "bias": tf.Variable([0.5, -0.5], name="bias")}
+weights = {
+    "kernel": tf.Variable([[1.0, 2.0], [3.0, 4.0]], name="kernel"),
+    "bias": tf.Variable([0.5, -0.5], name="bias"),
+}
 x = tf.constant([[1.0, 1.0]])
 
 with tf.GradientTape() as tape:
     y = tf.matmul(x, weights["kernel"]) + weights["bias"]
-    loss = tf.reduce_sum(y ** 2)
+    loss = tf.reduce_sum(y**2)
 
 grads = tape.gradient(loss, weights)
 for name, g in grads.items():
@@ -44,7 +46,7 @@ for name, g in grads.items():
 # %% check
 x = tf.Variable(2.0, name="x")
 with tf.GradientTape() as tape:
-    f = x ** 2
+    f = x**2
     g = 3.0 * x
 print(tape.gradient([f, g], x))  # 2x + 3 = 7
 
@@ -60,7 +62,7 @@ print(tape.gradient([f, g], x))  # 2x + 3 = 7
 x = tf.constant([1.0, 2.0, 3.0])
 with tf.GradientTape() as tape:
     tape.watch(x)
-    y = x ** 2
+    y = x**2
 print(tape.gradient(y, x, output_gradients=tf.constant([1.0, 10.0, 100.0])))
 
 # %% [markdown]

@@ -23,7 +23,7 @@ lessons.setup()
 # %% check
 x = tf.Variable(3.0, name="x")
 with tf.GradientTape() as tape:
-    y = x * tf.stop_gradient(x)   # value x**2 = 9, but d/dx treats the 2nd x as 3.0
+    y = x * tf.stop_gradient(x)  # value x**2 = 9, but d/dx treats the 2nd x as 3.0
 print(y.numpy(), tape.gradient(y, x).numpy())
 
 # %% [markdown]
@@ -47,9 +47,9 @@ x = tf.Variable(3.0, name="x")
 with tf.GradientTape() as tape:
     y = x * x
     with tape.stop_recording():
-        logged = y * 2.0          # not recorded
-    total = y + logged            # recorded, but `logged` is a constant here
-print(tape.gradient(total, x))    # d(x^2)/dx = 6, not 18
+        logged = y * 2.0  # not recorded
+    total = y + logged  # recorded, but `logged` is a constant here
+print(tape.gradient(total, x))  # d(x^2)/dx = 6, not 18
 
 # %% [markdown]
 # The picture has no op for `logged = y * 2.0`: the tape never saw it. The
@@ -93,16 +93,18 @@ print("gradient:", tape.gradient(naive, x).numpy())
 # stable form `1 - 1 / (1 + e^x)`, and the value as `x + log(1 + e^-x)` for
 # positive `x`, so both stay finite.
 
+
 # %% check
 @tf.custom_gradient
 def log1pexp(x):
     e = tf.exp(-tf.abs(x))
-    value = tf.maximum(x, 0.0) + tf.math.log1p(e)   # stable for any x
+    value = tf.maximum(x, 0.0) + tf.math.log1p(e)  # stable for any x
 
     def grad(upstream):
         return upstream * (1.0 - 1.0 / (1.0 + tf.exp(x)))
 
     return value, grad
+
 
 x = tf.constant([0.0, 100.0])
 with tf.GradientTape() as tape:

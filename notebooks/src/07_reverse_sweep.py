@@ -106,8 +106,10 @@ tf.viz.player(tape)
 # %% check
 w = tf.constant([1.0, 2.0, 3.0, 4.0])
 
+
 def loss_of(w):
-    return tf.reduce_sum(w ** 2) + tf.reduce_prod(w)
+    return tf.reduce_sum(w**2) + tf.reduce_prod(w)
+
 
 with tf.GradientTape() as tape:
     tape.watch(w)

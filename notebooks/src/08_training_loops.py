@@ -41,8 +41,10 @@ w = tf.Variable(0.0, name="w")
 b = tf.Variable(0.0, name="b")
 optimizer = tf.optimizers.SGD(learning_rate=0.1)
 
+
 def loss_function(targets, predictions):
     return tf.reduce_mean((targets - predictions) ** 2)
+
 
 for step in range(100):
     with tf.GradientTape() as tape:
@@ -72,7 +74,7 @@ tape
 w = tf.Variable(0.0, name="w")
 b = tf.Variable(0.0, name="b")
 adam = tf.keras.optimizers.Adam(learning_rate=0.1)
-for step in range(100):
+for _step in range(100):
     with tf.GradientTape() as tape:
         loss = loss_function(ys, w * xs + b)
     gradients = tape.gradient(loss, [w, b])
@@ -101,7 +103,7 @@ with tf.GradientTape() as tape:
 gradients = tape.gradient(loss, [w, b])
 clipped, norm_before = tf.clip_by_global_norm(gradients, clip_norm=1.0)
 print("norm before:", round(float(norm_before.numpy()), 2))
-norm_after = tf.sqrt(tf.add_n([tf.reduce_sum(g ** 2) for g in clipped]))
+norm_after = tf.sqrt(tf.add_n([tf.reduce_sum(g**2) for g in clipped]))
 print("norm after: ", round(float(norm_after.numpy()), 4))
 tf.optimizers.SGD(learning_rate=0.1).apply_gradients(zip(clipped, [w, b]))
 print(f"w {w.numpy():.3f}  b {b.numpy():.3f}")

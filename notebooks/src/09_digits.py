@@ -44,10 +44,12 @@ for image, label in zip(x_train[:3], y_train[:3]):
 
 # %% check
 tf.random.set_seed(0)
-model = tf.keras.Sequential([
-    tf.keras.layers.Dense(64, activation="relu"),
-    tf.keras.layers.Dense(10),
-])
+model = tf.keras.Sequential(
+    [
+        tf.keras.layers.Dense(64, activation="relu"),
+        tf.keras.layers.Dense(10),
+    ]
+)
 loss_fn = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
 optimizer = tf.keras.optimizers.Adam(learning_rate=1e-2)
 dataset = tf.data.Dataset.from_tensor_slices((x_train, y_train)).shuffle(2000, seed=0).batch(32)
@@ -86,15 +88,18 @@ tf.show(tape, max_nodes=12)
 
 # %% check
 tf.random.set_seed(0)
-fitted = tf.keras.Sequential([
-    tf.keras.layers.Dense(64, activation="relu"),
-    tf.keras.layers.Dense(10),
-])
-fitted.compile(optimizer=tf.keras.optimizers.Adam(learning_rate=1e-2),
-               loss=tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True),
-               metrics=["accuracy"])
-history = fitted.fit(x_train, y_train, epochs=5, batch_size=32, verbose=0,
-                     validation_data=(x_test, y_test))
+fitted = tf.keras.Sequential(
+    [
+        tf.keras.layers.Dense(64, activation="relu"),
+        tf.keras.layers.Dense(10),
+    ]
+)
+fitted.compile(
+    optimizer=tf.keras.optimizers.Adam(learning_rate=1e-2),
+    loss=tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True),
+    metrics=["accuracy"],
+)
+history = fitted.fit(x_train, y_train, epochs=5, batch_size=32, verbose=0, validation_data=(x_test, y_test))
 print("val_accuracy per epoch:", [round(v, 3) for v in history.history["val_accuracy"]])
 loss, acc = fitted.evaluate(x_test, y_test, verbose=0)
 print(f"test accuracy: {acc:.3f}")

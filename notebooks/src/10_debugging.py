@@ -7,7 +7,6 @@
 # `tf.find_nonfinite`, and catch a wrong custom gradient with `tf.gradcheck`.
 
 # %%
-import numpy as np
 
 import tapeviz as tf
 from tapeviz import lessons
@@ -21,6 +20,7 @@ lessons.setup()
 # goes wrong. `tf.explain(tape, target, source)` walks what the tape recorded
 # and names the first break on the path.
 
+
 # %%
 def never_watched():
     x = tf.constant(3.0)
@@ -28,11 +28,13 @@ def never_watched():
         y = x * x
     return tape, y, x
 
+
 def non_trainable():
     x = tf.Variable(3.0, trainable=False)
     with tf.GradientTape() as tape:
         y = x * x
     return tape, y, x
+
 
 def integer_source():
     x = tf.constant(3)
@@ -41,12 +43,14 @@ def integer_source():
         y = x * x
     return tape, y, x
 
+
 def computed_outside():
     x = tf.Variable(3.0)
-    y = x * x                       # before the tape started
+    y = x * x  # before the tape started
     with tf.GradientTape() as tape:
         z = y + 1.0
     return tape, z, x
+
 
 def inside_stop_recording():
     x = tf.Variable(3.0)
@@ -56,17 +60,20 @@ def inside_stop_recording():
         z = y + 1.0
     return tape, z, x
 
+
 def stopped():
     x = tf.Variable(3.0)
     with tf.GradientTape() as tape:
         y = tf.stop_gradient(x * x)
     return tape, y, x
 
+
 def not_differentiable():
     x = tf.Variable([0.2, 0.9, 0.4])
     with tf.GradientTape() as tape:
         best = tf.cast(tf.argmax(x), tf.float32)
     return tape, best, x
+
 
 def through_numpy():
     x = tf.Variable(3.0)
@@ -75,23 +82,36 @@ def through_numpy():
         z = tf.constant(y.numpy()) * 2.0  # y left the tape's world and came back as a constant
     return tape, z, x
 
+
 def variable_replaced():
     x = tf.Variable(3.0)
-    x = x + 1.0                      # x is now a Tensor, no longer the variable
+    x = x + 1.0  # x is now a Tensor, no longer the variable
     with tf.GradientTape() as tape:
         y = x * x
     return tape, y, x
+
 
 def tape_already_used():
     x = tf.Variable(3.0)
     with tf.GradientTape() as tape:
         y = x * x
         z = y * 2.0
-    tape.gradient(z, x)              # a non-persistent tape answers once...
-    return tape, y, x                # ...and here we would ask again
+    tape.gradient(z, x)  # a non-persistent tape answers once...
+    return tape, y, x  # ...and here we would ask again
 
-SCENARIOS = [never_watched, non_trainable, integer_source, computed_outside, inside_stop_recording,
-             stopped, not_differentiable, through_numpy, variable_replaced, tape_already_used]
+
+SCENARIOS = [
+    never_watched,
+    non_trainable,
+    integer_source,
+    computed_outside,
+    inside_stop_recording,
+    stopped,
+    not_differentiable,
+    through_numpy,
+    variable_replaced,
+    tape_already_used,
+]
 
 # %% [markdown]
 # The verdicts (a short code per cause):
@@ -162,15 +182,19 @@ finding
 # checks each op's rule on its own to find the culprit. Here the custom
 # gradient of `x**2` forgot the factor 2:
 
+
 # %% check
 @tf.custom_gradient
 def bad_square(x):
     def grad(upstream):
-        return upstream * x          # should be 2 * x
+        return upstream * x  # should be 2 * x
+
     return x * x, grad
+
 
 def f(x):
     return tf.sin(x) + bad_square(x)
+
 
 result = tf.gradcheck(f, [0.5, 1.5])
 print(bool(result))

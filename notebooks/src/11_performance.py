@@ -19,6 +19,7 @@ from tapeviz import lessons
 
 lessons.setup()
 
+
 def best_time(fn, repeat=5, number=20):
     """The best of `repeat` runs of `number` calls, per call, in milliseconds."""
     fn()
@@ -29,6 +30,7 @@ def best_time(fn, repeat=5, number=20):
             fn()
         runs.append((time.perf_counter() - start) / number * 1e3)
     return min(runs)
+
 
 # %% [markdown]
 # ## The tape against hand-written gradients
@@ -45,11 +47,13 @@ W1 = tf.Variable(rng.normal(size=(64, 128)).astype("float32") * 0.1, name="W1")
 W2 = tf.Variable(rng.normal(size=(128, 10)).astype("float32") * 0.1, name="W2")
 x, y = tf.constant(X), tf.constant(Y)
 
+
 def with_tape():
     with tf.GradientTape() as tape:
         h = tf.nn.relu(tf.matmul(x, W1))
         loss = tf.reduce_mean((tf.matmul(h, W2) - y) ** 2)
     return tape.gradient(loss, [W1, W2])
+
 
 def by_hand():
     w1, w2 = W1.numpy(), W2.numpy()
@@ -59,6 +63,7 @@ def by_hand():
     d_w2 = h.T @ d_out
     d_w1 = X.T @ ((d_out @ w2.T) * (a > 0))
     return d_w1, d_w2
+
 
 for tape_grad, hand_grad in zip(with_tape(), by_hand()):
     print(tape_grad.shape, "same numbers:", bool(np.allclose(tape_grad.numpy(), hand_grad, atol=1e-6)))
@@ -75,6 +80,7 @@ print(f"tape: {tape_ms:.3f} ms   by hand: {hand_ms:.3f} ms   ratio {tape_ms / ha
 # at fan-outs) whatever its size, while the arithmetic grows with the
 # matrices. So the ratio depends on the sizes. Measure it for a tiny network,
 # this one, and a larger one:
+
 
 # %% timing
 def tape_over_hand(batch, inputs, hidden, outputs):
@@ -99,9 +105,12 @@ def tape_over_hand(batch, inputs, hidden, outputs):
 
     return best_time(taped, number=5) / best_time(hand, number=5)
 
-for label, sizes in [("tiny   16 x 8 -> 16 -> 2      ", (16, 8, 16, 2)),
-                     ("lesson 256 x 64 -> 128 -> 10  ", (256, 64, 128, 10)),
-                     ("larger 1024 x 256 -> 512 -> 10", (1024, 256, 512, 10))]:
+
+for label, sizes in [
+    ("tiny   16 x 8 -> 16 -> 2      ", (16, 8, 16, 2)),
+    ("lesson 256 x 64 -> 128 -> 10  ", (256, 64, 128, 10)),
+    ("larger 1024 x 256 -> 512 -> 10", (1024, 256, 512, 10)),
+]:
     print(f"{label}: the tape takes {tape_over_hand(*sizes):.1f} x the hand-written time")
 
 # %% [markdown]
@@ -142,8 +151,10 @@ kept.gradient(loss, [W1, W2])
 
 view = tf.viz.memory(plain, kept, labels=["non-persistent", "persistent"])
 for label, points in view.series:
-    print(f"{label:>14}: peak {max(b for _, b, _ in points) / 1024:.0f} KiB, "
-          f"after gradient(): {points[-1][1] / 1024:.0f} KiB")
+    print(
+        f"{label:>14}: peak {max(b for _, b, _ in points) / 1024:.0f} KiB, "
+        f"after gradient(): {points[-1][1] / 1024:.0f} KiB"
+    )
 
 # %%
 view
@@ -159,10 +170,12 @@ print("deleted")
 # trainable variable it sees, so it records the whole network. Watching only
 # what you differentiate skips recording ops that touch nothing watched:
 
+
 # %% check
 def forward():
     h = tf.nn.relu(tf.matmul(x, W1))
     return tf.reduce_mean((tf.matmul(h, W2) - y) ** 2)
+
 
 with tf.GradientTape() as everything:
     forward()
@@ -172,17 +185,20 @@ with tf.GradientTape(watch_accessed_variables=False) as head_only:
 print("watching all variables:", len(everything.recorded_ops), "ops recorded")
 print("watching W2 only:      ", len(head_only.recorded_ops), "ops recorded")
 
+
 # %% timing
 def step_all():
     with tf.GradientTape() as tape:
         loss = forward()
     return tape.gradient(loss, W2)
 
+
 def step_head():
     with tf.GradientTape(watch_accessed_variables=False) as tape:
         tape.watch(W2)
         loss = forward()
     return tape.gradient(loss, W2)
+
 
 print(f"all: {best_time(step_all):.3f} ms   W2 only: {best_time(step_head):.3f} ms")
 
@@ -202,10 +218,12 @@ print("GPUs:", gpus if gpus else "none here: everything runs on the CPU with Num
 # %% timing
 if gpus:
     big = tf.Variable(tf.random.normal([2048, 2048]))
+
     def gpu_step():
         with tf.GradientTape() as tape:
             loss = tf.reduce_sum(tf.matmul(big, big) ** 2)
         return tape.gradient(loss, big).numpy()
+
     print(f"GPU step: {best_time(gpu_step, number=5):.1f} ms")
 else:
     print("no GPU: skipped")

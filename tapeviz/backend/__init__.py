@@ -33,8 +33,7 @@ def use(name):
             import cupy
         except ImportError as exc:  # pragma: no cover - depends on the machine
             raise ImportError(
-                "The CuPy backend needs CuPy and a CUDA GPU: "
-                "pip install 'tapeviz[gpu]' (cupy-cuda12x)."
+                "The CuPy backend needs CuPy and a CUDA GPU: pip install 'tapeviz[gpu]' (cupy-cuda12x)."
             ) from exc
         xp = cupy
     elif name == "strict":

@@ -159,8 +159,21 @@ def _binary(op, name, reflected=False):
     return method
 
 
-for _name in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul",
-              "and", "or", "xor", "lshift", "rshift"):
+for _name in (
+    "add",
+    "sub",
+    "mul",
+    "truediv",
+    "floordiv",
+    "mod",
+    "pow",
+    "matmul",
+    "and",
+    "or",
+    "xor",
+    "lshift",
+    "rshift",
+):
     _op = getattr(operator, _name + "_" if _name in ("and", "or") else _name)
     setattr(StrictArray, f"__{_name}__", _binary(_op, f"__{_name}__"))
     setattr(StrictArray, f"__r{_name}__", _binary(_op, f"__r{_name}__", reflected=True))
@@ -172,6 +185,7 @@ for _name in ("neg", "pos", "abs", "invert"):
 
 
 # -- crossing the wall ------------------------------------------------------------------
+
 
 def _unwrap(value, inputs, allow_host, where="", operand=False):
     """``value`` with every StrictArray in it replaced by its raw array.
@@ -281,6 +295,7 @@ xp = Namespace(np)
 
 
 # -- the backend's helpers, for this backend ---------------------------------------------
+
 
 def to_numpy(array):
     """A host copy of a StrictArray, as CuPy's ``.get()`` makes (host data passes through)."""

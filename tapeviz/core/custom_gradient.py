@@ -65,8 +65,7 @@ def _run_unrecorded(f, inputs, kwargs):
     return result, grad_fn, list(accessed.variables.values())
 
 
-@defgrad("CustomGradient", "the user's grad_fn",
-         local=described(every="whatever your grad_fn returns"))
+@defgrad("CustomGradient", "the user's grad_fn", local=described(every="whatever your grad_fn returns"))
 def _custom_gradient_rule(op, needs, *upstream):
     grad_fn, n_args, variables = op.attrs["grad_fn"], op.attrs["n_args"], op.attrs["variables"]
     name = op.attrs["function"]
@@ -93,7 +92,9 @@ def _custom_gradient_rule(op, needs, *upstream):
             f"{len(input_grads)} instead. Return one gradient per input of {name} (None for an "
             "input that gets none)."
         )
-    grads = [_checked(name, g, x, position) for position, (g, x) in enumerate(zip(input_grads + variable_grads, op.inputs))]
+    grads = [
+        _checked(name, g, x, position) for position, (g, x) in enumerate(zip(input_grads + variable_grads, op.inputs))
+    ]
     return tuple(g if need else None for g, need in zip(grads, needs))
 
 

@@ -79,10 +79,7 @@ def as_dtype(value):
     except TypeError:
         found = None
     if found is None:
-        raise TypeError(
-            f"Cannot convert {value!r} to a tapeviz dtype; use one of "
-            + ", ".join(d.name for d in _ALL)
-        )
+        raise TypeError(f"Cannot convert {value!r} to a tapeviz dtype; use one of " + ", ".join(d.name for d in _ALL))
     return found
 
 

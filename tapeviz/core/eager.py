@@ -53,6 +53,7 @@ class Function:
                 f"{self.__name__} has an input_signature of {len(specs)} argument(s): call it with exactly those, "
                 f"positionally (got {len(args)} positional and {len(kwargs)} keyword arguments)."
             )
+
         def cast(spec, value):
             if hasattr(spec, "cast"):
                 return spec.cast(value)

@@ -40,9 +40,7 @@ def subscribe(listener, untaped_sweep_ops=True):
     them.
     """
     if not callable(listener) and not any(name.startswith("on_") for name in dir(listener)):
-        raise TypeError(
-            f"A listener must be callable or have on_<kind> methods; got {type(listener).__name__}."
-        )
+        raise TypeError(f"A listener must be callable or have on_<kind> methods; got {type(listener).__name__}.")
     _listeners.append(listener)
     if untaped_sweep_ops:
         _sweep_op_listeners.append(listener)
@@ -191,5 +189,14 @@ class TapeReleased:
     kind: ClassVar[str] = "tape_released"
 
 
-ALL_EVENTS = (TapeEntered, TapeExited, Watched, OpExecuted, VariableAssigned,
-              SweepStarted, BackwardStep, SweepFinished, TapeReleased)
+ALL_EVENTS = (
+    TapeEntered,
+    TapeExited,
+    Watched,
+    OpExecuted,
+    VariableAssigned,
+    SweepStarted,
+    BackwardStep,
+    SweepFinished,
+    TapeReleased,
+)

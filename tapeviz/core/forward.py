@@ -11,8 +11,8 @@ tangent player shows step by step).
 """
 
 from tapeviz.core import nest, state
-from tapeviz.core.primitives.math import add_n, reduce_sum
 from tapeviz.core.primitives.array import ones_like, zeros_like
+from tapeviz.core.primitives.math import add_n, reduce_sum
 from tapeviz.core.tape import GradientTape, UnconnectedGradients, _unconnected, sweep
 from tapeviz.core.tensor import Tensor, Variable, convert_to_tensor
 
@@ -113,8 +113,11 @@ def op_jvp(entry, tangents):
             produced = rule(entry, needs, *cotangents)
             if not isinstance(produced, (tuple, list)):
                 produced = (produced,)
-            terms = [reduce_sum(g * convert_to_tensor(v, dtype=g.dtype))
-                     for g, v, need in zip(produced, tangents, needs) if need and g is not None]
+            terms = [
+                reduce_sum(g * convert_to_tensor(v, dtype=g.dtype))
+                for g, v, need in zip(produced, tangents, needs)
+                if need and g is not None
+            ]
             pairing = add_n(terms) if terms else None
         if pairing is None:
             return tuple([None] * len(outputs))

@@ -53,8 +53,14 @@ class EntrySketch:
     @classmethod
     def of(cls, entry, sketch_of):
         """The sketch of a live ``entry``, each tensor replaced by ``sketch_of(tensor)``."""
-        return cls(entry.primitive, tuple([sketch_of(t) for t in entry.inputs]),
-                   tuple([sketch_of(t) for t in entry.outputs]), entry.scope, entry.depth, entry.index)
+        return cls(
+            entry.primitive,
+            tuple([sketch_of(t) for t in entry.inputs]),
+            tuple([sketch_of(t) for t in entry.outputs]),
+            entry.scope,
+            entry.depth,
+            entry.index,
+        )
 
     @property
     def name(self):
@@ -77,8 +83,20 @@ class Sketch:
     Variables stay themselves (the user owns them, and draws show their name).
     """
 
-    __slots__ = ("_primitives", "_scopes", "_depths", "_indexes", "_input_ends", "_input_ids",
-                 "_output_ends", "_output_ids", "_output_shapes", "_output_dtypes", "_others", "_built")
+    __slots__ = (
+        "_primitives",
+        "_scopes",
+        "_depths",
+        "_indexes",
+        "_input_ends",
+        "_input_ids",
+        "_output_ends",
+        "_output_ids",
+        "_output_shapes",
+        "_output_dtypes",
+        "_others",
+        "_built",
+    )
 
     def __init__(self, entries):
         self._primitives = list(map(_PRIMITIVE, entries))
@@ -116,11 +134,16 @@ class Sketch:
             in_start = out_start = 0
             for position, primitive in enumerate(self._primitives):
                 in_end, out_end = self._input_ends[position], self._output_ends[position]
-                built.append(EntrySketch(
-                    primitive,
-                    tuple([tensors[i] for i in self._input_ids[in_start:in_end]]),
-                    tuple([tensors[i] for i in self._output_ids[out_start:out_end]]),
-                    self._scopes[position], self._depths[position], self._indexes[position]))
+                built.append(
+                    EntrySketch(
+                        primitive,
+                        tuple([tensors[i] for i in self._input_ids[in_start:in_end]]),
+                        tuple([tensors[i] for i in self._output_ids[out_start:out_end]]),
+                        self._scopes[position],
+                        self._depths[position],
+                        self._indexes[position],
+                    )
+                )
                 in_start, out_start = in_end, out_end
             self._built = tuple(built)
         return self._built

@@ -9,7 +9,8 @@ no listener is subscribed.
 from tapeviz.core import state
 from tapeviz.core.errors import InvalidArgumentError
 from tapeviz.core.primitive import Primitive
-from tapeviz.core.recording import NO_ATTRS as _NO_ATTRS, record
+from tapeviz.core.recording import NO_ATTRS as _NO_ATTRS
+from tapeviz.core.recording import record
 from tapeviz.core.tensor import Tensor, Variable, convert_to_tensor
 
 _local = state.local

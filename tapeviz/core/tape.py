@@ -15,8 +15,8 @@ import weakref
 from tapeviz import backend as B
 from tapeviz.core import display, events, history, nest, recording, state
 from tapeviz.core.errors import InvalidArgumentError
-from tapeviz.core.primitives.array import ones_like, reshape, stack, zeros, zeros_like
 from tapeviz.core.ops import execute
+from tapeviz.core.primitives.array import ones_like, reshape, stack, zeros, zeros_like
 from tapeviz.core.primitives.math import ADD_N
 from tapeviz.core.tensor import Tensor, Variable, convert_to_tensor
 
@@ -141,9 +141,7 @@ class GradientTape:
     def stop_recording(self):
         """A context in which ops are not recorded by this tape."""
         if not self._recording:
-            raise ValueError(
-                "Tape is not recording. Call stop_recording() inside the tape's `with` block."
-            )
+            raise ValueError("Tape is not recording. Call stop_recording() inside the tape's `with` block.")
         return _Paused(self)
 
     def reset(self):
@@ -195,8 +193,7 @@ class GradientTape:
             self._release()
             self._watched_variables = variables  # TF still reports them after the release
 
-    def gradient(self, target, sources, output_gradients=None,
-                 unconnected_gradients=UnconnectedGradients.NONE):
+    def gradient(self, target, sources, output_gradients=None, unconnected_gradients=UnconnectedGradients.NONE):
         """The gradient of ``target`` with respect to each of ``sources``.
 
         ``target`` and ``sources`` may be nested lists, tuples and dicts; a
@@ -216,8 +213,14 @@ class GradientTape:
         results = [_fill_unconnected(g, s, unconnected) for g, s in zip(results, flat_sources)]
         return nest.pack_sequence_as(sources, results)
 
-    def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE,
-                 parallel_iterations=None, experimental_use_pfor=True):
+    def jacobian(
+        self,
+        target,
+        sources,
+        unconnected_gradients=UnconnectedGradients.NONE,
+        parallel_iterations=None,
+        experimental_use_pfor=True,
+    ):
         """d target[i...] / d source[j...] for each source: shape target.shape + source.shape."""
         unconnected = _unconnected(unconnected_gradients)
         target = _flatten_targets(target)
@@ -238,8 +241,14 @@ class GradientTape:
             results.append(_assemble(column, target._value.shape, source, unconnected))
         return nest.pack_sequence_as(sources, results)
 
-    def batch_jacobian(self, target, source, unconnected_gradients=UnconnectedGradients.NONE,
-                       parallel_iterations=None, experimental_use_pfor=True):
+    def batch_jacobian(
+        self,
+        target,
+        source,
+        unconnected_gradients=UnconnectedGradients.NONE,
+        parallel_iterations=None,
+        experimental_use_pfor=True,
+    ):
         """Per-example jacobians: result[b] = d target[b] / d source[b].
 
         ``target`` is [b, y...] and ``source`` [b, x...]; target[b] must depend
@@ -270,7 +279,11 @@ class GradientTape:
         finally:
             self._finish_computing()
         if all(r is None for r in rows):
-            return zeros((batch,) + tuple(inner) + tuple(source.shape[1:]), source.dtype) if unconnected is UnconnectedGradients.ZERO else None
+            return (
+                zeros((batch,) + tuple(inner) + tuple(source.shape[1:]), source.dtype)
+                if unconnected is UnconnectedGradients.ZERO
+                else None
+            )
         rows = [zeros_like(source) if r is None else r for r in rows]
         stacked = stack(rows, axis=1)  # [b, prod(inner), x...]
         result = reshape(stacked, (batch,) + tuple(inner) + tuple(source._value.shape[1:]))
@@ -350,6 +363,7 @@ class _Paused:
 
 # -- helpers for gradient() ---------------------------------------------------------------
 
+
 def _flatten_targets(target):
     if target is None:
         raise TypeError(
@@ -360,8 +374,10 @@ def _flatten_targets(target):
     for item in flat:
         if not isinstance(item, (Tensor, Variable)):
             if type(item).__module__ == "numpy":
-                why = ("It went through NumPy (an np.* function or .numpy()), which tapes cannot "
-                       "see: use the tf.math / tf.nn ops instead")
+                why = (
+                    "It went through NumPy (an np.* function or .numpy()), which tapes cannot "
+                    "see: use the tf.math / tf.nn ops instead"
+                )
             else:
                 why = "A Python value has no recorded history: compute the target with tapeviz ops"
             raise TypeError(
@@ -375,9 +391,7 @@ def _flatten_sources(sources):
     flat = nest.flatten(sources)
     for item in flat:
         if not isinstance(item, (Tensor, Variable)):
-            raise TypeError(
-                f"gradient() sources must be Tensors or Variables, got {type(item).__name__} ({item!r})."
-            )
+            raise TypeError(f"gradient() sources must be Tensors or Variables, got {type(item).__name__} ({item!r}).")
     return flat
 
 
@@ -394,7 +408,9 @@ def _output_gradients(targets, output_gradients):
             continue
         seed = convert_to_tensor(seed, dtype=target.dtype)
         if seed._value.shape != target._value.shape:
-            raise InvalidArgumentError(f"output_gradients entry has shape {tuple(seed.shape)}, but its target has shape {tuple(target.shape)}.")
+            raise InvalidArgumentError(
+                f"output_gradients entry has shape {tuple(seed.shape)}, but its target has shape {tuple(target.shape)}."
+            )
         result.append(seed)
     return result
 
@@ -428,6 +444,7 @@ def _assemble(column, target_shape, source, unconnected):
 
 
 # -- the sweep --------------------------------------------------------------------------------
+
 
 def _sum_grads(grads):
     """One tensor from the gradients that met at a tensor (fan-out), as an AddN op.

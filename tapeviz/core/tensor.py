@@ -204,10 +204,7 @@ class Tensor(_HoldsArray):
         return self
 
     def __hash__(self):
-        raise TypeError(
-            "Tensor is unhashable because == compares elementwise. "
-            "Use tensor.ref() as the key instead."
-        )
+        raise TypeError("Tensor is unhashable because == compares elementwise. Use tensor.ref() as the key instead.")
 
     def __iter__(self):
         if not self._value.ndim:
@@ -399,7 +396,6 @@ class Variable(_HoldsArray):
     read earlier, and saved on a tape, keep their values.
     """
 
-
     def __init__(self, initial_value, trainable=True, name=None, dtype=None, shape=None):
         if callable(initial_value):
             initial_value = initial_value()
@@ -409,7 +405,9 @@ class Variable(_HoldsArray):
         self._trainable = bool(trainable)
         self._name = _variable_name(name or "Variable")
         if shape is not None and tuple(shape) != tuple(self._value.shape):
-            raise ValueError(f"Variable initial value has shape {tuple(self._value.shape)}, but shape={tuple(shape)} was given.")
+            raise ValueError(
+                f"Variable initial value has shape {tuple(self._value.shape)}, but shape={tuple(shape)} was given."
+            )
 
     # -- reading (recorded) --------------------------------------------------
     def read_value(self):
@@ -530,9 +528,11 @@ def _sole_owner(variable):
     With other threads alive, a read could take the array between this check
     and the update, so updates then always allocate (tensors are immutable).
     """
-    return (getattr(variable._value, "base", 0) is None
-            and _value_references(variable) <= _SOLE_REFERENCES
-            and threading.active_count() == 1)
+    return (
+        getattr(variable._value, "base", 0) is None
+        and _value_references(variable) <= _SOLE_REFERENCES
+        and threading.active_count() == 1
+    )
 
 
 def _variable_name(base):
@@ -542,6 +542,7 @@ def _variable_name(base):
 
 
 # -- conversion ----------------------------------------------------------------
+
 
 def _python_dtype(array):
     """TensorFlow's defaults for Python values: float32 and int32."""
@@ -592,7 +593,9 @@ def _new_array(value, dtype, dtype_hint):
         if not from_numpy and np.issubdtype(target, np.integer):
             raw = np.asarray(value)
             if raw.dtype.kind == "f" and not np.all(np.mod(raw, 1) == 0):
-                raise TypeError(f"Cannot convert {value!r} to a tensor of dtype {dtypes.as_dtype(dtype).name}: it is not a whole number.")
+                raise TypeError(
+                    f"Cannot convert {value!r} to a tensor of dtype {dtypes.as_dtype(dtype).name}: it is not a whole number."
+                )
         if not from_numpy and np.asarray(value).dtype.kind in "OUS":
             raise TypeError(f"Cannot convert {value!r} of type {type(value).__name__} to a tensor.")
         return xp.array(value, dtype=target)  # a copy: the caller may mutate theirs
@@ -603,10 +606,16 @@ def _new_array(value, dtype, dtype_hint):
             "tapeviz tensors hold numbers and booleans."
         )
     if not from_numpy:
-        target = np.dtype(dtypes.as_dtype(dtype_hint).as_numpy_dtype) if dtype_hint is not None and raw.dtype.kind in "iuf" else _python_dtype(raw)
+        target = (
+            np.dtype(dtypes.as_dtype(dtype_hint).as_numpy_dtype)
+            if dtype_hint is not None and raw.dtype.kind in "iuf"
+            else _python_dtype(raw)
+        )
         raw = raw.astype(target, copy=False)
     if raw.dtype.type not in dtypes._BY_NUMPY:
-        raise TypeError(f"tapeviz has no dtype for NumPy's {raw.dtype}; cast it to float32/float64/int32/int64/bool first.")
+        raise TypeError(
+            f"tapeviz has no dtype for NumPy's {raw.dtype}; cast it to float32/float64/int32/int64/bool first."
+        )
     return xp.array(raw) if from_numpy else xp.asarray(raw)  # copy arrays the caller owns
 
 
@@ -623,7 +632,9 @@ def constant(value, dtype=None, shape=None, name=None):
         elif array.size == int(np.prod(shape)):
             array = array.reshape(shape)
         else:
-            raise TypeError(f"Eager execution of tf.constant with unsupported shape: value has {array.size} elements, shape={shape} needs {int(np.prod(shape))}.")
+            raise TypeError(
+                f"Eager execution of tf.constant with unsupported shape: value has {array.size} elements, shape={shape} needs {int(np.prod(shape))}."
+            )
         tensor = Tensor(array)
     return tensor
 
@@ -667,4 +678,6 @@ _SOLE_REFERENCES = _calibrate()
 
 
 # The ops behind the operators above. Imported last: they build on Tensor and Variable.
-from tapeviz.core.primitives import array as _array, linalg as _linalg, math as _math  # noqa: E402
+from tapeviz.core.primitives import array as _array  # noqa: E402
+from tapeviz.core.primitives import linalg as _linalg  # noqa: E402
+from tapeviz.core.primitives import math as _math  # noqa: E402

@@ -77,8 +77,13 @@ class TensorSpec:
         return tensor
 
     def __eq__(self, other):
-        return (isinstance(other, TensorSpec) and self._dtype == other._dtype and self._name == other._name
-                and (None if self._shape is None else tuple(self._shape)) == (None if other._shape is None else tuple(other._shape)))
+        return (
+            isinstance(other, TensorSpec)
+            and self._dtype == other._dtype
+            and self._name == other._name
+            and (None if self._shape is None else tuple(self._shape))
+            == (None if other._shape is None else tuple(other._shape))
+        )
 
     def __hash__(self):
         return hash((None if self._shape is None else tuple(self._shape), self._dtype.name, self._name))

@@ -5,8 +5,7 @@ Keras 3's names, defaults and formulas (TF 2.16+ ships Keras 3 as
 or ``compile``/``fit``) and TensorFlow's guides run unchanged.
 """
 
-from tapeviz.keras import activations, callbacks, initializers, layers, losses, metrics, optimizers  # noqa: F401
-from tapeviz.keras import saving, utils  # noqa: F401
+from tapeviz.keras import activations, callbacks, initializers, layers, losses, metrics, optimizers, saving, utils  # noqa: F401  # noqa: F401
 from tapeviz.keras.layers import Input, Layer  # noqa: F401
 from tapeviz.keras.models import Model, Sequential  # noqa: F401
 from tapeviz.keras.saving import load_model, save_model  # noqa: F401
@@ -21,11 +20,37 @@ class _Namespace:
         self.__dict__.update(names)
 
 
-models = _Namespace("``tf.keras.models``: Model, Sequential, load_model, save_model.",
-                    Model=Model, Sequential=Sequential, load_model=load_model, save_model=save_model)
-preprocessing = _Namespace("``tf.keras.preprocessing``: image.array_to_img.",
-                           image=_Namespace("``tf.keras.preprocessing.image``.", array_to_img=utils.array_to_img,
-                                            img_to_array=utils.img_to_array))
+models = _Namespace(
+    "``tf.keras.models``: Model, Sequential, load_model, save_model.",
+    Model=Model,
+    Sequential=Sequential,
+    load_model=load_model,
+    save_model=save_model,
+)
+preprocessing = _Namespace(
+    "``tf.keras.preprocessing``: image.array_to_img.",
+    image=_Namespace(
+        "``tf.keras.preprocessing.image``.", array_to_img=utils.array_to_img, img_to_array=utils.img_to_array
+    ),
+)
 
-__all__ = ["activations", "callbacks", "initializers", "layers", "losses", "metrics", "optimizers", "saving", "utils",
-           "models", "preprocessing", "Model", "Sequential", "Input", "Layer", "Variable", "load_model", "save_model"]
+__all__ = [
+    "activations",
+    "callbacks",
+    "initializers",
+    "layers",
+    "losses",
+    "metrics",
+    "optimizers",
+    "saving",
+    "utils",
+    "models",
+    "preprocessing",
+    "Model",
+    "Sequential",
+    "Input",
+    "Layer",
+    "Variable",
+    "load_model",
+    "save_model",
+]

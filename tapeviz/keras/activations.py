@@ -33,7 +33,12 @@ def log_softmax(x, axis=-1):
 
 
 _BY_NAME = {
-    "linear": linear, None: linear, "relu": relu, "sigmoid": sigmoid, "tanh": tanh, "softmax": softmax,
+    "linear": linear,
+    None: linear,
+    "relu": relu,
+    "sigmoid": sigmoid,
+    "tanh": tanh,
+    "softmax": softmax,
     "log_softmax": log_softmax,
 }
 for _name in ("elu", "selu", "gelu", "softplus", "softsign", "silu", "swish", "relu6", "leaky_relu"):

@@ -50,10 +50,23 @@ class History(Callback):
 class LambdaCallback(Callback):
     """A callback from plain functions: ``LambdaCallback(on_epoch_end=lambda epoch, logs: ...)``."""
 
-    def __init__(self, on_epoch_begin=None, on_epoch_end=None, on_train_begin=None, on_train_end=None,
-                 on_train_batch_begin=None, on_train_batch_end=None, **kwargs):
-        for name, fn in dict(on_epoch_begin=on_epoch_begin, on_epoch_end=on_epoch_end, on_train_begin=on_train_begin,
-                             on_train_end=on_train_end, on_train_batch_begin=on_train_batch_begin,
-                             on_train_batch_end=on_train_batch_end).items():
+    def __init__(
+        self,
+        on_epoch_begin=None,
+        on_epoch_end=None,
+        on_train_begin=None,
+        on_train_end=None,
+        on_train_batch_begin=None,
+        on_train_batch_end=None,
+        **kwargs,
+    ):
+        for name, fn in dict(
+            on_epoch_begin=on_epoch_begin,
+            on_epoch_end=on_epoch_end,
+            on_train_begin=on_train_begin,
+            on_train_end=on_train_end,
+            on_train_batch_begin=on_train_batch_begin,
+            on_train_batch_end=on_train_batch_end,
+        ).items():
             if fn is not None:
                 setattr(self, name, fn)

@@ -19,9 +19,25 @@ from tapeviz.core.tensor import Tensor
 from tapeviz.keras.registry import resolve
 from tapeviz.keras.saving.config import RecordsInit
 
-__all__ = ["Initializer", "Zeros", "Ones", "Constant", "RandomUniform", "RandomNormal", "TruncatedNormal",
-           "GlorotUniform", "GlorotNormal", "HeUniform", "HeNormal", "LecunUniform", "LecunNormal",
-           "VarianceScaling", "Orthogonal", "Identity", "get"]
+__all__ = [
+    "Initializer",
+    "Zeros",
+    "Ones",
+    "Constant",
+    "RandomUniform",
+    "RandomNormal",
+    "TruncatedNormal",
+    "GlorotUniform",
+    "GlorotNormal",
+    "HeUniform",
+    "HeNormal",
+    "LecunUniform",
+    "LecunNormal",
+    "VarianceScaling",
+    "Orthogonal",
+    "Identity",
+    "get",
+]
 
 # stddev of a standard normal truncated to [-2, 2]: rescale so the truncated draw has the asked stddev
 _TRUNCATED_STDDEV = 0.87962566103423978
@@ -213,7 +229,9 @@ class Orthogonal(Initializer):
     def __call__(self, shape, dtype=None):
         shape = tuple(shape)
         if len(shape) < 2:
-            raise ValueError(f"The tensor to initialize must be at least two-dimensional. Received: shape={shape} of rank {len(shape)}.")
+            raise ValueError(
+                f"The tensor to initialize must be at least two-dimensional. Received: shape={shape} of rank {len(shape)}."
+            )
         rows, cols = int(np.prod(shape[:-1])), shape[-1]
         flat = (max(rows, cols), min(rows, cols))
         a = _rng(self.seed).standard_normal(flat)
@@ -235,16 +253,30 @@ class Identity(Initializer):
 
     def __call__(self, shape, dtype=None):
         if len(shape) != 2:
-            raise ValueError(f"Identity matrix initializer can only be used for 2D matrices. Received: shape={shape} of rank {len(shape)}.")
+            raise ValueError(
+                f"Identity matrix initializer can only be used for 2D matrices. Received: shape={shape} of rank {len(shape)}."
+            )
         return self._finish(self.gain * np.eye(*shape), dtype)
 
 
 _BY_NAME = {
-    "orthogonal": Orthogonal, "identity": Identity,
-    "zeros": Zeros, "ones": Ones, "constant": Constant, "random_uniform": RandomUniform, "uniform": RandomUniform,
-    "random_normal": RandomNormal, "normal": RandomNormal, "truncated_normal": TruncatedNormal,
-    "glorot_uniform": GlorotUniform, "glorot_normal": GlorotNormal, "he_uniform": HeUniform, "he_normal": HeNormal,
-    "lecun_uniform": LecunUniform, "lecun_normal": LecunNormal, "variance_scaling": VarianceScaling,
+    "orthogonal": Orthogonal,
+    "identity": Identity,
+    "zeros": Zeros,
+    "ones": Ones,
+    "constant": Constant,
+    "random_uniform": RandomUniform,
+    "uniform": RandomUniform,
+    "random_normal": RandomNormal,
+    "normal": RandomNormal,
+    "truncated_normal": TruncatedNormal,
+    "glorot_uniform": GlorotUniform,
+    "glorot_normal": GlorotNormal,
+    "he_uniform": HeUniform,
+    "he_normal": HeNormal,
+    "lecun_uniform": LecunUniform,
+    "lecun_normal": LecunNormal,
+    "variance_scaling": VarianceScaling,
 }
 for _cls in list(_BY_NAME.values()):
     _BY_NAME[_cls.__name__] = _cls

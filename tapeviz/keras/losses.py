@@ -11,10 +11,26 @@ from tapeviz.core.tensor import Tensor, convert_to_tensor
 from tapeviz.keras.registry import resolve
 from tapeviz.keras.saving.config import RecordsInit
 
-__all__ = ["Loss", "MeanSquaredError", "MeanAbsoluteError", "BinaryCrossentropy", "CategoricalCrossentropy",
-           "SparseCategoricalCrossentropy", "Huber", "mean_squared_error", "mean_absolute_error",
-           "binary_crossentropy", "categorical_crossentropy", "sparse_categorical_crossentropy", "huber", "get",
-           "mse", "mae", "MSE", "MAE"]
+__all__ = [
+    "Loss",
+    "MeanSquaredError",
+    "MeanAbsoluteError",
+    "BinaryCrossentropy",
+    "CategoricalCrossentropy",
+    "SparseCategoricalCrossentropy",
+    "Huber",
+    "mean_squared_error",
+    "mean_absolute_error",
+    "binary_crossentropy",
+    "categorical_crossentropy",
+    "sparse_categorical_crossentropy",
+    "huber",
+    "get",
+    "mse",
+    "mae",
+    "MSE",
+    "MAE",
+]
 
 EPSILON = 1e-7  # keras.backend.epsilon()
 
@@ -137,7 +153,9 @@ class Loss(RecordsInit):
 
     def __init__(self, reduction="sum_over_batch_size", name=None):
         if reduction not in ("sum_over_batch_size", "sum", "none", "mean", None, "auto"):
-            raise ValueError(f"Invalid value for argument `reduction`: {reduction!r}. Use 'sum_over_batch_size', 'sum' or 'none'.")
+            raise ValueError(
+                f"Invalid value for argument `reduction`: {reduction!r}. Use 'sum_over_batch_size', 'sum' or 'none'."
+            )
         self.reduction = "sum_over_batch_size" if reduction in ("auto", "mean") else reduction
         self.name = name or _snake(type(self).__name__)
 
@@ -215,7 +233,14 @@ class BinaryCrossentropy(_Wrapper):
 
     fn = staticmethod(binary_crossentropy)
 
-    def __init__(self, from_logits=False, label_smoothing=0.0, axis=-1, reduction="sum_over_batch_size", name="binary_crossentropy"):
+    def __init__(
+        self,
+        from_logits=False,
+        label_smoothing=0.0,
+        axis=-1,
+        reduction="sum_over_batch_size",
+        name="binary_crossentropy",
+    ):
         super().__init__(reduction, name, from_logits=from_logits, label_smoothing=label_smoothing, axis=axis)
 
 
@@ -224,7 +249,14 @@ class CategoricalCrossentropy(_Wrapper):
 
     fn = staticmethod(categorical_crossentropy)
 
-    def __init__(self, from_logits=False, label_smoothing=0.0, axis=-1, reduction="sum_over_batch_size", name="categorical_crossentropy"):
+    def __init__(
+        self,
+        from_logits=False,
+        label_smoothing=0.0,
+        axis=-1,
+        reduction="sum_over_batch_size",
+        name="categorical_crossentropy",
+    ):
         super().__init__(reduction, name, from_logits=from_logits, label_smoothing=label_smoothing, axis=axis)
 
 
@@ -247,14 +279,24 @@ class _FunctionLoss(Loss):
 
 
 _BY_NAME = {
-    "mse": MeanSquaredError, "mean_squared_error": MeanSquaredError, "mae": MeanAbsoluteError,
-    "mean_absolute_error": MeanAbsoluteError, "huber": Huber, "huber_loss": Huber,
-    "binary_crossentropy": BinaryCrossentropy, "categorical_crossentropy": CategoricalCrossentropy,
+    "mse": MeanSquaredError,
+    "mean_squared_error": MeanSquaredError,
+    "mae": MeanAbsoluteError,
+    "mean_absolute_error": MeanAbsoluteError,
+    "huber": Huber,
+    "huber_loss": Huber,
+    "binary_crossentropy": BinaryCrossentropy,
+    "categorical_crossentropy": CategoricalCrossentropy,
     "sparse_categorical_crossentropy": SparseCategoricalCrossentropy,
 }
 
 
 def get(identifier):
     """A Loss from a name ('mse', 'sparse_categorical_crossentropy'...), a Loss, or a function."""
-    return resolve(identifier, kind="loss function", table=_BY_NAME, base=Loss,
-                   wrap_callable=lambda fn: _FunctionLoss(fn, getattr(fn, "__name__", "loss")))
+    return resolve(
+        identifier,
+        kind="loss function",
+        table=_BY_NAME,
+        base=Loss,
+        wrap_callable=lambda fn: _FunctionLoss(fn, getattr(fn, "__name__", "loss")),
+    )

@@ -11,9 +11,22 @@ from tapeviz.core.tensor import Tensor, Variable, is_tensor, to_array
 from tapeviz.keras.registry import resolve
 from tapeviz.keras.saving.config import RecordsInit
 
-__all__ = ["Metric", "Mean", "Sum", "MeanMetricWrapper", "Accuracy", "BinaryAccuracy", "CategoricalAccuracy",
-           "SparseCategoricalAccuracy", "MeanSquaredError", "accuracy", "binary_accuracy",
-           "categorical_accuracy", "sparse_categorical_accuracy", "get"]
+__all__ = [
+    "Metric",
+    "Mean",
+    "Sum",
+    "MeanMetricWrapper",
+    "Accuracy",
+    "BinaryAccuracy",
+    "CategoricalAccuracy",
+    "SparseCategoricalAccuracy",
+    "MeanSquaredError",
+    "accuracy",
+    "binary_accuracy",
+    "categorical_accuracy",
+    "sparse_categorical_accuracy",
+    "get",
+]
 
 
 def _np(value):
@@ -130,7 +143,11 @@ class Mean(Metric):
         if sample_weight is None:
             total, count = np.sum(values), values.size
         else:
-            weight = np.broadcast_to(_np(sample_weight).astype(np.float32), values.shape) if np.ndim(sample_weight) else np.full(values.shape, float(_np(sample_weight)), np.float32)
+            weight = (
+                np.broadcast_to(_np(sample_weight).astype(np.float32), values.shape)
+                if np.ndim(sample_weight)
+                else np.full(values.shape, float(_np(sample_weight)), np.float32)
+            )
             total, count = np.sum(values * weight), np.sum(weight)
         self.total.assign(to_array(self.total) + np.float32(total))
         self.count.assign(to_array(self.count) + np.float32(count))
@@ -204,8 +221,10 @@ class _AutoAccuracy(MeanMetricWrapper):
 
 
 _BY_NAME = {
-    "binary_accuracy": BinaryAccuracy, "categorical_accuracy": CategoricalAccuracy,
-    "sparse_categorical_accuracy": SparseCategoricalAccuracy, "mse": MeanSquaredError,
+    "binary_accuracy": BinaryAccuracy,
+    "categorical_accuracy": CategoricalAccuracy,
+    "sparse_categorical_accuracy": SparseCategoricalAccuracy,
+    "mse": MeanSquaredError,
     "mean_squared_error": MeanSquaredError,
 }
 

@@ -4,7 +4,6 @@ A Model is a Layer that can also ``summary()`` itself; training
 (``compile``/``fit``/``evaluate``/``predict``) comes from ``Trainer``.
 """
 
-
 import numpy as np
 
 from tapeviz.core import nest, state
@@ -49,7 +48,9 @@ class Model(Trainer, Layer):
 
         for out in nest.flatten(outputs):
             if not isinstance(out, KerasTensor):
-                raise ValueError(f"Model outputs must come from layers called on tf.keras.Input, got {type(out).__name__}.")
+                raise ValueError(
+                    f"Model outputs must come from layers called on tf.keras.Input, got {type(out).__name__}."
+                )
             visit(out)
         self._functional = (inputs, outputs, order)
         for node in order:
@@ -101,7 +102,9 @@ class Model(Trainer, Layer):
             return
         shape = tuple(input_shape)
         with state.no_tapes():
-            Layer.__call__(self, np.zeros((1 if shape[0] is None else shape[0],) + shape[1:], np.float32), training=False)
+            Layer.__call__(
+                self, np.zeros((1 if shape[0] is None else shape[0],) + shape[1:], np.float32), training=False
+            )
         self.built = True
 
     def _build_from(self, inputs):
@@ -157,16 +160,27 @@ class Model(Trainer, Layer):
             )
         print_fn = print_fn or print
         widths = (29, 26, 10)
-        lines = [f'Model: "{self.name}"', "_" * line_length,
-                 " " + "Layer (type)".ljust(widths[0]) + "Output Shape".ljust(widths[1]) + "Param #", "=" * line_length]
+        lines = [
+            f'Model: "{self.name}"',
+            "_" * line_length,
+            " " + "Layer (type)".ljust(widths[0]) + "Output Shape".ljust(widths[1]) + "Param #",
+            "=" * line_length,
+        ]
         for layer in self.layers:
             shape = str(layer._output_shape) if layer._output_shape is not None else "?"
             params = layer.count_params() if layer.built else 0
-            lines.append(" " + f"{layer.name} ({type(layer).__name__})".ljust(widths[0]) + shape.ljust(widths[1]) + f"{params}")
+            lines.append(
+                " " + f"{layer.name} ({type(layer).__name__})".ljust(widths[0]) + shape.ljust(widths[1]) + f"{params}"
+            )
         trainable = sum(int(np.prod(w.shape)) for w in self.trainable_weights)
         total = sum(int(np.prod(w.shape)) for w in self.weights)
-        lines += ["=" * line_length, f"Total params: {total:,}", f"Trainable params: {trainable:,}",
-                  f"Non-trainable params: {total - trainable:,}", "_" * line_length]
+        lines += [
+            "=" * line_length,
+            f"Total params: {total:,}",
+            f"Trainable params: {trainable:,}",
+            f"Non-trainable params: {total - trainable:,}",
+            "_" * line_length,
+        ]
         for line in lines:
             print_fn(line)
 
@@ -195,7 +209,9 @@ class Sequential(Model):
         elif isinstance(layer, InputLayer):
             self._input_shape = (None,) + layer.shape
         elif not isinstance(layer, Layer):
-            raise TypeError(f"Only instances of `keras.Layer` can be added to a Sequential model. Received: {layer!r} (of type {type(layer).__name__})")
+            raise TypeError(
+                f"Only instances of `keras.Layer` can be added to a Sequential model. Received: {layer!r} (of type {type(layer).__name__})"
+            )
         if any(layer is existing for existing in self._layers):
             raise ValueError(f"The layer {layer.name} is already in the model.")
         if self._input_shape is None and not self._layers and getattr(layer, "_input_shape_arg", None):

@@ -27,7 +27,13 @@ class Progbar:
         if not self.target:
             return f"{step}/Unknown"
         done = int(self.width * step / self.target)
-        return f"{step}/{self.target} [" + "=" * max(done - 1, 0) + (">" if 0 < done < self.width else "=" if done else "") + "." * (self.width - done) + "]"
+        return (
+            f"{step}/{self.target} ["
+            + "=" * max(done - 1, 0)
+            + (">" if 0 < done < self.width else "=" if done else "")
+            + "." * (self.width - done)
+            + "]"
+        )
 
     def update(self, step, logs=None):
         now = time.perf_counter()
@@ -40,5 +46,7 @@ class Progbar:
     def finish(self, step, logs=None):
         elapsed = time.perf_counter() - self.start
         per_step = 1000 * elapsed / max(step, 1)
-        self.stream.write("\r" + self._bar(step) + f" - {elapsed:.0f}s {per_step:.0f}ms/step" + _format(logs or {}) + "\n")
+        self.stream.write(
+            "\r" + self._bar(step) + f" - {elapsed:.0f}s {per_step:.0f}ms/step" + _format(logs or {}) + "\n"
+        )
         self.stream.flush()

@@ -74,8 +74,18 @@ class Trainer:
         self.stop_training = False
 
     # -- compile ------------------------------------------------------------------------------
-    def compile(self, optimizer="rmsprop", loss=None, metrics=None, loss_weights=None, weighted_metrics=None,
-                run_eagerly=None, steps_per_execution=None, jit_compile=None, **kwargs):
+    def compile(
+        self,
+        optimizer="rmsprop",
+        loss=None,
+        metrics=None,
+        loss_weights=None,
+        weighted_metrics=None,
+        run_eagerly=None,
+        steps_per_execution=None,
+        jit_compile=None,
+        **kwargs,
+    ):
         """Choose the optimizer, the loss and the metrics that ``fit`` and ``evaluate`` use."""
         self._compile_args = {"optimizer": optimizer, "loss": loss, "metrics": metrics}  # what model.save keeps
         self.optimizer = optimizers_module.get(optimizer)
@@ -170,7 +180,9 @@ class Trainer:
 
         if isinstance(x, Dataset):
             if y is not None:
-                raise ValueError("`y` argument is not supported when using a dataset as input: the dataset yields (x, y).")
+                raise ValueError(
+                    "`y` argument is not supported when using a dataset as input: the dataset yields (x, y)."
+                )
             try:
                 count = len(x)
             except TypeError:
@@ -181,25 +193,45 @@ class Trainer:
         sample_weight = None if sample_weight is None else _host(sample_weight)
         n = _rows(x)
         if y is not None and _rows(y) != n:
-            raise ValueError(f"Data cardinality is ambiguous: x has {n} samples but y has {_rows(y)}. Make sure all arrays contain the same number of samples.")
+            raise ValueError(
+                f"Data cardinality is ambiguous: x has {n} samples but y has {_rows(y)}. Make sure all arrays contain the same number of samples."
+            )
         batch_size = batch_size or 32
         order = np.arange(n)
         if shuffle:
-
             order = getattr(tf_random, "generator", np.random.default_rng)().permutation(n)
 
         def generate():
             for start in range(0, n, batch_size):
-                rows = order[start:start + batch_size]
-                yield (_take(x, rows), None if y is None else _take(y, rows),
-                       None if sample_weight is None else _take(sample_weight, rows))
+                rows = order[start : start + batch_size]
+                yield (
+                    _take(x, rows),
+                    None if y is None else _take(y, rows),
+                    None if sample_weight is None else _take(sample_weight, rows),
+                )
 
         return generate(), -(-n // batch_size)
 
     # -- fit / evaluate / predict -------------------------------------------------------------------
-    def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose="auto", callbacks=None, validation_split=0.0,
-            validation_data=None, shuffle=True, class_weight=None, sample_weight=None, initial_epoch=0,
-            steps_per_epoch=None, validation_batch_size=None, validation_freq=1, **kwargs):
+    def fit(
+        self,
+        x=None,
+        y=None,
+        batch_size=None,
+        epochs=1,
+        verbose="auto",
+        callbacks=None,
+        validation_split=0.0,
+        validation_data=None,
+        shuffle=True,
+        class_weight=None,
+        sample_weight=None,
+        initial_epoch=0,
+        steps_per_epoch=None,
+        validation_batch_size=None,
+        validation_freq=1,
+        **kwargs,
+    ):
         """Train for ``epochs`` passes over the data; returns a ``History``.
 
         ``x``/``y`` arrays (batched by ``batch_size``, default 32, reshuffled
@@ -212,7 +244,6 @@ class Trainer:
         if x is None:
             raise ValueError("fit() needs training data: model.fit(x, y, ...).")
         if validation_split and validation_data is None:
-
             if isinstance(x, Dataset):
                 raise ValueError("`validation_split` is only supported for arrays, not for a tf.data.Dataset.")
             x, y = _host(x), _host(y)
@@ -248,8 +279,12 @@ class Trainer:
                     break
             logs = _logs(logs)
             if validation_data is not None and (epoch + 1) % validation_freq == 0:
-                val = self.evaluate(*_validation(validation_data), batch_size=validation_batch_size or batch_size,
-                                    verbose=0, return_dict=True)
+                val = self.evaluate(
+                    *_validation(validation_data),
+                    batch_size=validation_batch_size or batch_size,
+                    verbose=0,
+                    return_dict=True,
+                )
                 logs.update({f"val_{k}": v for k, v in val.items()})
             if bar is not None:
                 bar.finish(step, logs)
@@ -264,8 +299,18 @@ class Trainer:
         self.history = history
         return history
 
-    def evaluate(self, x=None, y=None, batch_size=None, verbose="auto", sample_weight=None, steps=None,
-                 callbacks=None, return_dict=False, **kwargs):
+    def evaluate(
+        self,
+        x=None,
+        y=None,
+        batch_size=None,
+        verbose="auto",
+        sample_weight=None,
+        steps=None,
+        callbacks=None,
+        return_dict=False,
+        **kwargs,
+    ):
         """The loss (and metrics) over the data, without training."""
 
         self._assert_compiled()
@@ -311,11 +356,15 @@ class Trainer:
         if bar is not None:
             bar.finish(step)
         if not outputs:
-            raise ValueError("Unexpected result of `predict_function` (Empty batch_outputs). Please use `Model.compile(..., run_eagerly=True)`, or `tf.data.Dataset` with non-empty input.")
+            raise ValueError(
+                "Unexpected result of `predict_function` (Empty batch_outputs). Please use `Model.compile(..., run_eagerly=True)`, or `tf.data.Dataset` with non-empty input."
+            )
         first = outputs[0]
         if isinstance(first, np.ndarray):
             return np.concatenate(outputs)
-        return nest.pack_sequence_as(first, [np.concatenate(parts) for parts in zip(*[nest.flatten(o) for o in outputs])])
+        return nest.pack_sequence_as(
+            first, [np.concatenate(parts) for parts in zip(*[nest.flatten(o) for o in outputs])]
+        )
 
 
 def _validation(data):

@@ -29,7 +29,9 @@ def to_categorical(x, num_classes=None):
     if num_classes is None:
         num_classes = int(labels.max()) + 1 if labels.size else 0
     if labels.size and (labels.min() < 0 or labels.max() >= num_classes):
-        raise ValueError(f"to_categorical: labels must be in [0, {num_classes}), got values in [{labels.min()}, {labels.max()}].")
+        raise ValueError(
+            f"to_categorical: labels must be in [0, {num_classes}), got values in [{labels.min()}, {labels.max()}]."
+        )
     out = np.zeros((labels.size, num_classes))
     out[np.arange(labels.size), labels] = 1
     out = out.reshape(shape + (num_classes,))

@@ -72,12 +72,24 @@ class Variable(_tensor.Variable):
     'variable_1'...), as in Keras.
     """
 
-    def __init__(self, initializer, shape=None, dtype=None, trainable=True, autocast=True,
-                 aggregation="none", synchronization="auto", name=None, **kwargs):
+    def __init__(
+        self,
+        initializer,
+        shape=None,
+        dtype=None,
+        trainable=True,
+        autocast=True,
+        aggregation="none",
+        synchronization="auto",
+        name=None,
+        **kwargs,
+    ):
         if name is None:
             name = _auto_name("variable")
         if not isinstance(name, str) or "/" in name:
-            raise ValueError(f"Argument `name` must be a string and cannot contain character `/`. Received: name={name}")
+            raise ValueError(
+                f"Argument `name` must be a string and cannot contain character `/`. Received: name={name}"
+            )
         value = self._initial_value(initializer, shape, dtype)
         super().__init__(value, trainable=trainable, name=name, dtype=dtype)
         prefix = current_path()

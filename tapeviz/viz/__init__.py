@@ -17,18 +17,19 @@ No submodule shares a name with a function here, so ``viz.player`` and
 ``viz.memory`` stay functions whatever gets imported later.
 """
 
-from tapeviz.viz.recorder import stop_watching, watch_all
-from tapeviz.viz.trace import Trace, trace, trace_of
 from tapeviz.viz.display import Figure, show
-from tapeviz.viz.render import GraphvizUnavailable
 from tapeviz.viz.dot import to_dot
-from tapeviz.viz.text import table
+
 # explain.py needs only numpy; importing it here also keeps the name `explain`
 # bound to the function rather than to the submodule.
 from tapeviz.viz.explain import explain, find_nonfinite, gradcheck  # noqa: E402
-from tapeviz.viz.widget import Player
 from tapeviz.viz.heatmaps import Heatmap
 from tapeviz.viz.memory_view import memory_view
+from tapeviz.viz.recorder import stop_watching, watch_all
+from tapeviz.viz.render import GraphvizUnavailable
+from tapeviz.viz.text import table
+from tapeviz.viz.trace import Trace, trace, trace_of
+from tapeviz.viz.widget import Player
 
 
 def player(tape, sweep="last", tangents=None, primals=None, **options):
@@ -68,6 +69,22 @@ def memory(*tapes, **options):
 
 watch_all()
 
-__all__ = ["trace", "trace_of", "Trace", "show", "Figure", "to_dot", "table", "explain",
-           "find_nonfinite", "gradcheck", "player", "recording_player", "memory", "heatmap",
-           "watch_all", "stop_watching", "GraphvizUnavailable"]
+__all__ = [
+    "trace",
+    "trace_of",
+    "Trace",
+    "show",
+    "Figure",
+    "to_dot",
+    "table",
+    "explain",
+    "find_nonfinite",
+    "gradcheck",
+    "player",
+    "recording_player",
+    "memory",
+    "heatmap",
+    "watch_all",
+    "stop_watching",
+    "GraphvizUnavailable",
+]

@@ -117,8 +117,18 @@ def step_card(op, step, event, name_of, totals, node_of, skip=()):
             continue  # a branch of the rule this sweep does not need
         item = described[position] if described and position < len(described) else None
         grad_value = array_of(event.grads[position]) if event is not None else None
-        row = {"tid": tid, "position": position, "input": name_of(tid), "local": None, "local_value": None, "product": grad,
-               "elementwise": False, "into": name_of(tid), "sum": None, "total": grad}
+        row = {
+            "tid": tid,
+            "position": position,
+            "input": name_of(tid),
+            "local": None,
+            "local_value": None,
+            "product": grad,
+            "elementwise": False,
+            "into": name_of(tid),
+            "sum": None,
+            "total": grad,
+        }
         if item is not None:
             local_text, local_value = item
             row["local"] = named(local_text, op["name"], [name_of(t) for t in op["inputs"]])
@@ -134,8 +144,15 @@ def step_card(op, step, event, name_of, totals, node_of, skip=()):
         if position not in skip:
             row["sum"], row["total"] = _accumulate(totals, node, grad_value, grad, step["totals"].get(tid))
         rows.append(row)
-    return {"op": op["name"], "id": op["id"], "outputs": outputs, "upstream": ", ".join(upstream),
-            "formula": op["formula"], "rows": rows, "evaluated": described is not None}
+    return {
+        "op": op["name"],
+        "id": op["id"],
+        "outputs": outputs,
+        "upstream": ", ".join(upstream),
+        "formula": op["formula"],
+        "rows": rows,
+        "evaluated": described is not None,
+    }
 
 
 def _accumulate(totals, node, value, preview, fallback):
@@ -162,10 +179,29 @@ def _accumulate(totals, node, value, preview, fallback):
 
 
 def seed_card(target_names, seeds, sources=()):
-    rows = [{"input": name, "local": None, "local_value": None, "product": seed, "elementwise": False,
-             "into": name, "sum": None, "total": seed} for name, seed in zip(target_names, seeds)]
-    return {"op": "seed", "id": None, "outputs": ", ".join(target_names), "upstream": ", ".join(seeds),
-            "formula": "", "rows": rows, "evaluated": True, "seed": True}
+    rows = [
+        {
+            "input": name,
+            "local": None,
+            "local_value": None,
+            "product": seed,
+            "elementwise": False,
+            "into": name,
+            "sum": None,
+            "total": seed,
+        }
+        for name, seed in zip(target_names, seeds)
+    ]
+    return {
+        "op": "seed",
+        "id": None,
+        "outputs": ", ".join(target_names),
+        "upstream": ", ".join(seeds),
+        "formula": "",
+        "rows": rows,
+        "evaluated": True,
+        "seed": True,
+    }
 
 
 def text(card, target="y"):
@@ -183,8 +219,10 @@ def text(card, target="y"):
         lines.append("  no input needs a gradient here")
     for row in card["rows"]:
         if row["elementwise"]:
-            lines.append(f"  {wrt(row['input'])}: local {local_shown(row)}; "
-                         f"upstream \u00d7 local = {row['product'].split(' = ', 1)[0]} = {row['product'].split(' = ', 1)[1]}")
+            lines.append(
+                f"  {wrt(row['input'])}: local {local_shown(row)}; "
+                f"upstream \u00d7 local = {row['product'].split(' = ', 1)[0]} = {row['product'].split(' = ', 1)[1]}"
+            )
         else:
             rule = row["local"] or card["formula"]
             lines.append(f"  {wrt(row['input'])}: {rule}; the rule gives {row['product']}")
@@ -209,21 +247,28 @@ def html(card, target="y"):
         return tangent_card.html(card)
     e = fmt.html_text
     if card.get("seed"):
-        body = "".join(f"<tr><td>seed</td><td><b>{e(ratio(n, n))} = {e(row['total'])}</b></td></tr>"
-                       for n, row in zip(card["outputs"].split(", "), card["rows"]))
+        body = "".join(
+            f"<tr><td>seed</td><td><b>{e(ratio(n, n))} = {e(row['total'])}</b></td></tr>"
+            for n, row in zip(card["outputs"].split(", "), card["rows"])
+        )
         return f'<table class="tv-card" style="{_TABLE}">{body}</table>'
-    head = (f"<tr><th colspan=5 style='text-align:left'>{e(card['op'])} \u2192 {e(card['outputs'])}"
-            f" <span style='color:#6b7280;font-weight:normal'>{e(card['formula'])}</span></th></tr>"
-            "<tr style='color:#6b7280'><td>to</td><td>upstream</td><td>local derivative</td>"
-            "<td>upstream \u00d7 local</td><td>collected at the input</td></tr>")
+    head = (
+        f"<tr><th colspan=5 style='text-align:left'>{e(card['op'])} \u2192 {e(card['outputs'])}"
+        f" <span style='color:#6b7280;font-weight:normal'>{e(card['formula'])}</span></th></tr>"
+        "<tr style='color:#6b7280'><td>to</td><td>upstream</td><td>local derivative</td>"
+        "<td>upstream \u00d7 local</td><td>collected at the input</td></tr>"
+    )
     body = []
     for row in card["rows"]:
-        local = (e(local_shown(row)) if row["elementwise"] else e(row["local"] or card["formula"]))
+        local = e(local_shown(row)) if row["elementwise"] else e(row["local"] or card["formula"])
         product = e(row["product"])
         collected = e(row["sum"]) if row["sum"] else e(row["total"])
-        body.append(f"<tr><td><b>{e(wrt(row['input']))}</b></td><td>{e(card['upstream'])}</td><td>{local}</td>"
-                    f"<td><b>{product}</b></td><td>{collected}</td></tr>")
+        body.append(
+            f"<tr><td><b>{e(wrt(row['input']))}</b></td><td>{e(card['upstream'])}</td><td>{local}</td>"
+            f"<td><b>{product}</b></td><td>{collected}</td></tr>"
+        )
     if not card["rows"]:
         body.append("<tr><td colspan=5>no input needs a gradient here</td></tr>")
-    return (f'<table class="tv-card" style="{_TABLE}">{head}{"".join(body)}</table>'
-            .replace("<td>", f'<td style="{_CELL}">'))
+    return f'<table class="tv-card" style="{_TABLE}">{head}{"".join(body)}</table>'.replace(
+        "<td>", f'<td style="{_CELL}">'
+    )

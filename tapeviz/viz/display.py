@@ -62,12 +62,15 @@ def _bundle(figure, include, exclude):
     try:
         body = figure.svg()
     except render.GraphvizUnavailable as problem:
-        body = (f'<div class="tapeviz-missing" style="color:#92400e">{fmt.html_text(problem)}</div>'
-                + text.html_table(figure.trace))
+        body = f'<div class="tapeviz-missing" style="color:#92400e">{fmt.html_text(problem)}</div>' + text.html_table(
+            figure.trace
+        )
     notes = figure.trace.data.get("notes", [])
     if notes:  # what the picture cannot show, said above it
         plain = "\n".join(fmt.drawable(n) for n in notes) + "\n" + plain
-        body = "".join(f'<div class="tapeviz-note" style="color:#92400e">{fmt.html_text(n)}</div>' for n in notes) + body
+        body = (
+            "".join(f'<div class="tapeviz-note" style="color:#92400e">{fmt.html_text(n)}</div>' for n in notes) + body
+        )
     bundle = {"text/plain": plain, "text/html": f'<div class="tapeviz">{body}</div>'}
     if include:
         bundle = {k: v for k, v in bundle.items() if k in include}

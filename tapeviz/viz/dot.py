@@ -98,7 +98,9 @@ def _fold_tooltip(fold_info):
 
 def _tensor_tooltip(info):
     name = f" {info['name']!r}" if info["name"] else ""
-    return f"{info['id']}{name}: {info['dtype']} {fmt.shape_text(info['shape'])} = {fmt.clip(info['preview'] or '', 80)}"
+    return (
+        f"{info['id']}{name}: {info['dtype']} {fmt.shape_text(info['shape'])} = {fmt.clip(info['preview'] or '', 80)}"
+    )
 
 
 def _op_tooltip(op):
@@ -112,24 +114,41 @@ def node_statement(node):
     if node["kind"] == "op":
         op = node["op"]
         fill = "#f3f4f6" if not op["tapes"] else views.depth_colour(op["depth"])
-        pairs = [("id", nid), ("shape", "box"), ("style", "rounded,filled"), ("fillcolor", fill),
-                 ("color", GREY if not op["tapes"] else "#1f2937"), ("label", op_label(op)),
-                 ("tooltip", _op_tooltip(op))]
+        pairs = [
+            ("id", nid),
+            ("shape", "box"),
+            ("style", "rounded,filled"),
+            ("fillcolor", fill),
+            ("color", GREY if not op["tapes"] else "#1f2937"),
+            ("label", op_label(op)),
+            ("tooltip", _op_tooltip(op)),
+        ]
     elif node["kind"] == "fold":
-        pairs = [("id", nid), ("shape", "box3d"), ("style", "filled"),
-                 ("fillcolor", views.depth_colour(node["depth"])), ("label", fold_label(node["fold"])),
-                 ("tooltip", _fold_tooltip(node["fold"]))]
+        pairs = [
+            ("id", nid),
+            ("shape", "box3d"),
+            ("style", "filled"),
+            ("fillcolor", views.depth_colour(node["depth"])),
+            ("label", fold_label(node["fold"])),
+            ("tooltip", _fold_tooltip(node["fold"])),
+        ]
     else:
         info = node["info"]
         role = node["role"]
         fill = "#fee2e2" if info["nonfinite"] else ("#dcfce7" if role == "variable" else "white")
         style = "filled,dashed" if role == "leaf" else "filled"
         colour = GREEN if role in ("variable", "source") else (GREY if role == "leaf" else "#1f2937")
-        pairs = [("id", nid), ("shape", "box" if role == "variable" else "ellipse"), ("style", style),
-                 ("fillcolor", fill), ("color", RED if node.get("target") else colour),
-                 ("penwidth", "2" if role in ("variable", "source") or node.get("target") else None),
-                 ("peripheries", "2" if node.get("target") else None), ("label", tensor_label(node)),
-                 ("tooltip", _tensor_tooltip(info))]
+        pairs = [
+            ("id", nid),
+            ("shape", "box" if role == "variable" else "ellipse"),
+            ("style", style),
+            ("fillcolor", fill),
+            ("color", RED if node.get("target") else colour),
+            ("penwidth", "2" if role in ("variable", "source") or node.get("target") else None),
+            ("peripheries", "2" if node.get("target") else None),
+            ("label", tensor_label(node)),
+            ("tooltip", _tensor_tooltip(info)),
+        ]
     if mark == "path":
         pairs += [("color", RED), ("penwidth", "3")]
     elif mark == "break":
@@ -160,18 +179,24 @@ def _tape_label(tape_id, tapes):
 def write(view, data, title=None):
     """The DOT text of a :class:`view.View`."""
     tapes = {t["id"]: t for t in data["tapes"]}
-    lines = ["digraph tape {",
-             f'  graph [rankdir=TB fontname="{FONT}" fontsize=11 nodesep=0.25 ranksep=0.35 '
-             'newrank=true labelloc=b labeljust=l]',
-             f'  node [fontname="{FONT}" fontsize=11 margin="0.08,0.03" height=0.3]',
-             f'  edge [fontname="{FONT}" fontsize=9 arrowsize=0.6]']
+    lines = [
+        "digraph tape {",
+        f'  graph [rankdir=TB fontname="{FONT}" fontsize=11 nodesep=0.25 ranksep=0.35 '
+        "newrank=true labelloc=b labeljust=l]",
+        f'  node [fontname="{FONT}" fontsize=11 margin="0.08,0.03" height=0.3]',
+        f'  edge [fontname="{FONT}" fontsize=9 arrowsize=0.6]',
+    ]
     caption = []
     if title:
         caption.append(fmt.clip(title, TITLE_LIMIT))
     if len(view.depths) > 1 or any(d > 0 for d in view.depths):
-        caption.append("colours: " + ", ".join(
-            f"{views.ORDER_NAMES[min(d, 4)]} ({'blue amber red purple green'.split()[min(d, 4)]})"
-            for d in sorted(view.depths)))
+        caption.append(
+            "colours: "
+            + ", ".join(
+                f"{views.ORDER_NAMES[min(d, 4)]} ({'blue amber red purple green'.split()[min(d, 4)]})"
+                for d in sorted(view.depths)
+            )
+        )
     if view.folds:
         count = f"{len(view.folds)} fold" + ("s" if len(view.folds) > 1 else "")
         caption.append(f"{count}; open one with tapeviz.show(tape, open=[...]) as written on it, or fold=False")
@@ -192,8 +217,10 @@ def write(view, data, title=None):
             name = "cluster_" + "_".join(child)
             tape_id = child[-1]
             lines.append(f"{pad}subgraph {name} {{")
-            lines.append(f"{pad}  graph [id={fmt.dot_string(name)} label={fmt.dot_string(_tape_label(tape_id, tapes))} "
-                         f'style="rounded" color="#9ca3af" fontcolor="#374151" labeljust=l]')
+            lines.append(
+                f"{pad}  graph [id={fmt.dot_string(name)} label={fmt.dot_string(_tape_label(tape_id, tapes))} "
+                f'style="rounded" color="#9ca3af" fontcolor="#374151" labeljust=l]'
+            )
             emit(child, indent + 1)
             lines.append(f"{pad}}}")
 

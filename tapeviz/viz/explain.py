@@ -25,17 +25,16 @@ did my gradient go wrong" and highlight the op in the picture.
 
 import numpy as np
 
-from tapeviz import backend
-from tapeviz.viz import format as fmt
+from tapeviz import backend, testing
 from tapeviz.core import events
-from tapeviz.viz.display import Figure
-from tapeviz.viz.trace import trace_of
-from tapeviz import testing
+from tapeviz.core.primitives.math import reduce_sum
 from tapeviz.core.tape import GradientTape
 from tapeviz.core.tensor import constant
-from tapeviz.core.primitives.math import reduce_sum
+from tapeviz.viz import format as fmt
 from tapeviz.viz import recorder
-from tapeviz.viz.trace import Trace, build, trace as _trace
+from tapeviz.viz.display import Figure
+from tapeviz.viz.trace import Trace, build, trace_of
+from tapeviz.viz.trace import trace as _trace
 
 FIXES = {
     "integer_source": "Use a float tensor, e.g. tf.constant(3.0) or tf.cast(x, tf.float32), before the tape.",
@@ -43,19 +42,19 @@ FIXES = {
     "non_trainable": "Create it with trainable=True, or call tape.watch(variable) inside the tape.",
     "variable_replaced": "Update variables in place: x.assign_add(1.0) (or x.assign(...)), not x = x + 1.",
     "not_watched": "Call tape.watch(x) inside the `with tf.GradientTape() as tape:` block, before using x "
-                   "(or make x a tf.Variable).",
+    "(or make x a tf.Variable).",
     "tape_used": "Create the tape with tf.GradientTape(persistent=True) to call gradient() more than once, "
-                 "or record again with a new tape.",
+    "or record again with a new tape.",
     "outside_context": "Compute everything between source and target inside the tape's `with` block.",
     "stop_recording": "Move that computation out of `with tape.stop_recording():`.",
     "stop_gradient": "Remove tf.stop_gradient on this path if the gradient should flow through it.",
     "non_differentiable": "Use a differentiable stand-in (a soft version such as softmax instead of argmax, "
-                          "or keep values float instead of casting to an integer type).",
+    "or keep values float instead of casting to an integer type).",
     "numpy_roundtrip": "Stay in tapeviz ops: use the tensor itself (model(x), tf.math functions), "
-                       "not .numpy(), NumPy functions or model.predict, between source and target.",
+    "not .numpy(), NumPy functions or model.predict, between source and target.",
     "not_connected": "Check that the target is really computed from this source (the same Python object).",
     "zero": "A zero gradient is a real answer here; check the highlighted op's inputs (a dead ReLU, a "
-            "constant branch of tf.where, a sign or floor).",
+    "constant branch of tf.where, a sign or floor).",
     "connected": "",
 }
 
@@ -94,8 +93,9 @@ class Explanation:
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         bundle = self.figure()._repr_mimebundle_(include, exclude)
-        head = (f'<p class="tapeviz-explain"><b>{fmt.html_text(self.cause)}</b>: {fmt.html_text(self.message)}</p>'
-                + (f"<p><i>Fix:</i> {fmt.html_text(self.fix)}</p>" if self.fix else ""))
+        head = f'<p class="tapeviz-explain"><b>{fmt.html_text(self.cause)}</b>: {fmt.html_text(self.message)}</p>' + (
+            f"<p><i>Fix:</i> {fmt.html_text(self.fix)}</p>" if self.fix else ""
+        )
         if "text/html" in bundle:
             bundle["text/html"] = head + bundle["text/html"]
         if "text/plain" in bundle:
@@ -208,8 +208,10 @@ def explain(tape, target, source):
     if src is not None:
         keep.update(op["id"] for op in graph.consumers.get(src, []))
     if not complete:
-        message += (" (Only the tape's recorded ops were available: import tapeviz.viz before running the "
-                    "cell, so untaped ops and sweeps are recorded too, for a fuller answer.)")
+        message += (
+            " (Only the tape's recorded ops were available: import tapeviz.viz before running the "
+            "cell, so untaped ops and sweeps are recorded too, for a fuller answer.)"
+        )
     return Explanation(cause, message, _subtrace(data, keep), path, broken)
 
 
@@ -235,24 +237,43 @@ def _judge(tape, tape_id, graph, source, target, src, tgt, complete):
     is_variable = hasattr(source, "assign")
     dtype = source.dtype
     if not dtype.is_floating:
-        return ("integer_source", f"The source has dtype {dtype.name}: gradients only flow to floating-point "
-                f"tensors, so tape.gradient returns None for it.", [src] if src else [], src)
+        return (
+            "integer_source",
+            f"The source has dtype {dtype.name}: gradients only flow to floating-point "
+            f"tensors, so tape.gradient returns None for it.",
+            [src] if src else [],
+            src,
+        )
     if not target.dtype.is_floating:
-        return ("integer_target", f"The target has dtype {target.dtype.name}: an integer result has no gradient.",
-                [tgt] if tgt else [], tgt)
+        return (
+            "integer_target",
+            f"The target has dtype {target.dtype.name}: an integer result has no gradient.",
+            [tgt] if tgt else [],
+            tgt,
+        )
     watched = bool(src and tape_id in tensors[src]["watched_by"])
     if is_variable and not source.trainable and not watched:
-        return ("non_trainable", f"{_name(graph, src) if src else 'The variable'} is non-trainable "
-                "(trainable=False): the tape does not watch it automatically.", [src] if src else [], src)
+        return (
+            "non_trainable",
+            f"{_name(graph, src) if src else 'The variable'} is non-trainable "
+            "(trainable=False): the tape does not watch it automatically.",
+            [src] if src else [],
+            src,
+        )
     if not is_variable and src is not None and not watched:
         producer = graph.producer.get(src)
         if producer is not None:
             ancestors, _ops = graph.ancestors(src)
             variables = [t for t in ancestors if tensors[t]["kind"] == "variable"]
             if variables:
-                return ("variable_replaced", f"The source is a tensor made by {producer['name']} ({producer['id']}) "
-                        f"from {_name(graph, variables[0])}: an assignment like `x = x + 1` replaced the variable "
-                        "by a new tensor, which the tape does not watch.", [variables[0], producer["id"], src], src)
+                return (
+                    "variable_replaced",
+                    f"The source is a tensor made by {producer['name']} ({producer['id']}) "
+                    f"from {_name(graph, variables[0])}: an assignment like `x = x + 1` replaced the variable "
+                    "by a new tensor, which the tape does not watch.",
+                    [variables[0], producer["id"], src],
+                    src,
+                )
     if tgt is not None and src is not None:
         on_tape = _taped_path(graph, src, tgt, tape_id)
         if on_tape is not None:
@@ -263,17 +284,31 @@ def _judge(tape, tape_id, graph, source, target, src, tgt, complete):
             if info and not info["persistent"] and info["released"] == "gradient":
                 done = [s for s in graph.data["sweeps"] if s["tape"] == tape_id]
                 earlier = f" (its first call gave {done[0]['results']})" if done else ""
-                return ("tape_used", "The path from source to target is on the tape, but this non-persistent tape "
-                        f"was already used to compute a gradient{earlier} and released what it recorded: a "
-                        "second gradient() call raises RuntimeError.", on_tape, None)
+                return (
+                    "tape_used",
+                    "The path from source to target is on the tape, but this non-persistent tape "
+                    f"was already used to compute a gradient{earlier} and released what it recorded: a "
+                    "second gradient() call raises RuntimeError.",
+                    on_tape,
+                    None,
+                )
             return verdict
     if not is_variable and not watched and (src is None or graph.producer.get(src) is None):
-        return ("not_watched", "The source is a constant tensor the tape never watched, so nothing computed "
-                "from it was recorded.", [src] if src else [], src)
+        return (
+            "not_watched",
+            "The source is a constant tensor the tape never watched, so nothing computed from it was recorded.",
+            [src] if src else [],
+            src,
+        )
     if tgt is None or src is None:
         missing = "target" if tgt is None else "source"
-        return ("not_connected", f"The {missing} never appeared in any op seen while recording: it was not "
-                "computed by tapeviz ops on this tape (is it the same Python object?).", [], None)
+        return (
+            "not_connected",
+            f"The {missing} never appeared in any op seen while recording: it was not "
+            "computed by tapeviz ops on this tape (is it the same Python object?).",
+            [],
+            None,
+        )
     full = graph.path(src, tgt)
     if full is not None:
         return _first_break(graph, tape_id, full)
@@ -288,7 +323,9 @@ def _taped_path(graph, src, tgt, tape_id):
             if tape_id not in op["tapes"] or not op["differentiable"]:
                 continue
             for out in op["outputs"]:
-                if out not in parent and graph.data["tensors"][out]["dtype"].startswith(("float", "half", "double", "bfloat")):
+                if out not in parent and graph.data["tensors"][out]["dtype"].startswith(
+                    ("float", "half", "double", "bfloat")
+                ):
                     parent[out] = (op, tid)
                     queue.append(out)
     if tgt not in parent:
@@ -309,21 +346,39 @@ def _connected(graph, tape_id, src, tgt, path):
         if result is not None and _all_zero(result):
             for step in sweep["steps"]:
                 op = graph.data["ops"][int(step["op"][2:])]
-                if op["id"] in path and all(g is None or _all_zero(g) for g in step["grads"]) \
-                        and any(u is not None and not _all_zero(u) for u in step["upstream"]):
-                    return ("zero", f"The gradient is zero because the rule of {op['name']} ({op['id']}: "
-                            f"{op['formula']}) turned a non-zero upstream gradient into zeros.", path, op["id"])
+                if (
+                    op["id"] in path
+                    and all(g is None or _all_zero(g) for g in step["grads"])
+                    and any(u is not None and not _all_zero(u) for u in step["upstream"])
+                ):
+                    return (
+                        "zero",
+                        f"The gradient is zero because the rule of {op['name']} ({op['id']}: "
+                        f"{op['formula']}) turned a non-zero upstream gradient into zeros.",
+                        path,
+                        op["id"],
+                    )
             return ("zero", "The gradient is zero: every path from source to target carries zeros.", path, None)
-        return ("connected", f"The source is connected to the target on the tape; the gradient is {result}.",
-                path, None)
-    return ("connected", "The source is connected to the target on the tape: tape.gradient will not be None.",
-            path, None)
+        return (
+            "connected",
+            f"The source is connected to the target on the tape; the gradient is {result}.",
+            path,
+            None,
+        )
+    return (
+        "connected",
+        "The source is connected to the target on the tape: tape.gradient will not be None.",
+        path,
+        None,
+    )
 
 
 def _all_zero(preview):
-    return preview.replace("[", "").replace("]", "").replace(",", " ").split() and all(
-        part == "0" for part in preview.replace("[", "").replace("]", "").replace(",", " ").split()) \
+    return (
+        preview.replace("[", "").replace("]", "").replace(",", " ").split()
+        and all(part == "0" for part in preview.replace("[", "").replace("]", "").replace(",", " ").split())
         or preview.startswith("mean 0, min 0, max 0")
+    )
 
 
 def _recording_at(graph, tape_id, op):
@@ -347,7 +402,7 @@ def _recording_at(graph, tape_id, op):
 
 def _first_break(graph, tape_id, steps):
     path = [steps[0][0]]
-    for prev, op, out in steps:
+    for _prev, op, out in steps:
         path += [op["id"], out]
     tensors = graph.data["tensors"]
     # A variable's read is drawn as the variable itself: blame the op the
@@ -356,25 +411,55 @@ def _first_break(graph, tape_id, steps):
     for prev, op, out in written:
         prev = _variable_of(graph, prev)
         if op["name"] == "StopGradient":
-            return ("stop_gradient", f"tf.stop_gradient ({op['id']}) blocks the path: it passes the value on "
-                    "but no gradient back.", path, op["id"])
+            return (
+                "stop_gradient",
+                f"tf.stop_gradient ({op['id']}) blocks the path: it passes the value on but no gradient back.",
+                path,
+                op["id"],
+            )
         if op["differentiable"] is False or op["differentiable"] is None:
-            return ("non_differentiable", f"{op['name']} ({op['id']}) is not differentiable, so no gradient "
-                    "passes through it.", path, op["id"])
+            return (
+                "non_differentiable",
+                f"{op['name']} ({op['id']}) is not differentiable, so no gradient passes through it.",
+                path,
+                op["id"],
+            )
         if not tensors[out]["dtype"].startswith(("float", "half", "double", "bfloat")):
-            return ("non_differentiable", f"{op['name']} ({op['id']}) produces {tensors[out]['dtype']} values: "
-                    "a cast to an integer type has no gradient.", path, op["id"])
+            return (
+                "non_differentiable",
+                f"{op['name']} ({op['id']}) produces {tensors[out]['dtype']} values: "
+                "a cast to an integer type has no gradient.",
+                path,
+                op["id"],
+            )
         if tape_id not in op["tapes"]:
             when = _recording_at(graph, tape_id, op)
             if when == "paused":
-                return ("stop_recording", f"{op['name']} ({op['id']}) ran inside `tape.stop_recording()`, so the "
-                        "tape did not record it.", path, op["id"])
+                return (
+                    "stop_recording",
+                    f"{op['name']} ({op['id']}) ran inside `tape.stop_recording()`, so the tape did not record it.",
+                    path,
+                    op["id"],
+                )
             if when in ("before", "after"):
-                where = "before the tape's `with` block started" if when == "before" else "after the tape's `with` block ended"
-                return ("outside_context", f"{op['name']} ({op['id']}) ran {where}, so the tape did not record it.",
-                        path, op["id"])
-            return ("not_watched", f"{op['name']} ({op['id']}) ran while the tape was recording, but none of its "
-                    f"inputs was watched: {_name(graph, prev)} was never watched by the tape.", path, prev)
+                where = (
+                    "before the tape's `with` block started"
+                    if when == "before"
+                    else "after the tape's `with` block ended"
+                )
+                return (
+                    "outside_context",
+                    f"{op['name']} ({op['id']}) ran {where}, so the tape did not record it.",
+                    path,
+                    op["id"],
+                )
+            return (
+                "not_watched",
+                f"{op['name']} ({op['id']}) ran while the tape was recording, but none of its "
+                f"inputs was watched: {_name(graph, prev)} was never watched by the tape.",
+                path,
+                prev,
+            )
     return ("connected", "The source is connected to the target.", path, None)
 
 
@@ -397,18 +482,39 @@ def _disconnected(graph, src, tgt):
             continue
         for tid in sorted(downstream, key=lambda t: int(t[1:])):
             other = graph.value(tid)
-            if other is not None and other.shape == value.shape and value.dtype.kind in "fc" \
-                    and np.allclose(other.astype(np.float64), value.astype(np.float64), rtol=1e-6, atol=0):
-                return ("numpy_roundtrip", f"The target depends on {leaf}, a new constant whose value equals {tid} "
-                        "(computed from the source): the value went through NumPy (.numpy(), a NumPy function "
-                        "or model.predict) and came back without its history.", [src, tid, leaf, tgt], leaf)
-    names = ", ".join(f"{t} {fmt.shape_text(tensors[t]['shape'])}" for t in sorted(leaves, key=lambda t: int(t[1:]))[:4])
-    return ("not_connected", "Nothing recorded links the source to the target"
-            + (f"; the target was computed from constants {names}: if one of them came from .numpy() or "
-               "model.predict, that is where the path breaks." if names else "."), [src, tgt], None)
+            if (
+                other is not None
+                and other.shape == value.shape
+                and value.dtype.kind in "fc"
+                and np.allclose(other.astype(np.float64), value.astype(np.float64), rtol=1e-6, atol=0)
+            ):
+                return (
+                    "numpy_roundtrip",
+                    f"The target depends on {leaf}, a new constant whose value equals {tid} "
+                    "(computed from the source): the value went through NumPy (.numpy(), a NumPy function "
+                    "or model.predict) and came back without its history.",
+                    [src, tid, leaf, tgt],
+                    leaf,
+                )
+    names = ", ".join(
+        f"{t} {fmt.shape_text(tensors[t]['shape'])}" for t in sorted(leaves, key=lambda t: int(t[1:]))[:4]
+    )
+    return (
+        "not_connected",
+        "Nothing recorded links the source to the target"
+        + (
+            f"; the target was computed from constants {names}: if one of them came from .numpy() or "
+            "model.predict, that is where the path breaks."
+            if names
+            else "."
+        ),
+        [src, tgt],
+        None,
+    )
 
 
 # -- first non-finite value -------------------------------------------------------------------
+
 
 class _Verdict:
     """A message about one op of a trace, shown as the message over the graph with that op marked."""
@@ -464,24 +570,34 @@ def find_nonfinite(tape):
     for op in data["ops"]:
         bad = [t for t in op["outputs"] if tensors[t]["nonfinite"]]
         if bad and not any(tensors[t]["nonfinite"] for t in op["inputs"]) and op["depth"] == 0:
-            message = (f"Forward: {op['name']} ({op['id']}{', scope ' + op['scope'] if op['scope'] else ''}) produced "
-                       f"a non-finite value: {tensors[bad[0]]['preview']}.")
+            message = (
+                f"Forward: {op['name']} ({op['id']}{', scope ' + op['scope'] if op['scope'] else ''}) produced "
+                f"a non-finite value: {tensors[bad[0]]['preview']}."
+            )
             if any(c["name"] == "SelectV2" for c in consumers.get(bad[0], [])):
-                message += (" tf.where selects around it, but the backward pass still multiplies the masked-out "
-                            "branch's gradient by zero: 0 * inf = nan. Make the input safe first: "
-                            "safe = tf.where(ok, x, 1.0); tf.where(ok, tf.math.log(safe), 0.0).")
+                message += (
+                    " tf.where selects around it, but the backward pass still multiplies the masked-out "
+                    "branch's gradient by zero: 0 * inf = nan. Make the input safe first: "
+                    "safe = tf.where(ok, x, 1.0); tf.where(ok, tf.math.log(safe), 0.0)."
+                )
             return Finding(op["id"], "forward", message, trace)
     for sweep in data["sweeps"]:
         for step in sweep["steps"]:
             for g in step["grads"]:
                 if g is not None and ("nan" in g or "inf" in g or "non-finite" in g):
                     op = data["ops"][int(step["op"][2:])]
-                    return Finding(op["id"], "backward", f"Backward ({sweep['id']}): the rule of {op['name']} "
-                                   f"({op['id']}: {op['formula']}) produced a non-finite gradient: {g}.", trace)
+                    return Finding(
+                        op["id"],
+                        "backward",
+                        f"Backward ({sweep['id']}): the rule of {op['name']} "
+                        f"({op['id']}: {op['formula']}) produced a non-finite gradient: {g}.",
+                        trace,
+                    )
     return Finding(None, None, "No NaN or Inf in any recorded value or gradient.", trace)
 
 
 # -- gradcheck -------------------------------------------------------------------------------
+
 
 class GradcheckResult(_Verdict):
     """``ok``, per-argument ``errors``, ``analytic``/``numeric`` arrays, and the ``suspect`` op."""
@@ -522,12 +638,19 @@ def gradcheck(fn, *args, eps=1e-6, rtol=1e-4, atol=1e-6, seed=0):
     errors = [float(np.max(np.abs(a - n))) if a.size else 0.0 for a, n in zip(analytic, numeric)]
     ok = all(np.allclose(a, n, rtol=rtol, atol=atol) for a, n in zip(analytic, numeric))
     if ok:
-        return GradcheckResult(True, errors, analytic, numeric, None,
-                               f"Gradients agree with finite differences (max error {max(errors, default=0):.2e}).",
-                               recorded)
+        return GradcheckResult(
+            True,
+            errors,
+            analytic,
+            numeric,
+            None,
+            f"Gradients agree with finite differences (max error {max(errors, default=0):.2e}).",
+            recorded,
+        )
     suspect, why = _localise(recorded, eps, rtol, atol)
-    message = (f"Analytic and numeric gradients disagree (max error {max(errors):.2e}). "
-               + (why if suspect else "No single op could be blamed."))
+    message = f"Analytic and numeric gradients disagree (max error {max(errors):.2e}). " + (
+        why if suspect else "No single op could be blamed."
+    )
     return GradcheckResult(False, errors, analytic, numeric, suspect, message, recorded)
 
 
@@ -547,12 +670,16 @@ def _localise(recorded, eps, rtol, atol):
                 continue
             bad = _check_op(kernel, entry, record, eps, rtol, atol)
             if bad is not None:
-                return op["id"], (f"The rule of {op['name']} ({op['id']}: {op['formula']}) disagrees with "
-                                  f"finite differences for input {bad}.")
+                return op["id"], (
+                    f"The rule of {op['name']} ({op['id']}: {op['formula']}) disagrees with "
+                    f"finite differences for input {bad}."
+                )
     if kernel_less:
         op = kernel_less[0]
-        return op["id"], (f"Every built-in op checks out; the suspect is {op['name']} ({op['id']}), whose gradient "
-                          "is hand-written (custom_gradient): check its grad_fn.")
+        return op["id"], (
+            f"Every built-in op checks out; the suspect is {op['name']} ({op['id']}), whose gradient "
+            "is hand-written (custom_gradient): check its grad_fn."
+        )
     return None, ""
 
 

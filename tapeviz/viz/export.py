@@ -21,29 +21,40 @@ import re
 
 import numpy as np
 
-from tapeviz.core.forward import ForwardAccumulator
-from tapeviz.viz.trace import Trace, trace_of
-from tapeviz.viz import tangents as tangent_frames
 from tapeviz.core import nest
-from tapeviz.viz import tangent_card
-from tapeviz.viz.gif import GifWriter
+from tapeviz.core.forward import ForwardAccumulator
 from tapeviz.viz import card as cards
 from tapeviz.viz import dot as dotmod
 from tapeviz.viz import format as fmt
 from tapeviz.viz import frames as framing
 from tapeviz.viz import legend as legends
 from tapeviz.viz import names as naming
-from tapeviz.viz import render
+from tapeviz.viz import render, tangent_card
+from tapeviz.viz import tangents as tangent_frames
+from tapeviz.viz.gif import GifWriter
+from tapeviz.viz.trace import Trace, trace_of
 
 HIGHLIGHT = "#f59e0b"
 FLOW = "#dc2626"  # a gradient flowing along an edge, against its arrow
 LINK = "#7c3aed"  # dotted: a backward op -> the forward op it differentiates
 # Colours of what a frame adds: red gradients flowing back (against the arrows)
 # in the reverse player, blue tangents flowing forward (with them) in the tangent player.
-REVERSE_STYLE = {"flow": FLOW, "badge": "#fee2e2", "badge_edge": "#b91c1c", "badge_text": "#991b1b",
-                 "forward": False, "ask": "upstream \u00d7 local"}
-FORWARD_STYLE = {"flow": "#2563eb", "badge": "#dbeafe", "badge_edge": "#1d4ed8", "badge_text": "#1e3a8a",
-                 "forward": True, "ask": "the output's tangent"}
+REVERSE_STYLE = {
+    "flow": FLOW,
+    "badge": "#fee2e2",
+    "badge_edge": "#b91c1c",
+    "badge_text": "#991b1b",
+    "forward": False,
+    "ask": "upstream \u00d7 local",
+}
+FORWARD_STYLE = {
+    "flow": "#2563eb",
+    "badge": "#dbeafe",
+    "badge_edge": "#1d4ed8",
+    "badge_text": "#1e3a8a",
+    "forward": True,
+    "ask": "the output's tangent",
+}
 _NUM = r"-?\d+(?:\.\d+)?"
 
 
@@ -62,8 +73,20 @@ class Animation:
     ``max_nodes``...).
     """
 
-    def __init__(self, trace, mode="sweep", sweep="last", title=None, tape=None, rankdir="TB",
-                 internals=False, names=None, primals=None, tangents=None, **options):
+    def __init__(
+        self,
+        trace,
+        mode="sweep",
+        sweep="last",
+        title=None,
+        tape=None,
+        rankdir="TB",
+        internals=False,
+        names=None,
+        primals=None,
+        tangents=None,
+        **options,
+    ):
         who = None
         if isinstance(trace, ForwardAccumulator):  # forward mode: the accumulator knows its primals and tangents
             accumulator, mode = trace, "forward"
@@ -82,11 +105,13 @@ class Animation:
         if mode == "forward":
             primals, tangents = _primals_and_tangents(self.trace, tape, primals, tangents)
             self.frames, self.view, self.tangents = tangent_frames.forward_frames(
-                self.trace, primals, tangents, tape=tape, internals=internals, names=self.names, who=who, **options)
+                self.trace, primals, tangents, tape=tape, internals=internals, names=self.names, who=who, **options
+            )
             self.links = []
         elif mode == "sweep":
-            self.frames, self.view = framing.sweep_frames(self.trace, sweep=sweep, tape=tape, internals=internals,
-                                                          names=self.names, **options)
+            self.frames, self.view = framing.sweep_frames(
+                self.trace, sweep=sweep, tape=tape, internals=internals, names=self.names, **options
+            )
             swept = {f["sweep"] for f in self.frames}
             self.links = framing.backward_links(self.trace.data, self.view, swept)
         else:
@@ -149,16 +174,26 @@ class Animation:
         return self._draw(self.frames[index], badges, edges, caption, zoom)
 
     def _draw(self, frame, badges, edges, caption=True, zoom=1.0):
-        svg = frame_svg(self.base_svg, self.boxes, frame, caption, badges=badges, edges=edges,
-                        paths=self.paths, links=self.links, style=self.style)
+        svg = frame_svg(
+            self.base_svg,
+            self.boxes,
+            frame,
+            caption,
+            badges=badges,
+            edges=edges,
+            paths=self.paths,
+            links=self.links,
+            style=self.style,
+        )
         return _zoomed(svg, self.boxes.get(frame.get("node")), zoom) if zoom > 1 and not caption else svg
 
     def svg_frames(self):
         return [self._draw(frame, badges, edges) for frame, badges, edges in self.states()]
 
     def legend_html(self):
-        return legends.html(legends.entries(self.view, self.frames, self.links, self.trace.data,
-                                            forward=self.style["forward"]))
+        return legends.html(
+            legends.entries(self.view, self.frames, self.links, self.trace.data, forward=self.style["forward"])
+        )
 
     def to_html(self, title="tapeviz"):
         return html_player(self, title)
@@ -184,8 +219,10 @@ class Animation:
 def _primals_and_tangents(trace, tape, primals, tangents):
     """(primals, tangents) as two lists, one tangent per primal; a tape's watched tensors by default."""
     if tangents is None:
-        raise ValueError("Forward mode needs a direction: pass tangents=... (one per primal, each of its "
-                         "primal's shape), or pass a tf.autodiff.ForwardAccumulator to the player.")
+        raise ValueError(
+            "Forward mode needs a direction: pass tangents=... (one per primal, each of its "
+            "primal's shape), or pass a tf.autodiff.ForwardAccumulator to the player."
+        )
     if primals is None:
         tape_id = {s: t for t, s in naming.tape_serials(trace).items()}.get(tape.serial) if tape is not None else None
         primals = tangent_frames.default_primals(trace.data, tape_id) if tape_id is not None else []
@@ -203,8 +240,10 @@ def _primals_and_tangents(trace, tape, primals, tangents):
         watched = [str(p) if isinstance(p, str) else getattr(p, "name", None) or "a tensor" for p in primals]
         if all(isinstance(p, str) for p in primals):
             watched = [trace.data["tensors"][p]["name"] or p for p in primals]
-        raise ValueError(f"{len(primals)} primals ({', '.join(watched)}) but {len(tangents)} tangents were given: "
-                         "give one tangent per primal, and pass primals=[...] to say which ones move.")
+        raise ValueError(
+            f"{len(primals)} primals ({', '.join(watched)}) but {len(tangents)} tangents were given: "
+            "give one tangent per primal, and pass primals=[...] to say which ones move."
+        )
     return primals, tangents
 
 
@@ -217,6 +256,7 @@ def _shape(value):
 
 
 # -- reading graphviz's SVG -------------------------------------------------------------------
+
 
 def node_boxes(svg):
     """Bounding boxes of the ``<g id=... class="node">`` groups of a graphviz SVG."""
@@ -274,9 +314,12 @@ def _widen(svg, extra):
         return svg
     width, height = _size(svg)
     svg = re.sub(rf'width="{_NUM}pt"', f'width="{width + extra:.2f}pt"', svg, count=1)
-    return re.sub(rf'viewBox="({_NUM}) ({_NUM}) ({_NUM}) ({_NUM})"',
-                  lambda m: f'viewBox="{m.group(1)} {m.group(2)} {float(m.group(3)) + extra:.2f} {m.group(4)}"',
-                  svg, count=1)
+    return re.sub(
+        rf'viewBox="({_NUM}) ({_NUM}) ({_NUM}) ({_NUM})"',
+        lambda m: f'viewBox="{m.group(1)} {m.group(2)} {float(m.group(3)) + extra:.2f} {m.group(4)}"',
+        svg,
+        count=1,
+    )
 
 
 def _size(svg):
@@ -286,7 +329,9 @@ def _size(svg):
 
 
 def _svg_translate(svg):
-    match = re.search(rf'class="graph" transform="scale\(({_NUM}) ({_NUM})\) rotate\(0\) translate\(({_NUM}) ({_NUM})\)"', svg)
+    match = re.search(
+        rf'class="graph" transform="scale\(({_NUM}) ({_NUM})\) rotate\(0\) translate\(({_NUM}) ({_NUM})\)"', svg
+    )
     return (float(match.group(3)), float(match.group(4))) if match else (4.0, 0.0)
 
 
@@ -301,17 +346,22 @@ def _zoomed(svg, box, zoom):
         cx, cy = dx + (box[0] + box[2]) / 2, dy + (box[1] + box[3]) / 2
     x0 = min(max(0.0, cx - w / 2), width - w)
     y0 = min(max(0.0, cy - h / 2), height - h)
-    return re.sub(rf'viewBox="{_NUM} {_NUM} {_NUM} {_NUM}"', f'viewBox="{x0:.1f} {y0:.1f} {w:.1f} {h:.1f}"', svg, count=1)
+    return re.sub(
+        rf'viewBox="{_NUM} {_NUM} {_NUM} {_NUM}"', f'viewBox="{x0:.1f} {y0:.1f} {w:.1f} {h:.1f}"', svg, count=1
+    )
 
 
 # -- drawing one frame's state -----------------------------------------------------------------
+
 
 def _defs(style):
     """The arrowhead on a flowing edge: at its tail for gradients (they flow back), at its head for tangents."""
     orient = "auto" if style["forward"] else "auto-start-reverse"
     ref = 8 if style["forward"] else 2
-    return (f'<defs><marker id="{_marker(style)}" viewBox="0 0 10 10" refX="{ref}" refY="5" markerWidth="5" '
-            f'markerHeight="5" orient="{orient}"><path d="M0,0 L10,5 L0,10 z" fill="{style["flow"]}"/></marker></defs>')
+    return (
+        f'<defs><marker id="{_marker(style)}" viewBox="0 0 10 10" refX="{ref}" refY="5" markerWidth="5" '
+        f'markerHeight="5" orient="{orient}"><path d="M0,0 L10,5 L0,10 z" fill="{style["flow"]}"/></marker></defs>'
+    )
 
 
 def _marker(style):
@@ -328,45 +378,59 @@ def _overlay(boxes, frame, badges, edges, paths, links, style=REVERSE_STYLE):
     for backward, forward in links:
         if backward in boxes and forward in boxes:
             (x0, y0), (x1, y1) = _centre(boxes[backward]), _centre(boxes[forward])
-            parts.append(f'<line class="tv-link" x1="{x0:.1f}" y1="{y0:.1f}" x2="{x1:.1f}" y2="{y1:.1f}" '
-                         f'stroke="{LINK}" stroke-width="1.5" stroke-dasharray="2,3"/>')
+            parts.append(
+                f'<line class="tv-link" x1="{x0:.1f}" y1="{y0:.1f}" x2="{x1:.1f}" y2="{y1:.1f}" '
+                f'stroke="{LINK}" stroke-width="1.5" stroke-dasharray="2,3"/>'
+            )
     hidden = set(frame.get("hidden", ()))
     for nid in hidden:
         if nid in boxes:
             x0, y0, x1, y1 = boxes[nid]
-            parts.append(f'<rect x="{x0 - 2:.1f}" y="{y0 - 2:.1f}" width="{x1 - x0 + 4:.1f}" '
-                         f'height="{y1 - y0 + 4:.1f}" fill="white" fill-opacity="0.9"/>')
+            parts.append(
+                f'<rect x="{x0 - 2:.1f}" y="{y0 - 2:.1f}" width="{x1 - x0 + 4:.1f}" '
+                f'height="{y1 - y0 + 4:.1f}" fill="white" fill-opacity="0.9"/>'
+            )
     for eid in frame.get("flow", ()):
         points = paths.get(eid)
         if points:
             d = "M" + " L".join(f"{x:.1f},{y:.1f}" for x, y in points)
-            parts.append(f'<path class="tv-flow" d="{d}" fill="none" stroke="{flow}" stroke-width="3" '
-                         f'{end}="url(#{_marker(style)})"/>')
+            parts.append(
+                f'<path class="tv-flow" d="{d}" fill="none" stroke="{flow}" stroke-width="3" '
+                f'{end}="url(#{_marker(style)})"/>'
+            )
     for eid in sorted(edges):
         points = paths.get(eid)
         if points:
             x, y = points[len(points) // 2]
             label = edges[eid]
             w = 6.0 * len(label) + 6
-            parts.append(f'<g class="tv-edge-grad"><rect x="{x + 3:.1f}" y="{y - 7:.1f}" width="{w:.1f}" height="13" '
-                         f'rx="3" fill="white" fill-opacity="0.85"/><text x="{x + 6:.1f}" y="{y + 3:.1f}" '
-                         f'font-family="Helvetica,Arial,sans-serif" font-size="10" fill="{flow}">'
-                         f'{fmt.html_text(label)}</text></g>')
+            parts.append(
+                f'<g class="tv-edge-grad"><rect x="{x + 3:.1f}" y="{y - 7:.1f}" width="{w:.1f}" height="13" '
+                f'rx="3" fill="white" fill-opacity="0.85"/><text x="{x + 6:.1f}" y="{y + 3:.1f}" '
+                f'font-family="Helvetica,Arial,sans-serif" font-size="10" fill="{flow}">'
+                f"{fmt.html_text(label)}</text></g>"
+            )
     node = frame.get("node")
     if node in boxes:
         x0, y0, x1, y1 = boxes[node]
-        parts.append(f'<rect x="{x0 - 4:.1f}" y="{y0 - 4:.1f}" width="{x1 - x0 + 8:.1f}" height="{y1 - y0 + 8:.1f}" '
-                     f'rx="6" fill="none" stroke="{HIGHLIGHT}" stroke-width="4"/>')
+        parts.append(
+            f'<rect x="{x0 - 4:.1f}" y="{y0 - 4:.1f}" width="{x1 - x0 + 8:.1f}" height="{y1 - y0 + 8:.1f}" '
+            f'rx="6" fill="none" stroke="{HIGHLIGHT}" stroke-width="4"/>'
+        )
     for nid in sorted(badges):
         if nid not in boxes or nid in hidden:
             continue
         x0, y0, x1, y1 = boxes[nid]
         label = badges[nid]
         width = _badge_width(label)
-        parts.append(f'<rect x="{x1 - 6:.1f}" y="{y1 - 8:.1f}" width="{width:.1f}" height="16" rx="4" '
-                     f'fill="{style["badge"]}" stroke="{style["badge_edge"]}" stroke-width="1"/>')
-        parts.append(f'<text x="{x1 - 2:.1f}" y="{y1 + 4:.1f}" font-family="Helvetica,Arial,sans-serif" '
-                     f'font-size="11" fill="{style["badge_text"]}">{fmt.html_text(label)}</text>')
+        parts.append(
+            f'<rect x="{x1 - 6:.1f}" y="{y1 - 8:.1f}" width="{width:.1f}" height="16" rx="4" '
+            f'fill="{style["badge"]}" stroke="{style["badge_edge"]}" stroke-width="1"/>'
+        )
+        parts.append(
+            f'<text x="{x1 - 2:.1f}" y="{y1 + 4:.1f}" font-family="Helvetica,Arial,sans-serif" '
+            f'font-size="11" fill="{style["badge_text"]}">{fmt.html_text(label)}</text>'
+        )
     parts.append("</g>")
     return "".join(parts)
 
@@ -380,21 +444,32 @@ def frame_svg(base, boxes, frame, caption=True, badges=None, edges=None, paths=N
         badges, edges = frame.get("set", {}), frame.get("edges", {})
     width, height = _size(base)
     close = base.rfind("</g>")
-    graph = base[:close] + _overlay(boxes, frame, badges, edges or {}, paths or {}, links,
-                                    style or REVERSE_STYLE) + base[close:]
+    graph = (
+        base[:close]
+        + _overlay(boxes, frame, badges, edges or {}, paths or {}, links, style or REVERSE_STYLE)
+        + base[close:]
+    )
     if not caption:
         return graph
     lines = [f"step {frame['index']}: {frame['caption']}"] + cards.text(frame.get("card"))
     top = 8 + LINE_H * len(lines)
-    graph = re.sub(r'<svg width="[^"]+" height="[^"]+"', f'<svg x="0" y="{top}" width="{width}pt" height="{height}pt"',
-                   graph, count=1)
+    graph = re.sub(
+        r'<svg width="[^"]+" height="[^"]+"',
+        f'<svg x="0" y="{top}" width="{width}pt" height="{height}pt"',
+        graph,
+        count=1,
+    )
     total_w, total_h = max(width, 560), height + top + 10
-    text = "".join(f'<text x="6" y="{14 + LINE_H * i}" font-family="Helvetica,Arial,sans-serif" font-size="12"'
-                   f'>{fmt.html_text(line)}</text>'
-                   for i, line in enumerate(lines))
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{total_w:.0f}pt" height="{total_h:.0f}pt" '
-            f'viewBox="0 0 {total_w:.0f} {total_h:.0f}">'
-            f'<rect width="100%" height="100%" fill="white"/>{text}{graph}</svg>')
+    text = "".join(
+        f'<text x="6" y="{14 + LINE_H * i}" font-family="Helvetica,Arial,sans-serif" font-size="12"'
+        f">{fmt.html_text(line)}</text>"
+        for i, line in enumerate(lines)
+    )
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{total_w:.0f}pt" height="{total_h:.0f}pt" '
+        f'viewBox="0 0 {total_w:.0f} {total_h:.0f}">'
+        f'<rect width="100%" height="100%" fill="white"/>{text}{graph}</svg>'
+    )
 
 
 # -- the kernel-free HTML player ------------------------------------------------------------------
@@ -411,10 +486,25 @@ def _compact_card(card):
     if card.get("seed"):
         rows = [[cards.ratio(r["input"], r["input"]), "", "", r["total"], r["total"], 0] for r in card["rows"]]
     else:
-        rows = [[cards.wrt(r["input"]), cards.local_shown(r), "", r["product"],
-                 r["sum"] or r["total"], 1 if r["elementwise"] else 0] for r in card["rows"]]
-    return {"op": card["op"], "out": card["outputs"], "up": card["upstream"], "f": card["formula"],
-            "rows": rows, "seed": 1 if card.get("seed") else 0}
+        rows = [
+            [
+                cards.wrt(r["input"]),
+                cards.local_shown(r),
+                "",
+                r["product"],
+                r["sum"] or r["total"],
+                1 if r["elementwise"] else 0,
+            ]
+            for r in card["rows"]
+        ]
+    return {
+        "op": card["op"],
+        "out": card["outputs"],
+        "up": card["upstream"],
+        "f": card["formula"],
+        "rows": rows,
+        "seed": 1 if card.get("seed") else 0,
+    }
 
 
 def _frame_json(animation):
@@ -555,10 +645,15 @@ _STYLE = """
 def html_player(animation, title="tapeviz"):
     """A self-contained HTML page that plays the frames without a kernel or network."""
     frames = fmt.script_json(json.dumps(_frame_json(animation), sort_keys=True, separators=(",", ":")))
-    boxes = fmt.script_json(json.dumps({k: [round(v, 1) for v in b] for k, b in sorted(animation.boxes.items())},
-                                       separators=(",", ":")))
-    paths = fmt.script_json(json.dumps({k: [[round(x, 1), round(y, 1)] for x, y in p]
-                                        for k, p in sorted(animation.paths.items())}, separators=(",", ":")))
+    boxes = fmt.script_json(
+        json.dumps({k: [round(v, 1) for v in b] for k, b in sorted(animation.boxes.items())}, separators=(",", ":"))
+    )
+    paths = fmt.script_json(
+        json.dumps(
+            {k: [[round(x, 1), round(y, 1)] for x, y in p] for k, p in sorted(animation.paths.items())},
+            separators=(",", ":"),
+        )
+    )
     links = fmt.script_json(json.dumps(animation.links, separators=(",", ":")))
     style = fmt.script_json(json.dumps(animation.style, sort_keys=True, separators=(",", ":")))
     ask = fmt.html_text(animation.style["ask"])
@@ -595,6 +690,7 @@ def html_player(animation, title="tapeviz"):
 
 # -- the GIF ----------------------------------------------------------------------------------------
 
+
 def _font(size):
     from PIL import ImageFont
 
@@ -606,12 +702,20 @@ def _font(size):
     return ImageFont.load_default()
 
 
-_PALETTE = {"white": (255, 255, 255), "black": (0, 0, 0), "highlight": (245, 158, 11), "badge": (254, 226, 226),
-            "badge_edge": (185, 28, 28), "badge_text": (153, 27, 27), "flow": (220, 38, 38), "link": (124, 58, 237)}
+_PALETTE = {
+    "white": (255, 255, 255),
+    "black": (0, 0, 0),
+    "highlight": (245, 158, 11),
+    "badge": (254, 226, 226),
+    "badge_edge": (185, 28, 28),
+    "badge_text": (153, 27, 27),
+    "flow": (220, 38, 38),
+    "link": (124, 58, 237),
+}
 
 
 def _rgb(colour):
-    return tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    return tuple(int(colour[i : i + 2], 16) for i in (1, 3, 5))
 
 
 def gif_images(animation, text_lines=3, max_size=(960, 720)):
@@ -627,7 +731,9 @@ def gif_images(animation, text_lines=3, max_size=(960, 720)):
     png = render.run_dot(animation.dot.replace("digraph tape {", "digraph tape {\n  graph [dpi=72]", 1), "png")
     rgb = Image.open(io.BytesIO(png)).convert("RGB")
     # One palette for every frame: the picture's colours plus ours, so frames need no quantising.
-    colours = dict(_PALETTE, **{key: _rgb(animation.style[key]) for key in ("badge", "badge_edge", "badge_text", "flow")})
+    colours = dict(
+        _PALETTE, **{key: _rgb(animation.style[key]) for key in ("badge", "badge_edge", "badge_text", "flow")}
+    )
     reserved = list(colours.values())
     base = rgb.quantize(colors=256 - len(reserved), dither=Image.Dither.NONE)
     palette = base.getpalette()[: 3 * (256 - len(reserved))]
@@ -761,9 +867,11 @@ def iframe(page, height=None):
 
     if height is None:
         height = _guess_height(page)
-    return (f'<iframe class="tapeviz-embed" srcdoc="{_html.escape(page, quote=True)}" '
-            f'style="width:100%;height:{height}px;border:1px solid #e5e7eb;border-radius:4px" '
-            'loading="lazy"></iframe>')
+    return (
+        f'<iframe class="tapeviz-embed" srcdoc="{_html.escape(page, quote=True)}" '
+        f'style="width:100%;height:{height}px;border:1px solid #e5e7eb;border-radius:4px" '
+        'loading="lazy"></iframe>'
+    )
 
 
 def _guess_height(page):

@@ -137,6 +137,7 @@ def cost(ops, plan, alias, keep=frozenset()):
 
 # -- 1. scopes ---------------------------------------------------------------------------------------
 
+
 def _scope_key(scope, level, opened):
     """The fold key of an op in ``scope`` at ``level``, or None to show it."""
     if not scope:
@@ -181,6 +182,7 @@ def _scope_plan(ops, budget, opened, alias, keep):
 
 # -- 2. loops ----------------------------------------------------------------------------------------
 
+
 def _general(scope):
     """A scope with its numbers dropped: the steps of ``name_scope(f"step{i}")`` are one place."""
     return re.sub(r"\d+", "#", scope)
@@ -224,7 +226,7 @@ def _periods(names, lo, hi):
     for width in GRAM_WIDTHS:
         last = {}
         for i in range(lo, hi - width + 1):
-            gram = tuple(names[i: i + width]) if width > 1 else names[i]
+            gram = tuple(names[i : i + width]) if width > 1 else names[i]
             j = last.get(gram)
             if j is not None:
                 distances[i - j] = distances.get(i - j, 0) + 1
@@ -277,7 +279,7 @@ def _loop_plan(run, opened):
             start, repeats = start + period, repeats - 2
         if run[start]["id"] in opened or repeats < 2:
             continue
-        ops = run[start: start + period * repeats]
+        ops = run[start : start + period * repeats]
         key = f"repeat:{ops[0]['id']}:{period}:{repeats}"
         for op in ops:
             plan[op["id"]] = key
@@ -291,18 +293,22 @@ def _loops_through_scopes(ops, scoped, opened):
     for run in regions(ops, {}, general=True):
         for op_id, key in _loop_plan(run, opened).items():
             found.setdefault(key, []).append(op_id)
-    loops = {op_id: key for key, members in found.items()
-             if len({scoped.get(m) for m in members}) > 1 or scoped.get(members[0]) is None
-             for op_id in members}
+    loops = {
+        op_id: key
+        for key, members in found.items()
+        if len({scoped.get(m) for m in members}) > 1 or scoped.get(members[0]) is None
+        for op_id in members
+    }
     return _drop_singletons(dict(scoped, **loops)), loops
 
 
 # -- 3. segments -------------------------------------------------------------------------------------
 
+
 def _segment_plan(run, size, opened):
     plan = {}
     for start in range(0, len(run), size):
-        chunk = run[start: start + size]
+        chunk = run[start : start + size]
         if len(chunk) < 2 or chunk[0]["id"] in opened:
             continue
         for op in chunk:
@@ -343,8 +349,7 @@ def plan(ops, budget=300, opened=(), alias=None, keep=frozenset()):
     free = len(ops) - len(scoped)
     size = max(2, math.ceil(free / max(1, budget // 3)))
     while True:
-        segmented = dict(scoped, **{op: key for op, key in loops.items()
-                                    if key in lasting or loop_sizes[key] >= size})
+        segmented = dict(scoped, **{op: key for op, key in loops.items() if key in lasting or loop_sizes[key] >= size})
         for run in regions(ops, dict(segmented), contiguous=True):
             segmented.update(_segment_plan(run, size, ids))
         if cost(ops, segmented, alias, keep) <= budget or size >= free:

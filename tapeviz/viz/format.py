@@ -69,7 +69,7 @@ def short_dtype(name):
     """float32 -> f32, int64 -> i64, bool -> bool: labels stay narrow."""
     for long, short in (("float", "f"), ("uint", "u"), ("int", "i")):
         if name.startswith(long):
-            return short + name[len(long):]
+            return short + name[len(long) :]
     return name
 
 
@@ -86,8 +86,9 @@ def nbytes_text(n):
 # included), lone surrogates (not encodable as UTF-8), XML's non-characters,
 # line/paragraph separators and the invisible bidirectional and zero-width
 # format characters (which can make a name look like another).
-_UNDRAWABLE = re.compile("[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069"
-                         "\ufeff\ufff9-\ufffb\ufffe\uffff\ud800-\udfff]")
+_UNDRAWABLE = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb\ufffe\uffff\ud800-\udfff]"
+)
 
 
 def _escape_char(match):
@@ -149,5 +150,10 @@ def dot_string(text, limit=DOT_STRING_LIMIT):
 
 def script_json(text):
     """JSON text made safe inside an HTML ``<script>`` element."""
-    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026") \
-        .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+    return (
+        text.replace("<", "\\u003c")
+        .replace(">", "\\u003e")
+        .replace("&", "\\u0026")
+        .replace("\u2028", "\\u2028")
+        .replace("\u2029", "\\u2029")
+    )

@@ -109,14 +109,18 @@ def sweep_frames(trace, sweep="last", view=None, tape=None, internals=False, nam
     tape_id = None
     if tape is not None and hasattr(trace, "records"):
         tape_id = {serial: tid for tid, serial in naming.tape_serials(trace).items()}.get(tape.serial)
-    if not data["sweeps"] or (tape is not None and tape_id is not None
-                              and not any(s["tape"] == tape_id for s in data["sweeps"])):
-        raise ValueError("This tape has no reverse sweep to play: call tape.gradient(...) first "
-                         "(with tapeviz.viz imported, so the sweep is recorded).")
+    if not data["sweeps"] or (
+        tape is not None and tape_id is not None and not any(s["tape"] == tape_id for s in data["sweeps"])
+    ):
+        raise ValueError(
+            "This tape has no reverse sweep to play: call tape.gradient(...) first "
+            "(with tapeviz.viz imported, so the sweep is recorded)."
+        )
     chosen = choose_sweeps(data, sweep, tape_id)
     found = naming.lookup(trace) if names is None and hasattr(trace, "records") else (names or {})
-    view = view or views.build(naming.relabel(data, found), sweep=data["sweeps"][chosen[-1]]["id"],
-                               grads=False, **options)
+    view = view or views.build(
+        naming.relabel(data, found), sweep=data["sweeps"][chosen[-1]]["id"], grads=False, **options
+    )
     namer = Namer(data, view, found)
     frames = []
     for index in chosen:
@@ -142,22 +146,36 @@ def _one_sweep(trace, data, index, view, namer, internals, start):
         if live and live[0] is not None:
             given = live[0].output_gradients[position] if position < len(live[0].output_gradients) else None
             target_tensor = live[0].targets[position]
-            value = cards.array_of(given) if given is not None else (
-                cards.np.ones(tuple(target_tensor.shape)) if hasattr(target_tensor, "shape") else None)
+            value = (
+                cards.array_of(given)
+                if given is not None
+                else (cards.np.ones(tuple(target_tensor.shape)) if hasattr(target_tensor, "shape") else None)
+            )
         node = namer.node(tid)
         cards._accumulate(totals, node, value, seed, None)
         seeds[node] = badge(node, seed)
     tape_name = namer.tape(sweep["tape"])
     seed_text = ", ".join(f"{cards.ratio(namer(t), namer(t))} = {s}" for t, s in zip(sweep["targets"], sweep["seeds"]))
-    frames = [{
-        "index": start, "kind": "seed", "sweep": sweep["id"], "clear": True,
-        "node": namer.node(sweep["targets"][0]) if sweep["targets"] else None, "op": None,
-        "upstream": list(sweep["seeds"]), "formula": "", "grads": [], "accumulated": [],
-        "caption": f"{tape_name}.gradient starts at the target with the seed {seed_text}: "
-                   f"the gradient of {target} with respect to itself.",
-        "card": cards.seed_card([namer(t) for t in sweep["targets"]], sweep["seeds"]),
-        "set": {n: b for n, b in seeds.items() if n in view.nodes}, "edges": {}, "flow": [],
-    }]
+    frames = [
+        {
+            "index": start,
+            "kind": "seed",
+            "sweep": sweep["id"],
+            "clear": True,
+            "node": namer.node(sweep["targets"][0]) if sweep["targets"] else None,
+            "op": None,
+            "upstream": list(sweep["seeds"]),
+            "formula": "",
+            "grads": [],
+            "accumulated": [],
+            "caption": f"{tape_name}.gradient starts at the target with the seed {seed_text}: "
+            f"the gradient of {target} with respect to itself.",
+            "card": cards.seed_card([namer(t) for t in sweep["targets"]], sweep["seeds"]),
+            "set": {n: b for n, b in seeds.items() if n in view.nodes},
+            "edges": {},
+            "flow": [],
+        }
+    ]
     for position, step in enumerate(sweep["steps"]):
         op = data["ops"][int(step["op"][2:])]
         event = events[position] if events is not None else None
@@ -181,29 +199,56 @@ def _one_sweep(trace, data, index, view, namer, internals, start):
             edge = edges.get((node, namer.node(tid)))
             if edge is not None:
                 flow.append(edge)
-        frames.append({
-            "index": start + len(frames), "kind": "step", "sweep": sweep["id"], "node": node, "op": op["id"],
-            "upstream": list(step["upstream"]), "formula": op["formula"], "grads": list(step["grads"]),
-            "accumulated": list(step["accumulated"]), "caption": _caption(card, is_read),
-            "card": card, "set": changed, "edges": labels, "flow": flow,
-        })
+        frames.append(
+            {
+                "index": start + len(frames),
+                "kind": "step",
+                "sweep": sweep["id"],
+                "node": node,
+                "op": op["id"],
+                "upstream": list(step["upstream"]),
+                "formula": op["formula"],
+                "grads": list(step["grads"]),
+                "accumulated": list(step["accumulated"]),
+                "caption": _caption(card, is_read),
+                "card": card,
+                "set": changed,
+                "edges": labels,
+                "flow": flow,
+            }
+        )
     results = sweep["results"] or []
-    done = ", ".join(f"{cards.ratio(target, namer(s))} = {'None' if r is None else r}"
-                     for s, r in zip(sweep["sources"], results))
+    done = ", ".join(
+        f"{cards.ratio(target, namer(s))} = {'None' if r is None else r}" for s, r in zip(sweep["sources"], results)
+    )
     result_names = _result_names(live, namer)
-    frames.append({
-        "index": start + len(frames), "kind": "done", "sweep": sweep["id"], "node": None, "op": None,
-        "upstream": [], "formula": "", "grads": [], "accumulated": [], "card": None,
-        "caption": f"Done: {done}" + (f" (returned as {result_names})" if result_names else "") + ".",
-        "set": {}, "edges": {}, "flow": [],
-    })
+    frames.append(
+        {
+            "index": start + len(frames),
+            "kind": "done",
+            "sweep": sweep["id"],
+            "node": None,
+            "op": None,
+            "upstream": [],
+            "formula": "",
+            "grads": [],
+            "accumulated": [],
+            "card": None,
+            "caption": f"Done: {done}" + (f" (returned as {result_names})" if result_names else "") + ".",
+            "set": {},
+            "edges": {},
+            "flow": [],
+        }
+    )
     return frames
 
 
 def _caption(card, is_read):
     if is_read:
-        return (f"{card['op']}: the read passes its gradient on to the variable "
-                "(already counted there when it was computed).")
+        return (
+            f"{card['op']}: the read passes its gradient on to the variable "
+            "(already counted there when it was computed)."
+        )
     parts = []
     for row in card["rows"]:
         if row["elementwise"]:
@@ -247,8 +292,12 @@ def backward_links(data, view, sweep_ids=None):
             forward = view.op_node.get(event["op"])
             for backward_op in pending[event["sweep"]]:
                 backward = view.op_node.get(backward_op)
-                if (backward in view.nodes and forward in view.nodes and backward != forward
-                        and (backward, forward) not in links):
+                if (
+                    backward in view.nodes
+                    and forward in view.nodes
+                    and backward != forward
+                    and (backward, forward) not in links
+                ):
                     links.append((backward, forward))
             pending[event["sweep"]] = []
         elif event["kind"] == "sweep_end":
@@ -275,14 +324,32 @@ def recording_frames(trace, view=None, **options):
     frames = []
     ordered = list(view.nodes)
     for index in range(len(shown_ops) + 1):
-        hidden = [n for n in ordered if n in appear and appear[n] > index
-                  or (n not in appear and n in producer)]
+        hidden = [n for n in ordered if n in appear and appear[n] > index or (n not in appear and n in producer)]
         op = shown_ops[index - 1] if index else None
-        caption = ("The tape starts empty; inputs and variables exist." if op is None else
-                   f"Recorded {op['name']} ({op['id']})" + (f" in scope {op['scope']}" if op["scope"] else "")
-                   + f" on {', '.join(found.get(t, t) for t in op['tapes']) or 'no tape'}.")
-        frames.append({"index": index, "kind": "record", "node": view.op_node[op["id"]] if op else None,
-                       "op": op["id"] if op else None, "caption": caption, "set": {}, "edges": {}, "flow": [],
-                       "card": None, "hidden": hidden, "clear": index == 0,
-                       "upstream": [], "formula": "", "grads": [], "accumulated": []})
+        caption = (
+            "The tape starts empty; inputs and variables exist."
+            if op is None
+            else f"Recorded {op['name']} ({op['id']})"
+            + (f" in scope {op['scope']}" if op["scope"] else "")
+            + f" on {', '.join(found.get(t, t) for t in op['tapes']) or 'no tape'}."
+        )
+        frames.append(
+            {
+                "index": index,
+                "kind": "record",
+                "node": view.op_node[op["id"]] if op else None,
+                "op": op["id"] if op else None,
+                "caption": caption,
+                "set": {},
+                "edges": {},
+                "flow": [],
+                "card": None,
+                "hidden": hidden,
+                "clear": index == 0,
+                "upstream": [],
+                "formula": "",
+                "grads": [],
+                "accumulated": [],
+            }
+        )
     return frames, view

@@ -60,7 +60,7 @@ def _changed(before, after):
     rows = np.flatnonzero(diff.any(axis=1))
     if rows.size == 0:
         return None
-    cols = np.flatnonzero(diff[rows[0]: rows[-1] + 1].any(axis=0))
+    cols = np.flatnonzero(diff[rows[0] : rows[-1] + 1].any(axis=0))
     return int(cols[0]), int(rows[0]), int(cols[-1]) + 1, int(rows[-1]) + 1
 
 
@@ -71,7 +71,7 @@ def _image_block(image, left, top):
     data = buffer.getvalue()
     packed = data[10]
     table = 3 * 2 ** ((packed & 7) + 1) if packed & 0x80 else 0
-    colours = data[13: 13 + table]
+    colours = data[13 : 13 + table]
     position = 13 + table
     while data[position] == 0x21:  # skip Pillow's extensions
         position += 2
@@ -80,11 +80,11 @@ def _image_block(image, left, top):
         position += 1
     if data[position] != 0x2C:
         raise ValueError("unexpected GIF layout from Pillow")
-    width, height, local = struct.unpack("<HHB", data[position + 5: position + 10])
+    width, height, local = struct.unpack("<HHB", data[position + 5 : position + 10])
     position += 10
     if local & 0x80:  # Pillow used a local table: take it instead
         size = 3 * 2 ** ((local & 7) + 1)
-        colours, position, packed = data[position: position + size], position + size, local
+        colours, position, packed = data[position : position + size], position + size, local
     end = len(data) - 1  # the trailer
     flags = ((0x80 | (packed & 7)) if colours else 0) | (local & 0x40)  # keep Pillow's interlacing
-    return (b"\x2c" + struct.pack("<HHHHB", left, top, width, height, flags) + colours + data[position:end])
+    return b"\x2c" + struct.pack("<HHHHB", left, top, width, height, flags) + colours + data[position:end]

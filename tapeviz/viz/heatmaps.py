@@ -17,7 +17,7 @@ def _colour(t):
     t = float(np.clip(t, -1.0, 1.0))
     blue, red, white = np.array([37, 99, 235]), np.array([220, 38, 38]), np.array([255, 255, 255])
     rgb = white + (red - white) * t if t >= 0 else white + (blue - white) * -t
-    return "#%02x%02x%02x" % tuple(int(round(c)) for c in rgb)
+    return "#" + "".join(f"{int(round(c)):02x}" for c in rgb)
 
 
 def as_matrix(value, output_rank=None):
@@ -53,27 +53,39 @@ class Heatmap:
         scale = scale or 1.0
         left, top = 60, 34 if self.title else 18
         width, height = left + cols * c + 90, top + rows * c + 30
-        parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-                 f'viewBox="0 0 {width} {height}" font-family="Helvetica,Arial,sans-serif">',
-                 '<rect width="100%" height="100%" fill="white"/>']
+        parts = [
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+            f'viewBox="0 0 {width} {height}" font-family="Helvetica,Arial,sans-serif">',
+            '<rect width="100%" height="100%" fill="white"/>',
+        ]
         if self.title:
-            parts.append(f'<text x="{left}" y="16" font-size="13" font-weight="bold">{fmt.html_text(self.title)}</text>')
+            parts.append(
+                f'<text x="{left}" y="16" font-size="13" font-weight="bold">{fmt.html_text(self.title)}</text>'
+            )
         show_values = c >= 30
         for i in range(rows):
             for j in range(cols):
                 v = m[i, j]
                 fill = _colour(v / scale) if np.isfinite(v) else "#fde047"
-                parts.append(f'<rect class="cell" x="{left + j * c}" y="{top + i * c}" width="{c}" height="{c}" '
-                             f'fill="{fill}" stroke="#e5e7eb" stroke-width="0.5">'
-                             f'<title>[{i}, {j}] = {fmt.number(v)}</title></rect>')
+                parts.append(
+                    f'<rect class="cell" x="{left + j * c}" y="{top + i * c}" width="{c}" height="{c}" '
+                    f'fill="{fill}" stroke="#e5e7eb" stroke-width="0.5">'
+                    f"<title>[{i}, {j}] = {fmt.number(v)}</title></rect>"
+                )
                 if show_values:
                     ink = "white" if np.isfinite(v) and abs(v) / scale > 0.6 else "#111827"
-                    parts.append(f'<text x="{left + j * c + c / 2}" y="{top + i * c + c / 2 + 4}" font-size="10" '
-                                 f'text-anchor="middle" fill="{ink}">{fmt.html_text(fmt.number(v))}</text>')
-        parts.append(f'<text x="{left - 6}" y="{top + rows * c / 2}" font-size="11" text-anchor="end" '
-                     f'fill="#374151">{fmt.html_text(self.row_label)}</text>')
-        parts.append(f'<text x="{left + cols * c / 2}" y="{top + rows * c + 18}" font-size="11" text-anchor="middle" '
-                     f'fill="#374151">{fmt.html_text(self.column_label)}</text>')
+                    parts.append(
+                        f'<text x="{left + j * c + c / 2}" y="{top + i * c + c / 2 + 4}" font-size="10" '
+                        f'text-anchor="middle" fill="{ink}">{fmt.html_text(fmt.number(v))}</text>'
+                    )
+        parts.append(
+            f'<text x="{left - 6}" y="{top + rows * c / 2}" font-size="11" text-anchor="end" '
+            f'fill="#374151">{fmt.html_text(self.row_label)}</text>'
+        )
+        parts.append(
+            f'<text x="{left + cols * c / 2}" y="{top + rows * c + 18}" font-size="11" text-anchor="middle" '
+            f'fill="#374151">{fmt.html_text(self.column_label)}</text>'
+        )
         # the colour scale
         x0 = left + cols * c + 16
         for k in range(11):

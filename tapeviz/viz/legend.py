@@ -30,8 +30,13 @@ def entries(view, frames=(), links=(), data=None, forward=False):
     for depth in sorted(view.depths):
         order = views.ORDER_NAMES[min(depth, len(views.ORDER_NAMES) - 1)]
         colour = _COLOUR_NAMES[min(depth, len(_COLOUR_NAMES) - 1)]
-        out.append(("op", {"fill": views.depth_colour(depth), "stroke": "#1f2937"},
-                    f"{order} op ({colour}{', dashed edges' if depth else ''})"))
+        out.append(
+            (
+                "op",
+                {"fill": views.depth_colour(depth), "stroke": "#1f2937"},
+                f"{order} op ({colour}{', dashed edges' if depth else ''})",
+            )
+        )
     if any(node["kind"] == "op" and not node["op"]["tapes"] for node in view.nodes.values()):
         out.append(("op", {"fill": "#f3f4f6", "stroke": "#6b7280"}, "op no tape recorded"))
     if view.folds:
@@ -70,17 +75,25 @@ def _swatch(kind, c):
         "box": f'<rect x="2" y="3" width="24" height="12" fill="{fill}" stroke="{stroke}" stroke-width="2"/>',
         "ellipse": f'<ellipse cx="14" cy="9" rx="11" ry="6" fill="{fill}" stroke="{stroke}" stroke-width="1.5"/>',
         "ellipse-dashed": f'<ellipse cx="14" cy="9" rx="11" ry="6" fill="{fill}" stroke="{stroke}" stroke-dasharray="3,2"/>',
-        "ellipse-double": (f'<ellipse cx="14" cy="9" rx="12" ry="7" fill="none" stroke="{stroke}"/>'
-                           f'<ellipse cx="14" cy="9" rx="9" ry="4.5" fill="{fill}" stroke="{stroke}"/>'),
+        "ellipse-double": (
+            f'<ellipse cx="14" cy="9" rx="12" ry="7" fill="none" stroke="{stroke}"/>'
+            f'<ellipse cx="14" cy="9" rx="9" ry="4.5" fill="{fill}" stroke="{stroke}"/>'
+        ),
         "op": f'<rect x="2" y="3" width="24" height="12" rx="4" fill="{fill}" stroke="{stroke}"/>',
-        "fold": (f'<rect x="5" y="2" width="21" height="11" fill="{fill}" stroke="{stroke}"/>'
-                 f'<rect x="2" y="5" width="21" height="11" fill="{fill}" stroke="{stroke}"/>'),
+        "fold": (
+            f'<rect x="5" y="2" width="21" height="11" fill="{fill}" stroke="{stroke}"/>'
+            f'<rect x="2" y="5" width="21" height="11" fill="{fill}" stroke="{stroke}"/>'
+        ),
         "highlight": f'<rect x="2" y="2" width="24" height="14" rx="4" fill="none" stroke="{stroke}" stroke-width="3"/>',
         "badge": f'<rect x="2" y="4" width="24" height="10" rx="3" fill="{fill}" stroke="{stroke}"/>',
-        "flow": (f'<line x1="26" y1="9" x2="7" y2="9" stroke="{stroke}" stroke-width="3"/>'
-                 f'<path d="M2,9 L9,5 L9,13 z" fill="{stroke}"/>'),
-        "flow-forward": (f'<line x1="2" y1="9" x2="21" y2="9" stroke="{stroke}" stroke-width="3"/>'
-                         f'<path d="M26,9 L19,5 L19,13 z" fill="{stroke}"/>'),
+        "flow": (
+            f'<line x1="26" y1="9" x2="7" y2="9" stroke="{stroke}" stroke-width="3"/>'
+            f'<path d="M2,9 L9,5 L9,13 z" fill="{stroke}"/>'
+        ),
+        "flow-forward": (
+            f'<line x1="2" y1="9" x2="21" y2="9" stroke="{stroke}" stroke-width="3"/>'
+            f'<path d="M26,9 L19,5 L19,13 z" fill="{stroke}"/>'
+        ),
         "link": f'<line x1="2" y1="9" x2="26" y2="9" stroke="{stroke}" stroke-width="1.5" stroke-dasharray="2,3"/>',
         "hidden": f'<rect x="2" y="3" width="24" height="12" fill="{fill}" stroke="{stroke}"/>',
     }
@@ -91,8 +104,10 @@ def html(items):
     """The legend as inline HTML: one swatch and one phrase per entry."""
     if not items:
         return ""
-    cells = "".join(f'<span style="margin-right:14px;white-space:nowrap">{_swatch(kind, colours)} '
-                    f"{fmt.html_text(text)}</span>" for kind, colours, text in items)
+    cells = "".join(
+        f'<span style="margin-right:14px;white-space:nowrap">{_swatch(kind, colours)} {fmt.html_text(text)}</span>'
+        for kind, colours, text in items
+    )
     return f'<div class="tapeviz-legend">{cells}</div>'
 
 

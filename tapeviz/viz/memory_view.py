@@ -56,12 +56,14 @@ def timeline(tape):
                 if key in users:
                     users[key] -= 1
             needed = sum(b for k, b in held.items() if users.get(k, 0) > 0)
-            points.append((len(points), needed if not persistent else sum(held.values()),
-                           f"sweep {event.entry.primitive.name}"))
+            points.append(
+                (len(points), needed if not persistent else sum(held.values()), f"sweep {event.entry.primitive.name}")
+            )
         elif isinstance(event, events.SweepFinished) and event.tape == me:
             users = {k: sum(1 for e in entries for t in _entry_tensors(e) if tensor_id(t) == k) for k in held}
-            points.append((len(points), sum(held.values()) if persistent else 0,
-                           "after gradient()" if persistent else "released"))
+            points.append(
+                (len(points), sum(held.values()) if persistent else 0, "after gradient()" if persistent else "released")
+            )
         elif isinstance(event, events.TapeReleased) and event.tape == me:
             held, users, entries = {}, {}, []
             points.append((len(points), 0, f"released ({event.reason})"))
@@ -74,8 +76,7 @@ class MemoryView:
     def __init__(self, tapes, labels=None):
         self.series = []
         for i, tape in enumerate(tapes):
-            label = (labels[i] if labels else
-                     f"tape {i} ({'persistent' if tape.persistent else 'non-persistent'})")
+            label = labels[i] if labels else f"tape {i} ({'persistent' if tape.persistent else 'non-persistent'})"
             self.series.append((label, timeline(tape)))
 
     def peak(self, index=0):
@@ -109,17 +110,19 @@ class MemoryView:
         def y(nbytes):
             return base - nbytes * sy
 
-        out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-               f'viewBox="0 0 {width} {height}" font-family="Helvetica,Arial,sans-serif" font-size="11">',
-               f'<rect width="{width}" height="{height}" fill="white"/>',
-               f'<text x="{left}" y="{top - 12}" font-weight="bold">bytes the tape holds for the backward pass</text>',
-               f'<line x1="{left}" y1="{base}" x2="{left + plot_w}" y2="{base}" stroke="#374151"/>',
-               f'<line x1="{left}" y1="{top}" x2="{left}" y2="{base}" stroke="#374151"/>',
-               f'<text x="{left - 6}" y="{y(top_bytes) + 4:.1f}" text-anchor="end">'
-               f'{fmt.html_text(fmt.nbytes_text(top_bytes))}</text>',
-               f'<text x="{left - 6}" y="{base + 4}" text-anchor="end">0</text>',
-               f'<text x="{left + plot_w / 2:.0f}" y="{base + 16}" text-anchor="middle" fill="#374151">'
-               'events, in order: ops recorded, then the steps of the sweep</text>']
+        out = [
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+            f'viewBox="0 0 {width} {height}" font-family="Helvetica,Arial,sans-serif" font-size="11">',
+            f'<rect width="{width}" height="{height}" fill="white"/>',
+            f'<text x="{left}" y="{top - 12}" font-weight="bold">bytes the tape holds for the backward pass</text>',
+            f'<line x1="{left}" y1="{base}" x2="{left + plot_w}" y2="{base}" stroke="#374151"/>',
+            f'<line x1="{left}" y1="{top}" x2="{left}" y2="{base}" stroke="#374151"/>',
+            f'<text x="{left - 6}" y="{y(top_bytes) + 4:.1f}" text-anchor="end">'
+            f"{fmt.html_text(fmt.nbytes_text(top_bytes))}</text>",
+            f'<text x="{left - 6}" y="{base + 4}" text-anchor="end">0</text>',
+            f'<text x="{left + plot_w / 2:.0f}" y="{base + 16}" text-anchor="middle" fill="#374151">'
+            "events, in order: ops recorded, then the steps of the sweep</text>",
+        ]
         marked = set()
         for i in range(len(self.series)):
             call = self.gradient_call(i)
@@ -127,8 +130,9 @@ class MemoryView:
                 continue
             marked.add(call)
             cx = x(call - 0.5)
-            out.append(f'<line x1="{cx:.1f}" y1="{top}" x2="{cx:.1f}" y2="{base}" stroke="#6b7280" '
-                       'stroke-dasharray="4,3"/>')
+            out.append(
+                f'<line x1="{cx:.1f}" y1="{top}" x2="{cx:.1f}" y2="{base}" stroke="#6b7280" stroke-dasharray="4,3"/>'
+            )
             out.append(f'<text x="{cx + 4:.1f}" y="{base - 8}" fill="#374151">gradient() called</text>')
         dashes = ["", "7,4", "2,3", "10,3,2,3", "1,5"]
         widths = [6, 2.5, 2.5, 2.5, 2.5]
@@ -136,8 +140,9 @@ class MemoryView:
         ends = []
         for i, (label, points) in enumerate(self.series):
             colour = COLOURS[i % len(COLOURS)]
-            style = (f'stroke="{colour}" stroke-width="{widths[i % 5]}" stroke-opacity="{opacity[i % 5]}"'
-                     + (f' stroke-dasharray="{dashes[i % 5]}"' if dashes[i % 5] else ""))
+            style = f'stroke="{colour}" stroke-width="{widths[i % 5]}" stroke-opacity="{opacity[i % 5]}"' + (
+                f' stroke-dasharray="{dashes[i % 5]}"' if dashes[i % 5] else ""
+            )
             coords = " ".join(f"{x(s):.1f},{y(b):.1f}" for s, b, _ in points)
             out.append(f'<polyline points="{coords}" fill="none" {style}/>')
             last_step, last_bytes, _ = points[-1]
@@ -154,8 +159,10 @@ class MemoryView:
         return "".join(out)
 
     def _repr_mimebundle_(self, include=None, exclude=None):
-        text = "\n".join(f"{label}: peak {fmt.nbytes_text(max(b for _, b, _ in points))}, "
-                         f"end {fmt.nbytes_text(points[-1][1])}" for label, points in self.series)
+        text = "\n".join(
+            f"{label}: peak {fmt.nbytes_text(max(b for _, b, _ in points))}, end {fmt.nbytes_text(points[-1][1])}"
+            for label, points in self.series
+        )
         # inline SVG in HTML, as the tape drawings: an image/svg+xml output is not drawn untrusted
         return {"text/plain": text, "text/html": f'<div class="tapeviz-memory">{self.svg()}</div>'}
 

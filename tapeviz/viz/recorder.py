@@ -91,14 +91,21 @@ def compact(event, summaries, with_values=False):
         entry = _light_entry(event.entry, summaries)
         if entry is event.entry and not any(map(_is_large, event.upstream + event.grads)):
             return event
-        return dataclasses.replace(event, entry=entry, upstream=_light_all(event.upstream, summaries, with_values),
-                                   grads=_light_all(event.grads, summaries, with_values))
+        return dataclasses.replace(
+            event,
+            entry=entry,
+            upstream=_light_all(event.upstream, summaries, with_values),
+            grads=_light_all(event.grads, summaries, with_values),
+        )
     if isinstance(event, events.SweepStarted):
         if not any(map(_is_large, event.targets + event.sources + event.output_gradients)):
             return event
-        return dataclasses.replace(event, targets=_light_all(event.targets, summaries, with_values),
-                                   sources=_light_all(event.sources, summaries, with_values),
-                                   output_gradients=_light_all(event.output_gradients, summaries, with_values))
+        return dataclasses.replace(
+            event,
+            targets=_light_all(event.targets, summaries, with_values),
+            sources=_light_all(event.sources, summaries, with_values),
+            output_gradients=_light_all(event.output_gradients, summaries, with_values),
+        )
     if isinstance(event, events.SweepFinished):
         if not any(map(_is_large, event.results)):
             return event
@@ -281,7 +288,9 @@ class SessionRecorder:
 
 
 def _is_lighter(kept, event):
-    return isinstance(getattr(kept, "entry", None), EntrySketch) and not isinstance(getattr(event, "entry", None), EntrySketch)
+    return isinstance(getattr(kept, "entry", None), EntrySketch) and not isinstance(
+        getattr(event, "entry", None), EntrySketch
+    )
 
 
 _SWEEP_EVENTS = (events.SweepStarted, events.BackwardStep, events.SweepFinished)

@@ -115,8 +115,11 @@ def _run(binary, data, fmt, timeout):
         raise GraphvizUnavailable(f"The layout program {binary} could not be run ({exc}). " + INSTALL_HINT) from None
     if done.returncode != 0:
         message = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise _LayoutFailed(f"{os.path.basename(binary)} could not lay out this graph ("
-                            + (message[0] if message else f"exit status {done.returncode}") + ")")
+        raise _LayoutFailed(
+            f"{os.path.basename(binary)} could not lay out this graph ("
+            + (message[0] if message else f"exit status {done.returncode}")
+            + ")"
+        )
     return done.stdout
 
 
@@ -138,4 +141,3 @@ def svg(source, timeout=60, program=None):
 
 def png(source, timeout=60, program=None):
     return run_dot(source, "png", timeout, program)
-

@@ -53,9 +53,16 @@ def step_card(op, entry, tangents_in, tangents_out, name_of):
         if tangent is None:
             continue  # this input does not move with the primals
         item = described[position] if described and position < len(described) else None
-        row = {"tid": tid, "position": position, "input": input_names[position],
-               "tangent": shown(tangent), "local": None, "local_value": None,
-               "product": None, "elementwise": False}
+        row = {
+            "tid": tid,
+            "position": position,
+            "input": input_names[position],
+            "tangent": shown(tangent),
+            "local": None,
+            "local_value": None,
+            "product": None,
+            "elementwise": False,
+        }
         if item is not None:
             local_text, local_value = item
             row["local"] = cards.named(local_text, op["name"], input_names)
@@ -74,16 +81,34 @@ def step_card(op, entry, tangents_in, tangents_out, name_of):
     if elementwise and len(products) > 1:
         parts = " + ".join(shown(p) for p in products)
         summed = f"{parts} = {totals[0]}"
-    return {"forward": True, "op": op["name"], "id": op["id"], "outputs": ", ".join(outputs) or op["id"],
-            "names": outputs, "values": values, "formula": op["formula"], "rows": rows,
-            "totals": totals, "sum": summed, "elementwise": elementwise, "evaluated": described is not None}
+    return {
+        "forward": True,
+        "op": op["name"],
+        "id": op["id"],
+        "outputs": ", ".join(outputs) or op["id"],
+        "names": outputs,
+        "values": values,
+        "formula": op["formula"],
+        "rows": rows,
+        "totals": totals,
+        "sum": summed,
+        "elementwise": elementwise,
+        "evaluated": described is not None,
+    }
 
 
 def seed_card(names, tangents):
     """The first frame: each primal's tangent (``dx/dt = 1``)."""
     rows = [{"input": name, "tangent": tangent} for name, tangent in zip(names, tangents)]
-    return {"forward": True, "seed": True, "op": "seed", "id": None, "outputs": ", ".join(names),
-            "rows": rows, "formula": ""}
+    return {
+        "forward": True,
+        "seed": True,
+        "op": "seed",
+        "id": None,
+        "outputs": ", ".join(names),
+        "rows": rows,
+        "formula": "",
+    }
 
 
 def total_text(card):
@@ -124,10 +149,14 @@ def text(card):
         lines.append("  no input carries a tangent here")
     for row in card["rows"]:
         if row["elementwise"]:
-            lines.append(f"  from {row['input']}: tangent {row['tangent']}; local {cards.local_shown(row)}; "
-                         f"local {TIMES} tangent = {row['product']}")
+            lines.append(
+                f"  from {row['input']}: tangent {row['tangent']}; local {cards.local_shown(row)}; "
+                f"local {TIMES} tangent = {row['product']}"
+            )
         else:
-            lines.append(f"  from {row['input']}: tangent {row['tangent']}; not elementwise, the rule: {card['formula']}")
+            lines.append(
+                f"  from {row['input']}: tangent {row['tangent']}; not elementwise, the rule: {card['formula']}"
+            )
     lines.append(f"  {total_text(card)}")
     return lines
 
@@ -140,25 +169,31 @@ def html(card):
     """The card as a small HTML table (user text escaped)."""
     e = fmt.html_text
     if card.get("seed"):
-        body = "".join(f"<tr><td>tangent</td><td><b>{e(rate(row['input']))} = {e(row['tangent'])}</b></td></tr>"
-                       for row in card["rows"])
+        body = "".join(
+            f"<tr><td>tangent</td><td><b>{e(rate(row['input']))} = {e(row['tangent'])}</b></td></tr>"
+            for row in card["rows"]
+        )
         return f'<table class="tv-card" style="{_TABLE}">{body}</table>'
     values = ", ".join(f"{n} = {v}" for n, v in zip(card["names"], card["values"]))
-    head = (f"<tr><th colspan=4 style='text-align:left'>{e(card['op'])} \u2192 {e(values)}"
-            f" <span style='color:#6b7280;font-weight:normal'>{e(card['formula'])}</span></th></tr>"
-            "<tr style='color:#6b7280'><td>from</td><td>tangent in</td><td>local derivative</td>"
-            f"<td>local {TIMES} tangent</td></tr>")
+    head = (
+        f"<tr><th colspan=4 style='text-align:left'>{e(card['op'])} \u2192 {e(values)}"
+        f" <span style='color:#6b7280;font-weight:normal'>{e(card['formula'])}</span></th></tr>"
+        "<tr style='color:#6b7280'><td>from</td><td>tangent in</td><td>local derivative</td>"
+        f"<td>local {TIMES} tangent</td></tr>"
+    )
     body = []
     for row in card["rows"]:
         local = e(cards.local_shown(row)) if row["elementwise"] else e(NOT_ELEMENTWISE)
         product = e(row["product"]) if row["elementwise"] else ""
-        body.append(f"<tr><td><b>{e(row['input'])}</b></td><td>{e(row['tangent'])}</td><td>{local}</td>"
-                    f"<td>{product}</td></tr>")
+        body.append(
+            f"<tr><td><b>{e(row['input'])}</b></td><td>{e(row['tangent'])}</td><td>{local}</td><td>{product}</td></tr>"
+        )
     if not card["rows"]:
         body.append("<tr><td colspan=4>no input carries a tangent here</td></tr>")
     body.append(f"<tr><td colspan=4><b>{e(total_text(card))}</b></td></tr>")
-    return (f'<table class="tv-card" style="{_TABLE}">{head}{"".join(body)}</table>'
-            .replace("<td>", f'<td style="{_CELL}">').replace("<td colspan=4>", f'<td colspan=4 style="{_CELL}">'))
+    return f'<table class="tv-card" style="{_TABLE}">{head}{"".join(body)}</table>'.replace(
+        "<td>", f'<td style="{_CELL}">'
+    ).replace("<td colspan=4>", f'<td colspan=4 style="{_CELL}">')
 
 
 def compact(card):
@@ -166,7 +201,22 @@ def compact(card):
     if card.get("seed"):
         return {"fwd": 1, "seed": 1, "rows": [[rate(r["input"]), r["tangent"]] for r in card["rows"]]}
     values = ", ".join(f"{n} = {v}" for n, v in zip(card["names"], card["values"]))
-    rows = [[r["input"], r["tangent"], cards.local_shown(r) if r["elementwise"] else NOT_ELEMENTWISE,
-             r["product"] if r["elementwise"] else ""] for r in card["rows"]]
-    return {"fwd": 1, "seed": 0, "op": card["op"], "out": values, "f": card["formula"], "rows": rows,
-            "tot": total_text(card), "ans": card["totals"][0] if card["totals"] else ""}
+    rows = [
+        [
+            r["input"],
+            r["tangent"],
+            cards.local_shown(r) if r["elementwise"] else NOT_ELEMENTWISE,
+            r["product"] if r["elementwise"] else "",
+        ]
+        for r in card["rows"]
+    ]
+    return {
+        "fwd": 1,
+        "seed": 0,
+        "op": card["op"],
+        "out": values,
+        "f": card["formula"],
+        "rows": rows,
+        "tot": total_text(card),
+        "ans": card["totals"][0] if card["totals"] else "",
+    }

@@ -39,8 +39,10 @@ def _as_tangent(primal, tangent):
     value = tangent.numpy() if is_tensor(tangent) else np.asarray(tangent)
     shape = tuple(primal.shape)
     if tuple(np.shape(value)) != shape:
-        raise ValueError(f"A tangent of shape {tuple(np.shape(value))} was given for a primal of shape {shape}: "
-                         "each tangent has its primal's shape (a direction to move the primal in).")
+        raise ValueError(
+            f"A tangent of shape {tuple(np.shape(value))} was given for a primal of shape {shape}: "
+            "each tangent has its primal's shape (a direction to move the primal in)."
+        )
     if not primal.dtype.is_floating:
         raise TypeError(f"Only floating-point primals have tangents; got one of dtype {primal.dtype.name}.")
     return convert_to_tensor(np.asarray(value, dtype=primal.dtype.as_numpy_dtype))
@@ -63,15 +65,19 @@ def forward_frames(trace, primals, tangents, tape=None, internals=False, names=N
     data = trace.data
     objects = trace.objects
     if not objects:
-        raise ValueError("The tangent player needs the recorded values: pass the ForwardAccumulator or the "
-                         "tape itself, not a trace loaded from JSON.")
+        raise ValueError(
+            "The tangent player needs the recorded values: pass the ForwardAccumulator or the "
+            "tape itself, not a trace loaded from JSON."
+        )
     tape_id = None
     if tape is not None:
         tape_id = {serial: tid for tid, serial in naming.tape_serials(trace).items()}.get(tape.serial)
     ops = [op for op in data["ops"] if tape_id is None or tape_id in op["tapes"]]
     if not ops:
-        raise ValueError("This tape recorded no ops to push a tangent through: compute something from the "
-                         "primals inside the `with` block.")
+        raise ValueError(
+            "This tape recorded no ops to push a tangent through: compute something from the "
+            "primals inside the `with` block."
+        )
     ids = {tensor_id(obj): tid for tid, obj in objects["tensors"].items()}
     found = naming.lookup(trace) if names is None else dict(names)
     shown = dict(data, ops=ops) if tape_id is not None else data
@@ -100,18 +106,35 @@ def forward_frames(trace, primals, tangents, tape=None, internals=False, names=N
     first = next((tid for tid, _n, _t in seeds if tid is not None), None)
     seed_text = ", ".join(f"{tcards.rate(name)} = {t}" for _tid, name, t in seeds)
     moves = ", ".join(f"{name} + t\u00b7{t}" for _tid, name, t in seeds)
-    frames = [{
-        "index": 0, "kind": "seed", "sweep": "forward", "clear": True,
-        "node": namer.node(first) if first is not None else None, "op": None,
-        "upstream": [], "formula": "", "grads": [], "accumulated": [], "answer": None, "tangents": [],
-        "caption": (f"{who or 'Forward mode'} starts at the primals with their tangents, {seed_text}: the inputs "
-                    f"move as {moves}, and every value computed from them moves at its own rate d(value)/dt, "
-                    "carried forward along the arrows."),
-        "card": tcards.seed_card([name for _tid, name, _t in seeds], [t for _tid, _n, t in seeds]),
-        "set": {namer.node(tid): badge(tid, t) for tid, _n, t in seeds
-                if tid is not None and namer.node(tid) in view.nodes},
-        "edges": {}, "flow": [],
-    }]
+    frames = [
+        {
+            "index": 0,
+            "kind": "seed",
+            "sweep": "forward",
+            "clear": True,
+            "node": namer.node(first) if first is not None else None,
+            "op": None,
+            "upstream": [],
+            "formula": "",
+            "grads": [],
+            "accumulated": [],
+            "answer": None,
+            "tangents": [],
+            "caption": (
+                f"{who or 'Forward mode'} starts at the primals with their tangents, {seed_text}: the inputs "
+                f"move as {moves}, and every value computed from them moves at its own rate d(value)/dt, "
+                "carried forward along the arrows."
+            ),
+            "card": tcards.seed_card([name for _tid, name, _t in seeds], [t for _tid, _n, t in seeds]),
+            "set": {
+                namer.node(tid): badge(tid, t)
+                for tid, _n, t in seeds
+                if tid is not None and namer.node(tid) in view.nodes
+            },
+            "edges": {},
+            "flow": [],
+        }
+    ]
     produced = []  # tids whose tangent a step computed, in order
     consumed = set()
     for op in ops:
@@ -121,9 +144,11 @@ def forward_frames(trace, primals, tangents, tape=None, internals=False, names=N
         consumed.update(tid for tid, t in zip(op["inputs"], incoming) if t is not None)
         entry = objects["entries"].get(op["id"])
         if entry is None or not all(is_tensor(t) for t in (*entry.inputs, *entry.outputs)):
-            raise ValueError(f"The tape no longer holds the values of {op['name']} ({op['id']}), so no tangent can "
-                             "be pushed through it: record with tf.GradientTape(persistent=True), or use "
-                             "tf.autodiff.ForwardAccumulator and pass it to the player.")
+            raise ValueError(
+                f"The tape no longer holds the values of {op['name']} ({op['id']}), so no tangent can "
+                "be pushed through it: record with tf.GradientTape(persistent=True), or use "
+                "tf.autodiff.ForwardAccumulator and pass it to the player."
+            )
         outgoing = op_jvp(entry, incoming)
         for tid, tangent in zip(op["outputs"], outgoing):
             if tangent is not None:
@@ -153,22 +178,56 @@ def forward_frames(trace, primals, tangents, tape=None, internals=False, names=N
         answer = None
         if outputs64 and outputs64[0] is not None and np.size(outputs64[0]) == 1:
             answer = float(np.reshape(outputs64[0], ()))
-        frames.append({
-            "index": len(frames), "kind": "step", "sweep": "forward", "node": node, "op": op["id"],
-            "upstream": [], "formula": op["formula"], "grads": [], "accumulated": [],
-            "tangents": list(card["totals"]), "answer": answer,
-            "caption": tcards.caption(card), "card": card, "set": changed, "edges": labels, "flow": flow,
-        })
+        frames.append(
+            {
+                "index": len(frames),
+                "kind": "step",
+                "sweep": "forward",
+                "node": node,
+                "op": op["id"],
+                "upstream": [],
+                "formula": op["formula"],
+                "grads": [],
+                "accumulated": [],
+                "tangents": list(card["totals"]),
+                "answer": answer,
+                "caption": tcards.caption(card),
+                "card": card,
+                "set": changed,
+                "edges": labels,
+                "flow": flow,
+            }
+        )
     results = [tid for tid in produced if tid not in consumed and namer.node(tid) in view.nodes] or produced[-1:]
     done = ", ".join(f"{tcards.rate(namer(tid))} = {fmt.preview(_float64(live[tid]))}" for tid in results)
     jvp_of = ", ".join(namer(tid) for tid in results)
-    frames.append({
-        "index": len(frames), "kind": "done", "sweep": "forward", "node": None, "op": None,
-        "upstream": [], "formula": "", "grads": [], "accumulated": [], "card": None, "answer": None, "tangents": [],
-        "caption": (f"Done: {done or 'no value moves with the primals'}"
-                    + (f", what {who}.jvp({jvp_of}) returns" if who and done else "")
-                    + (": the derivative along the tangent, which reverse mode gives as the gradient dotted "
-                       "with the tangent." if done else ".")),
-        "set": {}, "edges": {}, "flow": [],
-    })
+    frames.append(
+        {
+            "index": len(frames),
+            "kind": "done",
+            "sweep": "forward",
+            "node": None,
+            "op": None,
+            "upstream": [],
+            "formula": "",
+            "grads": [],
+            "accumulated": [],
+            "card": None,
+            "answer": None,
+            "tangents": [],
+            "caption": (
+                f"Done: {done or 'no value moves with the primals'}"
+                + (f", what {who}.jvp({jvp_of}) returns" if who and done else "")
+                + (
+                    ": the derivative along the tangent, which reverse mode gives as the gradient dotted "
+                    "with the tangent."
+                    if done
+                    else "."
+                )
+            ),
+            "set": {},
+            "edges": {},
+            "flow": [],
+        }
+    )
     return frames, view, live

@@ -23,12 +23,18 @@ def rows(trace):
     for op in data["ops"]:
         first = op["outputs"][0] if op["outputs"] else None
         value = data["tensors"][first]["preview"] if first else ""
-        out.append((
-            op["id"], fmt.clip(op["name"], CELL),
-            ", ".join(_tensor_text(data, t) for t in op["inputs"]),
-            ", ".join(op["outputs"]), fmt.clip(op["scope"], CELL) if op["scope"] else "-", str(op["depth"]),
-            ",".join(op["tapes"]) or "none", fmt.clip(value or "", 36),
-        ))
+        out.append(
+            (
+                op["id"],
+                fmt.clip(op["name"], CELL),
+                ", ".join(_tensor_text(data, t) for t in op["inputs"]),
+                ", ".join(op["outputs"]),
+                fmt.clip(op["scope"], CELL) if op["scope"] else "-",
+                str(op["depth"]),
+                ",".join(op["tapes"]) or "none",
+                fmt.clip(value or "", 36),
+            )
+        )
     return out
 
 
@@ -50,8 +56,10 @@ def table(trace, limit=200):
         lines.append(f"... {len(body) - limit} more ops")
     tapes = ", ".join(
         f"{t['id']}: {'persistent' if t['persistent'] else 'non-persistent'}"
-        + (f", released ({t['released']})" if t["released"] else "") + f", {t['sweeps']} sweeps"
-        for t in data["tapes"])
+        + (f", released ({t['released']})" if t["released"] else "")
+        + f", {t['sweeps']} sweeps"
+        for t in data["tapes"]
+    )
     head = f"{len(body)} recorded ops" + (f"  [{tapes}]" if tapes else "")
     for sweep in data["sweeps"]:
         results = ", ".join("None" if r is None else r for r in (sweep["results"] or []))

@@ -100,8 +100,12 @@ class _Builder:
         if tid is None:
             tid = self.tape_ids[number] = f"T{len(self.tape_ids)}"
             self.tapes[tid] = {
-                "id": tid, "label": f"tape {tid[1:]}", "persistent": False,
-                "watch_accessed_variables": True, "released": None, "sweeps": 0,
+                "id": tid,
+                "label": f"tape {tid[1:]}",
+                "persistent": False,
+                "watch_accessed_variables": True,
+                "released": None,
+                "sweeps": 0,
             }
         return tid
 
@@ -113,12 +117,17 @@ class _Builder:
             self.objects[tid] = obj
             variable = _is_variable(obj)
             self.tensors[tid] = {
-                "id": tid, "kind": "variable" if variable else "leaf",
+                "id": tid,
+                "kind": "variable" if variable else "leaf",
                 "name": (getattr(obj, "path", None) or obj.name) if variable else None,  # a Keras weight: dense/kernel
                 "trainable": bool(obj.trainable) if variable else None,
-                "shape": [int(n) for n in obj.shape], "dtype": obj.dtype.name,
-                "preview": None, "nbytes": 0, "nonfinite": False,
-                "producer": None, "watched_by": [],
+                "shape": [int(n) for n in obj.shape],
+                "dtype": obj.dtype.name,
+                "preview": None,
+                "nbytes": 0,
+                "nonfinite": False,
+                "producer": None,
+                "watched_by": [],
             }
         elif is_tensor(obj) and not is_tensor(self.objects[tid]):
             self.objects[tid] = obj  # a live value beats a sketch of it
@@ -139,12 +148,19 @@ class _Builder:
         name = entry.primitive.name
         if name == "ReadVariableOp" and inputs and outputs:
             self.variable_reads.setdefault(inputs[0], outputs[0])
-        self.ops.append({
-            "id": oid, "name": name, "inputs": inputs, "outputs": outputs,
-            "scope": entry.scope or "", "depth": int(entry.depth),
-            "tapes": [self.tape(n) for n in tapes], "formula": _formula(name),
-            "differentiable": entry.primitive.differentiable,
-        })
+        self.ops.append(
+            {
+                "id": oid,
+                "name": name,
+                "inputs": inputs,
+                "outputs": outputs,
+                "scope": entry.scope or "",
+                "depth": int(entry.depth),
+                "tapes": [self.tape(n) for n in tapes],
+                "formula": _formula(name),
+                "differentiable": entry.primitive.differentiable,
+            }
+        )
         return oid
 
     def op_id(self, entry, tape):
@@ -166,8 +182,9 @@ class _Builder:
 
     def on_entered(self, event):
         tape = self.tape(event.tape)
-        self.tapes[tape].update(persistent=bool(event.persistent),
-                                watch_accessed_variables=bool(event.watch_accessed_variables))
+        self.tapes[tape].update(
+            persistent=bool(event.persistent), watch_accessed_variables=bool(event.watch_accessed_variables)
+        )
         self.events.append({"kind": "enter", "tape": tape})
 
     def on_exited(self, event):
@@ -190,9 +207,16 @@ class _Builder:
         targets = [self.tensor(t) for t in event.targets]
         seeds, totals, arrived = [], {}, {}
         sweep = {
-            "id": f"s{len(self.sweeps)}", "tape": tape, "targets": targets,
-            "sources": [self.tensor(s) for s in event.sources], "seeds": seeds,
-            "steps": [], "results": None, "open": True, "_totals": totals, "_arrived": arrived,
+            "id": f"s{len(self.sweeps)}",
+            "tape": tape,
+            "targets": targets,
+            "sources": [self.tensor(s) for s in event.sources],
+            "seeds": seeds,
+            "steps": [],
+            "results": None,
+            "open": True,
+            "_totals": totals,
+            "_arrived": arrived,
         }
         for tid, target, seed in zip(targets, event.targets, event.output_gradients):
             value = np.ones(tuple(target.shape), dtype=np.float64) if seed is None else _value(seed)
@@ -230,13 +254,15 @@ class _Builder:
             value = value.astype(np.float64)
             totals[tid] = totals[tid] + value if tid in totals else value
             changed[tid] = fmt.preview(totals[tid])
-        sweep["steps"].append({
-            "op": oid,
-            "upstream": [None if u is None else _preview(u) for u in event.upstream],
-            "grads": grads,
-            "accumulated": accumulated,
-            "totals": changed,
-        })
+        sweep["steps"].append(
+            {
+                "op": oid,
+                "upstream": [None if u is None else _preview(u) for u in event.upstream],
+                "grads": grads,
+                "accumulated": accumulated,
+                "totals": changed,
+            }
+        )
         self.sweep_events[sweep["id"]][1].append(event)
         self.events.append({"kind": "step", "sweep": sweep["id"], "op": oid})
 
@@ -277,7 +303,10 @@ class _Builder:
             sweep.pop("_arrived", None)
         return {
             "tapes": [self.tapes[t] for t in sorted(self.tapes, key=lambda s: int(s[1:]))],
-            "tensors": self.tensors, "ops": self.ops, "sweeps": self.sweeps, "events": self.events,
+            "tensors": self.tensors,
+            "ops": self.ops,
+            "sweeps": self.sweeps,
+            "events": self.events,
             "notes": sorted(self.notes),
         }
 
@@ -362,8 +391,10 @@ class Trace:
 
     def __repr__(self):
         d = self.data
-        return (f"<Trace {len(d['tapes'])} tapes, {len(d['ops'])} ops, "
-                f"{len(d['tensors'])} tensors, {len(d['sweeps'])} sweeps>")
+        return (
+            f"<Trace {len(d['tapes'])} tapes, {len(d['ops'])} ops, "
+            f"{len(d['tensors'])} tensors, {len(d['sweeps'])} sweeps>"
+        )
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         # Drawn by the renderer the package installed (viz.display), as tapes are: no import cycle.

@@ -42,8 +42,9 @@ class View:
         self.sweep = None
 
 
-def build(trace, sweep="last", fold=True, open=(), max_nodes=300, untaped="forward",
-          marks=None, grads=True, show_reads=False):
+def build(
+    trace, sweep="last", fold=True, open=(), max_nodes=300, untaped="forward", marks=None, grads=True, show_reads=False
+):
     """The :class:`View` of ``trace``.
 
     ``sweep``: "last", None, or a sweep id/index whose gradients label the
@@ -112,7 +113,10 @@ def _tape_order(ops):
 def _kept(data, sweep):
     """Tensors no fold may hide: variables, watched tensors, the sweep's targets."""
     targets = set(sweep["targets"]) if sweep else set()
-    return frozenset(t for t, info in data["tensors"].items() if info["kind"] == "variable" or info["watched_by"]) | targets
+    return (
+        frozenset(t for t, info in data["tensors"].items() if info["kind"] == "variable" or info["watched_by"])
+        | targets
+    )
 
 
 def _plan(view, data, drawn, fold, opened, max_nodes):
@@ -132,12 +136,21 @@ def _tensor_node(view, data, tid):
     nid = view.alias.get(tid, tid)
     if nid not in view.nodes:
         info = data["tensors"][nid]
-        role = "variable" if info["kind"] == "variable" else (
-            "source" if info["watched_by"] else ("leaf" if info["kind"] == "leaf" else "tensor"))
+        role = (
+            "variable"
+            if info["kind"] == "variable"
+            else ("source" if info["watched_by"] else ("leaf" if info["kind"] == "leaf" else "tensor"))
+        )
         sources = view.sweep["sources"] if view.sweep else ()
         view.nodes[nid] = {
-            "id": nid, "kind": "tensor", "role": role, "info": info, "cluster": (),
-            "grad": None, "target": False, "source": nid in sources or bool(info["watched_by"]),
+            "id": nid,
+            "kind": "tensor",
+            "role": role,
+            "info": info,
+            "cluster": (),
+            "grad": None,
+            "target": False,
+            "source": nid in sources or bool(info["watched_by"]),
         }
     return nid
 
@@ -145,10 +158,20 @@ def _tensor_node(view, data, tid):
 def _fold_node(view, key, members, path):
     nid = f"fold{len(view.folds)}"
     title, subtitle, opener = folding.describe(key, members)
-    view.folds[nid] = {"key": key, "title": title, "subtitle": subtitle, "open": opener,
-                       "ops": [m["id"] for m in members]}
-    view.nodes[nid] = {"id": nid, "kind": "fold", "fold": view.folds[nid], "cluster": path,
-                       "depth": min(m["depth"] for m in members)}
+    view.folds[nid] = {
+        "key": key,
+        "title": title,
+        "subtitle": subtitle,
+        "open": opener,
+        "ops": [m["id"] for m in members],
+    }
+    view.nodes[nid] = {
+        "id": nid,
+        "kind": "fold",
+        "fold": view.folds[nid],
+        "cluster": path,
+        "depth": min(m["depth"] for m in members),
+    }
     return nid
 
 

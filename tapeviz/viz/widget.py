@@ -90,8 +90,12 @@ class Player:
         if card is None:
             return ""
         if hide and card.get("forward"):
-            card = dict(card, rows=[dict(r, product="? (your turn)") for r in card["rows"]], sum=None,
-                        totals=["?"] * len(card["totals"]))
+            card = dict(
+                card,
+                rows=[dict(r, product="? (your turn)") for r in card["rows"]],
+                sum=None,
+                totals=["?"] * len(card["totals"]),
+            )
         elif hide:
             card = dict(card, rows=[dict(r, product="? (your turn)", sum=None, total="?") for r in card["rows"]])
         return cards.html(card)
@@ -119,20 +123,36 @@ class Player:
         try:
             import ipywidgets as w
         except ImportError:
-            raise ImportError("The player needs ipywidgets: pip install ipywidgets (or tapeviz[viz]). "
-                              "player.save_html(path) works without it.") from None
+            raise ImportError(
+                "The player needs ipywidgets: pip install ipywidgets (or tapeviz[viz]). "
+                "player.save_html(path) works without it."
+            ) from None
         last = len(self.frames) - 1
         play = w.Play(value=0, min=0, max=last, step=1, interval=self.interval_ms, description="play")
         slider = w.IntSlider(value=0, min=0, max=last, description="step", continuous_update=True)
         w.jslink((play, "value"), (slider, "value"))
         back = w.Button(description="\u25c0 step", layout=w.Layout(width="80px"))
         forward = w.Button(description="step \u25b6", layout=w.Layout(width="80px"))
-        speed = w.Dropdown(options=[("slow", 1600), ("normal", 900), ("fast", 400)], value=900,
-                           description="speed", layout=w.Layout(width="150px"))
-        zoom = w.Dropdown(options=ZOOMS, value=1.0, description="zoom", layout=w.Layout(width="130px"),
-                          tooltip="zoom in on the highlighted node; it stays in view as the sweep moves")
-        predict = w.Checkbox(value=self.predict, description="predict", indent=False,
-                             layout=w.Layout(width="90px"), tooltip="hide each gradient until you type it")
+        speed = w.Dropdown(
+            options=[("slow", 1600), ("normal", 900), ("fast", 400)],
+            value=900,
+            description="speed",
+            layout=w.Layout(width="150px"),
+        )
+        zoom = w.Dropdown(
+            options=ZOOMS,
+            value=1.0,
+            description="zoom",
+            layout=w.Layout(width="130px"),
+            tooltip="zoom in on the highlighted node; it stays in view as the sweep moves",
+        )
+        predict = w.Checkbox(
+            value=self.predict,
+            description="predict",
+            indent=False,
+            layout=w.Layout(width="90px"),
+            tooltip="hide each gradient until you type it",
+        )
         speed.observe(lambda change: setattr(play, "interval", change["new"]), names="value")
         caption = w.HTML()
         card = w.HTML()
@@ -191,8 +211,18 @@ class Player:
         check.on_click(on_check)
         show(0)
         controls = w.HBox([play, back, forward, slider, speed, zoom, predict])
-        self._parts = {"slider": slider, "caption": caption, "card": card, "picture": picture, "guess": guess,
-                       "check": check, "verdict": verdict, "predict": predict, "zoom": zoom, "forward": forward}
+        self._parts = {
+            "slider": slider,
+            "caption": caption,
+            "card": card,
+            "picture": picture,
+            "guess": guess,
+            "check": check,
+            "verdict": verdict,
+            "predict": predict,
+            "zoom": zoom,
+            "forward": forward,
+        }
         return w.VBox([controls, caption, card, asking, picture, legend])
 
     def missing_dot(self):

@@ -4,8 +4,8 @@ Each module defines ``CASES``: a dict from primitive name to a ``Case``.
 ``tests/test_gradcheck.py`` requires a case for every rule in the table.
 """
 
-from dataclasses import dataclass, field
-from typing import Callable
+from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 

@@ -20,24 +20,32 @@ def _distinct(*shape, seed=0):
 _POOL = {"ksize": (2, 2), "strides": (1, 2), "padding": "SAME"}
 
 CASES = {
-    "Conv2D": Case(lambda x, w: c.conv2d(x, w, strides=(2, 1), padding="SAME"),
-                   [rand(2, 5, 4, 2), rand(3, 2, 2, 3)]),
+    "Conv2D": Case(lambda x, w: c.conv2d(x, w, strides=(2, 1), padding="SAME"), [rand(2, 5, 4, 2), rand(3, 2, 2, 3)]),
     "Conv2DBackpropInput": Case(
-        lambda g, w: c.conv2d_backprop_input((1, 4, 5, 2), w, g, (1, 2), "SAME"),
-        [rand(1, 4, 3, 3), rand(2, 3, 2, 3)]),
+        lambda g, w: c.conv2d_backprop_input((1, 4, 5, 2), w, g, (1, 2), "SAME"), [rand(1, 4, 3, 3), rand(2, 3, 2, 3)]
+    ),
     "Conv2DBackpropFilter": Case(
-        lambda x, g: c.conv2d_backprop_filter(x, (3, 2, 2, 2), g, (1, 1), "VALID"),
-        [rand(2, 4, 4, 2), rand(2, 2, 3, 2)]),
+        lambda x, g: c.conv2d_backprop_filter(x, (3, 2, 2, 2), g, (1, 1), "VALID"), [rand(2, 4, 4, 2), rand(2, 2, 3, 2)]
+    ),
     # Overlapping windows (stride 1 down the rows) and SAME padding: the general path.
     "MaxPool": Case(lambda x: c.max_pool2d(x, 2, (1, 2), "SAME") ** 2, [_distinct(2, 3, 5, 2)]),
-    "MaxPoolGrad": Case(lambda x, g: c.max_pool_grad(x, g * g, _POOL), [_distinct(1, 3, 4, 2), rand(1, 3, 2, 2)],
-                        wrt=(1,), notes="piecewise constant in x: its gradient there is zero, as in TF"),
-    "MaxPoolGradGrad": Case(lambda x, h: c.max_pool_grad_grad(x, h * h, _POOL), [_distinct(1, 3, 4, 2), rand(1, 3, 4, 2)],
-                            wrt=(1,), notes="piecewise constant in x: its gradient there is zero, as in TF"),
+    "MaxPoolGrad": Case(
+        lambda x, g: c.max_pool_grad(x, g * g, _POOL),
+        [_distinct(1, 3, 4, 2), rand(1, 3, 2, 2)],
+        wrt=(1,),
+        notes="piecewise constant in x: its gradient there is zero, as in TF",
+    ),
+    "MaxPoolGradGrad": Case(
+        lambda x, h: c.max_pool_grad_grad(x, h * h, _POOL),
+        [_distinct(1, 3, 4, 2), rand(1, 3, 4, 2)],
+        wrt=(1,),
+        notes="piecewise constant in x: its gradient there is zero, as in TF",
+    ),
 }
 
 # Average pooling is linear: 'SAME' padding with overlapping windows exercises the border counts.
 CASES["AvgPool"] = Case(lambda x: c.avg_pool2d(x, (2, 3), (1, 2), "SAME") ** 2, [rand(2, 3, 5, 2)])
 CASES["AvgPoolGrad"] = Case(
     lambda g: c.avg_pool_grad((1, 4, 5, 2), g * g, {"ksize": (3, 2), "strides": (2, 1), "padding": "SAME"}),
-    [rand(1, 2, 5, 2)])
+    [rand(1, 2, 5, 2)],
+)

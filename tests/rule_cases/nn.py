@@ -38,17 +38,25 @@ def _sparse_ce_gradient(logits):
 
 CASES = {
     "Relu": Case(tf.nn.relu, [_AWAY_FROM_ZERO]),
-    "ReluGrad": Case(relu_grad, [rand(2, 3), _AWAY_FROM_ZERO], wrt=(0,),
-                     notes="linear in the upstream; zero gradient for y away from 0"),
+    "ReluGrad": Case(
+        relu_grad,
+        [rand(2, 3), _AWAY_FROM_ZERO],
+        wrt=(0,),
+        notes="linear in the upstream; zero gradient for y away from 0",
+    ),
     "Softplus": Case(tf.nn.softplus, [rand(2, 3, low=-3.0, high=3.0)]),
     "Softmax": Case(lambda x: tf.nn.softmax(x, axis=0), [rand(3, 2)]),
     "LogSoftmax": Case(tf.nn.log_softmax, [rand(2, 4)]),
     "SoftmaxCrossEntropyWithLogits": Case(_dense_ce, [rand(3, 4), _distribution(3, 4)]),
     "SparseSoftmaxCrossEntropyWithLogits": Case(
         lambda logits: tf.nn.sparse_softmax_cross_entropy_with_logits(labels=_SPARSE_LABELS, logits=logits),
-        [rand(3, 4)]),
-    "SoftmaxCrossEntropyBackprop": Case(_dense_ce_gradient, [rand(3, 4), _distribution(3, 4)],
-                                        notes="the cross-entropy's second order; the sparse one below"),
+        [rand(3, 4)],
+    ),
+    "SoftmaxCrossEntropyBackprop": Case(
+        _dense_ce_gradient,
+        [rand(3, 4), _distribution(3, 4)],
+        notes="the cross-entropy's second order; the sparse one below",
+    ),
 }
 
 # The same backprop op reached from the sparse loss (labels are not an input there).

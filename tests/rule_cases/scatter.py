@@ -12,8 +12,9 @@ CASES = {
     # Distinct values (away from ties), along the last axis of a batch; k < n.
     "TopKV2": Case(lambda x: tf.math.top_k(x * x, k=2).values, [rand(2, 4) + np.arange(4)]),
     "ScatterNd": Case(lambda u: tf.scatter_nd(_IDX, u * u, [3, 2, 2]), [rand(3, 2)]),
-    "TensorScatterUpdate": Case(lambda t, u: tf.tensor_scatter_nd_update(t * t, _DISTINCT, u * u),
-                                [rand(3, 2, 2), rand(2, 2)]),
+    "TensorScatterUpdate": Case(
+        lambda t, u: tf.tensor_scatter_nd_update(t * t, _DISTINCT, u * u), [rand(3, 2, 2), rand(2, 2)]
+    ),
     "TensorScatterAdd": Case(lambda t, u: tf.tensor_scatter_nd_add(t * t, _IDX, u * u), [rand(3, 2, 2), rand(3, 2)]),
     "TensorScatterSub": Case(lambda t, u: tf.tensor_scatter_nd_sub(t * t, _IDX, u * u), [rand(3, 2, 2), rand(3, 2)]),
 }

@@ -18,6 +18,7 @@ docs/tf-map.md.
 """
 
 import tensorflow as tf
+
 x = tf.constant([1.0, 2.0, 3.0])
 with tf.GradientTape() as tape:
     tape.watch(x)
@@ -27,6 +28,7 @@ print("empty jacobian:", None if j is None else (j.shape, j.dtype))
 x = tf.constant(2.0)
 with tf.GradientTape() as tape:
     tape.watch(x)
+
     @tf.custom_gradient
     def f(x):
         try:
@@ -37,20 +39,27 @@ with tf.GradientTape() as tape:
             print("stop_recording inside custom_gradient:", type(e).__name__, e)
             y = x * x
         return y, lambda g: g * 2.0 * x
+
     y = f(x)
 print("grad", tape.gradient(y, x))
 a, b = tf.constant(1.0), tf.constant(2.0)
 with tf.GradientTape() as tape:
-    tape.watch([a, b]); y = a * b
+    tape.watch([a, b])
+    y = a * b
 try:
     tape.gradient(y, {"a": a, 1: b})
 except Exception as e:
     print("mixed keys:", type(e).__name__, str(e)[:200])
+
+
 @tf.custom_gradient
 def clip(x):
     def grad(upstream):
         return tf.ones([5])
+
     return tf.identity(x), grad
+
+
 x = tf.constant([1.0, 2.0])
 with tf.GradientTape() as tape:
     tape.watch(x)
@@ -61,7 +70,8 @@ except Exception as e:
     print("wrong shape custom grad:", type(e).__name__, str(e)[:200])
 x = tf.constant([[1.0, 2.0], [3.0, 4.0]])
 with tf.GradientTape() as tape:
-    tape.watch(x); y = tf.reduce_sum(x, axis=1)
+    tape.watch(x)
+    y = tf.reduce_sum(x, axis=1)
 try:
     tape.batch_jacobian(y, x)
 except Exception as e:

@@ -22,7 +22,10 @@ CASES = {
     "avg_pool_same_3_2": ("L.AveragePooling2D(pool_size=3, strides=2, padding='same')", [(1, 5, 6, 1)]),
     "conv2d_transpose_same": ("L.Conv2DTranspose(2, 3, strides=2, padding='same')", [(1, 3, 3, 2)]),
     "conv2d_transpose_valid": ("L.Conv2DTranspose(2, (2, 3), strides=(2, 1))", [(1, 2, 3, 2)]),
-    "conv2d_transpose_output_padding": ("L.Conv2DTranspose(1, 3, strides=2, padding='same', output_padding=1)", [(1, 2, 2, 2)]),
+    "conv2d_transpose_output_padding": (
+        "L.Conv2DTranspose(1, 3, strides=2, padding='same', output_padding=1)",
+        [(1, 2, 2, 2)],
+    ),
     "conv2d_transpose_k2_s3": ("L.Conv2DTranspose(1, 2, strides=3)", [(1, 2, 2, 1)]),
     "conv1d_causal": ("L.Conv1D(3, 2, padding='causal')", [(2, 4, 2)]),
     "conv1d_same_s2": ("L.Conv1D(2, 3, strides=2, padding='same', activation='relu')", [(1, 5, 2)]),
@@ -52,8 +55,10 @@ def input_arrays(shapes):
 
 def weight_arrays(shapes):
     """Fixed float32 weights for a layer's weights of these shapes (in the layer's weights order)."""
-    return [(np.cos(np.arange(int(np.prod(s))) * 0.61 + 0.3 * k) * 0.6).astype(np.float32).reshape(s)
-            for k, s in enumerate(shapes)]
+    return [
+        (np.cos(np.arange(int(np.prod(s))) * 0.61 + 0.3 * k) * 0.6).astype(np.float32).reshape(s)
+        for k, s in enumerate(shapes)
+    ]
 
 
 def projection(shape):
@@ -78,7 +83,7 @@ def run(tf, keras, name):
     grads = tape.gradient(loss, inputs + list(layer.trainable_weights))
     return {
         "outputs": [np.asarray(o).tolist() for o in outs],
-        "input_grads": [np.asarray(g).tolist() for g in grads[:len(inputs)]],
-        "weight_grads": [np.asarray(g).tolist() for g in grads[len(inputs):]],
+        "input_grads": [np.asarray(g).tolist() for g in grads[: len(inputs)]],
+        "weight_grads": [np.asarray(g).tolist() for g in grads[len(inputs) :]],
         "weight_shapes": [list(w.shape) for w in layer.weights],
     }

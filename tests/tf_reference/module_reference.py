@@ -24,16 +24,24 @@ Run with TensorFlow installed: python tests/tf_reference/module_reference.py. Pr
 
 (and basic_training_loops's MyModel prints its variables sorted by attribute: b then w.)
 """
-import numpy as np, tensorflow as tf, keras
+
+import keras
+import numpy as np
+import tensorflow as tf
+
+
 class Dense(tf.Module):
     def __init__(self, i, o, name=None):
         super().__init__(name=name)
-        self.w = tf.Variable(tf.ones([i, o]), name='w')
-        self.b = tf.Variable(tf.zeros([o]), name='b', trainable=False)
+        self.w = tf.Variable(tf.ones([i, o]), name="w")
+        self.b = tf.Variable(tf.zeros([o]), name="b", trainable=False)
+
     @tf.Module.with_name_scope
     def __call__(self, x):
         print("scope inside:", tf.name_scope("q").__enter__()) if False else None
         return x @ self.w + self.b
+
+
 class Seq(tf.Module):
     def __init__(self, name=None):
         super().__init__(name=name)
@@ -41,9 +49,12 @@ class Seq(tf.Module):
         self.a = {"k": tf.Variable(1.0, name="a_k"), "j": (tf.Variable(2.0, name="a_j"),)}
         self.kl = keras.layers.Dense(2)
         self.kl.build((None, 3))
+
     def __call__(self, x):
         with self.name_scope:
             return self.z_layers[1](self.z_layers[0](x))
+
+
 s = Seq()
 print("name", s.name, s.name_scope.name, type(s.name_scope))
 print("vars", [v.name for v in s.variables])
@@ -52,30 +63,51 @@ print("nontrain", [v.name for v in s.non_trainable_variables])
 print("submodules", [m.name for m in s.submodules])
 print(repr(s))
 print(isinstance(s.kl, tf.Module), isinstance(keras.Model(), tf.Module))
-print(s(tf.ones([1,3])))
-print(tf.Module().name, Dense(1,1).name, Dense(1,1).name)
-try: tf.Module(name="bad name")
-except Exception as e: print(type(e).__name__, e)
-try: tf.Module(name="a/b")
-except Exception as e: print(type(e).__name__, e)
+print(s(tf.ones([1, 3])))
+print(tf.Module().name, Dense(1, 1).name, Dense(1, 1).name)
+try:
+    tf.Module(name="bad name")
+except Exception as e:
+    print(type(e).__name__, e)
+try:
+    tf.Module(name="a/b")
+except Exception as e:
+    print(type(e).__name__, e)
+
+
 # name scoping of variables created in with_name_scope
 class C(tf.Module):
     @tf.Module.with_name_scope
     def make(self):
         self.v = tf.Variable(1.0, name="v")
         return self.v
-c = C(name="cc"); print(c.make().name)
+
+
+c = C(name="cc")
+print(c.make().name)
 with tf.name_scope("outer"):
     print(tf.Variable(1.0, name="x").name)
-with c.name_scope as scope: print("scope str", scope)
+with c.name_scope as scope:
+    print("scope str", scope)
 print(tf.TensorSpec(shape=[None, 3], dtype=tf.float32), repr(tf.TensorSpec([2], name="x")))
+
+
 @tf.function(input_signature=[tf.TensorSpec(shape=[None], dtype=tf.float32)])
-def f(x): return x * 2
-print(f(tf.constant([1., 2.])))
-try: print(f(tf.constant([[1., 2.]])))
-except Exception as e: print(type(e).__name__, str(e)[:400])
-try: print(f(tf.constant([1, 2])))
-except Exception as e: print(type(e).__name__, str(e)[:400])
-print(f(np.array([1., 2.])))
-try: print(f([1., 2.]))
-except Exception as e: print(type(e).__name__, str(e)[:300])
+def f(x):
+    return x * 2
+
+
+print(f(tf.constant([1.0, 2.0])))
+try:
+    print(f(tf.constant([[1.0, 2.0]])))
+except Exception as e:
+    print(type(e).__name__, str(e)[:400])
+try:
+    print(f(tf.constant([1, 2])))
+except Exception as e:
+    print(type(e).__name__, str(e)[:400])
+print(f(np.array([1.0, 2.0])))
+try:
+    print(f([1.0, 2.0]))
+except Exception as e:
+    print(type(e).__name__, str(e)[:300])

@@ -20,8 +20,8 @@ product the rule computed; an input that never gets a gradient (integer
 indices) is None. It is display only: the sweep never calls it.
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, Optional
 
 import numpy as np
 
@@ -37,7 +37,7 @@ class Rule:
     primitive: str
     fn: Callable
     formula: str
-    local: Optional[Callable] = None
+    local: Callable | None = None
 
 
 def defgrad(primitive_name, formula, local=None):
@@ -109,14 +109,14 @@ def elementwise(*parts, symbols=("x", "y")):
     return local
 
 
-def ones_of(array):
-    """A local derivative of 1 everywhere (float64, the array's shape)."""
-    return np.ones(np.shape(array), dtype=np.float64)
+def ones_of(values):
+    """A local derivative of 1 everywhere (float64, the shape of ``values``)."""
+    return np.ones(np.shape(values), dtype=np.float64)
 
 
-def scalar_text(array):
+def scalar_text(values):
     """A scalar's value for a local derivative's text (``2`` in ``2*x``), or None for arrays."""
-    value = np.asarray(array)
+    value = np.asarray(values)
     if value.size != 1:
         return None
     value = float(value.reshape(()))

@@ -5,26 +5,34 @@ from tapeviz.core.primitives import array as a
 from tapeviz.core.primitives.math import reduce_sum
 
 
-@defgrad("ReadVariableOp", "d read(v)/dv = 1",
-         local=elementwise(("1", lambda v, y: 1.0)))
+@defgrad("ReadVariableOp", "d read(v)/dv = 1", local=elementwise(("1", lambda v, y: 1.0)))
 def _read_variable(op, needs, g):
     return (g,)
 
 
-@defgrad("Reshape", "reshape the upstream back to x's shape",
-         local=described("1 per element: the upstream reshaped back to x's shape"))
+@defgrad(
+    "Reshape",
+    "reshape the upstream back to x's shape",
+    local=described("1 per element: the upstream reshaped back to x's shape"),
+)
 def _reshape(op, needs, g):
     return (a.reshape(g, op.inputs[0]._value.shape),)
 
 
-@defgrad("BroadcastTo", "sum the upstream over the broadcast axes",
-         local=described("1 per copy: the upstream summed over the broadcast axes"))
+@defgrad(
+    "BroadcastTo",
+    "sum the upstream over the broadcast axes",
+    local=described("1 per copy: the upstream summed over the broadcast axes"),
+)
 def _broadcast_to(op, needs, g):
     return (unbroadcast(g, op.inputs[0]),)
 
 
-@defgrad("Transpose", "transpose the upstream back by the inverse permutation",
-         local=described("1 per element: the upstream transposed back"))
+@defgrad(
+    "Transpose",
+    "transpose the upstream back by the inverse permutation",
+    local=described("1 per element: the upstream transposed back"),
+)
 def _transpose(op, needs, g):
     perm = op.attrs["perm"]
     inverse = [0] * len(perm)
@@ -33,33 +41,40 @@ def _transpose(op, needs, g):
     return (a.transpose(g, inverse),)
 
 
-@defgrad("StridedSlice", "scatter the upstream into zeros at the sliced positions",
-         local=described("1 at the sliced positions, 0 elsewhere"))
+@defgrad(
+    "StridedSlice",
+    "scatter the upstream into zeros at the sliced positions",
+    local=described("1 at the sliced positions, 0 elsewhere"),
+)
 def _strided_slice(op, needs, g):
     return (a.slice_grad(g, op.attrs["key"], op.inputs[0]._value.shape),)
 
 
-@defgrad("StridedSliceGrad", "slice the upstream at the same positions",
-         local=described("1 at the sliced positions"))
+@defgrad("StridedSliceGrad", "slice the upstream at the same positions", local=described("1 at the sliced positions"))
 def _strided_slice_grad(op, needs, g):
     return (a.slice_tensor(g, op.attrs["key"]),)
 
 
-@defgrad("Pack", "unstack the upstream: each input gets its slice",
-         local=described(every="1: this input's slice of the upstream"))
+@defgrad(
+    "Pack",
+    "unstack the upstream: each input gets its slice",
+    local=described(every="1: this input's slice of the upstream"),
+)
 def _pack(op, needs, g):
     parts = a.unstack(g, axis=op.attrs["axis"])
     return tuple(part if need else None for part, need in zip(parts, needs))
 
 
-@defgrad("Unpack", "stack the upstreams (zeros for unused outputs)",
-         local=described("1: the upstreams stacked back"))
+@defgrad("Unpack", "stack the upstreams (zeros for unused outputs)", local=described("1: the upstreams stacked back"))
 def _unpack(op, needs, *grads):
     return (a.stack(grads, axis=op.attrs["axis"]),)
 
 
-@defgrad("ConcatV2", "split the upstream back into the inputs' sizes along the axis",
-         local=described(every="1: this input's piece of the upstream"))
+@defgrad(
+    "ConcatV2",
+    "split the upstream back into the inputs' sizes along the axis",
+    local=described(every="1: this input's piece of the upstream"),
+)
 def _concat(op, needs, g):
     axis = op.attrs["axis"]
     sizes = [t._value.shape[axis] for t in op.inputs]
@@ -67,14 +82,20 @@ def _concat(op, needs, g):
     return tuple(part if need else None for part, need in zip(parts, needs))
 
 
-@defgrad("SplitV", "concatenate the upstreams (zeros for unused pieces)",
-         local=described("1: the upstreams concatenated back"))
+@defgrad(
+    "SplitV",
+    "concatenate the upstreams (zeros for unused pieces)",
+    local=described("1: the upstreams concatenated back"),
+)
 def _split(op, needs, *grads):
     return (a.concat(list(grads), axis=op.attrs["axis"]),)
 
 
-@defgrad("Tile", "sum the upstream over the copies: reshape to [copies, size] per axis, reduce",
-         local=described("1 per copy: the upstream summed over the copies"))
+@defgrad(
+    "Tile",
+    "sum the upstream over the copies: reshape to [copies, size] per axis, reduce",
+    local=described("1 per copy: the upstream summed over the copies"),
+)
 def _tile(op, needs, g):
 
     shape = op.inputs[0]._value.shape
@@ -85,42 +106,56 @@ def _tile(op, needs, g):
     return (a.reshape(summed, shape),)
 
 
-@defgrad("Pad", "slice the upstream back to the unpadded block",
-         local=described("1 inside the unpadded block, 0 on the padding"))
+@defgrad(
+    "Pad",
+    "slice the upstream back to the unpadded block",
+    local=described("1 inside the unpadded block, 0 on the padding"),
+)
 def _pad(op, needs, g):
     key = tuple(slice(before, before + n) for (before, _), n in zip(op.attrs["paddings"], op.inputs[0]._value.shape))
     return (a.slice_tensor(g, key),)
 
 
-@defgrad("ReverseV2", "reverse the upstream along the same axes",
-         local=described("1 per element: the upstream reversed back"))
+@defgrad(
+    "ReverseV2",
+    "reverse the upstream along the same axes",
+    local=described("1 per element: the upstream reversed back"),
+)
 def _reverse(op, needs, g):
     return (a.reverse(g, list(op.attrs["axis"])),)
 
 
-@defgrad("GatherV2", "scatter-add the upstream into zeros at the gathered indices (dense, not IndexedSlices)",
-         local=described("1 at each gathered index (summed where repeated)", None))
+@defgrad(
+    "GatherV2",
+    "scatter-add the upstream into zeros at the gathered indices (dense, not IndexedSlices)",
+    local=described("1 at each gathered index (summed where repeated)", None),
+)
 def _gather(op, needs, g):
     params, indices = op.inputs
     grad = a.gather_grad(g, indices, op.attrs["axis"], op.attrs["batch_dims"], params._value.shape)
     return grad, None
 
 
-@defgrad("GatherV2Grad", "gather the upstream at the same indices",
-         local=described("1 at each gathered index", None))
+@defgrad("GatherV2Grad", "gather the upstream at the same indices", local=described("1 at each gathered index", None))
 def _gather_grad(op, needs, g):
     indices = op.inputs[1]
     return a.gather(g, indices, axis=op.attrs["axis"], batch_dims=op.attrs["batch_dims"]), None
 
 
-@defgrad("GatherNd", "scatter-add the upstream into zeros at the gathered index tuples (dense)",
-         local=described("1 at each gathered index tuple (summed where repeated)", None))
+@defgrad(
+    "GatherNd",
+    "scatter-add the upstream into zeros at the gathered index tuples (dense)",
+    local=described("1 at each gathered index tuple (summed where repeated)", None),
+)
 def _gather_nd(op, needs, g):
     params, indices = op.inputs
     return a.gather_nd_grad(g, indices, op.attrs["batch_dims"], params._value.shape), None
 
 
-@defgrad("GatherNdGrad", "gather_nd the upstream at the same index tuples",
-         local=described("1 at each gathered index tuple", None))
+@defgrad(
+    "GatherNdGrad",
+    "gather_nd the upstream at the same index tuples",
+    local=described("1 at each gathered index tuple", None),
+)
 def _gather_nd_grad(op, needs, g):
     return a.gather_nd(g, op.inputs[1], batch_dims=op.attrs["batch_dims"]), None

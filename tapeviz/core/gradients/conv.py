@@ -9,8 +9,11 @@ from tapeviz.core.gradients import defgrad, described
 from tapeviz.core.primitives import conv as c
 
 
-@defgrad("Conv2D", "d conv(x,w)/dx = conv_backprop_input(g, w),  d/dw = conv_backprop_filter(x, g)",
-         local=described("w (a transposed convolution of the upstream)", "x (the upstream correlated with x)"))
+@defgrad(
+    "Conv2D",
+    "d conv(x,w)/dx = conv_backprop_input(g, w),  d/dw = conv_backprop_filter(x, g)",
+    local=described("w (a transposed convolution of the upstream)", "x (the upstream correlated with x)"),
+)
 def _conv2d(op, needs, g):
     x, w = op.inputs
     a = op.attrs
@@ -19,8 +22,11 @@ def _conv2d(op, needs, g):
     return gx, gw
 
 
-@defgrad("Conv2DBackpropInput", "d/dg = conv(h, w),  d/dw = conv_backprop_filter(h, g)",
-         local=described("w (a convolution of the upstream)", "h correlated with g"))
+@defgrad(
+    "Conv2DBackpropInput",
+    "d/dg = conv(h, w),  d/dw = conv_backprop_filter(h, g)",
+    local=described("w (a convolution of the upstream)", "h correlated with g"),
+)
 def _conv2d_backprop_input(op, needs, h):
     g, w = op.inputs
     a = op.attrs
@@ -29,8 +35,11 @@ def _conv2d_backprop_input(op, needs, h):
     return gg, gw
 
 
-@defgrad("Conv2DBackpropFilter", "d/dx = conv_backprop_input(g, h),  d/dg = conv(x, h)",
-         local=described("h (a transposed convolution)", "x correlated with the upstream"))
+@defgrad(
+    "Conv2DBackpropFilter",
+    "d/dx = conv_backprop_input(g, h),  d/dg = conv(x, h)",
+    local=described("h (a transposed convolution)", "x correlated with the upstream"),
+)
 def _conv2d_backprop_filter(op, needs, h):
     x, g = op.inputs
     a = op.attrs
@@ -39,34 +48,49 @@ def _conv2d_backprop_filter(op, needs, h):
     return gx, gg
 
 
-@defgrad("MaxPool", "d maxpool(x)/dx = the upstream routed to each window's first max",
-         local=described("1 at each window's first maximum, 0 elsewhere"))
+@defgrad(
+    "MaxPool",
+    "d maxpool(x)/dx = the upstream routed to each window's first max",
+    local=described("1 at each window's first maximum, 0 elsewhere"),
+)
 def _max_pool(op, needs, g):
     return (c.max_pool_grad(op.inputs[0], g, op.attrs),)
 
 
-@defgrad("MaxPoolGrad", "d/dg = the upstream picked at each window's first max; d/dx = 0 (piecewise constant)",
-         local=described(None, "1 at each window's first maximum"))
+@defgrad(
+    "MaxPoolGrad",
+    "d/dg = the upstream picked at each window's first max; d/dx = 0 (piecewise constant)",
+    local=described(None, "1 at each window's first maximum"),
+)
 def _max_pool_grad(op, needs, h):
     x, _ = op.inputs
     return None, (c.max_pool_grad_grad(x, h, op.attrs) if needs[1] else None)
 
 
-@defgrad("MaxPoolGradGrad", "d/dh = the upstream routed to each window's first max; d/dx = 0",
-         local=described(None, "1 at each window's first maximum"))
+@defgrad(
+    "MaxPoolGradGrad",
+    "d/dh = the upstream routed to each window's first max; d/dx = 0",
+    local=described(None, "1 at each window's first maximum"),
+)
 def _max_pool_grad_grad(op, needs, g):
     x, _ = op.inputs
     return None, (c.max_pool_grad(x, g, op.attrs) if needs[1] else None)
 
 
-@defgrad("AvgPool", "d avgpool(x)/dx = the upstream shared equally by each window's pixels (avg_pool_grad)",
-         local=described("1/(window size) for each pixel of each window it falls in"))
+@defgrad(
+    "AvgPool",
+    "d avgpool(x)/dx = the upstream shared equally by each window's pixels (avg_pool_grad)",
+    local=described("1/(window size) for each pixel of each window it falls in"),
+)
 def _avg_pool(op, needs, g):
     return (c.avg_pool_grad(op.inputs[0].shape, g, op.attrs),)
 
 
-@defgrad("AvgPoolGrad", "d/dg = avgpool(upstream): the operation is linear, its transpose is the pooling",
-         local=described("1/(window size) over each window (the pooling itself)"))
+@defgrad(
+    "AvgPoolGrad",
+    "d/dg = avgpool(upstream): the operation is linear, its transpose is the pooling",
+    local=described("1/(window size) over each window (the pooling itself)"),
+)
 def _avg_pool_grad(op, needs, h):
     attrs = {k: v for k, v in op.attrs.items() if k != "input_shape"}
     return (c.avg_pool2d(h, attrs["ksize"], attrs["strides"], attrs["padding"]),)

@@ -1,14 +1,17 @@
 """Gradient rules of the matrix primitives."""
 
-from tapeviz.core.gradients import defgrad, described, unbroadcast
 from tapeviz.core.errors import UnimplementedError
-from tapeviz.core.primitives.math import reduce_sum
+from tapeviz.core.gradients import defgrad, described, unbroadcast
 from tapeviz.core.primitives.array import broadcast_to, expand_dims, reshape
 from tapeviz.core.primitives.linalg import diag, diag_part, einsum, inv, matmul
+from tapeviz.core.primitives.math import reduce_sum
 
 
-@defgrad("MatMul", "d(A@B)/dA = G @ Bᵀ,  d(A@B)/dB = Aᵀ @ G",
-         local=described("B (the upstream times Bᵀ)", "A (Aᵀ times the upstream)"))
+@defgrad(
+    "MatMul",
+    "d(A@B)/dA = G @ Bᵀ,  d(A@B)/dB = Aᵀ @ G",
+    local=described("B (the upstream times Bᵀ)", "A (Aᵀ times the upstream)"),
+)
 def _matmul(op, needs, g):
     a, b = op.inputs
     ta, tb = op.attrs["transpose_a"], op.attrs["transpose_b"]
@@ -22,14 +25,16 @@ def _matmul(op, needs, g):
     return ga, gb
 
 
-@defgrad("Einsum", "d/d(operand i) = einsum of the upstream with the other operands, onto i's subscripts",
-         local=described(every="the other operands (contracted with the upstream)"))
+@defgrad(
+    "Einsum",
+    "d/d(operand i) = einsum of the upstream with the other operands, onto i's subscripts",
+    local=described(every="the other operands (contracted with the upstream)"),
+)
 def _einsum(op, needs, g):
     equation = op.attrs["equation"]
     lhs, output = equation.split("->")
     terms = lhs.split(",")
-    return tuple(_einsum_operand_grad(op, g, terms, output, i) if need else None
-                 for i, need in enumerate(needs))
+    return tuple(_einsum_operand_grad(op, g, terms, output, i) if need else None for i, need in enumerate(needs))
 
 
 def _einsum_operand_grad(op, g, terms, output, i):
@@ -40,7 +45,9 @@ def _einsum_operand_grad(op, g, terms, output, i):
         raise UnimplementedError(
             f"The gradient of einsum {op.attrs['equation']!r} with respect to operand {i} "
             f"({term!r}) repeats a subscript (a diagonal), which tapeviz does not differentiate. "
-            "Take diagonals with tf.linalg.diag_part or tf.linalg.trace instead.", "Einsum")
+            "Take diagonals with tf.linalg.diag_part or tf.linalg.trace instead.",
+            "Einsum",
+        )
     others = [t for j, t in enumerate(terms) if j != i]
     tensors = [t for j, t in enumerate(op.inputs) if j != i]
     known = set(output).union(*others)
@@ -58,30 +65,30 @@ def _einsum_operand_grad(op, g, terms, output, i):
     return grad
 
 
-@defgrad("MatrixInverse", "d inv(A) = -inv(A)ᵀ G inv(A)ᵀ",
-         local=described("-inv(A)ᵀ · inv(A)ᵀ around the upstream"))
+@defgrad("MatrixInverse", "d inv(A) = -inv(A)ᵀ G inv(A)ᵀ", local=described("-inv(A)ᵀ · inv(A)ᵀ around the upstream"))
 def _matrix_inverse(op, needs, g):
     c = op.outputs[0]
     return (-matmul(c, matmul(g, c, transpose_b=True), transpose_a=True),)
 
 
-@defgrad("MatrixDeterminant", "d det(A)/dA = G · det(A) · inv(A)ᵀ",
-         local=described("det(A) · inv(A)ᵀ"))
+@defgrad("MatrixDeterminant", "d det(A)/dA = G · det(A) · inv(A)ᵀ", local=described("det(A) · inv(A)ᵀ"))
 def _matrix_determinant(op, needs, g):
     a, d = op.inputs[0], op.outputs[0]
     scale = expand_dims(expand_dims(g * d, -1), -1)
     return (scale * inv(a, adjoint=True),)
 
 
-@defgrad("MatrixDiagPart", "put the upstream on the diagonal of zero matrices",
-         local=described("1 on the diagonal, 0 elsewhere"))
+@defgrad(
+    "MatrixDiagPart",
+    "put the upstream on the diagonal of zero matrices",
+    local=described("1 on the diagonal, 0 elsewhere"),
+)
 def _matrix_diag_part(op, needs, g):
     rows, cols = op.inputs[0]._value.shape[-2:]
     return (diag(g, num_rows=rows, num_cols=cols),)
 
 
-@defgrad("MatrixDiag", "the diagonal of the upstream",
-         local=described("1 on the diagonal"))
+@defgrad("MatrixDiag", "the diagonal of the upstream", local=described("1 on the diagonal"))
 def _matrix_diag(op, needs, g):
     return (diag_part(g),)
 
@@ -115,14 +122,16 @@ def _columns(x, start, stop):
     return slice_tensor(x, (Ellipsis, slice(None), slice(start, stop)))
 
 
-@defgrad("MatrixBandPart", "keep the same band of the upstream",
-         local=described("1 inside the band, 0 outside"))
+@defgrad("MatrixBandPart", "keep the same band of the upstream", local=described("1 inside the band, 0 outside"))
 def _band_part(op, needs, g):
     return (dec.band_part(g, op.attrs["num_lower"], op.attrs["num_upper"]),)
 
 
-@defgrad("MatrixSolve", "x = A⁻¹B:  dB = A⁻ᵀG,  dA = -dB xᵀ",
-         local=described("-A⁻ᵀG xᵀ (through the solution x)", "A⁻ᵀ (a solve with Aᵀ)"))
+@defgrad(
+    "MatrixSolve",
+    "x = A⁻¹B:  dB = A⁻ᵀG,  dA = -dB xᵀ",
+    local=described("-A⁻ᵀG xᵀ (through the solution x)", "A⁻ᵀ (a solve with Aᵀ)"),
+)
 def _matrix_solve(op, needs, g):
     a, _ = op.inputs
     x = op.outputs[0]
@@ -134,8 +143,11 @@ def _matrix_solve(op, needs, g):
     return grad_a, grad_b if needs[1] else None
 
 
-@defgrad("MatrixTriangularSolve", "x = T⁻¹B:  dB = T⁻ᵀG,  dA = the triangle of -dB xᵀ",
-         local=described("the triangle of -T⁻ᵀG xᵀ", "T⁻ᵀ (a solve with Tᵀ)"))
+@defgrad(
+    "MatrixTriangularSolve",
+    "x = T⁻¹B:  dB = T⁻ᵀG,  dA = the triangle of -dB xᵀ",
+    local=described("the triangle of -T⁻ᵀG xᵀ", "T⁻ᵀ (a solve with Tᵀ)"),
+)
 def _matrix_triangular_solve(op, needs, g):
     a, b = op.inputs
     x = op.outputs[0]
@@ -148,8 +160,11 @@ def _matrix_triangular_solve(op, needs, g):
     return grad_a, unbroadcast(grad_b, b) if needs[1] else None
 
 
-@defgrad("Cholesky", "A = LLᵀ:  dA = sym(L⁻ᵀ Φ(LᵀG) L⁻¹), Φ = lower triangle with half the diagonal",
-         local=described("L⁻ᵀ Φ(LᵀG) L⁻¹, symmetrised"))
+@defgrad(
+    "Cholesky",
+    "A = LLᵀ:  dA = sym(L⁻ᵀ Φ(LᵀG) L⁻¹), Φ = lower triangle with half the diagonal",
+    local=described("L⁻ᵀ Φ(LᵀG) L⁻¹, symmetrised"),
+)
 def _cholesky(op, needs, g):
     chol = op.outputs[0]
     chol_inverse = dec.triangular_solve(chol, dec.eye_like(chol), lower=True)
@@ -171,8 +186,11 @@ def _qr_tall(q, r, dq, dr):
     return matmul(q, dr + times_r_inverse_t(lower)) + times_r_inverse_t(dq - matmul(q, qdq))
 
 
-@defgrad("Qr", "A = QR:  see arXiv 2009.10071 (not for full_matrices=True with more rows than columns)",
-         local=described("through Q and R (arXiv 2009.10071)"))
+@defgrad(
+    "Qr",
+    "A = QR:  see arXiv 2009.10071 (not for full_matrices=True with more rows than columns)",
+    local=described("through Q and R (arXiv 2009.10071)"),
+)
 def _qr(op, needs, dq, dr):
     from tapeviz.core.errors import UnimplementedError
 
@@ -181,7 +199,9 @@ def _qr(op, needs, dq, dr):
     if r._value.shape[-2] > n and q._value.shape[-1] == m:
         raise UnimplementedError(
             f"QrGrad not implemented when nrows > ncols and full_matrices is true. Received r.shape="
-            f"{list(r._value.shape)}: use tf.linalg.qr(x, full_matrices=False) to differentiate.", "Qr")
+            f"{list(r._value.shape)}: use tf.linalg.qr(x, full_matrices=False) to differentiate.",
+            "Qr",
+        )
     if m >= n:
         return (_qr_tall(q, r, dq, dr),)
     # A wide matrix: split A = [X, Y], R = [U, V] and reduce to the square case.
@@ -193,8 +213,11 @@ def _qr(op, needs, dq, dr):
     return (concat([dx, matmul(q, dv)], axis=-1),)
 
 
-@defgrad("Svd", "A = U diag(s) Vᵀ:  dA = U (diag(ds) + sym. F∘(UᵀdU) S + S sym. F∘(VᵀdV)) Vᵀ (+ the rectangular term)",
-         local=described("through U, s and V (the rule's formula)"))
+@defgrad(
+    "Svd",
+    "A = U diag(s) Vᵀ:  dA = U (diag(ds) + sym. F∘(UᵀdU) S + S sym. F∘(VᵀdV)) Vᵀ (+ the rectangular term)",
+    local=described("through U, s and V (the rule's formula)"),
+)
 def _svd(op, needs, gs, gu=None, gv=None):
     from tapeviz.core.errors import UnimplementedError
 
@@ -211,7 +234,9 @@ def _svd(op, needs, gs, gu=None, gv=None):
     if full and abs(m - n) > 1:
         raise UnimplementedError(
             f"svd gradient is not implemented for abs(m - n) > 1 when full_matrices is True; the input has "
-            f"shape {list(a._value.shape)}. Use tf.linalg.svd(x, full_matrices=False) to differentiate.", "Svd")
+            f"shape {list(a._value.shape)}. Use tf.linalg.svd(x, full_matrices=False) to differentiate.",
+            "Svd",
+        )
     s_mat = diag(s)
     f = _off_diagonal_reciprocals(s * s)
     v1, gv1 = _columns(v, 0, m), _columns(gv, 0, m)
@@ -229,8 +254,11 @@ def _svd(op, needs, gs, gu=None, gv=None):
     return (_t(grad) if transposed else grad,)
 
 
-@defgrad("SelfAdjointEigV2", "A = V diag(e) Vᵀ:  dA = V (diag(de) + F∘(VᵀdV)) Vᵀ, folded onto the lower triangle",
-         local=described("through the eigenvalues and eigenvectors (the rule's formula)"))
+@defgrad(
+    "SelfAdjointEigV2",
+    "A = V diag(e) Vᵀ:  dA = V (diag(de) + F∘(VᵀdV)) Vᵀ, folded onto the lower triangle",
+    local=described("through the eigenvalues and eigenvectors (the rule's formula)"),
+)
 def _eigh(op, needs, ge, gv=None):
     e = op.outputs[0]
     if op.attrs["compute_v"]:
@@ -245,8 +273,7 @@ def _eigh(op, needs, ge, gv=None):
     return (dec.set_diag(grad, 0.5 * diag_part(grad)),)
 
 
-@defgrad("LogMatrixDeterminant", "d log|det A|/dA = inv(A)ᵀ (the sign has no gradient)",
-         local=described("inv(A)ᵀ"))
+@defgrad("LogMatrixDeterminant", "d log|det A|/dA = inv(A)ᵀ (the sign has no gradient)", local=described("inv(A)ᵀ"))
 def _log_matrix_determinant(op, needs, _g_sign, g_logabs):
     scale = expand_dims(expand_dims(g_logabs, -1), -1)
     return (scale * inv(op.inputs[0], adjoint=True),)

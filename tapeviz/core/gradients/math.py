@@ -10,8 +10,7 @@ from tapeviz.core.primitives.array import broadcast_to, ones_like, reshape, tran
 def _pair(op, needs, gx, gy):
     """Gradients for a broadcasting binary op, each only if needed, summed to shape."""
     x, y = op.inputs
-    return (unbroadcast(gx(), x) if needs[0] else None,
-            unbroadcast(gy(), y) if needs[1] else None)
+    return (unbroadcast(gx(), x) if needs[0] else None, unbroadcast(gy(), y) if needs[1] else None)
 
 
 def _power_text(x, y, z):
@@ -29,49 +28,60 @@ def _log_or_zero(x):
 
 # The three hottest rules are spelled out rather than going through _pair.
 
-@defgrad("AddV2", "d(x+y)/dx = 1,  d(x+y)/dy = 1",
-         local=elementwise(("1", lambda x, y, z: 1.0), ("1", lambda x, y, z: 1.0)))
+
+@defgrad(
+    "AddV2", "d(x+y)/dx = 1,  d(x+y)/dy = 1", local=elementwise(("1", lambda x, y, z: 1.0), ("1", lambda x, y, z: 1.0))
+)
 def _add(op, needs, g):
     x, y = op.inputs
     need_x, need_y = needs
     return (unbroadcast(g, x) if need_x else None, unbroadcast(g, y) if need_y else None)
 
 
-@defgrad("Sub", "d(x-y)/dx = 1,  d(x-y)/dy = -1",
-         local=elementwise(("1", lambda x, y, z: 1.0), ("-1", lambda x, y, z: -1.0)))
+@defgrad(
+    "Sub", "d(x-y)/dx = 1,  d(x-y)/dy = -1", local=elementwise(("1", lambda x, y, z: 1.0), ("-1", lambda x, y, z: -1.0))
+)
 def _sub(op, needs, g):
     x, y = op.inputs
     need_x, need_y = needs
     return (unbroadcast(g, x) if need_x else None, unbroadcast(-g, y) if need_y else None)
 
 
-@defgrad("Mul", "d(x*y)/dx = y,  d(x*y)/dy = x",
-         local=elementwise(("y", lambda x, y, z: y), ("x", lambda x, y, z: x)))
+@defgrad("Mul", "d(x*y)/dx = y,  d(x*y)/dy = x", local=elementwise(("y", lambda x, y, z: y), ("x", lambda x, y, z: x)))
 def _mul(op, needs, g):
     x, y = op.inputs
     need_x, need_y = needs
     # m.multiply rather than `*`: one call fewer in the hottest rule
-    return (unbroadcast(m.multiply(g, y), x) if need_x else None,
-            unbroadcast(m.multiply(g, x), y) if need_y else None)
+    return (unbroadcast(m.multiply(g, y), x) if need_x else None, unbroadcast(m.multiply(g, x), y) if need_y else None)
 
 
-@defgrad("RealDiv", "d(x/y)/dx = 1/y,  d(x/y)/dy = -x/y**2",
-         local=elementwise(("1/y", lambda x, y, z: 1.0 / y), ("-x/y**2", lambda x, y, z: -x / y / y)))
+@defgrad(
+    "RealDiv",
+    "d(x/y)/dx = 1/y,  d(x/y)/dy = -x/y**2",
+    local=elementwise(("1/y", lambda x, y, z: 1.0 / y), ("-x/y**2", lambda x, y, z: -x / y / y)),
+)
 def _div(op, needs, g):
     x, y = op.inputs
     return _pair(op, needs, lambda: g / y, lambda: g * (-x / y / y))
 
 
-@defgrad("FloorMod", "d(x%y)/dx = 1,  d(x%y)/dy = -floor(x/y)",
-         local=elementwise(("1", lambda x, y, z: 1.0), ("-floor(x/y)", lambda x, y, z: -np.floor(x / y))))
+@defgrad(
+    "FloorMod",
+    "d(x%y)/dx = 1,  d(x%y)/dy = -floor(x/y)",
+    local=elementwise(("1", lambda x, y, z: 1.0), ("-floor(x/y)", lambda x, y, z: -np.floor(x / y))),
+)
 def _floormod(op, needs, g):
     x, y = op.inputs
     return _pair(op, needs, lambda: g, lambda: g * -m.floordiv(x, y))
 
 
-@defgrad("Pow", "d(x**y)/dx = y*x**(y-1),  d(x**y)/dy = x**y*log(x) (0 where x <= 0)",
-         local=elementwise((_power_text, lambda x, y, z: y * np.power(x, y - 1)),
-                           ("x**y*log(x)", lambda x, y, z: z * _log_or_zero(x))))
+@defgrad(
+    "Pow",
+    "d(x**y)/dx = y*x**(y-1),  d(x**y)/dy = x**y*log(x) (0 where x <= 0)",
+    local=elementwise(
+        (_power_text, lambda x, y, z: y * np.power(x, y - 1)), ("x**y*log(x)", lambda x, y, z: z * _log_or_zero(x))
+    ),
+)
 def _pow(op, needs, g):
     x, y = op.inputs
     z = op.outputs[0]
@@ -89,55 +99,85 @@ def _route(op, needs, g, to_x):
     return _pair(op, needs, lambda: m.where(to_x, g, zeros), lambda: m.where(to_x, zeros, g))
 
 
-@defgrad("Maximum", "d max(x,y)/dx = 1 where x >= y (ties go to x), else 0",
-         local=elementwise(("1 where x >= y", lambda x, y, z: x >= y), ("1 where x < y", lambda x, y, z: x < y)))
+@defgrad(
+    "Maximum",
+    "d max(x,y)/dx = 1 where x >= y (ties go to x), else 0",
+    local=elementwise(("1 where x >= y", lambda x, y, z: x >= y), ("1 where x < y", lambda x, y, z: x < y)),
+)
 def _maximum(op, needs, g):
     return _route(op, needs, g, m.greater_equal(*op.inputs))
 
 
-@defgrad("Minimum", "d min(x,y)/dx = 1 where x <= y (ties go to x), else 0",
-         local=elementwise(("1 where x <= y", lambda x, y, z: x <= y), ("1 where x > y", lambda x, y, z: x > y)))
+@defgrad(
+    "Minimum",
+    "d min(x,y)/dx = 1 where x <= y (ties go to x), else 0",
+    local=elementwise(("1 where x <= y", lambda x, y, z: x <= y), ("1 where x > y", lambda x, y, z: x > y)),
+)
 def _minimum(op, needs, g):
     return _route(op, needs, g, m.less_equal(*op.inputs))
 
 
-@defgrad("SquaredDifference", "d(x-y)**2/dx = 2(x-y),  d/dy = -2(x-y)",
-         local=elementwise(("2(x-y)", lambda x, y, z: 2.0 * (x - y)), ("-2(x-y)", lambda x, y, z: -2.0 * (x - y))))
+@defgrad(
+    "SquaredDifference",
+    "d(x-y)**2/dx = 2(x-y),  d/dy = -2(x-y)",
+    local=elementwise(("2(x-y)", lambda x, y, z: 2.0 * (x - y)), ("-2(x-y)", lambda x, y, z: -2.0 * (x - y))),
+)
 def _squared_difference(op, needs, g):
     x, y = op.inputs
     twice = 2.0 * g * (x - y)
     return _pair(op, needs, lambda: twice, lambda: -twice)
 
 
-@defgrad("Atan2", "d atan2(y,x)/dy = x/(x²+y²),  d/dx = -y/(x²+y²)",
-         local=elementwise(("x/(x²+y²)", lambda y, x, z: x / (x * x + y * y)),
-                           ("-y/(x²+y²)", lambda y, x, z: -y / (x * x + y * y)), symbols=("y", "x")))
+@defgrad(
+    "Atan2",
+    "d atan2(y,x)/dy = x/(x²+y²),  d/dx = -y/(x²+y²)",
+    local=elementwise(
+        ("x/(x²+y²)", lambda y, x, z: x / (x * x + y * y)),
+        ("-y/(x²+y²)", lambda y, x, z: -y / (x * x + y * y)),
+        symbols=("y", "x"),
+    ),
+)
 def _atan2(op, needs, g):
     y, x = op.inputs
     scale = g / (x * x + y * y)
     return _pair(op, needs, lambda: scale * x, lambda: -scale * y)
 
 
-@defgrad("DivNoNan", "d(x/y)/dx = 1/y,  d/dy = -x/y**2 (0 where y == 0)",
-         local=elementwise(("1/y (0 where y == 0)", lambda x, y, z: np.where(y == 0, 0.0, 1.0 / y)),
-                           ("-x/y**2 (0 where y == 0)", lambda x, y, z: np.where(y == 0, 0.0, -x / y / y))))
+@defgrad(
+    "DivNoNan",
+    "d(x/y)/dx = 1/y,  d/dy = -x/y**2 (0 where y == 0)",
+    local=elementwise(
+        ("1/y (0 where y == 0)", lambda x, y, z: np.where(y == 0, 0.0, 1.0 / y)),
+        ("-x/y**2 (0 where y == 0)", lambda x, y, z: np.where(y == 0, 0.0, -x / y / y)),
+    ),
+)
 def _div_no_nan(op, needs, g):
     x, y = op.inputs
     return _pair(op, needs, lambda: m.divide_no_nan(g, y), lambda: g * m.divide_no_nan(m.divide_no_nan(-x, y), y))
 
 
-@defgrad("Xlogy", "d(x*log y)/dx = log y (0 where x == 0),  d/dy = x/y (0 where x == 0)",
-         local=elementwise(("log y (0 where x == 0)", lambda x, y, z: np.where(x == 0, 0.0, np.log(y))),
-                           ("x/y (0 where x == 0)", lambda x, y, z: np.where(x == 0, 0.0, x / y))))
+@defgrad(
+    "Xlogy",
+    "d(x*log y)/dx = log y (0 where x == 0),  d/dy = x/y (0 where x == 0)",
+    local=elementwise(
+        ("log y (0 where x == 0)", lambda x, y, z: np.where(x == 0, 0.0, np.log(y))),
+        ("x/y (0 where x == 0)", lambda x, y, z: np.where(x == 0, 0.0, x / y)),
+    ),
+)
 def _xlogy(op, needs, g):
     x, y = op.inputs
     nonzero = m.cast(m.not_equal(x, 0.0), x.dtype)
     return _pair(op, needs, lambda: g * m.xlogy(nonzero, y), lambda: g * m.xdivy(x, y))
 
 
-@defgrad("Xdivy", "d(x/y)/dx = 1/y (0 where x == 0),  d/dy = -x/y**2 (0 where x == 0)",
-         local=elementwise(("1/y (0 where x == 0)", lambda x, y, z: np.where(x == 0, 0.0, 1.0 / y)),
-                           ("-x/y**2 (0 where x == 0)", lambda x, y, z: np.where(x == 0, 0.0, -x / y / y))))
+@defgrad(
+    "Xdivy",
+    "d(x/y)/dx = 1/y (0 where x == 0),  d/dy = -x/y**2 (0 where x == 0)",
+    local=elementwise(
+        ("1/y (0 where x == 0)", lambda x, y, z: np.where(x == 0, 0.0, 1.0 / y)),
+        ("-x/y**2 (0 where x == 0)", lambda x, y, z: np.where(x == 0, 0.0, -x / y / y)),
+    ),
+)
 def _xdivy(op, needs, g):
     x, y = op.inputs
     nonzero = m.cast(m.not_equal(x, 0.0), x.dtype)
@@ -145,6 +185,7 @@ def _xdivy(op, needs, g):
 
 
 # -- unary ------------------------------------------------------------------------
+
 
 def _unary(prim_name, formula, local, shown):
     """Register an elementwise rule: gradient = upstream * local(x, y).
@@ -169,92 +210,126 @@ def _identity(op, needs, g):
     return (g,)
 
 
-_unary("Abs", "d|x|/dx = sign(x) (0 at 0)", lambda x, y: m.sign(x),
-       ("sign(x)", lambda x, y: np.sign(x)))
-_unary("Exp", "d exp(x)/dx = exp(x)", lambda x, y: y,
-       ("exp(x)", lambda x, y: y))
-_unary("Expm1", "d expm1(x)/dx = exp(x)", lambda x, y: m.exp(x),
-       ("exp(x)", lambda x, y: np.exp(x)))
-_unary("Log", "d log(x)/dx = 1/x", lambda x, y: m.reciprocal(x),
-       ("1/x", lambda x, y: 1.0 / x))
-_unary("Log1p", "d log1p(x)/dx = 1/(1+x)", lambda x, y: m.reciprocal(1.0 + x),
-       ("1/(1+x)", lambda x, y: 1.0 / (1.0 + x)))
-_unary("Square", "d x²/dx = 2x", lambda x, y: 2.0 * x,
-       ("2*x", lambda x, y: 2.0 * x))
-_unary("Sin", "d sin(x)/dx = cos(x)", lambda x, y: m.cos(x),
-       ("cos(x)", lambda x, y: np.cos(x)))
-_unary("Cos", "d cos(x)/dx = -sin(x)", lambda x, y: -m.sin(x),
-       ("-sin(x)", lambda x, y: -np.sin(x)))
-_unary("Tan", "d tan(x)/dx = 1/cos²(x)", lambda x, y: m.square(m.reciprocal(m.cos(x))),
-       ("1/cos²(x)", lambda x, y: 1.0 / np.cos(x) ** 2))
-_unary("Asin", "d asin(x)/dx = 1/sqrt(1-x²)", lambda x, y: m.rsqrt(1.0 - x * x),
-       ("1/sqrt(1-x²)", lambda x, y: 1.0 / np.sqrt(1.0 - x * x)))
-_unary("Acos", "d acos(x)/dx = -1/sqrt(1-x²)", lambda x, y: -m.rsqrt(1.0 - x * x),
-       ("-1/sqrt(1-x²)", lambda x, y: -1.0 / np.sqrt(1.0 - x * x)))
-_unary("Atan", "d atan(x)/dx = 1/(1+x²)", lambda x, y: m.reciprocal(1.0 + x * x),
-       ("1/(1+x²)", lambda x, y: 1.0 / (1.0 + x * x)))
-_unary("Sinh", "d sinh(x)/dx = cosh(x)", lambda x, y: m.cosh(x),
-       ("cosh(x)", lambda x, y: np.cosh(x)))
-_unary("Cosh", "d cosh(x)/dx = sinh(x)", lambda x, y: m.sinh(x),
-       ("sinh(x)", lambda x, y: np.sinh(x)))
-_unary("Tanh", "d tanh(x)/dx = 1 - tanh²(x)", lambda x, y: 1.0 - y * y,
-       ("1 - tanh²(x)", lambda x, y: 1.0 - y * y))
-_unary("Sigmoid", "d σ(x)/dx = σ(x)(1-σ(x))", lambda x, y: y * (1.0 - y),
-       ("σ(x)(1-σ(x))", lambda x, y: y * (1.0 - y)))
-_unary("Erf", "d erf(x)/dx = 2/sqrt(pi) exp(-x²)", lambda x, y: float(2.0 / np.sqrt(np.pi)) * m.exp(-(x * x)),
-       ("2/sqrt(pi) exp(-x²)", lambda x, y: 2.0 / np.sqrt(np.pi) * np.exp(-(x * x))))
-_unary("Sign", "d sign(x)/dx = 0", lambda x, y: zeros_like(x),
-       ("0", lambda x, y: 0.0))
+_unary("Abs", "d|x|/dx = sign(x) (0 at 0)", lambda x, y: m.sign(x), ("sign(x)", lambda x, y: np.sign(x)))
+_unary("Exp", "d exp(x)/dx = exp(x)", lambda x, y: y, ("exp(x)", lambda x, y: y))
+_unary("Expm1", "d expm1(x)/dx = exp(x)", lambda x, y: m.exp(x), ("exp(x)", lambda x, y: np.exp(x)))
+_unary("Log", "d log(x)/dx = 1/x", lambda x, y: m.reciprocal(x), ("1/x", lambda x, y: 1.0 / x))
+_unary(
+    "Log1p", "d log1p(x)/dx = 1/(1+x)", lambda x, y: m.reciprocal(1.0 + x), ("1/(1+x)", lambda x, y: 1.0 / (1.0 + x))
+)
+_unary("Square", "d x²/dx = 2x", lambda x, y: 2.0 * x, ("2*x", lambda x, y: 2.0 * x))
+_unary("Sin", "d sin(x)/dx = cos(x)", lambda x, y: m.cos(x), ("cos(x)", lambda x, y: np.cos(x)))
+_unary("Cos", "d cos(x)/dx = -sin(x)", lambda x, y: -m.sin(x), ("-sin(x)", lambda x, y: -np.sin(x)))
+_unary(
+    "Tan",
+    "d tan(x)/dx = 1/cos²(x)",
+    lambda x, y: m.square(m.reciprocal(m.cos(x))),
+    ("1/cos²(x)", lambda x, y: 1.0 / np.cos(x) ** 2),
+)
+_unary(
+    "Asin",
+    "d asin(x)/dx = 1/sqrt(1-x²)",
+    lambda x, y: m.rsqrt(1.0 - x * x),
+    ("1/sqrt(1-x²)", lambda x, y: 1.0 / np.sqrt(1.0 - x * x)),
+)
+_unary(
+    "Acos",
+    "d acos(x)/dx = -1/sqrt(1-x²)",
+    lambda x, y: -m.rsqrt(1.0 - x * x),
+    ("-1/sqrt(1-x²)", lambda x, y: -1.0 / np.sqrt(1.0 - x * x)),
+)
+_unary(
+    "Atan",
+    "d atan(x)/dx = 1/(1+x²)",
+    lambda x, y: m.reciprocal(1.0 + x * x),
+    ("1/(1+x²)", lambda x, y: 1.0 / (1.0 + x * x)),
+)
+_unary("Sinh", "d sinh(x)/dx = cosh(x)", lambda x, y: m.cosh(x), ("cosh(x)", lambda x, y: np.cosh(x)))
+_unary("Cosh", "d cosh(x)/dx = sinh(x)", lambda x, y: m.sinh(x), ("sinh(x)", lambda x, y: np.sinh(x)))
+_unary("Tanh", "d tanh(x)/dx = 1 - tanh²(x)", lambda x, y: 1.0 - y * y, ("1 - tanh²(x)", lambda x, y: 1.0 - y * y))
+_unary("Sigmoid", "d σ(x)/dx = σ(x)(1-σ(x))", lambda x, y: y * (1.0 - y), ("σ(x)(1-σ(x))", lambda x, y: y * (1.0 - y)))
+_unary(
+    "Erf",
+    "d erf(x)/dx = 2/sqrt(pi) exp(-x²)",
+    lambda x, y: float(2.0 / np.sqrt(np.pi)) * m.exp(-(x * x)),
+    ("2/sqrt(pi) exp(-x²)", lambda x, y: 2.0 / np.sqrt(np.pi) * np.exp(-(x * x))),
+)
+_unary("Sign", "d sign(x)/dx = 0", lambda x, y: zeros_like(x), ("0", lambda x, y: 0.0))
 
 
 # sqrt, rsqrt and reciprocal go through TF's fused backward kernels, which give
 # 0 where the upstream is 0 (no 0 * inf = nan behind a tf.where).
 
-@defgrad("Sqrt", "d sqrt(x)/dx = 0.5/sqrt(x) (inf at 0; 0 where the upstream is 0)",
-         local=elementwise(("0.5/sqrt(x)", lambda x, y: 0.5 / y)))
+
+@defgrad(
+    "Sqrt",
+    "d sqrt(x)/dx = 0.5/sqrt(x) (inf at 0; 0 where the upstream is 0)",
+    local=elementwise(("0.5/sqrt(x)", lambda x, y: 0.5 / y)),
+)
 def _sqrt(op, needs, g):
     return (m.sqrt_grad(op.outputs[0], g),)
 
 
-@defgrad("Rsqrt", "d x**-0.5/dx = -0.5*x**-1.5 (0 where the upstream is 0)",
-         local=elementwise(("-0.5*x**-1.5", lambda x, y: -0.5 * y * y * y)))
+@defgrad(
+    "Rsqrt",
+    "d x**-0.5/dx = -0.5*x**-1.5 (0 where the upstream is 0)",
+    local=elementwise(("-0.5*x**-1.5", lambda x, y: -0.5 * y * y * y)),
+)
 def _rsqrt(op, needs, g):
     return (m.rsqrt_grad(op.outputs[0], g),)
 
 
-@defgrad("Reciprocal", "d(1/x)/dx = -1/x² (0 where the upstream is 0)",
-         local=elementwise(("-1/x²", lambda x, y: -(y * y))))
+@defgrad(
+    "Reciprocal", "d(1/x)/dx = -1/x² (0 where the upstream is 0)", local=elementwise(("-1/x²", lambda x, y: -(y * y)))
+)
 def _reciprocal(op, needs, g):
     return (m.reciprocal_grad(op.outputs[0], g),)
 
 
-@defgrad("SqrtGrad", "sqrt_grad(y, dy) = 0.5 dy/y:  d/dy = -0.5 dy/y²,  d/d(dy) = 0.5/y",
-         local=elementwise(("-0.5 dy/y²", lambda y, dy, z: -0.5 * dy / (y * y)), ("0.5/y", lambda y, dy, z: 0.5 / y),
-                           symbols=("y", "dy")))
+@defgrad(
+    "SqrtGrad",
+    "sqrt_grad(y, dy) = 0.5 dy/y:  d/dy = -0.5 dy/y²,  d/d(dy) = 0.5/y",
+    local=elementwise(
+        ("-0.5 dy/y²", lambda y, dy, z: -0.5 * dy / (y * y)), ("0.5/y", lambda y, dy, z: 0.5 / y), symbols=("y", "dy")
+    ),
+)
 def _sqrt_grad(op, needs, g):
     y, dy = op.inputs
     scaled = g / y
     return (-scaled * op.outputs[0] if needs[0] else None, 0.5 * scaled if needs[1] else None)
 
 
-@defgrad("RsqrtGrad", "rsqrt_grad(y, dy) = -0.5 dy y³:  d/dy = -1.5 dy y²,  d/d(dy) = -0.5 y³",
-         local=elementwise(("-1.5 dy y²", lambda y, dy, z: -1.5 * dy * y * y), ("-0.5 y³", lambda y, dy, z: -0.5 * y ** 3),
-                           symbols=("y", "dy")))
+@defgrad(
+    "RsqrtGrad",
+    "rsqrt_grad(y, dy) = -0.5 dy y³:  d/dy = -1.5 dy y²,  d/d(dy) = -0.5 y³",
+    local=elementwise(
+        ("-1.5 dy y²", lambda y, dy, z: -1.5 * dy * y * y),
+        ("-0.5 y³", lambda y, dy, z: -0.5 * y**3),
+        symbols=("y", "dy"),
+    ),
+)
 def _rsqrt_grad(op, needs, g):
     y, dy = op.inputs
     return (-1.5 * g * dy * (y * y) if needs[0] else None, m.rsqrt_grad(y, g) if needs[1] else None)
 
 
-@defgrad("ReciprocalGrad", "reciprocal_grad(y, dy) = -dy y²:  d/dy = -2 dy y,  d/d(dy) = -y²",
-         local=elementwise(("-2 dy y", lambda y, dy, z: -2.0 * dy * y), ("-y²", lambda y, dy, z: -(y * y)),
-                           symbols=("y", "dy")))
+@defgrad(
+    "ReciprocalGrad",
+    "reciprocal_grad(y, dy) = -dy y²:  d/dy = -2 dy y,  d/d(dy) = -y²",
+    local=elementwise(
+        ("-2 dy y", lambda y, dy, z: -2.0 * dy * y), ("-y²", lambda y, dy, z: -(y * y)), symbols=("y", "dy")
+    ),
+)
 def _reciprocal_grad(op, needs, g):
     y, dy = op.inputs
     return (-2.0 * g * dy * y if needs[0] else None, m.reciprocal_grad(y, g) if needs[1] else None)
 
 
-@defgrad("Cast", "d cast(x)/dx = 1 (cast back to x's dtype; none for integers)",
-         local=elementwise(("1 (cast back)", lambda x, y: 1.0)))
+@defgrad(
+    "Cast",
+    "d cast(x)/dx = 1 (cast back to x's dtype; none for integers)",
+    local=elementwise(("1 (cast back)", lambda x, y: 1.0)),
+)
 def _cast(op, needs, g):
     x = op.inputs[0]
     if x.dtype.is_floating and g.dtype.is_floating:
@@ -262,24 +337,34 @@ def _cast(op, needs, g):
     return (None,)
 
 
-@defgrad("SelectV2", "d where(c,x,y)/dx = 1 where c, d/dy = 1 where not c",
-         local=elementwise(None, ("1 where c", lambda c, x, y, z: c), ("1 where not c", lambda c, x, y, z: ~c),
-                           symbols=("c", "x", "y")))
+@defgrad(
+    "SelectV2",
+    "d where(c,x,y)/dx = 1 where c, d/dy = 1 where not c",
+    local=elementwise(
+        None, ("1 where c", lambda c, x, y, z: c), ("1 where not c", lambda c, x, y, z: ~c), symbols=("c", "x", "y")
+    ),
+)
 def _select(op, needs, g):
     c, x, y = op.inputs
     zeros = zeros_like(g)
-    return (None,
-            unbroadcast(m.where(c, g, zeros), x) if needs[1] else None,
-            unbroadcast(m.where(c, zeros, g), y) if needs[2] else None)
+    return (
+        None,
+        unbroadcast(m.where(c, g, zeros), x) if needs[1] else None,
+        unbroadcast(m.where(c, zeros, g), y) if needs[2] else None,
+    )
 
 
-@defgrad("AddN", "d(x1+...+xn)/dxi = 1", local=lambda inputs, outputs, attrs: tuple(
-    ("1", ones_of(outputs[0])) for _ in inputs))
+@defgrad(
+    "AddN",
+    "d(x1+...+xn)/dxi = 1",
+    local=lambda inputs, outputs, attrs: tuple(("1", ones_of(outputs[0])) for _ in inputs),
+)
 def _add_n(op, needs, g):
     return tuple(g if need else None for need in needs)
 
 
 # -- reductions ----------------------------------------------------------------------
+
 
 def _restore(g, op):
     """Upstream of a reduction, reshaped with its reduced axes kept, broadcast to the input."""
@@ -300,8 +385,13 @@ def _sum(op, needs, g):
     return (_restore(g, op),)
 
 
-@defgrad("Mean", "d mean(x)/dxi = 1/n", local=lambda inputs, outputs, attrs: (
-    (f"1/n = 1/{max(1, int(np.size(inputs[0]) // max(1, np.size(outputs[0]))))} for every element", None),))
+@defgrad(
+    "Mean",
+    "d mean(x)/dxi = 1/n",
+    local=lambda inputs, outputs, attrs: (
+        (f"1/n = 1/{max(1, int(np.size(inputs[0]) // max(1, np.size(outputs[0]))))} for every element", None),
+    ),
+)
 def _mean(op, needs, g):
     return (_restore(g, op) / float(max(_count(op), 1)),)
 
@@ -314,14 +404,23 @@ def _min_or_max(op, needs, g):
     return (_restore(g, op) * hits / count,)
 
 
-defgrad("Max", "d max(x)/dxi = 1/k at the k tied maxima, else 0",
-        local=described("1 at the maximum (1/k when k tie), 0 elsewhere"))(_min_or_max)
-defgrad("Min", "d min(x)/dxi = 1/k at the k tied minima, else 0",
-        local=described("1 at the minimum (1/k when k tie), 0 elsewhere"))(_min_or_max)
+defgrad(
+    "Max",
+    "d max(x)/dxi = 1/k at the k tied maxima, else 0",
+    local=described("1 at the maximum (1/k when k tie), 0 elsewhere"),
+)(_min_or_max)
+defgrad(
+    "Min",
+    "d min(x)/dxi = 1/k at the k tied minima, else 0",
+    local=described("1 at the minimum (1/k when k tie), 0 elsewhere"),
+)(_min_or_max)
 
 
-@defgrad("Prod", "d prod(x)/dxi = product of the others (exact with zeros)",
-         local=described("the product of the other elements"))
+@defgrad(
+    "Prod",
+    "d prod(x)/dxi = product of the others (exact with zeros)",
+    local=described("the product of the other elements"),
+)
 def _prod(op, needs, g):
     x = op.inputs[0]
     axes = op.attrs["axis"]
@@ -338,15 +437,21 @@ def _prod(op, needs, g):
     return (_restore(g, op) * others,)
 
 
-@defgrad("Cumsum", "d cumsum(x)/dx = reverse cumsum of the upstream",
-         local=described("1 for every later output: a reverse cumsum of the upstream"))
+@defgrad(
+    "Cumsum",
+    "d cumsum(x)/dx = reverse cumsum of the upstream",
+    local=described("1 for every later output: a reverse cumsum of the upstream"),
+)
 def _cumsum(op, needs, g):
     a = op.attrs
     return (m.cumsum(g, axis=a["axis"], exclusive=a["exclusive"], reverse=not a["reverse"]),)
 
 
-@defgrad("Cumprod", "d cumprod(x)/dx = reverse cumsum(upstream * cumprod) / x",
-         local=described("cumprod / x for every later output"))
+@defgrad(
+    "Cumprod",
+    "d cumprod(x)/dx = reverse cumsum(upstream * cumprod) / x",
+    local=described("cumprod / x for every later output"),
+)
 def _cumprod(op, needs, g):
     a = op.attrs
     x, y = op.inputs[0], op.outputs[0]

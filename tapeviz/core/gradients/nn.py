@@ -15,44 +15,61 @@ def _keep_axis(g, like, axis):
     return reshape(g, shape)
 
 
-@defgrad("Relu", "d relu(x)/dx = 1 where x > 0, else 0 (0 at 0, as in TF)",
-         local=elementwise(("1 where x > 0", lambda x, y: y > 0)))
+@defgrad(
+    "Relu",
+    "d relu(x)/dx = 1 where x > 0, else 0 (0 at 0, as in TF)",
+    local=elementwise(("1 where x > 0", lambda x, y: y > 0)),
+)
 def _relu(op, needs, g):
     return (nn.relu_grad(g, op.outputs[0]),)
 
 
-@defgrad("ReluGrad", "d relu_grad(g, y)/dg = 1 where y > 0, else 0;  d/dy = 0",
-         local=elementwise(("1 where y > 0", lambda g, y, z: y > 0), None, symbols=("g", "y")))
+@defgrad(
+    "ReluGrad",
+    "d relu_grad(g, y)/dg = 1 where y > 0, else 0;  d/dy = 0",
+    local=elementwise(("1 where y > 0", lambda g, y, z: y > 0), None, symbols=("g", "y")),
+)
 def _relu_grad(op, needs, h):
     _, y = op.inputs
     return (nn.relu_grad(h, y) if needs[0] else None, None)
 
 
-@defgrad("Softplus", "d softplus(x)/dx = sigmoid(x)",
-         local=elementwise(("sigmoid(x)", lambda x, y: 1.0 / (1.0 + np.exp(-x)))))
+@defgrad(
+    "Softplus",
+    "d softplus(x)/dx = sigmoid(x)",
+    local=elementwise(("sigmoid(x)", lambda x, y: 1.0 / (1.0 + np.exp(-x)))),
+)
 def _softplus(op, needs, g):
     return (g * sigmoid(op.inputs[0]),)
 
 
-@defgrad("Softmax", "d softmax(x)/dx · g = (g - sum(g*y, axis)) * y",
-         local=described("y·(1 - y) on the diagonal, -yi·yj off it (the softmax Jacobian)"))
+@defgrad(
+    "Softmax",
+    "d softmax(x)/dx · g = (g - sum(g*y, axis)) * y",
+    local=described("y·(1 - y) on the diagonal, -yi·yj off it (the softmax Jacobian)"),
+)
 def _softmax(op, needs, g):
     y = op.outputs[0]
     axis = op.attrs["axis"]
     return ((g - reduce_sum(g * y, axis=axis, keepdims=True)) * y,)
 
 
-@defgrad("LogSoftmax", "d log_softmax(x)/dx · g = g - sum(g, axis) * exp(y)",
-         local=described("1 - softmax(x) on the diagonal, -softmax(x) off it"))
+@defgrad(
+    "LogSoftmax",
+    "d log_softmax(x)/dx · g = g - sum(g, axis) * exp(y)",
+    local=described("1 - softmax(x) on the diagonal, -softmax(x) off it"),
+)
 def _log_softmax(op, needs, g):
     y = op.outputs[0]
     axis = op.attrs["axis"]
     return (g - reduce_sum(g, axis=axis, keepdims=True) * exp(y),)
 
 
-@defgrad("SoftmaxCrossEntropyWithLogits",
-         "d loss/d logits = (softmax(logits) - labels) * g,  d loss/d labels = -log_softmax(logits) * g",
-         local=described("softmax(logits) - labels", "-log_softmax(logits)"))
+@defgrad(
+    "SoftmaxCrossEntropyWithLogits",
+    "d loss/d logits = (softmax(logits) - labels) * g,  d loss/d labels = -log_softmax(logits) * g",
+    local=described("softmax(logits) - labels", "-log_softmax(logits)"),
+)
 def _softmax_cross_entropy(op, needs, g, _g_backprop):
     # _g_backprop is always zero: gradients reach `backprop` through the
     # SoftmaxCrossEntropyBackprop op instead (see core.primitives.nn).
@@ -67,18 +84,22 @@ def _softmax_cross_entropy(op, needs, g, _g_backprop):
     return grad_logits, grad_labels
 
 
-@defgrad("SparseSoftmaxCrossEntropyWithLogits",
-         "d loss/d logits = (softmax(logits) - one_hot(labels)) * g;  none for the int labels",
-         local=described("softmax(logits) - one_hot(labels)", None))
+@defgrad(
+    "SparseSoftmaxCrossEntropyWithLogits",
+    "d loss/d logits = (softmax(logits) - one_hot(labels)) * g;  none for the int labels",
+    local=described("softmax(logits) - one_hot(labels)", None),
+)
 def _sparse_softmax_cross_entropy(op, needs, g, _g_backprop):
     logits = op.inputs[0]
     g = _keep_axis(g, logits, logits.ndim - 1)
     return (g * nn.cross_entropy_backprop(logits, op.outputs[1]), None)
 
 
-@defgrad("SoftmaxCrossEntropyBackprop",
-         "d(softmax(x) - labels)/dx · h = (h - sum(h*softmax(x))) * softmax(x),  d/dlabels · h = -h",
-         local=described("the softmax Jacobian", None, "-1"))
+@defgrad(
+    "SoftmaxCrossEntropyBackprop",
+    "d(softmax(x) - labels)/dx · h = (h - sum(h*softmax(x))) * softmax(x),  d/dlabels · h = -h",
+    local=described("the softmax Jacobian", None, "-1"),
+)
 def _cross_entropy_backprop(op, needs, h):
     logits = op.inputs[0]
     axis = op.attrs["axis"]

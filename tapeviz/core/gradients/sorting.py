@@ -4,8 +4,11 @@ from tapeviz.core.gradients import defgrad, described
 from tapeviz.core.primitives.array import gather_grad
 
 
-@defgrad("TopKV2", "scatter the upstream of the values back to where they were taken from",
-         local=described("1 at each of the k largest entries, 0 elsewhere", None))
+@defgrad(
+    "TopKV2",
+    "scatter the upstream of the values back to where they were taken from",
+    local=described("1 at each of the k largest entries, 0 elsewhere", None),
+)
 def _top_k(op, needs, g_values, _g_indices):
     x = op.inputs[0]
     indices = op.outputs[1]

@@ -20,12 +20,14 @@ def unary(tf_name, prim_name, kernel, doc, differentiable=True, floats_only=Fals
     primitive = Primitive(prim_name, kernel, differentiable=differentiable)
 
     if floats_only:
+
         def op(x, name=None):
             x = as_tensor(x)
             if x._value.dtype.kind != "f":
                 raise not_a_float(x, tf_name, prim_name)
             return execute(primitive, (x,))
     else:
+
         def op(x, name=None):
             return execute(primitive, (as_tensor(x),))
 

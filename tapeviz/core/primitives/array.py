@@ -9,8 +9,7 @@ import builtins
 import numpy as np
 
 from tapeviz import backend as B
-from tapeviz.core import dtypes
-from tapeviz.core import ops
+from tapeviz.core import dtypes, ops
 from tapeviz.core.errors import InvalidArgumentError
 from tapeviz.core.ops import as_tensor, execute
 from tapeviz.core.primitive import Primitive
@@ -27,6 +26,7 @@ def _shape_arg(shape):
 
 
 # -- constants: not recorded (no tape watches them) ---------------------------------
+
 
 def zeros(shape, dtype=dtypes.float32, name=None):
     """A tensor of zeros."""
@@ -91,6 +91,7 @@ def transpose(a, perm=None, conjugate=False, name=None):
 
 
 # -- indexing (differentiable) ----------------------------------------------------------
+
 
 def _index_arrays(key):
     """A NumPy-style index with tensors in it replaced by backend arrays."""
@@ -171,6 +172,7 @@ def size(input, out_type=dtypes.int32, name=None):
 
 # -- helpers for argument checking ---------------------------------------------------------
 
+
 def _invalid(message, op):
     """TF's error for bad arguments, naming the op as TF's eager messages do."""
     return InvalidArgumentError(f"{message} [Op:{op}]", op)
@@ -207,6 +209,7 @@ def _int_indices(indices, op):
 
 # -- adding and removing size-1 axes (compositions of reshape) ------------------------------
 
+
 def expand_dims(input, axis, name=None):
     """Insert a size-1 axis at ``axis`` (in [-rank-1, rank]). Recorded as a Reshape."""
     x = as_tensor(input)
@@ -228,7 +231,9 @@ def squeeze(input, axis=None, name=None):
             if shape[i] != 1:
                 raise _invalid(
                     f"Can not squeeze dim[{i}], expected a dimension of 1, got {shape[i]}. "
-                    "Leave that axis out of `axis`.", "Squeeze")
+                    "Leave that axis out of `axis`.",
+                    "Squeeze",
+                )
     return reshape(x, [n for i, n in enumerate(shape) if i not in drop])
 
 
@@ -256,12 +261,16 @@ def concat(values, axis, name=None):
         if len(shape) != len(first):
             raise _invalid(
                 f"ConcatOp : Ranks of all input tensors should match: shape[0] = {list(first)} vs. "
-                f"shape[{position}] = {list(shape)}", "ConcatV2")
+                f"shape[{position}] = {list(shape)}",
+                "ConcatV2",
+            )
         for d, (m, n) in enumerate(zip(first, shape)):
             if d != axis and m != n:
                 raise _invalid(
                     f"ConcatOp : Dimension {d} in both shapes must be equal: shape[0] = {list(first)} "
-                    f"vs. shape[{position}] = {list(shape)}. Only axis {axis} may differ.", "ConcatV2")
+                    f"vs. shape[{position}] = {list(shape)}. Only axis {axis} may differ.",
+                    "ConcatV2",
+                )
     if len(tensors) == 1:
         return tensors[0]
     return execute(CONCAT, tuple(tensors), {"axis": axis})
@@ -287,7 +296,9 @@ def split(value, num_or_size_splits, axis=0, num=None, name=None):
             raise _invalid(
                 f"Number of ways to split should evenly divide the split dimension, but got "
                 f"split_dim {axis} (size = {length}) and num_split {count}. "
-                "Pass a list of sizes instead for uneven pieces.", "Split")
+                "Pass a list of sizes instead for uneven pieces.",
+                "Split",
+            )
         sizes = [length // count] * count
     else:
         sizes = _split_sizes(_int_list(count), length)
@@ -306,7 +317,9 @@ def _split_sizes(sizes, length):
         raise _invalid(
             f"Determined shape must either match input shape along split_dim exactly if fully "
             f"specified, or be less than the size of the input along split_dim if not fully "
-            f"specified.  Got: sizes {sizes} for a dimension of size {length}.", "SplitV")
+            f"specified.  Got: sizes {sizes} for a dimension of size {length}.",
+            "SplitV",
+        )
     return sizes
 
 
@@ -324,7 +337,9 @@ def tile(input, multiples, name=None):
     if len(multiples) != x.ndim:
         raise _invalid(
             f"Expected multiples argument to be a vector of length {x.ndim} but got length "
-            f"{len(multiples)}: give one multiple per axis.", "Tile")
+            f"{len(multiples)}: give one multiple per axis.",
+            "Tile",
+        )
     if any(m < 0 for m in multiples):
         raise _invalid(f"Expected multiples to be non-negative, got {multiples}.", "Tile")
     return execute(TILE, (x,), {"multiples": tuple(multiples)})
@@ -344,7 +359,9 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
     if pairs.shape != (x.ndim, 2) or pairs.dtype.kind not in "iu":
         raise _invalid(
             f"paddings must be a matrix of ints with shape [{x.ndim}, 2] (one [before, after] "
-            f"pair per axis), got {pairs.tolist()}.", "Pad")
+            f"pair per axis), got {pairs.tolist()}.",
+            "Pad",
+        )
     if (pairs < 0).any():
         raise _invalid(f"Paddings must be non-negative, got {pairs.tolist()}.", "Pad")
     pairs = tuple((int(a), int(b)) for a, b in pairs)
@@ -368,7 +385,9 @@ def _mirror_pad(x, pairs, mode):
             relation = "less than" if mode == "REFLECT" else "no greater than"
             raise _invalid(
                 f"paddings must be {relation} the dimension size: {before}, {after} not "
-                f"{relation} {n} (axis {axis}, mode {mode}).", "MirrorPad")
+                f"{relation} {n} (axis {axis}, mode {mode}).",
+                "MirrorPad",
+            )
         if before == after == 0:
             continue
         positions = np.arange(-before, n + after)
@@ -393,6 +412,7 @@ def reverse(tensor, axis, name=None):
 # gradient is the scatter-add of those rows back into zeros (dense, where TF
 # returns IndexedSlices), itself a primitive whose gradient is the gather.
 
+
 def _host(array):
     return np.asarray(B.to_numpy(array))
 
@@ -405,22 +425,27 @@ def _check_gather_range(indices, limit):
         position = ",".join(map(str, where))
         raise IndexError(
             f"indices[{position}] = {int(host[where])} is not in [0, {limit}). "
-            "Negative indices are not allowed either: wrap them first (tf.math.floormod).")
+            "Negative indices are not allowed either: wrap them first (tf.math.floormod)."
+        )
 
 
 def _gather_layout(params_shape, indices, axis, batch_dims):
     """Flat row indices, the rows shape, and the permutation from rows to output."""
     b = batch_dims
     n = int(np.prod(params_shape[:b], dtype=np.int64))
-    rows = (n * params_shape[axis],) + params_shape[b:axis] + params_shape[axis + 1:]
+    rows = (n * params_shape[axis],) + params_shape[b:axis] + params_shape[axis + 1 :]
     starts = B.xp.arange(n, dtype=indices.dtype).reshape((n, 1)) * params_shape[axis]
     flat = (indices.reshape((n, -1)) + starts).reshape(-1) if n else indices.reshape(-1)
     # Taking rows gives [batch, index dims, params_shape[b:axis], rest]; TF's
     # output has the index dims after params_shape[b:axis].
     ni, nm = indices.ndim - b, axis - b
-    perm = (list(builtins.range(b)) + [b + ni + k for k in builtins.range(nm)]
-            + [b + k for k in builtins.range(ni)] + list(builtins.range(b + ni + nm, len(rows) - 1 + indices.ndim)))
-    taken_shape = params_shape[:b] + indices.shape[b:] + params_shape[b:axis] + params_shape[axis + 1:]
+    perm = (
+        list(builtins.range(b))
+        + [b + ni + k for k in builtins.range(nm)]
+        + [b + k for k in builtins.range(ni)]
+        + list(builtins.range(b + ni + nm, len(rows) - 1 + indices.ndim))
+    )
+    taken_shape = params_shape[:b] + indices.shape[b:] + params_shape[b:axis] + params_shape[axis + 1 :]
     return flat, rows, perm, taken_shape
 
 
@@ -465,14 +490,17 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
     if not 0 <= b <= indices.ndim or b > x.ndim - 1:
         raise ValueError(
             f"batch_dims={batch_dims} must be in [-{indices.ndim}, {indices.ndim}] (the rank of indices) "
-            f"and less than the rank of params ({x.ndim}).")
+            f"and less than the rank of params ({x.ndim})."
+        )
     axis = b if axis is None else _axis(axis, x.ndim, "GatherV2")
     if axis < b:
         raise ValueError(f"batch_dims ({b}) must be less than or equal to axis ({axis}).")
     if x._value.shape[:b] != indices._value.shape[:b]:
         raise _invalid(
             f"params.shape[:{b}] = {list(x._value.shape[:b])} and indices.shape[:{b}] = "
-            f"{list(indices._value.shape[:b])} must match: they are the batch dimensions.", "GatherV2")
+            f"{list(indices._value.shape[:b])} must match: they are the batch dimensions.",
+            "GatherV2",
+        )
     return execute(GATHER, (x, indices), {"axis": axis, "batch_dims": b})
 
 
@@ -487,7 +515,7 @@ def _nd_layout(params_shape, indices, batch_dims):
     xp = B.xp
     b = batch_dims
     depth = indices.shape[-1]
-    indexed = params_shape[b:b + depth]
+    indexed = params_shape[b : b + depth]
     n = int(np.prod(params_shape[:b], dtype=np.int64))
     host = _host(indices)
     bad = np.argwhere(((host < 0) | (host >= np.asarray(indexed, dtype=np.int64))).any(axis=-1))
@@ -495,14 +523,15 @@ def _nd_layout(params_shape, indices, batch_dims):
         where = tuple(int(i) for i in bad[0])
         raise IndexError(
             f"indices[{','.join(map(str, where))}] = {host[where].tolist()} does not index into "
-            f"param shape {list(params_shape)}.")
+            f"param shape {list(params_shape)}."
+        )
     strides = np.cumprod((1,) + tuple(indexed[::-1]))[:-1][::-1].astype(np.int64)
     linear = (indices.astype(np.int64) * xp.asarray(strides)).sum(axis=-1)
     block = int(np.prod(indexed, dtype=np.int64))
     starts = xp.arange(n, dtype=np.int64).reshape((n,) + (1,) * (linear.ndim - b)) * block
     flat = (linear.reshape((n,) + linear.shape[b:]) + starts).reshape(-1)
-    rows = (n * block,) + params_shape[b + depth:]
-    out_shape = indices.shape[:-1] + params_shape[b + depth:]
+    rows = (n * block,) + params_shape[b + depth :]
+    out_shape = indices.shape[:-1] + params_shape[b + depth :]
     return flat, rows, out_shape
 
 
@@ -535,21 +564,30 @@ def gather_nd(params, indices, batch_dims=0, name=None):
     indices = _int_indices(indices, "GatherNd")
     b = int(batch_dims)
     if indices.ndim < 1 or not 0 <= b < indices.ndim:
-        raise ValueError(f"gather_nd: indices must have rank >= 1 and batch_dims ({batch_dims}) less than its rank {indices.ndim}.")
+        raise ValueError(
+            f"gather_nd: indices must have rank >= 1 and batch_dims ({batch_dims}) less than its rank {indices.ndim}."
+        )
     depth = indices._value.shape[-1]
     if b + depth > x.ndim:
         raise _invalid(
             f"index innermost dimension length must be <= params rank after the batch dims; saw: "
-            f"{depth} vs. {x.ndim - b}.", "GatherNd")
+            f"{depth} vs. {x.ndim - b}.",
+            "GatherNd",
+        )
     if x._value.shape[:b] != indices._value.shape[:b]:
-        raise _invalid(f"params and indices must have the same batch dimensions, got "
-                       f"{list(x._value.shape[:b])} and {list(indices._value.shape[:b])}.", "GatherNd")
+        raise _invalid(
+            f"params and indices must have the same batch dimensions, got "
+            f"{list(x._value.shape[:b])} and {list(indices._value.shape[:b])}.",
+            "GatherNd",
+        )
     return execute(GATHER_ND, (x, indices), {"batch_dims": b})
 
 
 def gather_nd_grad(g, indices, batch_dims, params_shape):
     """The adjoint of ``gather_nd``: ``g`` scatter-added into zeros of ``params_shape``."""
-    return execute(GATHER_ND_GRAD, (as_tensor(g), indices), {"batch_dims": batch_dims, "params_shape": tuple(params_shape)})
+    return execute(
+        GATHER_ND_GRAD, (as_tensor(g), indices), {"batch_dims": batch_dims, "params_shape": tuple(params_shape)}
+    )
 
 
 def slice(input_, begin, size, name=None):  # noqa: A001 - TF's name
@@ -557,19 +595,25 @@ def slice(input_, begin, size, name=None):  # noqa: A001 - TF's name
     x = as_tensor(input_)
     begin, size = _int_list(begin), _int_list(size)
     if len(begin) != x.ndim or len(size) != x.ndim:
-        raise _invalid(f"Expected begin and size arguments to be 1-D tensors of size {x.ndim}, "
-                       f"but got sizes {len(begin)} and {len(size)}.", "Slice")
+        raise _invalid(
+            f"Expected begin and size arguments to be 1-D tensors of size {x.ndim}, "
+            f"but got sizes {len(begin)} and {len(size)}.",
+            "Slice",
+        )
     key = []
     for axis, (start, length, n) in enumerate(zip(begin, size, x._value.shape)):
         stop = n if length == -1 else start + length
         if start < 0 or length < -1 or stop > n:
-            raise _invalid(f"Expected begin[{axis}] = {start} and size[{axis}] = {length} to fit in "
-                           f"dimension {axis} of size {n}.", "Slice")
+            raise _invalid(
+                f"Expected begin[{axis}] = {start} and size[{axis}] = {length} to fit in dimension {axis} of size {n}.",
+                "Slice",
+            )
         key.append(builtins.slice(start, stop))
     return slice_tensor(x, tuple(key))
 
 
 # -- constant-making ops that take shapes (not recorded) --------------------------------------
+
 
 def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001 - TF's name
     """[start, start + delta, ...) up to ``limit`` (``range(n)`` counts 0..n-1).
@@ -587,8 +631,9 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001 -
     if delta == 0:
         raise _invalid("Requires delta != 0: 0", "Range")
     if (delta > 0 and start > limit) or (delta < 0 and start < limit):
-        raise _invalid(f"Requires start <= limit when delta > 0: {start}/{limit} "
-                       "(or start >= limit when delta < 0).", "Range")
+        raise _invalid(
+            f"Requires start <= limit when delta > 0: {start}/{limit} (or start >= limit when delta < 0).", "Range"
+        )
     return Tensor(B.xp.arange(start, limit, delta).astype(target))
 
 
@@ -645,7 +690,33 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
     return Tensor(xp.moveaxis(out, -1, axis) if axis != -1 else out)
 
 
-__all__ = ["zeros", "ones", "fill", "zeros_like", "ones_like", "reshape", "broadcast_to",
-           "transpose", "slice_tensor", "stack", "unstack", "shape", "rank", "size", "convert_to_tensor",
-           "expand_dims", "squeeze", "concat", "split", "tile", "pad", "reverse", "gather", "gather_nd",
-           "slice", "range", "eye", "one_hot"]
+__all__ = [
+    "zeros",
+    "ones",
+    "fill",
+    "zeros_like",
+    "ones_like",
+    "reshape",
+    "broadcast_to",
+    "transpose",
+    "slice_tensor",
+    "stack",
+    "unstack",
+    "shape",
+    "rank",
+    "size",
+    "convert_to_tensor",
+    "expand_dims",
+    "squeeze",
+    "concat",
+    "split",
+    "tile",
+    "pad",
+    "reverse",
+    "gather",
+    "gather_nd",
+    "slice",
+    "range",
+    "eye",
+    "one_hot",
+]

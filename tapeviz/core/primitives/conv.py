@@ -25,8 +25,8 @@ from tapeviz import backend as B
 from tapeviz.core.ops import as_tensor, as_tensors, execute
 from tapeviz.core.primitive import Primitive
 
-
 # -- geometry ------------------------------------------------------------------------
+
 
 def _pair(value, name):
     """An int or a pair (or TF's 4-element NHWC list) as a (height, width) pair."""
@@ -81,14 +81,14 @@ def _pad(x, ph, pw, value=0):
     shape = (n, h + ph[0] + ph[1], w + pw[0] + pw[1], c)
     # zeros (calloc) is measurably cheaper than full(shape, 0).
     out = B.xp.zeros(shape, dtype=x.dtype) if value == 0 else B.xp.full(shape, value, dtype=x.dtype)
-    out[:, ph[0]:ph[0] + h, pw[0]:pw[0] + w, :] = x
+    out[:, ph[0] : ph[0] + h, pw[0] : pw[0] + w, :] = x
     return out
 
 
 def _window(array, i, j, oh, ow, strides):
     """The (n, oh, ow, c) slice of the padded input seen by kernel offset (i, j)."""
     sh, sw = strides
-    return array[:, i:i + sh * (oh - 1) + 1:sh, j:j + sw * (ow - 1) + 1:sw, :]
+    return array[:, i : i + sh * (oh - 1) + 1 : sh, j : j + sw * (ow - 1) + 1 : sw, :]
 
 
 def _im2col(x, kh, kw, strides, padding):
@@ -112,17 +112,20 @@ def _col2im(cols, x_shape, kh, kw, strides, padding):
     for i in range(kh):
         for j in range(kw):
             _window(out, i, j, oh, ow, strides)[...] += cols[:, :, :, i, j, :]
-    return out[:, ph[0]:ph[0] + h, pw[0]:pw[0] + w, :]
+    return out[:, ph[0] : ph[0] + h, pw[0] : pw[0] + w, :]
 
 
 # -- convolution kernels -------------------------------------------------------------
+
 
 def _conv2d(x, w, strides, padding):
     if x.ndim != 4 or w.ndim != 4:
         raise ValueError(f"conv2d needs a 4-D input (NHWC) and a 4-D filter (HWIO), got ranks {x.ndim} and {w.ndim}.")
     kh, kw, c, f = w.shape
     if x.shape[3] != c:
-        raise ValueError(f"input depth {x.shape[3]} does not match the filter's input depth {c} (filter shape {list(w.shape)}).")
+        raise ValueError(
+            f"input depth {x.shape[3]} does not match the filter's input depth {c} (filter shape {list(w.shape)})."
+        )
     cols, oh, ow = _im2col(x, kh, kw, strides, padding)
     return (cols @ w.reshape(kh * kw * c, f)).reshape(x.shape[0], oh, ow, f)
 
@@ -161,15 +164,29 @@ def conv2d(input, filters, strides=1, padding="VALID", data_format="NHWC", dilat
 def conv2d_backprop_input(input_sizes, filters, out_backprop, strides, padding):
     """The gradient of ``conv2d`` with respect to its input, of shape ``input_sizes``."""
     g, w = as_tensors(out_backprop, filters)
-    return execute(CONV2D_BACKPROP_INPUT, (g, w), {"input_shape": tuple(int(n) for n in input_sizes),
-                                                   "strides": _pair(strides, "strides"), "padding": _padding(padding)})
+    return execute(
+        CONV2D_BACKPROP_INPUT,
+        (g, w),
+        {
+            "input_shape": tuple(int(n) for n in input_sizes),
+            "strides": _pair(strides, "strides"),
+            "padding": _padding(padding),
+        },
+    )
 
 
 def conv2d_backprop_filter(input, filter_sizes, out_backprop, strides, padding):
     """The gradient of ``conv2d`` with respect to its filter, of shape ``filter_sizes``."""
     x, g = as_tensors(input, out_backprop)
-    return execute(CONV2D_BACKPROP_FILTER, (x, g), {"filter_shape": tuple(int(n) for n in filter_sizes),
-                                                    "strides": _pair(strides, "strides"), "padding": _padding(padding)})
+    return execute(
+        CONV2D_BACKPROP_FILTER,
+        (x, g),
+        {
+            "filter_shape": tuple(int(n) for n in filter_sizes),
+            "strides": _pair(strides, "strides"),
+            "padding": _padding(padding),
+        },
+    )
 
 
 # -- max pooling kernels ----------------------------------------------------------------
@@ -183,9 +200,15 @@ def conv2d_backprop_filter(input, filter_sizes, out_backprop, strides, padding):
 # as the max on the tiled path (np.max and np.argmax's rule); on the swept
 # path only a NaN at the first offset does.
 
+
 def _tiles(x, ksize, strides, padding):
     """True when the windows tile the input exactly (VALID, stride = window, sizes divide)."""
-    return padding == "VALID" and tuple(ksize) == tuple(strides) and x.shape[1] % ksize[0] == 0 and x.shape[2] % ksize[1] == 0
+    return (
+        padding == "VALID"
+        and tuple(ksize) == tuple(strides)
+        and x.shape[1] % ksize[0] == 0
+        and x.shape[2] % ksize[1] == 0
+    )
 
 
 def _windows(array, ksize, strides, oh, ow):
@@ -320,7 +343,7 @@ def _max_pool_grad(x, g, ksize, strides, padding):
     routed = B.xp.empty(g.shape, dtype=g.dtype)
     for window, hit in zip(_windows(out, ksize, strides, oh, ow), hits):
         window += _keep_where(g, hit, routed)  # windows overlap: sum, in offset order
-    return out[:, ph[0]:ph[0] + h, pw[0]:pw[0] + w, :]
+    return out[:, ph[0] : ph[0] + h, pw[0] : pw[0] + w, :]
 
 
 def _max_pool_grad_grad(x, h, ksize, strides, padding):
@@ -371,6 +394,7 @@ def max_pool_grad_grad(input, grad, attrs):
 # its window's pixels), and AvgPoolGrad's own gradient is A again, so the two
 # primitives close under differentiation.
 
+
 def _window_counts(x_shape, ksize, strides, padding, dtype):
     """How many real (unpadded) pixels each window holds, shaped (1, oh, ow, 1)."""
     oh, ow, ph, pw = geometry(x_shape, ksize, strides, padding)
@@ -385,7 +409,9 @@ def _avg_pool(x, ksize, strides, padding):
     if x.ndim != 4:
         raise ValueError(f"avg_pool2d needs a 4-D input (NHWC), got rank {x.ndim}.")
     if x.dtype.kind not in "fc":
-        raise TypeError(f"avg_pool2d needs a floating-point input (TF has no AvgPool kernel for {x.dtype}); cast it first.")
+        raise TypeError(
+            f"avg_pool2d needs a floating-point input (TF has no AvgPool kernel for {x.dtype}); cast it first."
+        )
     oh, ow, ph, pw = geometry(x.shape, ksize, strides, padding)
     total = B.xp.zeros((x.shape[0], oh, ow, x.shape[3]), dtype=x.dtype)
     for view in _windows(_pad(x, ph, pw), ksize, strides, oh, ow):
@@ -401,7 +427,7 @@ def _avg_pool_grad(g, input_shape, ksize, strides, padding):
     out = B.xp.zeros((n, h + sum(ph), w + sum(pw), c), dtype=g.dtype)
     for window in _windows(out, ksize, strides, oh, ow):
         window += share  # windows may overlap: sum
-    return out[:, ph[0]:ph[0] + h, pw[0]:pw[0] + w, :]
+    return out[:, ph[0] : ph[0] + h, pw[0] : pw[0] + w, :]
 
 
 AVG_POOL = Primitive("AvgPool", _avg_pool)

@@ -34,16 +34,21 @@ def _matrices(x, op, square=True):
     if not x.dtype.is_floating:
         raise _invalid(
             f"Value for attr 'T' of {x.dtype.name} is not in the list of allowed values: half, float, double. "
-            f"{op} takes float matrices: cast first, e.g. tf.cast(x, tf.float32).", op)
+            f"{op} takes float matrices: cast first, e.g. tf.cast(x, tf.float32).",
+            op,
+        )
     if x.ndim < 2:
-        raise _invalid(f"Input tensor 0 must have rank >= 2, got shape {list(x._value.shape)} "
-                       "(the last two axes are the matrix).", op)
+        raise _invalid(
+            f"Input tensor 0 must have rank >= 2, got shape {list(x._value.shape)} (the last two axes are the matrix).",
+            op,
+        )
     if square and x._value.shape[-1] != x._value.shape[-2]:
         raise _invalid(f"Input matrix must be square, got shape {list(x._value.shape)}.", op)
     return x
 
 
 # -- band_part -------------------------------------------------------------------------------
+
 
 def _band_mask(rows, cols, num_lower, num_upper):
     i = np.arange(rows)[:, None]
@@ -77,11 +82,13 @@ def band_part(input, num_lower, num_upper, name=None):  # noqa: A002 - TF's name
     upper = int(num_upper._value) if hasattr(num_upper, "_value") else int(num_upper)
     rows, cols = x._value.shape[-2:]
     if lower > rows:
-        raise _invalid(f"num_lower must be negative or less or equal to number of rows ({rows}) got: {lower}",
-                       "MatrixBandPart")
+        raise _invalid(
+            f"num_lower must be negative or less or equal to number of rows ({rows}) got: {lower}", "MatrixBandPart"
+        )
     if upper > cols:
-        raise _invalid(f"num_upper must be negative or less or equal to number of columns ({cols}) got: {upper}",
-                       "MatrixBandPart")
+        raise _invalid(
+            f"num_upper must be negative or less or equal to number of columns ({cols}) got: {upper}", "MatrixBandPart"
+        )
     return execute(MATRIX_BAND_PART, (x,), {"num_lower": lower, "num_upper": upper})
 
 
@@ -102,6 +109,7 @@ def adjoint(matrix, name=None):
 
 
 # -- solving ---------------------------------------------------------------------------------
+
 
 def _solve(a, b, adjoint):
     xp = B.xp
@@ -126,11 +134,17 @@ def solve(matrix, rhs, adjoint=False, name=None):
     b = as_tensor(rhs)
     same_dtype(a, b, op="MatrixSolve")
     if b.ndim != a.ndim:
-        raise _invalid(f"All input tensors must have the same rank: matrix {list(a._value.shape)}, "
-                       f"rhs {list(b._value.shape)}. Give rhs a last axis, e.g. rhs[..., None].", "MatrixSolve")
+        raise _invalid(
+            f"All input tensors must have the same rank: matrix {list(a._value.shape)}, "
+            f"rhs {list(b._value.shape)}. Give rhs a last axis, e.g. rhs[..., None].",
+            "MatrixSolve",
+        )
     if a._value.shape[:-2] != b._value.shape[:-2] or a._value.shape[-1] != b._value.shape[-2]:
-        raise _invalid(f"Input matrix and right-hand side must have the same batch shape and number of rows: "
-                       f"{list(a._value.shape)} vs. {list(b._value.shape)}", "MatrixSolve")
+        raise _invalid(
+            f"Input matrix and right-hand side must have the same batch shape and number of rows: "
+            f"{list(a._value.shape)} vs. {list(b._value.shape)}",
+            "MatrixSolve",
+        )
     return execute(MATRIX_SOLVE, (a, b), {"adjoint": bool(adjoint)})
 
 
@@ -147,10 +161,10 @@ def _triangular_solve(a, b, lower, adjoint):
     a = xp.broadcast_to(a, batch + a.shape[-2:])
     x = xp.array(xp.broadcast_to(b, batch + b.shape[-2:]))  # a copy the rows are written into
     n = a.shape[-1]
-    for i in (range(n) if lower else range(n - 1, -1, -1)):
+    for i in range(n) if lower else range(n - 1, -1, -1):
         done = slice(0, i) if lower else slice(i + 1, n)
-        row = x[..., i:i + 1, :] - xp.matmul(a[..., i:i + 1, done], x[..., done, :])
-        x[..., i:i + 1, :] = row / a[..., i:i + 1, i:i + 1]
+        row = x[..., i : i + 1, :] - xp.matmul(a[..., i : i + 1, done], x[..., done, :])
+        x[..., i : i + 1, :] = row / a[..., i : i + 1, i : i + 1]
     return x
 
 
@@ -167,13 +181,18 @@ def triangular_solve(matrix, rhs, lower=True, adjoint=False, name=None):
     b = as_tensor(rhs)
     same_dtype(a, b, op="MatrixTriangularSolve")
     if b.ndim < 2 or b._value.shape[-2] != a._value.shape[-1]:
-        raise _invalid(f"Input matrix and rhs are incompatible: {list(a._value.shape)} vs. {list(b._value.shape)}; "
-                       "rhs needs shape [..., M, K].", "MatrixTriangularSolve")
+        raise _invalid(
+            f"Input matrix and rhs are incompatible: {list(a._value.shape)} vs. {list(b._value.shape)}; "
+            "rhs needs shape [..., M, K].",
+            "MatrixTriangularSolve",
+        )
     try:
         np.broadcast_shapes(a._value.shape[:-2], b._value.shape[:-2])
     except ValueError:
-        raise _invalid(f"Incompatible batch shapes {list(a._value.shape[:-2])} and {list(b._value.shape[:-2])}.",
-                       "MatrixTriangularSolve") from None
+        raise _invalid(
+            f"Incompatible batch shapes {list(a._value.shape[:-2])} and {list(b._value.shape[:-2])}.",
+            "MatrixTriangularSolve",
+        ) from None
     return execute(MATRIX_TRIANGULAR_SOLVE, (a, b), {"lower": bool(lower), "adjoint": bool(adjoint)})
 
 
@@ -185,6 +204,7 @@ def cholesky_solve(chol, rhs, name=None):
 
 
 # -- factorizations --------------------------------------------------------------------------
+
 
 def _cholesky(a):
     xp = B.xp
@@ -250,8 +270,11 @@ def svd(tensor, full_matrices=False, compute_uv=True, name=None):
     differ from TF's; anything that does not depend on them agrees. The
     gradient through u and v is infinite where singular values repeat.
     """
-    outputs = execute(SVD, (_matrices(tensor, "Svd", square=False),),
-                      {"full_matrices": bool(full_matrices), "compute_uv": bool(compute_uv)})
+    outputs = execute(
+        SVD,
+        (_matrices(tensor, "Svd", square=False),),
+        {"full_matrices": bool(full_matrices), "compute_uv": bool(compute_uv)},
+    )
     return tuple(outputs) if compute_uv else outputs[0]
 
 
@@ -280,6 +303,7 @@ def eigvalsh(tensor, name=None):
 
 
 # -- determinants ------------------------------------------------------------------------------
+
 
 def _slogdet(a):
     sign, logabs = B.xp.linalg.slogdet(a)
@@ -314,5 +338,18 @@ def eye_like(x):
     return as_tensor(xp.broadcast_to(xp.eye(shape[-2], shape[-1], dtype=x._value.dtype), shape).copy())
 
 
-__all__ = ["band_part", "set_diag", "adjoint", "solve", "triangular_solve", "cholesky_solve", "cholesky",
-           "qr", "svd", "eigh", "eigvalsh", "slogdet", "logdet"]
+__all__ = [
+    "band_part",
+    "set_diag",
+    "adjoint",
+    "solve",
+    "triangular_solve",
+    "cholesky_solve",
+    "cholesky",
+    "qr",
+    "svd",
+    "eigh",
+    "eigvalsh",
+    "slogdet",
+    "logdet",
+]

@@ -12,8 +12,8 @@ from tapeviz import backend as B
 from tapeviz.core.ops import as_tensor, execute
 from tapeviz.core.primitive import Primitive
 
-
 # -- where each output pixel samples the input (computed in float32, as TF's kernels do) --------
+
 
 def _scale(in_size, out_size):
     return np.float32(in_size) / np.float32(out_size)
@@ -51,6 +51,7 @@ def _add_into(values, index, size, axis):
 
 
 # -- bilinear ----------------------------------------------------------------------------------
+
 
 def _resize_bilinear(x, size):
     """TF's ResizeBilinear (half_pixel_centers): width first, then height, in TF's order of operations."""
@@ -93,6 +94,7 @@ def resize_bilinear_grad(g, original_shape):
 
 # -- nearest neighbour -------------------------------------------------------------------------
 
+
 def _resize_nearest(x, size):
     h, w = size
     return _take(_take(x, _nearest_taps(x.shape[1], h), 1), _nearest_taps(x.shape[2], w), 2)
@@ -119,6 +121,7 @@ def resize_nearest_grad(g, original_shape):
 
 
 # -- contrast (no gradient in TF) ------------------------------------------------------------------
+
 
 def _adjust_contrast(images, factor):
     mean = B.xp.mean(images, axis=(-3, -2), keepdims=True, dtype=images.dtype)

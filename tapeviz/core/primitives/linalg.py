@@ -13,7 +13,7 @@ from tapeviz import backend as B
 from tapeviz.core.errors import InvalidArgumentError
 from tapeviz.core.ops import as_tensor, as_tensors, execute, same_dtype
 from tapeviz.core.primitive import Primitive
-from tapeviz.core.primitives.array import eye, reshape, squeeze, expand_dims, transpose
+from tapeviz.core.primitives.array import expand_dims, eye, reshape, squeeze, transpose
 from tapeviz.core.primitives.math import reduce_sum
 from tapeviz.core.scopes import name_scope
 
@@ -25,7 +25,9 @@ def _invalid(message, op):
 def _matmul(a, b, transpose_a, transpose_b):
     xp = B.xp
     if a.ndim < 2 or b.ndim < 2:
-        raise ValueError(f"matmul needs tensors of rank >= 2, got ranks {a.ndim} and {b.ndim}; use tf.tensordot or reshape.")
+        raise ValueError(
+            f"matmul needs tensors of rank >= 2, got ranks {a.ndim} and {b.ndim}; use tf.tensordot or reshape."
+        )
     if transpose_a:
         a = xp.swapaxes(a, -1, -2)
     if transpose_b:
@@ -48,7 +50,9 @@ MATMUL = Primitive("MatMul", _matmul)
 def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False, name=None):
     """Matrix product of the last two axes (batched over leading axes, broadcasting)."""
     a, b = as_tensors(a, b, "MatMul")
-    return execute(MATMUL, (a, b), {"transpose_a": bool(transpose_a or adjoint_a), "transpose_b": bool(transpose_b or adjoint_b)})
+    return execute(
+        MATMUL, (a, b), {"transpose_a": bool(transpose_a or adjoint_a), "transpose_b": bool(transpose_b or adjoint_b)}
+    )
 
 
 def matrix_transpose(a, name="matrix_transpose", conjugate=False):
@@ -72,13 +76,16 @@ def matvec(a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_spa
 
 # -- tensordot: transpose, reshape to matrices, one MatMul (as TF does) -------------------------
 
+
 def _tensordot_axes(axes, rank_a, rank_b):
     if hasattr(axes, "_value"):
         axes = np.asarray(B.to_numpy(axes._value)).tolist()
     if isinstance(axes, (int, np.integer)):
         n = int(axes)
         if not 0 <= n <= min(rank_a, rank_b):
-            raise ValueError(f"tensordot: axes={n} must be in [0, {min(rank_a, rank_b)}] for ranks {rank_a} and {rank_b}.")
+            raise ValueError(
+                f"tensordot: axes={n} must be in [0, {min(rank_a, rank_b)}] for ranks {rank_a} and {rank_b}."
+            )
         return list(range(rank_a - n, rank_a)), list(range(n))
     if len(axes) != 2:
         raise ValueError(f"tensordot: axes must be an int or a pair [axes_of_a, axes_of_b], got {axes!r}.")
@@ -101,7 +108,8 @@ def tensordot(a, b, axes, name=None):
         if sa[i] != sb[j]:
             raise ValueError(
                 f"tensordot: dimension {i} of a (size {sa[i]}) does not match dimension {j} of b "
-                f"(size {sb[j]}); shapes {list(sa)} and {list(sb)}.")
+                f"(size {sb[j]}); shapes {list(sa)} and {list(sb)}."
+            )
     free_a = [i for i in range(a.ndim) if i not in a_axes]
     free_b = [j for j in range(b.ndim) if j not in b_axes]
     inner = int(np.prod([sa[i] for i in a_axes], dtype=np.int64))
@@ -145,9 +153,11 @@ def _einsum_labels(equation, ranks):
     for term, rank in zip(terms, ranks):
         if "..." in term:
             n = rank - len(term.replace("...", ""))
-            term = term.replace("...", ell[ell_rank - n:] if n else "")
+            term = term.replace("...", ell[ell_rank - n :] if n else "")
         if len(term) != rank:
-            raise ValueError(f"einsum: operand subscripts {term!r} name {len(term)} axes, but the operand has rank {rank}.")
+            raise ValueError(
+                f"einsum: operand subscripts {term!r} name {len(term)} axes, but the operand has rank {rank}."
+            )
         inputs.append(term)
     if arrow:
         output = rhs.replace("...", ell)
@@ -156,7 +166,9 @@ def _einsum_labels(equation, ranks):
         output = ell + "".join(sorted(c for c, k in counts.items() if k == 1 and c not in ell))
     missing = sorted(set(output) - set("".join(inputs)))
     if missing or len(set(output)) != len(output):
-        raise ValueError(f"einsum: output subscripts {output!r} must be distinct and appear in the inputs of {equation!r}.")
+        raise ValueError(
+            f"einsum: output subscripts {output!r} must be distinct and appear in the inputs of {equation!r}."
+        )
     return inputs, output
 
 
@@ -180,13 +192,16 @@ def einsum(equation, *inputs, **kwargs):
             if sizes.get(label, 1) not in (1, n) and n != 1:
                 raise _invalid(
                     f"Expected dimension {sizes[label]} at axis of subscript {label!r} of an input, "
-                    f"but got dimension {n} (equation {equation!r}).", "Einsum")
+                    f"but got dimension {n} (equation {equation!r}).",
+                    "Einsum",
+                )
             sizes[label] = max(sizes.get(label, 1), n)
     explicit = ",".join(terms) + "->" + output
     return execute(EINSUM, tuple(tensors), {"equation": explicit})
 
 
 # -- inverse, determinant, diagonals ---------------------------------------------------------
+
 
 def _inverse(a):
     try:
@@ -213,7 +228,9 @@ MATRIX_DIAG = Primitive("MatrixDiag", _diag)
 
 def _square(x, op):
     if x.ndim < 2 or x._value.shape[-1] != x._value.shape[-2]:
-        raise _invalid(f"Input matrix must be square, got shape {list(x._value.shape)} (the last two axes are the matrix).", op)
+        raise _invalid(
+            f"Input matrix must be square, got shape {list(x._value.shape)} (the last two axes are the matrix).", op
+        )
 
 
 def inv(input, adjoint=False, name=None):
@@ -239,7 +256,9 @@ def diag_part(input, name="diag_part", k=0, padding_value=0, align="RIGHT_LEFT")
     """
     x = as_tensor(input)
     if k != 0:
-        raise NotImplementedError("tapeviz's diag_part takes only the main diagonal (k=0); slice the matrix for others.")
+        raise NotImplementedError(
+            "tapeviz's diag_part takes only the main diagonal (k=0); slice the matrix for others."
+        )
     if x.ndim < 2:
         raise _invalid(f"diag_part needs a tensor of rank >= 2, got rank {x.ndim}.", "MatrixDiagPart")
     return execute(MATRIX_DIAG_PART, (x,))
@@ -260,7 +279,10 @@ def diag(diagonal, name="diag", k=0, num_rows=-1, num_cols=-1, padding_value=0, 
     rows = n if num_rows == -1 else int(num_rows)
     cols = n if num_cols == -1 else int(num_cols)
     if min(rows, cols) != n:
-        raise _invalid(f"The diagonal of length {n} does not fit a {rows}x{cols} matrix: min(num_rows, num_cols) must be {n}.", "MatrixDiag")
+        raise _invalid(
+            f"The diagonal of length {n} does not fit a {rows}x{cols} matrix: min(num_rows, num_cols) must be {n}.",
+            "MatrixDiag",
+        )
     return execute(MATRIX_DIAG, (d,), {"num_rows": rows, "num_cols": cols})
 
 
@@ -271,5 +293,16 @@ def trace(x, name=None):
         return reduce_sum(diag_part(x), axis=-1)
 
 
-__all__ = ["matmul", "matvec", "matrix_transpose", "tensordot", "einsum", "inv", "det",
-           "diag_part", "diag", "trace", "eye"]
+__all__ = [
+    "matmul",
+    "matvec",
+    "matrix_transpose",
+    "tensordot",
+    "einsum",
+    "inv",
+    "det",
+    "diag_part",
+    "diag",
+    "trace",
+    "eye",
+]

@@ -40,22 +40,39 @@ def _integer_safe(fn):
         if x.dtype.kind in "iu" and not B.xp.all(y):
             raise ZeroDivisionError(
                 "Integer division by zero: the divisor holds a 0. Replace the zeros first, "
-                "e.g. tf.where(y == 0, 1, y), or divide floats.")
+                "e.g. tf.where(y == 0, 1, y), or divide floats."
+            )
         return fn(x, y)
 
     return kernel
 
 
-floordiv = binary("floordiv", "FloorDiv", _integer_safe(operator.floordiv),
-                  "x // y elementwise. Not differentiable (gradient None). Integers divided by 0 raise, as in TF.",
-                  differentiable=False)
-floormod = binary("floormod", "FloorMod", _integer_safe(operator.mod),
-                  "x % y elementwise, the sign of y (Python's and TF's convention). Integers modulo 0 raise, as in TF.")
+floordiv = binary(
+    "floordiv",
+    "FloorDiv",
+    _integer_safe(operator.floordiv),
+    "x // y elementwise. Not differentiable (gradient None). Integers divided by 0 raise, as in TF.",
+    differentiable=False,
+)
+floormod = binary(
+    "floormod",
+    "FloorMod",
+    _integer_safe(operator.mod),
+    "x % y elementwise, the sign of y (Python's and TF's convention). Integers modulo 0 raise, as in TF.",
+)
 pow = binary("pow", "Pow", operator.pow, "x ** y elementwise, differentiable in both x and y.")  # noqa: A001
-maximum = binary("maximum", "Maximum", _xp("maximum"), "The larger of x and y. At ties the gradient goes to x, as in TF.")
-minimum = binary("minimum", "Minimum", _xp("minimum"), "The smaller of x and y. At ties the gradient goes to x, as in TF.")
-squared_difference = binary("squared_difference", "SquaredDifference", lambda x, y: (x - y) * (x - y), "(x - y) ** 2 elementwise.")
-atan2 = binary("atan2", "Atan2", _xp("arctan2"), "The angle of the point (x, y): atan2(y, x), arguments in TF's order (y first).")
+maximum = binary(
+    "maximum", "Maximum", _xp("maximum"), "The larger of x and y. At ties the gradient goes to x, as in TF."
+)
+minimum = binary(
+    "minimum", "Minimum", _xp("minimum"), "The smaller of x and y. At ties the gradient goes to x, as in TF."
+)
+squared_difference = binary(
+    "squared_difference", "SquaredDifference", lambda x, y: (x - y) * (x - y), "(x - y) ** 2 elementwise."
+)
+atan2 = binary(
+    "atan2", "Atan2", _xp("arctan2"), "The angle of the point (x, y): atan2(y, x), arguments in TF's order (y first)."
+)
 
 
 def _div_no_nan(x, y):
@@ -74,7 +91,9 @@ def _xdivy(x, y):
     return xp.where(x == 0, xp.zeros_like(x * y), x / xp.where(x == 0, xp.ones_like(y), y))
 
 
-divide_no_nan = binary("divide_no_nan", "DivNoNan", _div_no_nan, "x / y, but 0 where y == 0 (and the gradient there is 0 too).")
+divide_no_nan = binary(
+    "divide_no_nan", "DivNoNan", _div_no_nan, "x / y, but 0 where y == 0 (and the gradient there is 0 too)."
+)
 xlogy = binary("xlogy", "Xlogy", _xlogy, "x * log(y), but 0 where x == 0.")
 xdivy = binary("xdivy", "Xdivy", _xdivy, "x / y, but 0 where x == 0.")
 
@@ -99,19 +118,46 @@ sinh = unary("sinh", "Sinh", _xp("sinh"), "Hyperbolic sine.", floats_only=True)
 cosh = unary("cosh", "Cosh", _xp("cosh"), "Hyperbolic cosine.", floats_only=True)
 tanh = unary("tanh", "Tanh", _xp("tanh"), "Hyperbolic tangent.", floats_only=True)
 sigmoid = unary("sigmoid", "Sigmoid", lambda x: 1 / (1 + B.xp.exp(-x)), "1 / (1 + exp(-x)).", floats_only=True)
-floor = unary("floor", "Floor", _xp("floor"), "Round down. Not differentiable (gradient None, as in TF).", differentiable=False, floats_only=True)
-ceil = unary("ceil", "Ceil", _xp("ceil"), "Round up. Not differentiable (gradient None, as in TF).", differentiable=False, floats_only=True)
-round = unary("round", "Round", _xp("round"), "Round half to even. Not differentiable (gradient None, as in TF).", differentiable=False)  # noqa: A001
-stop_gradient = unary("stop_gradient", "StopGradient", lambda x: x,
-                      "The same value, but gradients do not flow back through it (recorded, shown on the tape).",
-                      differentiable=False)
-identity = unary("identity", "Identity", lambda x: x, "The same value as a new tensor (recorded, gradient passes through).")
+floor = unary(
+    "floor",
+    "Floor",
+    _xp("floor"),
+    "Round down. Not differentiable (gradient None, as in TF).",
+    differentiable=False,
+    floats_only=True,
+)
+ceil = unary(
+    "ceil",
+    "Ceil",
+    _xp("ceil"),
+    "Round up. Not differentiable (gradient None, as in TF).",
+    differentiable=False,
+    floats_only=True,
+)
+round = unary(
+    "round",
+    "Round",
+    _xp("round"),
+    "Round half to even. Not differentiable (gradient None, as in TF).",
+    differentiable=False,
+)  # noqa: A001
+stop_gradient = unary(
+    "stop_gradient",
+    "StopGradient",
+    lambda x: x,
+    "The same value, but gradients do not flow back through it (recorded, shown on the tape).",
+    differentiable=False,
+)
+identity = unary(
+    "identity", "Identity", lambda x: x, "The same value as a new tensor (recorded, gradient passes through)."
+)
 
 
 # -- the fused backward kernels TF uses for sqrt, rsqrt and reciprocal --------------
 # Each gives 0 where the upstream is 0, whatever the local derivative is (inf at
 # sqrt(0), nan at sqrt(-1)): tf.where(w > 0, tf.sqrt(w), 0) then has gradient 0
 # at w = 0, as in TF. Plain arithmetic would give 0 * inf = nan there.
+
 
 def _zero_without_upstream(local):
     def kernel(y, dy):
@@ -150,12 +196,20 @@ greater = binary("greater", "Greater", operator.gt, "x > y elementwise (bool).",
 greater_equal = binary("greater_equal", "GreaterEqual", operator.ge, "x >= y elementwise (bool).", differentiable=False)
 less = binary("less", "Less", operator.lt, "x < y elementwise (bool).", differentiable=False)
 less_equal = binary("less_equal", "LessEqual", operator.le, "x <= y elementwise (bool).", differentiable=False)
-logical_and = binary("logical_and", "LogicalAnd", _xp("logical_and"), "x and y elementwise (bool tensors).", differentiable=False)
-logical_or = binary("logical_or", "LogicalOr", _xp("logical_or"), "x or y elementwise (bool tensors).", differentiable=False)
-logical_not = unary("logical_not", "LogicalNot", _xp("logical_not"), "not x elementwise (bool tensor).", differentiable=False)
+logical_and = binary(
+    "logical_and", "LogicalAnd", _xp("logical_and"), "x and y elementwise (bool tensors).", differentiable=False
+)
+logical_or = binary(
+    "logical_or", "LogicalOr", _xp("logical_or"), "x or y elementwise (bool tensors).", differentiable=False
+)
+logical_not = unary(
+    "logical_not", "LogicalNot", _xp("logical_not"), "not x elementwise (bool tensor).", differentiable=False
+)
 is_nan = unary("is_nan", "IsNan", _xp("isnan"), "Where x is NaN (bool).", differentiable=False, floats_only=True)
 is_inf = unary("is_inf", "IsInf", _xp("isinf"), "Where x is +-inf (bool).", differentiable=False, floats_only=True)
-is_finite = unary("is_finite", "IsFinite", _xp("isfinite"), "Where x is finite (bool).", differentiable=False, floats_only=True)
+is_finite = unary(
+    "is_finite", "IsFinite", _xp("isfinite"), "Where x is finite (bool).", differentiable=False, floats_only=True
+)
 
 # -- selection -------------------------------------------------------------------
 SELECT = Primitive("SelectV2", lambda c, x, y: B.xp.where(c, x, y))
@@ -174,7 +228,9 @@ def where(condition, x=None, y=None, name=None):
     if x is None or y is None:
         raise ValueError("tf.where needs both x and y, or neither.")
     if condition.dtype.name != "bool":
-        raise TypeError(f"tf.where's condition must be a bool tensor, got {condition.dtype.name}. Compare first, e.g. x > 0.")
+        raise TypeError(
+            f"tf.where's condition must be a bool tensor, got {condition.dtype.name}. Compare first, e.g. x > 0."
+        )
     x, y = as_tensors(x, y)
     return execute(SELECT, (condition, x, y))
 
@@ -226,6 +282,8 @@ def _sum(x, axis, keepdims):
 
 
 reduce_sum = _reduction("reduce_sum", "Sum", _sum, "Sum over ``axis`` (all axes when None).")
+
+
 def _mean(x, axis, keepdims):
     if x.dtype.kind in "iu":  # TF divides integers with integer division
         count = int(np.prod([x.shape[a] for a in axis])) if x.ndim else 1
@@ -233,18 +291,44 @@ def _mean(x, axis, keepdims):
     return B.xp.mean(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
 
 
-reduce_mean = _reduction("reduce_mean", "Mean", _mean,
-                         "Mean over ``axis`` (all axes when None). Integer tensors use integer division, as in TF.")
-reduce_max = _reduction("reduce_max", "Max", lambda x, axis, keepdims: B.xp.max(x, axis=axis, keepdims=keepdims),
-                        "Maximum over ``axis``. Tied maxima share the gradient evenly, as in TF.")
-reduce_min = _reduction("reduce_min", "Min", lambda x, axis, keepdims: B.xp.min(x, axis=axis, keepdims=keepdims),
-                        "Minimum over ``axis``. Tied minima share the gradient evenly, as in TF.")
-reduce_prod = _reduction("reduce_prod", "Prod", lambda x, axis, keepdims: B.xp.prod(x, axis=axis, keepdims=keepdims, dtype=x.dtype),
-                         "Product over ``axis``; its gradient handles zeros.")
-reduce_any = _reduction("reduce_any", "Any", lambda x, axis, keepdims: B.xp.any(x, axis=axis, keepdims=keepdims), "Logical or over ``axis``.", differentiable=False)
-reduce_all = _reduction("reduce_all", "All", lambda x, axis, keepdims: B.xp.all(x, axis=axis, keepdims=keepdims), "Logical and over ``axis``.", differentiable=False)
-
-
+reduce_mean = _reduction(
+    "reduce_mean",
+    "Mean",
+    _mean,
+    "Mean over ``axis`` (all axes when None). Integer tensors use integer division, as in TF.",
+)
+reduce_max = _reduction(
+    "reduce_max",
+    "Max",
+    lambda x, axis, keepdims: B.xp.max(x, axis=axis, keepdims=keepdims),
+    "Maximum over ``axis``. Tied maxima share the gradient evenly, as in TF.",
+)
+reduce_min = _reduction(
+    "reduce_min",
+    "Min",
+    lambda x, axis, keepdims: B.xp.min(x, axis=axis, keepdims=keepdims),
+    "Minimum over ``axis``. Tied minima share the gradient evenly, as in TF.",
+)
+reduce_prod = _reduction(
+    "reduce_prod",
+    "Prod",
+    lambda x, axis, keepdims: B.xp.prod(x, axis=axis, keepdims=keepdims, dtype=x.dtype),
+    "Product over ``axis``; its gradient handles zeros.",
+)
+reduce_any = _reduction(
+    "reduce_any",
+    "Any",
+    lambda x, axis, keepdims: B.xp.any(x, axis=axis, keepdims=keepdims),
+    "Logical or over ``axis``.",
+    differentiable=False,
+)
+reduce_all = _reduction(
+    "reduce_all",
+    "All",
+    lambda x, axis, keepdims: B.xp.all(x, axis=axis, keepdims=keepdims),
+    "Logical and over ``axis``.",
+    differentiable=False,
+)
 
 
 def _arg_reduction(tf_name, prim_name, fn):
@@ -265,8 +349,12 @@ def _arg_reduction(tf_name, prim_name, fn):
 argmax = _arg_reduction("argmax", "ArgMax", lambda x, axis, dtype: B.xp.argmax(x, axis=axis).astype(dtype))
 argmin = _arg_reduction("argmin", "ArgMin", lambda x, axis, dtype: B.xp.argmin(x, axis=axis).astype(dtype))
 
-CUMSUM = Primitive("Cumsum", lambda x, axis, exclusive, reverse: _cumulative(B.xp.cumsum, x, axis, exclusive, reverse, 0))
-CUMPROD = Primitive("Cumprod", lambda x, axis, exclusive, reverse: _cumulative(B.xp.cumprod, x, axis, exclusive, reverse, 1))
+CUMSUM = Primitive(
+    "Cumsum", lambda x, axis, exclusive, reverse: _cumulative(B.xp.cumsum, x, axis, exclusive, reverse, 0)
+)
+CUMPROD = Primitive(
+    "Cumprod", lambda x, axis, exclusive, reverse: _cumulative(B.xp.cumprod, x, axis, exclusive, reverse, 1)
+)
 
 
 def _cumulative(fn, x, axis, exclusive, reverse, identity_value):

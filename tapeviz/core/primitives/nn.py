@@ -13,8 +13,8 @@ from tapeviz.core.primitive import Primitive
 from tapeviz.core.primitives._define import unary
 from tapeviz.core.primitives.math import cast
 
-
 # -- activations --------------------------------------------------------------------
+
 
 def _relu(x):
     return B.xp.maximum(x, 0)
@@ -44,12 +44,17 @@ def _softplus(x):
     return B.xp.logaddexp(B.xp.zeros((), dtype=x.dtype), x)
 
 
-softplus = unary("softplus", "Softplus", _softplus,
-                 "log(exp(x) + 1), computed stably (finite at +-1000). Its gradient is sigmoid(x).",
-                 floats_only=True)
+softplus = unary(
+    "softplus",
+    "Softplus",
+    _softplus,
+    "log(exp(x) + 1), computed stably (finite at +-1000). Its gradient is sigmoid(x).",
+    floats_only=True,
+)
 
 
 # -- softmax ------------------------------------------------------------------------
+
 
 def _shifted(x, axis):
     """x minus its max along ``axis`` (so exp never overflows), and exp of that."""
@@ -78,8 +83,7 @@ def float_tensor(x, op, what="logits"):
     x = as_tensor(x)
     if not x.dtype.is_floating:
         raise TypeError(
-            f"{op} needs float {what}, got a {x.dtype.name} tensor. "
-            f"Cast first, e.g. tf.cast({what}, tf.float32)."
+            f"{op} needs float {what}, got a {x.dtype.name} tensor. Cast first, e.g. tf.cast({what}, tf.float32)."
         )
     return x
 
@@ -89,8 +93,8 @@ def axis_arg(axis, ndim, op):
     axis = -1 if axis is None else int(axis)
     if not -ndim <= axis < ndim:
         raise InvalidArgumentError(
-            f"{op}: axis {axis} is out of range for a tensor of rank {ndim} "
-            f"(use an axis in [{-ndim}, {ndim})).", op)
+            f"{op}: axis {axis} is out of range for a tensor of rank {ndim} (use an axis in [{-ndim}, {ndim})).", op
+        )
     return axis % ndim
 
 
@@ -112,6 +116,7 @@ def log_softmax(logits, axis=None, name=None):
 # softmax(logits) - labels, the loss's gradient with respect to the logits,
 # which the forward pass gets almost for free. The rule then only multiplies
 # by the upstream gradient: no softmax is computed twice.
+
 
 def _softmax_cross_entropy(logits, labels, axis):
     shifted, e = _shifted(logits, axis)
@@ -143,7 +148,9 @@ def _sparse_softmax_cross_entropy(logits, labels):
 
 
 SOFTMAX_CROSS_ENTROPY = Primitive("SoftmaxCrossEntropyWithLogits", _softmax_cross_entropy, n_outputs=2)
-SPARSE_SOFTMAX_CROSS_ENTROPY = Primitive("SparseSoftmaxCrossEntropyWithLogits", _sparse_softmax_cross_entropy, n_outputs=2)
+SPARSE_SOFTMAX_CROSS_ENTROPY = Primitive(
+    "SparseSoftmaxCrossEntropyWithLogits", _sparse_softmax_cross_entropy, n_outputs=2
+)
 
 # The saved ``backprop`` output, handed on unchanged, as a recorded op of
 # (logits, backprop[, labels]). The cross-entropy rules return it (times the
@@ -205,8 +212,10 @@ def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
     logits = float_tensor(logits, op)
     labels = as_tensor(labels)
     if not labels.dtype.is_integer:
-        raise TypeError(f"{op} needs int32 or int64 class indices as labels, got {labels.dtype.name}. "
-                        "For one-hot or soft labels use softmax_cross_entropy_with_logits.")
+        raise TypeError(
+            f"{op} needs int32 or int64 class indices as labels, got {labels.dtype.name}. "
+            "For one-hot or soft labels use softmax_cross_entropy_with_logits."
+        )
     if logits.ndim < 1 or labels._value.shape != logits._value.shape[:-1]:
         raise InvalidArgumentError(
             f"{op}: labels must have the shape of logits without its last axis, got logits "
@@ -220,5 +229,12 @@ def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
     return cast(loss, "float16") if wide else loss
 
 
-__all__ = ["relu", "relu_grad", "softplus", "softmax", "log_softmax",
-           "softmax_cross_entropy_with_logits", "sparse_softmax_cross_entropy_with_logits"]
+__all__ = [
+    "relu",
+    "relu_grad",
+    "softplus",
+    "softmax",
+    "log_softmax",
+    "softmax_cross_entropy_with_logits",
+    "sparse_softmax_cross_entropy_with_logits",
+]

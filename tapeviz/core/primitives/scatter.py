@@ -26,7 +26,8 @@ def _flat_rows(shape, indices):
         i = int(bad[0])
         raise IndexError(
             f"indices[{i}] = {host[i].tolist()} does not index into shape {list(shape)}: "
-            "every index must lie in [0, size) of its axis.")
+            "every index must lie in [0, size) of its axis."
+        )
     strides = np.cumprod((1,) + tuple(indexed[::-1]))[:-1][::-1].astype(np.int64)
     flat = B.xp.asarray(host @ strides if depth else np.zeros(len(host), dtype=np.int64))
     rows = (int(np.prod(indexed, dtype=np.int64)),) + tuple(shape[depth:])
@@ -60,8 +61,10 @@ TENSOR_SCATTER_SUB = Primitive("TensorScatterSub", lambda t, i, u: _tensor_scatt
 def _int_indices(indices, op):
     indices = as_tensor(indices)
     if not indices.dtype.is_integer:
-        raise TypeError(f"{op}: indices must be int32 or int64, got {indices.dtype.name}. "
-                        "Cast them first: tf.cast(indices, tf.int32).")
+        raise TypeError(
+            f"{op}: indices must be int32 or int64, got {indices.dtype.name}. "
+            "Cast them first: tf.cast(indices, tf.int32)."
+        )
     if indices.ndim < 1:
         raise InvalidArgumentError(f"indices must be at least a vector, got a scalar [Op:{op}]", op)
     return indices
@@ -74,13 +77,16 @@ def _check_updates(indices, updates, shape, op):
     depth = ishape[-1]
     if depth > len(shape):
         raise InvalidArgumentError(
-            f"Index innermost dimension length must be <= output rank; saw: {depth} vs. {len(shape)} [Op:{op}]", op)
+            f"Index innermost dimension length must be <= output rank; saw: {depth} vs. {len(shape)} [Op:{op}]", op
+        )
     expected = ishape[:-1] + list(shape[depth:])
     if ushape != expected:
         raise InvalidArgumentError(
             f"Dimensions [0,{outer}) of indices[shape={ishape}] must match dimensions [0,{outer}) of "
             f"updates[shape={ushape}], and updates must end with the output's shape after the indexed "
-            f"axes: updates of shape {expected} are needed. [Op:{op}]", op)
+            f"axes: updates of shape {expected} are needed. [Op:{op}]",
+            op,
+        )
 
 
 def scatter_nd(indices, updates, shape, name=None):

@@ -55,8 +55,8 @@ def top_k(input, k=1, sorted=True, index_type=dtypes.int32, name=None):  # noqa:
         raise InvalidArgumentError(f"Need k >= 0, got {k} [Op:TopKV2]", "TopKV2")
     if k > n:
         raise InvalidArgumentError(
-            f"input must have at least k columns. Had {n}, needed {k}: lower k or pad the input. [Op:TopKV2]",
-            "TopKV2")
+            f"input must have at least k columns. Had {n}, needed {k}: lower k or pad the input. [Op:TopKV2]", "TopKV2"
+        )
     if x.dtype.name == "bool":
         raise TypeError("top_k takes numbers, not bool: cast first, e.g. tf.cast(x, tf.int32).")
     index_dtype = dtypes.as_dtype(index_type)
@@ -67,6 +67,7 @@ def top_k(input, k=1, sorted=True, index_type=dtypes.int32, name=None):  # noqa:
 
 
 # -- binary search (integer results: not differentiable, not recorded) ------------------------
+
 
 def _bound(sequence, values, side, out_dtype):
     """np.searchsorted row by row over the leading dimensions (flattened)."""
@@ -95,7 +96,9 @@ def searchsorted(sorted_sequence, values, side="left", out_type=dtypes.int32, na
         raise InvalidArgumentError(
             f"searchsorted needs a sorted_sequence and values of rank >= 1, got shapes "
             f"{list(sequence._value.shape)} and {list(vals._value.shape)}: wrap a single value in a list. "
-            f"[Op:{primitive.name}]", primitive.name)
+            f"[Op:{primitive.name}]",
+            primitive.name,
+        )
     same_dtype(sequence, vals, op=primitive.name)
     seq_rows = int(np.prod(sequence._value.shape[:-1], dtype=np.int64))
     val_rows = int(np.prod(vals._value.shape[:-1], dtype=np.int64))
@@ -103,7 +106,8 @@ def searchsorted(sorted_sequence, values, side="left", out_type=dtypes.int32, na
         raise InvalidArgumentError(
             f"Leading dim_size of both tensors must match: sorted_sequence has shape "
             f"{list(sequence._value.shape)} and values {list(vals._value.shape)}. [Op:{primitive.name}]",
-            primitive.name)
+            primitive.name,
+        )
     out_dtype = dtypes.as_dtype(out_type)
     if out_dtype not in (dtypes.int32, dtypes.int64):
         raise TypeError(f"searchsorted: out_type must be int32 or int64, got {out_dtype.name}.")

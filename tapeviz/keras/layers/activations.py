@@ -4,8 +4,8 @@ import warnings
 
 from tapeviz import nn
 from tapeviz.core.primitives.math import cast, greater, where
-from tapeviz.math import clip_by_value
 from tapeviz.keras.layers.base import Layer
+from tapeviz.math import clip_by_value
 
 __all__ = ["ReLU", "LeakyReLU", "Softmax", "ELU"]
 
@@ -19,7 +19,9 @@ class ReLU(Layer):
         if max_value is not None and max_value < 0:
             raise ValueError(f"max_value of a ReLU layer cannot be a negative value. Received: max_value={max_value}")
         if negative_slope is None or negative_slope < 0:
-            raise ValueError(f"negative_slope of a ReLU layer cannot be a negative value. Received: negative_slope={negative_slope}")
+            raise ValueError(
+                f"negative_slope of a ReLU layer cannot be a negative value. Received: negative_slope={negative_slope}"
+            )
         self.max_value, self.negative_slope, self.threshold = max_value, negative_slope, threshold
 
     def call(self, inputs):
@@ -43,8 +45,12 @@ class ReLU(Layer):
         return x
 
     def get_config(self):
-        return {**super().get_config(), "max_value": self.max_value, "negative_slope": self.negative_slope,
-                "threshold": self.threshold}
+        return {
+            **super().get_config(),
+            "max_value": self.max_value,
+            "negative_slope": self.negative_slope,
+            "threshold": self.threshold,
+        }
 
 
 class LeakyReLU(Layer):

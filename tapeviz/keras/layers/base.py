@@ -70,7 +70,9 @@ class InputSpec:
         if self.ndim is not None and len(full) != self.ndim:
             raise ValueError(f"{prefix}expected ndim={self.ndim}, found ndim={len(full)}. Full shape received: {full}")
         if self.min_ndim is not None and len(full) < self.min_ndim:
-            raise ValueError(f"{prefix}expected min_ndim={self.min_ndim}, found ndim={len(full)}. Full shape received: {full}")
+            raise ValueError(
+                f"{prefix}expected min_ndim={self.min_ndim}, found ndim={len(full)}. Full shape received: {full}"
+            )
         for axis, size in self.axes.items():
             if full[axis] != size:
                 raise ValueError(
@@ -209,16 +211,31 @@ class Layer(RecordsInit):
             kwargs[key] = value
         return self._add_weight(**kwargs)
 
-    def _add_weight(self, shape=None, initializer=None, dtype=None, trainable=True, autocast=True,
-                    regularizer=None, constraint=None, aggregation="none", name=None, **ignored):
+    def _add_weight(
+        self,
+        shape=None,
+        initializer=None,
+        dtype=None,
+        trainable=True,
+        autocast=True,
+        regularizer=None,
+        constraint=None,
+        aggregation="none",
+        name=None,
+        **ignored,
+    ):
         shape = () if shape is None else tuple(int(n) for n in shape)
         dtype = getattr(dtype, "name", dtype) or self._dtype
         if initializer is None:
             initializer = "glorot_uniform" if np.dtype(dtype).kind == "f" else "zeros"
         init = initializers.get(initializer)
         with _own_path(self):
-            variable = KerasVariable(init(shape, dtype=dtype), trainable=trainable if trainable is not None else True,
-                                     dtype=dtype, name=name or "variable")
+            variable = KerasVariable(
+                init(shape, dtype=dtype),
+                trainable=trainable if trainable is not None else True,
+                dtype=dtype,
+                name=name or "variable",
+            )
         self._own_weights.append(variable)
         if regularizer is not None:
             self._weight_regularizers.append((regularizer, variable))
@@ -302,8 +319,10 @@ class Layer(RecordsInit):
     def count_params(self):
         """The number of scalars in all weights."""
         if not self.built:
-            raise ValueError(f"You tried to call `count_params` on layer '{self.name}', but the layer isn't built. "
-                             "Call the layer on data (or `build(input_shape)`) first.")
+            raise ValueError(
+                f"You tried to call `count_params` on layer '{self.name}', but the layer isn't built. "
+                "Call the layer on data (or `build(input_shape)`) first."
+            )
         return int(sum(int(np.prod(w.shape)) for w in self.weights))
 
     @property
@@ -422,6 +441,7 @@ def _marking_built(build):
 
     So ``layer.build(shape)`` called by hand, then ``layer(x)``, builds once.
     """
+
     @functools.wraps(build)
     def wrapped(self, *args, **kwargs):
         with _own_path(self):

@@ -38,8 +38,19 @@ class Conv2D(Layer):
     ceil(input / stride)). Kernel (kh, kw, in, filters), 'glorot_uniform'.
     """
 
-    def __init__(self, filters, kernel_size, strides=(1, 1), padding="valid", data_format=None, activation=None,
-                 use_bias=True, kernel_initializer="glorot_uniform", bias_initializer="zeros", **kwargs):
+    def __init__(
+        self,
+        filters,
+        kernel_size,
+        strides=(1, 1),
+        padding="valid",
+        data_format=None,
+        activation=None,
+        use_bias=True,
+        kernel_initializer="glorot_uniform",
+        bias_initializer="zeros",
+        **kwargs,
+    ):
         super().__init__(**kwargs)
         if data_format not in (None, "channels_last"):
             raise ValueError("tapeviz's Conv2D supports data_format='channels_last' (NHWC) only.")
@@ -55,8 +66,12 @@ class Conv2D(Layer):
 
     def build(self, input_shape):
         channels = input_shape[-1]
-        self.kernel = self.add_weight("kernel", self.kernel_size + (channels, self.filters), initializer=self.kernel_initializer)
-        self.bias = self.add_weight("bias", (self.filters,), initializer=self.bias_initializer) if self.use_bias else None
+        self.kernel = self.add_weight(
+            "kernel", self.kernel_size + (channels, self.filters), initializer=self.kernel_initializer
+        )
+        self.bias = (
+            self.add_weight("bias", (self.filters,), initializer=self.bias_initializer) if self.use_bias else None
+        )
         self.input_spec = InputSpec(ndim=4, axes={-1: channels})
 
     def call(self, inputs):
@@ -95,9 +110,21 @@ class Conv2DTranspose(Layer):
     output_padding``. Kernel (kh, kw, filters, in_channels), as in Keras.
     """
 
-    def __init__(self, filters, kernel_size, strides=(1, 1), padding="valid", output_padding=None, data_format=None,
-                 dilation_rate=(1, 1), activation=None, use_bias=True, kernel_initializer="glorot_uniform",
-                 bias_initializer="zeros", **kwargs):
+    def __init__(
+        self,
+        filters,
+        kernel_size,
+        strides=(1, 1),
+        padding="valid",
+        output_padding=None,
+        data_format=None,
+        dilation_rate=(1, 1),
+        activation=None,
+        use_bias=True,
+        kernel_initializer="glorot_uniform",
+        bias_initializer="zeros",
+        **kwargs,
+    ):
         super().__init__(**kwargs)
         _channels_last(data_format, "Conv2DTranspose")
         _ones(dilation_rate, "Conv2DTranspose", "dilation_rate")
@@ -114,9 +141,14 @@ class Conv2DTranspose(Layer):
 
     def build(self, input_shape):
         channels = input_shape[-1]
-        self.kernel = self.add_weight(name="kernel", shape=self.kernel_size + (self.filters, channels),
-                                      initializer=self.kernel_initializer)
-        self.bias = self.add_weight(name="bias", shape=(self.filters,), initializer=self.bias_initializer) if self.use_bias else None
+        self.kernel = self.add_weight(
+            name="kernel", shape=self.kernel_size + (self.filters, channels), initializer=self.kernel_initializer
+        )
+        self.bias = (
+            self.add_weight(name="bias", shape=(self.filters,), initializer=self.bias_initializer)
+            if self.use_bias
+            else None
+        )
         self.input_spec = InputSpec(ndim=4, axes={-1: channels})
 
     def _length(self, size, axis):
@@ -142,8 +174,21 @@ class Conv1D(Layer):
     output never sees later steps).
     """
 
-    def __init__(self, filters, kernel_size, strides=1, padding="valid", data_format=None, dilation_rate=1, groups=1,
-                 activation=None, use_bias=True, kernel_initializer="glorot_uniform", bias_initializer="zeros", **kwargs):
+    def __init__(
+        self,
+        filters,
+        kernel_size,
+        strides=1,
+        padding="valid",
+        data_format=None,
+        dilation_rate=1,
+        groups=1,
+        activation=None,
+        use_bias=True,
+        kernel_initializer="glorot_uniform",
+        bias_initializer="zeros",
+        **kwargs,
+    ):
         super().__init__(**kwargs)
         _channels_last(data_format, "Conv1D")
         _ones(dilation_rate, "Conv1D", "dilation_rate")
@@ -160,9 +205,14 @@ class Conv1D(Layer):
 
     def build(self, input_shape):
         channels = input_shape[-1]
-        self.kernel = self.add_weight(name="kernel", shape=(self.kernel_size, channels, self.filters),
-                                      initializer=self.kernel_initializer)
-        self.bias = self.add_weight(name="bias", shape=(self.filters,), initializer=self.bias_initializer) if self.use_bias else None
+        self.kernel = self.add_weight(
+            name="kernel", shape=(self.kernel_size, channels, self.filters), initializer=self.kernel_initializer
+        )
+        self.bias = (
+            self.add_weight(name="bias", shape=(self.filters,), initializer=self.bias_initializer)
+            if self.use_bias
+            else None
+        )
         self.input_spec = InputSpec(ndim=3, axes={-1: channels})
 
     def call(self, inputs):

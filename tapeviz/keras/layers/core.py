@@ -18,11 +18,22 @@ class Dense(Layer):
     Keras. Inputs of rank > 2 are multiplied along their last axis.
     """
 
-    def __init__(self, units, activation=None, use_bias=True, kernel_initializer="glorot_uniform",
-                 bias_initializer="zeros", kernel_regularizer=None, bias_regularizer=None, **kwargs):
+    def __init__(
+        self,
+        units,
+        activation=None,
+        use_bias=True,
+        kernel_initializer="glorot_uniform",
+        bias_initializer="zeros",
+        kernel_regularizer=None,
+        bias_regularizer=None,
+        **kwargs,
+    ):
         super().__init__(**kwargs)
         if not isinstance(units, (int, np.integer)) or units <= 0:
-            raise ValueError(f"Received an invalid value for `units`, expected a positive integer. Received: units={units}")
+            raise ValueError(
+                f"Received an invalid value for `units`, expected a positive integer. Received: units={units}"
+            )
         self.units = int(units)
         self.activation = activations.get(activation)
         self.use_bias = use_bias
@@ -92,7 +103,9 @@ class Dropout(Layer):
     def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
         super().__init__(**kwargs)
         if not 0 <= rate <= 1:
-            raise ValueError(f"Invalid value received for argument `rate`. Expected a float value between 0 and 1. Received: rate={rate}")
+            raise ValueError(
+                f"Invalid value received for argument `rate`. Expected a float value between 0 and 1. Received: rate={rate}"
+            )
         self.rate, self.noise_shape, self.seed = rate, noise_shape, seed
 
     def call(self, inputs, training=None):
@@ -115,7 +128,9 @@ class Embedding(Layer):
         self.embeddings_initializer = initializers.get(embeddings_initializer)
 
     def build(self, input_shape):
-        self.embeddings = self.add_weight("embeddings", (self.input_dim, self.output_dim), initializer=self.embeddings_initializer)
+        self.embeddings = self.add_weight(
+            "embeddings", (self.input_dim, self.output_dim), initializer=self.embeddings_initializer
+        )
 
     def call(self, inputs):
         if inputs.dtype.is_floating:
@@ -141,7 +156,9 @@ class InputLayer(Layer):
 def Input(shape=None, batch_size=None, dtype=None, name=None, **kwargs):  # noqa: N802 (Keras's name)
     """A symbolic input of ``shape`` (one example's shape): starts a Sequential or a functional model."""
     if shape is None:
-        raise ValueError("Please provide to Input a `shape` argument. Note that `shape` does not include the batch dimension.")
+        raise ValueError(
+            "Please provide to Input a `shape` argument. Note that `shape` does not include the batch dimension."
+        )
     if isinstance(shape, int):
         shape = (shape,)
     tensor = KerasTensor((batch_size,) + tuple(shape), dtype or "float32", name=name or "input")

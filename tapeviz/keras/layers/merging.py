@@ -8,8 +8,22 @@ from tapeviz.core.primitives.math import maximum as _maximum
 from tapeviz.core.primitives.math import minimum as _minimum
 from tapeviz.keras.layers.base import Layer
 
-__all__ = ["Concatenate", "Add", "Subtract", "Multiply", "Average", "Maximum", "Minimum",
-           "concatenate", "add", "subtract", "multiply", "average", "maximum", "minimum"]
+__all__ = [
+    "Concatenate",
+    "Add",
+    "Subtract",
+    "Multiply",
+    "Average",
+    "Maximum",
+    "Minimum",
+    "concatenate",
+    "add",
+    "subtract",
+    "multiply",
+    "average",
+    "maximum",
+    "minimum",
+]
 
 
 class _Merge(Layer):

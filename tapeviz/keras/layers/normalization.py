@@ -15,13 +15,25 @@ class BatchNormalization(Layer):
     ``gamma``, ``beta`` are trainable; ``moving_mean``, ``moving_variance`` not.
     """
 
-    def __init__(self, axis=-1, momentum=0.99, epsilon=1e-3, center=True, scale=True,
-                 beta_initializer="zeros", gamma_initializer="ones",
-                 moving_mean_initializer="zeros", moving_variance_initializer="ones", **kwargs):
+    def __init__(
+        self,
+        axis=-1,
+        momentum=0.99,
+        epsilon=1e-3,
+        center=True,
+        scale=True,
+        beta_initializer="zeros",
+        gamma_initializer="ones",
+        moving_mean_initializer="zeros",
+        moving_variance_initializer="ones",
+        **kwargs,
+    ):
         super().__init__(**kwargs)
         self.axis, self.momentum, self.epsilon, self.center, self.scale = axis, momentum, epsilon, center, scale
-        self._inits = [initializers.get(i) for i in (gamma_initializer, beta_initializer,
-                                                     moving_mean_initializer, moving_variance_initializer)]
+        self._inits = [
+            initializers.get(i)
+            for i in (gamma_initializer, beta_initializer, moving_mean_initializer, moving_variance_initializer)
+        ]
 
     def build(self, input_shape):
         size = (input_shape[self.axis],)
@@ -46,7 +58,9 @@ class BatchNormalization(Layer):
             m = self.momentum
             # The moving statistics are state, not part of the gradient: assign plain values.
             self.moving_mean.assign(self.moving_mean.numpy() * m + _tf.reshape(mean, [-1]).numpy() * (1 - m))
-            self.moving_variance.assign(self.moving_variance.numpy() * m + _tf.reshape(variance, [-1]).numpy() * (1 - m))
+            self.moving_variance.assign(
+                self.moving_variance.numpy() * m + _tf.reshape(variance, [-1]).numpy() * (1 - m)
+            )
         else:
             mean, variance = shaped(self.moving_mean), shaped(self.moving_variance)
         return _tf.nn.batch_normalization(inputs, mean, variance, shaped(self.beta), shaped(self.gamma), self.epsilon)
@@ -61,8 +75,17 @@ class LayerNormalization(Layer):
     ``rms_scaling=True`` divides by the root mean square instead (no mean, no beta).
     """
 
-    def __init__(self, axis=-1, epsilon=1e-3, center=True, scale=True, rms_scaling=False,
-                 beta_initializer="zeros", gamma_initializer="ones", **kwargs):
+    def __init__(
+        self,
+        axis=-1,
+        epsilon=1e-3,
+        center=True,
+        scale=True,
+        rms_scaling=False,
+        beta_initializer="zeros",
+        gamma_initializer="ones",
+        **kwargs,
+    ):
         super().__init__(**kwargs)
         self.axis = list(axis) if isinstance(axis, (list, tuple)) else axis
         self.epsilon, self.center, self.scale, self.rms_scaling = epsilon, center, scale, rms_scaling
@@ -76,10 +99,16 @@ class LayerNormalization(Layer):
     def build(self, input_shape):
         axes = self._axes(len(input_shape))
         shape = tuple(input_shape[a] for a in axes)
-        self.gamma = self.add_weight(name="gamma", shape=shape, initializer=self.gamma_initializer) \
-            if self.scale or self.rms_scaling else None
-        self.beta = self.add_weight(name="beta", shape=shape, initializer=self.beta_initializer) \
-            if self.center and not self.rms_scaling else None
+        self.gamma = (
+            self.add_weight(name="gamma", shape=shape, initializer=self.gamma_initializer)
+            if self.scale or self.rms_scaling
+            else None
+        )
+        self.beta = (
+            self.add_weight(name="beta", shape=shape, initializer=self.beta_initializer)
+            if self.center and not self.rms_scaling
+            else None
+        )
 
     def call(self, inputs):
         x = self._as_float(inputs)
@@ -103,5 +132,11 @@ class LayerNormalization(Layer):
         return x * inv + res
 
     def get_config(self):
-        return {**super().get_config(), "axis": self.axis, "epsilon": self.epsilon, "center": self.center,
-                "scale": self.scale, "rms_scaling": self.rms_scaling}
+        return {
+            **super().get_config(),
+            "axis": self.axis,
+            "epsilon": self.epsilon,
+            "center": self.center,
+            "scale": self.scale,
+            "rms_scaling": self.rms_scaling,
+        }

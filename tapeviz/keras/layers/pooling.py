@@ -4,10 +4,18 @@ from tapeviz.core.primitives import conv as _conv
 from tapeviz.core.primitives.array import reshape
 from tapeviz.core.primitives.math import reduce_max, reduce_mean
 from tapeviz.keras.layers.base import InputSpec, Layer
-from tapeviz.keras.layers.conv import _channels_last, _pair, _padding
+from tapeviz.keras.layers.conv import _channels_last, _padding, _pair
 
-__all__ = ["AveragePooling2D", "AvgPool2D", "AveragePooling1D", "MaxPooling1D", "GlobalAveragePooling2D",
-           "GlobalMaxPooling2D", "GlobalAveragePooling1D", "GlobalMaxPooling1D"]
+__all__ = [
+    "AveragePooling2D",
+    "AvgPool2D",
+    "AveragePooling1D",
+    "MaxPooling1D",
+    "GlobalAveragePooling2D",
+    "GlobalMaxPooling2D",
+    "GlobalAveragePooling1D",
+    "GlobalMaxPooling1D",
+]
 
 
 class AveragePooling2D(Layer):

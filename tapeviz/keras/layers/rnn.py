@@ -22,12 +22,24 @@ __all__ = ["RNN", "SimpleRNNCell", "LSTMCell", "GRUCell", "SimpleRNN", "LSTM", "
 class _Cell(Layer):
     """What the cells share: units, initializers, state sizes and per-sequence dropout masks."""
 
-    def __init__(self, units, activation="tanh", use_bias=True, kernel_initializer="glorot_uniform",
-                 recurrent_initializer="orthogonal", bias_initializer="zeros", dropout=0.0, recurrent_dropout=0.0,
-                 seed=None, **kwargs):
+    def __init__(
+        self,
+        units,
+        activation="tanh",
+        use_bias=True,
+        kernel_initializer="glorot_uniform",
+        recurrent_initializer="orthogonal",
+        bias_initializer="zeros",
+        dropout=0.0,
+        recurrent_dropout=0.0,
+        seed=None,
+        **kwargs,
+    ):
         super().__init__(**kwargs)
         if not isinstance(units, int) or units <= 0:
-            raise ValueError(f"Received an invalid value for argument `units`, expected a positive integer, got {units}.")
+            raise ValueError(
+                f"Received an invalid value for argument `units`, expected a positive integer, got {units}."
+            )
         self.units = units
         self.activation = activations.get(activation)
         self.use_bias = use_bias
@@ -49,13 +61,16 @@ class _Cell(Layer):
         return [zeros((batch_size, self.units)) for _ in range(self.state_count)]
 
     def _kernels(self, input_dim, gates):
-        self.kernel = self.add_weight(name="kernel", shape=(input_dim, gates * self.units),
-                                      initializer=self.kernel_initializer)
-        self.recurrent_kernel = self.add_weight(name="recurrent_kernel", shape=(self.units, gates * self.units),
-                                                initializer=self.recurrent_initializer)
+        self.kernel = self.add_weight(
+            name="kernel", shape=(input_dim, gates * self.units), initializer=self.kernel_initializer
+        )
+        self.recurrent_kernel = self.add_weight(
+            name="recurrent_kernel", shape=(self.units, gates * self.units), initializer=self.recurrent_initializer
+        )
 
     def start_sequence(self, first_step, state, training):
         """Draw the dropout masks once per sequence, as Keras does (the same units dropped at every step)."""
+
         def mask(like, rate):
             if not training or rate == 0:
                 return None
@@ -72,8 +87,13 @@ class _Cell(Layer):
         return x, h
 
     def get_config(self):
-        return {**super().get_config(), "units": self.units, "use_bias": self.use_bias,
-                "dropout": self.dropout, "recurrent_dropout": self.recurrent_dropout}
+        return {
+            **super().get_config(),
+            "units": self.units,
+            "use_bias": self.use_bias,
+            "dropout": self.dropout,
+            "recurrent_dropout": self.recurrent_dropout,
+        }
 
 
 class SimpleRNNCell(_Cell):
@@ -81,7 +101,11 @@ class SimpleRNNCell(_Cell):
 
     def build(self, input_shape):
         self._kernels(input_shape[-1], 1)
-        self.bias = self.add_weight(name="bias", shape=(self.units,), initializer=self.bias_initializer) if self.use_bias else None
+        self.bias = (
+            self.add_weight(name="bias", shape=(self.units,), initializer=self.bias_initializer)
+            if self.use_bias
+            else None
+        )
 
     def call(self, inputs, states, training=None):
         x, h_prev = self._dropped(inputs, states[0])
@@ -103,10 +127,21 @@ class LSTMCell(_Cell):
 
     state_count = 2
 
-    def __init__(self, units, activation="tanh", recurrent_activation="sigmoid", use_bias=True,
-                 kernel_initializer="glorot_uniform", recurrent_initializer="orthogonal", bias_initializer="zeros",
-                 unit_forget_bias=True, **kwargs):
-        super().__init__(units, activation, use_bias, kernel_initializer, recurrent_initializer, bias_initializer, **kwargs)
+    def __init__(
+        self,
+        units,
+        activation="tanh",
+        recurrent_activation="sigmoid",
+        use_bias=True,
+        kernel_initializer="glorot_uniform",
+        recurrent_initializer="orthogonal",
+        bias_initializer="zeros",
+        unit_forget_bias=True,
+        **kwargs,
+    ):
+        super().__init__(
+            units, activation, use_bias, kernel_initializer, recurrent_initializer, bias_initializer, **kwargs
+        )
         self.recurrent_activation = activations.get(recurrent_activation)
         self.unit_forget_bias = unit_forget_bias
 
@@ -155,10 +190,21 @@ class GRUCell(_Cell):
         h = z * h_prev + (1 - z) * hh
     """
 
-    def __init__(self, units, activation="tanh", recurrent_activation="sigmoid", use_bias=True,
-                 kernel_initializer="glorot_uniform", recurrent_initializer="orthogonal", bias_initializer="zeros",
-                 reset_after=True, **kwargs):
-        super().__init__(units, activation, use_bias, kernel_initializer, recurrent_initializer, bias_initializer, **kwargs)
+    def __init__(
+        self,
+        units,
+        activation="tanh",
+        recurrent_activation="sigmoid",
+        use_bias=True,
+        kernel_initializer="glorot_uniform",
+        recurrent_initializer="orthogonal",
+        bias_initializer="zeros",
+        reset_after=True,
+        **kwargs,
+    ):
+        super().__init__(
+            units, activation, use_bias, kernel_initializer, recurrent_initializer, bias_initializer, **kwargs
+        )
         self.recurrent_activation = activations.get(recurrent_activation)
         self.reset_after = reset_after
 
@@ -189,14 +235,14 @@ class GRUCell(_Cell):
             if recurrent_bias is not None:
                 inner = inner + recurrent_bias
         else:
-            inner = matmul(h_prev_dropped, self.recurrent_kernel[:, :2 * u])
-        r_z, r_r = inner[:, :u], inner[:, u:2 * u]
+            inner = matmul(h_prev_dropped, self.recurrent_kernel[:, : 2 * u])
+        r_z, r_r = inner[:, :u], inner[:, u : 2 * u]
         z = self.recurrent_activation(x_z + r_z)
         r = self.recurrent_activation(x_r + r_r)
         if self.reset_after:
-            r_h = r * inner[:, 2 * u:]
+            r_h = r * inner[:, 2 * u :]
         else:
-            r_h = matmul(r * h_prev_dropped, self.recurrent_kernel[:, 2 * u:])
+            r_h = matmul(r * h_prev_dropped, self.recurrent_kernel[:, 2 * u :])
         hh = self.activation(x_h + r_h)
         h = z * h_prev + (1 - z) * hh
         return h, [h]
@@ -216,11 +262,22 @@ class RNN(Layer):
     final states as the next call's initial states, until ``reset_states()``.
     """
 
-    def __init__(self, cell, return_sequences=False, return_state=False, go_backwards=False, stateful=False,
-                 unroll=False, zero_output_for_mask=False, **kwargs):
+    def __init__(
+        self,
+        cell,
+        return_sequences=False,
+        return_state=False,
+        go_backwards=False,
+        stateful=False,
+        unroll=False,
+        zero_output_for_mask=False,
+        **kwargs,
+    ):
         super().__init__(**kwargs)
         if not isinstance(cell, Layer) or not hasattr(cell, "state_size"):
-            raise ValueError(f"Argument `cell` should have a `call` method and a `state_size` attribute. Received: cell={cell}")
+            raise ValueError(
+                f"Argument `cell` should have a `call` method and a `state_size` attribute. Received: cell={cell}"
+            )
         self.cell = cell
         self.return_sequences, self.return_state = return_sequences, return_state
         self.go_backwards, self.stateful, self.unroll = go_backwards, stateful, unroll
@@ -266,15 +323,33 @@ class RNN(Layer):
     reset_state = reset_states
 
     def get_config(self):
-        return {**super().get_config(), "return_sequences": self.return_sequences, "return_state": self.return_state,
-                "go_backwards": self.go_backwards, "stateful": self.stateful}
+        return {
+            **super().get_config(),
+            "return_sequences": self.return_sequences,
+            "return_state": self.return_state,
+            "go_backwards": self.go_backwards,
+            "stateful": self.stateful,
+        }
 
 
 def _split_kwargs(kwargs):
     """The RNN layer's own keyword arguments, apart from the cell's."""
-    own = {k: kwargs.pop(k) for k in ("return_sequences", "return_state", "go_backwards", "stateful", "unroll",
-                                      "name", "trainable", "dtype", "input_shape", "zero_output_for_mask")
-           if k in kwargs}
+    own = {
+        k: kwargs.pop(k)
+        for k in (
+            "return_sequences",
+            "return_state",
+            "go_backwards",
+            "stateful",
+            "unroll",
+            "name",
+            "trainable",
+            "dtype",
+            "input_shape",
+            "zero_output_for_mask",
+        )
+        if k in kwargs
+    }
     return own
 
 
@@ -303,7 +378,15 @@ class GRU(RNN):
 
 
 for _layer in (SimpleRNN, LSTM, GRU):
-    for _attr in ("units", "activation", "use_bias", "kernel_initializer", "recurrent_initializer", "bias_initializer",
-                  "dropout", "recurrent_dropout"):
+    for _attr in (
+        "units",
+        "activation",
+        "use_bias",
+        "kernel_initializer",
+        "recurrent_initializer",
+        "bias_initializer",
+        "dropout",
+        "recurrent_dropout",
+    ):
         setattr(_layer, _attr, property(lambda self, _a=_attr: getattr(self.cell, _a)))
 del _layer, _attr

@@ -17,9 +17,10 @@ def get(identifier):
     """An optimizer from a name ('adam', 'sgd'...) or an Optimizer (returned as is)."""
     if isinstance(identifier, str):
         identifier = identifier.lower()
-    return resolve(identifier, kind="optimizer", table=_BY_NAME, base=Optimizer,
-                   wrap_callable=_not_an_optimizer)
+    return resolve(identifier, kind="optimizer", table=_BY_NAME, base=Optimizer, wrap_callable=_not_an_optimizer)
 
 
 def _not_an_optimizer(identifier):
-    raise ValueError(f"Could not interpret optimizer identifier: {identifier!r}. Use one of {sorted(_BY_NAME)} or an optimizer object.")
+    raise ValueError(
+        f"Could not interpret optimizer identifier: {identifier!r}. Use one of {sorted(_BY_NAME)} or an optimizer object."
+    )

@@ -32,4 +32,8 @@ class Adagrad(Optimizer):
         variable.assign(to_array(variable) - (learning_rate * gradient) / xp.sqrt(accumulator + self.epsilon))
 
     def get_config(self):
-        return {**super().get_config(), "initial_accumulator_value": self.initial_accumulator_value, "epsilon": self.epsilon}
+        return {
+            **super().get_config(),
+            "initial_accumulator_value": self.initial_accumulator_value,
+            "epsilon": self.epsilon,
+        }

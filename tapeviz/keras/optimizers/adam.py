@@ -72,8 +72,13 @@ class Adam(Optimizer):
         return self._alpha
 
     def get_config(self):
-        return {**super().get_config(), "beta_1": self.beta_1, "beta_2": self.beta_2,
-                "epsilon": self.epsilon, "amsgrad": self.amsgrad}
+        return {
+            **super().get_config(),
+            "beta_1": self.beta_1,
+            "beta_2": self.beta_2,
+            "epsilon": self.epsilon,
+            "amsgrad": self.amsgrad,
+        }
 
 
 class AdamW(Adam):
@@ -82,8 +87,19 @@ class AdamW(Adam):
     Keras's default ``weight_decay`` is 0.004.
     """
 
-    def __init__(self, learning_rate=0.001, weight_decay=0.004, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
-                 amsgrad=False, name=None, **kwargs):
+    def __init__(
+        self,
+        learning_rate=0.001,
+        weight_decay=0.004,
+        beta_1=0.9,
+        beta_2=0.999,
+        epsilon=1e-7,
+        amsgrad=False,
+        name=None,
+        **kwargs,
+    ):
         if weight_decay is None:
             raise ValueError("Argument `weight_decay` must be a float. Received: weight_decay=None")
-        super().__init__(learning_rate, beta_1, beta_2, epsilon, amsgrad, name=name, weight_decay=weight_decay, **kwargs)
+        super().__init__(
+            learning_rate, beta_1, beta_2, epsilon, amsgrad, name=name, weight_decay=weight_decay, **kwargs
+        )

@@ -18,9 +18,9 @@ from tapeviz.core import nest
 from tapeviz.core.tape import GradientTape
 from tapeviz.core.tensor import Tensor, Variable, to_array
 from tapeviz.keras.optimizers.schedules import LearningRateSchedule
+from tapeviz.keras.saving.config import RecordsInit
 from tapeviz.keras.variables import Variable as KerasVariable
 from tapeviz.keras.variables import path_scope
-from tapeviz.keras.saving.config import RecordsInit
 
 _NO_GRADIENTS_HINT = (
     "The usual causes: the forward pass ran outside the `with tf.GradientTape() as tape:` block; "
@@ -79,8 +79,9 @@ class Optimizer(RecordsInit):
 
     slot_names = ()  # the per-variable state this optimizer keeps
 
-    def __init__(self, learning_rate, weight_decay=None, clipnorm=None, clipvalue=None,
-                 global_clipnorm=None, name=None, **kwargs):
+    def __init__(
+        self, learning_rate, weight_decay=None, clipnorm=None, clipvalue=None, global_clipnorm=None, name=None, **kwargs
+    ):
         if kwargs:
             hint = " Use `learning_rate` instead of `lr`." if "lr" in kwargs else ""
             raise ValueError(f"Argument(s) not recognized: {kwargs}.{hint}")
@@ -158,8 +159,12 @@ class Optimizer(RecordsInit):
         with path_scope(self.name):
             for slot in self.slot_names:
                 initial = self.slot_initial_value(slot, variable)
-                slots[slot] = KerasVariable(initial, trainable=False, dtype=variable.dtype.name,
-                                            name=f"{base}_{_KERAS_SLOT_NAMES.get(slot, slot)}")
+                slots[slot] = KerasVariable(
+                    initial,
+                    trainable=False,
+                    dtype=variable.dtype.name,
+                    name=f"{base}_{_KERAS_SLOT_NAMES.get(slot, slot)}",
+                )
         self._slots[variable._id] = slots
         self._tracked.append(variable)
 
@@ -228,7 +233,9 @@ class Optimizer(RecordsInit):
         if not variables and not grads:
             return None
         if len(grads) != len(variables):
-            raise ValueError(f"Got {len(grads)} gradients for {len(variables)} variables: pass one gradient per variable.")
+            raise ValueError(
+                f"Got {len(grads)} gradients for {len(variables)} variables: pass one gradient per variable."
+            )
         for variable in variables:
             if not isinstance(variable, Variable):
                 raise TypeError(
@@ -263,7 +270,9 @@ class Optimizer(RecordsInit):
             value = to_array(v)
             g = _array(g, value.dtype)
             if g.shape != value.shape:
-                raise ValueError(f"Gradient of shape {tuple(g.shape)} does not match variable {v.name!r} of shape {tuple(v.shape)}.")
+                raise ValueError(
+                    f"Gradient of shape {tuple(g.shape)} does not match variable {v.name!r} of shape {tuple(v.shape)}."
+                )
             arrays.append(g)
         arrays = self._clip_gradients(arrays)
         lr = self._current_lr_value()
@@ -308,7 +317,9 @@ class Optimizer(RecordsInit):
             dtype = grads[0].dtype.type
             norm = xp.sqrt(sum(xp.sum(xp.square(g)) for g in grads))
             # Keras's form: a NaN/inf norm makes the scale NaN instead of silently passing.
-            scale = dtype(self.global_clipnorm) * xp.minimum(dtype(1.0) / norm, dtype(1.0 / self.global_clipnorm)) + (norm - norm)
+            scale = dtype(self.global_clipnorm) * xp.minimum(dtype(1.0) / norm, dtype(1.0 / self.global_clipnorm)) + (
+                norm - norm
+            )
             return [g * scale.astype(g.dtype) for g in grads]
         if self.clipvalue and self.clipvalue > 0:
             return [xp.clip(g, -self.clipvalue, self.clipvalue).astype(g.dtype) for g in grads]
@@ -347,8 +358,14 @@ class Optimizer(RecordsInit):
         return self._slots[variable._id][name]
 
     def get_config(self):
-        return {"name": self.name, "learning_rate": self._config_lr(), "weight_decay": self.weight_decay,
-                "clipnorm": self.clipnorm, "global_clipnorm": self.global_clipnorm, "clipvalue": self.clipvalue}
+        return {
+            "name": self.name,
+            "learning_rate": self._config_lr(),
+            "weight_decay": self.weight_decay,
+            "clipnorm": self.clipnorm,
+            "global_clipnorm": self.global_clipnorm,
+            "clipvalue": self.clipvalue,
+        }
 
     def _config_lr(self):
         lr = self._learning_rate

@@ -21,7 +21,9 @@ class RMSprop(Optimizer):
         self.momentum = momentum
         self.epsilon = epsilon
         self.centered = centered
-        self.slot_names = ("velocity",) + (("momentum",) if momentum > 0 else ()) + (("average_gradient",) if centered else ())
+        self.slot_names = (
+            ("velocity",) + (("momentum",) if momentum > 0 else ()) + (("average_gradient",) if centered else ())
+        )
 
     def update_step(self, gradient, variable, learning_rate):
         xp = B.xp
@@ -46,5 +48,10 @@ class RMSprop(Optimizer):
             variable.assign(to_array(variable) - increment)
 
     def get_config(self):
-        return {**super().get_config(), "rho": self.rho, "momentum": self.momentum,
-                "epsilon": self.epsilon, "centered": self.centered}
+        return {
+            **super().get_config(),
+            "rho": self.rho,
+            "momentum": self.momentum,
+            "epsilon": self.epsilon,
+            "centered": self.centered,
+        }

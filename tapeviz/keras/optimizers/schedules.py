@@ -22,7 +22,9 @@ class LearningRateSchedule(RecordsInit):
     """Base class: subclass and define ``__call__(self, step)`` and ``get_config``."""
 
     def __call__(self, step):
-        raise NotImplementedError(f"Learning rate schedule '{type(self).__name__}' must override `__call__(self, step)`.")
+        raise NotImplementedError(
+            f"Learning rate schedule '{type(self).__name__}' must override `__call__(self, step)`."
+        )
 
     def get_config(self):
         raise NotImplementedError(f"Learning rate schedule '{type(self).__name__}' must override `get_config()`.")
@@ -47,14 +49,21 @@ class _Decay(LearningRateSchedule):
         progress = f(_step(step)) / f(self.decay_steps)
         if self.staircase:
             progress = np.floor(progress)
-        return Tensor(B.asarray(np.asarray(self._rate(f(self.initial_learning_rate), f(self.decay_rate), progress), dtype=f)))
+        return Tensor(
+            B.asarray(np.asarray(self._rate(f(self.initial_learning_rate), f(self.decay_rate), progress), dtype=f))
+        )
 
     def _rate(self, initial, decay_rate, progress):
         raise NotImplementedError
 
     def get_config(self):
-        return {"initial_learning_rate": self.initial_learning_rate, "decay_steps": self.decay_steps,
-                "decay_rate": self.decay_rate, "staircase": self.staircase, "name": self.name}
+        return {
+            "initial_learning_rate": self.initial_learning_rate,
+            "decay_steps": self.decay_steps,
+            "decay_rate": self.decay_rate,
+            "staircase": self.staircase,
+            "name": self.name,
+        }
 
 
 class ExponentialDecay(_Decay):

@@ -108,8 +108,11 @@ def serialize(value):
         raise TypeError("A symbolic tensor cannot be saved as an argument; functional models are saved as graphs.")
     if "_init_args" in getattr(value, "__dict__", {}):
         args, kwargs = value.__dict__["_init_args"]
-        return {"__object__": type(value).__name__, "args": [serialize(a) for a in args],
-                "kwargs": {k: serialize(v) for k, v in kwargs.items()}}
+        return {
+            "__object__": type(value).__name__,
+            "args": [serialize(a) for a in args],
+            "kwargs": {k: serialize(v) for k, v in kwargs.items()},
+        }
     if callable(value):
         return {"__function__": _function_name(value)}
     raise TypeError(f"Cannot save {value!r} of type {type(value).__name__} in a .keras file.")

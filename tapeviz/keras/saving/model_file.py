@@ -49,8 +49,11 @@ def save_model(model, filepath, overwrite=True, **kwargs):
         weights_io.write_state(model, f)
     from tapeviz import __version__
 
-    metadata = {"keras_version": "3 (tapeviz)", "tapeviz_version": __version__,
-                "date_saved": datetime.datetime.now().strftime("%Y-%m-%d@%H:%M:%S")}
+    metadata = {
+        "keras_version": "3 (tapeviz)",
+        "tapeviz_version": __version__,
+        "date_saved": datetime.datetime.now().strftime("%Y-%m-%d@%H:%M:%S"),
+    }
     with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as z:
         z.writestr("metadata.json", json.dumps(metadata))
         z.writestr("config.json", json.dumps(config))
@@ -62,9 +65,12 @@ def describe_model(model):
     from tapeviz.keras.models import Sequential
 
     if isinstance(model, Sequential):
-        return {"__sequential__": model.name, "trainable": model.trainable,
-                "layers": [describe_model(layer) for layer in model._layers],
-                "build_input_shape": _shape(model.__dict__.get("_build_input_shape"))}
+        return {
+            "__sequential__": model.name,
+            "trainable": model.trainable,
+            "layers": [describe_model(layer) for layer in model._layers],
+            "build_input_shape": _shape(model.__dict__.get("_build_input_shape")),
+        }
     if getattr(model, "_functional", None) is not None:
         return _describe_functional(model)
     data = serialize(model)
@@ -89,15 +95,27 @@ def _describe_functional(model):
         if id(layer) not in layer_ids:
             layer_ids[id(layer)] = len(layers)
             layers.append(describe_model(layer))
-        nodes.append({"layer": layer_ids[id(layer)], "parents": [node_index[id(p)] for p in node.parents],
-                      "args": serialize(list(args)), "kwargs": serialize({k: v for k, v in kwargs.items() if k != "training"})})
+        nodes.append(
+            {
+                "layer": layer_ids[id(layer)],
+                "parents": [node_index[id(p)] for p in node.parents],
+                "args": serialize(list(args)),
+                "kwargs": serialize({k: v for k, v in kwargs.items() if k != "training"}),
+            }
+        )
 
     def where(structure):
         from tapeviz.core import nest
 
         return serialize(nest.map_structure(lambda t: node_index[id(t)], structure))
 
-    return {"__functional__": model.name, "layers": layers, "nodes": nodes, "inputs": where(inputs), "outputs": where(outputs)}
+    return {
+        "__functional__": model.name,
+        "layers": layers,
+        "nodes": nodes,
+        "inputs": where(inputs),
+        "outputs": where(outputs),
+    }
 
 
 def rebuild_model(data, custom_objects=None):
@@ -134,7 +152,11 @@ def _rebuild_functional(data, custom_objects):
     built = []
     for node in data["nodes"]:
         if node.get("input"):
-            built.append(Input(shape=tuple(node["shape"][1:]), batch_size=node["shape"][0], dtype=node["dtype"], name=node["name"]))
+            built.append(
+                Input(
+                    shape=tuple(node["shape"][1:]), batch_size=node["shape"][0], dtype=node["dtype"], name=node["name"]
+                )
+            )
             continue
         parents = [built[i] for i in node["parents"]]
         args = deserialize(node["args"], custom_objects)

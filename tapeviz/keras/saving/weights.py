@@ -160,7 +160,9 @@ def read_state(model, h5file):
 
 def _file_has_layer_weights(h5file):
     found = []
-    h5file.visit(lambda name: found.append(name) if re.search(r"vars/\d+$", name) and not name.startswith("optimizer") else None)
+    h5file.visit(
+        lambda name: found.append(name) if re.search(r"vars/\d+$", name) and not name.startswith("optimizer") else None
+    )
     return bool(found)
 
 
