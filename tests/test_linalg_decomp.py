@@ -132,8 +132,9 @@ def test_qr_as_tf():
     close(list(tf.linalg.qr(TALL)), "qr_tall")
     close(list(tf.linalg.qr(TALL, full_matrices=True)), "qr_tall_full")
     close(list(tf.linalg.qr(WIDE)), "qr_wide")
-    q, r = tf.linalg.qr(GENERAL)  # a namedtuple, as TF's
-    assert tf.linalg.qr(GENERAL).r is not None
+    factors = tf.linalg.qr(GENERAL)  # a namedtuple Qr(q, r), as TF's
+    assert factors._fields == ("q", "r")
+    np.testing.assert_allclose((factors.q @ factors.r).numpy(), GENERAL, atol=1e-12)
     for name, matrix in (("qr_grad", GENERAL), ("qr_grad_tall", TALL), ("qr_grad_wide", WIDE)):
         close(g64(lambda a: _stacked(*tf.linalg.qr(a)), matrix), name, rtol=1e-8, atol=1e-9)
 
@@ -141,7 +142,7 @@ def test_qr_as_tf():
 def test_qr_gradient_not_implemented_where_tf_has_none():
     a = tf.Variable(TALL)
     with tf.GradientTape() as tape:
-        q, r = tf.linalg.qr(a, full_matrices=True)
+        _, r = tf.linalg.qr(a, full_matrices=True)
     with pytest.raises(UnimplementedError, match="full_matrices"):
         tape.gradient(r, a)
 
@@ -154,7 +155,8 @@ def test_svd_as_tf():
     close(g64(lambda a: tf.linalg.svd(a, compute_uv=False), GENERAL), "svd_grad_values")
     for name, matrix, full in (("svd_grad", GENERAL, False), ("svd_grad_tall", TALL, False),
                                ("svd_grad_wide", WIDE, False), ("svd_grad_full", TALL, True)):
-        close(g64(lambda a: _sign_free(*tf.linalg.svd(a, full_matrices=full)), matrix), name, rtol=1e-8, atol=1e-9)
+        close(g64(lambda a, full=full: _sign_free(*tf.linalg.svd(a, full_matrices=full)), matrix), name,
+              rtol=1e-8, atol=1e-9)
 
 
 def test_eigh_as_tf():

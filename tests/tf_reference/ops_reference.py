@@ -177,7 +177,7 @@ def linalg():
         return tf.concat([tf.reshape(t * t, [-1]) for t in tensors], 0)
 
     emit("svd_values", [tf.linalg.svd(general, compute_uv=False), tf.linalg.svd(tall, compute_uv=False)])
-    s, u, v = tf.linalg.svd(general)
+    _, u, v = tf.linalg.svd(general)
     emit("svd_abs_vectors", [tf.abs(u), tf.abs(v)])
     emit("svd_grad_values", g(lambda a: tf.linalg.svd(a, compute_uv=False), general))
     emit("svd_grad", g(lambda a: sign_free(*tf.linalg.svd(a)), general))
