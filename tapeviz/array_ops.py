@@ -136,7 +136,7 @@ def meshgrid(*args, **kwargs):
     if kwargs:
         raise TypeError(f"'{next(iter(kwargs))}' is an invalid keyword argument for this function")
     if indexing not in ("xy", "ij"):
-        raise ValueError(f"Argument `indexing` parameter must be either xy or ij, got '{indexing}'")
+        raise ValueError(f"Argument `indexing` parameter must be either 'xy' or 'ij', got '{indexing}'")
     if not args:
         return []
     with _name_scope("meshgrid"):

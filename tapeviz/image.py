@@ -138,7 +138,7 @@ def resize(images, size, method=ResizeMethod.BILINEAR, preserve_aspect_ratio=Fal
     in_h, in_w = batch._value.shape[1:3]
     if preserve_aspect_ratio:
         factor = min(height / in_h, width / in_w)
-        height, width = max(int(round(in_h * factor)), 1), max(int(round(in_w * factor)), 1)
+        height, width = max(round(in_h * factor), 1), max(round(in_w * factor), 1)
     if antialias and (height < in_h or width < in_w) and method == ResizeMethod.BILINEAR:
         raise NotImplementedError(
             "tf.image.resize(antialias=True) when shrinking is not implemented in tapeviz; pass antialias=False."

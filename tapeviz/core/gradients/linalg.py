@@ -1,10 +1,10 @@
 """Gradient rules of the matrix primitives."""
 
-from tapeviz.core.errors import UnimplementedError
-from tapeviz.core.gradients import defgrad, described, unbroadcast
-from tapeviz.core.primitives.array import broadcast_to, expand_dims, reshape
-from tapeviz.core.primitives.linalg import diag, diag_part, einsum, inv, matmul
-from tapeviz.core.primitives.math import reduce_sum
+from tapeviz.core.gradients import defgrad, unbroadcast
+from tapeviz.core.primitives import decompositions as dec
+from tapeviz.core.primitives.array import broadcast_to, concat, expand_dims, reshape, slice_tensor, zeros_like
+from tapeviz.core.primitives.linalg import diag, diag_part, einsum, inv, matmul, matrix_transpose
+from tapeviz.core.primitives.math import reciprocal
 
 
 @defgrad(
@@ -96,11 +96,6 @@ def _matrix_diag(op, needs, g):
 # -- solvers, factorizations, determinants ----------------------------------------------------
 # As TF's rules (linalg_grad.py), written in tapeviz ops: each is recorded by an
 # outer tape, so second derivatives come from the same rules.
-
-from tapeviz.core.primitives import decompositions as dec  # noqa: E402
-from tapeviz.core.primitives.array import concat, slice_tensor, zeros_like  # noqa: E402
-from tapeviz.core.primitives.linalg import matrix_transpose  # noqa: E402
-from tapeviz.core.primitives.math import reciprocal  # noqa: E402
 
 
 def _t(x):

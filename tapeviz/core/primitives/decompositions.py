@@ -212,15 +212,17 @@ def _cholesky(a):
         return xp.linalg.cholesky(a)
     except np.linalg.LinAlgError:
         pass
-    # Some matrix is not positive definite. TF 2.21's CPU kernel returns
-    # garbage there; we give NaN for that matrix (and the factors of the rest).
+    # Some matrix is not positive definite: as TF 2.21's kernel, fill its lower
+    # triangle with NaN (TF leaves the upper one unset; we put zeros there)
+    # and factor the others.
     flat = a.reshape((-1,) + a.shape[-2:])
-    out = xp.full(flat.shape, xp.nan, dtype=a.dtype)
+    failed = xp.tril(xp.full(flat.shape[1:], xp.nan, dtype=a.dtype))
+    out = xp.empty_like(flat)
     for k in range(flat.shape[0]):
         try:
             out[k] = xp.linalg.cholesky(flat[k])
         except np.linalg.LinAlgError:
-            continue
+            out[k] = failed
     return out.reshape(a.shape)
 
 
@@ -231,7 +233,7 @@ def cholesky(input, name=None):  # noqa: A002
     """The lower-triangular L with ``L @ L^T = input``, for symmetric positive-definite input.
 
     Only the lower triangle of ``input`` is read. A matrix that is not
-    positive definite gives NaN (TF 2.21 gives unspecified values there).
+    positive definite gives NaN in its lower triangle, as TF 2.21 does.
     """
     return execute(CHOLESKY, (_matrices(input, "Cholesky"),))
 
