@@ -16,47 +16,78 @@ nan = float("nan")
 
 # Output of ops_reference.py, TF 2.21.0 (CPU).
 TF = {
-    'linspace_int': [[0.0, 0.25, 0.5, 0.75, 1.0], 'float64'],
-    'linspace_7': [-1.0, -0.6666666269302368, -0.3333333134651184, 0.0, 0.3333333730697632, 0.6666667461395264, 1.0],
-    'linspace_batched': [[0.0, 1.0], [0.5, 2.0], [1.0, 3.0]],
-    'linspace_batched_last': [[0.0, 0.5, 1.0], [1.0, 2.0, 3.0]],
-    'linspace_broadcast': [[[0.0, 0.0, 0.0], [1.0, 1.0, 1.0]], [[0.5, 1.5, 2.5], [1.0, 2.0, 3.0]],
-                           [[1.0, 3.0, 5.0], [1.0, 3.0, 5.0]]],
-    'linspace_grad': [[1.2214858531951904, -0.14447873830795288], [-1.0873229503631592, 1.4885698556900024]],
-    'linspace_grad_num1': [1.0, 0.0],
-    'meshgrid_xy': [[[1, 2, 3], [1, 2, 3]], [[4, 4, 4], [5, 5, 5]]],
-    'meshgrid_ij': [[[1, 1], [2, 2], [3, 3]], [[4, 5], [4, 5], [4, 5]]],
-    'meshgrid_grad': [[0.010007500648498535, -0.1133413314819336, -0.13248464465141296],
-                      [12.548579216003418, -17.457759857177734]],
-    'sort': [[1.0, 1.0, 2.0, 3.0, 5.0], [5.0, 3.0, 2.0, 1.0, 1.0]],
-    'argsort': [[1, 3, 2, 0, 4], [4, 0, 2, 1, 3]],
-    'sort_int': [-2, 0, 3, 7],
-    'sort_axis0': [[1.0, 0.0, 2.0], [9.0, 4.0, 9.0]],
-    'sort_grad': [[[1.0, -0.416146844625473, 0.5403022766113281],
-                   [-0.6536436080932617, -0.9899924993515015, 0.28366219997406006]]],
-    'sort_grad_axis0_desc': [[[-0.9899924993515015, 0.5403022766113281, 0.28366219997406006],
-                              [1.0, -0.6536436080932617, -0.416146844625473]]],
-    'top_k': [[[4.0, 2.0], [9.0, 9.0]], [[1, 2], [0, 2]], 'int32'],
-    'top_k_grad': [[[0.0, 1.0, 0.5403022766113281], [-0.416146844625473, 0.0, -0.9899924993515015]]],
-    'boolean_mask': [[[1.0, 2.0], [5.0, 6.0]], [1.0, 4.0, 5.0, 6.0], [[2.0], [4.0], [6.0]]],
-    'boolean_mask_grad': [[[1.0, 0.0], [0.0, 0.5403022766113281], [-0.416146844625473, -0.9899924993515015]]],
-    'scatter_nd': [[0.0, 11.0, 0.0, 10.0, 9.0, 0.0, 0.0, 12.0], [0.0, 19.0, 0.0], [[1.0, 2.0], [0.0, 0.0], [3.0, 4.0]]],
-    'tensor_scatter': [[[1.0, 10.0], [3.0, 4.0], [20.0, 6.0]], [[10.0, 20.0], [3.0, 4.0], [30.0, 40.0]],
-                       [[1.0, 32.0], [3.0, 4.0], [5.0, 6.0]], [[1.0, -8.0], [3.0, 4.0], [-15.0, 6.0]]],
-    'tensor_scatter_grads': [
-        [[[1.0, 0.0], [-0.416146844625473, -0.9899924993515015], [0.0, 0.28366219997406006]],
-         [0.5403022766113281, -0.6536436080932617]],
-        [[[1.0, 0.5403022766113281], [-0.416146844625473, -0.9899924993515015], [-0.6536436080932617, 0.28366219997406006]],
-         [0.5403022766113281, 0.5403022766113281]],
-        [[[1.0, 0.5403022766113281], [-0.416146844625473, -0.9899924993515015], [-0.6536436080932617, 0.28366219997406006]],
-         [-0.5403022766113281, 0.6536436080932617]],
+    "linspace_int": [[0.0, 0.25, 0.5, 0.75, 1.0], "float64"],
+    "linspace_7": [-1.0, -0.6666666269302368, -0.3333333134651184, 0.0, 0.3333333730697632, 0.6666667461395264, 1.0],
+    "linspace_batched": [[0.0, 1.0], [0.5, 2.0], [1.0, 3.0]],
+    "linspace_batched_last": [[0.0, 0.5, 1.0], [1.0, 2.0, 3.0]],
+    "linspace_broadcast": [
+        [[0.0, 0.0, 0.0], [1.0, 1.0, 1.0]],
+        [[0.5, 1.5, 2.5], [1.0, 2.0, 3.0]],
+        [[1.0, 3.0, 5.0], [1.0, 3.0, 5.0]],
+    ],
+    "linspace_grad": [[1.2214858531951904, -0.14447873830795288], [-1.0873229503631592, 1.4885698556900024]],
+    "linspace_grad_num1": [1.0, 0.0],
+    "meshgrid_xy": [[[1, 2, 3], [1, 2, 3]], [[4, 4, 4], [5, 5, 5]]],
+    "meshgrid_ij": [[[1, 1], [2, 2], [3, 3]], [[4, 5], [4, 5], [4, 5]]],
+    "meshgrid_grad": [
+        [0.010007500648498535, -0.1133413314819336, -0.13248464465141296],
+        [12.548579216003418, -17.457759857177734],
+    ],
+    "sort": [[1.0, 1.0, 2.0, 3.0, 5.0], [5.0, 3.0, 2.0, 1.0, 1.0]],
+    "argsort": [[1, 3, 2, 0, 4], [4, 0, 2, 1, 3]],
+    "sort_int": [-2, 0, 3, 7],
+    "sort_axis0": [[1.0, 0.0, 2.0], [9.0, 4.0, 9.0]],
+    "sort_grad": [
+        [[1.0, -0.416146844625473, 0.5403022766113281], [-0.6536436080932617, -0.9899924993515015, 0.28366219997406006]]
+    ],
+    "sort_grad_axis0_desc": [
+        [[-0.9899924993515015, 0.5403022766113281, 0.28366219997406006], [1.0, -0.6536436080932617, -0.416146844625473]]
+    ],
+    "top_k": [[[4.0, 2.0], [9.0, 9.0]], [[1, 2], [0, 2]], "int32"],
+    "top_k_grad": [[[0.0, 1.0, 0.5403022766113281], [-0.416146844625473, 0.0, -0.9899924993515015]]],
+    "boolean_mask": [[[1.0, 2.0], [5.0, 6.0]], [1.0, 4.0, 5.0, 6.0], [[2.0], [4.0], [6.0]]],
+    "boolean_mask_grad": [[[1.0, 0.0], [0.0, 0.5403022766113281], [-0.416146844625473, -0.9899924993515015]]],
+    "scatter_nd": [[0.0, 11.0, 0.0, 10.0, 9.0, 0.0, 0.0, 12.0], [0.0, 19.0, 0.0], [[1.0, 2.0], [0.0, 0.0], [3.0, 4.0]]],
+    "tensor_scatter": [
+        [[1.0, 10.0], [3.0, 4.0], [20.0, 6.0]],
+        [[10.0, 20.0], [3.0, 4.0], [30.0, 40.0]],
+        [[1.0, 32.0], [3.0, 4.0], [5.0, 6.0]],
+        [[1.0, -8.0], [3.0, 4.0], [-15.0, 6.0]],
+    ],
+    "tensor_scatter_grads": [
+        [
+            [[1.0, 0.0], [-0.416146844625473, -0.9899924993515015], [0.0, 0.28366219997406006]],
+            [0.5403022766113281, -0.6536436080932617],
+        ],
+        [
+            [
+                [1.0, 0.5403022766113281],
+                [-0.416146844625473, -0.9899924993515015],
+                [-0.6536436080932617, 0.28366219997406006],
+            ],
+            [0.5403022766113281, 0.5403022766113281],
+        ],
+        [
+            [
+                [1.0, 0.5403022766113281],
+                [-0.416146844625473, -0.9899924993515015],
+                [-0.6536436080932617, 0.28366219997406006],
+            ],
+            [-0.5403022766113281, 0.6536436080932617],
+        ],
         [[0.5403022766113281, -0.6536436080932617, 0.5403022766113281]],
-        [[[1.0, 0.5403022766113281], [0.0, 0.0], [-0.6536436080932617, 0.28366219997406006]],
-         [-1.2484405040740967, -2.969977378845215]]],
-    'clip_variable': [[-1.0, -1.0, 0.5, 1.0, 1.0], [0.0, 0.5403022766113281, -0.416146844625473, -0.9899924993515015, 0.0]],
-    'clip_int_variable': [-1, 0, 1],
-    'clip_assigned': [0.0, 0.0, 0.5, 1.0, 1.0],
-    'searchsorted': [[[1, 4], [0, 2]], [[1, 5], [0, 3]], [2, 0, 2], 'int64'],
+        [
+            [[1.0, 0.5403022766113281], [0.0, 0.0], [-0.6536436080932617, 0.28366219997406006]],
+            [-1.2484405040740967, -2.969977378845215],
+        ],
+    ],
+    "clip_variable": [
+        [-1.0, -1.0, 0.5, 1.0, 1.0],
+        [0.0, 0.5403022766113281, -0.416146844625473, -0.9899924993515015, 0.0],
+    ],
+    "clip_int_variable": [-1, 0, 1],
+    "clip_assigned": [0.0, 0.0, 0.5, 1.0, 1.0],
+    "searchsorted": [[[1, 4], [0, 2]], [[1, 5], [0, 3]], [2, 0, 2], "int64"],
 }
 
 VALUES = [3.0, 1.0, 2.0, 1.0, 5.0]
@@ -68,6 +99,7 @@ SEQUENCE = [[0.0, 3.0, 8.0, 9.0, 10.0], [1.0, 2.0, 3.0, 4.0, 5.0]]
 
 
 # -- linspace ---------------------------------------------------------------------------------
+
 
 def test_linspace_values_and_dtypes_as_tf():
     t = tf.linspace(0, 1, 5)
@@ -107,13 +139,15 @@ def test_linspace_errors_as_tf():
 
 # -- meshgrid ----------------------------------------------------------------------------------
 
+
 def test_meshgrid_as_tf():
     assert_tf(tf.meshgrid([1, 2, 3], [4, 5]), TF["meshgrid_xy"])
     assert_tf(tf.meshgrid([1, 2, 3], [4, 5], indexing="ij"), TF["meshgrid_ij"])
     assert tf.meshgrid([1, 2, 3], [4, 5])[0].dtype == tf.int32
     assert tf.meshgrid() == []
-    assert_tf(grads(lambda a, b: tf.stack(tf.meshgrid(a, b * b)), [1.0, 2.0, 3.0], [4.0, 5.0]), TF["meshgrid_grad"],
-              rtol=1e-5)
+    assert_tf(
+        grads(lambda a, b: tf.stack(tf.meshgrid(a, b * b)), [1.0, 2.0, 3.0], [4.0, 5.0]), TF["meshgrid_grad"], rtol=1e-5
+    )
     with pytest.raises(ValueError, match="'xy' or 'ij'"):
         tf.meshgrid([1], [2], indexing="yx")
 
@@ -125,6 +159,7 @@ def test_meshgrid_three_axes_xy_swaps_only_the_first_two():
 
 
 # -- sort, argsort, top_k ------------------------------------------------------------------------
+
 
 def test_sort_and_argsort_as_tf():
     assert_tf([tf.sort(VALUES), tf.sort(VALUES, direction="DESCENDING")], TF["sort"])
@@ -159,9 +194,16 @@ def test_top_k_as_tf():
 
 # -- boolean_mask -------------------------------------------------------------------------------
 
+
 def test_boolean_mask_as_tf():
-    assert_tf([tf.boolean_mask(TABLE, [True, False, True]), tf.boolean_mask(TABLE, MASK2D),
-               tf.boolean_mask(TABLE, [False, True], axis=1)], TF["boolean_mask"])
+    assert_tf(
+        [
+            tf.boolean_mask(TABLE, [True, False, True]),
+            tf.boolean_mask(TABLE, MASK2D),
+            tf.boolean_mask(TABLE, [False, True], axis=1),
+        ],
+        TF["boolean_mask"],
+    )
     assert_tf(tf.boolean_mask(TABLE, tf.constant(TABLE)[:, 0] > 2), [[3.0, 4.0], [5.0, 6.0]])
     assert_tf(grads(lambda v: tf.boolean_mask(v, MASK2D), TABLE), TF["boolean_mask_grad"])
     with pytest.raises(ValueError, match=r"Shapes \(3,\) and \(2,\) are incompatible"):
@@ -172,10 +214,16 @@ def test_boolean_mask_as_tf():
 
 # -- scatter ----------------------------------------------------------------------------------
 
+
 def test_scatter_nd_as_tf():
-    assert_tf([tf.scatter_nd([[4], [3], [1], [7]], [9.0, 10.0, 11.0, 12.0], [8]),
-               tf.scatter_nd([[1], [1]], [9.0, 10.0], [3]),  # repeats add up
-               tf.scatter_nd([[0], [2]], [[1.0, 2.0], [3.0, 4.0]], [3, 2])], TF["scatter_nd"])
+    assert_tf(
+        [
+            tf.scatter_nd([[4], [3], [1], [7]], [9.0, 10.0, 11.0, 12.0], [8]),
+            tf.scatter_nd([[1], [1]], [9.0, 10.0], [3]),  # repeats add up
+            tf.scatter_nd([[0], [2]], [[1.0, 2.0], [3.0, 4.0]], [3, 2]),
+        ],
+        TF["scatter_nd"],
+    )
     assert tf.scatter_nd([[1]], [1], tf.constant([3])).dtype == tf.int32
     with pytest.raises(InvalidArgumentError, match=r"indices\[0\] = \[5\] does not index into shape \[3\]"):
         tf.scatter_nd([[5]], [1.0], [3])
@@ -184,10 +232,15 @@ def test_scatter_nd_as_tf():
 
 
 def test_tensor_scatter_nd_as_tf():
-    assert_tf([tf.tensor_scatter_nd_update(TABLE, PAIRS, [10.0, 20.0]),
-               tf.tensor_scatter_nd_update(TABLE, [[0], [2]], [[10.0, 20.0], [30.0, 40.0]]),
-               tf.tensor_scatter_nd_add(TABLE, [[0, 1], [0, 1]], [10.0, 20.0]),
-               tf.tensor_scatter_nd_sub(TABLE, PAIRS, [10.0, 20.0])], TF["tensor_scatter"])
+    assert_tf(
+        [
+            tf.tensor_scatter_nd_update(TABLE, PAIRS, [10.0, 20.0]),
+            tf.tensor_scatter_nd_update(TABLE, [[0], [2]], [[10.0, 20.0], [30.0, 40.0]]),
+            tf.tensor_scatter_nd_add(TABLE, [[0, 1], [0, 1]], [10.0, 20.0]),
+            tf.tensor_scatter_nd_sub(TABLE, PAIRS, [10.0, 20.0]),
+        ],
+        TF["tensor_scatter"],
+    )
     assert_tf(tf.tensor_scatter_nd_update(tf.zeros([3]), [[1], [1]], [5.0, 6.0]), [0.0, 6.0, 0.0])  # the last wins
     assert_tf(tf.tensor_scatter_nd_update(TABLE, [[0, 1]], [1]), [[1.0, 1.0], [3.0, 4.0], [5.0, 6.0]])  # updates cast
     with pytest.raises(InvalidArgumentError, match="does not index into shape"):
@@ -195,13 +248,16 @@ def test_tensor_scatter_nd_as_tf():
 
 
 def test_scatter_gradients_as_tf():
-    assert_tf([
-        grads(lambda v, u: tf.tensor_scatter_nd_update(v, PAIRS, u), TABLE, [10.0, 20.0]),
-        grads(lambda v, u: tf.tensor_scatter_nd_add(v, [[0, 1], [0, 1]], u), TABLE, [10.0, 20.0]),
-        grads(lambda v, u: tf.tensor_scatter_nd_sub(v, PAIRS, u), TABLE, [10.0, 20.0]),
-        grads(lambda u: tf.scatter_nd([[0, 1], [2, 0], [0, 1]], u, [3, 2]), [10.0, 20.0, 30.0]),
-        grads(lambda v, u: tf.tensor_scatter_nd_update(v, [[1], [1]], tf.stack([u, 2.0 * u])), TABLE, [1.0, 2.0]),
-    ], TF["tensor_scatter_grads"])
+    assert_tf(
+        [
+            grads(lambda v, u: tf.tensor_scatter_nd_update(v, PAIRS, u), TABLE, [10.0, 20.0]),
+            grads(lambda v, u: tf.tensor_scatter_nd_add(v, [[0, 1], [0, 1]], u), TABLE, [10.0, 20.0]),
+            grads(lambda v, u: tf.tensor_scatter_nd_sub(v, PAIRS, u), TABLE, [10.0, 20.0]),
+            grads(lambda u: tf.scatter_nd([[0, 1], [2, 0], [0, 1]], u, [3, 2]), [10.0, 20.0, 30.0]),
+            grads(lambda v, u: tf.tensor_scatter_nd_update(v, [[1], [1]], tf.stack([u, 2.0 * u])), TABLE, [1.0, 2.0]),
+        ],
+        TF["tensor_scatter_grads"],
+    )
 
 
 def test_a_failed_scatter_leaves_the_tape_usable():
@@ -214,6 +270,7 @@ def test_a_failed_scatter_leaves_the_tape_usable():
 
 
 # -- clip_by_value on variables -----------------------------------------------------------------
+
 
 def test_clip_by_value_on_variables_as_tf():
     v = tf.Variable([-2.0, -1.0, 0.5, 1.0, 3.0])
@@ -231,10 +288,13 @@ def test_clip_by_value_on_variables_as_tf():
 
 # -- searchsorted --------------------------------------------------------------------------------
 
+
 def test_searchsorted_as_tf():
-    found = [tf.searchsorted(SEQUENCE, [[2.0, 10.0], [0.0, 3.0]]),
-             tf.searchsorted(SEQUENCE, [[2.0, 10.0], [0.0, 3.0]], side="right"),
-             tf.searchsorted([1.0, 2.0, 3.0], [2.5, 0.0, 3.0])]
+    found = [
+        tf.searchsorted(SEQUENCE, [[2.0, 10.0], [0.0, 3.0]]),
+        tf.searchsorted(SEQUENCE, [[2.0, 10.0], [0.0, 3.0]], side="right"),
+        tf.searchsorted([1.0, 2.0, 3.0], [2.5, 0.0, 3.0]),
+    ]
     assert_tf(found, TF["searchsorted"][:3])
     assert found[0].dtype == tf.int32
     assert tf.searchsorted([1.0, 2.0, 3.0], [2.5], out_type=tf.int64).dtype.name == TF["searchsorted"][3]

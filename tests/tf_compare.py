@@ -31,5 +31,6 @@ def assert_tf(actual, expected, rtol=1e-6, atol=1e-6):
         for a, e in zip(actual, expected):
             assert_tf(a, e, rtol, atol)
         return
-    np.testing.assert_allclose(np.asarray(actual, dtype=np.float64), np.asarray(expected, dtype=np.float64),
-                               rtol=rtol, atol=atol)
+    np.testing.assert_allclose(
+        np.asarray(actual, dtype=np.float64), np.asarray(expected, dtype=np.float64), rtol=rtol, atol=atol
+    )

@@ -64,8 +64,14 @@ def array_constructors():
     emit("linspace_broadcast", tf.linspace([[0.0], [1.0]], [1.0, 3.0, 5.0], 3))
     emit("linspace_grad", grads(lambda s, e: tf.linspace(s, e, 4, axis=1), [0.5, 1.0], [2.0, -1.0]))
     emit("linspace_grad_num1", grads(lambda s, e: tf.linspace(s, e, 1), 0.5, 2.0))
-    emit("linspace_errors", [error(lambda: tf.linspace(0.0, 1.0, 3.0)), error(lambda: tf.linspace(2.0, 3.0, -1)),
-                             error(lambda: tf.linspace(tf.constant(0.0), tf.constant(4.0, tf.float64), 3))])
+    emit(
+        "linspace_errors",
+        [
+            error(lambda: tf.linspace(0.0, 1.0, 3.0)),
+            error(lambda: tf.linspace(2.0, 3.0, -1)),
+            error(lambda: tf.linspace(tf.constant(0.0), tf.constant(4.0, tf.float64), 3)),
+        ],
+    )
 
     x, y = tf.meshgrid([1, 2, 3], [4, 5])
     emit("meshgrid_xy", [x, y])
@@ -90,29 +96,52 @@ def array_constructors():
 
     table = [[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]
     mask2d = [[True, False], [False, True], [True, True]]
-    emit("boolean_mask", [tf.boolean_mask(table, [True, False, True]), tf.boolean_mask(table, mask2d),
-                          tf.boolean_mask(table, [False, True], axis=1)])
+    emit(
+        "boolean_mask",
+        [
+            tf.boolean_mask(table, [True, False, True]),
+            tf.boolean_mask(table, mask2d),
+            tf.boolean_mask(table, [False, True], axis=1),
+        ],
+    )
     emit("boolean_mask_grad", grads(lambda v: tf.boolean_mask(v, mask2d), table))
-    emit("boolean_mask_errors", [error(lambda: tf.boolean_mask(table, [True, False])),
-                                 error(lambda: tf.boolean_mask(table, True))])
+    emit(
+        "boolean_mask_errors",
+        [error(lambda: tf.boolean_mask(table, [True, False])), error(lambda: tf.boolean_mask(table, True))],
+    )
 
-    emit("scatter_nd", [tf.scatter_nd([[4], [3], [1], [7]], [9.0, 10.0, 11.0, 12.0], [8]),
-                        tf.scatter_nd([[1], [1]], [9.0, 10.0], [3]),
-                        tf.scatter_nd([[0], [2]], [[1.0, 2.0], [3.0, 4.0]], [3, 2])])
-    emit("scatter_nd_errors", [error(lambda: tf.scatter_nd([[5]], [1.0], [3])),
-                               error(lambda: tf.scatter_nd([[1], [2]], [1.0], [3]))])
+    emit(
+        "scatter_nd",
+        [
+            tf.scatter_nd([[4], [3], [1], [7]], [9.0, 10.0, 11.0, 12.0], [8]),
+            tf.scatter_nd([[1], [1]], [9.0, 10.0], [3]),
+            tf.scatter_nd([[0], [2]], [[1.0, 2.0], [3.0, 4.0]], [3, 2]),
+        ],
+    )
+    emit(
+        "scatter_nd_errors",
+        [error(lambda: tf.scatter_nd([[5]], [1.0], [3])), error(lambda: tf.scatter_nd([[1], [2]], [1.0], [3]))],
+    )
     pairs = [[0, 1], [2, 0]]
-    emit("tensor_scatter", [tf.tensor_scatter_nd_update(table, pairs, [10.0, 20.0]),
-                            tf.tensor_scatter_nd_update(table, [[0], [2]], [[10.0, 20.0], [30.0, 40.0]]),
-                            tf.tensor_scatter_nd_add(table, [[0, 1], [0, 1]], [10.0, 20.0]),
-                            tf.tensor_scatter_nd_sub(table, pairs, [10.0, 20.0])])
-    emit("tensor_scatter_grads", [
-        grads(lambda v, u: tf.tensor_scatter_nd_update(v, pairs, u), table, [10.0, 20.0]),
-        grads(lambda v, u: tf.tensor_scatter_nd_add(v, [[0, 1], [0, 1]], u), table, [10.0, 20.0]),
-        grads(lambda v, u: tf.tensor_scatter_nd_sub(v, pairs, u), table, [10.0, 20.0]),
-        grads(lambda u: tf.scatter_nd([[0, 1], [2, 0], [0, 1]], u, [3, 2]), [10.0, 20.0, 30.0]),
-        grads(lambda v, u: tf.tensor_scatter_nd_update(v, [[1], [1]], tf.stack([u, 2.0 * u])), table, [1.0, 2.0]),
-    ])
+    emit(
+        "tensor_scatter",
+        [
+            tf.tensor_scatter_nd_update(table, pairs, [10.0, 20.0]),
+            tf.tensor_scatter_nd_update(table, [[0], [2]], [[10.0, 20.0], [30.0, 40.0]]),
+            tf.tensor_scatter_nd_add(table, [[0, 1], [0, 1]], [10.0, 20.0]),
+            tf.tensor_scatter_nd_sub(table, pairs, [10.0, 20.0]),
+        ],
+    )
+    emit(
+        "tensor_scatter_grads",
+        [
+            grads(lambda v, u: tf.tensor_scatter_nd_update(v, pairs, u), table, [10.0, 20.0]),
+            grads(lambda v, u: tf.tensor_scatter_nd_add(v, [[0, 1], [0, 1]], u), table, [10.0, 20.0]),
+            grads(lambda v, u: tf.tensor_scatter_nd_sub(v, pairs, u), table, [10.0, 20.0]),
+            grads(lambda u: tf.scatter_nd([[0, 1], [2, 0], [0, 1]], u, [3, 2]), [10.0, 20.0, 30.0]),
+            grads(lambda v, u: tf.tensor_scatter_nd_update(v, [[1], [1]], tf.stack([u, 2.0 * u])), table, [1.0, 2.0]),
+        ],
+    )
     emit("tensor_scatter_errors", [error(lambda: tf.tensor_scatter_nd_update(table, [[3, 0]], [1.0]))])
 
     v = tf.Variable([-2.0, -1.0, 0.5, 1.0, 3.0])
@@ -125,13 +154,23 @@ def array_constructors():
     emit("clip_assigned", v.numpy())
 
     sequence = [[0.0, 3.0, 8.0, 9.0, 10.0], [1.0, 2.0, 3.0, 4.0, 5.0]]
-    emit("searchsorted", [tf.searchsorted(sequence, [[2.0, 10.0], [0.0, 3.0]]),
-                          tf.searchsorted(sequence, [[2.0, 10.0], [0.0, 3.0]], side="right"),
-                          tf.searchsorted([1.0, 2.0, 3.0], [2.5, 0.0, 3.0]),
-                          tf.searchsorted([1.0, 2.0, 3.0], [2.5], out_type=tf.int64).dtype.name])
-    emit("searchsorted_errors", [error(lambda: tf.searchsorted(sequence, [2.0, 10.0])),
-                                 error(lambda: tf.searchsorted([1.0, 2.0], [1.0], side="middle")),
-                                 error(lambda: tf.searchsorted([1.0, 2.0, 3.0], [2]))])
+    emit(
+        "searchsorted",
+        [
+            tf.searchsorted(sequence, [[2.0, 10.0], [0.0, 3.0]]),
+            tf.searchsorted(sequence, [[2.0, 10.0], [0.0, 3.0]], side="right"),
+            tf.searchsorted([1.0, 2.0, 3.0], [2.5, 0.0, 3.0]),
+            tf.searchsorted([1.0, 2.0, 3.0], [2.5], out_type=tf.int64).dtype.name,
+        ],
+    )
+    emit(
+        "searchsorted_errors",
+        [
+            error(lambda: tf.searchsorted(sequence, [2.0, 10.0])),
+            error(lambda: tf.searchsorted([1.0, 2.0], [1.0], side="middle")),
+            error(lambda: tf.searchsorted([1.0, 2.0, 3.0], [2])),
+        ],
+    )
 
 
 def linalg():
@@ -149,17 +188,31 @@ def linalg():
     emit("solve", [tf.linalg.solve(general, rhs), tf.linalg.solve(general, rhs, adjoint=True)])
     emit("solve_grad", g(lambda a, b: tf.linalg.solve(a, b), general, rhs))
     emit("solve_grad_adjoint", g(lambda a, b: tf.linalg.solve(a, b, adjoint=True), general, rhs))
-    emit("solve_errors", [error(lambda: tf.linalg.solve(tf.zeros([2, 2]), tf.ones([2, 1]))),
-                          error(lambda: tf.linalg.solve(tf.constant(general), tf.constant([1.0, 2.0, 3.0], f64)))])
-    emit("triangular_solve", [tf.linalg.triangular_solve(general, rhs),
-                              tf.linalg.triangular_solve(general, rhs, lower=False),
-                              tf.linalg.triangular_solve(general, rhs, adjoint=True),
-                              tf.linalg.triangular_solve(tf.zeros([2, 2]), tf.ones([2, 1]))])
+    emit(
+        "solve_errors",
+        [
+            error(lambda: tf.linalg.solve(tf.zeros([2, 2]), tf.ones([2, 1]))),
+            error(lambda: tf.linalg.solve(tf.constant(general), tf.constant([1.0, 2.0, 3.0], f64))),
+        ],
+    )
+    emit(
+        "triangular_solve",
+        [
+            tf.linalg.triangular_solve(general, rhs),
+            tf.linalg.triangular_solve(general, rhs, lower=False),
+            tf.linalg.triangular_solve(general, rhs, adjoint=True),
+            tf.linalg.triangular_solve(tf.zeros([2, 2]), tf.ones([2, 1])),
+        ],
+    )
     emit("triangular_solve_grad", g(lambda a, b: tf.linalg.triangular_solve(a, b), general, rhs))
-    emit("triangular_solve_grad_upper_adjoint",
-         g(lambda a, b: tf.linalg.triangular_solve(a, b, lower=False, adjoint=True), general, rhs))
-    emit("triangular_solve_broadcast",
-         tf.linalg.triangular_solve(tf.stack([tf.constant(general), 2.0 * tf.constant(general)]), rhs))
+    emit(
+        "triangular_solve_grad_upper_adjoint",
+        g(lambda a, b: tf.linalg.triangular_solve(a, b, lower=False, adjoint=True), general, rhs),
+    )
+    emit(
+        "triangular_solve_broadcast",
+        tf.linalg.triangular_solve(tf.stack([tf.constant(general), 2.0 * tf.constant(general)]), rhs),
+    )
     emit("cholesky", tf.linalg.cholesky(spd))
     emit("cholesky_grad", g(lambda a: tf.linalg.cholesky(a), spd))
     emit("cholesky_f32", tf.linalg.cholesky(tf.constant(spd, tf.float32)))
@@ -194,12 +247,20 @@ def linalg():
     sign, logabs = tf.linalg.slogdet(general)
     emit("slogdet", [sign, logabs, list(tf.linalg.slogdet(tf.zeros([2, 2])))])
     emit("slogdet_grad", g(lambda a: tf.linalg.slogdet(a).log_abs_determinant, general))
-    emit("band_part", [tf.linalg.band_part(general, 1, 0), tf.linalg.band_part(general, 0, -1),
-                       tf.linalg.band_part(general, -2, 0)])
+    emit(
+        "band_part",
+        [tf.linalg.band_part(general, 1, 0), tf.linalg.band_part(general, 0, -1), tf.linalg.band_part(general, -2, 0)],
+    )
     emit("band_part_grad", g(lambda a: tf.linalg.band_part(a, 0, 1), general))
     emit("band_part_errors", [error(lambda: tf.linalg.band_part(general, 5, 5))])
-    emit("trace_diag_transpose", [tf.linalg.trace(general), tf.linalg.diag_part(general),
-                                  tf.linalg.matrix_transpose(tf.zeros([2, 3, 4])).shape.as_list()])
+    emit(
+        "trace_diag_transpose",
+        [
+            tf.linalg.trace(general),
+            tf.linalg.diag_part(general),
+            tf.linalg.matrix_transpose(tf.zeros([2, 3, 4])).shape.as_list(),
+        ],
+    )
     emit("set_diag", tf.linalg.set_diag(general, tf.constant([9.0, 8.0, 7.0], f64)))
 
 
@@ -215,35 +276,76 @@ def image():
     emit("resize_bilinear_odd", tf.image.resize(odd, [3, 7]))
     emit("resize_nearest_odd", tf.image.resize(odd, [3, 7], method="nearest"))
     small = tf.constant([[[1], [2]], [[3], [4]]])
-    emit("resize_dtypes", [tf.image.resize(small, [3, 3]).dtype.name,
-                           tf.image.resize(small, [3, 3], method="nearest").dtype.name,
-                           tf.image.resize(tf.cast(small, tf.float64), [3, 3]).dtype.name,
-                           tf.image.resize(tf.cast(small, tf.float64), [3, 3], method="nearest").dtype.name])
+    emit(
+        "resize_dtypes",
+        [
+            tf.image.resize(small, [3, 3]).dtype.name,
+            tf.image.resize(small, [3, 3], method="nearest").dtype.name,
+            tf.image.resize(tf.cast(small, tf.float64), [3, 3]).dtype.name,
+            tf.image.resize(tf.cast(small, tf.float64), [3, 3], method="nearest").dtype.name,
+        ],
+    )
     emit("resize_aspect", tf.image.resize(tf.zeros([4, 8, 1]), [4, 4], preserve_aspect_ratio=True).shape.as_list())
-    emit("resize_grads", [grads(lambda x: tf.image.resize(x, [3, 5]), np.arange(6.0).reshape(2, 3, 1)),
-                          grads(lambda x: tf.image.resize(x, [3, 5], method="nearest"), np.arange(6.0).reshape(2, 3, 1)),
-                          grads(lambda x: tf.image.resize(x, [3, 7]), odd.numpy()),
-                          grads(lambda x: tf.image.resize(x, [3, 7], method="nearest"), odd.numpy())])
-    emit("resize_errors", [error(lambda: tf.image.resize(tf.zeros([4, 4]), (2, 2))),
-                           error(lambda: tf.image.resize(img, [3, 5], method="foo"))])
-    emit("flips", [tf.image.flip_left_right(img), tf.image.flip_up_down(img),
-                   tf.image.flip_left_right(tf.reshape(tf.range(8.0), [2, 2, 2, 1]))])
+    emit(
+        "resize_grads",
+        [
+            grads(lambda x: tf.image.resize(x, [3, 5]), np.arange(6.0).reshape(2, 3, 1)),
+            grads(lambda x: tf.image.resize(x, [3, 5], method="nearest"), np.arange(6.0).reshape(2, 3, 1)),
+            grads(lambda x: tf.image.resize(x, [3, 7]), odd.numpy()),
+            grads(lambda x: tf.image.resize(x, [3, 7], method="nearest"), odd.numpy()),
+        ],
+    )
+    emit(
+        "resize_errors",
+        [
+            error(lambda: tf.image.resize(tf.zeros([4, 4]), (2, 2))),
+            error(lambda: tf.image.resize(img, [3, 5], method="foo")),
+        ],
+    )
+    emit(
+        "flips",
+        [
+            tf.image.flip_left_right(img),
+            tf.image.flip_up_down(img),
+            tf.image.flip_left_right(tf.reshape(tf.range(8.0), [2, 2, 2, 1])),
+        ],
+    )
     emit("flip_errors", [error(lambda: tf.image.flip_left_right(tf.zeros([2, 2])))])
-    emit("grayscale", [tf.image.rgb_to_grayscale(tf.constant([[[0.2, 0.5, 0.9], [1.0, 0.0, 0.0]]])),
-                       tf.image.rgb_to_grayscale(tf.constant([[[200, 100, 50]]], tf.uint8)),
-                       tf.image.rgb_to_grayscale(tf.constant([[[0.2, 0.5, 0.9]]], tf.float64))])
+    emit(
+        "grayscale",
+        [
+            tf.image.rgb_to_grayscale(tf.constant([[[0.2, 0.5, 0.9], [1.0, 0.0, 0.0]]])),
+            tf.image.rgb_to_grayscale(tf.constant([[[200, 100, 50]]], tf.uint8)),
+            tf.image.rgb_to_grayscale(tf.constant([[[0.2, 0.5, 0.9]]], tf.float64)),
+        ],
+    )
     emit("grayscale_grad", grads(lambda x: tf.image.rgb_to_grayscale(x), np.cos(np.arange(12.0)).reshape(2, 2, 3)))
     pixels = [[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], [[7.0, 8.0, 9.0], [10.0, 11.0, 12.0]]]
-    emit("adjust_contrast", [tf.image.adjust_contrast(pixels, 2.0),
-                             tf.image.adjust_contrast(tf.constant([[[10, 20, 30], [250, 5, 6]]], tf.uint8), 2.0),
-                             tf.image.adjust_contrast(tf.constant([[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]], tf.float64), 2.0),
-                             tf.image.adjust_contrast(tf.constant([[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]]), tf.constant(0.5))])
-    emit("adjust_brightness", [tf.image.adjust_brightness(pixels, 0.5),
-                               tf.image.adjust_brightness(tf.constant([[[10, 250, 30]]], tf.uint8), 0.1)])
-    emit("convert_image_dtype", [tf.image.convert_image_dtype(tf.constant([0, 128, 255], tf.uint8), tf.float32),
-                                 tf.image.convert_image_dtype(tf.constant([0.0, 0.5, 1.0, 1.2]), tf.uint8),
-                                 tf.image.convert_image_dtype(tf.constant([0.0, 0.5, 1.0, 1.2]), tf.uint8, saturate=True),
-                                 tf.image.convert_image_dtype(tf.constant([0, 128, 255], tf.uint8), tf.int32)])
+    emit(
+        "adjust_contrast",
+        [
+            tf.image.adjust_contrast(pixels, 2.0),
+            tf.image.adjust_contrast(tf.constant([[[10, 20, 30], [250, 5, 6]]], tf.uint8), 2.0),
+            tf.image.adjust_contrast(tf.constant([[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]], tf.float64), 2.0),
+            tf.image.adjust_contrast(tf.constant([[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]]), tf.constant(0.5)),
+        ],
+    )
+    emit(
+        "adjust_brightness",
+        [
+            tf.image.adjust_brightness(pixels, 0.5),
+            tf.image.adjust_brightness(tf.constant([[[10, 250, 30]]], tf.uint8), 0.1),
+        ],
+    )
+    emit(
+        "convert_image_dtype",
+        [
+            tf.image.convert_image_dtype(tf.constant([0, 128, 255], tf.uint8), tf.float32),
+            tf.image.convert_image_dtype(tf.constant([0.0, 0.5, 1.0, 1.2]), tf.uint8),
+            tf.image.convert_image_dtype(tf.constant([0.0, 0.5, 1.0, 1.2]), tf.uint8, saturate=True),
+            tf.image.convert_image_dtype(tf.constant([0, 128, 255], tf.uint8), tf.int32),
+        ],
+    )
 
     # The autodiff guide's cell (site/en/guide/autodiff.ipynb): no gradient registered.
     image_var = tf.Variable([[[0.5, 0.0, 0.0]]])
@@ -277,34 +379,80 @@ def parity():
     with tf.GradientTape() as tape:
         y = tf.nn.selu(x64)
     emit("selu_grad_at_0_float64", tape.gradient(y, x64))
-    emit("integer_division_by_zero", [error(lambda: tf.constant(5) // tf.constant(0)),
-                                      error(lambda: tf.constant(5) % tf.constant(0)),
-                                      error(lambda: tf.math.floordiv(tf.constant([5, 3], tf.int64), [1, 0]))])
+    emit(
+        "integer_division_by_zero",
+        [
+            error(lambda: tf.constant(5) // tf.constant(0)),
+            error(lambda: tf.constant(5) % tf.constant(0)),
+            error(lambda: tf.math.floordiv(tf.constant([5, 3], tf.int64), [1, 0])),
+        ],
+    )
     emit("float_division_by_zero", [tf.constant(5.0) // 0.0, tf.constant(5.0) % 0.0, tf.constant(5) / tf.constant(0)])
-    emit("no_integer_kernel", {name: error(fn) for name, fn in {
-        "sqrt_int32": lambda: tf.sqrt(tf.constant(4)),
-        "exp_int32": lambda: tf.exp(tf.constant(4)),
-        "sqrt_bool": lambda: tf.sqrt(tf.constant(True)),
-        "exp_bool": lambda: tf.exp(tf.constant([True])),
-        "log_int64": lambda: tf.math.log(tf.constant(4, tf.int64)),
-        "sigmoid_int32": lambda: tf.sigmoid(tf.constant(4)),
-        "sqrt_python_int": lambda: tf.sqrt(4),
-    }.items()})
+    emit(
+        "no_integer_kernel",
+        {
+            name: error(fn)
+            for name, fn in {
+                "sqrt_int32": lambda: tf.sqrt(tf.constant(4)),
+                "exp_int32": lambda: tf.exp(tf.constant(4)),
+                "sqrt_bool": lambda: tf.sqrt(tf.constant(True)),
+                "exp_bool": lambda: tf.exp(tf.constant([True])),
+                "log_int64": lambda: tf.math.log(tf.constant(4, tf.int64)),
+                "sigmoid_int32": lambda: tf.sigmoid(tf.constant(4)),
+                "sqrt_python_int": lambda: tf.sqrt(4),
+            }.items()
+        },
+    )
     emit("integer_kernels_kept", [tf.square(tf.constant(4)), tf.abs(tf.constant(-4)), tf.sign(tf.constant(-4))])
 
     t = tf.constant([[1.0, 2.0], [3.0, 4.0]])
-    emit("shape_text", [repr(t.shape), str(t.shape), repr(tf.constant(1.0).shape), repr(tf.TensorShape(None)),
-                        str(tf.TensorShape(None)), repr(tf.TensorShape([None, 3])), str(tf.TensorShape([None, 3])),
-                        repr(t.shape[1:]), repr(t.shape + (3,)), repr((3,) + t.shape)])
-    emit("shape_api", [t.shape == (2, 2), t.shape == [2, 2], t.shape.as_list(), t.shape.rank,
-                       tf.TensorShape([2, 3]).num_elements(), tf.TensorShape(None).rank,
-                       tf.TensorShape([None, 2]).is_fully_defined(), tf.TensorShape([1, 2]).is_compatible_with([None, 2]),
-                       repr(tf.TensorShape([None, 2]).merge_with([3, 2])), bool(tf.TensorShape([])),
-                       error(lambda: tf.TensorShape(None).as_list())])
+    emit(
+        "shape_text",
+        [
+            repr(t.shape),
+            str(t.shape),
+            repr(tf.constant(1.0).shape),
+            repr(tf.TensorShape(None)),
+            str(tf.TensorShape(None)),
+            repr(tf.TensorShape([None, 3])),
+            str(tf.TensorShape([None, 3])),
+            repr(t.shape[1:]),
+            repr(t.shape + (3,)),
+            repr((3,) + t.shape),
+        ],
+    )
+    emit(
+        "shape_api",
+        [
+            t.shape == (2, 2),
+            t.shape == [2, 2],
+            t.shape.as_list(),
+            t.shape.rank,
+            tf.TensorShape([2, 3]).num_elements(),
+            tf.TensorShape(None).rank,
+            tf.TensorShape([None, 2]).is_fully_defined(),
+            tf.TensorShape([1, 2]).is_compatible_with([None, 2]),
+            repr(tf.TensorShape([None, 2]).merge_with([3, 2])),
+            bool(tf.TensorShape([])),
+            error(lambda: tf.TensorShape(None).as_list()),
+        ],
+    )
     v = tf.Variable(2.5)
-    emit("format", [f"{tf.constant(1.23456):.3f}", "{}".format(tf.constant(1.5)), "{}".format(t), f"{t}",
-                    error(lambda: f"{t:.3f}"), "{}".format(v), f"{tf.constant(7):>4d}",
-                    f"{tf.constant(0.5):.1%}", str(t), repr(t)])
+    emit(
+        "format",
+        [
+            f"{tf.constant(1.23456):.3f}",
+            f"{tf.constant(1.5)}",
+            f"{t}",
+            f"{t}",
+            error(lambda: f"{t:.3f}"),
+            f"{v}",
+            f"{tf.constant(7):>4d}",
+            f"{tf.constant(0.5):.1%}",
+            str(t),
+            repr(t),
+        ],
+    )
 
 
 if __name__ == "__main__":

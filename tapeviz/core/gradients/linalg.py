@@ -1,10 +1,11 @@
 """Gradient rules of the matrix primitives."""
 
-from tapeviz.core.gradients import defgrad, unbroadcast
+from tapeviz.core.errors import UnimplementedError
+from tapeviz.core.gradients import defgrad, described, unbroadcast
 from tapeviz.core.primitives import decompositions as dec
 from tapeviz.core.primitives.array import broadcast_to, concat, expand_dims, reshape, slice_tensor, zeros_like
 from tapeviz.core.primitives.linalg import diag, diag_part, einsum, inv, matmul, matrix_transpose
-from tapeviz.core.primitives.math import reciprocal
+from tapeviz.core.primitives.math import reciprocal, reduce_sum
 
 
 @defgrad(
