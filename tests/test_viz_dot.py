@@ -163,3 +163,16 @@ def test_table_takes_a_tape():
         tape.watch(x)
         y = x * x
     assert "Mul" in viz.table(tape)
+
+
+def test_pictures_label_tensors_with_the_names_the_student_gave_them():
+    x = tf.Variable(3.0)
+    with tf.GradientTape() as tape:
+        y = x * x
+        loss = y + 1.0
+    tape.gradient(loss, x)
+    named = tf.show(tape)
+    assert ">y<" in named.dot and ">loss<" in named.dot
+    assert tf.show(tape).dot == named.dot  # the same labels on a second display
+    plain = tf.show(tape, names=False)
+    assert ">y<" not in plain.dot and ">loss<" not in plain.dot

@@ -32,10 +32,10 @@ print("d2y/dx2 =", d2y_dx2.numpy())  # 2
 # %% [markdown]
 # ## The picture: the outer tape recorded the inner gradient
 #
-# Each tape is a frame, labelled by the order the tapes were created: the
-# outer frame is `tape1` (made first, so labelled `tape 0`), and the frame
-# inside it is `tape2` (`tape 1`). The frame inside shows that `y = x * x` was
-# recorded by **both** tapes.
+# Each tape is a frame, labelled with the name you gave it: the outer frame
+# is `tape1`, and the frame inside it is `tape2` (tensors carry their names
+# too: `y`, `dy_dx`). The frame inside shows that `y = x * x` was recorded by
+# **both** tapes.
 #
 # The amber ops sit only in the outer frame: they are `tape2.gradient`'s own
 # computation, which ran while `tape1` was still recording. Read them from the

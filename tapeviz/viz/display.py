@@ -9,24 +9,32 @@ never a traceback, whatever the names in the tape.
 
 from tapeviz.viz import dot as dotmod
 from tapeviz.viz import format as fmt
+from tapeviz.viz import names as naming
 from tapeviz.viz import render, text
 from tapeviz.viz.trace import Trace, trace_of
 
 
 class Figure:
-    """A drawing of a trace: ``.dot`` (source), ``.svg()``, ``.save(path)``; shows itself."""
+    """A drawing of a trace: ``.dot`` (source), ``.svg()``, ``.save(path)``; shows itself.
 
-    def __init__(self, trace, title=None, **options):
+    ``names``: labels for tensors and tapes by trace id (``{"t3": "y"}``); by
+    default the Python names the student gave them, looked up once, now, as
+    the player does (:mod:`tapeviz.viz.names`); ``names=False`` keeps the ids.
+    """
+
+    def __init__(self, trace, title=None, names=None, **options):
         self.trace = trace_of(trace)
         self.title = title
         self.options = options
+        self.names = naming.lookup(self.trace) if names is None else dict(names or {})
         self._dot = None
         self._svg = None
 
     @property
     def dot(self):
         if self._dot is None:
-            self._dot = dotmod.to_dot(self.trace, title=self.title, **self.options)
+            data = naming.relabel(self.trace.data, self.names)
+            self._dot = dotmod.to_dot(data, title=self.title, **self.options)
         return self._dot
 
     def svg(self):
@@ -83,7 +91,8 @@ def show(obj, title=None, **options):
     """Draw a tape or a trace. Options: ``sweep`` ("last", None, id), ``fold``
     (True/False), ``open`` (scopes, or loops by the op id written on them, to
     unfold), ``show_reads`` (False), ``max_nodes`` (300),
-    ``untaped`` ("forward", "all", "none")."""
+    ``untaped`` ("forward", "all", "none"), ``names`` (None: the Python names
+    found for tensors; False: trace ids; or a dict)."""
     return Figure(obj, title=title, **options)
 
 
