@@ -176,3 +176,15 @@ def test_pictures_label_tensors_with_the_names_the_student_gave_them():
     assert tf.show(tape).dot == named.dot  # the same labels on a second display
     plain = tf.show(tape, names=False)
     assert ">y<" not in plain.dot and ">loss<" not in plain.dot
+
+
+def test_an_edge_into_stop_gradient_is_drawn_as_a_dead_end():
+    x = tf.constant(3.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = x * tf.stop_gradient(x)
+    tape.gradient(y, x)
+    dot = tf.show(tape, names=False).dot
+    blocked = [line for line in dot.splitlines() if 'arrowhead="tee"' in line]
+    assert len(blocked) == 1 and "no gradient flows back" in blocked[0]
+    assert sum("->" in line for line in dot.splitlines()) > 1  # the other edges are ordinary

@@ -83,6 +83,11 @@ def op_label(op):
     return _table(rows)
 
 
+def _blocks_gradient(node):
+    """An edge into a recorded op that lets no gradient through (stop_gradient, argmax, round)."""
+    return node is not None and node["kind"] == "op" and node["op"]["tapes"] and node["op"]["differentiable"] is False
+
+
 def fold_label(fold_info):
     rows = [_row(fmt.clip(fold_info["title"], 40), bold=True), _row(fold_info["subtitle"], size=9, colour=GREY)]
     if fold_info["open"]:
@@ -227,7 +232,14 @@ def write(view, data, title=None):
     emit((), 1)
     for position, (src, dst, _direction, depth) in enumerate(view.edges):
         pairs = [("id", f"e{position}")]
-        if depth > 0:
+        if _blocks_gradient(view.nodes.get(dst)):  # drawn as a dead end: no gradient goes back along it
+            pairs += [
+                ("style", "dashed"),
+                ("arrowhead", "tee"),
+                ("color", RED),
+                ("tooltip", "no gradient flows back along this edge"),
+            ]
+        elif depth > 0:
             pairs += [("style", "dashed"), ("color", views.depth_colour(depth, views.DEPTH_EDGES))]
         else:
             pairs += [("color", views.DEPTH_EDGES[0])]
