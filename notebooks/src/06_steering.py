@@ -28,9 +28,10 @@ print(y.numpy(), tape.gradient(y, x).numpy())
 
 # %% [markdown]
 # In the graph, `x` feeds `Mul` twice: directly, and through `StopGradient`
-# (marked *no gradient*). The gradient that reaches `StopGradient`'s output
-# (`∂ 3`, the other factor) stops there: nothing passes back through it to
-# `x`. Only the direct edge delivers, so `x` gets `3`, not `2x = 6`.
+# (marked *no gradient*, the edge into it a red dead end). The gradient that
+# reaches `StopGradient`'s output (`∂ 3`, the other factor) stops there:
+# nothing passes back through it to `x`. Only the direct edge delivers, so
+# `x` gets `3`, not `2x = 6`.
 
 # %%
 tape
