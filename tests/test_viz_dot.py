@@ -188,3 +188,17 @@ def test_an_edge_into_stop_gradient_is_drawn_as_a_dead_end():
     blocked = [line for line in dot.splitlines() if 'arrowhead="tee"' in line]
     assert len(blocked) == 1 and "no gradient flows back" in blocked[0]
     assert sum("->" in line for line in dot.splitlines()) > 1  # the other edges are ordinary
+
+
+def test_a_custom_gradient_is_drawn_under_its_function_s_name():
+    @tf.custom_gradient
+    def log1pexp(x):
+        e = tf.exp(x)
+        return tf.math.log(1 + e), lambda g: g * (1 - 1 / (1 + e))
+
+    x = tf.constant(2.0)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        log1pexp(x)
+    label = next(line for line in tf.show(tape).dot.splitlines() if line.strip().startswith("op0 "))
+    assert "<B>log1pexp</B>" in label and "custom gradient" in label

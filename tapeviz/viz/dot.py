@@ -74,6 +74,9 @@ def tensor_label(node):
 
 def op_label(op):
     rows = [_row(fmt.clip(op["name"], 40), bold=True)]
+    if op.get("function"):  # a custom gradient: the student's function, by name
+        rows.insert(0, _row(fmt.clip(op["function"], 40), bold=True))
+        rows[1] = _row("custom gradient", size=9, colour=GREY)
     if op["scope"]:
         rows.append(_row(fmt.clip(op["scope"], 32), size=9, colour=GREY))
     if not op["tapes"]:

@@ -11,7 +11,8 @@ Layout of ``Trace.data``::
     tapes:   [{id, label, persistent, watch_accessed_variables, released, sweeps}]
     tensors: {tid: {id, kind (variable|leaf|computed), name, trainable, shape,
                     dtype, preview, nbytes, nonfinite, producer, watched_by}}
-    ops:     [{id, name, inputs, outputs, scope, depth, tapes, formula, differentiable}]
+    ops:     [{id, name, inputs, outputs, scope, depth, tapes, formula, differentiable,
+              function (the decorated function's name for a custom gradient, else None)}]
     sweeps:  [{id, tape, targets, sources, seeds, results,
                steps: [{op, upstream, grads, accumulated, totals}]}]
     events:  [{kind, ...}] in the order they happened (enter, exit, watch,
@@ -159,6 +160,7 @@ class _Builder:
                 "tapes": [self.tape(n) for n in tapes],
                 "formula": _formula(name),
                 "differentiable": entry.primitive.differentiable,
+                "function": entry.attrs.get("function"),  # the Python function behind a custom gradient
             }
         )
         return oid
