@@ -33,10 +33,50 @@ import numpy as np
 
 from tapeviz.core.tensor import Variable
 
-__all__ = ["save", "load"]
+__all__ = ["save", "load", "SaveOptions", "LoadOptions"]
 
 _MANIFEST = "tapeviz_saved_model.json"
 _FORMAT = "tapeviz-saved-model"
+
+
+class SaveOptions:
+    """``tf.saved_model.SaveOptions``: accepted, as TF code passes them. tapeviz saves no
+    graphs, so the options change nothing: custom gradients are kept with their Python
+    function, and ``experimental_custom_gradients`` is always on in effect."""
+
+    def __init__(
+        self,
+        namespace_whitelist=None,
+        save_debug_info=False,
+        function_aliases=None,
+        experimental_io_device=None,
+        experimental_variable_policy=None,
+        experimental_custom_gradients=True,
+        **future_options,
+    ):
+        self.namespace_whitelist = namespace_whitelist
+        self.save_debug_info = save_debug_info
+        self.function_aliases = function_aliases
+        self.experimental_io_device = experimental_io_device
+        self.experimental_variable_policy = experimental_variable_policy
+        self.experimental_custom_gradients = experimental_custom_gradients
+        self.future_options = future_options
+
+
+class LoadOptions:
+    """``tf.saved_model.LoadOptions``: accepted and ignored (there is no graph to place on a device)."""
+
+    def __init__(
+        self,
+        allow_partial_checkpoint=False,
+        experimental_io_device=None,
+        experimental_skip_checkpoint=False,
+        **future_options,
+    ):
+        self.allow_partial_checkpoint = allow_partial_checkpoint
+        self.experimental_io_device = experimental_io_device
+        self.experimental_skip_checkpoint = experimental_skip_checkpoint
+        self.future_options = future_options
 
 
 def save(obj, export_dir, signatures=None, options=None):

@@ -170,3 +170,16 @@ def test_saved_model_of_a_keras_model_and_clear_errors(tmp_path):
         tf.saved_model.load(str(tmp_path / "nothing"))
     with pytest.raises(ValueError, match="tf.Module"):
         tf.saved_model.save(object(), str(tmp_path / "o"))
+
+
+def test_save_options_from_the_advanced_autodiff_guide_are_accepted(tmp_path):
+    class Scaled(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.w = tf.Variable(2.0)
+
+    options = tf.saved_model.SaveOptions(experimental_custom_gradients=True)
+    assert options.experimental_custom_gradients is True
+    tf.saved_model.save(Scaled(), str(tmp_path / "m"), options=options)
+    loaded = tf.saved_model.load(str(tmp_path / "m"), options=tf.saved_model.LoadOptions())
+    assert float(loaded.w) == 2.0
