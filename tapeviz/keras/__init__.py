@@ -8,6 +8,7 @@ or ``compile``/``fit``) and TensorFlow's guides run unchanged.
 from tapeviz.keras import (  # noqa: F401
     activations,
     callbacks,
+    constraints,
     initializers,
     layers,
     losses,
@@ -15,6 +16,7 @@ from tapeviz.keras import (  # noqa: F401
     ops,
     optimizers,
     random,
+    regularizers,
     saving,
     utils,
 )
@@ -49,12 +51,14 @@ preprocessing = _Namespace(
 __all__ = [
     "activations",
     "callbacks",
+    "constraints",
     "initializers",
     "layers",
     "losses",
     "metrics",
     "ops",
     "random",
+    "regularizers",
     "optimizers",
     "saving",
     "utils",

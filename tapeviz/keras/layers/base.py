@@ -21,7 +21,7 @@ from tapeviz.core import nest, state
 from tapeviz.core.primitives.math import cast
 from tapeviz.core.scopes import name_scope
 from tapeviz.core.tensor import Tensor, Variable, convert_to_tensor, to_array
-from tapeviz.keras import initializers
+from tapeviz.keras import constraints, initializers, regularizers
 from tapeviz.keras.saving.config import RecordsInit
 from tapeviz.keras.variables import Variable as KerasVariable
 from tapeviz.keras.variables import _stack as _path_stack
@@ -140,15 +140,31 @@ class Layer(RecordsInit):
     weight of the layer (and its nested layers).
     """
 
+    # The weights that take `<name>_regularizer=` and `<name>_constraint=` arguments (Dense: kernel, bias);
+    # add_weight(name=<name>) then applies them.
+    _weight_names = ()
+
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         build = cls.__dict__.get("build")
         if build is not None and not getattr(build, "_marks_built", False):
             cls.build = _marking_built(build)
 
-    def __init__(self, trainable=True, name=None, dtype=None, input_shape=None, input_dim=None, **kwargs):
+    def __init__(
+        self,
+        trainable=True,
+        name=None,
+        dtype=None,
+        input_shape=None,
+        input_dim=None,
+        activity_regularizer=None,
+        **kwargs,
+    ):
         if "batch_input_shape" in kwargs:
             input_shape = tuple(kwargs.pop("batch_input_shape"))[1:]
+        for weight in type(self)._weight_names:  # kernel_regularizer=, bias_constraint=... of the subclass's weights
+            setattr(self, f"{weight}_regularizer", regularizers.get(kwargs.pop(f"{weight}_regularizer", None)))
+            setattr(self, f"{weight}_constraint", constraints.get(kwargs.pop(f"{weight}_constraint", None)))
         unknown = set(kwargs) - {"autocast", "dynamic", "input_length"}
         if unknown:
             raise TypeError(f"Unrecognized keyword arguments passed to {type(self).__name__}: {kwargs}")
@@ -164,7 +180,7 @@ class Layer(RecordsInit):
         self._input_shape_arg = tuple(input_shape) if input_shape is not None else None
         self._output_shape = None
         self._losses = []
-        self._weight_regularizers = []  # (regularizer, weight) from add_weight(regularizer=...)
+        self.activity_regularizer = regularizers.get(activity_regularizer)
 
     # -- tracking -------------------------------------------------------------------------
     def __setattr__(self, name, value):
@@ -237,8 +253,11 @@ class Layer(RecordsInit):
                 name=name or "variable",
             )
         self._own_weights.append(variable)
-        if regularizer is not None:
-            self._weight_regularizers.append((regularizer, variable))
+        if name in type(self)._weight_names:
+            regularizer = regularizer or getattr(self, f"{name}_regularizer", None)
+            constraint = constraint or getattr(self, f"{name}_constraint", None)
+        variable.regularizer = regularizers.get(regularizer)
+        variable.constraint = constraints.get(constraint)
         return variable
 
     @property
@@ -327,9 +346,18 @@ class Layer(RecordsInit):
 
     @property
     def losses(self):
-        """Losses added with ``add_loss`` during the last call (of this layer and nested ones)."""
-        own = list(self._losses) + [regularizer(weight) for regularizer, weight in self._weight_regularizers]
-        return own + [loss for layer in self._layers for loss in layer.losses]
+        """The ``add_loss`` losses of the last call (this layer's, then nested ones'), then the penalties of the
+        trainable weights that have a regularizer, in Keras 3's order."""
+        added, seen, stack = [], set(), [self]
+        while stack:  # depth first, each layer once (a shared layer is nested twice)
+            layer = stack.pop(0)
+            if id(layer) in seen:
+                continue
+            seen.add(id(layer))
+            added.extend(layer._losses)
+            stack[:0] = layer._layers
+        penalties = [w.regularizer(w) for w in self.trainable_weights if getattr(w, "regularizer", None) is not None]
+        return added + penalties
 
     def add_loss(self, loss):
         """Add a loss term (e.g. a regularization penalty) that ``fit`` adds to the main loss."""
@@ -391,11 +419,23 @@ class Layer(RecordsInit):
         finally:
             scopes.pop()
             _context.training = outer
+        if self.activity_regularizer is not None:
+            self._add_activity_losses(outputs)
         last = outputs if type(outputs) is Tensor else next(iter(nest.flatten(outputs)), None)
         if hasattr(last, "shape"):
             # Set directly: attribute tracking has nothing to find in a shape.
             self.__dict__["_output_shape"] = (None,) + tuple(last.shape)[1:]
         return outputs
+
+    def _add_activity_losses(self, outputs):
+        """The activity penalty of each output, divided by the batch size (Keras 3's rule)."""
+        for output in nest.flatten(outputs):
+            if isinstance(output, Tensor):
+                with name_scope(self.name):
+                    loss = self.activity_regularizer(output)
+                    if output.ndim > 0:
+                        loss = loss / float(output.shape[0]) if output.shape[0] else loss * 0.0
+                self.add_loss(loss)
 
     def _build_from(self, inputs):
         shapes = nest.map_structure(lambda t: tuple(t.shape), inputs)

@@ -16,7 +16,11 @@ class Dense(Layer):
 
     Kernel initialized 'glorot_uniform' and bias 'zeros' by default, as in
     Keras. Inputs of rank > 2 are multiplied along their last axis.
+    ``kernel_regularizer``/``bias_regularizer``/``kernel_constraint``/
+    ``bias_constraint`` and ``activity_regularizer`` are Keras's.
     """
+
+    _weight_names = ("kernel", "bias")
 
     def __init__(
         self,
@@ -25,8 +29,6 @@ class Dense(Layer):
         use_bias=True,
         kernel_initializer="glorot_uniform",
         bias_initializer="zeros",
-        kernel_regularizer=None,
-        bias_regularizer=None,
         **kwargs,
     ):
         super().__init__(**kwargs)
@@ -39,7 +41,6 @@ class Dense(Layer):
         self.use_bias = use_bias
         self.kernel_initializer = initializers.get(kernel_initializer)
         self.bias_initializer = initializers.get(bias_initializer)
-        self.kernel_regularizer = kernel_regularizer
         self.input_spec = InputSpec(min_ndim=2)
 
     def build(self, input_shape):
@@ -57,8 +58,6 @@ class Dense(Layer):
             x = reshape(matmul(reshape(inputs, (-1, inputs.shape[-1])), self.kernel), lead + (self.units,))
         if self.use_bias:
             x = x + self.bias
-        if self.kernel_regularizer is not None:
-            self.add_loss(self.kernel_regularizer(self.kernel))
         return self.activation(x)
 
 
@@ -120,6 +119,8 @@ class Embedding(Layer):
     The table is initialized 'uniform' (on [-0.05, 0.05)) as in Keras; its
     gradient is dense here (TF's is an IndexedSlices with the same values).
     """
+
+    _weight_names = ("embeddings",)
 
     def __init__(self, input_dim, output_dim, embeddings_initializer="uniform", **kwargs):
         kwargs.pop("mask_zero", None)

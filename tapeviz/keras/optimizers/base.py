@@ -279,6 +279,10 @@ class Optimizer(RecordsInit):
         self._apply_weight_decay(variables, lr)
         for g, v in zip(arrays, variables):
             self.update_step(g, v, to_array(v).dtype.type(lr))
+        for v in variables:  # add_weight(constraint=...): projected after the update, as Keras 3 does
+            constraint = getattr(v, "constraint", None)
+            if constraint is not None:
+                v.assign(constraint(v))
         self._iterations.assign(to_array(self._iterations) + 1)
         return None
 

@@ -1,0 +1,58 @@
+"""keras.regularizers and keras.constraints against Keras 3.15 on TF 2.21.
+
+The same code (tests/tf_reference/keras_penalty_cases.py) runs on Keras and on
+tapeviz; Keras's results are in tests/tf_reference/keras_penalty_facts.json.
+It covers each regularizer's value, gradient, config and serialized form,
+each constraint's projection, the string identifiers and errors,
+``kernel_regularizer=``/``activity_regularizer=`` on Dense, Conv2D and
+Embedding (``layer.losses``), and a model trained by ``fit`` with penalties
+in its loss and constraints applied after each step.
+"""
+
+import json
+import pathlib
+
+import numpy as np
+import pytest
+
+import tapeviz as tf
+from tests.tf_reference import keras_penalty_cases
+
+KERAS = json.loads((pathlib.Path(keras_penalty_cases.__file__).parent / "keras_penalty_facts.json").read_text())[
+    "facts"
+]
+
+
+@pytest.fixture(scope="module")
+def ours():
+    tf.keras.utils.set_random_seed(1)
+    return keras_penalty_cases.facts(tf.keras, tf)
+
+
+def _same(actual, expected):
+    if isinstance(expected, dict):
+        assert set(actual) == set(expected)
+        for key in expected:
+            _same(actual[key], expected[key])
+    elif isinstance(expected, list):
+        assert isinstance(actual, list) and len(actual) == len(expected)
+        for a, e in zip(actual, expected):
+            _same(a, e)
+    elif isinstance(expected, float):
+        assert np.isclose(actual, expected, rtol=2e-5, atol=2e-6, equal_nan=True), (actual, expected)
+    else:
+        assert actual == expected
+
+
+@pytest.mark.parametrize("key", sorted(KERAS))
+def test_penalty_facts_match_keras(ours, key):
+    _same(ours[key], KERAS[key])
+
+
+def test_regularizers_are_drawn_under_their_names():
+    x = tf.constant(np.ones((2, 2), np.float32))
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        tf.keras.regularizers.L1L2(0.1, 0.2)(x)
+        scopes = {e.scope for e in tape.recorded_ops}
+    assert scopes and all(s.startswith("l1_l2") for s in scopes)
