@@ -25,6 +25,24 @@ __all__ = [
     "categorical_crossentropy",
     "sparse_categorical_crossentropy",
     "huber",
+    "MeanAbsolutePercentageError",
+    "MeanSquaredLogarithmicError",
+    "CosineSimilarity",
+    "Hinge",
+    "SquaredHinge",
+    "CategoricalHinge",
+    "KLDivergence",
+    "Poisson",
+    "LogCosh",
+    "mean_absolute_percentage_error",
+    "mean_squared_logarithmic_error",
+    "cosine_similarity",
+    "hinge",
+    "squared_hinge",
+    "categorical_hinge",
+    "kl_divergence",
+    "poisson",
+    "log_cosh",
     "get",
     "mse",
     "mae",
@@ -142,6 +160,96 @@ def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, axis=-1, 
 
 mse = MSE = mean_squared_error
 mae = MAE = mean_absolute_error
+
+
+# -- more of Keras 3's losses, written with keras.ops (the module needs no package face) ----------
+
+
+def _ops():
+    from tapeviz.keras import ops
+
+    return ops
+
+
+def mean_absolute_percentage_error(y_true, y_pred):
+    """100 * mean(|y_true - y_pred| / max(|y_true|, eps)) over the last axis."""
+    ops = _ops()
+    y_true, y_pred = _pair(y_true, y_pred)
+    diff = ops.abs((y_true - y_pred) / ops.maximum(ops.abs(y_true), EPSILON))
+    return 100.0 * ops.mean(diff, axis=-1)
+
+
+def mean_squared_logarithmic_error(y_true, y_pred):
+    """mean((log(max(y_pred, eps) + 1) - log(max(y_true, eps) + 1))**2) over the last axis."""
+    ops = _ops()
+    y_true, y_pred = _pair(y_true, y_pred)
+    first = ops.log(ops.maximum(y_pred, EPSILON) + 1.0)
+    second = ops.log(ops.maximum(y_true, EPSILON) + 1.0)
+    return ops.mean(ops.square(first - second), axis=-1)
+
+
+def cosine_similarity(y_true, y_pred, axis=-1):
+    """-sum(unit(y_true) * unit(y_pred)) along ``axis``: -1 for the same direction."""
+    ops = _ops()
+    y_true, y_pred = _pair(y_true, y_pred)
+    return -ops.sum(ops.normalize(y_true, axis=axis) * ops.normalize(y_pred, axis=axis), axis=axis)
+
+
+def _signed_labels(y_true):
+    """0/1 labels as -1/1 (labels already in -1/1 are kept), as Keras's hinge losses do."""
+    ops = _ops()
+    is_binary = ops.all(ops.logical_or(ops.equal(y_true, 0), ops.equal(y_true, 1)))
+    return 2.0 * y_true - 1.0 if bool(is_binary.numpy()) else y_true
+
+
+def hinge(y_true, y_pred):
+    """mean(max(1 - y_true * y_pred, 0)) over the last axis (0/1 labels become -1/1)."""
+    ops = _ops()
+    y_true, y_pred = _pair(y_true, y_pred)
+    return ops.mean(ops.maximum(1.0 - _signed_labels(y_true) * y_pred, 0.0), axis=-1)
+
+
+def squared_hinge(y_true, y_pred):
+    """mean(max(1 - y_true * y_pred, 0)**2) over the last axis (0/1 labels become -1/1)."""
+    ops = _ops()
+    y_true, y_pred = _pair(y_true, y_pred)
+    return ops.mean(ops.square(ops.maximum(1.0 - _signed_labels(y_true) * y_pred, 0.0)), axis=-1)
+
+
+def categorical_hinge(y_true, y_pred):
+    """max(max((1 - y_true) * y_pred) - sum(y_true * y_pred) + 1, 0) for one-hot labels."""
+    ops = _ops()
+    y_true, y_pred = _pair(y_true, y_pred)
+    positive = ops.sum(y_true * y_pred, axis=-1)
+    negative = ops.max((1.0 - y_true) * y_pred, axis=-1)
+    return ops.maximum(negative - positive + 1.0, 0.0)
+
+
+def kl_divergence(y_true, y_pred):
+    """sum(y_true * log(y_true / y_pred)) over the last axis, both clipped to [eps, 1]."""
+    ops = _ops()
+    y_true, y_pred = _pair(y_true, y_pred)
+    y_true = ops.clip(y_true, EPSILON, 1.0)
+    y_pred = ops.clip(y_pred, EPSILON, 1.0)
+    return ops.sum(y_true * ops.log(y_true / y_pred), axis=-1)
+
+
+def poisson(y_true, y_pred):
+    """mean(y_pred - y_true * log(y_pred + eps)) over the last axis."""
+    ops = _ops()
+    y_true, y_pred = _pair(y_true, y_pred)
+    return ops.mean(y_pred - y_true * ops.log(y_pred + EPSILON), axis=-1)
+
+
+_LOG_2 = 0.6931471805599453  # log(2)
+
+
+def log_cosh(y_true, y_pred):
+    """mean(log(cosh(y_pred - y_true))) over the last axis, computed stably: x + softplus(-2x) - log 2."""
+    ops = _ops()
+    y_true, y_pred = _pair(y_true, y_pred)
+    x = y_pred - y_true
+    return ops.mean(x + ops.softplus(-2.0 * x) - _LOG_2, axis=-1)
 
 
 class Loss(RecordsInit):
@@ -269,6 +377,87 @@ class SparseCategoricalCrossentropy(_Wrapper):
         super().__init__(reduction, name, from_logits=from_logits)
 
 
+class MeanAbsolutePercentageError(_Wrapper):
+    """Mean absolute percentage error."""
+
+    fn = staticmethod(mean_absolute_percentage_error)
+
+    def __init__(self, reduction="sum_over_batch_size", name="mean_absolute_percentage_error"):
+        super().__init__(reduction, name)
+
+
+class MeanSquaredLogarithmicError(_Wrapper):
+    """Mean squared error of log(1 + x)."""
+
+    fn = staticmethod(mean_squared_logarithmic_error)
+
+    def __init__(self, reduction="sum_over_batch_size", name="mean_squared_logarithmic_error"):
+        super().__init__(reduction, name)
+
+
+class CosineSimilarity(_Wrapper):
+    """Negative cosine similarity along ``axis`` (so that minimizing aligns the vectors)."""
+
+    fn = staticmethod(cosine_similarity)
+
+    def __init__(self, axis=-1, reduction="sum_over_batch_size", name="cosine_similarity"):
+        super().__init__(reduction, name, axis=axis)
+
+
+class Hinge(_Wrapper):
+    """Hinge loss for -1/1 (or 0/1) labels."""
+
+    fn = staticmethod(hinge)
+
+    def __init__(self, reduction="sum_over_batch_size", name="hinge"):
+        super().__init__(reduction, name)
+
+
+class SquaredHinge(_Wrapper):
+    """Squared hinge loss for -1/1 (or 0/1) labels."""
+
+    fn = staticmethod(squared_hinge)
+
+    def __init__(self, reduction="sum_over_batch_size", name="squared_hinge"):
+        super().__init__(reduction, name)
+
+
+class CategoricalHinge(_Wrapper):
+    """Hinge loss for one-hot labels."""
+
+    fn = staticmethod(categorical_hinge)
+
+    def __init__(self, reduction="sum_over_batch_size", name="categorical_hinge"):
+        super().__init__(reduction, name)
+
+
+class KLDivergence(_Wrapper):
+    """Kullback-Leibler divergence of y_pred from y_true."""
+
+    fn = staticmethod(kl_divergence)
+
+    def __init__(self, reduction="sum_over_batch_size", name="kl_divergence"):
+        super().__init__(reduction, name)
+
+
+class Poisson(_Wrapper):
+    """Poisson loss: y_pred - y_true * log(y_pred)."""
+
+    fn = staticmethod(poisson)
+
+    def __init__(self, reduction="sum_over_batch_size", name="poisson"):
+        super().__init__(reduction, name)
+
+
+class LogCosh(_Wrapper):
+    """Mean log(cosh(error))."""
+
+    fn = staticmethod(log_cosh)
+
+    def __init__(self, reduction="sum_over_batch_size", name="log_cosh"):
+        super().__init__(reduction, name)
+
+
 class _FunctionLoss(Loss):
     def __init__(self, fn, name):
         super().__init__(name=name)
@@ -288,6 +477,19 @@ _BY_NAME = {
     "binary_crossentropy": BinaryCrossentropy,
     "categorical_crossentropy": CategoricalCrossentropy,
     "sparse_categorical_crossentropy": SparseCategoricalCrossentropy,
+    "mape": MeanAbsolutePercentageError,
+    "mean_absolute_percentage_error": MeanAbsolutePercentageError,
+    "msle": MeanSquaredLogarithmicError,
+    "mean_squared_logarithmic_error": MeanSquaredLogarithmicError,
+    "cosine_similarity": CosineSimilarity,
+    "hinge": Hinge,
+    "squared_hinge": SquaredHinge,
+    "categorical_hinge": CategoricalHinge,
+    "kld": KLDivergence,
+    "kl_divergence": KLDivergence,
+    "poisson": Poisson,
+    "log_cosh": LogCosh,
+    "bce": BinaryCrossentropy,
 }
 
 

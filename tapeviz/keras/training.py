@@ -24,7 +24,7 @@ from tapeviz.data import Dataset
 from tapeviz.keras import losses as losses_module
 from tapeviz.keras import metrics as metrics_module
 from tapeviz.keras import optimizers as optimizers_module
-from tapeviz.keras.callbacks import History
+from tapeviz.keras.callbacks import CallbackList
 from tapeviz.keras.progbar import Progbar
 
 
@@ -61,6 +61,14 @@ def _logs(values):
     return {name: float(B.to_numpy(to_array(v))) if is_tensor(v) else float(v) for name, v in values.items()}
 
 
+def _compiled_metric(identifier):
+    """A compiled metric; one given by a string is named by that string in the logs ('mae'), as Keras 3 does."""
+    metric = metrics_module.get(identifier)
+    if isinstance(identifier, str):
+        metric.name = identifier
+    return metric
+
+
 class Trainer:
     """The training half of ``tf.keras.Model`` (mixed into Model)."""
 
@@ -91,7 +99,7 @@ class Trainer:
         self.optimizer = optimizers_module.get(optimizer)
         self.loss = loss
         self.compiled_loss = losses_module.get(loss) if loss is not None else None
-        self.compiled_metrics = [metrics_module.get(m) for m in nest.flatten(metrics or [])]
+        self.compiled_metrics = [_compiled_metric(m) for m in nest.flatten(metrics or [])]
         self._loss_tracker = metrics_module.Mean(name="loss")
         self.compiled = True
 
@@ -252,30 +260,28 @@ class Trainer:
             validation_data = (_take(x, slice(cut, None)), _take(y, slice(cut, None)))
             x, y = _take(x, slice(0, cut)), _take(y, slice(0, cut))
         verbose = _verbosity(verbose)
-        history = History()
-        callbacks = [history] + list(callbacks or [])
-        for callback in callbacks:
-            callback.set_model(self)
-            callback.on_train_begin()
+        if not isinstance(callbacks, CallbackList):
+            callbacks = CallbackList(callbacks, add_history=True, model=self, verbose=verbose, epochs=epochs)
         self.stop_training = False
+        callbacks.on_train_begin()
+        training_logs = None
         for epoch in range(initial_epoch, epochs):
             self.reset_metrics()
-            for callback in callbacks:
-                callback.on_epoch_begin(epoch)
+            callbacks.on_epoch_begin(epoch)
             batches, count = self._batches(x, y, sample_weight, batch_size, shuffle)
+            if epoch == initial_epoch:
+                callbacks.set_params({"verbose": verbose, "epochs": epochs, "steps": count})
             if verbose == 1:
                 print(f"Epoch {epoch + 1}/{epochs}")
             bar = Progbar(count) if verbose == 1 else None
             logs, step = {}, 0
             for step, batch in enumerate(batches, start=1):
-                for callback in callbacks:
-                    callback.on_train_batch_begin(step - 1)
+                callbacks.on_train_batch_begin(step - 1)
                 logs = self.train_step(batch)
                 if bar is not None:
                     bar.update(step, _logs(logs))
-                for callback in callbacks:
-                    callback.on_train_batch_end(step - 1, logs)
-                if steps_per_epoch and step >= steps_per_epoch:
+                callbacks.on_train_batch_end(step - 1, _logs(logs))
+                if self.stop_training or (steps_per_epoch and step >= steps_per_epoch):
                     break
             logs = _logs(logs)
             if validation_data is not None and (epoch + 1) % validation_freq == 0:
@@ -284,20 +290,19 @@ class Trainer:
                     batch_size=validation_batch_size or batch_size,
                     verbose=0,
                     return_dict=True,
+                    callbacks=callbacks,
                 )
                 logs.update({f"val_{k}": v for k, v in val.items()})
             if bar is not None:
                 bar.finish(step, logs)
             elif verbose == 2:
                 print(f"Epoch {epoch + 1}/{epochs}" + "".join(f" - {k}: {v:.4f}" for k, v in logs.items()))
-            for callback in callbacks:
-                callback.on_epoch_end(epoch, logs)
+            callbacks.on_epoch_end(epoch, logs)
+            training_logs = logs
             if self.stop_training:
                 break
-        for callback in callbacks:
-            callback.on_train_end()
-        self.history = history
-        return history
+        callbacks.on_train_end(training_logs)
+        return self.history
 
     def evaluate(
         self,
@@ -318,10 +323,15 @@ class Trainer:
         batches, count = self._batches(x, y, sample_weight, batch_size, shuffle=False)
         verbose = _verbosity(verbose)
         bar = Progbar(count) if verbose == 1 else None
+        if not isinstance(callbacks, CallbackList):
+            callbacks = CallbackList(callbacks, model=self, verbose=verbose, epochs=1, steps=count)
+        callbacks.on_test_begin()
         logs, step = {}, 0
         with state.no_tapes():
             for step, batch in enumerate(batches, start=1):
+                callbacks.on_test_batch_begin(step - 1)
                 logs = self.test_step(batch)
+                callbacks.on_test_batch_end(step - 1, _logs(logs))
                 if bar is not None:
                     bar.update(step, _logs(logs))
                 if steps and step >= steps:
@@ -329,6 +339,7 @@ class Trainer:
         logs = _logs(logs)
         if bar is not None:
             bar.finish(step, logs)
+        callbacks.on_test_end(logs)
         return logs if return_dict else _flat_logs(logs)
 
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None, **kwargs):
@@ -345,16 +356,22 @@ class Trainer:
             batches, count = self._batches(x, None, None, batch_size, shuffle=False)
         verbose = _verbosity(verbose)
         bar = Progbar(count) if verbose == 1 else None
+        if not isinstance(callbacks, CallbackList):
+            callbacks = CallbackList(callbacks, model=self, verbose=verbose, epochs=1, steps=count)
+        callbacks.on_predict_begin()
         outputs, step = [], 0
         with state.no_tapes():
             for step, batch in enumerate(batches, start=1):
+                callbacks.on_predict_batch_begin(step - 1)
                 outputs.append(_to_numpy(self(batch[0], training=False)))
+                callbacks.on_predict_batch_end(step - 1, {"outputs": outputs[-1]})
                 if bar is not None:
                     bar.update(step)
                 if steps and step >= steps:
                     break
         if bar is not None:
             bar.finish(step)
+        callbacks.on_predict_end()
         if not outputs:
             raise ValueError(
                 "Unexpected result of `predict_function` (Empty batch_outputs). Please use `Model.compile(..., run_eagerly=True)`, or `tf.data.Dataset` with non-empty input."
