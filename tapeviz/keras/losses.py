@@ -44,6 +44,8 @@ __all__ = [
     "poisson",
     "log_cosh",
     "get",
+    "serialize",
+    "deserialize",
     "mse",
     "mae",
     "MSE",
@@ -288,6 +290,10 @@ class Loss(RecordsInit):
     def get_config(self):
         return {"name": self.name, "reduction": self.reduction}
 
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)
+
 
 def _snake(name):
     import re
@@ -493,12 +499,100 @@ _BY_NAME = {
 }
 
 
+_FUNCTIONS = {
+    "mean_squared_error": mean_squared_error,
+    "mean_absolute_error": mean_absolute_error,
+    "mean_absolute_percentage_error": mean_absolute_percentage_error,
+    "mean_squared_logarithmic_error": mean_squared_logarithmic_error,
+    "huber": huber,
+    "log_cosh": log_cosh,
+    "cosine_similarity": cosine_similarity,
+    "poisson": poisson,
+    "hinge": hinge,
+    "squared_hinge": squared_hinge,
+    "categorical_hinge": categorical_hinge,
+    "kl_divergence": kl_divergence,
+    "binary_crossentropy": binary_crossentropy,
+    "categorical_crossentropy": categorical_crossentropy,
+    "sparse_categorical_crossentropy": sparse_categorical_crossentropy,
+}
+_FUNCTIONS.update(
+    {
+        "mse": mean_squared_error,
+        "MSE": mean_squared_error,
+        "mae": mean_absolute_error,
+        "MAE": mean_absolute_error,
+        "mape": mean_absolute_percentage_error,
+        "MAPE": mean_absolute_percentage_error,
+        "msle": mean_squared_logarithmic_error,
+        "MSLE": mean_squared_logarithmic_error,
+        "kld": kl_divergence,
+        "KLD": kl_divergence,
+        "bce": binary_crossentropy,
+        "BCE": binary_crossentropy,
+    }
+)
+_CLASSES = {
+    cls.__name__: cls
+    for cls in (
+        Loss,
+        MeanSquaredError,
+        MeanAbsoluteError,
+        MeanAbsolutePercentageError,
+        MeanSquaredLogarithmicError,
+        Huber,
+        LogCosh,
+        CosineSimilarity,
+        Poisson,
+        Hinge,
+        SquaredHinge,
+        CategoricalHinge,
+        KLDivergence,
+        BinaryCrossentropy,
+        CategoricalCrossentropy,
+        SparseCategoricalCrossentropy,
+    )
+}
+
+
 def get(identifier):
-    """A Loss from a name ('mse', 'sparse_categorical_crossentropy'...), a Loss, or a function."""
+    """As Keras 3's ``losses.get``: a function for a function's name or alias ('mse' -> mean_squared_error),
+    an instance for a class name ('MeanSquaredError'); Loss objects and callables are returned as they are."""
+    if isinstance(identifier, str):
+        if identifier in _FUNCTIONS:
+            return _FUNCTIONS[identifier]
+        if identifier in _CLASSES:
+            return _CLASSES[identifier]()
+        raise ValueError(f"Could not interpret loss identifier: {identifier}")
+    return resolve(identifier, kind="loss function", table={}, base=Loss)
+
+
+def as_loss(identifier):
+    """What ``compile(loss=...)`` uses: a Loss object from a name ('mse', 'sparse_categorical_crossentropy'...),
+    a Loss, or a function ``(y_true, y_pred) -> per-example values``."""
     return resolve(
         identifier,
         kind="loss function",
-        table=_BY_NAME,
+        table={**_BY_NAME, **_CLASSES},
         base=Loss,
         wrap_callable=lambda fn: _FunctionLoss(fn, getattr(fn, "__name__", "loss")),
     )
+
+
+def serialize(loss):
+    """A Loss as Keras's JSON-able dict: module, class_name, config, registered_name."""
+    return {
+        "module": "keras.losses",
+        "class_name": type(loss).__name__,
+        "config": loss.get_config(),
+        "registered_name": None,
+    }
+
+
+def deserialize(config, custom_objects=None):
+    """A Loss from ``serialize``'s dict; classes come from this module or ``custom_objects``, never by import."""
+    table = {**_CLASSES, **(custom_objects or {})}
+    name = config.get("class_name") if isinstance(config, dict) else config
+    if name not in table:
+        raise ValueError(f"Could not interpret loss identifier: {config}")
+    return table[name].from_config(config.get("config", {})) if isinstance(config, dict) else get(name)

@@ -91,9 +91,9 @@ def accuracy(y_true, y_pred):
 
 
 def binary_accuracy(y_true, y_pred, threshold=0.5):
-    """Mean over the last axis of (y_pred > threshold) == y_true."""
+    """1.0 where (y_pred > threshold) == y_true, elementwise (Keras 3; the metric averages over all)."""
     y_true, y_pred = _squeeze_like(_np(y_true), _np(y_pred))
-    return np.mean(y_true == (y_pred > threshold).astype(y_true.dtype), axis=-1, dtype=np.float32)
+    return (y_true == (y_pred > threshold).astype(y_true.dtype)).astype(np.float32)
 
 
 def categorical_accuracy(y_true, y_pred):

@@ -98,7 +98,7 @@ class Trainer:
         self._compile_args = {"optimizer": optimizer, "loss": loss, "metrics": metrics}  # what model.save keeps
         self.optimizer = optimizers_module.get(optimizer)
         self.loss = loss
-        self.compiled_loss = losses_module.get(loss) if loss is not None else None
+        self.compiled_loss = losses_module.as_loss(loss) if loss is not None else None
         self.compiled_metrics = [_compiled_metric(m) for m in nest.flatten(metrics or [])]
         self._loss_tracker = metrics_module.Mean(name="loss")
         self.compiled = True
