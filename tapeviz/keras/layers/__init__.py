@@ -22,6 +22,7 @@ from tapeviz.keras.layers.core import (  # noqa: F401
     InputLayer,
     Reshape,
 )
+from tapeviz.keras.layers.depthwise import DepthwiseConv2D, SeparableConv2D  # noqa: F401
 from tapeviz.keras.layers.merging import (  # noqa: F401
     Add,
     Average,
@@ -49,7 +50,17 @@ from tapeviz.keras.layers.pooling import (  # noqa: F401
     GlobalMaxPooling2D,
     MaxPooling1D,
 )
+from tapeviz.keras.layers.preprocessing import Normalization, Rescaling  # noqa: F401
+from tapeviz.keras.layers.reshaping import (  # noqa: F401
+    Cropping1D,
+    Cropping2D,
+    UpSampling1D,
+    UpSampling2D,
+    ZeroPadding1D,
+    ZeroPadding2D,
+)
 from tapeviz.keras.layers.rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, SimpleRNN, SimpleRNNCell  # noqa: F401
+from tapeviz.keras.layers.wrappers import Bidirectional, Lambda, Masking, TimeDistributed  # noqa: F401
 
 __all__ = [
     "Layer",
@@ -105,4 +116,21 @@ __all__ = [
     "SimpleRNNCell",
     "LSTMCell",
     "GRUCell",
+    "DepthwiseConv2D",
+    "SeparableConv2D",
+    "SeparableConvolution2D",
+    "Rescaling",
+    "Normalization",
+    "UpSampling1D",
+    "UpSampling2D",
+    "ZeroPadding1D",
+    "ZeroPadding2D",
+    "Cropping1D",
+    "Cropping2D",
+    "Lambda",
+    "Masking",
+    "TimeDistributed",
+    "Bidirectional",
 ]
+
+SeparableConvolution2D = SeparableConv2D

@@ -1,0 +1,46 @@
+"""Reshaping, depthwise/separable convolution, preprocessing and wrapper layers against Keras 3.15 on TF 2.21.
+
+The cases are tests/tf_reference/keras_layer_cases_more.py (the same code runs
+on Keras); Keras's outputs, gradients and weight paths are in
+tests/tf_reference/keras_layer_more_values.json.
+"""
+
+import json
+import pathlib
+import re
+
+import numpy as np
+import pytest
+
+import tapeviz as tf
+from tests.tf_reference import keras_layer_cases_more as cases
+
+REFERENCE = json.loads((pathlib.Path(cases.__file__).parent / "keras_layer_more_values.json").read_text())
+
+
+def _unsuffixed(path):
+    """A weight path without the _N tapeviz's global naming adds to a second cell ('lstm_cell_1' -> 'lstm_cell')."""
+    return re.sub(r"_\d+(?=/|$)", "", path)
+
+
+@pytest.mark.parametrize("name", sorted(cases.CASES))
+def test_layer_matches_keras(name):
+    want = REFERENCE["cases"][name]
+    got = cases.run(tf, tf.keras, name)
+    assert [_unsuffixed(p) for p in got["weight_paths"]] == [_unsuffixed(p) for p in want["weight_paths"]]
+    assert got["weight_shapes"] == want["weight_shapes"]
+    for key in ("outputs", "input_grads", "weight_grads"):
+        assert len(got[key]) == len(want[key])
+        for a, b in zip(got[key], want[key]):
+            np.testing.assert_allclose(np.asarray(a, np.float64), np.asarray(b, np.float64), rtol=2e-5, atol=2e-5)
+
+
+def test_layer_facts_match_keras():
+    got, want = cases.facts(tf.keras), REFERENCE["facts"]
+    assert sorted(got) == sorted(want)
+    for key in ("normalization_adapt", "normalization_axis_none"):
+        np.testing.assert_allclose(got[key], want[key], rtol=2e-5, atol=2e-5)
+    for a, b in zip(got["normalization_weights"], want["normalization_weights"]):
+        np.testing.assert_allclose(a, b, rtol=2e-5, atol=2e-5)
+    assert [_unsuffixed(p) for p in got["bidirectional_names"]] == want["bidirectional_names"]
+    assert got["errors"] == want["errors"]

@@ -1,0 +1,103 @@
+"""More Keras layer cases (reshaping, depthwise/separable convolutions, preprocessing, wrappers).
+
+Run exactly as keras_cases.py's (fixed inputs and weights, the gradient of a
+fixed projection of the outputs), by the reference script and by the tests.
+Nothing here imports TensorFlow or tapeviz.
+"""
+
+import numpy as np
+
+try:  # as tests.tf_reference.keras_cases in the tests, as keras_cases in the reference script
+    from tests.tf_reference.keras_cases import input_arrays, projection, weight_arrays
+except ImportError:
+    from keras_cases import input_arrays, projection, weight_arrays
+
+CASES = {
+    "upsampling1d": ("L.UpSampling1D(3)", [(2, 3, 2)]),
+    "upsampling2d": ("L.UpSampling2D((2, 3))", [(1, 2, 2, 2)]),
+    "zeropadding1d": ("L.ZeroPadding1D((1, 2))", [(2, 3, 2)]),
+    "zeropadding2d": ("L.ZeroPadding2D(((1, 0), (2, 1)))", [(1, 2, 3, 2)]),
+    "zeropadding2d_int": ("L.ZeroPadding2D(1)", [(1, 2, 2, 1)]),
+    "cropping1d": ("L.Cropping1D((1, 2))", [(2, 5, 2)]),
+    "cropping2d": ("L.Cropping2D(((1, 0), (0, 2)))", [(1, 4, 5, 2)]),
+    "depthwise_conv2d": ("L.DepthwiseConv2D(3, depth_multiplier=2, padding='same')", [(1, 4, 4, 2)]),
+    "depthwise_conv2d_strided": ("L.DepthwiseConv2D((2, 3), strides=2, activation='relu')", [(1, 5, 6, 3)]),
+    "depthwise_conv2d_dilated": ("L.DepthwiseConv2D(2, dilation_rate=2)", [(1, 5, 5, 2)]),
+    "separable_conv2d": ("L.SeparableConv2D(3, 2, depth_multiplier=2)", [(1, 4, 4, 2)]),
+    "separable_conv2d_same": ("L.SeparableConv2D(2, 3, padding='same', use_bias=False)", [(1, 3, 4, 2)]),
+    "rescaling": ("L.Rescaling(0.5, offset=-1.0)", [(2, 3)]),
+    "normalization_given": ("L.Normalization(mean=[0.5, -0.2, 0.1], variance=[2.0, 0.5, 1.5])", [(2, 3)]),
+    "normalization_invert": ("L.Normalization(mean=[0.5, -0.2], variance=[2.0, 0.5], invert=True)", [(3, 2)]),
+    "lambda": ("L.Lambda(lambda t: t * t + 1.0)", [(2, 3)]),
+    "masking": ("L.Masking(mask_value=0.0)", [(2, 3, 2)]),
+    "time_distributed_dense": ("L.TimeDistributed(L.Dense(2))", [(2, 3, 4)]),
+    "time_distributed_conv": ("L.TimeDistributed(L.Conv2D(2, 2))", [(1, 2, 3, 3, 1)]),
+    "bidirectional_lstm_concat": ("L.Bidirectional(L.LSTM(3, return_sequences=True))", [(2, 4, 2)]),
+    "bidirectional_gru_sum": ("L.Bidirectional(L.GRU(2), merge_mode='sum')", [(2, 3, 2)]),
+    "bidirectional_rnn_ave": ("L.Bidirectional(L.SimpleRNN(2, return_sequences=True), merge_mode='ave')", [(1, 3, 2)]),
+}
+
+# Masking's fixed input gets one all-zero timestep so that the mask does something.
+ZEROED = {"masking": (0, 1)}
+
+
+def run(tf, keras, name):
+    """Build, call and differentiate case ``name``; returns plain lists (outputs, input grads, weight grads)."""
+    source, shapes = CASES[name]
+    layer = eval(source, {"L": keras.layers})  # noqa: S307 - the table above, never data
+    arrays = input_arrays(shapes)
+    if name in ZEROED:
+        arrays[0][ZEROED[name]] = 0.0
+    inputs = [tf.constant(a) for a in arrays]
+    arg = inputs if len(inputs) > 1 else inputs[0]
+    layer(arg)  # build
+    layer.set_weights(weight_arrays([tuple(w.shape) for w in layer.weights]))
+    with tf.GradientTape() as tape:
+        tape.watch(inputs)
+        out = layer(arg)
+        outs = out if isinstance(out, (list, tuple)) else [out]
+        loss = tf.add_n([tf.reduce_sum(o * projection(tuple(o.shape))) for o in outs])
+    grads = tape.gradient(loss, inputs + list(layer.trainable_weights))
+    return {
+        "outputs": [np.asarray(o).tolist() for o in outs],
+        "input_grads": [None if g is None else np.asarray(g).tolist() for g in grads[: len(inputs)]],
+        "weight_grads": [np.asarray(g).tolist() for g in grads[len(inputs) :]],
+        "weight_paths": [w.path.split("/", 1)[-1] for w in layer.weights],
+        "weight_shapes": [list(w.shape) for w in layer.weights],
+    }
+
+
+def facts(keras):
+    """Behaviours beyond one call: Normalization.adapt, configs, errors."""
+    L = keras.layers
+    out = {}
+    data = (np.sin(np.arange(30) * 0.9) * 2 + np.arange(30) * 0.1).reshape(10, 3).astype("float32")
+    norm = L.Normalization()
+    norm.adapt(data)
+    out["normalization_adapt"] = np.round(np.asarray(norm(data[:2])), 5).tolist()
+    out["normalization_weights"] = [np.round(np.asarray(w), 5).tolist() for w in norm.get_weights()]
+    norm_axis = L.Normalization(axis=None)
+    norm_axis.adapt(data)
+    out["normalization_axis_none"] = np.round(np.asarray(norm_axis(data[:1])), 5).tolist()
+    out["bidirectional_names"] = [
+        w.path for w in _built(L.Bidirectional(L.SimpleRNN(2, name="rnn"), name="bi"), (1, 3, 2)).weights
+    ]
+    out["errors"] = [
+        _error(lambda: L.Bidirectional(L.LSTM(2), merge_mode="max")),
+        _error(lambda: L.Normalization(mean=[1.0])),
+        _error(lambda: L.TimeDistributed("dense")),
+    ]
+    return out
+
+
+def _built(layer, shape):
+    layer(np.zeros(shape, "float32"))
+    return layer
+
+
+def _error(fn):
+    try:
+        fn()
+    except Exception as exc:  # noqa: BLE001 - the message is the fact
+        return [type(exc).__name__, str(exc)]
+    return None
