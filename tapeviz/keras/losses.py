@@ -563,7 +563,10 @@ def get(identifier):
             return _FUNCTIONS[identifier]
         if identifier in _CLASSES:
             return _CLASSES[identifier]()
-        raise ValueError(f"Could not interpret loss identifier: {identifier}")
+        known = sorted({*_FUNCTIONS, *_CLASSES})
+        raise ValueError(
+            f"Could not interpret loss identifier: {identifier}. Unknown loss function name; known names: {known}."
+        )
     return resolve(identifier, kind="loss function", table={}, base=Loss)
 
 
