@@ -42,10 +42,11 @@ models = _Namespace(
     save_model=save_model,
 )
 preprocessing = _Namespace(
-    "``tf.keras.preprocessing``: image.array_to_img.",
+    "``tf.keras.preprocessing``: image.array_to_img, sequence.pad_sequences.",
     image=_Namespace(
         "``tf.keras.preprocessing.image``.", array_to_img=utils.array_to_img, img_to_array=utils.img_to_array
     ),
+    sequence=_Namespace("``keras.preprocessing.sequence``.", pad_sequences=utils.pad_sequences),
 )
 
 __all__ = [

@@ -185,6 +185,15 @@ class Trainer:
     # -- batching ---------------------------------------------------------------------------------
     def _batches(self, x, y, sample_weight, batch_size, shuffle):
         """An iterable of (x, y, sample_weight) batches, and how many there are."""
+        from tapeviz.keras.sequences import PyDataset
+
+        if isinstance(x, PyDataset):
+            if y is not None:
+                raise ValueError("`y` argument is not supported when using a PyDataset as input: it yields (x, y).")
+            order = np.arange(len(x))
+            if shuffle:  # the order of the batches, as Keras's PyDataset adapter shuffles
+                order = getattr(tf_random, "generator", np.random.default_rng)().permutation(len(x))
+            return _py_dataset_batches(x, order), len(x)
 
         if isinstance(x, Dataset):
             if y is not None:
@@ -382,6 +391,16 @@ class Trainer:
         return nest.pack_sequence_as(
             first, [np.concatenate(parts) for parts in zip(*[nest.flatten(o) for o in outputs])]
         )
+
+
+def _py_dataset_batches(dataset, order):
+    """A PyDataset's batches in ``order`` as (x, y, sample_weight) host arrays; ``on_epoch_end`` once all are read."""
+    dataset.on_epoch_begin()
+    for index in order:
+        batch = dataset[int(index)]
+        batch = batch if isinstance(batch, tuple) else (batch,)
+        yield tuple(_host(part) if part is not None else None for part in batch) + (None,) * (3 - len(batch))
+    dataset.on_epoch_end()
 
 
 def _validation(data):

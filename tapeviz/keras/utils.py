@@ -3,8 +3,20 @@
 import numpy as np
 
 from tapeviz.core.tensor import is_tensor, to_array
+from tapeviz.keras.sequences import PyDataset, pad_sequences  # noqa: F401  (keras.utils lists them)
 
-__all__ = ["to_categorical", "set_random_seed", "array_to_img", "img_to_array"]
+__all__ = [
+    "to_categorical",
+    "normalize",
+    "set_random_seed",
+    "array_to_img",
+    "img_to_array",
+    "pad_sequences",
+    "PyDataset",
+    "Sequence",
+]
+
+Sequence = PyDataset  # Keras 3 keeps the old name as an alias
 
 
 def _host(x):
@@ -40,6 +52,18 @@ def to_categorical(x, num_classes=None):
 
         return constant(out.astype(np.float32))
     return out
+
+
+def normalize(x, axis=-1, order=2):
+    """``x`` divided by its L``order`` norm along ``axis`` (a NumPy array for NumPy input, as Keras)."""
+    from tapeviz.keras import ops
+
+    if is_tensor(x):
+        return ops.normalize(x, axis=axis, order=order)
+    x = np.asarray(x)
+    norm = np.atleast_1d(np.linalg.norm(x, order, axis))
+    norm[norm == 0] = 1
+    return x / np.expand_dims(norm, axis)
 
 
 def set_random_seed(seed):
