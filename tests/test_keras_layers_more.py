@@ -44,3 +44,17 @@ def test_layer_facts_match_keras():
         np.testing.assert_allclose(a, b, rtol=2e-5, atol=2e-5)
     assert [_unsuffixed(p) for p in got["bidirectional_names"]] == want["bidirectional_names"]
     assert got["errors"] == want["errors"]
+
+
+@pytest.mark.parametrize("variant", ["plain", "value_dim", "causal", "mask"])
+def test_multi_head_attention_matches_keras(variant):
+    want = REFERENCE["attention"][variant]
+    got = cases.attention(tf, tf.keras, variant)
+    assert [re.sub(r"^multi_head_attention(_\d+)?/", "", p) for p in got["paths"]] == [
+        re.sub(r"^multi_head_attention(_\d+)?/", "", p) for p in want["paths"]
+    ]
+    assert got["shapes"] == want["shapes"]
+    for key in ("output", "scores"):
+        np.testing.assert_allclose(got[key], want[key], rtol=2e-5, atol=2e-5)
+    for a, b in zip(got["grads"], want["grads"]):
+        np.testing.assert_allclose(a, b, rtol=2e-5, atol=2e-5)

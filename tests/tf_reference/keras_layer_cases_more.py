@@ -90,6 +90,38 @@ def facts(keras):
     return out
 
 
+def attention(tf, keras, variant):
+    """MultiHeadAttention's outputs, scores and gradients on fixed inputs and weights (plain lists)."""
+    L = keras.layers
+    layer = L.MultiHeadAttention(num_heads=2, key_dim=3, value_dim=2 if variant == "value_dim" else None)
+    q_array, v_array = input_arrays([(2, 4, 5), (2, 3, 5)])
+    q, v = tf.constant(q_array), tf.constant(v_array)
+    kwargs = {}
+    if variant == "causal":
+        v, kwargs = q, {"use_causal_mask": True}
+    if variant == "mask":
+        kwargs = {"attention_mask": np.array([[[1, 1, 0]] * 4, [[1, 0, 1]] * 4], dtype=bool)}
+    layer(q, v, **kwargs)
+    layer.set_weights(weight_arrays([tuple(w.shape) for w in layer.weights]))
+    with tf.GradientTape() as tape:
+        tape.watch([q, v])
+        out, scores = layer(q, v, return_attention_scores=True, **kwargs)
+        loss = tf.reduce_sum(out * projection(tuple(out.shape))) + tf.reduce_sum(
+            scores * projection(tuple(scores.shape))
+        )
+    grads = tape.gradient(loss, [q, v] + list(layer.trainable_weights))
+    return {
+        "output": np.asarray(out).tolist(),
+        "scores": np.asarray(scores).tolist(),
+        "grads": [np.asarray(g).tolist() for g in grads],
+        "paths": [w.path for w in layer.weights],
+        "shapes": [list(w.shape) for w in layer.weights],
+    }
+
+
+ATTENTION_VARIANTS = ["plain", "value_dim", "causal", "mask"]
+
+
 def _built(layer, shape):
     layer(np.zeros(shape, "float32"))
     return layer

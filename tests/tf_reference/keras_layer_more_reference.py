@@ -19,7 +19,13 @@ OUT = pathlib.Path(__file__).resolve().parent / "keras_layer_more_values.json"
 
 if __name__ == "__main__":
     values = {name: cases.run(tf, keras, name) for name in cases.CASES}
-    data = {"versions": [tf.__version__, keras.__version__], "cases": values, "facts": cases.facts(keras)}
+    attention = {v: cases.attention(tf, keras, v) for v in cases.ATTENTION_VARIANTS}
+    data = {
+        "versions": [tf.__version__, keras.__version__],
+        "cases": values,
+        "facts": cases.facts(keras),
+        "attention": attention,
+    }
     tmp = OUT.with_suffix(".tmp")
     tmp.write_text(json.dumps(data, sort_keys=True) + "\n")
     os.replace(tmp, OUT)

@@ -1,6 +1,7 @@
 """``tf.keras.layers``."""
 
 from tapeviz.keras.layers.activations import ELU, LeakyReLU, ReLU, Softmax  # noqa: F401
+from tapeviz.keras.layers.attention import MultiHeadAttention  # noqa: F401
 from tapeviz.keras.layers.base import InputSpec, Layer  # noqa: F401
 from tapeviz.keras.layers.conv import (  # noqa: F401
     Conv1D,
@@ -131,6 +132,7 @@ __all__ = [
     "Masking",
     "TimeDistributed",
     "Bidirectional",
+    "MultiHeadAttention",
 ]
 
 SeparableConvolution2D = SeparableConv2D
