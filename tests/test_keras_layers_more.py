@@ -44,6 +44,9 @@ def test_layer_facts_match_keras():
         np.testing.assert_allclose(a, b, rtol=2e-5, atol=2e-5)
     assert [_unsuffixed(p) for p in got["bidirectional_names"]] == want["bidirectional_names"]
     assert got["errors"] == want["errors"]
+    assert got["activity_regularization_losses"] == pytest.approx(want["activity_regularization_losses"], rel=1e-5)
+    assert got["spatial_dropout_whole_maps"] == want["spatial_dropout_whole_maps"]
+    assert got["spatial_dropout_values"] == want["spatial_dropout_values"]
 
 
 @pytest.mark.parametrize("variant", ["plain", "value_dim", "causal", "mask"])

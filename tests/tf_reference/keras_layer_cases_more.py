@@ -35,6 +35,19 @@ CASES = {
     "bidirectional_lstm_concat": ("L.Bidirectional(L.LSTM(3, return_sequences=True))", [(2, 4, 2)]),
     "bidirectional_gru_sum": ("L.Bidirectional(L.GRU(2), merge_mode='sum')", [(2, 3, 2)]),
     "bidirectional_rnn_ave": ("L.Bidirectional(L.SimpleRNN(2, return_sequences=True), merge_mode='ave')", [(1, 3, 2)]),
+    "identity": ("L.Identity()", [(2, 3)]),
+    "permute": ("L.Permute((2, 1))", [(2, 3, 4)]),
+    "repeat_vector": ("L.RepeatVector(3)", [(2, 4)]),
+    "unit_normalization": ("L.UnitNormalization(axis=1)", [(2, 3, 2)]),
+    "rms_normalization": ("L.RMSNormalization()", [(2, 3, 4)]),
+    "prelu": ("L.PReLU()", [(2, 3, 2)]),
+    "prelu_shared": ("L.PReLU(shared_axes=[1])", [(2, 3, 2)]),
+    "dot_axes": ("L.Dot(axes=(2, 2))", [(2, 3, 4), (2, 5, 4)]),
+    "dot_normalize": ("L.Dot(axes=1, normalize=True)", [(2, 4), (2, 4)]),
+    "gaussian_noise_inference": ("L.GaussianNoise(0.3)", [(2, 3)]),
+    "gaussian_dropout_inference": ("L.GaussianDropout(0.3)", [(2, 3)]),
+    "spatial_dropout_inference": ("L.SpatialDropout1D(0.5)", [(2, 3, 4)]),
+    "activity_regularization": ("L.ActivityRegularization(l1=0.1, l2=0.2)", [(2, 3)]),
 }
 
 # Masking's fixed input gets one all-zero timestep so that the mask does something.
@@ -82,10 +95,20 @@ def facts(keras):
     out["bidirectional_names"] = [
         w.path for w in _built(L.Bidirectional(L.SimpleRNN(2, name="rnn"), name="bi"), (1, 3, 2)).weights
     ]
+    reg = L.ActivityRegularization(l1=0.1, l2=0.2)
+    reg(data[:4])
+    out["activity_regularization_losses"] = [round(float(np.asarray(v)), 5) for v in reg.losses]
+    drop = np.asarray(L.SpatialDropout2D(0.5, seed=3)(np.ones((8, 3, 3, 4), "float32"), training=True))
+    out["spatial_dropout_whole_maps"] = bool(
+        all(len(set(drop[i, :, :, c].ravel().tolist())) == 1 for i in range(8) for c in range(4))
+    )
+    out["spatial_dropout_values"] = sorted(set(np.round(drop.ravel(), 5).tolist()))
     out["errors"] = [
         _error(lambda: L.Bidirectional(L.LSTM(2), merge_mode="max")),
         _error(lambda: L.Normalization(mean=[1.0])),
         _error(lambda: L.TimeDistributed("dense")),
+        _error(lambda: L.Permute((2, 3))),
+        _error(lambda: L.Dot(axes=1)(np.ones((2, 3), "float32"))),
     ]
     return out
 

@@ -61,6 +61,21 @@ from tapeviz.keras.layers.reshaping import (  # noqa: F401
     ZeroPadding2D,
 )
 from tapeviz.keras.layers.rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, SimpleRNN, SimpleRNNCell  # noqa: F401
+from tapeviz.keras.layers.simple import (  # noqa: F401
+    ActivityRegularization,
+    Dot,
+    GaussianDropout,
+    GaussianNoise,
+    Identity,
+    Permute,
+    PReLU,
+    RepeatVector,
+    RMSNormalization,
+    SpatialDropout1D,
+    SpatialDropout2D,
+    UnitNormalization,
+    dot,
+)
 from tapeviz.keras.layers.wrappers import Bidirectional, Lambda, Masking, TimeDistributed  # noqa: F401
 
 __all__ = [
@@ -133,6 +148,30 @@ __all__ = [
     "TimeDistributed",
     "Bidirectional",
     "MultiHeadAttention",
+    "ActivityRegularization",
+    "Dot",
+    "dot",
+    "GaussianDropout",
+    "GaussianNoise",
+    "Identity",
+    "Permute",
+    "PReLU",
+    "RepeatVector",
+    "RMSNormalization",
+    "SpatialDropout1D",
+    "SpatialDropout2D",
+    "UnitNormalization",
+    "MaxPool1D",
+    "AvgPool1D",
+    "GlobalAvgPool1D",
+    "GlobalAvgPool2D",
+    "GlobalMaxPool1D",
+    "GlobalMaxPool2D",
 ]
+
+MaxPool1D = MaxPooling1D
+AvgPool1D = AveragePooling1D
+GlobalAvgPool1D, GlobalAvgPool2D = GlobalAveragePooling1D, GlobalAveragePooling2D
+GlobalMaxPool1D, GlobalMaxPool2D = GlobalMaxPooling1D, GlobalMaxPooling2D
 
 SeparableConvolution2D = SeparableConv2D
