@@ -361,6 +361,11 @@ class Layer(RecordsInit):
 
     def add_loss(self, loss):
         """Add a loss term (e.g. a regularization penalty) that ``fit`` adds to the main loss."""
+        if any(isinstance(t, KerasTensor) for t in nest.flatten(loss)):
+            raise NotImplementedError(
+                "Keras 3 does not support add_loss() on symbolic tensors of a functional model. "
+                "Add the loss inside a layer's call(): self.add_loss(...), and use that layer in the model."
+            )
         self._losses.append(loss)
 
     # -- calling ------------------------------------------------------------------------------
@@ -422,6 +427,8 @@ class Layer(RecordsInit):
         if self.activity_regularizer is not None:
             self._add_activity_losses(outputs)
         last = outputs if type(outputs) is Tensor else next(iter(nest.flatten(outputs)), None)
+        if hasattr(last, "dtype"):
+            self.__dict__["_last_output_dtype"] = last.dtype.name
         if hasattr(last, "shape"):
             # Set directly: attribute tracking has nothing to find in a shape.
             self.__dict__["_output_shape"] = (None,) + tuple(last.shape)[1:]
@@ -449,12 +456,23 @@ class Layer(RecordsInit):
     def _call_symbolic(self, inputs, *args, **kwargs):
         """Functional API: run on a zero batch of one to learn the output shape, return a KerasTensor."""
         flat = nest.flatten(inputs)
-        concrete = nest.map_structure(lambda k: np.zeros((1,) + tuple(k.shape[1:]), dtype=k.dtype), inputs)
         kwargs.setdefault("training", False)
 
-        with state.no_tapes():
-            out = self(concrete, *args, **kwargs)
-        return KerasTensor((None,) + tuple(out.shape)[1:], out.dtype.name, layer=(self, args, kwargs), parents=flat)
+        def run(fill):
+            concrete = nest.map_structure(
+                lambda k: np.zeros((1,) + placeholder_shape(k.shape[1:], fill), dtype=k.dtype), inputs
+            )
+            with state.no_tapes():
+                return tuple(self(concrete, *args, **kwargs).shape)[1:]
+
+        shape = run(2)
+        if any(n is None for k in flat for n in k.shape[1:]):
+            # A dimension of unknown size (Input(shape=(None, 3))): run again with another size;
+            # the output dimensions that change with it are unknown too.
+            other = run(3)
+            shape = tuple(None if a != b else a for a, b in zip(shape, other))
+        dtype = self._last_output_dtype
+        return KerasTensor((None,) + shape, dtype, layer=(self, args, kwargs), parents=flat)
 
     def compute_output_shape(self, input_shape):
         """The output shape for ``input_shape`` (the batch may be None), by running a batch of one."""
@@ -491,6 +509,11 @@ def _marking_built(build):
 
     wrapped._marks_built = True
     return wrapped
+
+
+def placeholder_shape(shape, fill=2):
+    """``shape`` with its unknown (None) dimensions given the size ``fill``: a concrete shape to run a layer on."""
+    return tuple(fill if n is None else int(n) for n in shape)
 
 
 def _batchless(shapes):

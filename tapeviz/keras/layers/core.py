@@ -154,8 +154,15 @@ class InputLayer(Layer):
         return inputs
 
 
-def Input(shape=None, batch_size=None, dtype=None, name=None, **kwargs):  # noqa: N802 (Keras's name)
-    """A symbolic input of ``shape`` (one example's shape): starts a Sequential or a functional model."""
+def Input(shape=None, batch_size=None, dtype=None, name=None, batch_shape=None, **kwargs):  # noqa: N802 (Keras's name)
+    """A symbolic input of ``shape`` (one example's shape; None for a size known only at call time,
+    ``Input(shape=(None, 3))``), or of ``batch_shape`` (the batch included): starts a Sequential or a
+    functional model."""
+    if batch_shape is not None:
+        if shape is not None:
+            raise ValueError("You cannot pass both `shape` and `batch_shape` at the same time.")
+        batch_shape = tuple(batch_shape)
+        shape, batch_size = batch_shape[1:], batch_shape[0]
     if shape is None:
         raise ValueError(
             "Please provide to Input a `shape` argument. Note that `shape` does not include the batch dimension."

@@ -92,6 +92,11 @@ def result_type(*values):
 
 def tensor(x, dtype=None):
     """``x`` as a tensor; Python numbers take Keras's defaults (float32, int32), NumPy arrays their dtype."""
+    if type(x).__name__ == "KerasTensor":
+        raise TypeError(
+            f"keras.ops on a symbolic tensor of the functional API ({x!r}) is not supported by tapeviz yet. "
+            "Wrap the op in a layer: keras.layers.Lambda(lambda t: ops.sum(t))(x)."
+        )
     if dtype is not None:
         dtype = dtypes.as_dtype(standardize_dtype(dtype))
         if is_tensor(x) or isinstance(x, Variable):
