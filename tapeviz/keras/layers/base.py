@@ -488,7 +488,17 @@ class Layer(RecordsInit):
         return self._output_shape
 
     def get_config(self):
-        return {"name": self.name, "trainable": self.trainable, "dtype": self._dtype}
+        """The layer's name, trainable, dtype and constructor arguments (objects as Keras's config dicts)."""
+        from tapeviz.keras.layers.layer_config import constructor_config
+
+        return {**constructor_config(self), "name": self.name, "trainable": self.trainable, "dtype": self._dtype}
+
+    @classmethod
+    def from_config(cls, config):
+        """The layer again from ``get_config()``'s dict: ``cls(**config)``, objects revived (tapeviz's classes only)."""
+        from tapeviz.keras.layers.layer_config import revive_config
+
+        return cls(**revive_config(config))
 
     def __repr__(self):
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"

@@ -97,7 +97,8 @@ class Bidirectional(Layer):
             )
         if backward_layer is None:
             backward_layer = _backward_copy(layer)
-        layer.name = "forward_" + layer.name  # as Keras names the pair
+        if not layer.name.startswith("forward_"):
+            layer.name = "forward_" + layer.name  # as Keras names the pair
         self.forward_layer, self.backward_layer = layer, backward_layer
         self.merge_mode = merge_mode
         self.return_sequences = getattr(layer, "return_sequences", False)
