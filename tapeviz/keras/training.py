@@ -25,6 +25,7 @@ from tapeviz.keras import losses as losses_module
 from tapeviz.keras import metrics as metrics_module
 from tapeviz.keras import optimizers as optimizers_module
 from tapeviz.keras.callbacks import CallbackList
+from tapeviz.keras.multi_output import MultiOutputLoss, output_metrics
 from tapeviz.keras.progbar import Progbar
 
 
@@ -98,8 +99,22 @@ class Trainer:
         self._compile_args = {"optimizer": optimizer, "loss": loss, "metrics": metrics}  # what model.save keeps
         self.optimizer = optimizers_module.get(optimizer)
         self.loss = loss
-        self.compiled_loss = losses_module.as_loss(loss) if loss is not None else None
-        self.compiled_metrics = [_compiled_metric(m) for m in nest.flatten(metrics or [])]
+        names = self._output_names()
+        if isinstance(loss, (dict, list, tuple)) and names:
+            self.compiled_loss = MultiOutputLoss(loss, loss_weights, names)
+        else:
+            self.compiled_loss = losses_module.as_loss(loss) if loss is not None else None
+        if names and (
+            isinstance(metrics, dict)
+            or (
+                isinstance(metrics, (list, tuple))
+                and len(metrics) == len(names)
+                and any(isinstance(m, (list, tuple)) for m in metrics)
+            )
+        ):
+            self.compiled_metrics = output_metrics(metrics, names, _compiled_metric)
+        else:
+            self.compiled_metrics = [_compiled_metric(m) for m in nest.flatten(metrics or [])]
         self._loss_tracker = metrics_module.Mean(name="loss")
         self.compiled = True
 
@@ -112,8 +127,21 @@ class Trainer:
 
     @property
     def metrics(self):
-        """The loss tracker and the compiled metrics."""
-        return ([self._loss_tracker] if self.compiled else []) + list(self.compiled_metrics)
+        """The loss tracker (and each output's, for several outputs) and the compiled metrics."""
+        trackers = list(getattr(self.compiled_loss, "trackers", []))
+        return ([self._loss_tracker] + trackers if self.compiled else []) + list(self.compiled_metrics)
+
+    def _output_names(self):
+        """The names of a functional model's outputs when it has several (dict keys, or the layers' names)."""
+        functional = getattr(self, "_functional", None)
+        if not functional:
+            return None
+        outputs = functional[1]
+        if isinstance(outputs, dict):
+            return list(outputs)
+        if isinstance(outputs, (list, tuple)) and len(outputs) > 1:
+            return [k.layer[0].name if k.layer is not None else k.name for k in outputs]
+        return None
 
     @property
     def metrics_names(self):
@@ -158,6 +186,8 @@ class Trainer:
 
     def _update_metrics(self, loss, x, y, y_pred, sample_weight):
         self._loss_tracker.update_state(loss, sample_weight=_rows(x))
+        if isinstance(self.compiled_loss, MultiOutputLoss):
+            self.compiled_loss.update_trackers(_rows(x))
         for metric in self.compiled_metrics:
             metric.update_state(y, y_pred, sample_weight)
         return {m.name: m.result() for m in self.metrics}
