@@ -61,3 +61,13 @@ def test_multi_head_attention_matches_keras(variant):
         np.testing.assert_allclose(got[key], want[key], rtol=2e-5, atol=2e-5)
     for a, b in zip(got["grads"], want["grads"]):
         np.testing.assert_allclose(a, b, rtol=2e-5, atol=2e-5)
+
+
+@pytest.mark.parametrize("name", sorted(cases.MASK_MODELS))
+def test_masks_flow_from_embedding_or_masking_through_rnns_as_in_keras(name):
+    want = REFERENCE["masked"][name]
+    got = cases.masked(tf, tf.keras, name)
+    np.testing.assert_allclose(got["output"], want["output"], rtol=2e-5, atol=2e-5)
+    assert len(got["grads"]) == len(want["grads"])
+    for a, b in zip(got["grads"], want["grads"]):
+        np.testing.assert_allclose(a, b, rtol=2e-5, atol=2e-5)

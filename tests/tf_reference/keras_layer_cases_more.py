@@ -144,6 +144,36 @@ def attention(tf, keras, variant):
 
 ATTENTION_VARIANTS = ["plain", "value_dim", "causal", "mask"]
 
+MASK_MODELS = {
+    "embedding_lstm_sequences": "[L.Embedding(6, 3, mask_zero=True), L.LSTM(2, return_sequences=True)]",
+    "embedding_gru_last": "[L.Embedding(6, 3, mask_zero=True), L.GRU(2)]",
+    "embedding_rnn_backwards": "[L.Embedding(6, 3, mask_zero=True), L.SimpleRNN(2, go_backwards=True, return_sequences=True)]",
+    "embedding_dense_lstm": "[L.Embedding(6, 3, mask_zero=True), L.Dense(3), L.LSTM(2)]",
+    "embedding_bidirectional": "[L.Embedding(6, 3, mask_zero=True), L.Bidirectional(L.LSTM(2, return_sequences=True))]",
+    "masking_lstm": "[L.Masking(), L.LSTM(2, return_sequences=True)]",
+}
+MASK_IDS = np.array([[1, 2, 0, 0, 3], [4, 0, 5, 0, 0]], "int32")
+
+
+def masked(tf, keras, name):
+    """A Sequential model whose first layer makes a mask: outputs and gradients, on fixed ids and weights."""
+    L = keras.layers
+    layers = eval(MASK_MODELS[name], {"L": L})  # noqa: S307 - the table above
+    if name.startswith("masking"):
+        values = input_arrays([(2, 5, 3)])[0]
+        values[0, 2:4] = 0.0
+        values[1, 1] = 0.0
+        start, data = keras.Input((5, 3)), tf.constant(values)
+    else:
+        start, data = keras.Input((5,), dtype="int32"), tf.constant(MASK_IDS)
+    model = keras.Sequential([start] + layers)
+    model.set_weights(weight_arrays([tuple(w.shape) for w in model.weights]))
+    with tf.GradientTape() as tape:
+        out = model(data)
+        loss = tf.reduce_sum(out * projection(tuple(out.shape)))
+    grads = tape.gradient(loss, model.trainable_weights)
+    return {"output": np.asarray(out).tolist(), "grads": [np.asarray(tf.convert_to_tensor(g)).tolist() for g in grads]}
+
 
 def _built(layer, shape):
     layer(np.zeros(shape, "float32"))

@@ -25,6 +25,7 @@ if __name__ == "__main__":
         "cases": values,
         "facts": cases.facts(keras),
         "attention": attention,
+        "masked": {name: cases.masked(tf, keras, name) for name in cases.MASK_MODELS},
     }
     tmp = OUT.with_suffix(".tmp")
     tmp.write_text(json.dumps(data, sort_keys=True) + "\n")

@@ -21,7 +21,7 @@ from tapeviz.core import nest, state
 from tapeviz.core.primitives.math import cast
 from tapeviz.core.scopes import name_scope
 from tapeviz.core.tensor import Tensor, Variable, convert_to_tensor, to_array
-from tapeviz.keras import constraints, initializers, regularizers
+from tapeviz.keras import constraints, initializers, masking, regularizers
 from tapeviz.keras.saving.config import RecordsInit
 from tapeviz.keras.variables import Variable as KerasVariable
 from tapeviz.keras.variables import _stack as _path_stack
@@ -413,6 +413,9 @@ class Layer(RecordsInit):
             training = outer
         if _accepts(self.call, "training"):
             kwargs["training"] = training
+        input_mask = masking.mask_of(first) if "mask" not in kwargs else kwargs["mask"]
+        if input_mask is not None and "mask" not in kwargs and _accepts(self.call, "mask"):
+            kwargs["mask"] = input_mask
         if self._losses:
             self._losses.clear()  # losses are those of the last call
         _context.training = training
@@ -426,6 +429,10 @@ class Layer(RecordsInit):
             _context.training = outer
         if self.activity_regularizer is not None:
             self._add_activity_losses(outputs)
+        output_mask = self.compute_mask(inputs, input_mask)
+        if output_mask is not None or input_mask is not None:
+            for output in nest.flatten(outputs)[:1]:
+                masking.attach(output, output_mask)
         last = outputs if type(outputs) is Tensor else next(iter(nest.flatten(outputs)), None)
         if hasattr(last, "dtype"):
             self.__dict__["_last_output_dtype"] = last.dtype.name
@@ -473,6 +480,12 @@ class Layer(RecordsInit):
             shape = tuple(None if a != b else a for a, b in zip(shape, other))
         dtype = self._last_output_dtype
         return KerasTensor((None,) + shape, dtype, layer=(self, args, kwargs), parents=flat)
+
+    supports_masking = False  # True: an input mask passes through to the output unchanged
+
+    def compute_mask(self, inputs, mask=None):
+        """The output's mask: the input's if the layer ``supports_masking``, else None."""
+        return mask if self.supports_masking else None
 
     def compute_output_shape(self, input_shape):
         """The output shape for ``input_shape`` (the batch may be None), by running a batch of one."""

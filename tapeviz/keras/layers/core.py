@@ -21,6 +21,7 @@ class Dense(Layer):
     """
 
     _weight_names = ("kernel", "bias")
+    supports_masking = True
 
     def __init__(
         self,
@@ -84,6 +85,8 @@ class Reshape(Layer):
 class Activation(Layer):
     """Apply an activation function ('relu', 'softmax'... or a callable)."""
 
+    supports_masking = True
+
     def __init__(self, activation, **kwargs):
         super().__init__(**kwargs)
         self.activation = activations.get(activation)
@@ -98,6 +101,8 @@ class Dropout(Layer):
     At inference (``training`` False or not given, ``model.predict``) it
     passes inputs through unchanged, as in Keras.
     """
+
+    supports_masking = True
 
     def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
         super().__init__(**kwargs)
@@ -123,8 +128,9 @@ class Embedding(Layer):
     _weight_names = ("embeddings",)
 
     def __init__(self, input_dim, output_dim, embeddings_initializer="uniform", **kwargs):
-        kwargs.pop("mask_zero", None)
+        mask_zero = kwargs.pop("mask_zero", False)
         super().__init__(**kwargs)
+        self.mask_zero = mask_zero
         self.input_dim, self.output_dim = int(input_dim), int(output_dim)
         self.embeddings_initializer = initializers.get(embeddings_initializer)
 
@@ -132,6 +138,14 @@ class Embedding(Layer):
         self.embeddings = self.add_weight(
             "embeddings", (self.input_dim, self.output_dim), initializer=self.embeddings_initializer
         )
+
+    def compute_mask(self, inputs, mask=None):
+        """With ``mask_zero=True``, the positions whose index is not 0 (0 is padding), as Keras."""
+        if not self.mask_zero:
+            return None
+        from tapeviz.keras import ops
+
+        return ops.not_equal(inputs, 0)
 
     def call(self, inputs):
         if inputs.dtype.is_floating:

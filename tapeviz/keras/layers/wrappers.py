@@ -100,6 +100,9 @@ class Bidirectional(Layer):
         if not layer.name.startswith("forward_"):
             layer.name = "forward_" + layer.name  # as Keras names the pair
         self.forward_layer, self.backward_layer = layer, backward_layer
+        for direction in (layer, backward_layer):  # masked steps output zeros in both directions, as Keras
+            if hasattr(direction, "zero_output_for_mask"):
+                direction.zero_output_for_mask = getattr(layer, "return_sequences", False)
         self.merge_mode = merge_mode
         self.return_sequences = getattr(layer, "return_sequences", False)
         self.return_state = getattr(layer, "return_state", False)
@@ -126,6 +129,9 @@ class Bidirectional(Layer):
         if self.return_state:
             return (out if isinstance(out, list) else [out]) + list(forward_states) + list(backward_states)
         return out
+
+    def compute_mask(self, inputs, mask=None):
+        return mask if self.return_sequences else None
 
     def get_config(self):
         return {**super().get_config(), "merge_mode": self.merge_mode}
