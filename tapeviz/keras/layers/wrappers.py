@@ -31,11 +31,8 @@ class Lambda(Layer):
 
 
 class Masking(Layer):
-    """Zero the timesteps whose features all equal ``mask_value``.
-
-    tapeviz computes the mask but does not yet pass it on to the next layers
-    (Keras's mask propagation); the zeroed steps are what an RNN reads.
-    """
+    """Zero the timesteps whose features all equal ``mask_value``, and mask them for the next layers
+    (an RNN then skips them), as Keras."""
 
     def __init__(self, mask_value=0.0, **kwargs):
         super().__init__(**kwargs)
