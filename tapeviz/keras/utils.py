@@ -3,6 +3,7 @@
 import numpy as np
 
 from tapeviz.core.tensor import is_tensor, to_array
+from tapeviz.keras.plotting import model_to_dot, plot_model  # noqa: F401  (keras.utils lists them)
 from tapeviz.keras.sequences import PyDataset, pad_sequences  # noqa: F401  (keras.utils lists them)
 
 __all__ = [
@@ -14,6 +15,8 @@ __all__ = [
     "pad_sequences",
     "PyDataset",
     "Sequence",
+    "plot_model",
+    "model_to_dot",
 ]
 
 Sequence = PyDataset  # Keras 3 keeps the old name as an alias
