@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import tapeviz as tf
-from tapeviz.datasets import load_digits
+from tapeviz.keras.datasets import load_digits
 
 L = tf.keras.layers
 

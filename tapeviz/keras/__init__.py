@@ -5,7 +5,18 @@ Keras 3's names, defaults and formulas (TF 2.16+ ships Keras 3 as
 or ``compile``/``fit``) and TensorFlow's guides run unchanged.
 """
 
-from tapeviz.keras import activations, callbacks, initializers, layers, losses, metrics, optimizers, saving, utils  # noqa: F401  # noqa: F401
+from tapeviz.keras import (
+    activations,
+    callbacks,
+    datasets,
+    initializers,
+    layers,
+    losses,
+    metrics,
+    optimizers,
+    saving,
+    utils,
+)  # noqa: F401
 from tapeviz.keras.layers import Input, Layer  # noqa: F401
 from tapeviz.keras.models import Model, Sequential  # noqa: F401
 from tapeviz.keras.saving import load_model, save_model  # noqa: F401
@@ -37,6 +48,7 @@ preprocessing = _Namespace(
 __all__ = [
     "activations",
     "callbacks",
+    "datasets",
     "initializers",
     "layers",
     "losses",

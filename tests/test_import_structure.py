@@ -1,0 +1,168 @@
+"""The house's floors: what may import what (docs/architecture.md), checked on the source.
+
+An import graph is read from every module's ``import`` statements (ast, no
+code run): module-level imports are what runs when a module loads, so a
+cycle among them between two packages is a module that can break depending
+on what was imported first. Imports inside functions are read too, to check
+the two rules that hold everywhere: keras never reaches into the package
+face, and the two cards do not import each other.
+"""
+
+import ast
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+import tapeviz
+
+ROOT = pathlib.Path(tapeviz.__file__).parent
+MODULES = {}
+for path in ROOT.rglob("*.py"):
+    parts = list(path.relative_to(ROOT.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    MODULES[".".join(parts)] = path
+
+
+def _imports(module, everywhere):
+    """(imported module, line) pairs: top-level statements only, or every statement when ``everywhere``."""
+    tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+    nodes = ast.walk(tree) if everywhere else _top_level(tree)
+    found = []
+    for node in nodes:
+        if isinstance(node, ast.Import):
+            found += [(alias.name, node.lineno) for alias in node.names if alias.name.startswith("tapeviz")]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith("tapeviz"):
+            for alias in node.names:
+                sub = f"{node.module}.{alias.name}"
+                found.append((sub if sub in MODULES else node.module, node.lineno))
+    return found
+
+
+def _top_level(tree):
+    """Module-level statements, including those under a module-level if/try (they run at import too)."""
+    for node in tree.body:
+        if isinstance(node, (ast.If, ast.Try)):
+            yield from ast.walk(node)
+        else:
+            yield node
+
+
+def _unit(module):
+    """The package a module belongs to: tapeviz.core, tapeviz.keras, tapeviz.viz...; the face is 'tapeviz'."""
+    parts = module.split(".")
+    return ".".join(parts[:2])
+
+
+def _cycles(graph):
+    """Strongly connected components with more than one node (Tarjan)."""
+    index, low, stack, on_stack, found = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in graph.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_the_graph_sees_the_modules():
+    assert {"tapeviz", "tapeviz.keras.layers.core", "tapeviz.viz.card", "tapeviz.core.tape"} <= set(MODULES)
+    assert ("tapeviz.core.tape", 1) not in _imports("tapeviz.viz.card", True)  # a line number, not a guess
+    assert any(m == "tapeviz.core.primitives.array" for m, _ in _imports("tapeviz.keras.layers.core", False))
+
+
+def test_no_import_cycle_between_packages_at_load_time():
+    graph = {}
+    for module in MODULES:
+        for imported, _line in _imports(module, everywhere=False):
+            if imported in MODULES and _unit(imported) != _unit(module):
+                graph.setdefault(_unit(module), set()).add(_unit(imported))
+    assert not _cycles(graph), f"packages that import each other when they load: {_cycles(graph)}"
+
+
+def test_the_core_never_imports_the_visualizer_or_keras():
+    offenders = [
+        f"{module}:{line} imports {imported}"
+        for module in MODULES
+        if module.startswith("tapeviz.core")
+        for imported, line in _imports(module, everywhere=True)
+        if imported == "tapeviz" or imported.startswith(("tapeviz.viz", "tapeviz.keras"))
+    ]
+    assert not offenders
+
+
+def test_no_keras_module_imports_the_package_face():
+    # ``from tapeviz import backend`` names a module; ``import tapeviz as tf`` or
+    # ``from tapeviz import reshape`` reads the face, which itself imports keras.
+    # __version__ is package metadata, read when a file is saved.
+    offenders = []
+    for module in MODULES:
+        if not module.startswith("tapeviz.keras"):
+            continue
+        tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import) and any(a.name == "tapeviz" for a in node.names):
+                offenders.append(f"{module}:{node.lineno} import tapeviz")
+            if isinstance(node, ast.ImportFrom) and node.module == "tapeviz" and node.level == 0:
+                names = [a.name for a in node.names if f"tapeviz.{a.name}" not in MODULES and a.name != "__version__"]
+                offenders += [f"{module}:{node.lineno} from tapeviz import {n}" for n in names]
+    assert not offenders, offenders
+
+
+def test_the_two_cards_do_not_import_each_other():
+    graph = {
+        m: {i for i, _ in _imports(m, everywhere=True) if i.startswith("tapeviz.viz")}
+        for m in MODULES
+        if m.startswith("tapeviz.viz")
+    }
+    for cycle in _cycles(graph):
+        assert not {"tapeviz.viz.card", "tapeviz.viz.tangent_card"} <= set(cycle), cycle
+    assert "tapeviz.viz.card" not in {i for i, _ in _imports("tapeviz.viz.tangent_card", everywhere=True)}
+
+
+@pytest.mark.parametrize("module", ["tapeviz.keras.layers.core", "tapeviz.keras.losses", "tapeviz.viz.tangent_card"])
+def test_a_module_imports_first_in_a_fresh_interpreter(module):
+    # What the graph says, run once: importing the module first, before the face finished, works.
+    done = subprocess.run([sys.executable, "-c", f"import {module}"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+
+
+INTERNALS = {"_core", "core", "backend", "array_ops", "module", "_draw", "_VIZ_NAMES"}
+
+
+def test_dir_of_the_package_shows_the_tf_face_only():
+    names = set(dir(tapeviz))
+    assert not names & INTERNALS
+    assert not [n for n in names if n.startswith("_")]
+    # TF's namespaces and classes stay, as ``tf.config``, ``tf.math``...
+    assert {"config", "math", "nn", "linalg", "random", "keras", "data", "image", "autodiff", "nest", "errors"} <= names
+    assert {"GradientTape", "Variable", "constant", "reduce_sum", "Module", "viz", "show"} <= names
+    assert set(tapeviz.__all__) <= names and not set(tapeviz.__all__) & INTERNALS
+
+
+def test_the_layers_below_stay_reachable_by_name():
+    # Not advertised, still importable: lesson 11 reads tf.backend.name(), docs/hooks.md tapeviz.core.tape.
+    assert tapeviz.backend.name() in {"numpy", "cupy", "strict"}
+    assert tapeviz.core.tape.GradientTape is tapeviz.GradientTape
