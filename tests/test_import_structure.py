@@ -166,3 +166,24 @@ def test_the_layers_below_stay_reachable_by_name():
     # Not advertised, still importable: lesson 11 reads tf.backend.name(), docs/hooks.md tapeviz.core.tape.
     assert tapeviz.backend.name() in {"numpy", "cupy", "strict"}
     assert tapeviz.core.tape.GradientTape is tapeviz.GradientTape
+
+
+def test_the_visualizer_advertises_one_entry_point_per_purpose():
+    import tapeviz.viz as viz
+
+    assert viz.__all__ == [
+        "show",
+        "player",
+        "trace",
+        "explain",
+        "find_nonfinite",
+        "gradcheck",
+        "memory",
+        "heatmap",
+        "watch_all",
+        "stop_watching",
+        "GraphvizUnavailable",
+    ]
+    # The older doors stay open (lesson 01 uses recording_player, table and trace_of).
+    for older in ("Figure", "to_dot", "table", "recording_player", "trace_of", "Trace", "Player", "Heatmap"):
+        assert callable(getattr(viz, older)) and older not in viz.__all__
