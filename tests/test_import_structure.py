@@ -102,6 +102,33 @@ def test_no_import_cycle_between_packages_at_load_time():
     assert not _cycles(graph), f"packages that import each other when they load: {_cycles(graph)}"
 
 
+# The floors of docs/architecture.md: at load time a module imports only its own
+# floor or those below. A package not listed (a new one) counts as the top floor.
+FLOORS = {
+    "tapeviz.backend": 0,
+    "tapeviz.core": 1,
+    **dict.fromkeys(
+        ["tapeviz.math", "tapeviz.nn", "tapeviz.linalg", "tapeviz.random", "tapeviz.image", "tapeviz.config"], 2
+    ),
+    **dict.fromkeys(["tapeviz.autodiff", "tapeviz.data", "tapeviz.array_ops", "tapeviz.saved_model"], 2),
+    "tapeviz.keras": 3,
+    **dict.fromkeys(["tapeviz.optimizers", "tapeviz.module", "tapeviz.datasets"], 4),
+    "tapeviz.viz": 5,
+    "tapeviz": 6,
+}
+TOP = max(FLOORS.values())
+
+
+def test_each_package_imports_only_its_floor_and_those_below_at_load_time():
+    upward = [
+        f"{module}:{line} imports {imported}"
+        for module in MODULES
+        for imported, line in _imports(module, everywhere=False)
+        if imported in MODULES and FLOORS.get(_unit(imported), TOP) > FLOORS.get(_unit(module), TOP)
+    ]
+    assert not upward, upward
+
+
 def test_the_core_never_imports_the_visualizer_or_keras():
     offenders = [
         f"{module}:{line} imports {imported}"
