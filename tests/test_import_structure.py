@@ -9,6 +9,7 @@ face, and the two cards do not import each other.
 """
 
 import ast
+import functools
 import pathlib
 import subprocess
 import sys
@@ -26,9 +27,14 @@ for path in ROOT.rglob("*.py"):
     MODULES[".".join(parts)] = path
 
 
+@functools.cache
+def _tree(module):
+    return ast.parse(MODULES[module].read_text(encoding="utf-8"))
+
+
 def _imports(module, everywhere):
     """(imported module, line) pairs: top-level statements only, or every statement when ``everywhere``."""
-    tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+    tree = _tree(module)
     nodes = ast.walk(tree) if everywhere else _top_level(tree)
     found = []
     for node in nodes:
@@ -148,8 +154,7 @@ def test_no_keras_module_imports_the_package_face():
     for module in MODULES:
         if not module.startswith("tapeviz.keras"):
             continue
-        tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
+        for node in ast.walk(_tree(module)):
             if isinstance(node, ast.Import) and any(a.name == "tapeviz" for a in node.names):
                 offenders.append(f"{module}:{node.lineno} import tapeviz")
             if isinstance(node, ast.ImportFrom) and node.module == "tapeviz" and node.level == 0:
