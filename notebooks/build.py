@@ -219,7 +219,7 @@ def with_solutions(nb):
         for exercise in found:
             code = lessons.EXERCISES[exercise].solution
             if not code:
-                raise SystemExit(f"exercise {exercise} has no solution in tapeviz/lessons.py")
+                raise SystemExit(f"exercise {exercise} has no solution in tapeviz/lessons/catalogue.py")
             solution = nbformat.v4.new_code_cell(code)
             solution.metadata["tags"] = [SOLUTION_TAG]
             cells.append(solution)
