@@ -493,6 +493,27 @@ def _player_checks(page, lesson, name):
     page.screenshot(path=str(ARTIFACTS / f"{name}_page.png"), full_page=False)
 
 
+def _predict_mode_checks(page, lesson, name):
+    """The predict-mode player (lessons 1 and 7): a step hides its gradient until the student types one."""
+    predicting = (
+        page.locator(".jp-OutputArea-output .widget-vbox")
+        .filter(has=page.locator("button", has_text="step \u25b6"))
+        .filter(has=page.locator("input[type='checkbox']:checked"))
+        .first
+    )
+    predicting.scroll_into_view_if_needed()
+    state = _step(page, predicting)
+    assert state["caption"].startswith("step 1 of") and "Type it below" in state["caption"], state
+    # lesson 1: y = x**2 at 3 sends 6 to x, answered wrong; lesson 7: the Add sends its upstream 1 on, answered right
+    typed, said = ("5", "\u2718 not quite: upstream \u00d7 local = 6") if lesson.startswith("01") else ("1", "\u2714 right")
+    predicting.locator("input[type='text']").first.fill(typed)
+    predicting.locator("button", has_text="check").first.click()
+    page.wait_for_function(
+        "([root, said]) => root.textContent.includes(said)", arg=[predicting.element_handle(), said], timeout=15_000
+    )
+    predicting.screenshot(path=str(ARTIFACTS / f"{name}_predict_mode.png"))
+
+
 def _bare_number_refused(page, name):
     """Lesson 6: typing the number a "write a custom gradient" exercise's example prints is refused."""
     cell = page.locator(".jp-CodeCell").filter(has_text='lessons.check("06.reverse"').first
@@ -552,6 +573,7 @@ def test_lesson_opened_unexecuted_then_run_all(lab_page, jupyterlab, lesson):
         _assert_no_hint_before_a_wrong_answer(page, lesson)
         if lesson in LESSONS:
             _player_checks(page, lesson, name)
+            _predict_mode_checks(page, lesson, name)
         if lesson == CUSTOM_GRADIENT_LESSON:
             _bare_number_refused(page, name)
         assert not problems, problems
