@@ -1,11 +1,16 @@
 """The lessons' helpers, the docs' listener example, and the lessons without Graphviz.
 
-nbval (in ``./dev.sh test``) runs every notebook as stored. Here we check what
-it cannot: ``tapeviz.lessons.check`` gives the right verdicts (and rejects
-impossible answers), the hooks page's example listener runs and prints what
-the page says, every exercise has a solution that its check accepts when run
-in its lesson, no solution is stored in a notebook, and every lesson also runs
-when the ``dot`` program is missing, producing the same output types as with it.
+nbval (in ``./dev.sh test``) runs every notebook as stored, and
+``tests/test_browser.py`` runs each once in JupyterLab. Here we check what
+they cannot: ``tapeviz.lessons.check`` gives the right verdicts (for every
+exercise: the right answer accepted, text refused where numbers are asked, a
+typed result refused where code is asked, the student's code run on fresh
+inputs, a misconception named, the hint hidden until a wrong answer), no
+question or hint states its answer, the hooks page's example listener runs and
+prints what the page says, every exercise has a solution that its check
+accepts when run in its lesson, no solution is stored in a notebook, and every
+lesson also runs when the ``dot`` program is missing, producing the same
+output types as with it (each lesson executed once here, with its solutions).
 """
 
 import os

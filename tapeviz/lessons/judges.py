@@ -11,7 +11,7 @@ import re
 
 import numpy as np
 
-from tapeviz.lessons.answers import Refused, code, number, numbers, plain, refuse_text
+from tapeviz.lessons.answers import Refused, code, describe, number, numbers, plain, refuse_text
 from tapeviz.lessons.probe import observe
 
 
@@ -386,8 +386,11 @@ def clip(answer):
 # -- 09 ----------------------------------------------------------------------------------------
 def accuracy(answer):
     if not hasattr(answer, "evaluate") or not hasattr(answer, "trainable_variables"):
-        code(None if not callable(answer) else answer, "answer = mine")  # a number or text: refused
-        raise Refused("answer with your trained Keras model itself (answer = mine).")
+        raise Refused(
+            f"got {describe(plain(answer)) if not isinstance(answer, str) else repr(answer)}: this exercise asks for "
+            "code, a trained model: answer with the model itself (answer = mine). The checker evaluates it on the "
+            "test set, so a typed accuracy cannot pass."
+        )
     from tapeviz import datasets
 
     _, (x_test, y_test) = datasets.load_digits(flatten=True)
