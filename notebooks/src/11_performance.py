@@ -20,7 +20,7 @@ from tapeviz import lessons
 lessons.setup()
 
 
-def best_time(fn, repeat=5, number=20):
+def best_time(fn, repeat=3, number=10):
     """The best of `repeat` runs of `number` calls, per call, in milliseconds."""
     fn()
     runs = []
@@ -88,8 +88,8 @@ print(f"tape, recorder off:      {plain_ms:8.3f} ms = {plain_ms / hand_ms:5.1f} 
 
 # %% [markdown]
 # **What the ratio measures:** the time of one gradient by the tape divided
-# by the time of the same gradient written by hand in NumPy (the best of 5 runs
-# of 20 calls each), on your machine, now: the numbers above are yours, and
+# by the time of the same gradient written by hand in NumPy (the best of 3 runs
+# of 10 calls each), on your machine, now: the numbers above are yours, and
 # they change from run to run. Compare the two tape lines: the difference is
 # what watching costs, the price of the pictures. From here on the cells
 # time the tape with the recorder off, as a program that draws nothing runs it.
@@ -122,7 +122,7 @@ def tape_over_hand(batch, inputs, hidden, outputs):
         d_out = 2 * (h @ a2 - ys) / ys.size
         return xs.T @ ((d_out @ a2.T) * (a > 0)), h.T @ d_out
 
-    return best_time(taped, number=5) / best_time(hand, number=5)
+    return best_time(taped, number=3) / best_time(hand, number=3)
 
 
 tf.viz.stop_watching()  # time the tape as a program that draws nothing runs it
