@@ -66,6 +66,16 @@ print("First Derivative:", dy_dx.numpy())
 print("Second Derivative:", d2y_d2x.numpy())
 
 # %% [markdown]
+# Play both sweeps, one after the other (`sweep="all"`): first `tape3`'s own
+# sweep, which ends on `dy/dx`; then `tape2`'s sweep, which walks back through
+# the ops that first sweep recorded (the seed, the two products of `Mul`'s
+# rule, the `AddN` at the fan-out) and ends on the second derivative. Predict
+# both end values before you play.
+
+# %%
+tf.viz.player(tape2, sweep="all")
+
+# %% [markdown]
 # ## Deeper: a chain of tapes
 #
 # Every extra tape adds one order. With `sin`, the derivatives cycle
@@ -98,6 +108,13 @@ with tf.GradientTape() as outer:
 hessian = outer.jacobian(g, x)
 print("gradient:", g.numpy())
 print("Hessian:\n", hessian.numpy())
+
+# %% [markdown]
+# The same matrix as a heatmap (red positive, blue negative, white zero): the
+# symmetry about the diagonal is visible at a glance.
+
+# %%
+tf.viz.heatmap(hessian, title="Hessian of f at x = [1, 2]")
 
 # %% [markdown]
 # ## Exercises

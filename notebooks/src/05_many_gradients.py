@@ -102,7 +102,15 @@ x = tf.constant([1.0, 2.0, 3.0])
 with tf.GradientTape() as tape:
     tape.watch(x)
     y = tf.stack([x[0] * x[1], x[1] * x[2]])
-print(tape.jacobian(y, x))
+jacobian = tape.jacobian(y, x)
+print(jacobian)
+
+# %% [markdown]
+# As a heatmap, one row per element of `y`, one column per element of `x`:
+# the white cells are the zeros, where `y[i]` does not depend on `x[j]`.
+
+# %%
+tf.viz.heatmap(jacobian, title="d y[i] / d x[j]")
 
 # %% [markdown]
 # ## Per example: `batch_jacobian`
