@@ -352,6 +352,12 @@ def test_predictions_accept_the_right_answer_and_name_the_misconception(name, ri
         assert not verdict and reason in str(verdict), str(verdict)
 
 
+@pytest.mark.parametrize("name", sorted(n for n, spec in lessons.EXERCISES.items() if spec.judge is None))
+def test_any_wrong_value_gets_something_to_look_at(name):
+    verdict = lessons.check(name, [[123.0]])
+    assert not verdict and "not it yet" not in str(verdict) and lessons.EXERCISES[name].otherwise in str(verdict)
+
+
 def test_every_exercise_is_tested_here():
     tested = set(WRITTEN) | {"09.accuracy", "02.which_watched", "05.jacobian", "05.zero"}
     tested |= {"01.cube", "01.which_none", "02.unwatched_read", "04.symmetric", "05.none_or_zero", "05.batch"}

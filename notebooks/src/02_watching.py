@@ -179,7 +179,8 @@ lessons.check("02.unwatched_read", answer)
 # %% [markdown]
 # The tape's picture: `p` is the only variable on it. `q`'s value enters
 # `p * q` as a plain constant (a dashed oval), and `q * q`, which depends on
-# nothing watched, was not recorded at all.
+# nothing watched, was not recorded at all: its value, 9, enters the addition
+# as a constant too.
 
 # %%
 tape

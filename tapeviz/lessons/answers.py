@@ -40,6 +40,8 @@ def refuse_text(value):
     """Refuse text (``"14"``, ``"wb"``) anywhere inside an answer that should hold numbers."""
     if isinstance(value, (str, bytes)):
         raise Refused(f"got the text {value!r}: answer with the number itself, not a string.")
+    if isinstance(value, bool):
+        raise Refused(f"got {value}: answer with a number, not True/False.")
     if isinstance(value, dict):
         for item in value.values():
             refuse_text(item)

@@ -19,6 +19,8 @@ EXERCISES = {
             (12.0, "that is the derivative of x**3 alone: the 2*x term sends its own gradient too."),
             (16.0, "the derivative of 2*x is the constant 2, not 2x."),
         ],
+        otherwise="did the tape record both terms? Compute y inside the with block, ask for dy/dx after it, "
+        "and compare with your own derivative, term by term.",
         solution="""
 x = tf.Variable(2.0)
 with tf.GradientTape() as tape:
@@ -156,6 +158,7 @@ lessons.check("04.symmetric", answer)
         [[2.0, 0.0, 0.0], [0.0, 4.0, 0.0], [0.0, 0.0, 6.0]],
         "tape.jacobian(y, x) keeps every d y[i] / d x[j]: on which x does y[i] depend?",
         mistakes=[([2.0, 4.0, 6.0], "that is the gradient of sum(y): jacobian keeps each d y[i] / d x[j] apart.")],
+        otherwise="3 outputs by 3 inputs: a 3 x 3 matrix whose row i holds d y[i] / d x[j] for every j.",
         solution="""
 x = tf.constant([1.0, 2.0, 3.0])
 with tf.GradientTape() as tape:
@@ -188,6 +191,7 @@ lessons.check("05.row", answer)
         [2.0, 0.0],
         "unconnected_gradients= takes a tf.UnconnectedGradients value.",
         mistakes=[([2.0, None], "None is the default: ask the tape for zeros instead.")],
+        otherwise="y = x * 2 gives dy/dx from its rule; z never reaches y, so its entry is the zero you asked for.",
         solution="""
 x, z = tf.Variable(1.0), tf.Variable(1.0)
 with tf.GradientTape() as tape:
@@ -239,6 +243,7 @@ lessons.check("05.batch", answer)
             (12.0, "that is d(x**3)/dx: the tape does not see the stopped factor as x, so it is not x**3 to it."),
             (4.0, "that is d(x**2)/dx alone: the stopped factor is a constant, but it still multiplies."),
         ],
+        otherwise="the tape differentiates x**2 only; the stopped factor is a constant with the value of x.",
         solution="""
 x = tf.Variable(2.0)
 with tf.GradientTape() as tape:
@@ -318,6 +323,7 @@ lessons.check("06.why_finite", answer)
             (4.0, "the product sends back the OTHER factor to each of its two uses: two arrivals from x*x."),
             (3.0, "one arrival only: x has three uses, and each sends a gradient back."),
         ],
+        otherwise="count the uses of x; each sends its own gradient back (for x*x, the other factor), and they add.",
         solution="""
 x = tf.Variable(3.0)
 with tf.GradientTape() as tape:

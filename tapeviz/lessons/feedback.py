@@ -14,11 +14,14 @@ class Exercise:
 
     ``judge(answer) -> (ok, message)`` replaces the comparison (and may raise
     :class:`~tapeviz.lessons.answers.Refused`); ``mistakes`` pairs values a
-    misconception gives with the message that names it; ``solution`` is the
+    misconception gives with the message that names it, and ``otherwise``
+    says what to look at for any other wrong value; ``solution`` is the
     code for the exercise cell, ending with the check.
     """
 
-    def __init__(self, question, expected=None, hint="", judge=None, tolerance=1e-4, solution="", mistakes=()):
+    def __init__(
+        self, question, expected=None, hint="", judge=None, tolerance=1e-4, solution="", mistakes=(), otherwise=""
+    ):
         self.question = question
         self.expected = expected
         self.hint = hint
@@ -26,6 +29,7 @@ class Exercise:
         self.tolerance = tolerance
         self.solution = solution.strip("\n")
         self.mistakes = tuple(mistakes)
+        self.otherwise = otherwise  # what to look at when a wrong answer matches no known misconception
 
 
 class Feedback:
@@ -106,7 +110,7 @@ def _compare(spec, answer):
     for value, message in spec.mistakes:
         if same(got, plain(value), spec.tolerance):
             return False, f"got {describe(got)}: {message}"
-    return False, f"got {describe(got)}: that is not it yet."
+    return False, f"got {describe(got)}: {spec.otherwise or 'that is not it yet.'}"
 
 
 def check(exercise, answer):
