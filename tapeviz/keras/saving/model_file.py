@@ -19,6 +19,7 @@ when complete.
 """
 
 import datetime
+import importlib.metadata
 import json
 import zipfile
 
@@ -56,11 +57,9 @@ def save_model(model, filepath, overwrite=True, **kwargs):
     if getattr(model, "compiled", False):
         config["compile"] = serialize(model._compile_args)
     weights = weights_io.state_bytes(model)
-    from tapeviz import __version__  # the face's version string; the package is imported by now
-
     metadata = {
         "keras_version": "3 (tapeviz)",
-        "tapeviz_version": __version__,
+        "tapeviz_version": _tapeviz_version(),
         "date_saved": datetime.datetime.now().strftime("%Y-%m-%d@%H:%M:%S"),
     }
     with atomic_write(path, overwrite=overwrite) as f:
@@ -68,6 +67,13 @@ def save_model(model, filepath, overwrite=True, **kwargs):
             z.writestr("metadata.json", json.dumps(metadata))
             z.writestr("config.json", json.dumps(config))
             z.writestr("model.weights.h5", weights)
+
+
+def _tapeviz_version():
+    try:
+        return importlib.metadata.version("tapeviz")
+    except importlib.metadata.PackageNotFoundError:  # run from a source tree that was never installed
+        return "unknown"
 
 
 def describe_model(model):
