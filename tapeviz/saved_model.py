@@ -32,6 +32,7 @@ import os
 import re
 import secrets
 import zipfile
+import zlib
 
 import numpy as np
 
@@ -312,7 +313,17 @@ def _read_values(path, variables):
         raise FileFormatError(f"The SavedModel's data file {path} is missing.") from None
     except FileFormatError:
         raise
-    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, TypeError) as exc:
+    except (
+        OSError,
+        ValueError,
+        KeyError,
+        EOFError,
+        zipfile.BadZipFile,
+        TypeError,
+        RuntimeError,
+        NotImplementedError,
+        zlib.error,
+    ) as exc:
         raise FileFormatError(f"{path} cannot be read as the SavedModel's variables: {exc}") from None
 
 
@@ -330,24 +341,30 @@ def _registered_class(info, custom_objects):
 
 
 def _rebuild(cls, manifest, custom_objects):
-    from tapeviz.core.tensor_spec import TensorSpec
-
+    """An instance of the user's ``cls`` made with the saved arguments, its lazy variables created, or None."""
     init = manifest.get("init")
     if not isinstance(init, dict):
         return None
     try:
-        obj = cls(
-            *deserialize(init.get("args", []), custom_objects), **deserialize(init.get("kwargs", {}), custom_objects)
-        )
+        args = deserialize(init.get("args", []), custom_objects)
+        kwargs = deserialize(init.get("kwargs", {}), custom_objects)
+        obj = cls(*args, **kwargs)
         if len(obj.variables) != len(manifest["variables"]):
-            # Variables made on first call: call each signed tf.function once on zeros.
-            for name, specs in manifest["functions"].items():
+            # Variables made on first call: call the class's own signed tf.functions once on zeros. Which methods,
+            # and their shapes, come from the class, never from the file.
+            for name, specs in _functions(obj).items():
                 if specs:
-                    zeros = [np.zeros([1 if n is None else n for n in s["shape"]], dtype=s["dtype"]) for s in specs]
-                    getattr(obj, name)(*[TensorSpec(s["shape"], s["dtype"]).cast(z) for s, z in zip(specs, zeros)])
+                    signature = getattr(type(obj), name).input_signature
+                    getattr(obj, name)(
+                        *[spec.cast(np.zeros(_example_shape(spec), spec.dtype.name)) for spec in signature]
+                    )
     except Exception:  # the class cannot be called with what was saved: fall back to the variables alone
         return None
     return obj
+
+
+def _example_shape(spec):
+    return [] if spec.shape is None else [1 if n is None else n for n in spec.shape]
 
 
 class _Restored:

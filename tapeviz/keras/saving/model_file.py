@@ -22,6 +22,7 @@ import datetime
 import importlib.metadata
 import json
 import zipfile
+import zlib
 
 from tapeviz.core import nest
 from tapeviz.core.files import FileFormatError, atomic_write
@@ -212,6 +213,8 @@ def _read_members(path, names):
         with zipfile.ZipFile(path) as z:
             found = {}
             for name in names:
+                if name not in z.namelist():
+                    raise FileFormatError(f"{path} is not a .keras model file: it has no {name!r}.")
                 info = z.getinfo(name)
                 if info.file_size > _MAX_MEMBER_BYTES:
                     raise FileFormatError(
@@ -219,11 +222,18 @@ def _read_members(path, names):
                     )
                 found[name] = z.read(info)
             return found
-    except FileNotFoundError:
-        raise
-    except KeyError as exc:
-        raise FileFormatError(f"{path} is not a .keras model file: it has no {exc.args[0]}.") from None
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, NotImplementedError, ValueError, OSError) as exc:
+    except (FileNotFoundError, IsADirectoryError, PermissionError):
+        raise  # the path, not the file's content: the usual OSError
+    except (
+        zipfile.BadZipFile,
+        zipfile.LargeZipFile,
+        zlib.error,
+        RuntimeError,
+        EOFError,
+        NotImplementedError,
+        ValueError,
+        OSError,
+    ) as exc:
         if isinstance(exc, FileFormatError):
             raise
         raise FileFormatError(f"{path} is not a readable .keras (zip) file: {exc}") from None

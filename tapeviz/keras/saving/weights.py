@@ -145,8 +145,11 @@ def read_state_bytes(model, data, where):
     except OSError as exc:
         raise FileFormatError(f"{where} is not a readable HDF5 weights file ({exc}).") from None
     with h5file:
-        refuse_outside_storage(h5file, where)
-        read_state(model, h5file, where)
+        try:
+            refuse_outside_storage(h5file, where)
+            read_state(model, h5file, where)
+        except (OSError, KeyError, RuntimeError, TypeError, AttributeError) as exc:  # h5py on a damaged file
+            raise FileFormatError(f"{where} is a damaged weights file: {type(exc).__name__}: {exc}") from None
 
 
 def refuse_outside_storage(h5file, where="the weights file"):
