@@ -20,6 +20,7 @@ import builtins
 import marshal
 import sys
 import types
+import warnings
 
 import numpy as np
 
@@ -63,6 +64,12 @@ def serialize(value):
             "kwargs": {k: serialize(v) for k, v in kwargs.items()},
         }
     if isinstance(value, types.FunctionType) and value.__name__ == "<lambda>":
+        warnings.warn(
+            "The object being serialized includes a `lambda`. This is unsafe. In order to reload the object, you "
+            "will have to pass `safe_mode=False` to the loading function. Please avoid using `lambda` in the future, "
+            "and use named Python functions instead.",
+            stacklevel=2,
+        )
         return {"__lambda__": _lambda_data(value)}
     if callable(value):
         if getattr(value, "__name__", None) is None:
