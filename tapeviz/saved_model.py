@@ -36,6 +36,7 @@ import zlib
 
 import numpy as np
 
+from tapeviz.core.eager import Function
 from tapeviz.core.files import FileFormatError, atomic_write, write_bytes
 from tapeviz.core.tensor import Variable
 from tapeviz.keras.models import Model
@@ -163,8 +164,6 @@ def _describe_module(module):
 
 
 def _functions(module):
-    from tapeviz.core.eager import Function
-
     found = {}
     for name in dir(type(module)):
         attribute = getattr(type(module), name, None)

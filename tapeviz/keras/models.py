@@ -7,7 +7,7 @@ A Model is a Layer that can also ``summary()`` itself; training
 import numpy as np
 
 from tapeviz.core import nest, state
-from tapeviz.keras.layers.base import KerasTensor, Layer
+from tapeviz.keras.layers.base import KerasTensor, Layer, _batchless
 from tapeviz.keras.layers.core import InputLayer
 from tapeviz.keras.saving import model_file
 from tapeviz.keras.saving import weights as saved_weights
@@ -110,8 +110,6 @@ class Model(Trainer, Layer):
         self.built = True
 
     def _build_from(self, inputs):
-        from tapeviz.keras.layers.base import _batchless
-
         self.__dict__["_build_input_shape"] = _batchless(nest.map_structure(lambda t: tuple(t.shape), inputs))
         self.built = True  # a subclassed model builds through its layers' first calls
 
