@@ -7,8 +7,9 @@ named in the file (subprocess.Popen and os.system are recorders here), writes
 no file, and a failed ``load_weights`` leaves every weight as it was.
 tapeviz has no other checkpoint format (no ``tf.train.Checkpoint``); the
 loaders are ``keras.models.load_model``, ``model.load_weights`` (.weights.h5
-and .keras) and ``tf.saved_model.load``. Examples are bounded so the file
-runs in seconds.
+and .keras) and ``tf.saved_model.load``. Examples are bounded and
+derandomized so the file runs in seconds; TAPEVIZ_FUZZ_EXAMPLES=400 runs a
+deeper, random search.
 """
 
 import io
@@ -19,13 +20,12 @@ import zipfile
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import tapeviz as tf
 
-h5py = pytest.importorskip("h5py")
-hypothesis = pytest.importorskip("hypothesis")
-from hypothesis import HealthCheck, given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
+h5py = pytest.importorskip("h5py")  # the 'saving' extra, as in test_keras3_api.py
 
 L = tf.keras.layers
 FUZZ = settings(
