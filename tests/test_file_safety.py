@@ -434,43 +434,59 @@ def test_saved_files_get_the_usual_permissions(tmp_path):
     assert os.stat(path).st_mode & 0o777 == 0o666 & ~umask
 
 
+def race_model():
+    return tf.keras.Sequential([tf.keras.Input((2,)), L.Dense(256), L.Dense(256)])  # big enough to take a while
+
+
 def _save_repeatedly(kind, path, seed, times):
-    import numpy as np
-
-    import tapeviz as tf
-
     for i in range(times):
         if kind == "module":
             tf.saved_model.save(Scaled(float(seed * 100 + i)), path)
             continue
-        model = tf.keras.Sequential([tf.keras.Input((2,)), tf.keras.layers.Dense(64), tf.keras.layers.Dense(64)])
+        model = race_model()
         model.set_weights([np.full(w.shape, seed * 100 + i, np.float32) for w in model.get_weights()])
         model.save(path) if kind == "keras" else model.save_weights(path)
 
 
+def _read_back(kind, path):
+    """The one value every weight of the file holds (each save writes a single value everywhere)."""
+    if kind == "module":
+        return float(tf.saved_model.load(path).w.numpy()[0])
+    if kind == "keras":
+        model = tf.keras.models.load_model(path)
+    else:
+        model = race_model()
+        model.load_weights(path)
+    values = {float(w.flat[0]) for w in model.get_weights()}
+    assert len(values) == 1, "weights from two different saves in one file"
+    return values.pop()
+
+
 @pytest.mark.parametrize("kind, name", [("keras", "race.keras"), ("h5", "race.weights.h5"), ("module", "race_dir")])
 def test_processes_saving_to_one_path_never_leave_an_unreadable_file(tmp_path, kind, name):
+    """Three processes save to one path while this one reads it: every read and the final file are whole saves.
+
+    (With a plain open(path, 'wb') writer instead of atomic_write, reads during such a run fail hundreds of times.)
+    """
     context = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
     path = str(tmp_path / name)
+    saved = {s * 100 + i for s in (1, 2, 3) for i in range(5)}
+    reads = []
     for _attempt in range(3):
-        workers = [context.Process(target=_save_repeatedly, args=(kind, path, seed, 4)) for seed in (1, 2, 3)]
+        workers = [context.Process(target=_save_repeatedly, args=(kind, path, seed, 5)) for seed in (1, 2, 3)]
         for w in workers:
             w.start()
+        while kind != "module" and any(w.is_alive() for w in workers):  # a folder is read file by file: not here
+            if os.path.exists(path):
+                reads.append(_read_back(kind, path))
         for w in workers:
             w.join(60)
             assert w.exitcode == 0
-        if kind == "module":
-            value = tf.saved_model.load(path).w.numpy()[0]
-            assert value in {s * 100 + i for s in (1, 2, 3) for i in range(4)}
-            assert [n for n in os.listdir(path) if n.endswith(".tmp")] == []
-            continue
-        model = tf.keras.Sequential([tf.keras.Input((2,)), L.Dense(64), L.Dense(64)])
-        if kind == "keras":
-            model = tf.keras.models.load_model(path)
-        else:
-            model.load_weights(path)
-        values = {float(w.flat[0]) for w in model.get_weights()}
-        assert len(values) == 1 and values.pop() in {s * 100 + i for s in (1, 2, 3) for i in range(4)}
+        reads.append(_read_back(kind, path))
+        leftovers = os.listdir(path) if kind == "module" else os.listdir(tmp_path)
+        assert [n for n in leftovers if n.endswith(".tmp")] == []
+    assert set(reads) <= saved
+    if kind != "module":
         assert os.listdir(tmp_path) == [name]
 
 
