@@ -209,6 +209,11 @@ def config_of(path):
     [
         {"__function__": "save_model"},
         {"__function__": "load_model"},
+        {  # the exploit: save_model(Sequential([]), 'other.keras') called during the load
+            "__object__": "save_model",
+            "args": [{"__object__": "Sequential", "args": [[]], "kwargs": {}}, "other.keras"],
+            "kwargs": {},
+        },
         {"__object__": "Popen", "args": [["touch", "PWNED"]], "kwargs": {}},
         {"__object__": "ModelCheckpoint", "args": ["PWNED"], "kwargs": {}},
         {"__object__": "LambdaCallback", "args": [], "kwargs": {}},
