@@ -5,7 +5,8 @@ Keras 3's names, defaults and formulas (TF 2.16+ ships Keras 3 as
 or ``compile``/``fit``) and TensorFlow's guides run unchanged.
 """
 
-from tapeviz.keras import (
+# serializables registers the classes and functions a saved file may name.
+from tapeviz.keras import (  # noqa: F401
     activations,
     callbacks,
     datasets,
@@ -15,8 +16,9 @@ from tapeviz.keras import (
     metrics,
     optimizers,
     saving,
+    serializables,
     utils,
-)  # noqa: F401
+)
 from tapeviz.keras.layers import Input, Layer  # noqa: F401
 from tapeviz.keras.models import Model, Sequential  # noqa: F401
 from tapeviz.keras.saving import load_model, save_model  # noqa: F401

@@ -10,10 +10,10 @@ from tapeviz import math as tf_math
 from tapeviz import nn as tf_nn
 from tapeviz.core.primitives.array import reshape
 from tapeviz.core.primitives.math import cast
+from tapeviz.core.records import RecordsInit
 from tapeviz.core.scopes import name_scope
 from tapeviz.core.tensor import Tensor, convert_to_tensor
 from tapeviz.keras.registry import resolve
-from tapeviz.keras.saving.config import RecordsInit
 
 __all__ = [
     "Loss",
