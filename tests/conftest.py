@@ -1,23 +1,20 @@
 """Shared test configuration, and the quick tier.
 
 ``./dev.sh quick`` (or ``./dev.sh test -m quick``) runs the inner-loop tier:
-every test not marked ``slow`` or ``browser``, without the lessons and the
-notebooks, which execute whole lessons. The ``quick`` marker is added here,
-so a new test is quick unless it says otherwise.
+every test not marked ``slow`` (a test that executes a whole lesson, trains
+to an accuracy, installs a venv...) or ``browser``, and no notebook (nbval
+executes whole lessons). The ``quick`` marker is added here, so a new test
+is quick unless it says otherwise.
 """
 
 import pytest
 
 import tapeviz.core
 
-# Files that execute whole lessons: never in the quick tier.
-_LESSON_FILES = {"test_lessons.py", "test_browser.py"}
-
 
 def pytest_collection_modifyitems(config, items):
     for item in items:
-        path = item.path
-        if path.suffix == ".ipynb" or path.name in _LESSON_FILES:
+        if item.path.suffix == ".ipynb":
             continue
         if item.get_closest_marker("slow") or item.get_closest_marker("browser"):
             continue
