@@ -118,9 +118,7 @@ def _pad(op, needs, g):
 
 
 @defgrad(
-    a.REVERSE,
-    "reverse the upstream along the same axes",
-    local=described("1 per element: the upstream reversed back"),
+    a.REVERSE, "reverse the upstream along the same axes", local=described("1 per element: the upstream reversed back")
 )
 def _reverse(op, needs, g):
     return (a.reverse(g, list(op.attrs["axis"])),)

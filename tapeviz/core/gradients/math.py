@@ -56,21 +56,13 @@ def _mul(op, needs, g):
     return (unbroadcast(m.multiply(g, y), x) if need_x else None, unbroadcast(m.multiply(g, x), y) if need_y else None)
 
 
-@defgrad(
-    m.divide,
-    "d(x/y)/dx = 1/y,  d(x/y)/dy = -x/y**2",
-    local=elementwise("1/y", "-x/y**2"),
-)
+@defgrad(m.divide, "d(x/y)/dx = 1/y,  d(x/y)/dy = -x/y**2", local=elementwise("1/y", "-x/y**2"))
 def _div(op, needs, g):
     x, y = op.inputs
     return _pair(op, needs, lambda: g / y, lambda: g * (-x / y / y))
 
 
-@defgrad(
-    m.floormod,
-    "d(x%y)/dx = 1,  d(x%y)/dy = -floor(x/y)",
-    local=elementwise("1", "-floor(x/y)"),
-)
+@defgrad(m.floormod, "d(x%y)/dx = 1,  d(x%y)/dy = -floor(x/y)", local=elementwise("1", "-floor(x/y)"))
 def _floormod(op, needs, g):
     x, y = op.inputs
     return _pair(op, needs, lambda: g, lambda: g * -m.floordiv(x, y))
@@ -116,11 +108,7 @@ def _minimum(op, needs, g):
     return _route(op, needs, g, m.less_equal(*op.inputs))
 
 
-@defgrad(
-    m.squared_difference,
-    "d(x-y)**2/dx = 2(x-y),  d/dy = -2(x-y)",
-    local=elementwise("2(x-y)", "-2(x-y)"),
-)
+@defgrad(m.squared_difference, "d(x-y)**2/dx = 2(x-y),  d/dy = -2(x-y)", local=elementwise("2(x-y)", "-2(x-y)"))
 def _squared_difference(op, needs, g):
     x, y = op.inputs
     twice = 2.0 * g * (x - y)
@@ -186,15 +174,15 @@ def _xdivy(op, needs, g):
 # -- unary ------------------------------------------------------------------------
 
 
-def _unary(primitive, formula, local, shown):
-    """Register an elementwise rule: gradient = upstream * local(x, y).
+def _unary(primitive, formula, factor, shown):
+    """Register an elementwise rule: gradient = upstream * factor(x, y), y the output.
 
-    ``shown``: how the chain-rule card writes ``local`` (its value comes from this rule).
+    ``shown``: how the chain-rule card writes ``factor`` (its value comes from this rule).
     """
 
     @defgrad(primitive, formula, local=elementwise(shown))
     def rule(op, needs, g):
-        return (g * local(op.inputs[0], op.outputs[0]),)
+        return (g * factor(op.inputs[0], op.outputs[0]),)
 
     return rule
 
@@ -217,30 +205,10 @@ _unary(m.log1p, "d log1p(x)/dx = 1/(1+x)", lambda x, y: m.reciprocal(1.0 + x), "
 _unary(m.square, "d x²/dx = 2x", lambda x, y: 2.0 * x, "2*x")
 _unary(m.sin, "d sin(x)/dx = cos(x)", lambda x, y: m.cos(x), "cos(x)")
 _unary(m.cos, "d cos(x)/dx = -sin(x)", lambda x, y: -m.sin(x), "-sin(x)")
-_unary(
-    m.tan,
-    "d tan(x)/dx = 1/cos²(x)",
-    lambda x, y: m.square(m.reciprocal(m.cos(x))),
-    "1/cos²(x)",
-)
-_unary(
-    m.asin,
-    "d asin(x)/dx = 1/sqrt(1-x²)",
-    lambda x, y: m.rsqrt(1.0 - x * x),
-    "1/sqrt(1-x²)",
-)
-_unary(
-    m.acos,
-    "d acos(x)/dx = -1/sqrt(1-x²)",
-    lambda x, y: -m.rsqrt(1.0 - x * x),
-    "-1/sqrt(1-x²)",
-)
-_unary(
-    m.atan,
-    "d atan(x)/dx = 1/(1+x²)",
-    lambda x, y: m.reciprocal(1.0 + x * x),
-    "1/(1+x²)",
-)
+_unary(m.tan, "d tan(x)/dx = 1/cos²(x)", lambda x, y: m.square(m.reciprocal(m.cos(x))), "1/cos²(x)")
+_unary(m.asin, "d asin(x)/dx = 1/sqrt(1-x²)", lambda x, y: m.rsqrt(1.0 - x * x), "1/sqrt(1-x²)")
+_unary(m.acos, "d acos(x)/dx = -1/sqrt(1-x²)", lambda x, y: -m.rsqrt(1.0 - x * x), "-1/sqrt(1-x²)")
+_unary(m.atan, "d atan(x)/dx = 1/(1+x²)", lambda x, y: m.reciprocal(1.0 + x * x), "1/(1+x²)")
 _unary(m.sinh, "d sinh(x)/dx = cosh(x)", lambda x, y: m.cosh(x), "cosh(x)")
 _unary(m.cosh, "d cosh(x)/dx = sinh(x)", lambda x, y: m.sinh(x), "sinh(x)")
 _unary(m.tanh, "d tanh(x)/dx = 1 - tanh²(x)", lambda x, y: 1.0 - y * y, "1 - tanh²(x)")
@@ -258,20 +226,12 @@ _unary(m.sign, "d sign(x)/dx = 0", lambda x, y: zeros_like(x), "0")
 # 0 where the upstream is 0 (no 0 * inf = nan behind a tf.where).
 
 
-@defgrad(
-    m.sqrt,
-    "d sqrt(x)/dx = 0.5/sqrt(x) (inf at 0; 0 where the upstream is 0)",
-    local=elementwise("0.5/sqrt(x)"),
-)
+@defgrad(m.sqrt, "d sqrt(x)/dx = 0.5/sqrt(x) (inf at 0; 0 where the upstream is 0)", local=elementwise("0.5/sqrt(x)"))
 def _sqrt(op, needs, g):
     return (m.sqrt_grad(op.outputs[0], g),)
 
 
-@defgrad(
-    m.rsqrt,
-    "d x**-0.5/dx = -0.5*x**-1.5 (0 where the upstream is 0)",
-    local=elementwise("-0.5*x**-1.5"),
-)
+@defgrad(m.rsqrt, "d x**-0.5/dx = -0.5*x**-1.5 (0 where the upstream is 0)", local=elementwise("-0.5*x**-1.5"))
 def _rsqrt(op, needs, g):
     return (m.rsqrt_grad(op.outputs[0], g),)
 
@@ -316,11 +276,7 @@ def _reciprocal_grad(op, needs, g):
     return (-2.0 * g * dy * y if needs[0] else None, m.reciprocal_grad(y, g) if needs[1] else None)
 
 
-@defgrad(
-    m.CAST,
-    "d cast(x)/dx = 1 (cast back to x's dtype; none for integers)",
-    local=elementwise("1 (cast back)"),
-)
+@defgrad(m.CAST, "d cast(x)/dx = 1 (cast back to x's dtype; none for integers)", local=elementwise("1 (cast back)"))
 def _cast(op, needs, g):
     x = op.inputs[0]
     if x.dtype.is_floating and g.dtype.is_floating:
@@ -343,11 +299,7 @@ def _select(op, needs, g):
     )
 
 
-@defgrad(
-    m.ADD_N,
-    "d(x1+...+xn)/dxi = 1",
-    local=elementwise(every="1"),
-)
+@defgrad(m.ADD_N, "d(x1+...+xn)/dxi = 1", local=elementwise(every="1"))
 def _add_n(op, needs, g):
     return tuple(g if need else None for need in needs)
 

@@ -13,11 +13,7 @@ def _keep_axis(g, like, axis):
     return reshape(g, shape)
 
 
-@defgrad(
-    nn.relu,
-    "d relu(x)/dx = 1 where x > 0, else 0 (0 at 0, as in TF)",
-    local=elementwise("1 where x > 0"),
-)
+@defgrad(nn.relu, "d relu(x)/dx = 1 where x > 0, else 0 (0 at 0, as in TF)", local=elementwise("1 where x > 0"))
 def _relu(op, needs, g):
     return (nn.relu_grad(g, op.outputs[0]),)
 
@@ -32,11 +28,7 @@ def _relu_grad(op, needs, h):
     return (nn.relu_grad(h, y) if needs[0] else None, None)
 
 
-@defgrad(
-    nn.softplus,
-    "d softplus(x)/dx = sigmoid(x)",
-    local=elementwise("sigmoid(x)"),
-)
+@defgrad(nn.softplus, "d softplus(x)/dx = sigmoid(x)", local=elementwise("sigmoid(x)"))
 def _softplus(op, needs, g):
     return (g * sigmoid(op.inputs[0]),)
 
