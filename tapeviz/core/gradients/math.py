@@ -31,6 +31,11 @@ def _power_text(x, y, z):
     return f"{n}*x" if lower == "1" else ("1" if n == "1" else f"{n}*x**{lower}")
 
 
+def _mean_text(x, y):
+    """``1/n = 1/4 for every element``: how many elements each mean took."""
+    return f"1/n = 1/{max(1, int(np.size(x) // max(1, np.size(y))))} for every element"
+
+
 # The three hottest rules are spelled out rather than going through _pair.
 
 
@@ -331,7 +336,7 @@ def _sum(op, needs, g):
 @defgrad(
     m.reduce_mean,
     "d mean(x)/dxi = 1/n",
-    local=described(lambda x, y: f"1/n = 1/{max(1, int(np.size(x) // max(1, np.size(y))))} for every element"),
+    local=described(_mean_text),
 )
 def _mean(op, needs, g):
     return (_restore(g, op) / float(max(_count(op), 1)),)
