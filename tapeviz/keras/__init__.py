@@ -9,6 +9,7 @@ or ``compile``/``fit``) and TensorFlow's guides run unchanged.
 from tapeviz.keras import (  # noqa: F401
     activations,
     callbacks,
+    datasets,
     initializers,
     layers,
     losses,
@@ -49,6 +50,7 @@ preprocessing = _Namespace(
 __all__ = [
     "activations",
     "callbacks",
+    "datasets",
     "initializers",
     "layers",
     "losses",

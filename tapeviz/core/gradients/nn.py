@@ -1,7 +1,5 @@
 """Gradient rules of the neural-network primitives. TF's conventions at kinks."""
 
-import numpy as np
-
 from tapeviz.core.gradients import defgrad, described, elementwise
 from tapeviz.core.primitives import nn
 from tapeviz.core.primitives.array import reshape
@@ -15,36 +13,28 @@ def _keep_axis(g, like, axis):
     return reshape(g, shape)
 
 
-@defgrad(
-    "Relu",
-    "d relu(x)/dx = 1 where x > 0, else 0 (0 at 0, as in TF)",
-    local=elementwise(("1 where x > 0", lambda x, y: y > 0)),
-)
+@defgrad(nn.relu, "d relu(x)/dx = 1 where x > 0, else 0 (0 at 0, as in TF)", local=elementwise("1 where x > 0"))
 def _relu(op, needs, g):
     return (nn.relu_grad(g, op.outputs[0]),)
 
 
 @defgrad(
-    "ReluGrad",
+    nn.RELU_GRAD,
     "d relu_grad(g, y)/dg = 1 where y > 0, else 0;  d/dy = 0",
-    local=elementwise(("1 where y > 0", lambda g, y, z: y > 0), None, symbols=("g", "y")),
+    local=elementwise("1 where y > 0", None, symbols=("g", "y")),
 )
 def _relu_grad(op, needs, h):
     _, y = op.inputs
     return (nn.relu_grad(h, y) if needs[0] else None, None)
 
 
-@defgrad(
-    "Softplus",
-    "d softplus(x)/dx = sigmoid(x)",
-    local=elementwise(("sigmoid(x)", lambda x, y: 1.0 / (1.0 + np.exp(-x)))),
-)
+@defgrad(nn.softplus, "d softplus(x)/dx = sigmoid(x)", local=elementwise("sigmoid(x)"))
 def _softplus(op, needs, g):
     return (g * sigmoid(op.inputs[0]),)
 
 
 @defgrad(
-    "Softmax",
+    nn.SOFTMAX,
     "d softmax(x)/dx · g = (g - sum(g*y, axis)) * y",
     local=described("y·(1 - y) on the diagonal, -yi·yj off it (the softmax Jacobian)"),
 )
@@ -55,7 +45,7 @@ def _softmax(op, needs, g):
 
 
 @defgrad(
-    "LogSoftmax",
+    nn.LOG_SOFTMAX,
     "d log_softmax(x)/dx · g = g - sum(g, axis) * exp(y)",
     local=described("1 - softmax(x) on the diagonal, -softmax(x) off it"),
 )
@@ -66,7 +56,7 @@ def _log_softmax(op, needs, g):
 
 
 @defgrad(
-    "SoftmaxCrossEntropyWithLogits",
+    nn.SOFTMAX_CROSS_ENTROPY,
     "d loss/d logits = (softmax(logits) - labels) * g,  d loss/d labels = -log_softmax(logits) * g",
     local=described("softmax(logits) - labels", "-log_softmax(logits)"),
 )
@@ -85,7 +75,7 @@ def _softmax_cross_entropy(op, needs, g, _g_backprop):
 
 
 @defgrad(
-    "SparseSoftmaxCrossEntropyWithLogits",
+    nn.SPARSE_SOFTMAX_CROSS_ENTROPY,
     "d loss/d logits = (softmax(logits) - one_hot(labels)) * g;  none for the int labels",
     local=described("softmax(logits) - one_hot(labels)", None),
 )
@@ -96,7 +86,7 @@ def _sparse_softmax_cross_entropy(op, needs, g, _g_backprop):
 
 
 @defgrad(
-    "SoftmaxCrossEntropyBackprop",
+    nn.CROSS_ENTROPY_BACKPROP,
     "d(softmax(x) - labels)/dx · h = (h - sum(h*softmax(x))) * softmax(x),  d/dlabels · h = -h",
     local=described("the softmax Jacobian", None, "-1"),
 )
