@@ -9,6 +9,7 @@ no listener is subscribed.
 from tapeviz.core import state
 from tapeviz.core.errors import InvalidArgumentError
 from tapeviz.core.primitive import Primitive
+from tapeviz.core.quiet import run_quietly
 from tapeviz.core.recording import NO_ATTRS as _NO_ATTRS
 from tapeviz.core.recording import record
 from tapeviz.core.tensor import Tensor, Variable, convert_to_tensor
@@ -28,6 +29,8 @@ def execute(primitive, inputs, attrs=_NO_ATTRS):
             result = primitive.kernel(*[t._value for t in inputs])
     except (ValueError, IndexError, ArithmeticError) as exc:
         raise InvalidArgumentError(f"{exc} [Op:{primitive.name}]", primitive.name) from None
+    except RuntimeWarning:  # the user made warnings errors: TF's inf/nan come silently
+        result = run_quietly(primitive.kernel, [t._value for t in inputs], attrs)
     if primitive.n_outputs == 1:
         output = Tensor(result)
         if _local.tapes or _listeners:

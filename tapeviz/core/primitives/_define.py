@@ -4,6 +4,7 @@ from tapeviz.core import state
 from tapeviz.core.errors import InvalidArgumentError
 from tapeviz.core.ops import as_tensor, as_tensors, execute
 from tapeviz.core.primitive import Primitive
+from tapeviz.core.quiet import run_quietly
 from tapeviz.core.recording import NO_ATTRS, record
 from tapeviz.core.tensor import Tensor
 
@@ -61,6 +62,8 @@ def binary(tf_name, prim_name, kernel, doc, differentiable=True):
             output = Tensor(primitive.kernel(x._value, y._value))
         except (ValueError, IndexError, ArithmeticError) as exc:
             raise InvalidArgumentError(f"{exc} [Op:{prim_name}]", prim_name) from None
+        except RuntimeWarning:  # the user made warnings errors: TF's inf/nan come silently
+            output = Tensor(run_quietly(primitive.kernel, (x._value, y._value)))
         if _local.tapes or _listeners:
             record(primitive, (x, y), (output,), NO_ATTRS)
         return output

@@ -278,17 +278,19 @@ def _sum(x, axis, keepdims):
         rows = math.prod(x.shape[:lead])
         total = B.xp.dot(B.xp.ones(rows, dtype=x.dtype), x.reshape(rows, math.prod(x.shape[lead:])))
         return total.reshape((1,) * lead + x.shape[lead:] if keepdims else x.shape[lead:])
-    return B.xp.sum(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
+    return B.sum(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
 
 
 reduce_sum = _reduction("reduce_sum", "Sum", _sum, "Sum over ``axis`` (all axes when None).")
 
 
 def _mean(x, axis, keepdims):
+    count = math.prod([x.shape[a] for a in axis])
     if x.dtype.kind in "iu":  # TF divides integers with integer division
-        count = int(np.prod([x.shape[a] for a in axis])) if x.ndim else 1
         return (B.xp.sum(x, axis=axis, keepdims=keepdims) // max(count, 1)).astype(x.dtype)
-    return B.xp.mean(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
+    # The sum over the count, as np.mean computes it, minus np.mean's warnings from NumPy's
+    # own module ("Mean of empty slice"): an empty mean is 0 / 0 = NaN, silently, as in TF.
+    return B.sum(x, axis=axis, keepdims=keepdims, dtype=x.dtype) / x.dtype.type(count)
 
 
 reduce_mean = _reduction(
@@ -312,7 +314,7 @@ reduce_min = _reduction(
 reduce_prod = _reduction(
     "reduce_prod",
     "Prod",
-    lambda x, axis, keepdims: B.xp.prod(x, axis=axis, keepdims=keepdims, dtype=x.dtype),
+    lambda x, axis, keepdims: B.prod(x, axis=axis, keepdims=keepdims, dtype=x.dtype),
     "Product over ``axis``; its gradient handles zeros.",
 )
 reduce_any = _reduction(
@@ -349,11 +351,9 @@ def _arg_reduction(tf_name, prim_name, fn):
 argmax = _arg_reduction("argmax", "ArgMax", lambda x, axis, dtype: B.xp.argmax(x, axis=axis).astype(dtype))
 argmin = _arg_reduction("argmin", "ArgMin", lambda x, axis, dtype: B.xp.argmin(x, axis=axis).astype(dtype))
 
-CUMSUM = Primitive(
-    "Cumsum", lambda x, axis, exclusive, reverse: _cumulative(B.xp.cumsum, x, axis, exclusive, reverse, 0)
-)
+CUMSUM = Primitive("Cumsum", lambda x, axis, exclusive, reverse: _cumulative(B.cumsum, x, axis, exclusive, reverse, 0))
 CUMPROD = Primitive(
-    "Cumprod", lambda x, axis, exclusive, reverse: _cumulative(B.xp.cumprod, x, axis, exclusive, reverse, 1)
+    "Cumprod", lambda x, axis, exclusive, reverse: _cumulative(B.cumprod, x, axis, exclusive, reverse, 1)
 )
 
 
