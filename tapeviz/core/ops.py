@@ -67,7 +67,16 @@ def as_tensors(x, y, op="op"):
         else:
             x = convert_to_tensor(x)
     if type(y) is not Tensor:
-        y = convert_to_tensor(y) if isinstance(y, (Tensor, Variable)) else convert_to_tensor(y, dtype=x.dtype)
+        if isinstance(y, (Tensor, Variable)):
+            y = convert_to_tensor(y)
+        else:
+            try:
+                y = convert_to_tensor(y, dtype=x.dtype)
+            except TypeError:
+                if op != "AddV2":
+                    raise
+                # TF's add converts a float as float32, then refuses int32 + float32
+                y = convert_to_tensor(y)
     if x._value.dtype is not y._value.dtype and x._value.dtype != y._value.dtype:
         same_dtype(x, y, op=op)
     return x, y

@@ -590,12 +590,14 @@ def _new_array(value, dtype, dtype_hint):
     from_numpy = isinstance(value, np.generic) or backend.is_array(value)
     if dtype is not None:
         target = dtypes.as_dtype(dtype).as_numpy_dtype
-        if not from_numpy and np.issubdtype(target, np.integer):
-            raw = np.asarray(value)
-            if raw.dtype.kind == "f" and not np.all(np.mod(raw, 1) == 0):
-                raise TypeError(
-                    f"Cannot convert {value!r} to a tensor of dtype {dtypes.as_dtype(dtype).name}: it is not a whole number."
-                )
+        if not from_numpy and np.issubdtype(target, np.integer) and np.asarray(value).dtype.kind == "f":
+            # TF never turns a Python float into an integer tensor, not even 2.0:
+            # int32 tensor + 2.0 is an error, not a silent int32 result.
+            name = dtypes.as_dtype(dtype).name
+            raise TypeError(
+                f"Cannot convert {value!r} to EagerTensor of dtype {name}. Write the number as an "
+                f"int, or make the tensor a float first: tf.cast(x, tf.float32)."
+            )
         if not from_numpy and np.asarray(value).dtype.kind in "OUS":
             raise TypeError(f"Cannot convert {value!r} of type {type(value).__name__} to a tensor.")
         return xp.array(value, dtype=target)  # a copy: the caller may mutate theirs

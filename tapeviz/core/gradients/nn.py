@@ -4,7 +4,7 @@ import numpy as np
 
 from tapeviz.core.gradients import defgrad, described, elementwise
 from tapeviz.core.primitives import nn
-from tapeviz.core.primitives.array import reshape
+from tapeviz.core.primitives.array import reshape, zeros_like
 from tapeviz.core.primitives.math import exp, reduce_sum, sigmoid
 
 
@@ -31,7 +31,8 @@ def _relu(op, needs, g):
 )
 def _relu_grad(op, needs, h):
     _, y = op.inputs
-    return (nn.relu_grad(h, y) if needs[0] else None, None)
+    # d/dy is zero, not absent: TF returns zeros_like(y), so a second derivative through relu is 0, not None
+    return (nn.relu_grad(h, y) if needs[0] else None, zeros_like(y) if needs[1] else None)
 
 
 @defgrad(
