@@ -401,6 +401,7 @@ class Variable(_HoldsArray):
             initial_value = initial_value()
         value = convert_to_tensor(initial_value, dtype=dtype)
         self._hold(value._value)
+        self._lock = threading.RLock()  # assign* and optimizer steps are atomic across threads, as in TF
         self._id = _next_id()
         self._trainable = bool(trainable)
         self._name = _variable_name(name or "Variable")
@@ -430,7 +431,8 @@ class Variable(_HoldsArray):
                 f"Cannot assign a value of shape {tuple(new.shape)} to variable "
                 f"'{self._name}' of shape {tuple(self._value.shape)}."
             )
-        self._hold(new)
+        with self._lock:  # not between another thread's read and write of an update
+            self._hold(new)
         return self._assigned(read_value)
 
     def assign_add(self, delta, read_value=True):
@@ -457,14 +459,16 @@ class Variable(_HoldsArray):
         """value = ufunc(value, delta) for an array ``delta`` of the value's shape and dtype.
 
         Optimizers call this directly with the arrays they computed; it does
-        not announce the assignment (``_assigned`` does).
+        not announce the assignment (``_assigned`` does). Atomic: another
+        thread's update waits (see ``updating``).
         """
-        if _sole_owner(self):
-            # Nothing else holds this array, so no tensor can see it change:
-            # update in place and spare an allocation (training loops do this a lot).
-            ufunc(self._value, delta, out=self._value)
-        else:
-            self._hold(ufunc(self._value, delta))  # a fresh array: others hold the old one
+        with self._lock:
+            if _sole_owner(self):
+                # Nothing else holds this array, so no tensor can see it change:
+                # update in place and spare an allocation (training loops do this a lot).
+                ufunc(self._value, delta, out=self._value)
+            else:
+                self._hold(ufunc(self._value, delta))  # a fresh array: others hold the old one
 
     def _hold(self, array):
         # Always an array, never a NumPy scalar (what scalar ops return), so
@@ -519,6 +523,14 @@ def _calibrate():
     holder = Variable.__new__(Variable)
     holder._value = np.zeros(1)
     return _value_references(holder)
+
+
+def updating(variable):
+    """A ``with`` block in which this thread alone changes ``variable``: for a read, a
+    computation and an assignment that must not interleave with another thread's
+    (an optimizer step). ``assign*`` take the same lock, and this thread may call them inside.
+    """
+    return variable._lock
 
 
 def _sole_owner(variable):

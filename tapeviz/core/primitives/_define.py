@@ -76,10 +76,15 @@ def binary(tf_name, prim_name, kernel, doc, differentiable=True, numbers_only=Fa
         # Every chain of arithmetic (and most gradient rules) runs through here,
         # so ops.execute is spelled out for its commonest case: two tensors of
         # one dtype (converted only otherwise), one output, no attributes.
-        if type(x) is not Tensor or type(y) is not Tensor or x._value.dtype is not y._value.dtype:
+        if (
+            type(x) is not Tensor
+            or type(y) is not Tensor
+            or (dtype := x._value.dtype) is not y._value.dtype
+            or (numbers_only and dtype is _BOOL)
+        ):
             x, y = as_tensors(x, y, prim_name)
-        if numbers_only and x._value.dtype is _BOOL:
-            raise not_a_number(x, tf_name, prim_name)
+            if numbers_only and x._value.dtype is _BOOL:  # checked off the common path
+                raise not_a_number(x, tf_name, prim_name)
         try:
             output = Tensor(primitive.kernel(x._value, y._value))
         except (ValueError, IndexError, ArithmeticError) as exc:
