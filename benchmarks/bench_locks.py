@@ -4,6 +4,7 @@
 
 - the variable lock: ``assign_add`` and an SGD ``apply_gradients`` step, with the
   real locks and with no-op stand-ins (the code path without them);
+- the ``np.errstate`` block around an optimizer step (inf/nan gradients stay silent);
 - the bool check of ``+``: ``add`` (which checks) against the same op built without it;
 - the listener guard in ``events.emit``: an op heard by one listener, against the emit loop without it.
 
@@ -15,6 +16,8 @@ import contextlib
 import operator
 import time
 import timeit
+
+import numpy as np
 
 import tapeviz as tf
 from tapeviz.core import events
@@ -68,6 +71,22 @@ def main():
         "SGD apply_gradients (one 8x8 variable)",
         lambda: opt_locked.apply_gradients([(grad, w_locked)]),
         lambda: opt_free.apply_gradients([(grad, w_free)]),
+        1000,
+    )
+
+    real_errstate = np.errstate
+
+    def step_with(errstate):
+        np.errstate = errstate  # the step looks it up at each call (tapeviz.backend.xp is NumPy)
+        try:
+            opt_locked.apply_gradients([(grad, w_locked)])
+        finally:
+            np.errstate = real_errstate
+
+    pair(
+        "SGD apply_gradients (np.errstate per step)",
+        lambda: step_with(real_errstate),
+        lambda: step_with(lambda **kwargs: contextlib.nullcontext()),
         1000,
     )
 

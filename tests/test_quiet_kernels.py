@@ -62,6 +62,33 @@ for dtype in (tf.float32, tf.float64):
                 continue
             for label, args in cases.items():
                 probe(f"{module_name}.{name}({label})", fn, *args)
+
+
+def update(name, fn):
+    global ran
+    try:
+        fn()
+        ran += 1
+    except Warning as w:
+        leaks.append(f"{name}: {type(w).__name__}: {w}")
+
+
+# variable updates (in place, and with a tensor still holding the old value) and optimizer steps
+v = tf.Variable([np.inf, 1.0, 3e38])
+update("assign_add in place", lambda: v.assign_add([-np.inf, 1.0, 3e38]))
+held = v.read_value()
+update("assign_sub", lambda: v.assign_sub([np.inf, 1.0, -3e38]))
+optimizers = {
+    "SGD momentum": tf.keras.optimizers.SGD(0.1, momentum=0.9),
+    "SGD clipnorm": tf.keras.optimizers.SGD(0.1, clipnorm=1.0),
+    "Adam": tf.keras.optimizers.Adam(),
+    "AdamW": tf.keras.optimizers.AdamW(weight_decay=0.1),
+    "RMSprop": tf.keras.optimizers.RMSprop(centered=True),
+    "Adagrad": tf.keras.optimizers.Adagrad(),
+}
+for name, opt in optimizers.items():
+    w = tf.Variable([np.inf, 0.0, 3e38, 1.0])
+    update(name, lambda: opt.apply_gradients([(tf.constant([np.inf, np.nan, 3e38, 0.0]), w)]))
 assert float(tf.math.log(0.0)) == -np.inf
 print("leaks:", sorted(set(leaks)))
 print("ran:", ran)

@@ -15,6 +15,7 @@ import numpy as np
 from tapeviz import backend
 from tapeviz.core import dtypes, recording, state
 from tapeviz.core.errors import InvalidArgumentError
+from tapeviz.core.quiet import run_quietly
 
 _next_id = itertools.count(1).__next__
 
@@ -463,12 +464,17 @@ class Variable(_HoldsArray):
         thread's update waits (see ``updating``).
         """
         with self._lock:
-            if _sole_owner(self):
-                # Nothing else holds this array, so no tensor can see it change:
-                # update in place and spare an allocation (training loops do this a lot).
-                ufunc(self._value, delta, out=self._value)
-            else:
-                self._hold(ufunc(self._value, delta))  # a fresh array: others hold the old one
+            in_place = _sole_owner(self)
+            try:
+                if in_place:
+                    # Nothing else holds this array, so no tensor can see it change:
+                    # update in place and spare an allocation (training loops do this a lot).
+                    ufunc(self._value, delta, out=self._value)
+                else:
+                    self._hold(ufunc(self._value, delta))  # a fresh array: others hold the old one
+            except RuntimeWarning:  # the user made warnings errors: inf/nan arrive silently, as in TF
+                if not in_place:  # (in place, NumPy reports only after writing the whole result)
+                    self._hold(run_quietly(ufunc, (self._value, delta)))
 
     def _hold(self, array):
         # Always an array, never a NumPy scalar (what scalar ops return), so

@@ -248,6 +248,12 @@ class Optimizer(RecordsInit):
             return self._apply_step(grads, variables)
 
     def _apply_step(self, grads, variables):
+        # An inf or nan gradient gives nan weights silently, as in TF: no NumPy warning (or, under a
+        # user's "error" filter, no exception halfway through a step with some slots updated).
+        with B.xp.errstate(all="ignore"):
+            return self._apply_quietly(grads, variables)
+
+    def _apply_quietly(self, grads, variables):
         if not self.built:
             self.build(variables)
         else:
@@ -268,7 +274,7 @@ class Optimizer(RecordsInit):
                 f"Gradients do not exist for variables {missing} when minimizing the loss. "
                 "If using `model.compile()`, did you forget to provide a `loss` argument?",
                 UserWarning,
-                stacklevel=4,  # the caller of apply_gradients (apply -> _apply_step)
+                stacklevel=5,  # the caller of apply_gradients (apply -> _apply_step -> _apply_quietly)
             )
         variables = [v for _, v in kept]
         arrays = []
