@@ -27,7 +27,7 @@ def _relu(op, needs, g):
 @defgrad(
     "ReluGrad",
     "d relu_grad(g, y)/dg = 1 where y > 0, else 0;  d/dy = 0",
-    local=elementwise(("1 where y > 0", lambda g, y, z: y > 0), None, symbols=("g", "y")),
+    local=elementwise(("1 where y > 0", lambda g, y, z: y > 0), ("0", lambda g, y, z: 0 * y), symbols=("g", "y")),
 )
 def _relu_grad(op, needs, h):
     _, y = op.inputs
