@@ -7,9 +7,9 @@ TensorFlow backend, including the 1e-7 clipping of probabilities.
 """
 
 import tapeviz as _tf
+from tapeviz.core.records import RecordsInit
 from tapeviz.core.tensor import Tensor, convert_to_tensor
 from tapeviz.keras.registry import resolve
-from tapeviz.keras.saving.config import RecordsInit
 
 __all__ = [
     "Loss",

@@ -16,10 +16,10 @@ import numpy as np
 
 from tapeviz import backend as B
 from tapeviz.core import nest
+from tapeviz.core.records import RecordsInit
 from tapeviz.core.tape import GradientTape
 from tapeviz.core.tensor import Tensor, Variable, to_array, updating
 from tapeviz.keras.optimizers.schedules import LearningRateSchedule
-from tapeviz.keras.saving.config import RecordsInit
 from tapeviz.keras.variables import Variable as KerasVariable
 from tapeviz.keras.variables import path_scope
 
