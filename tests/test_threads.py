@@ -186,3 +186,21 @@ def test_assign_add_in_one_thread_and_optimizer_steps_in_another_all_count():
     one = tf.constant(1.0)
     _hammer(2000, lambda: v.assign_add(1.0), lambda: opt.apply_gradients([(one, v)]))
     assert float(v.numpy()) == 0.0
+
+
+def test_copied_and_pickled_variables_get_their_own_lock():
+    import copy
+    import pickle
+
+    from tapeviz.core.tensor import updating
+
+    v = tf.Variable([1.0, 2.0])
+    copies = [copy.copy(v), copy.deepcopy(v), pickle.loads(pickle.dumps(v))]
+    model = tf.keras.Sequential([tf.keras.layers.Dense(2)])
+    model.build((None, 3))
+    copies.append(copy.deepcopy(model).trainable_variables[0])
+    with updating(v):  # holding the original's lock does not block updates of the copies elsewhere
+        done = []
+        _run_in_threads(*[lambda c=c: done.append(c.assign_add(tf.ones_like(c)) is c) for c in copies])
+    assert done == [True] * 4
+    assert copies[1].numpy().tolist() == [2.0, 3.0] and v.numpy().tolist() == [1.0, 2.0]

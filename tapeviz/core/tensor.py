@@ -411,6 +411,16 @@ class Variable(_HoldsArray):
                 f"Variable initial value has shape {tuple(self._value.shape)}, but shape={tuple(shape)} was given."
             )
 
+    # A lock cannot be copied or pickled: copies (copy, deepcopy, pickle) get a lock of their own.
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        state.pop("_lock", None)
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self._lock = threading.RLock()
+
     # -- reading (recorded) --------------------------------------------------
     def read_value(self):
         """The current value as a new Tensor; active tapes record the read."""
