@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from tapeviz import backend as B
 from tapeviz.core.gradients import defgrad, described, elementwise, unbroadcast
 from tapeviz.core.primitives import math as m
 from tapeviz.core.primitives.array import broadcast_to, ones_like, reshape, transpose, zeros_like
@@ -395,10 +396,36 @@ def _cumsum(op, needs, g):
 
 @defgrad(
     m.CUMPROD,
-    "d cumprod(x)/dx = reverse cumsum(upstream * cumprod) / x",
+    "d cumprod(x)/dx = reverse cumsum(upstream * cumprod) / x (exact at zeros: the product of the others)",
     local=described("cumprod / x for every later output"),
 )
 def _cumprod(op, needs, g):
     a = op.attrs
     x, y = op.inputs[0], op.outputs[0]
-    return (m.cumsum(g * y, axis=a["axis"], exclusive=a["exclusive"], reverse=not a["reverse"]) / x,)
+    axis, exclusive, reverse = a["axis"], a["exclusive"], a["reverse"]
+
+    def over_later_outputs(v):  # each x[j] feeds the outputs after it: sum v over those
+        return m.cumsum(v, axis=axis, exclusive=exclusive, reverse=not reverse)
+
+    # Dividing by x is 0/0 at a zero (TF gives 0 there, PyTorch the exact value; so do we).
+    # Along the axis, before the first zero the division is safe; at the first zero the
+    # gradient is the upstream times the products with that zero left out; after it, every
+    # product holds that zero: the gradient is the zero times the gradient with the zero
+    # replaced by 1 (so 0, but its own derivative is right). That inner gradient may meet
+    # the next zero: one level per zero, folded from the last.
+    levels = []
+    while bool(B.xp.any(x._value == 0)):
+        nonzero = m.not_equal(x, zeros_like(x))
+        no_zero_yet = m.greater(m.cumprod(m.cast(nonzero, x.dtype), axis=axis, exclusive=True, reverse=reverse), 0)
+        before = m.logical_and(no_zero_yet, nonzero)
+        first_zero = m.logical_and(no_zero_yet, m.logical_not(nonzero))
+        ones, zeros = ones_like(x), zeros_like(x)
+        divided = over_later_outputs(g * y) / m.where(before, x, ones)
+        zero = m.reduce_sum(m.where(first_zero, x, zeros), axis=axis, keepdims=True)  # 0, with x's derivative
+        x = m.where(first_zero, ones, x)
+        y = m.cumprod(x, axis=axis, exclusive=exclusive, reverse=reverse)
+        levels.append((before, divided, first_zero, over_later_outputs(g * y), zero))
+    grad = over_later_outputs(g * y) / x
+    for before, divided, first_zero, at_first_zero, zero in reversed(levels):
+        grad = m.where(before, divided, m.where(first_zero, at_first_zero, zero * grad))
+    return (grad,)

@@ -2,7 +2,7 @@
 
 from tapeviz.core.gradients import defgrad, described, elementwise
 from tapeviz.core.primitives import nn
-from tapeviz.core.primitives.array import reshape
+from tapeviz.core.primitives.array import reshape, zeros_like
 from tapeviz.core.primitives.math import exp, reduce_sum, sigmoid
 
 
@@ -21,11 +21,12 @@ def _relu(op, needs, g):
 @defgrad(
     nn.RELU_GRAD,
     "d relu_grad(g, y)/dg = 1 where y > 0, else 0;  d/dy = 0",
-    local=elementwise("1 where y > 0", None, symbols=("g", "y")),
+    local=elementwise("1 where y > 0", "0", symbols=("g", "y")),
 )
 def _relu_grad(op, needs, h):
     _, y = op.inputs
-    return (nn.relu_grad(h, y) if needs[0] else None, None)
+    # d/dy is zero, not absent: TF returns zeros_like(y), so a second derivative through relu is 0, not None
+    return (nn.relu_grad(h, y) if needs[0] else None, zeros_like(y) if needs[1] else None)
 
 
 @defgrad(nn.softplus, "d softplus(x)/dx = sigmoid(x)", local=elementwise("sigmoid(x)"))
