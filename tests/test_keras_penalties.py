@@ -56,3 +56,21 @@ def test_regularizers_are_drawn_under_their_names():
         tf.keras.regularizers.L1L2(0.1, 0.2)(x)
         scopes = {e.scope for e in tape.recorded_ops}
     assert scopes and all(s.startswith("l1_l2") for s in scopes)
+
+
+def test_a_saved_model_keeps_its_regularizers_and_constraints(tmp_path):
+    pytest.importorskip("h5py")
+    K = tf.keras
+    model = K.Sequential(
+        [
+            K.Input((3,)),
+            K.layers.Dense(2, kernel_regularizer=K.regularizers.L2(0.1), kernel_constraint=K.constraints.MaxNorm(1.5)),
+        ]
+    )
+    path = str(tmp_path / "m.keras")
+    model.save(path)
+    loaded = K.models.load_model(path)
+    dense = loaded.layers[-1]
+    assert isinstance(dense.kernel.regularizer, K.regularizers.L2) and dense.kernel.regularizer.l2 == 0.1
+    assert isinstance(dense.kernel.constraint, K.constraints.MaxNorm) and dense.kernel.constraint.max_value == 1.5
+    np.testing.assert_allclose(loaded.losses[0].numpy(), model.losses[0].numpy(), rtol=1e-6)

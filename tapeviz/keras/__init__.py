@@ -5,10 +5,12 @@ Keras 3's names, defaults and formulas (TF 2.16+ ships Keras 3 as
 or ``compile``/``fit``) and TensorFlow's guides run unchanged.
 """
 
+# serializables registers the classes and functions a saved file may name.
 from tapeviz.keras import (  # noqa: F401
     activations,
     callbacks,
     constraints,
+    datasets,
     initializers,
     layers,
     losses,
@@ -18,6 +20,7 @@ from tapeviz.keras import (  # noqa: F401
     random,
     regularizers,
     saving,
+    serializables,
     utils,
 )
 from tapeviz.keras.layers import Input, Layer  # noqa: F401
@@ -53,6 +56,7 @@ __all__ = [
     "activations",
     "callbacks",
     "constraints",
+    "datasets",
     "initializers",
     "layers",
     "losses",

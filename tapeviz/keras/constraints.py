@@ -4,10 +4,10 @@
 optimizer assigns ``constraint(variable)`` after updating it, as Keras 3 does.
 """
 
+from tapeviz.core.records import RecordsInit
 from tapeviz.core.scopes import name_scope
 from tapeviz.keras import ops
 from tapeviz.keras.registry import resolve
-from tapeviz.keras.saving.config import RecordsInit
 
 __all__ = [
     "Constraint",

@@ -9,10 +9,10 @@ import math
 
 import numpy as np
 
+from tapeviz.core.records import RecordsInit
 from tapeviz.core.scopes import name_scope
 from tapeviz.keras import ops
 from tapeviz.keras.registry import resolve
-from tapeviz.keras.saving.config import RecordsInit
 
 __all__ = [
     "Regularizer",

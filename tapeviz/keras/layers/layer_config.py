@@ -12,6 +12,8 @@ import inspect
 
 import numpy as np
 
+from tapeviz.core.records import init_args
+
 __all__ = ["constructor_config", "revive_config"]
 
 _FAMILIES = ("keras.initializers", "keras.regularizers", "keras.constraints", "keras.layers")
@@ -19,7 +21,7 @@ _FAMILIES = ("keras.initializers", "keras.regularizers", "keras.constraints", "k
 
 def constructor_config(layer):
     """The recorded constructor arguments of ``layer`` by parameter name, as config values."""
-    args, kwargs = layer.__dict__.get("_init_args", ((), {}))
+    args, kwargs = init_args(layer) or ((), {})
     try:
         bound = inspect.signature(type(layer).__init__).bind_partial(layer, *args, **kwargs)
     except TypeError:
