@@ -334,6 +334,8 @@ __all__ = [
     "dtype",
     "erf",
     "erfc",
+    "erfinv",
+    "cdist",
     "extract_sequences",
     "fori_loop",
     "in_top_k",
@@ -360,3 +362,46 @@ __all__ = [
     "vectorized_map",
     "while_loop",
 ]
+
+
+def _erfinv_host(values):
+    """erfinv: Winitzki's approximation, then Newton steps on erf (NumPy has no erfinv; SciPy is no dependency)."""
+    from tapeviz import backend
+
+    y = values.astype(np.float64)
+    inside = np.abs(y) < 1
+    safe = np.where(inside, y, 0.0)
+    a = 0.147
+    log_term = np.log1p(-safe * safe)
+    first = 2.0 / (np.pi * a) + log_term / 2.0
+    x = np.sign(safe) * np.sqrt(np.sqrt(first * first - log_term / a) - first)
+    for _ in range(8):
+        step = (backend.erf(x) - safe) / (2.0 / np.sqrt(np.pi) * np.exp(-x * x))
+        x = x - step
+    edge = np.where(np.abs(y) == 1, np.copysign(np.inf, y), np.nan)  # erfinv(+-1) = +-inf, nan outside [-1, 1]
+    return np.where(inside, x, edge)
+
+
+@keras_op("erfinv")
+def erfinv(x):
+    """The inverse error function; its gradient is sqrt(pi)/2 * exp(erfinv(x)**2)."""
+    x = floating(x)
+
+    @_custom_gradient
+    def _erfinv(value):
+        result = _constant(_erfinv_host(convert_to_numpy(value)).astype(value.dtype.as_numpy_dtype))
+
+        def grad(upstream):
+            return upstream * (float(np.sqrt(np.pi)) / 2.0) * _tm.exp(_tm.square(result))
+
+        return result, grad
+
+    return _erfinv(x)
+
+
+@keras_op("cdist")
+def cdist(x, y):
+    """Euclidean distances between every row of ``x`` (..., n, d) and every row of ``y`` (..., m, d)."""
+    a, b = floating(x), floating(y)
+    diff = _pa.expand_dims(a, -2) - _pa.expand_dims(b, -3)
+    return _tm.sqrt(_tm.reduce_sum(_tm.square(diff), axis=-1))

@@ -501,6 +501,30 @@ def dot_product_attention(query, key, value, bias=None, mask=None, scale=None, i
     return _knp.einsum("BNTS,BSNH->BTNH", weights, v)
 
 
+@keras_op("conv_transpose")
+def conv_transpose(inputs, kernel, strides=1, padding="valid", output_padding=None, data_format=None, dilation_rate=1):
+    """The transpose of ``conv`` for 2-D inputs: ``kernel`` is (h, w, out_channels, in_channels), as Keras."""
+    from tapeviz import nn as tapeviz_nn
+
+    x, kernel = promoted(floating(inputs), floating(kernel))
+    if len(x.shape) != 4:
+        raise ValueError(f"tapeviz's conv_transpose takes 2-D (4-D tensor) inputs, got rank {len(x.shape)}.")
+    if output_padding is not None or _tuple(dilation_rate, 2, "dilation_rate") != (1, 1):
+        raise ValueError("tapeviz's conv_transpose supports output_padding=None and dilation_rate=1 only.")
+    x = _channels_last(x, data_format, 2)
+    sh, sw = _tuple(strides, 2, "strides")
+    kh, kw = kernel.shape[0], kernel.shape[1]
+    n, h, w = x.shape[0], x.shape[1], x.shape[2]
+    if padding.lower() == "same":
+        out_h, out_w = h * sh, w * sw
+    else:
+        out_h, out_w = (h - 1) * sh + kh, (w - 1) * sw + kw
+    out = tapeviz_nn.conv2d_transpose(
+        x, kernel, [n, out_h, out_w, kernel.shape[2]], (sh, sw), padding=_padding(padding)
+    )
+    return _restore(out, data_format, 2)
+
+
 __all__ = sorted(
     n
     for n, v in dict(globals()).items()

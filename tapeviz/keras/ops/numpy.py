@@ -1381,6 +1381,117 @@ def size(x):
     return _constant(np.int32(np.prod(tensor(x).shape, dtype=np.int64)))
 
 
+# -- NaN-aware orders, statistics of several variables ------------------------------------------
+
+
+def _nan_filled(x, fill):
+    x = floating(x)
+    return _tm.where(_tm.is_nan(x), _pa.zeros_like(x) + fill, x)
+
+
+@keras_op("nanargmax")
+def nanargmax(x, axis=None, keepdims=False):
+    """argmax with NaNs ignored."""
+    return argmax(_nan_filled(x, -np.inf), axis=axis, keepdims=keepdims)
+
+
+@keras_op("nanargmin")
+def nanargmin(x, axis=None, keepdims=False):
+    """argmin with NaNs ignored."""
+    return argmin(_nan_filled(x, np.inf), axis=axis, keepdims=keepdims)
+
+
+@keras_op("nancumsum")
+def nancumsum(x, axis=None, dtype=None):
+    """cumsum with NaNs counted as 0."""
+    return cumsum(_nan_filled(x, 0.0), axis=axis, dtype=dtype)
+
+
+@keras_op("nancumprod")
+def nancumprod(x, axis=None, dtype=None):
+    """cumprod with NaNs counted as 1."""
+    return cumprod(_nan_filled(x, 1.0), axis=axis, dtype=dtype)
+
+
+def _nan_quantile(x, q, axis, keepdims):
+    """Linear-interpolated quantiles with NaNs left out: NaNs sort last, each row reads its own count's
+    positions; differentiable through the sort and the gathers, as the NaN-free ``quantile``."""
+    x = floating(x)
+    ndim = len(x.shape)
+    axes = _axis_list(axis, ndim)
+    rest = [a for a in range(ndim) if a not in axes]
+    moved = _pa.transpose(x, rest + axes) if ndim else x
+    rows = _pa.reshape(moved, [-1, int(np.prod([x.shape[a] for a in axes]))])
+    missing = _tm.is_nan(rows)
+    ordered = _ta.sort(_tm.where(missing, _pa.zeros_like(rows) + np.inf, rows), axis=-1)
+    counts = np.sum(~_host(missing), axis=-1)
+    qs = np.atleast_1d(np.asarray(q, np.float64))
+    outs = []
+    for qi in qs:
+        pos = qi * np.maximum(counts - 1, 0)
+        lo, hi = np.floor(pos).astype(np.int32), np.ceil(pos).astype(np.int32)
+        low = take_along_axis(ordered, lo[:, None], axis=1)[:, 0]
+        high = take_along_axis(ordered, hi[:, None], axis=1)[:, 0]
+        frac = _constant((pos - lo).astype(x.dtype.as_numpy_dtype))
+        safe_high = _tm.where(_tm.equal(frac, 0), low, high)
+        value = low + (safe_high - low) * frac
+        value = _tm.where(_constant(counts == 0), _pa.zeros_like(value) + np.nan, value)
+        shape = [1 if a in axes else x.shape[a] for a in range(ndim)] if keepdims else [x.shape[a] for a in rest]
+        outs.append(_pa.reshape(value, shape))
+    return outs[0] if np.ndim(q) == 0 else _pa.stack(outs)
+
+
+@keras_op("nanquantile")
+def nanquantile(x, q, axis=None, method="linear", keepdims=False):
+    """``quantile`` with NaNs left out (method 'linear')."""
+    if method != "linear":
+        raise ValueError(f"tapeviz's nanquantile supports method='linear' only, got {method!r}.")
+    return _nan_quantile(x, q, axis, keepdims)
+
+
+@keras_op("nanpercentile")
+def nanpercentile(x, q, axis=None, method="linear", keepdims=False):
+    """``percentile`` with NaNs left out (method 'linear')."""
+    return nanquantile(x, np.asarray(q, np.float64) / 100.0, axis=axis, method=method, keepdims=keepdims)
+
+
+@keras_op("nanmedian")
+def nanmedian(x, axis=None, keepdims=False):
+    """``median`` with NaNs left out."""
+    return _nan_quantile(x, 0.5, axis, keepdims)
+
+
+@keras_op("corrcoef")
+def corrcoef(x):
+    """Pearson correlation coefficients of the rows of ``x`` (variables in rows, observations in columns)."""
+    x = floating(x)
+    centred = x - _tm.reduce_mean(x, axis=-1, keepdims=True)
+    cov = _tl.matmul(centred, centred, transpose_b=True)
+    scale = _tm.sqrt(_pa.reshape(diagonal(cov), [-1, 1]))
+    return cov / (scale * _pa.reshape(scale, [1, -1]))
+
+
+@keras_op("histogram")
+def histogram(x, bins=10, range=None):  # noqa: A002 - NumPy's name
+    """(counts, bin edges) of the 1-D ``x``, as ``np.histogram`` (counts float32, as Keras)."""
+    if len(tensor(x).shape) != 1:
+        raise ValueError(f"Input tensor must be 1-dimensional. Received: input.shape={tuple(tensor(x).shape)}")
+    counts, edges = np.histogram(_host(x), bins=bins, range=range)
+    return _from_host(counts.astype(np.float32)), _from_host(
+        edges, tensor(x).dtype.name if tensor(x).dtype.is_floating else FLOATX
+    )
+
+
+@keras_op("nextafter")
+def nextafter(x1, x2):
+    """The next representable number after x1 towards x2; its gradient is 1 for x1 (as Keras's TF backend)."""
+    from tapeviz.core.primitives.math import stop_gradient
+
+    a, b = promoted(floating(x1), floating(x2))
+    step = _from_host(np.nextafter(_host(a), _host(b)) - _host(a), a.dtype.name)
+    return a + stop_gradient(step)
+
+
 __all__ = sorted(
     n
     for n, v in dict(globals()).items()
