@@ -402,6 +402,25 @@ CASES = {
     "cdist": ("ops.cdist(a, b)", ["f3x2", "f4x2"]),
     "conv_transpose": ("ops.conv_transpose(a, b, strides=2)", ["f1x3x3x2", "f2x2x3x2"]),
     "conv_transpose:same": ("ops.conv_transpose(a, b, strides=2, padding='same')", ["f1x3x3x2", "f3x3x1x2"]),
+    "image.rgb_to_grayscale": ("ops.image.rgb_to_grayscale(a)", ["p1x2x3x3"]),
+    "image.rgb_to_grayscale:single_int": ("ops.image.rgb_to_grayscale(a)", ["i2x2x3"]),
+    "image.resize": ("ops.image.resize(a, (5, 3))", ["f1x3x4x2"]),
+    "image.resize:nearest": ("ops.image.resize(a, (2, 6), interpolation='nearest')", ["f1x3x4x2"]),
+    "image.pad_images": ("ops.image.pad_images(a, 1, 2, target_height=5, target_width=7)", ["f1x3x4x2"]),
+    "image.pad_images:sides": (
+        "ops.image.pad_images(a, top_padding=1, bottom_padding=0, left_padding=0, right_padding=2)",
+        ["f3x4x2"],
+    ),
+    "image.crop_images": ("ops.image.crop_images(a, 1, 1, target_height=2, target_width=2)", ["f1x4x4x2"]),
+    "image.crop_images:sides": (
+        "ops.image.crop_images(a, top_cropping=1, bottom_cropping=1, left_cropping=0, right_cropping=2)",
+        ["f4x5x1"],
+    ),
+    "image.extract_patches": ("ops.image.extract_patches(a, 2)", ["f1x4x4x2"]),
+    "image.extract_patches:strided_same": (
+        "ops.image.extract_patches(a, (2, 3), strides=1, padding='same')",
+        ["f1x3x4x1"],
+    ),
     # linalg
     "cholesky": ("ops.cholesky(a)", ["spd3"]),
     "cholesky:upper": ("ops.cholesky(a, upper=True)", ["spd3"]),

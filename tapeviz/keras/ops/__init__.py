@@ -8,7 +8,7 @@ Keras 3 has them. Each is composed of tapeviz's primitives, so it is
 differentiable on the tape and drawn under its Keras name.
 """
 
-from tapeviz.keras.ops import linalg, nn, numpy  # noqa: F401
+from tapeviz.keras.ops import image, linalg, nn, numpy  # noqa: F401
 from tapeviz.keras.ops.core import *  # noqa: F401,F403
 from tapeviz.keras.ops.linalg import *  # noqa: F401,F403
 from tapeviz.keras.ops.nn import *  # noqa: F401,F403
