@@ -47,6 +47,14 @@ __all__ = [
     "kl_divergence",
     "poisson",
     "log_cosh",
+    "Dice",
+    "Tversky",
+    "BinaryFocalCrossentropy",
+    "CategoricalFocalCrossentropy",
+    "dice",
+    "tversky",
+    "binary_focal_crossentropy",
+    "categorical_focal_crossentropy",
     "get",
     "serialize",
     "deserialize",
@@ -258,6 +266,61 @@ def log_cosh(y_true, y_pred):
     return ops.mean(x + ops.softplus(-2.0 * x) - _LOG_2, axis=-1)
 
 
+def dice(y_true, y_pred, axis=None):
+    """1 - 2 sum(y_true * y_pred) / (sum(y_true) + sum(y_pred) + eps), summed over ``axis`` (all when None)."""
+    ops = _ops()
+    y_pred = ops.convert_to_tensor(y_pred)
+    y_true = ops.cast(y_true, y_pred.dtype.name)
+    intersection = ops.sum(y_true * y_pred, axis=axis)
+    return 1.0 - 2.0 * intersection / (ops.sum(y_true, axis=axis) + ops.sum(y_pred, axis=axis) + EPSILON)
+
+
+def tversky(y_true, y_pred, alpha=0.5, beta=0.5, axis=None):
+    """1 - TP / (TP + alpha FP + beta FN + eps), the soft counts summed over ``axis`` (all when None)."""
+    ops = _ops()
+    y_pred = ops.convert_to_tensor(y_pred)
+    y_true = ops.cast(y_true, y_pred.dtype.name)
+    intersection = ops.sum(y_true * y_pred, axis=axis)
+    false_positives = ops.sum((1.0 - y_pred) * y_true, axis=axis)
+    false_negatives = ops.sum(y_pred * (1.0 - y_true), axis=axis)
+    return 1.0 - intersection / (intersection + false_positives * alpha + false_negatives * beta + EPSILON)
+
+
+def binary_focal_crossentropy(
+    y_true, y_pred, apply_class_balancing=False, alpha=0.25, gamma=2.0, from_logits=False, label_smoothing=0.0, axis=-1
+):
+    """Binary cross-entropy times (1 - p_t)**gamma (and alpha-balanced if asked), mean over ``axis``."""
+    ops = _ops()
+    y_pred = ops.convert_to_tensor(y_pred)
+    y_true = ops.cast(y_true, y_pred.dtype.name)
+    if label_smoothing:
+        y_true = y_true * (1.0 - label_smoothing) + 0.5 * label_smoothing
+    if from_logits:
+        y_pred = ops.sigmoid(y_pred)
+    bce = ops.binary_crossentropy(y_true, y_pred)
+    p_t = y_true * y_pred + (1.0 - y_true) * (1.0 - y_pred)
+    focal = ops.power(1.0 - p_t, gamma) * bce
+    if apply_class_balancing:
+        focal = (y_true * alpha + (1.0 - y_true) * (1.0 - alpha)) * focal
+    return ops.mean(focal, axis=axis)
+
+
+def categorical_focal_crossentropy(
+    y_true, y_pred, alpha=0.25, gamma=2.0, from_logits=False, label_smoothing=0.0, axis=-1
+):
+    """sum(alpha (1 - p)**gamma * -y_true log p) over the classes; p renormalised and clipped as Keras."""
+    ops = _ops()
+    y_pred = ops.convert_to_tensor(y_pred)
+    y_true = ops.cast(y_true, y_pred.dtype.name)
+    if label_smoothing:
+        y_true = y_true * (1.0 - label_smoothing) + label_smoothing / y_true.shape[-1]
+    if from_logits:
+        y_pred = ops.softmax(y_pred, axis=axis)
+    output = ops.clip(y_pred / ops.sum(y_pred, axis=axis, keepdims=True), EPSILON, 1.0 - EPSILON)
+    cce = -y_true * ops.log(output)
+    return ops.sum(ops.power(1.0 - output, gamma) * alpha * cce, axis=axis)
+
+
 class Loss(RecordsInit):
     """Base class: ``loss(y_true, y_pred, sample_weight=None)`` -> a scalar (by default).
 
@@ -281,8 +344,8 @@ class Loss(RecordsInit):
             values = self.call(y_true, y_pred)
             if sample_weight is not None:
                 weight = _tensor(sample_weight, values.dtype)
-                if weight.ndim > values.ndim:
-                    weight = reshape(weight, tuple(values.shape))
+                if weight.ndim > values.ndim and weight.shape.num_elements() == values.shape.num_elements():
+                    weight = reshape(weight, tuple(values.shape))  # else they broadcast (a batch-wide loss), as Keras
                 values = values * weight
             if self.reduction in ("none", None):
                 return values
@@ -468,6 +531,80 @@ class LogCosh(_Wrapper):
         super().__init__(reduction, name)
 
 
+class Dice(_Wrapper):
+    """The Dice loss (1 - the soft Dice coefficient)."""
+
+    fn = staticmethod(dice)
+
+    def __init__(self, reduction="sum_over_batch_size", name="dice", axis=None, dtype=None):
+        super().__init__(reduction, name, axis=axis)
+
+
+class Tversky(_Wrapper):
+    """The Tversky loss: Dice with false positives and negatives weighted by ``alpha`` and ``beta``."""
+
+    fn = staticmethod(tversky)
+
+    def __init__(self, alpha=0.5, beta=0.5, reduction="sum_over_batch_size", name="tversky", axis=None, dtype=None):
+        super().__init__(reduction, name, alpha=alpha, beta=beta, axis=axis)
+
+
+class BinaryFocalCrossentropy(_Wrapper):
+    """Binary cross-entropy down-weighting easy examples by (1 - p_t)**gamma."""
+
+    fn = staticmethod(binary_focal_crossentropy)
+
+    def __init__(
+        self,
+        apply_class_balancing=False,
+        alpha=0.25,
+        gamma=2.0,
+        from_logits=False,
+        label_smoothing=0.0,
+        axis=-1,
+        reduction="sum_over_batch_size",
+        name="binary_focal_crossentropy",
+        dtype=None,
+    ):
+        super().__init__(
+            reduction,
+            name,
+            apply_class_balancing=apply_class_balancing,
+            alpha=alpha,
+            gamma=gamma,
+            from_logits=from_logits,
+            label_smoothing=label_smoothing,
+            axis=axis,
+        )
+
+
+class CategoricalFocalCrossentropy(_Wrapper):
+    """Categorical cross-entropy down-weighting easy examples by alpha (1 - p)**gamma."""
+
+    fn = staticmethod(categorical_focal_crossentropy)
+
+    def __init__(
+        self,
+        alpha=0.25,
+        gamma=2.0,
+        from_logits=False,
+        label_smoothing=0.0,
+        axis=-1,
+        reduction="sum_over_batch_size",
+        name="categorical_focal_crossentropy",
+        dtype=None,
+    ):
+        super().__init__(
+            reduction,
+            name,
+            alpha=alpha,
+            gamma=gamma,
+            from_logits=from_logits,
+            label_smoothing=label_smoothing,
+            axis=axis,
+        )
+
+
 class _FunctionLoss(Loss):
     def __init__(self, fn, name):
         super().__init__(name=name)
@@ -519,6 +656,10 @@ _FUNCTIONS = {
     "binary_crossentropy": binary_crossentropy,
     "categorical_crossentropy": categorical_crossentropy,
     "sparse_categorical_crossentropy": sparse_categorical_crossentropy,
+    "dice": dice,
+    "tversky": tversky,
+    "binary_focal_crossentropy": binary_focal_crossentropy,
+    "categorical_focal_crossentropy": categorical_focal_crossentropy,
 }
 _FUNCTIONS.update(
     {
@@ -555,6 +696,10 @@ _CLASSES = {
         BinaryCrossentropy,
         CategoricalCrossentropy,
         SparseCategoricalCrossentropy,
+        Dice,
+        Tversky,
+        BinaryFocalCrossentropy,
+        CategoricalFocalCrossentropy,
     )
 }
 

@@ -61,6 +61,8 @@ __all__ = [
     "poisson",
     "log_cosh",
     "huber",
+    "binary_focal_crossentropy",
+    "categorical_focal_crossentropy",
     "top_k_categorical_accuracy",
     "sparse_top_k_categorical_accuracy",
     "get",
@@ -459,6 +461,22 @@ def log_cosh(y_true, y_pred):
 def huber(y_true, y_pred, delta=1.0):
     """The Huber loss per example."""
     return _loss_fn("huber")(y_true, y_pred, delta)
+
+
+def binary_focal_crossentropy(
+    y_true, y_pred, apply_class_balancing=False, alpha=0.25, gamma=2.0, from_logits=False, label_smoothing=0.0, axis=-1
+):
+    """The binary focal cross-entropy per example."""
+    return _loss_fn("binary_focal_crossentropy")(
+        y_true, y_pred, apply_class_balancing, alpha, gamma, from_logits, label_smoothing, axis
+    )
+
+
+def categorical_focal_crossentropy(
+    y_true, y_pred, alpha=0.25, gamma=2.0, from_logits=False, label_smoothing=0.0, axis=-1
+):
+    """The categorical focal cross-entropy per example."""
+    return _loss_fn("categorical_focal_crossentropy")(y_true, y_pred, alpha, gamma, from_logits, label_smoothing, axis)
 
 
 def top_k_categorical_accuracy(y_true, y_pred, k=5):

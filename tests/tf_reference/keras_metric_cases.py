@@ -45,6 +45,16 @@ LOSSES = {
     "KLDivergence": ("categorical", {}),
     "SparseCategoricalCrossentropy": ("sparse", {}),
     "SparseCategoricalCrossentropy:logits": ("sparse", {"from_logits": True}),
+    "Dice": ("binary", {}),
+    "Dice:axis": ("binary", {"axis": 1}),
+    "Tversky": ("binary", {"alpha": 0.3, "beta": 0.7}),
+    "BinaryFocalCrossentropy": ("binary", {}),
+    "BinaryFocalCrossentropy:balanced_logits": (
+        "binary",
+        {"apply_class_balancing": True, "from_logits": True, "gamma": 1.5},
+    ),
+    "CategoricalFocalCrossentropy": ("categorical", {}),
+    "CategoricalFocalCrossentropy:smoothing": ("categorical", {"label_smoothing": 0.1, "alpha": 0.5}),
 }
 
 LOSS_FUNCTIONS = {
@@ -63,6 +73,10 @@ LOSS_FUNCTIONS = {
     "categorical_hinge": "categorical",
     "kl_divergence": "categorical",
     "sparse_categorical_crossentropy": "sparse",
+    "dice": "binary",
+    "tversky": "binary",
+    "binary_focal_crossentropy": "binary",
+    "categorical_focal_crossentropy": "categorical",
 }
 
 METRICS = {
@@ -103,6 +117,8 @@ METRIC_FUNCTIONS = {
     "binary_accuracy": ("binary", {}),
     "categorical_accuracy": ("categorical", {}),
     "sparse_categorical_accuracy": ("sparse", {}),
+    "binary_focal_crossentropy": ("binary", {"gamma": 1.0}),
+    "categorical_focal_crossentropy": ("categorical", {}),
 }
 
 STRING_IDS = [
