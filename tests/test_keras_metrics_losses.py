@@ -34,7 +34,7 @@ def _same(actual, expected):
         for a, e in zip(actual, expected):
             _same(a, e)
     elif isinstance(expected, float) and not isinstance(expected, bool):
-        assert np.isclose(actual, expected, rtol=2e-5, atol=2e-5), (actual, expected)
+        assert np.isclose(actual, expected, rtol=2e-5, atol=2e-5, equal_nan=True), (actual, expected)
     else:
         assert actual == expected
 

@@ -63,6 +63,11 @@ __all__ = [
     "huber",
     "binary_focal_crossentropy",
     "categorical_focal_crossentropy",
+    "pearson_correlation",
+    "concordance_correlation",
+    "PearsonCorrelation",
+    "ConcordanceCorrelation",
+    "R2Score",
     "top_k_categorical_accuracy",
     "sparse_top_k_categorical_accuracy",
     "get",
@@ -628,6 +633,119 @@ class Recall(_Ratio):
     _other = "fn"
 
 
+def pearson_correlation(y_true, y_pred, axis=-1):
+    """The Pearson correlation of y_true and y_pred along ``axis`` (as Keras: mean of the standardised products)."""
+    y_true, y_pred = _squeeze_like(_np(y_true).astype(np.float64), _np(y_pred).astype(np.float64))
+    t = y_true - y_true.mean(axis=axis, keepdims=True)
+    p = y_pred - y_pred.mean(axis=axis, keepdims=True)
+    t, p = t / t.std(axis=axis, keepdims=True), p / p.std(axis=axis, keepdims=True)
+    return (t * p).mean(axis=axis).astype(np.float32)
+
+
+def concordance_correlation(y_true, y_pred, axis=-1):
+    """Lin's concordance correlation along ``axis``, with Keras 3's formula."""
+    y_true, y_pred = _squeeze_like(_np(y_true).astype(np.float64), _np(y_pred).astype(np.float64))
+    true_mean, pred_mean = y_true.mean(axis=axis, keepdims=True), y_pred.mean(axis=axis, keepdims=True)
+    true_var = (y_true - true_mean).var(axis=axis, keepdims=True)
+    pred_var = (y_pred - pred_mean).var(axis=axis, keepdims=True)
+    covariance = (y_true - pred_mean) * (y_pred - pred_mean)  # Keras 3.15 centres y_true on y_pred's mean
+    norm = true_var + pred_var + np.square(true_mean - pred_mean)
+    return (2 * covariance / (norm + 1e-7)).mean(axis=axis).astype(np.float32)
+
+
+class PearsonCorrelation(MeanMetricWrapper):
+    """The running mean of the per-example Pearson correlation."""
+
+    _direction = "up"
+
+    def __init__(self, name="pearson_correlation", dtype=None, axis=-1):
+        super().__init__(pearson_correlation, name, dtype or "float32", axis=axis)
+
+
+class ConcordanceCorrelation(MeanMetricWrapper):
+    """The running mean of the per-example concordance correlation."""
+
+    _direction = "up"
+
+    def __init__(self, name="concordance_correlation", dtype=None, axis=-1):
+        super().__init__(concordance_correlation, name, dtype or "float32", axis=axis)
+
+
+class R2Score(Metric):
+    """The coefficient of determination of (batch, outputs) predictions, accumulated over batches;
+    ``class_aggregation`` 'uniform_average' (default), 'variance_weighted_average' or None (per output)."""
+
+    _direction = "up"
+
+    def __init__(self, class_aggregation="uniform_average", num_regressors=0, name="r2_score", dtype=None):
+        super().__init__(name, dtype or "float32")
+        if class_aggregation not in (None, "uniform_average", "variance_weighted_average"):
+            raise ValueError(
+                "Invalid value for argument `class_aggregation`. Expected one of "
+                f"(None, 'uniform_average', 'variance_weighted_average'). Received: class_aggregation={class_aggregation}"
+            )
+        if num_regressors < 0:
+            raise ValueError(
+                f"Invalid value for argument `num_regressors`. Expected a value >= 0. Received: num_regressors={num_regressors}"
+            )
+        self.class_aggregation, self.num_regressors = class_aggregation, num_regressors
+        self.num_samples = self.add_variable("num_samples")
+        self._sums = None
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        y_true, y_pred = _squeeze_like(_np(y_true).astype(np.float32), _np(y_pred).astype(np.float32))
+        if y_true.ndim != 2 or y_pred.ndim != 2:
+            raise ValueError(
+                "R2Score expects 2D inputs with shape (batch_size, output_dim). Received input shapes: "
+                f"y_pred.shape={y_pred.shape} and y_true.shape={y_true.shape}."
+            )
+        if self._sums is None:
+            zeros = (y_pred.shape[-1],)
+            self._sums = {
+                k: self.add_variable(shape=zeros, name=k) for k in ("squared_sum", "sum", "residual", "count")
+            }
+        weight = np.float32(1.0) if sample_weight is None else _np(sample_weight).astype(np.float32)
+        weight = np.broadcast_to(weight[:, None] if np.ndim(weight) == 1 else weight, y_true.shape)
+        s = self._sums
+        s["sum"].assign(to_array(s["sum"]) + np.sum(y_true * weight, axis=0))
+        s["squared_sum"].assign(to_array(s["squared_sum"]) + np.sum(y_true * y_true * weight, axis=0))
+        s["residual"].assign(to_array(s["residual"]) + np.sum((y_true - y_pred) ** 2 * weight, axis=0))
+        s["count"].assign(to_array(s["count"]) + np.sum(weight, axis=0))
+        self.num_samples.assign(to_array(self.num_samples) + np.float32(y_true.size))
+
+    def result(self):
+        if self._sums is None:
+            return Tensor(B.asarray(np.float32(0.0)))
+        s = {k: to_array(v).astype(np.float64) for k, v in self._sums.items()}
+        with np.errstate(divide="ignore", invalid="ignore"):
+            mean = s["sum"] / s["count"]
+            total = s["squared_sum"] - s["sum"] * mean
+            raw = 1 - s["residual"] / total
+        raw = np.where(np.isinf(raw), 0.0, raw)
+        if self.class_aggregation == "uniform_average":
+            score = raw.mean()
+        elif self.class_aggregation == "variance_weighted_average":
+            score = np.sum(total * raw) / np.sum(total)
+        else:
+            score = raw
+        if self.num_regressors:
+            n, p = float(to_array(self.num_samples)), self.num_regressors
+            if n - p - 1 > 0:
+                score = 1 - (1 - score) * (n - 1) / (n - p - 1)
+        return Tensor(B.asarray(np.asarray(score, np.float32)))
+
+    def reset_state(self):
+        super().reset_state()
+
+    def get_config(self):
+        return {
+            "name": self.name,
+            "dtype": self.dtype,
+            "class_aggregation": self.class_aggregation,
+            "num_regressors": self.num_regressors,
+        }
+
+
 _CLASSES = [
     Accuracy,
     BinaryAccuracy,
@@ -656,6 +774,9 @@ _CLASSES = [
     FalseNegatives,
     Precision,
     Recall,
+    PearsonCorrelation,
+    ConcordanceCorrelation,
+    R2Score,
     Mean,
     Sum,
 ]

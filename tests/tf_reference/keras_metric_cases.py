@@ -107,6 +107,11 @@ METRICS = {
     "SparseCategoricalAccuracy": ("sparse", {}),
     "SparseCategoricalCrossentropy": ("sparse", {}),
     "SparseTopKCategoricalAccuracy": ("sparse", {"k": 2}),
+    "PearsonCorrelation": ("regression", {}),
+    "ConcordanceCorrelation": ("regression", {}),
+    "R2Score": ("regression", {}),
+    "R2Score:variance_weighted": ("regression", {"class_aggregation": "variance_weighted_average"}),
+    "R2Score:per_output": ("regression", {"class_aggregation": None}),
     "Mean": (None, {}),
     "Sum": (None, {}),
 }
@@ -118,6 +123,8 @@ METRIC_FUNCTIONS = {
     "categorical_accuracy": ("categorical", {}),
     "sparse_categorical_accuracy": ("sparse", {}),
     "binary_focal_crossentropy": ("binary", {"gamma": 1.0}),
+    "pearson_correlation": ("regression", {}),
+    "concordance_correlation": ("regression", {}),
     "categorical_focal_crossentropy": ("categorical", {}),
 }
 
@@ -165,7 +172,7 @@ def facts(keras, tf):
         found = keras.losses.get(name)
         out[f"loss_get:{name}"] = getattr(found, "__name__", type(found).__name__)
     for key, (kind, kwargs) in METRICS.items():
-        metric = getattr(keras.metrics, key)(**kwargs)
+        metric = getattr(keras.metrics, key.split(":")[0])(**kwargs)
         if kind is None:
             metric.update_state([1.0, 2.0, 4.0])
             metric.update_state([3.0, 5.0], sample_weight=[0.5, 2.0])
