@@ -47,6 +47,7 @@ def test_layer_facts_match_keras():
     assert got["activity_regularization_losses"] == pytest.approx(want["activity_regularization_losses"], rel=1e-5)
     assert got["spatial_dropout_whole_maps"] == want["spatial_dropout_whole_maps"]
     assert got["spatial_dropout_values"] == want["spatial_dropout_values"]
+    assert got["category_encoding"] == want["category_encoding"]
 
 
 @pytest.mark.parametrize("variant", ["plain", "value_dim", "causal", "mask"])

@@ -48,6 +48,13 @@ CASES = {
     "gaussian_dropout_inference": ("L.GaussianDropout(0.3)", [(2, 3)]),
     "spatial_dropout_inference": ("L.SpatialDropout1D(0.5)", [(2, 3, 4)]),
     "activity_regularization": ("L.ActivityRegularization(l1=0.1, l2=0.2)", [(2, 3)]),
+    "attention_dot": ("L.Attention()", [(2, 3, 4), (2, 5, 4)]),
+    "attention_scaled_concat": ("L.Attention(use_scale=True, score_mode='concat')", [(2, 3, 4), (2, 5, 4)]),
+    "attention_query_value_key": ("L.Attention(use_scale=True)", [(2, 3, 4), (2, 5, 2), (2, 5, 4)]),
+    "additive_attention": ("L.AdditiveAttention()", [(2, 3, 4), (2, 5, 4)]),
+    "resizing": ("L.Resizing(5, 3)", [(1, 3, 4, 2)]),
+    "resizing_nearest": ("L.Resizing(2, 6, interpolation='nearest')", [(1, 3, 4, 2)]),
+    "center_crop": ("L.CenterCrop(2, 3)", [(1, 4, 5, 2)]),
 }
 
 # Masking's fixed input gets one all-zero timestep so that the mask does something.
@@ -95,6 +102,13 @@ def facts(keras):
     out["bidirectional_names"] = [
         w.path for w in _built(L.Bidirectional(L.SimpleRNN(2, name="rnn"), name="bi"), (1, 3, 2)).weights
     ]
+    ids = np.array([[0, 1, 1], [3, 2, 0]], "int32")
+    out["category_encoding"] = {
+        mode: np.asarray(
+            L.CategoryEncoding(num_tokens=4, output_mode=mode)(ids if mode != "one_hot" else ids[:, :1])
+        ).tolist()
+        for mode in ("multi_hot", "count", "one_hot")
+    }
     reg = L.ActivityRegularization(l1=0.1, l2=0.2)
     reg(data[:4])
     out["activity_regularization_losses"] = [round(float(np.asarray(v)), 5) for v in reg.losses]

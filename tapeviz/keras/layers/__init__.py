@@ -1,7 +1,7 @@
 """``tf.keras.layers``."""
 
 from tapeviz.keras.layers.activations import ELU, LeakyReLU, ReLU, Softmax  # noqa: F401
-from tapeviz.keras.layers.attention import MultiHeadAttention  # noqa: F401
+from tapeviz.keras.layers.attention import AdditiveAttention, Attention, MultiHeadAttention  # noqa: F401
 from tapeviz.keras.layers.base import InputSpec, Layer  # noqa: F401
 from tapeviz.keras.layers.conv import (  # noqa: F401
     Conv1D,
@@ -51,7 +51,13 @@ from tapeviz.keras.layers.pooling import (  # noqa: F401
     GlobalMaxPooling2D,
     MaxPooling1D,
 )
-from tapeviz.keras.layers.preprocessing import Normalization, Rescaling  # noqa: F401
+from tapeviz.keras.layers.preprocessing import (  # noqa: F401
+    CategoryEncoding,
+    CenterCrop,
+    Normalization,
+    Rescaling,
+    Resizing,
+)
 from tapeviz.keras.layers.reshaping import (  # noqa: F401
     Cropping1D,
     Cropping2D,
@@ -148,6 +154,11 @@ __all__ = [
     "TimeDistributed",
     "Bidirectional",
     "MultiHeadAttention",
+    "Attention",
+    "AdditiveAttention",
+    "Resizing",
+    "CenterCrop",
+    "CategoryEncoding",
     "ActivityRegularization",
     "Dot",
     "dot",

@@ -6,7 +6,7 @@ import math
 from tapeviz.keras import initializers, ops
 from tapeviz.keras.layers.base import Layer
 
-__all__ = ["MultiHeadAttention"]
+__all__ = ["MultiHeadAttention", "Attention", "AdditiveAttention"]
 
 
 class _HeadProjection(Layer):
@@ -144,3 +144,78 @@ class MultiHeadAttention(Layer):
             "dropout": self.dropout,
             "use_bias": self.use_bias,
         }
+
+
+class Attention(Layer):
+    """Dot-product (Luong) attention over ``[query, value]`` or ``[query, value, key]``:
+    softmax(query @ key^T (* scale)) @ value; ``score_mode='concat'`` scores with sum(tanh(q + k))."""
+
+    def __init__(self, use_scale=False, score_mode="dot", dropout=0.0, seed=None, **kwargs):
+        super().__init__(**kwargs)
+        if score_mode not in ("dot", "concat"):
+            raise ValueError(
+                f"Invalid value for argument score_mode. Expected one of {{'dot', 'concat'}}. Received: score_mode={score_mode}"
+            )
+        self.use_scale, self.score_mode, self.dropout, self.seed = use_scale, score_mode, dropout, seed
+
+    def build(self, input_shape):
+        self.scale = self.add_weight(name="scale", shape=(), initializer="ones") if self.use_scale else None
+        self.concat_score_weight = (
+            self.add_weight(name="concat_score_weight", shape=(), initializer="ones")
+            if self.score_mode == "concat"
+            else None
+        )
+
+    def _scores(self, query, key):
+        if self.score_mode == "dot":
+            scores = ops.matmul(query, ops.swapaxes(key, -2, -1))
+            return scores * self.scale if self.scale is not None else scores
+        summed = ops.expand_dims(query, -2) + ops.expand_dims(key, -3)
+        if self.scale is not None:
+            summed = self.scale * summed
+        return self.concat_score_weight * ops.sum(ops.tanh(summed), axis=-1)
+
+    def call(self, inputs, mask=None, training=False, return_attention_scores=False, use_causal_mask=False):
+        if not isinstance(inputs, (list, tuple)) or len(inputs) not in (2, 3):
+            raise ValueError(
+                f"{type(self).__name__} layer must be called on a list of inputs, namely [query, value] or [query, value, key]. Received: inputs={inputs}."
+            )
+        query, value = inputs[0], inputs[1]
+        key = inputs[2] if len(inputs) > 2 else value
+        scores = self._scores(query, key)
+        if use_causal_mask:
+            steps_q, steps_v = scores.shape[-2], scores.shape[-1]
+            causal = ops.cast(ops.tril(ops.ones((steps_q, steps_v))), "bool")
+            scores = ops.where(ops.logical_not(causal), scores - 1.0e9, scores)
+        weights = ops.softmax(scores, axis=-1)
+        if training and self.dropout > 0:
+            from tapeviz.keras import random
+
+            weights = random.dropout(weights, self.dropout, seed=self.seed)
+        output = ops.matmul(weights, value)
+        return (output, weights) if return_attention_scores else output
+
+    def get_config(self):
+        return {
+            **super().get_config(),
+            "use_scale": self.use_scale,
+            "score_mode": self.score_mode,
+            "dropout": self.dropout,
+        }
+
+
+class AdditiveAttention(Attention):
+    """Bahdanau attention: scores sum(scale * tanh(query + key)) over the features (``scale`` a weight per feature)."""
+
+    def __init__(self, use_scale=True, dropout=0.0, **kwargs):
+        super().__init__(use_scale=use_scale, dropout=dropout, **kwargs)
+
+    def build(self, input_shape):
+        dim = input_shape[0][-1]
+        self.scale = (
+            self.add_weight(name="scale", shape=(dim,), initializer="glorot_uniform") if self.use_scale else None
+        )
+
+    def _scores(self, query, key):
+        summed = ops.tanh(ops.expand_dims(query, -2) + ops.expand_dims(key, -3))
+        return ops.sum((self.scale if self.scale is not None else 1.0) * summed, axis=-1)

@@ -5,7 +5,7 @@ import numpy as np
 from tapeviz.keras import ops
 from tapeviz.keras.layers.base import Layer
 
-__all__ = ["Rescaling", "Normalization"]
+__all__ = ["Rescaling", "Normalization", "Resizing", "CenterCrop", "CategoryEncoding"]
 
 EPSILON = 1e-7
 
@@ -87,3 +87,78 @@ class Normalization(Layer):
 
     def get_config(self):
         return {**super().get_config(), "axis": self.axis, "invert": self.invert}
+
+
+class Resizing(Layer):
+    """Resize images to (height, width) with 'bilinear' or 'nearest' (keras.ops.image.resize)."""
+
+    def __init__(self, height, width, interpolation="bilinear", crop_to_aspect_ratio=False, data_format=None, **kwargs):
+        super().__init__(**kwargs)
+        self.height, self.width, self.interpolation = int(height), int(width), interpolation
+        self.crop_to_aspect_ratio, self.data_format = crop_to_aspect_ratio, data_format
+
+    def call(self, inputs):
+        return ops.image.resize(
+            inputs,
+            (self.height, self.width),
+            interpolation=self.interpolation,
+            crop_to_aspect_ratio=self.crop_to_aspect_ratio,
+            data_format=self.data_format,
+        )
+
+    def get_config(self):
+        return {**super().get_config(), "height": self.height, "width": self.width, "interpolation": self.interpolation}
+
+
+class CenterCrop(Layer):
+    """The central (height, width) part of images at least that large."""
+
+    def __init__(self, height, width, data_format=None, **kwargs):
+        super().__init__(**kwargs)
+        if data_format not in (None, "channels_last"):
+            raise ValueError("tapeviz's CenterCrop supports data_format='channels_last' only.")
+        self.height, self.width = int(height), int(width)
+
+    def call(self, inputs):
+        h, w = inputs.shape[-3], inputs.shape[-2]
+        if h < self.height or w < self.width:
+            raise ValueError(
+                f"tapeviz's CenterCrop needs images at least {self.height}x{self.width}, got {h}x{w} "
+                "(Keras resizes smaller images first); resize them with Resizing before."
+            )
+        top, left = (h - self.height) // 2, (w - self.width) // 2
+        return inputs[..., top : top + self.height, left : left + self.width, :]
+
+    def get_config(self):
+        return {**super().get_config(), "height": self.height, "width": self.width}
+
+
+class CategoryEncoding(Layer):
+    """Integer category ids to vectors of ``num_tokens``: 'multi_hot' (default), 'one_hot' or 'count'."""
+
+    def __init__(self, num_tokens=None, output_mode="multi_hot", sparse=False, **kwargs):
+        super().__init__(**kwargs)
+        if num_tokens is None:
+            raise ValueError(
+                "num_tokens must be set to use this layer. If the number of tokens is not known beforehand, use the IntegerLookup layer instead."
+            )
+        if output_mode not in ("multi_hot", "one_hot", "count"):
+            raise ValueError(f"Unknown arg for output_mode: {output_mode}")
+        if sparse:
+            raise ValueError("tapeviz has no sparse tensors: use CategoryEncoding(sparse=False).")
+        self.num_tokens, self.output_mode = int(num_tokens), output_mode
+
+    def call(self, inputs, count_weights=None):
+        ids = ops.convert_to_tensor(inputs)
+        if self.output_mode == "one_hot":
+            if len(ids.shape) > 1 and ids.shape[-1] == 1:
+                ids = ops.squeeze(ids, axis=-1)
+            return ops.one_hot(ids, self.num_tokens, dtype=self._dtype)
+        single = len(ids.shape) == 1
+        rows = ops.expand_dims(ids, 0) if single else ids
+        hot = ops.one_hot(rows, self.num_tokens, dtype=self._dtype)
+        out = ops.sum(hot, axis=-2) if self.output_mode == "count" else ops.max(hot, axis=-2)
+        return out[0] if single else out
+
+    def get_config(self):
+        return {**super().get_config(), "num_tokens": self.num_tokens, "output_mode": self.output_mode}
