@@ -37,8 +37,11 @@ class _Namespace:
         self.__dict__.update(names)
 
 
+from tapeviz.keras.cloning import clone_model  # noqa: E402
+
 models = _Namespace(
-    "``tf.keras.models``: Model, Sequential, load_model, save_model.",
+    "``tf.keras.models``: Model, Sequential, clone_model, load_model, save_model.",
+    clone_model=clone_model,
     Model=Model,
     Sequential=Sequential,
     load_model=load_model,
