@@ -303,6 +303,8 @@ class Trainer:
             callbacks = CallbackList(callbacks, add_history=True, model=self, verbose=verbose, epochs=epochs)
         self.stop_training = False
         callbacks.on_train_begin()
+        resumed = self.__dict__.pop("_initial_epoch", None)  # set by BackupAndRestore, as Keras 3
+        initial_epoch = resumed or initial_epoch
         training_logs = None
         for epoch in range(initial_epoch, epochs):
             self.reset_metrics()

@@ -178,6 +178,36 @@ def facts(keras, directory):
         _error(lambda: C.ReduceLROnPlateau(factor=1.5)),
     ]
 
+    backup_dir = os.path.join(directory, "backup")
+
+    class Interrupt(C.Callback):
+        def on_epoch_end(self, epoch, logs=None):
+            if epoch == 1:
+                raise RuntimeError("interrupted")
+
+    model = model_of(keras)
+    try:
+        model.fit(
+            X,
+            Y,
+            batch_size=8,
+            epochs=4,
+            shuffle=False,
+            verbose=0,
+            callbacks=[C.BackupAndRestore(backup_dir), Interrupt()],
+        )
+    except RuntimeError:
+        pass
+    out["backup_files"] = sorted(os.listdir(backup_dir))
+    resumed = model_of(keras)
+    history = resumed.fit(
+        X, Y, batch_size=8, epochs=4, shuffle=False, verbose=0, callbacks=[C.BackupAndRestore(backup_dir)]
+    )
+    out["backup_resumed_epochs"] = history.epoch
+    out["backup_resumed_loss"] = [round(v, 5) for v in history.history["loss"]]
+    out["backup_weights"] = [np.round(w, 5).tolist() for w in resumed.get_weights()]
+    out["backup_deleted"] = not os.path.exists(os.path.join(backup_dir, "latest.weights.h5"))
+
     seen = []
     model = model_of(keras)
     lam = C.LambdaCallback(
