@@ -180,7 +180,7 @@ def _conv2d(x, w, strides, padding, dilations=(1, 1)):
     padded = _pad(x, conv.ph, conv.pw)
     dtype = B.xp.result_type(x.dtype, w.dtype)
     if conv.narrow_output:  # one product over the input, every offset's filter at once; then sum along windows
-        products = padded.reshape(-1, c) @ w.reshape(conv.taps, c, f).transpose(1, 0, 2).reshape(c, -1)
+        products = B.matmul(padded.reshape(-1, c), w.reshape(conv.taps, c, f).transpose(1, 0, 2).reshape(c, -1))
         products = products.reshape(padded.shape[:3] + (conv.taps, f))
         out = B.xp.zeros((x.shape[0], conv.oh, conv.ow, f), dtype=dtype)
         for k, window in conv.windows(products):
@@ -191,7 +191,7 @@ def _conv2d(x, w, strides, padding, dilations=(1, 1)):
     buffer = B.xp.empty(((blocks[0][1]) * conv.oh * conv.ow, conv.taps * c), dtype=x.dtype)
     for start, stop in blocks:
         cols = conv.im2col(padded[start:stop], buffer[: (stop - start) * conv.oh * conv.ow])
-        B.xp.matmul(cols, w.reshape(-1, f), out=out[start:stop].reshape(-1, f))
+        B.matmul(cols, w.reshape(-1, f), out=out[start:stop].reshape(-1, f))
     return out.reshape(x.shape[0], conv.oh, conv.ow, f)
 
 
@@ -202,13 +202,15 @@ def _conv2d_backprop_input(g, w, input_shape, strides, padding, dilations=(1, 1)
     by_tap_t = w.reshape(conv.taps, c, f).transpose(0, 2, 1)  # (taps, f, c): each offset's filter, transposed
     if conv.narrow_output:  # the upstream spread along the windows, then one product
         n, h, width, _ = input_shape
-        padded = conv.spread_upstream(g) @ by_tap_t.reshape(-1, c)
+        padded = B.matmul(conv.spread_upstream(g), by_tap_t.reshape(-1, c))
         return conv.unpad(padded.reshape(n, h + sum(conv.ph), width + sum(conv.pw), c))
     # col2im a block of images at a time: every offset's product, added where its window lies.
     padded = conv.padded_zeros(c, dtype)
     all_taps = by_tap_t.transpose(1, 0, 2).reshape(f, conv.taps * c)
     for start, stop in conv.image_blocks(conv.taps * c, padded.itemsize):
-        products = (g[start:stop].reshape(-1, f) @ all_taps).reshape(stop - start, conv.oh, conv.ow, conv.taps, c)
+        products = B.matmul(g[start:stop].reshape(-1, f), all_taps).reshape(
+            stop - start, conv.oh, conv.ow, conv.taps, c
+        )
         for k, window in conv.windows(padded[start:stop]):
             window += products[:, :, :, k]
     return conv.unpad(padded)
@@ -220,14 +222,14 @@ def _conv2d_backprop_filter(x, g, filter_shape, strides, padding, dilations=(1, 
     padded = _pad(x, conv.ph, conv.pw)
     dtype = B.xp.result_type(x.dtype, g.dtype)
     if conv.narrow_output:  # one pass over the input against the upstream spread along the windows
-        products = padded.reshape(-1, c).T @ conv.spread_upstream(g)  # (c, taps * f)
+        products = B.matmul(padded.reshape(-1, c).T, conv.spread_upstream(g))  # (c, taps * f)
         return products.reshape(c, conv.taps, f).transpose(1, 0, 2).reshape(filter_shape)
     out = B.xp.zeros((conv.taps * c, f), dtype=dtype)
     blocks = conv.image_blocks(conv.taps * c, x.itemsize)
     buffer = B.xp.empty(((blocks[0][1]) * conv.oh * conv.ow, conv.taps * c), dtype=x.dtype)
     for start, stop in blocks:
         cols = conv.im2col(padded[start:stop], buffer[: (stop - start) * conv.oh * conv.ow])
-        out += cols.T @ g[start:stop].reshape(-1, f)
+        out += B.matmul(cols.T, g[start:stop].reshape(-1, f))
     return out.reshape(filter_shape)
 
 
