@@ -133,13 +133,13 @@ if os.environ.get("TAPEVIZ_BACKEND", "numpy") != "numpy":  # pragma: no cover
 
 def matmul(a, b, out=None):
     """``a @ b`` (stacked), on one BLAS thread when the product is small (see backend/threads.py)."""
-    if xp is _np:
+    if _NAME != "cupy":  # NumPy's BLAS (the strict backend is NumPy too)
         _threads.for_product(2 * a.size * b.shape[-1])
     return xp.matmul(a, b) if out is None else xp.matmul(a, b, out=out)
 
 
 def dot(a, b):
     """``np.dot`` of two matrices, under the same thread policy as ``matmul``."""
-    if xp is _np:
+    if _NAME != "cupy":  # NumPy's BLAS (the strict backend is NumPy too)
         _threads.for_product(2 * a.size * b.shape[-1])
     return xp.dot(a, b)

@@ -637,7 +637,7 @@ class _Cotangents:
 
 
 class _Announcer:
-    """Where the sweep tells listeners what it does; silent (and free) when nobody listens."""
+    """The one place the sweep tells listeners what it does; silent (and free) when nobody listens."""
 
     __slots__ = ("serial", "step")
 
@@ -646,19 +646,16 @@ class _Announcer:
         # The per-entry hook is None without listeners, so the walk skips it with one test.
         self.step = self._step if state.listeners else None
 
-    def _emit(self, event):
-        events.emit(event)
-
     def started(self, targets, sources, seeds):
         if self.step is not None:
-            self._emit(events.SweepStarted(self.serial, tuple(targets), tuple(sources), tuple(seeds)))
+            events.emit(events.SweepStarted(self.serial, tuple(targets), tuple(sources), tuple(seeds)))
 
     def _step(self, entry, needs, upstream, produced):
-        self._emit(events.BackwardStep(self.serial, entry, needs, upstream, produced))
+        events.emit(events.BackwardStep(self.serial, entry, needs, upstream, produced))
 
     def finished(self, results):
         if self.step is not None:
-            self._emit(events.SweepFinished(self.serial, tuple(results)))
+            events.emit(events.SweepFinished(self.serial, tuple(results)))
 
 
 def _sum_grads(grads):
