@@ -55,20 +55,22 @@ def record(primitive, inputs, outputs, attrs):
     """Record an executed op on every active tape that watches one of its inputs."""
     local = _local
     tapes = local.tapes
-    if primitive.differentiable is None or not tapes:
+    differentiable = primitive.differentiable
+    if differentiable is None or not tapes:
         recorders = ()
     elif len(tapes) == 1:  # the commonest case: no list to build
         recorders = tapes if tapes[0].watches_any(inputs) else ()
     else:
         recorders = [tape for tape in tapes if tape.watches_any(inputs)]
+    depth = local.depth
     # Ops a sweep runs (depth > 0) that no tape records go to the listeners that want them.
-    listeners = _listeners if recorders or not local.depth else _sweep_op_listeners
+    listeners = _listeners if recorders or not depth else _sweep_op_listeners
     if not recorders and not listeners:
         return None
     scopes = local.scopes
-    entry = TapeEntry(primitive, inputs, outputs, attrs, "/".join(scopes) if scopes else "", local.depth)
+    entry = TapeEntry(primitive, inputs, outputs, attrs, "/".join(scopes) if scopes else "", depth)
     for tape in recorders:  # gradients flow only through float outputs of differentiable ops
-        tape.append(entry, primitive.differentiable)
+        tape.append(entry, differentiable)
     if listeners:
         serials = tuple(map(_SERIAL, recorders)) if recorders else ()
         events.emit(events.OpExecuted(entry, serials), listeners)
