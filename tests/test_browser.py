@@ -505,9 +505,7 @@ def _predict_mode_checks(page, lesson, name):
     state = _step(page, predicting)
     assert state["caption"].startswith("step 1 of") and "Type it below" in state["caption"], state
     # lesson 1: y = x**2 at 3 sends 6 to x, answered wrong; lesson 7: the Add sends its upstream 1 on, answered right
-    typed, said = (
-        ("5", "\u2718 not quite: upstream \u00d7 local = 6") if lesson.startswith("01") else ("1", "\u2714 right")
-    )
+    typed, said = ("5", "\u2718 not quite: upstream \u00d7 local = 6") if lesson.startswith("01") else ("1", "\u2714 right")
     predicting.locator("input[type='text']").first.fill(typed)
     predicting.locator("button", has_text="check").first.click()
     page.wait_for_function(
