@@ -143,6 +143,8 @@ class _Entries(HTMLParser):
         # A nested entry's text (a method's) also counts for its class's body: a class whose
         # only text is its methods' is not empty.
         for tag, entry in self._stack:
+            if entry is None:
+                continue
             if tag == "dt":
                 entry["signature"] += data
             elif tag == "dd":
@@ -261,3 +263,92 @@ def test_every_source_and_docs_link_resolves(docs_site):
                     broken.append(f"{page.relative_to(docs_site)} -> {href} (no such anchor)")
     assert checked > 100, f"only {checked} source links found: is sphinx.ext.viewcode on?"
     assert not broken, f"{len(broken)} broken links:\n" + "\n".join(broken[:60])
+
+
+# -- the landing page in Chromium, as a newcomer opens it ---------------------------------------
+@pytest.fixture(scope="module")
+def site_url(docs_site):
+    """The built site served over HTTP on 127.0.0.1 (a free port), as a docs host serves it."""
+    import functools
+    import threading
+    from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+
+    class Quiet(SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(docs_site)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def _page_scrolls_sideways(page):
+    return page.evaluate("() => document.documentElement.scrollWidth > document.documentElement.clientWidth")
+
+
+@pytest.mark.browser
+def test_landing_page_shows_a_picture_and_a_working_player_above_the_fold(browser, site_url):  # noqa: F811
+    problems = []
+    context, page = _new_page(browser, problems)
+    try:
+        page.set_viewport_size({"width": 1366, "height": 768})
+        page.goto(f"{site_url}/index.html", wait_until="load")
+        picture = page.locator(".tv-hero-picture img")
+        box = picture.bounding_box()
+        assert box and box["width"] > 50 and box["height"] > 50, f"no picture drawn: {box}"
+        assert box["y"] >= 0 and box["y"] + box["height"] <= 768, f"the picture is not above the fold: {box}"
+        assert page.evaluate("img => img.complete && img.naturalWidth > 0", picture.element_handle())
+
+        player = page.frame_locator(".tv-hero-player iframe")
+        caption = player.locator(".tv-caption")
+        caption.wait_for(timeout=15_000)
+        assert caption.text_content().startswith("step 0 of"), caption.text_content()
+        step = player.locator(".tv-next")
+        step_box = step.bounding_box()
+        assert step_box and step_box["y"] + step_box["height"] <= 768, f"the step button is below the fold: {step_box}"
+        view = page.locator(".tv-hero-player iframe").bounding_box()
+        assert view["y"] < 768 * 0.6, f"the player starts too far down: {view}"
+        highlight = player.locator(f"g.graph rect[stroke='{HIGHLIGHT}']")
+        start = highlight.first.get_attribute("x"), highlight.first.get_attribute("y")
+        step.click()
+        assert caption.text_content().startswith("step 1 of"), caption.text_content()
+        step.click()
+        moved = highlight.first.get_attribute("x"), highlight.first.get_attribute("y")
+        assert moved != start, "stepping did not move the highlight"
+        assert "upstream" in player.locator(".tv-card").text_content()
+        page.screenshot(path=str(ARTIFACTS / "docs_landing_1366.png"))
+        assert not problems, problems
+    finally:
+        context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("name", ["index", "tf-map", "getting-started", "api/tapeviz"])
+def test_pages_fit_a_phone_without_sideways_scrolling(browser, site_url, name):  # noqa: F811
+    problems = []
+    context, page = _new_page(browser, problems)
+    try:
+        page.set_viewport_size({"width": 375, "height": 740})
+        page.goto(f"{site_url}/{name}.html", wait_until="load")
+        page.screenshot(path=str(ARTIFACTS / f"docs_{name.replace('/', '_')}_375.png"))
+        assert not _page_scrolls_sideways(page), f"{name}: the page scrolls sideways at 375 px"
+        # what is wider than the screen scrolls inside its own box
+        for table in page.locator("article table").all()[:20]:
+            box = table.bounding_box()
+            assert box is None or box["x"] + box["width"] <= 375 + 1, f"{name}: a table sticks out: {box}"
+        # printed outputs wrap: none is cut off at the right edge of its box
+        cut = page.evaluate(
+            "() => [...document.querySelectorAll('div.highlight-text pre')]"
+            ".filter(p => p.scrollWidth > p.clientWidth + 1).map(p => p.textContent.slice(0, 80))"
+        )
+        assert not cut, f"{name}: outputs cut at the box's edge: {cut}"
+        if name == "index":
+            page.screenshot(path=str(ARTIFACTS / "docs_landing_375_full.png"), full_page=True)
+        assert not problems, problems
+    finally:
+        context.close()

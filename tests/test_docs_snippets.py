@@ -195,3 +195,34 @@ def test_docstring_examples_run(name, obj, tmp_path, monkeypatch):
         for test in tests:
             runner.run(test, out=report.append)
         pytest.fail(f"{name}: {result.failed} example(s) failed\n" + "".join(report))
+
+
+# -- the TF map's "Not available" section ----------------------------------------------------
+def _not_available_names():
+    text = (DOCS / "tf-map.md").read_text(encoding="utf-8")
+    section = text.split("\n## Not available\n", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| `tf.")]
+    names = []
+    for row in rows:
+        names += re.findall(r"`(tf\.[A-Za-z_]\w*)`", row.split("|")[1])
+    return names
+
+
+def test_the_map_lists_what_is_not_available_and_those_names_are_absent():
+    import tapeviz
+
+    names = _not_available_names()
+    for wanted in ("tf.cond", "tf.while_loop", "tf.map_fn", "tf.vectorized_map", "tf.TensorArray", "tf.debugging"):
+        assert wanted in names, f"{wanted} is not in the map's 'Not available' section"
+    present = [name for name in names if hasattr(tapeviz, name.split(".")[1])]
+    assert not present, f"listed as not available, but tapeviz has them: {present} (move them to their section)"
+
+
+@pytest.mark.parametrize("name", ["cond", "while_loop", "TensorArray", "debugging"])
+def test_an_absent_tf_name_raises_an_attribute_error_naming_the_map(name):
+    import tapeviz
+
+    with pytest.raises(AttributeError, match=rf"no attribute '{name}'.*docs/tf-map\.md.*Not available"):
+        getattr(tapeviz, name)
+    with pytest.raises(AttributeError, match="^module 'tapeviz' has no attribute '__wrapped__'$"):
+        tapeviz.__wrapped__  # Python's own probes get the plain message
