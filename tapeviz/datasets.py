@@ -32,8 +32,8 @@ def load_digits(test_fraction=0.2, seed=0, normalize=True, flatten=False):
         flatten: images as 64-vectors instead of 8x8.
 
     Returns:
-        ``((x_train, y_train), (x_test, y_test))``: images (n, 8, 8) (or
-        (n, 64)), labels int64 in 0..9.
+        ``((x_train, y_train), (x_test, y_test))``, with images (n, 8, 8)
+        (or (n, 64)) and labels int64 in 0..9.
     """
     digits = _sklearn_digits()
     images = digits.images.astype(np.float32)

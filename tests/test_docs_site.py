@@ -79,6 +79,7 @@ TOP_NAMES = [
     "tapeviz.explain",
 ]
 NO_RETURNS = {"tapeviz.GradientTape.watch", "tapeviz.GradientTape.reset", "tapeviz.saved_model.save"}
+NO_ARGS = {"tapeviz.GradientTape.stop_recording", "tapeviz.GradientTape.reset"}
 
 BUILTINS = [int, float, bool, str, tuple, list, dict, set, frozenset, object, type]
 
@@ -183,10 +184,12 @@ def test_the_most_used_names_have_args_returns_and_an_example(docs_site):
             problems.append(f"{name}: no entry")
             continue
         body = entry["body"]
-        wanted = ["Parameters", "Example"] + ([] if name in NO_RETURNS else ["Return"])
+        wanted = ["Example"] + ([] if name in NO_ARGS else ["Parameters"]) + ([] if name in NO_RETURNS else ["Returns"])
         if name in ("tapeviz.GradientTape.gradient", "tapeviz.keras.Model.fit", "tapeviz.saved_model.load"):
             wanted.append("Raises")
         lacking = [section for section in wanted if section not in body]
+        if "Return type" in body and "Returns" in wanted:  # napoleon read "text: more" as a type
+            lacking.append("a Returns text without a colon in its first line")
         if lacking:
             problems.append(f"{name} ({entry['page']}): no {', '.join(lacking)}")
     assert not problems, "\n".join(problems)

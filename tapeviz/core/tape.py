@@ -181,7 +181,7 @@ class GradientTape:
         """A context in which ops are not recorded by this tape.
 
         Returns:
-            A context manager: inside its ``with`` block this tape records
+            A context manager; inside its ``with`` block this tape records
             nothing (other active tapes still do).
 
         Raises:
@@ -281,8 +281,8 @@ class GradientTape:
                 ``tf.UnconnectedGradients`` value: what an unconnected source gets.
 
         Returns:
-            The gradients, in the structure of ``sources``: a Tensor (an
-            ``IndexedSlices`` for a gather's source) or None for each.
+            The gradients, in the structure of ``sources``; for each source a
+            Tensor (an ``IndexedSlices`` for a gather's source) or None.
 
         Raises:
             RuntimeError: a second call on a non-persistent tape (use

@@ -290,7 +290,7 @@ class Trainer:
             **kwargs: other Keras options, accepted for compatibility.
 
         Returns:
-            A ``History``: ``history.history["loss"]`` holds each epoch's mean loss.
+            A ``History`` object; ``history.history["loss"]`` holds each epoch's mean loss.
 
         Raises:
             ValueError: the model is not compiled, or there is no data.

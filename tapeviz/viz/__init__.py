@@ -57,7 +57,7 @@ def player(tape, sweep="last", tangents=None, primals=None, **options):
             ``max_nodes``.
 
     Returns:
-        A ``Player``: a widget in Jupyter (a kernel-free copy where no kernel
+        A ``Player``, a widget in Jupyter (a kernel-free copy where no kernel
         runs); ``.to_html()`` / ``.save_html(path)``, ``.save_gif(path)`` and
         ``.save_svg_frames(prefix)`` export it.
 

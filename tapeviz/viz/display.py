@@ -100,7 +100,7 @@ def show(obj, title=None, **options):
         **options: the options above (see :doc:`/visualizer`).
 
     Returns:
-        A :class:`Figure`: shown by Jupyter at the end of a cell; ``.svg()``
+        A :class:`Figure`, shown by Jupyter at the end of a cell; ``.svg()``
         gives the SVG text, ``.save("tape.png")`` writes a file, ``.dot`` the
         Graphviz source.
 

@@ -199,7 +199,7 @@ def explain(tape, target, source):
         source: the tensor or variable whose gradient surprised you.
 
     Returns:
-        An :class:`Explanation`: ``cause`` (a short code such as
+        An :class:`Explanation` with ``cause`` (a short code such as
         ``"not_watched"``), ``message`` and ``fix`` in plain words; printed,
         the message and the fix; shown in Jupyter, a picture of the path
         from the source to the target with the break marked.
