@@ -81,4 +81,10 @@ def __getattr__(name):
 
         viz = importlib.import_module("tapeviz.viz")
         return viz if name == "viz" else getattr(viz, name)
-    raise AttributeError(f"module 'tapeviz' has no attribute {name!r}")
+    if name.startswith("_"):  # Python's and tools' own probes (__path__, _ipython_canary...)
+        raise AttributeError(f"module 'tapeviz' has no attribute {name!r}")
+    raise AttributeError(
+        f"module 'tapeviz' has no attribute {name!r}: tapeviz does not implement every TensorFlow API. "
+        "What it has instead, and what is not available (tf.cond, tf.while_loop, tf.map_fn, "
+        "tf.TensorArray...), is in the TF map: docs/tf-map.md, section 'Not available'."
+    )

@@ -13,6 +13,8 @@ from tapeviz.backend import threads as _threads
 
 @dataclass(frozen=True)
 class PhysicalDevice:
+    """A device as ``tf.config.list_physical_devices`` lists it: ``name`` and ``device_type`` ("CPU", "GPU")."""
+
     name: str
     device_type: str
 
@@ -29,6 +31,7 @@ def list_physical_devices(device_type=None):
 
 
 def list_logical_devices(device_type=None):
+    """The logical devices: here the same as ``list_physical_devices`` (one per physical device)."""
     return list_physical_devices(device_type)
 
 

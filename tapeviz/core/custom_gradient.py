@@ -24,6 +24,33 @@ def custom_gradient(f=None):
     for outputs that were not used) and returns one gradient per input. If
     ``f`` reads variables, ``grad_fn`` must take ``variables=`` and return
     ``(input_grads, variable_grads)``.
+
+    Args:
+        f: a function of Tensors returning ``(outputs, grad_fn)``.
+
+    Returns:
+        A function of the same arguments returning ``outputs``; tapes record
+        it as one op whose gradient is ``grad_fn``.
+
+    Raises:
+        TypeError: when the decorated function is called, if ``f`` does not
+            return ``(outputs, grad_fn)``, or reads variables and ``grad_fn``
+            takes no ``variables=``.
+
+    Example:
+        A gradient clipped to [-1, 1] on its way back:
+
+        >>> import tapeviz as tf
+        >>> @tf.custom_gradient
+        ... def clip_gradient(x):
+        ...     def grad_fn(upstream):
+        ...         return tf.clip_by_value(upstream, -1.0, 1.0)
+        ...     return tf.identity(x), grad_fn
+        >>> x = tf.Variable(2.0)
+        >>> with tf.GradientTape() as tape:
+        ...     y = clip_gradient(x) * 10.0
+        >>> print(tape.gradient(y, x))
+        tf.Tensor(1.0, shape=(), dtype=float32)
     """
     if f is None:
         return custom_gradient

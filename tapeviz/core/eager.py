@@ -15,6 +15,30 @@ def function(func=None, input_signature=None, **options):
     binds inputs: each positional argument is converted to its spec's dtype
     (Python values, NumPy arrays) or refused with TF's TypeError (a tensor of
     another dtype, a shape that does not fit).
+
+    Args:
+        func: the function (when used as ``@tf.function`` without options).
+        input_signature: a list of ``tf.TensorSpec``, one per positional argument.
+        **options: TensorFlow's other options (``jit_compile``, ``reduce_retracing``...),
+            accepted and ignored.
+
+    Returns:
+        A :class:`Function` that calls ``func`` eagerly, or, without ``func``,
+        a decorator that makes one.
+
+    Raises:
+        TypeError: when called, an argument its ``input_signature`` refuses.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> @tf.function
+        ... def square(x):
+        ...     return x * x
+        >>> x = tf.Variable(3.0)
+        >>> with tf.GradientTape() as tape:
+        ...     y = square(x)
+        >>> print(tape.gradient(y, x))  # every op inside was recorded
+        tf.Tensor(6.0, shape=(), dtype=float32)
     """
     if func is None:
         return lambda f: function(f, input_signature=input_signature, **options)

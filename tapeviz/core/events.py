@@ -211,6 +211,7 @@ class TapeReleased:
     kind: ClassVar[str] = "tape_released"
 
 
+#: Every event class, in the order a tape emits them; ``event.kind`` names each one.
 ALL_EVENTS = (
     TapeEntered,
     TapeExited,

@@ -51,11 +51,29 @@ def _unconnected(value):
 class GradientTape:
     """Record operations for automatic differentiation, as ``tf.GradientTape``.
 
+    Ops run inside the ``with`` block on watched tensors (trainable variables
+    are watched when read) are recorded; ``gradient`` then sweeps the record
+    backwards. In Jupyter, a tape at the end of a cell draws what it recorded.
+
     Args:
         persistent: allow several ``gradient``/``jacobian`` calls; otherwise
             the tape releases what it recorded after the first one.
         watch_accessed_variables: watch every trainable ``Variable`` read
             while the tape is active. With False, only what ``watch`` names.
+
+    Returns:
+        The tape, also as the ``with`` block's target (``as tape``).
+
+    Raises:
+        ValueError: entering a tape that is already recording.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> x = tf.Variable(3.0)
+        >>> with tf.GradientTape() as tape:
+        ...     y = x * x
+        >>> tape.gradient(y, x)
+        <tf.Tensor: shape=(), dtype=float32, numpy=6.0>
     """
 
     def __init__(self, persistent=False, watch_accessed_variables=True):
@@ -119,7 +137,28 @@ class GradientTape:
 
     # -- what the tape watches ------------------------------------------------------------
     def watch(self, tensor):
-        """Watch a Tensor or Variable (or a nested structure of them)."""
+        """Watch a Tensor or Variable (or a nested structure of them).
+
+        Constants are not watched by default: ops on them are recorded only
+        once they are.
+
+        Args:
+            tensor: a Tensor, a Variable, or a nested list/tuple/dict of them.
+
+        Raises:
+            ValueError: something that is not a Tensor or Variable (convert it
+                with ``tf.constant`` first). A tensor of integer dtype is
+                watched with a warning: its gradient will be None.
+
+        Example:
+            >>> import tapeviz as tf
+            >>> x = tf.constant(2.0)
+            >>> with tf.GradientTape() as tape:
+            ...     tape.watch(x)
+            ...     y = x**3
+            >>> print(tape.gradient(y, x))
+            tf.Tensor(12.0, shape=(), dtype=float32)
+        """
         for item in nest.flatten(tensor):
             if not isinstance(item, (Tensor, Variable)):
                 raise ValueError(
@@ -170,13 +209,45 @@ class GradientTape:
         return tuple(sorted(self._watched_variables.values(), key=lambda v: v._id))
 
     def stop_recording(self):
-        """A context in which ops are not recorded by this tape."""
+        """A context in which ops are not recorded by this tape.
+
+        Returns:
+            A context manager; inside its ``with`` block this tape records
+            nothing (other active tapes still do).
+
+        Raises:
+            ValueError: the tape is not recording (outside its ``with`` block).
+
+        Example:
+            >>> import tapeviz as tf
+            >>> x = tf.Variable(2.0)
+            >>> with tf.GradientTape() as tape:
+            ...     y = x * x
+            ...     with tape.stop_recording():
+            ...         z = y * x  # not recorded
+            >>> print(tape.gradient(z, x))
+            None
+        """
         if not self._recording:
             raise ValueError("Tape is not recording. Call stop_recording() inside the tape's `with` block.")
         return _Paused(self)
 
     def reset(self):
-        """Forget everything recorded so far; keep recording (as a fresh tape)."""
+        """Forget everything recorded so far; keep recording (as a fresh tape).
+
+        Raises:
+            ValueError: the tape is not recording (outside its ``with`` block).
+
+        Example:
+            >>> import tapeviz as tf
+            >>> x = tf.Variable(2.0)
+            >>> with tf.GradientTape() as tape:
+            ...     y = x * x
+            ...     tape.reset()
+            ...     y = x * 5.0
+            >>> print(tape.gradient(y, x))
+            tf.Tensor(5.0, shape=(), dtype=float32)
+        """
         if not self._recording:
             raise ValueError("Tape is not recording: reset() must be called inside the tape's `with` block.")
         self._release(reason="reset")
@@ -231,6 +302,32 @@ class GradientTape:
         non-scalar target (or several targets) is summed. The result has the
         structure of ``sources``; a source the target does not depend on gets
         None (or zeros with ``unconnected_gradients='zero'``).
+
+        Args:
+            target: a Tensor, or a nested structure of Tensors, to differentiate.
+            sources: a Tensor or Variable, or a nested structure of them.
+            output_gradients: the upstream gradient of each target (the
+                vector of a vector-Jacobian product); ones by default.
+            unconnected_gradients: ``'none'`` (default) or ``'zero'``, or a
+                ``tf.UnconnectedGradients`` value: what an unconnected source gets.
+
+        Returns:
+            The gradients, in the structure of ``sources``; for each source a
+            Tensor (an ``IndexedSlices`` for a gather's source) or None.
+
+        Raises:
+            RuntimeError: a second call on a non-persistent tape (use
+                ``GradientTape(persistent=True)``).
+            ValueError: a source that is not a Tensor or Variable, or
+                ``output_gradients`` of the wrong shape.
+
+        Example:
+            >>> import tapeviz as tf
+            >>> w = tf.Variable([1.0, 2.0])
+            >>> with tf.GradientTape() as tape:
+            ...     loss = tf.reduce_sum(w**2)
+            >>> print(tape.gradient(loss, w))
+            tf.Tensor([2. 4.], shape=(2,), dtype=float32)
         """
         unconnected = _unconnected(unconnected_gradients)
         targets = _flatten_targets(target)
@@ -252,7 +349,36 @@ class GradientTape:
         parallel_iterations=None,
         experimental_use_pfor=True,
     ):
-        """d target[i...] / d source[j...] for each source: shape target.shape + source.shape."""
+        """d target[i...] / d source[j...] for each source: shape target.shape + source.shape.
+
+        One reverse sweep per element of ``target``.
+
+        Args:
+            target: one Tensor.
+            sources: a Tensor or Variable, or a nested structure of them.
+            unconnected_gradients: ``'none'`` (default: None for an
+                unconnected source) or ``'zero'``.
+            parallel_iterations: accepted for TensorFlow compatibility; ignored.
+            experimental_use_pfor: accepted for TensorFlow compatibility; ignored.
+
+        Returns:
+            A Jacobian per source, in the structure of ``sources``, each of
+            shape ``target.shape + source.shape``.
+
+        Raises:
+            TypeError: several targets (stack them first).
+            RuntimeError: a second call on a non-persistent tape.
+
+        Example:
+            >>> import tapeviz as tf
+            >>> x = tf.Variable([1.0, 2.0])
+            >>> with tf.GradientTape() as tape:
+            ...     y = x * x
+            >>> print(tape.jacobian(y, x))
+            tf.Tensor(
+            [[2. 0.]
+             [0. 4.]], shape=(2, 2), dtype=float32)
+        """
         unconnected = _unconnected(unconnected_gradients)
         target = _flatten_targets(target)
         if len(target) != 1:
@@ -285,6 +411,30 @@ class GradientTape:
         ``target`` is [b, y...] and ``source`` [b, x...]; target[b] must depend
         only on source[b]. Result shape: [b, y..., x...]. An unconnected
         target gives zeros whatever ``unconnected_gradients`` says, as TF does.
+
+        Args:
+            target: a Tensor of rank >= 2, batch first.
+            source: a Tensor or Variable of rank >= 1, the same batch first.
+            unconnected_gradients: ``'none'`` (default) or ``'zero'``; checked,
+                though both give zeros here.
+            parallel_iterations: accepted for TensorFlow compatibility; ignored.
+            experimental_use_pfor: accepted for TensorFlow compatibility; ignored.
+
+        Returns:
+            A Tensor of shape ``[b] + target.shape[1:] + source.shape[1:]``
+            (zeros when ``target`` does not depend on ``source``).
+
+        Raises:
+            ValueError: ranks too small, or batch sizes that differ.
+
+        Example:
+            >>> import tapeviz as tf
+            >>> x = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+            >>> with tf.GradientTape() as tape:
+            ...     tape.watch(x)
+            ...     y = x * x
+            >>> tape.batch_jacobian(y, x).shape
+            TensorShape([2, 2, 2])
         """
         _unconnected(unconnected_gradients)  # checked, as TF does, though both give zeros
         target = _flatten_targets(target)[0]

@@ -395,6 +395,20 @@ class Variable(_HoldsArray):
 
     ``assign`` replaces the held array (never mutates it in place), so tensors
     read earlier, and saved on a tape, keep their values.
+
+    Args:
+        initial_value: the first value (anything ``tf.constant`` takes), or a
+            callable that returns it.
+        trainable: read inside a ``GradientTape``, it is watched automatically.
+        name: shown in pictures, summaries and saved files.
+        dtype: convert the initial value to this dtype.
+        shape: accepted for TensorFlow compatibility.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> v = tf.Variable([1.0, 2.0], name="v")
+        >>> v.assign_add([0.5, 0.5])
+        <tf.Variable 'v:0' shape=(2,) dtype=float32, numpy=array([1.5, 2.5], dtype=float32)>
     """
 
     def __init__(self, initial_value, trainable=True, name=None, dtype=None, shape=None):
@@ -435,7 +449,25 @@ class Variable(_HoldsArray):
 
     # -- writing (not differentiable) ---------------------------------------
     def assign(self, value, read_value=True):
-        """Replace the value. Not differentiable: tapes do not record it."""
+        """Replace the value. Not differentiable: tapes do not record it.
+
+        Args:
+            value: the new value, of the variable's shape (converted to its dtype).
+            read_value: return the variable (True) or None.
+
+        Returns:
+            The variable itself when ``read_value``, else None.
+
+        Raises:
+            ValueError: a value of another shape.
+
+        Example:
+            >>> import tapeviz as tf
+            >>> v = tf.Variable(1.0)
+            >>> _ = v.assign(4.0)
+            >>> print(v.numpy())
+            4.0
+        """
         new = convert_to_tensor(value, dtype=self.dtype)._value
         if new.shape != self._value.shape:
             raise ValueError(
@@ -447,11 +479,35 @@ class Variable(_HoldsArray):
         return self._assigned(read_value)
 
     def assign_add(self, delta, read_value=True):
-        """Add ``delta`` to the value. Not differentiable."""
+        """Add ``delta`` to the value. Not differentiable.
+
+        Args:
+            delta: a value of the variable's shape (no broadcasting, as in TF).
+            read_value: return the variable (True) or None.
+
+        Returns:
+            The variable itself when ``read_value``, else None.
+
+        Raises:
+            InvalidArgumentError: a ``delta`` of another shape.
+        """
         return self._update(backend.xp.add, delta, read_value)
 
     def assign_sub(self, delta, read_value=True):
-        """Subtract ``delta`` from the value. Not differentiable."""
+        """Subtract ``delta`` from the value. Not differentiable.
+
+        The update of gradient descent: ``w.assign_sub(learning_rate * grad)``.
+
+        Args:
+            delta: a value of the variable's shape (no broadcasting, as in TF).
+            read_value: return the variable (True) or None.
+
+        Returns:
+            The variable itself when ``read_value``, else None.
+
+        Raises:
+            InvalidArgumentError: a ``delta`` of another shape.
+        """
         return self._update(backend.xp.subtract, delta, read_value)
 
     def _update(self, ufunc, delta, read_value):
@@ -650,7 +706,29 @@ def _new_array(value, dtype, dtype_hint):
 
 
 def constant(value, dtype=None, shape=None, name=None):
-    """A Tensor holding ``value`` (Python numbers become float32 / int32)."""
+    """A Tensor holding ``value`` (Python numbers become float32 / int32).
+
+    Args:
+        value: a number, a nested list, a NumPy array, or a Tensor.
+        dtype: the dtype to convert to (``tf.float64``...); inferred by default.
+        shape: reshape to this shape, or fill it when ``value`` is one number.
+        name: accepted for TensorFlow compatibility.
+
+    Returns:
+        An immutable Tensor.
+
+    Raises:
+        TypeError: a value of another shape than ``shape`` can fill.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> print(tf.constant([[1, 2], [3, 4]], dtype=tf.float32))
+        tf.Tensor(
+        [[1. 2.]
+         [3. 4.]], shape=(2, 2), dtype=float32)
+        >>> print(tf.constant(0.0, shape=(3,)))
+        tf.Tensor([0. 0. 0.], shape=(3,), dtype=float32)
+    """
     if isinstance(value, (Tensor, Variable)):
         value = value.numpy()
     tensor = Tensor(_to_array(value, dtype))

@@ -92,7 +92,31 @@ def show(obj, title=None, **options):
     (True/False), ``open`` (scopes, or loops by the op id written on them, to
     unfold), ``show_reads`` (False), ``max_nodes`` (300),
     ``untaped`` ("forward", "all", "none"), ``names`` (None: the Python names
-    found for tensors; False: trace ids; or a dict)."""
+    found for tensors; False: trace ids; or a dict).
+
+    Args:
+        obj: a GradientTape, a ``tapeviz.viz.trace()``, or a trace's data.
+        title: a caption under the picture.
+        **options: the options above (see :doc:`/visualizer`).
+
+    Returns:
+        A :class:`Figure`, shown by Jupyter at the end of a cell; ``.svg()``
+        gives the SVG text, ``.save("tape.png")`` writes a file, ``.dot`` the
+        Graphviz source.
+
+    Raises:
+        TypeError: ``obj`` is neither a tape nor a trace.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> x = tf.Variable(3.0, name="x")
+        >>> with tf.GradientTape() as tape:
+        ...     y = x * x
+        >>> _ = tape.gradient(y, x)
+        >>> figure = tf.show(tape)
+        >>> figure.dot.startswith("digraph")
+        True
+    """
     return Figure(obj, title=title, **options)
 
 

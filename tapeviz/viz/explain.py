@@ -192,7 +192,30 @@ def _subtrace(data, keep_ops):
 
 
 def explain(tape, target, source):
-    """Why ``tape.gradient(target, source)`` is None or zero: an :class:`Explanation`."""
+    """Why ``tape.gradient(target, source)`` is None or zero: an :class:`Explanation`.
+
+    Args:
+        tape: the GradientTape that recorded ``target``.
+        target: the tensor you differentiated.
+        source: the tensor or variable whose gradient surprised you.
+
+    Returns:
+        An :class:`Explanation` with ``cause`` (a short code such as
+        ``"not_watched"``), ``message`` and ``fix`` in plain words; printed,
+        the message and the fix; shown in Jupyter, a picture of the path
+        from the source to the target with the break marked.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> x = tf.constant(3.0)  # a constant: not watched
+        >>> with tf.GradientTape() as tape:
+        ...     y = x * x
+        >>> print(tape.gradient(y, x))
+        None
+        >>> print(tf.viz.explain(tape, y, x))
+        The source is a constant tensor the tape never watched, so nothing computed from it was recorded.
+        Fix: Call tape.watch(x) inside the `with tf.GradientTape() as tape:` block, before using x (or make x a tf.Variable).
+    """
     records, complete = _records(tape)
     data, objects = build(records, include_untaped=True)
     graph = _Graph(data, objects)
