@@ -1,95 +1,32 @@
-"""tapeviz always runs eagerly: ``tf.function`` is accepted and runs the Python as is."""
+"""``tf.function``, ``tf.print``, ``tf.executing_eagerly`` and ``tf.gradients``."""
 
 import builtins
-import functools
 
+from tapeviz.core import state, traced_custom_gradient  # noqa: F401 - registers the CustomGradient replay
+from tapeviz.core.function import ConcreteFunction, Function  # noqa: F401 - tapeviz.core.eager.Function
 from tapeviz.core.tensor import Tensor, Variable
+from tapeviz.core.tracing import host_call
 
 
-def function(func=None, input_signature=None, **options):
-    """Accept ``@tf.function`` (with or without options) and run the function eagerly.
+def function(func=None, input_signature=None, reduce_retracing=False, **options):
+    """``@tf.function``: trace the function on the first call with a new input signature, replay after.
 
-    TF would trace it into a graph; tapeviz runs every op eagerly so that each
-    one can be recorded and seen. Results are the same; speed is not.
-    ``input_signature`` (a list of ``tf.TensorSpec``) is honoured as TF
-    binds inputs: each positional argument is converted to its spec's dtype
-    (Python values, NumPy arrays) or refused with TF's TypeError (a tensor of
-    another dtype, a shape that does not fit).
+    See core/function.py for TF's retracing rules as tapeviz follows them.
+    ``input_signature`` (a list of ``tf.TensorSpec``) binds inputs as TF
+    does: each positional argument is converted to its spec's dtype (Python
+    values, NumPy arrays) or refused with TF's TypeError.
     """
     if func is None:
-        return lambda f: function(f, input_signature=input_signature, **options)
-    return Function(func, input_signature, options)
-
-
-class Function:
-    """What ``tf.function`` returns: the Python function, run eagerly, with TF's attributes."""
-
-    def __init__(self, python_function, input_signature=None, options=None, bound_to=None):
-        functools.update_wrapper(self, python_function)
-        self.python_function = python_function
-        self.input_signature = None if input_signature is None else tuple(input_signature)
-        self._options = dict(options or {})
-        self._bound_to = bound_to
-
-    def __call__(self, *args, **kwargs):
-        if self.input_signature is not None:
-            args = self._bind(args, kwargs)
-        if self._bound_to is not None:
-            return self.python_function(self._bound_to, *args, **kwargs)
-        return self.python_function(*args, **kwargs)
-
-    def __get__(self, instance, owner=None):
-        """A method decorated with ``@tf.function``: bind it, keeping the signature for the other arguments."""
-        if instance is None:
-            return self
-        return Function(self.python_function, self.input_signature, self._options, bound_to=instance)
-
-    def _bind(self, args, kwargs):
-        from tapeviz.core import nest
-
-        specs = self.input_signature
-        if len(args) > len(specs) or kwargs:
-            raise TypeError(
-                f"{self.__name__} has an input_signature of {len(specs)} argument(s): call it with exactly those, "
-                f"positionally (got {len(args)} positional and {len(kwargs)} keyword arguments)."
-            )
-
-        def cast(spec, value):
-            if hasattr(spec, "cast"):
-                return spec.cast(value)
-            flat_specs, flat_values = nest.flatten(spec), nest.flatten(value)
-            if len(flat_specs) != len(flat_values):
-                raise TypeError(f"the argument's structure does not match the signature's {spec!r}")
-            return nest.pack_sequence_as(spec, [s.cast(v) for s, v in zip(flat_specs, flat_values)])
-
-        try:
-            return tuple(cast(spec, arg) for spec, arg in zip(specs, args))
-        except TypeError as exc:
-            signature = ", ".join(f"{name}: {spec!r}" for name, spec in zip(self._argument_names(), specs))
-            raise TypeError(
-                f"Binding inputs to tf.function failed due to `{exc}`. Received args: {args} and kwargs: {kwargs} "
-                f"for signature: ({signature})."
-            ) from None
-
-    def _argument_names(self):
-        import inspect
-
-        names = list(inspect.signature(self.python_function).parameters)
-        return names[1:] if self._bound_to is not None else names
-
-    def get_concrete_function(self, *args, **kwargs):
-        """TF's traced function for these arguments; here the same eager callable."""
-        return self
-
-    def __repr__(self):
-        return f"<tapeviz.function {self.__name__} (runs eagerly)>"
+        return lambda f: function(f, input_signature=input_signature, reduce_retracing=reduce_retracing, **options)
+    return Function(func, input_signature, dict(options, reduce_retracing=reduce_retracing))
 
 
 def executing_eagerly():
-    """Always True: tapeviz has no graph mode."""
-    return True
+    """False while ``tf.function`` traces, True otherwise (as TF)."""
+    return not state.local.tracers
 
 
+@host_call("print", stateful=True)
 def print(*inputs, sep=" ", end="\n", **kwargs):  # noqa: A001 - TF's name
     """``tf.print``: print tensors by value, as TF does (no shape/dtype decoration)."""
     values = [i.numpy() if isinstance(i, (Tensor, Variable)) else i for i in inputs]

@@ -30,11 +30,11 @@ def execute(primitive, inputs, attrs=_NO_ATTRS):
         raise InvalidArgumentError(f"{exc} [Op:{primitive.name}]", primitive.name) from None
     if primitive.n_outputs == 1:
         output = Tensor(result)
-        if _local.tapes or _listeners:
+        if _local.tapes or _listeners or _local.tracers:
             record(primitive, inputs, (output,), attrs)
         return output
     outputs = tuple([Tensor(r) for r in result])
-    if _local.tapes or _listeners:
+    if _local.tapes or _listeners or _local.tracers:
         record(primitive, inputs, outputs, attrs)
     return list(outputs)
 

@@ -54,6 +54,9 @@ _sweep_op_listeners = state.sweep_op_listeners
 def record(primitive, inputs, outputs, attrs):
     """Record an executed op on every active tape that watches one of its inputs."""
     local = _local
+    if local.tracers:  # tf.function is tracing: every tracer keeps the op
+        for tracer in local.tracers:
+            tracer.capture(primitive, inputs, outputs, attrs)
     recorders = []
     if primitive.differentiable is not None:
         for tape in local.tapes:

@@ -61,7 +61,7 @@ def binary(tf_name, prim_name, kernel, doc, differentiable=True):
             output = Tensor(primitive.kernel(x._value, y._value))
         except (ValueError, IndexError, ArithmeticError) as exc:
             raise InvalidArgumentError(f"{exc} [Op:{prim_name}]", prim_name) from None
-        if _local.tapes or _listeners:
+        if _local.tapes or _listeners or _local.tracers:
             record(primitive, (x, y), (output,), NO_ATTRS)
         return output
 

@@ -1,0 +1,489 @@
+"""``tf.function``: trace on the first call with a new input signature, replay after.
+
+A call's signature is TF's: each tensor argument's dtype and shape, each
+Python value itself (a new value traces again), the nesting of lists, tuples
+and dicts. ``input_signature`` fixes one signature (``None`` sizes accept any
+size); ``reduce_retracing=True`` widens a shape that changed to ``None``.
+Tracing runs the Python on the real tensors (core.tracing), so Python side
+effects happen while tracing only, as in TF; replays run the recorded
+primitives through ``execute``, so tapes record them as in eager code.
+"""
+
+import functools
+import inspect
+import weakref
+
+import numpy as np
+
+from tapeviz.core import tracing
+from tapeviz.core.tensor import Tensor, Variable, convert_to_tensor
+from tapeviz.core.tensor_spec import TensorSpec
+
+_VARIABLE_ERROR = (
+    "tf.function only supports singleton tf.Variables created on the first call. Make sure the tf.Variable is "
+    "only created once or created outside tf.function. See https://www.tensorflow.org/guide/function"
+    "#creating_tfvariables for more information."
+)
+
+
+class _Traces:
+    """What one function (one per instance, for methods) has traced."""
+
+    def __init__(self):
+        self.concrete = {}  # signature key -> ConcreteFunction
+        self.count = 0
+        self.eager = None  # why it runs eagerly, once a trace could not record it
+
+
+class Function:
+    """What ``tf.function`` returns."""
+
+    def __init__(self, python_function, input_signature=None, options=None, bound_to=None, traces=None):
+        functools.update_wrapper(self, python_function)
+        self.python_function = python_function
+        self.input_signature = None if input_signature is None else tuple(input_signature)
+        self._options = dict(options or {})
+        self._reduce_retracing = bool(
+            self._options.get("reduce_retracing") or self._options.get("experimental_relax_shapes")
+        )
+        self._bound_to = bound_to
+        self._traces = traces if traces is not None else _Traces()
+        self._per_instance = {}
+
+    # -- binding methods ------------------------------------------------------------------
+    def __get__(self, instance, owner=None):
+        """A method decorated with ``@tf.function``: each instance traces its own functions."""
+        if instance is None:
+            return self
+        key = id(instance)
+        traces = self._per_instance.get(key)
+        if traces is None:
+            traces = self._per_instance[key] = _Traces()
+            try:
+                weakref.finalize(instance, self._per_instance.pop, key, None)
+            except TypeError:  # an object without weak references keeps its traces
+                pass
+        return Function(self.python_function, self.input_signature, self._options, instance, traces)
+
+    # -- calling --------------------------------------------------------------------------
+    def __call__(self, *args, **kwargs):
+        if self._traces.eager is not None or _functions_run_eagerly():
+            return self._run_python(args, kwargs)
+        if self.input_signature is not None:
+            args, kwargs = self._bind(args, kwargs), {}
+        call = _Call(self, args, kwargs)
+        concrete = self._lookup(call.key)
+        if concrete is None:
+            concrete, result = self._trace(call)
+            return result
+        return concrete._run(call)
+
+    def _run_python(self, args, kwargs):
+        if self._bound_to is not None:
+            return self.python_function(self._bound_to, *args, **kwargs)
+        return self.python_function(*args, **kwargs)
+
+    def _lookup(self, key):
+        traces = self._traces.concrete
+        found = traces.get(key)
+        if found is not None:
+            return found
+        for general, concrete in traces.items():
+            if _fits(general, key):
+                return concrete
+        return None
+
+    def _general_key(self, call):
+        """The key a new trace gets: the signature's, or one widened by reduce_retracing."""
+        if self.input_signature is not None:
+            return _signature_key(call, self.input_signature)
+        if self._reduce_retracing:
+            for general in self._traces.concrete:
+                widened = _widen(general, call.key)
+                if widened is not None:
+                    return widened
+        return call.key
+
+    def _trace(self, call, dry=False):
+        key = self._general_key(call)
+        shapes = _display_shapes(key)
+        run = functools.partial(self._run_python, call.args, call.kwargs)
+        tracer, result = tracing.trace_call(run, call.placeholders(), dry=dry, display_shapes=shapes)
+        if tracer.untraceable is not None:
+            self._traces.eager = tracer.untraceable
+            tracing.warn_fallback(self.__name__, tracer.untraceable)
+            return None, result
+        if tracer.created_variables:
+            if self._traces.count:
+                raise ValueError(_VARIABLE_ERROR)
+            check, _ = tracing.trace_call(run, call.placeholders(), dry=True)
+            if check.created_variables:
+                raise ValueError(_VARIABLE_ERROR)
+        graph = tracer.finish(result)
+        result = tracer.result
+        concrete = ConcreteFunction(self, key, call, graph, tracer.shape_specific)
+        self._traces.concrete[key] = concrete
+        self._traces.count += 1
+        return concrete, result
+
+    def _bind(self, args, kwargs):
+        from tapeviz.core import nest
+
+        specs = self.input_signature
+        if len(args) > len(specs) or kwargs:
+            raise TypeError(
+                f"{self.__name__} has an input_signature of {len(specs)} argument(s): call it with exactly those, "
+                f"positionally (got {len(args)} positional and {len(kwargs)} keyword arguments)."
+            )
+
+        def cast(spec, value):
+            if hasattr(spec, "cast"):
+                return spec.cast(value)
+            flat_specs, flat_values = nest.flatten(spec), nest.flatten(value)
+            if len(flat_specs) != len(flat_values):
+                raise TypeError(f"the argument's structure does not match the signature's {spec!r}")
+            return nest.pack_sequence_as(spec, [s.cast(v) for s, v in zip(flat_specs, flat_values)])
+
+        try:
+            return tuple(cast(spec, arg) for spec, arg in zip(specs, args))
+        except TypeError as exc:
+            signature = ", ".join(f"{name}: {spec!r}" for name, spec in zip(self._argument_names(), specs))
+            raise TypeError(
+                f"Binding inputs to tf.function failed due to `{exc}`. Received args: {args} and kwargs: {kwargs} "
+                f"for signature: ({signature})."
+            ) from None
+
+    def _argument_names(self):
+        return [p.name for p in self._parameters()]
+
+    def _parameters(self):
+        parameters = list(inspect.signature(self.python_function).parameters.values())
+        return parameters[1:] if self._bound_to is not None else parameters
+
+    # -- TF's introspection -----------------------------------------------------------------
+    def get_concrete_function(self, *args, **kwargs):
+        """The ConcreteFunction for these arguments (tensors or ``tf.TensorSpec``s), tracing it if new.
+
+        A spec with ``None`` sizes is traced on zeros of size 1 with the
+        function's assignments and stateful calls (``tf.print``) skipped.
+        """
+        if self._traces.eager is not None:
+            raise ValueError(
+                f"tf.function '{self.__name__}' runs eagerly (a trace could not record it), so it has no "
+                "ConcreteFunction."
+            )
+        if self.input_signature is not None:
+            if not args and not kwargs:
+                args = self.input_signature
+            else:
+                args, kwargs = self._bind(args, kwargs), {}
+        call = _Call(self, args, kwargs)
+        if self.input_signature is not None:
+            call.key = _signature_key(call, self.input_signature)
+        concrete = self._lookup(call.key)
+        if concrete is None:
+            concrete, _ = self._trace(call, dry=True)
+            if concrete is None:
+                raise ValueError(f"tf.function '{self.__name__}' could not be traced; it runs eagerly.")
+        return concrete
+
+    def experimental_get_tracing_count(self):
+        """How many ConcreteFunctions this function has traced."""
+        return self._traces.count
+
+    def __repr__(self):
+        if self._traces.eager is not None:
+            return f"<tapeviz.function {self.__name__} (runs eagerly: a trace could not record it)>"
+        return f"<tapeviz.function {self.__name__} ({self._traces.count} traced)>"
+
+
+# -- call signatures -------------------------------------------------------------------------
+class _Call:
+    """One call's arguments by parameter name, its signature key and its tensor leaves."""
+
+    def __init__(self, function, args, kwargs):
+        parameters = function._parameters()
+        signature = inspect.Signature(parameters)
+        try:
+            bound = signature.bind(*args, **kwargs)
+        except TypeError as exc:
+            raise TypeError(f"{function.__name__}() {exc}") from None
+        bound.apply_defaults()
+        self.names = list(bound.arguments)
+        self.kinds = {p.name: p.kind for p in parameters}
+        values = {name: _as_tensors(value) for name, value in bound.arguments.items()}
+        self.leaves, self.leaf_names = [], []
+        self.keepalive = []
+        self.key = tuple((name, _describe(values[name], name, self)) for name in self.names)
+        examples = iter(self.leaves)
+        values = {name: _map(lambda v: next(examples) if _is_leaf(v) else v, value) for name, value in values.items()}
+        self.values = values
+        bound.arguments.update(values)
+        self.args, self.kwargs = bound.args, bound.kwargs
+
+    def placeholders(self):
+        return list(zip(self.leaves, self.leaf_names))
+
+
+def _as_tensors(value):
+    """NumPy arrays and scalars become tensors, as TF converts them."""
+    if isinstance(value, (np.ndarray, np.generic)):
+        return convert_to_tensor(value)
+    if isinstance(value, (list, tuple)) and not hasattr(value, "_fields"):
+        return type(value)(_as_tensors(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _as_tensors(v) for k, v in value.items()}
+    return value
+
+
+def _is_leaf(value):
+    return isinstance(value, (Tensor, Variable, TensorSpec))
+
+
+def _map(fn, structure):
+    from tapeviz.core import nest
+
+    return nest.map_structure(fn, structure)
+
+
+def _describe(value, name, call):
+    if isinstance(value, TensorSpec):  # get_concrete_function(tf.TensorSpec(...)): traced on zeros
+        call.leaves.append(_example(value))
+        call.leaf_names.append(name)
+        return ("T", value.dtype.name, None if value.shape is None else tuple(value.shape))
+    if isinstance(value, Tensor):
+        call.leaves.append(value)
+        call.leaf_names.append(name)
+        return ("T", value.dtype.name, tuple(value.shape))
+    if isinstance(value, Variable):
+        call.leaves.append(value)
+        call.leaf_names.append(name)
+        return ("V", value.dtype.name, tuple(value.shape))
+    if isinstance(value, dict):
+        return ("dict", tuple((k, _describe(value[k], f"{name}_{k}", call)) for k in sorted(value)))
+    if isinstance(value, (list, tuple)):
+        kind = type(value).__name__
+        return (kind, tuple(_describe(v, f"{name}_{i}", call) for i, v in enumerate(value)))
+    try:
+        hash(value)
+        return ("L", type(value).__name__, value)
+    except TypeError:
+        call.keepalive.append(value)
+        return ("O", type(value).__name__, id(value))
+
+
+def _fits(general, key):
+    """True when a call with ``key`` may run the trace made for ``general``."""
+    if isinstance(general, tuple) and general and general[0] == "T":
+        if not (isinstance(key, tuple) and key and key[0] == "T" and key[1] == general[1]):
+            return False
+        shape, actual = general[2], key[2]
+        return shape is None or (len(shape) == len(actual) and all(g is None or g == a for g, a in zip(shape, actual)))
+    if isinstance(general, tuple) and isinstance(key, tuple):
+        if general and general[0] == "L":
+            return general == key and type(general[2]) is type(key[2])
+        return len(general) == len(key) and all(_fits(g, k) for g, k in zip(general, key))
+    return general == key
+
+
+def _widen(general, key):
+    """``general`` with the shapes that differ from ``key`` widened, or None when more than shapes differ."""
+    if isinstance(general, tuple) and general and general[0] == "T":
+        if not (isinstance(key, tuple) and key and key[0] == "T" and key[1] == general[1]):
+            return None
+        a, b = general[2], key[2]
+        if a is None or b is None or len(a) != len(b):
+            return ("T", general[1], None)
+        return ("T", general[1], tuple(x if x == y else None for x, y in zip(a, b)))
+    if isinstance(general, tuple) and isinstance(key, tuple) and len(general) == len(key):
+        if general and general[0] in ("L", "O", "V"):
+            return general if general == key else None
+        parts = [_widen(g, k) for g, k in zip(general, key)]
+        return None if any(p is None for p in parts) else tuple(parts)
+    return general if general == key else None
+
+
+def _tensor_keys(key):
+    if isinstance(key, tuple) and key and key[0] in ("T", "V"):
+        return [key]
+    if isinstance(key, tuple):
+        return [leaf for part in key for leaf in _tensor_keys(part)]
+    return []
+
+
+def _display_shapes(key):
+    return {i: leaf[2] for i, leaf in enumerate(_tensor_keys(key))}
+
+
+def _signature_key(call, specs):
+    flat_specs = [s for s in _leaves(specs)]
+    return _replace_shapes(call.key, iter([s.shape for s in flat_specs]))
+
+
+def _replace_shapes(key, shapes):
+    if isinstance(key, tuple) and key and key[0] == "T":
+        shape = next(shapes)
+        return ("T", key[1], None if shape is None else tuple(shape))
+    if isinstance(key, tuple) and key and key[0] in ("L", "O", "V"):
+        return key
+    if isinstance(key, tuple):
+        return tuple(_replace_shapes(k, shapes) for k in key)
+    return key
+
+
+def _leaves(structure):
+    from tapeviz.core import nest
+
+    return nest.flatten(structure)
+
+
+def _example(spec):
+    """Zeros standing in for a TensorSpec (size 1 where the spec says None)."""
+    shape = () if spec.shape is None else tuple(1 if n is None else n for n in spec.shape)
+    return Tensor(np.zeros(shape, dtype=spec.dtype.as_numpy_dtype))
+
+
+def _functions_run_eagerly():
+    from tapeviz import config
+
+    return getattr(config, "functions_run_eagerly", lambda: False)()
+
+
+# -- ConcreteFunction -------------------------------------------------------------------------
+class ConcreteFunction:
+    """One trace: its input signature, its graph, and the graphs of other sizes it accepts."""
+
+    def __init__(self, function, key, call, graph, shape_specific):
+        self._function = function
+        self._key = key
+        self._names = call.names
+        self._kinds = call.kinds
+        self._literals = {name: call.values[name] for name in call.names}
+        self._keepalive = call.keepalive
+        self.graph = graph
+        self._graphs = {_shapes(call.leaves): graph}
+        self._shape_specific = shape_specific
+        self.name = function.__name__
+
+    @property
+    def variables(self):
+        return list(self.graph.variables.values())
+
+    @property
+    def trainable_variables(self):
+        return [v for v in self.variables if v.trainable]
+
+    @property
+    def structured_input_signature(self):
+        args = tuple(_spec_of(desc) for _, desc in self._key)
+        return args, {}
+
+    @property
+    def structured_outputs(self):
+        return self.graph.outputs
+
+    def _run(self, call):
+        shapes = _shapes(call.leaves)
+        graph = self._graphs.get(shapes)
+        if graph is None:
+            if not self._shape_specific:
+                graph = self.graph
+            else:  # the trace baked a size: trace the Python again for these sizes (not a new signature)
+                run = functools.partial(self._function._run_python, call.args, call.kwargs)
+                tracer, result = tracing.trace_call(run, call.placeholders())
+                if tracer.untraceable is None:
+                    self._graphs[shapes] = tracer.finish(result)
+                    return tracer.result
+                return result
+        return graph.run(call.leaves)
+
+    def __call__(self, *args, **kwargs):
+        """Run this trace; arguments must fit its signature (Python values may be left out)."""
+        names = self._names
+        given = dict(zip(names, args))
+        given.update(kwargs)
+        for name in names:
+            given.setdefault(name, self._literals[name])
+        call = _Call(self._function, (), given)
+        if not _fits(self._key, call.key):
+            raise TypeError(
+                f"ConcreteFunction {self.name} was traced for ({self._signature_text()}); these arguments do not "
+                "fit it. Call the tf.function itself to trace a new ConcreteFunction."
+            )
+        return self._run(call)
+
+    # -- printing, as TF's ------------------------------------------------------------------
+    def _signature_text(self):
+        return ", ".join(f"{name}: {_spec_text(desc)}" for name, desc in self._key)
+
+    def _output_text(self):
+        return _output_text(self.graph.outputs, self.graph)
+
+    def pretty_printed_signature(self, verbose=True):
+        lines = ["Input Parameters:"]
+        for name, desc in self._key:
+            lines.append(f"  {name} ({self._kinds[name].name}): {_spec_text(desc)}")
+        lines += ["Output Type:", f"  {self._output_text()}", "Captures:"]
+        captured = list(self.graph.variables.items())
+        if not captured:
+            lines.append("  None")
+        for _, variable in captured:
+            lines.append(f"  {variable.name}: TensorSpec(shape=(), dtype=tf.resource, name=None)")
+        return "\n".join(lines)
+
+    def __str__(self):
+        return "ConcreteFunction " + self.pretty_printed_signature()
+
+    def __repr__(self):
+        return f"<ConcreteFunction ({self._signature_text()}) -> {self._output_text()} at 0x{id(self):X}>"
+
+
+def _shapes(leaves):
+    return tuple(tuple(leaf.shape) for leaf in leaves)
+
+
+def _spec_of(desc):
+    if desc[0] in ("T", "V"):
+        return TensorSpec(desc[2], desc[1])
+    if desc[0] == "L":
+        return desc[2]
+    if desc[0] == "dict":
+        return {k: _spec_of(d) for k, d in desc[1]}
+    if desc[0] in ("list", "tuple"):
+        parts = [_spec_of(d) for d in desc[1]]
+        return parts if desc[0] == "list" else tuple(parts)
+    return desc
+
+
+def _spec_text(desc):
+    kind = desc[0]
+    if kind == "T":
+        return repr(TensorSpec(desc[2], desc[1]))
+    if kind == "V":
+        return f"TensorSpec(shape={_shape_text(desc[2])}, dtype=tf.resource, name=None)"
+    if kind == "L":
+        return f"Literal[{desc[2]!r}]"
+    if kind == "O":
+        return f"<{desc[1]} object>"
+    if kind == "dict":
+        return "Dict[" + ", ".join(f"[{k!r}, {_spec_text(d)}]" for k, d in desc[1]) + "]"
+    parts = ", ".join(_spec_text(d) for d in desc[1])
+    return ("List[" if kind == "list" else "Tuple[") + parts + "]"
+
+
+def _shape_text(shape):
+    if shape is None:
+        return "<unknown>"
+    return "(" + ", ".join("None" if n is None else str(n) for n in shape) + ("," if len(shape) == 1 else "") + ")"
+
+
+def _output_text(outputs, graph):
+    if outputs is None:
+        return "NoneTensorSpec()"
+    if isinstance(outputs, dict):
+        return "Dict[" + ", ".join(f"[{k!r}, {_output_text(outputs[k], graph)}]" for k in sorted(outputs)) + "]"
+    if isinstance(outputs, (list, tuple)):
+        parts = ", ".join(_output_text(o, graph) for o in outputs)
+        return ("List[" if isinstance(outputs, list) else "Tuple[") + parts + "]"
+    dtype, shape = graph.specs[outputs]
+    return repr(TensorSpec(shape, dtype))
