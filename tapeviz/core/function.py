@@ -198,6 +198,29 @@ class Function:
 
 
 # -- call signatures -------------------------------------------------------------------------
+_KINDS = {
+    kind.name: kind
+    for kind in (
+        inspect.Parameter.POSITIONAL_ONLY,
+        inspect.Parameter.POSITIONAL_OR_KEYWORD,
+        inspect.Parameter.VAR_POSITIONAL,
+        inspect.Parameter.KEYWORD_ONLY,
+        inspect.Parameter.VAR_KEYWORD,
+    )
+}
+
+
+class _Parameters:
+    """A loaded ConcreteFunction's parameters, standing in for its Python function when binding a call."""
+
+    def __init__(self, name, names, kinds):
+        self.__name__ = name
+        self._list = [inspect.Parameter(n, kinds[n]) for n in names]
+
+    def _parameters(self):
+        return self._list
+
+
 class _Call:
     """One call's arguments by parameter name, its signature key and its tensor leaves."""
 
@@ -354,11 +377,10 @@ class ConcreteFunction:
     """One trace: its input signature, its graph, and the graphs of other sizes it accepts."""
 
     def __init__(self, function, key, call, graph, shape_specific):
-        self._function = function
+        self._function = function  # None for one loaded from its dict form
         self._key = key
         self._names = call.names
         self._kinds = call.kinds
-        self._literals = {name: call.values[name] for name in call.names}
         self._keepalive = call.keepalive
         self.graph = graph
         self._graphs = {_shapes(call.leaves): graph}
@@ -380,7 +402,9 @@ class ConcreteFunction:
 
     @property
     def structured_outputs(self):
-        return self.graph.outputs
+        """The outputs' structure with a TensorSpec for each tensor (TF gives graph tensors)."""
+        specs = self.graph.specs
+        return _map(lambda v: None if v is None else TensorSpec(specs[v][1], specs[v][0]), self.graph.outputs)
 
     def _run(self, call):
         shapes = _shapes(call.leaves)
@@ -388,6 +412,11 @@ class ConcreteFunction:
         if graph is None:
             if not self._shape_specific:
                 graph = self.graph
+            elif self._function is None:
+                raise ValueError(
+                    f"ConcreteFunction {self.name} was loaded from a trace that depends on its inputs' sizes "
+                    f"{list(self._graphs)}; it cannot run on sizes {list(shapes)} without its Python function."
+                )
             else:  # the trace baked a size: trace the Python again for these sizes (not a new signature)
                 run = functools.partial(self._function._run_python, call.args, call.kwargs)
                 tracer, result = tracing.trace_call(run, call.placeholders())
@@ -402,15 +431,82 @@ class ConcreteFunction:
         names = self._names
         given = dict(zip(names, args))
         given.update(kwargs)
-        for name in names:
-            given.setdefault(name, self._literals[name])
-        call = _Call(self._function, (), given)
+        for name, desc in self._key:
+            if desc[0] == "L":
+                given.setdefault(name, desc[2])
+        call = _Call(self._signature_holder(), (), given)
         if not _fits(self._key, call.key):
             raise TypeError(
                 f"ConcreteFunction {self.name} was traced for ({self._signature_text()}); these arguments do not "
                 "fit it. Call the tf.function itself to trace a new ConcreteFunction."
             )
         return self._run(call)
+
+    def _signature_holder(self):
+        if self._function is not None:
+            return self._function
+        return _Parameters(self.name, self._names, self._kinds)
+
+    # -- the dict form (what SavedModel stores) ------------------------------------------------
+    def to_dict(self):
+        """This trace as plain data (JSON-ready). Captured variables are listed by position:
+        ``captured_variables()`` gives them in that order, and ``from_dict`` takes them back."""
+        from tapeviz.core import graph_codec
+
+        variables = []
+        graph = graph_codec.encode_graph(self.graph, variables)
+        self._stored_variables = variables
+        return {
+            "format": "tapeviz.concrete_function/1",
+            "name": self.name,
+            "parameters": [[name, self._kinds[name].name] for name in self._names],
+            "signature": graph_codec.encode_value(self._key, "the signature"),
+            "traced_shapes": graph_codec.encode_value(list(self._graphs)[0], "the traced shapes"),
+            "shape_specific": bool(self._shape_specific),
+            "graph": graph,
+            "variables": [
+                {"name": v.name, "shape": list(v.shape), "dtype": v.dtype.name, "trainable": v.trainable}
+                for v in variables
+            ],
+        }
+
+    def captured_variables(self):
+        """The variables ``to_dict`` listed, in its order."""
+        from tapeviz.core import graph_codec
+
+        variables = []
+        graph_codec.encode_graph(self.graph, variables)
+        return variables
+
+    @classmethod
+    def from_dict(cls, data, variables):
+        """The ConcreteFunction stored by ``to_dict``, its captures bound to ``variables`` (in its order)."""
+        from tapeviz.core import graph_codec
+
+        if not isinstance(data, dict) or data.get("format") != "tapeviz.concrete_function/1":
+            raise ValueError("not a stored tapeviz ConcreteFunction (expected format 'tapeviz.concrete_function/1')")
+        if len(variables) != len(data["variables"]):
+            raise ValueError(
+                f"ConcreteFunction {data['name']} captures {len(data['variables'])} variables; "
+                f"{len(variables)} were given."
+            )
+        for spec, variable in zip(data["variables"], variables):
+            if list(variable.shape) != list(spec["shape"]) or variable.dtype.name != spec["dtype"]:
+                raise ValueError(
+                    f"variable {spec['name']} was stored with shape {spec['shape']} and dtype {spec['dtype']}; "
+                    f"the one given has shape {list(variable.shape)} and dtype {variable.dtype.name}."
+                )
+        concrete = cls.__new__(cls)
+        concrete._function = None
+        concrete.name = str(data["name"])
+        concrete._names = [str(name) for name, _ in data["parameters"]]
+        concrete._kinds = {str(name): _KINDS[kind] for name, kind in data["parameters"]}
+        concrete._key = graph_codec.decode_value(data["signature"])
+        concrete._keepalive = []
+        concrete.graph = graph_codec.decode_graph(data["graph"], list(variables))
+        concrete._graphs = {graph_codec.decode_value(data["traced_shapes"]): concrete.graph}
+        concrete._shape_specific = bool(data["shape_specific"])
+        return concrete
 
     # -- printing, as TF's ------------------------------------------------------------------
     def _signature_text(self):

@@ -17,6 +17,7 @@ from tapeviz import backend as B
 from tapeviz.core import nest
 from tapeviz.core.tape import GradientTape
 from tapeviz.core.tensor import Tensor, Variable, to_array
+from tapeviz.core.tracing import host_call
 from tapeviz.keras.optimizers.schedules import LearningRateSchedule
 from tapeviz.keras.saving.config import RecordsInit
 from tapeviz.keras.variables import Variable as KerasVariable
@@ -214,6 +215,7 @@ class Optimizer(RecordsInit):
         self.apply([g for g, _ in pairs], [v for _, v in pairs])
         return self._iterations
 
+    @host_call(stateful=True)  # inside tf.function: the update runs on every call
     def apply(self, grads, trainable_variables=None):
         """Keras 3's form: ``optimizer.apply(grads, model.trainable_variables)``. Returns None.
 
