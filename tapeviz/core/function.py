@@ -187,6 +187,13 @@ class Function:
                 raise ValueError(f"tf.function '{self.__name__}' could not be traced; it runs eagerly.")
         return concrete
 
+    def pretty_printed_concrete_signatures(self, verbose=True):
+        """Every ConcreteFunction's signature, as TF prints them (blank line between)."""
+        return "\n\n".join(
+            f"{self.__name__}({', '.join(c._names)})\n" + _indent(c.pretty_printed_signature(verbose))
+            for c in self._traces.concrete.values()
+        )
+
     def experimental_get_tracing_count(self):
         """How many ConcreteFunctions this function has traced."""
         return self._traces.count
@@ -382,6 +389,7 @@ class ConcreteFunction:
         self._names = call.names
         self._kinds = call.kinds
         self._keepalive = call.keepalive
+        self._python_values = {n: call.values[n] for n, desc in key if not _tensor_keys(desc)}
         self.graph = graph
         self._graphs = {_shapes(call.leaves): graph}
         self._shape_specific = shape_specific
@@ -428,12 +436,17 @@ class ConcreteFunction:
 
     def __call__(self, *args, **kwargs):
         """Run this trace; arguments must fit its signature (Python values may be left out)."""
-        names = self._names
-        given = dict(zip(names, args))
+        # As TF: positional arguments are the tensor ones; Python values default to the traced ones.
+        tensor_names = [name for name, desc in self._key if _tensor_keys(desc)]
+        if len(args) > len(tensor_names):
+            raise TypeError(
+                f"ConcreteFunction {self.name} takes {len(tensor_names)} tensor argument(s) "
+                f"({', '.join(tensor_names)}); got {len(args)} positional arguments."
+            )
+        given = dict(zip(tensor_names, args))
         given.update(kwargs)
-        for name, desc in self._key:
-            if desc[0] == "L":
-                given.setdefault(name, desc[2])
+        for name, value in self._python_values.items():
+            given.setdefault(name, value)
         call = _Call(self._signature_holder(), (), given)
         if not _fits(self._key, call.key):
             raise TypeError(
@@ -503,6 +516,7 @@ class ConcreteFunction:
         concrete._kinds = {str(name): _KINDS[kind] for name, kind in data["parameters"]}
         concrete._key = graph_codec.decode_value(data["signature"])
         concrete._keepalive = []
+        concrete._python_values = {n: _spec_of(d) for n, d in concrete._key if d[0] == "L"}
         concrete.graph = graph_codec.decode_graph(data["graph"], list(variables))
         concrete._graphs = {graph_codec.decode_value(data["traced_shapes"]): concrete.graph}
         concrete._shape_specific = bool(data["shape_specific"])
@@ -532,6 +546,10 @@ class ConcreteFunction:
 
     def __repr__(self):
         return f"<ConcreteFunction ({self._signature_text()}) -> {self._output_text()} at 0x{id(self):X}>"
+
+
+def _indent(text):
+    return "\n".join("  " + line for line in text.splitlines())
 
 
 def _shapes(leaves):

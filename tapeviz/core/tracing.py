@@ -266,8 +266,11 @@ def _traced_host_call(fn, name, stateful, args, kwargs):
     if any(t.dry for t in tracers) and stateful:
         result = None
     else:
-        with _tracing_only(None):
+        watcher = _CreationWatcher()
+        with _tracing_only(watcher):
             result = fn(*args, **kwargs)
+        for tracer in tracers:  # an optimizer building its slots on a later trace is TF's error too
+            tracer.created_variables.extend(watcher.created_variables)
     outputs = []
     returned = _template(result, outputs)
     returned_tensors = [o for o in outputs if not hasattr(o, "assign")]
@@ -282,6 +285,19 @@ def _traced_host_call(fn, name, stateful, args, kwargs):
     for tracer in tracers:
         tracer.add_node("HostCall", inputs, returned_tensors, attrs, symbolic=True)
     return result
+
+
+class _CreationWatcher(Tracer):
+    """Stands in the tracer stack while a host call runs: records nothing, notes variables it creates."""
+
+    def capture(self, primitive, inputs, outputs, attrs):
+        pass
+
+    def add_node(self, op, inputs, outputs, attrs, symbolic=True):
+        pass
+
+    def refuse(self, what):
+        pass
 
 
 def _run_host_call(node, inputs):
