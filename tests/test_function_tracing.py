@@ -404,3 +404,63 @@ def test_a_python_step_cannot_be_stored():
     assert abs(float(v) - 0.64) < 1e-6  # replayed: two steps of v -= 0.1 * 2v
     with pytest.raises(GraphNotStorable, match="Python, not data"):
         step.get_concrete_function().to_dict()
+
+
+def test_a_second_optimizer_building_slots_on_a_later_trace_is_tfs_error():
+    opt1 = tf.keras.optimizers.Adam(learning_rate=1e-2)
+    opt2 = tf.keras.optimizers.Adam(learning_rate=1e-3)
+
+    @tf.function
+    def train_step(w, x, y, optimizer):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(tf.square(w * x - y))
+        gradients = tape.gradient(loss, [w])
+        optimizer.apply_gradients(zip(gradients, [w]))
+
+    w = tf.Variable(2.0)
+    x, y = tf.constant([-1.0]), tf.constant([2.0])
+    train_step(w, x, y, opt1)
+    train_step(w, x, y, opt1)
+    assert abs(float(w) - 1.9800008535385132) < 1e-6  # TF 2.21 after two Adam steps (the guide's cell)
+    with pytest.raises(ValueError) as info:
+        train_step(w, x, y, opt2)
+    assert str(info.value) == TF_VARIABLE_ERROR
+
+
+def test_a_concrete_function_keeps_the_python_arguments_it_was_traced_with():
+    class SimpleModel(tf.Module):
+        def __init__(self):
+            self.bias = tf.Variable(0.0)
+            self.weight = tf.Variable(2.0)
+
+    def evaluate(model, x):
+        return model.weight * x + model.bias
+
+    model = SimpleModel()
+    x = tf.constant(10.0)
+    evaluate_no_bias = tf.function(evaluate).get_concrete_function(model, x)
+    assert float(evaluate_no_bias(x)) == 20.0  # TF: tf.Tensor(20.0, ...)
+    model.bias.assign_add(5.0)
+    assert float(evaluate_no_bias(x)) == 25.0  # TF: 25.0 (the variable is captured, not its value)
+
+
+def test_show_draws_the_traced_graph():
+    from tapeviz import viz
+
+    @tf.custom_gradient
+    def clip(x):
+        return tf.identity(x), lambda dy: tf.clip_by_norm(dy, 1.0)
+
+    @tf.function
+    def f(x):
+        tf.print(x)
+        return tf.reduce_sum(clip(x * 2.0))
+
+    with pytest.raises(ValueError, match="has not traced yet"):
+        viz.show(f)
+    f(tf.constant([1.0, 2.0]))
+    figure = viz.show(f)
+    assert figure.dot == viz.show(f.concrete_functions[0]).dot  # deterministic, the same trace
+    for label in ('"x\\n(2,)"', '"print\\n(runs Python every call)"', '"clip\\n(custom gradient)"', '"Sum"'):
+        assert label in figure.dot
+    assert repr(figure).splitlines()[0] == "f: 1 inputs, 4 ops"  # print, Mul, clip, Sum

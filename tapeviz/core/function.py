@@ -187,6 +187,11 @@ class Function:
                 raise ValueError(f"tf.function '{self.__name__}' could not be traced; it runs eagerly.")
         return concrete
 
+    @property
+    def concrete_functions(self):
+        """The ConcreteFunctions traced so far, oldest first (tapeviz's; TF keeps this private)."""
+        return list(self._traces.concrete.values())
+
     def pretty_printed_concrete_signatures(self, verbose=True):
         """Every ConcreteFunction's signature, as TF prints them (blank line between)."""
         return "\n\n".join(
@@ -402,6 +407,16 @@ class ConcreteFunction:
     @property
     def trainable_variables(self):
         return [v for v in self.variables if v.trainable]
+
+    @property
+    def flat_input_specs(self):
+        """(dtype name, shape) of each placeholder, in call order (None sizes as traced)."""
+        return [(leaf[1], leaf[2]) for _, desc in self._key for leaf in _tensor_keys(desc)]
+
+    @property
+    def signature_text(self):
+        """``x: TensorSpec(...), n: Literal[2]``, as TF's repr writes the inputs."""
+        return self._signature_text()
 
     @property
     def structured_input_signature(self):

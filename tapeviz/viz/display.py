@@ -93,6 +93,10 @@ def show(obj, title=None, **options):
     unfold), ``show_reads`` (False), ``max_nodes`` (300),
     ``untaped`` ("forward", "all", "none"), ``names`` (None: the Python names
     found for tensors; False: trace ids; or a dict)."""
+    from tapeviz.viz import function_graph  # a tf.function or ConcreteFunction: its traced graph
+
+    if function_graph.is_traced_function(obj):
+        return function_graph.FunctionFigure(obj, title=title)
     return Figure(obj, title=title, **options)
 
 
