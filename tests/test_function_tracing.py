@@ -464,3 +464,13 @@ def test_show_draws_the_traced_graph():
     for label in ('"x\\n(2,)"', '"print\\n(runs Python every call)"', '"clip\\n(custom gradient)"', '"Sum"'):
         assert label in figure.dot
     assert repr(figure).splitlines()[0] == "f: 1 inputs, 4 ops"  # print, Mul, clip, Sum
+
+
+def test_a_size_read_through_an_op_is_not_baked_under_a_none_signature():
+    @tf.function(input_signature=(tf.TensorSpec([None], tf.float32),))
+    def mean(x):
+        return tf.reduce_sum(x) / tf.cast(tf.size(x), tf.float32)  # tf.size: the traced size, made in the trace
+
+    assert float(mean(tf.constant([1.0, 3.0]))) == 2.0
+    assert float(mean(tf.constant([1.0, 2.0, 3.0, 6.0]))) == 3.0
+    assert mean.experimental_get_tracing_count() == 1

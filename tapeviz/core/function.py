@@ -49,6 +49,7 @@ class Function:
         self._bound_to = bound_to
         self._traces = traces if traces is not None else _Traces()
         self._per_instance = {}
+        self._parameter_list = self._signature = None
 
     # -- binding methods ------------------------------------------------------------------
     def __get__(self, instance, owner=None):
@@ -157,8 +158,11 @@ class Function:
         return [p.name for p in self._parameters()]
 
     def _parameters(self):
-        parameters = list(inspect.signature(self.python_function).parameters.values())
-        return parameters[1:] if self._bound_to is not None else parameters
+        if self._parameter_list is None:  # computed once: every call binds its arguments with it
+            parameters = list(inspect.signature(self.python_function).parameters.values())
+            self._parameter_list = parameters[1:] if self._bound_to is not None else parameters
+            self._signature = inspect.Signature(self._parameter_list)
+        return self._parameter_list
 
     # -- TF's introspection -----------------------------------------------------------------
     def get_concrete_function(self, *args, **kwargs):
@@ -238,7 +242,7 @@ class _Call:
 
     def __init__(self, function, args, kwargs):
         parameters = function._parameters()
-        signature = inspect.Signature(parameters)
+        signature = getattr(function, "_signature", None) or inspect.Signature(parameters)
         try:
             bound = signature.bind(*args, **kwargs)
         except TypeError as exc:

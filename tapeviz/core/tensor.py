@@ -634,7 +634,10 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
         return convert_to_tensor(converter(), dtype)
     if value is None:
         raise ValueError("Attempt to convert a value (None) with an unsupported type to a Tensor.")
-    return Tensor(_to_array(value, dtype, dtype_hint))
+    tensor = Tensor(_to_array(value, dtype, dtype_hint))
+    if state.local.tracers:  # a literal of the traced code, not a value computed from an input's size
+        _tracing().literal_made(tensor)
+    return tensor
 
 
 def _to_array(value, dtype, dtype_hint=None):
@@ -695,6 +698,8 @@ def constant(value, dtype=None, shape=None, name=None):
                 f"Eager execution of tf.constant with unsupported shape: value has {array.size} elements, shape={shape} needs {int(np.prod(shape))}."
             )
         tensor = Tensor(array)
+    if state.local.tracers:
+        _tracing().literal_made(tensor)
     return tensor
 
 

@@ -37,6 +37,7 @@ class Tracer:
         self.graph = Graph()
         self.refs = {}  # tensor/variable _id -> value id
         self.symbolic = set()  # ids of tensors computed from the placeholders (or the placeholders)
+        self.literals = set()  # ids of tensors the traced code made from Python values (tf.constant(2.0))
         self.first_id = tensor._next_id()  # tensors with larger ids were made during the trace
         self.untraceable = None  # (what, filename, line) of the first thing it could not record
         self.shape_specific = False  # the Python read a traced tensor's shape (or baked one)
@@ -67,8 +68,8 @@ class Tracer:
             self.graph.names[value_id] = value.name
         else:
             self.graph.constants[value_id] = value._value
-            if value._id > self.first_id and getattr(value._value, "ndim", 0):
-                self.shape_specific = True  # made in the trace from a shape, most likely (zeros_like)
+            if value._id > self.first_id and value._id not in self.literals:
+                self.shape_specific = True  # made in the trace, not from a literal: from a size (zeros_like, size)
         self.refs[value._id] = value_id
         return value_id
 
@@ -181,6 +182,11 @@ def symbolic_name(tensor):
 
 def _colon(name):
     return name if ":" in name else name + ":0"
+
+
+def literal_made(tensor):
+    for tracer in state.local.tracers:
+        tracer.literals.add(tensor._id)
 
 
 def assigned(variable, op, tensor):
