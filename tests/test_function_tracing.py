@@ -474,3 +474,15 @@ def test_a_size_read_through_an_op_is_not_baked_under_a_none_signature():
     assert float(mean(tf.constant([1.0, 3.0]))) == 2.0
     assert float(mean(tf.constant([1.0, 2.0, 3.0, 6.0]))) == 3.0
     assert mean.experimental_get_tracing_count() == 1
+
+
+def test_a_tensor_passed_twice_or_also_captured_stays_apart_on_replay():
+    c = tf.constant(10.0)
+
+    @tf.function
+    def f(a, b):
+        return a * 100.0 + b + c  # c: a closure capture, a constant of the trace
+
+    assert float(f(c, c)) == 1020.0  # traced with the same tensor in both places, and as the capture
+    assert float(f(tf.constant(1.0), tf.constant(2.0))) == 112.0
+    assert f.experimental_get_tracing_count() == 1

@@ -16,6 +16,7 @@ import weakref
 import numpy as np
 
 from tapeviz.core import tracing
+from tapeviz.core.primitives.math import identity as _identity
 from tapeviz.core.tensor import Tensor, Variable, convert_to_tensor
 from tapeviz.core.tensor_spec import TensorSpec
 
@@ -108,8 +109,9 @@ class Function:
     def _trace(self, call, dry=False):
         key = self._general_key(call)
         shapes = _display_shapes(key)
-        run = functools.partial(self._run_python, call.args, call.kwargs)
-        tracer, result = tracing.trace_call(run, call.placeholders(), dry=dry, display_shapes=shapes)
+        arguments, placeholders = call.for_tracing()
+        run = functools.partial(self._run_python, *arguments)
+        tracer, result = tracing.trace_call(run, placeholders, dry=dry, display_shapes=shapes)
         if tracer.untraceable is not None:
             self._traces.eager = tracer.untraceable
             tracing.warn_fallback(self.__name__, tracer.untraceable)
@@ -117,7 +119,7 @@ class Function:
         if tracer.created_variables:
             if self._traces.count:
                 raise ValueError(_VARIABLE_ERROR)
-            check, _ = tracing.trace_call(run, call.placeholders(), dry=True)
+            check, _ = tracing.trace_call(run, placeholders, dry=True)
             if check.created_variables:
                 raise ValueError(_VARIABLE_ERROR)
         graph = tracer.finish(result)
@@ -259,9 +261,25 @@ class _Call:
         self.values = values
         bound.arguments.update(values)
         self.args, self.kwargs = bound.args, bound.kwargs
+        self._bound = bound
 
-    def placeholders(self):
-        return list(zip(self.leaves, self.leaf_names))
+    def for_tracing(self):
+        """(run, placeholders): the Python call on fresh placeholder tensors, one per tensor argument.
+
+        Each is ``tf.identity`` of the argument, made before the new tracer listens: a
+        tensor passed twice gives two placeholders, a tensor the function also
+        reads from a closure stays a captured constant, and tapes watching the
+        argument still see the first call's ops (through the identity).
+        """
+        # Made before this trace listens (an enclosing trace records them: its ops feed ours).
+        fresh = [leaf if isinstance(leaf, Variable) else _identity(leaf) for leaf in self.leaves]
+        replacements = iter(fresh)
+        bound = self._bound
+        for name in self.names:
+            bound.arguments[name] = _map(lambda v: next(replacements) if _is_leaf(v) else v, self.values[name])
+        args, kwargs = bound.args, bound.kwargs
+        bound.arguments.update(self.values)
+        return (args, kwargs), list(zip(fresh, self.leaf_names))
 
 
 def _as_tensors(value):
@@ -445,8 +463,9 @@ class ConcreteFunction:
                     f"{list(self._graphs)}; it cannot run on sizes {list(shapes)} without its Python function."
                 )
             else:  # the trace baked a size: trace the Python again for these sizes (not a new signature)
-                run = functools.partial(self._function._run_python, call.args, call.kwargs)
-                tracer, result = tracing.trace_call(run, call.placeholders())
+                arguments, placeholders = call.for_tracing()
+                run = functools.partial(self._function._run_python, *arguments)
+                tracer, result = tracing.trace_call(run, placeholders)
                 if tracer.untraceable is None:
                     self._graphs[shapes] = tracer.finish(result)
                     return tracer.result
