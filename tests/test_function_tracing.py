@@ -486,3 +486,44 @@ def test_a_tensor_passed_twice_or_also_captured_stays_apart_on_replay():
     assert float(f(c, c)) == 1020.0  # traced with the same tensor in both places, and as the capture
     assert float(f(tf.constant(1.0), tf.constant(2.0))) == 112.0
     assert f.experimental_get_tracing_count() == 1
+
+
+def test_the_advanced_autodiff_guides_module_round_trips():
+    class MyModule(tf.Module):
+        @tf.function(input_signature=[tf.TensorSpec(None)])
+        def call_custom_grad(self, x):
+            return clip_gradients(x)
+
+    @tf.custom_gradient
+    def clip_gradients(y):
+        def backward(dy):
+            return tf.clip_by_norm(dy, 0.5)
+
+        return y, backward
+
+    concrete = MyModule().call_custom_grad.get_concrete_function()
+    loaded = ConcreteFunction.from_dict(json.loads(json.dumps(concrete.to_dict())), [])
+    v = tf.Variable(2.0)
+    with tf.GradientTape() as tape:
+        output = loaded(v)  # a variable where the trace had a tensor is read, as TF binds it
+    assert float(output) == 2.0
+    assert float(tape.gradient(output, v)) == 0.5  # the guide's value on TF: tf.Tensor(0.5, ...)
+    with pytest.raises(ValueError, match="cannot run on shapes"):
+        loaded(tf.constant([3.0, 4.0]))  # a new rank: the axes were taken from the traced rank
+    x = tf.constant([3.0, 4.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        output = concrete(x)  # the live one traces its Python again for this rank
+    np.testing.assert_allclose(
+        tape.gradient(output, x).numpy(), [0.5 * 0.5**0.5] * 2, rtol=1e-6
+    )  # ones clipped to norm 0.5
+
+
+def test_a_size_read_in_python_is_traced_again_for_new_sizes():
+    @tf.function(input_signature=(tf.TensorSpec([None, 6], tf.float32),))
+    def fold(x):
+        return tf.reshape(x, [x.shape[0] * 2, -1])  # the traced batch size, baked into an attribute
+
+    assert fold(tf.zeros([4, 6])).shape == (8, 3)
+    assert fold(tf.zeros([2, 6])).shape == (4, 3)  # not (8, 3): the Python ran again for this size
+    assert fold.experimental_get_tracing_count() == 1

@@ -395,8 +395,8 @@ def _leaves(structure):
 
 
 def _example(spec):
-    """Zeros standing in for a TensorSpec (size 1 where the spec says None)."""
-    shape = () if spec.shape is None else tuple(1 if n is None else n for n in spec.shape)
+    """Zeros standing in for a TensorSpec (size 2 where the spec says None: size 1 would broadcast)."""
+    shape = () if spec.shape is None else tuple(2 if n is None else n for n in spec.shape)
     return Tensor(np.zeros(shape, dtype=spec.dtype.as_numpy_dtype))
 
 
@@ -455,12 +455,13 @@ class ConcreteFunction:
         shapes = _shapes(call.leaves)
         graph = self._graphs.get(shapes)
         if graph is None:
-            if not self._shape_specific:
-                graph = self.graph
+            if not self._shape_specific and _same_ranks(shapes, next(iter(self._graphs))):
+                graph = self.graph  # ops take axes from ranks: a new rank always needs a new trace
             elif self._function is None:
                 raise ValueError(
-                    f"ConcreteFunction {self.name} was loaded from a trace that depends on its inputs' sizes "
-                    f"{list(self._graphs)}; it cannot run on sizes {list(shapes)} without its Python function."
+                    f"ConcreteFunction {self.name} was loaded from a trace that depends on its inputs' sizes or "
+                    f"ranks {list(self._graphs)}; it cannot run on shapes {list(shapes)} without its Python "
+                    "function. Call it with the traced shapes, or save a trace of these shapes too."
                 )
             else:  # the trace baked a size: trace the Python again for these sizes (not a new signature)
                 arguments, placeholders = call.for_tracing()
@@ -485,6 +486,8 @@ class ConcreteFunction:
         given.update(kwargs)
         for name, value in self._python_values.items():
             given.setdefault(name, value)
+        descs = dict(self._key)
+        given = {name: _coerce(descs.get(name), value) for name, value in given.items()}
         call = _Call(self._signature_holder(), (), given)
         if not _fits(self._key, call.key):
             raise TypeError(
@@ -584,6 +587,24 @@ class ConcreteFunction:
 
     def __repr__(self):
         return f"<ConcreteFunction ({self._signature_text()}) -> {self._output_text()} at 0x{id(self):X}>"
+
+
+def _coerce(desc, value):
+    """``value`` converted where the trace had a tensor (a variable is read, a number converted), as TF binds."""
+    if desc is None:
+        return value
+    if desc[0] == "T":
+        return value if isinstance(value, Tensor) else convert_to_tensor(value, dtype=desc[1])
+    if desc[0] == "dict" and isinstance(value, dict):
+        parts = dict(desc[1])
+        return {k: _coerce(parts.get(k), v) for k, v in value.items()}
+    if desc[0] in ("list", "tuple") and isinstance(value, (list, tuple)) and len(value) == len(desc[1]):
+        return type(value)(_coerce(d, v) for d, v in zip(desc[1], value))
+    return value
+
+
+def _same_ranks(shapes, traced):
+    return all(len(a) == len(b) for a, b in zip(shapes, traced))
 
 
 def _indent(text):

@@ -89,7 +89,7 @@ def decode_value(data):
 
 
 def encode_array(array):
-    host = np.ascontiguousarray(backend.to_numpy(array))
+    host = np.array(backend.to_numpy(array), order="C")  # keeps rank 0 (ascontiguousarray makes it (1,))
     little = host.astype(host.dtype.newbyteorder("<"), copy=False)
     return {"dtype": host.dtype.name, "shape": list(host.shape), "data": base64.b64encode(little.tobytes()).decode()}
 

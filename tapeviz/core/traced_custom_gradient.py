@@ -31,6 +31,7 @@ class _GradientTracer(Tracer):
 def trace_forward(f, inputs, kwargs):
     """Run ``f`` recording its ops into a forward Tracer (no tape sees them, as in eager)."""
     forward = Tracer()
+    forward.relaxed_sizes = set().union(*[t.relaxed_sizes for t in state.local.tracers])
     for position, tensor in enumerate(inputs):
         forward.add_placeholder(tensor, f"x{position}")
     accessed = recording.AccessedVariables()
@@ -43,6 +44,7 @@ def trace_forward(f, inputs, kwargs):
 def trace_gradient(forward, flat, grad_fn, variables):
     """Trace ``grad_fn`` on placeholder upstreams; returns (gradient graph, forward graph)."""
     gradient = _GradientTracer(forward)
+    gradient.relaxed_sizes = forward.relaxed_sizes
     upstream = [Tensor(t._value * 0 + 1) for t in flat]
     for position, tensor in enumerate(upstream):
         gradient.add_placeholder(tensor, f"upstream{position}")
@@ -58,9 +60,10 @@ def trace_gradient(forward, flat, grad_fn, variables):
     forward_graph.outputs = ([forward.ref(t) for t in flat], list(gradient.saved))
     forward_graph.prune()
     for tracer in (forward, gradient):
-        if tracer.untraceable is not None:
-            for outer in state.local.tracers:
+        for outer in state.local.tracers:
+            if tracer.untraceable is not None:
                 outer.refuse(tracer.untraceable[0])
+            outer.shape_specific = outer.shape_specific or tracer.shape_specific
     return gradient_graph, forward_graph
 
 

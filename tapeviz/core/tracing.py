@@ -38,6 +38,7 @@ class Tracer:
         self.refs = {}  # tensor/variable _id -> value id
         self.symbolic = set()  # ids of tensors computed from the placeholders (or the placeholders)
         self.literals = set()  # ids of tensors the traced code made from Python values (tf.constant(2.0))
+        self.relaxed_sizes = set()  # traced sizes of the dimensions a signature leaves open (None)
         self.first_id = tensor._next_id()  # tensors with larger ids were made during the trace
         self.untraceable = None  # (what, filename, line) of the first thing it could not record
         self.shape_specific = False  # the Python read a traced tensor's shape (or baked one)
@@ -68,10 +69,17 @@ class Tracer:
             self.graph.names[value_id] = value.name
         else:
             self.graph.constants[value_id] = value._value
-            if value._id > self.first_id and value._id not in self.literals:
-                self.shape_specific = True  # made in the trace, not from a literal: from a size (zeros_like, size)
+            if value._id > self.first_id and value._id not in self.literals and self._sized_like_input(value._value):
+                self.shape_specific = True
         self.refs[value._id] = value_id
         return value_id
+
+    def _sized_like_input(self, array):
+        """Made in the trace by library code (not a literal) and perhaps from a size a call may change:
+        an integer (tf.size, tf.shape) or an array with a dimension of such a size (zeros_like)."""
+        if not self.relaxed_sizes:
+            return False  # every call of this trace has the traced sizes
+        return array.dtype.kind in "iu" or bool(set(array.shape) & self.relaxed_sizes)
 
     def add_node(self, op, inputs, outputs, attrs, symbolic=True):
         input_ids = [self.ref(t) for t in inputs]
@@ -161,6 +169,10 @@ def value_read(value, what):
 
 
 def shape_read(value):
+    """The user's code read a traced tensor's shape (tapeviz's own reads are its metadata checks)."""
+    caller = sys._getframe(2).f_code.co_filename  # shape_read <- Tensor.shape <- the reader
+    if os.path.abspath(caller).startswith(_PACKAGE_DIR + os.sep):
+        return
     for tracer in state.local.tracers:
         if value._id in tracer.symbolic:
             tracer.shape_specific = True
@@ -299,6 +311,13 @@ class _CreationWatcher(Tracer):
     def capture(self, primitive, inputs, outputs, attrs):
         pass
 
+    def _sized_like_input(self, array):
+        """Made in the trace by library code (not a literal) and perhaps from a size a call may change:
+        an integer (tf.size, tf.shape) or an array with a dimension of such a size (zeros_like)."""
+        if not self.relaxed_sizes:
+            return False  # every call of this trace has the traced sizes
+        return array.dtype.kind in "iu" or bool(set(array.shape) & self.relaxed_sizes)
+
     def add_node(self, op, inputs, outputs, attrs, symbolic=True):
         pass
 
@@ -337,6 +356,13 @@ def trace_call(run, placeholders, dry=False, display_shapes=None):
     for value, name in placeholders:
         tracer.add_placeholder(value, name)
     tracer.display_shapes = {} if display_shapes is None else display_shapes
+    for position, (value, _) in enumerate(placeholders):
+        shape, open_shape = tuple(value._value.shape), tracer.display_shapes.get(position, ())
+        if open_shape is None or len(open_shape) != len(shape):
+            tracer.relaxed_sizes.update(shape)
+        else:
+            tracer.relaxed_sizes.update(n for n, o in zip(shape, open_shape) if o is None)
+    tracer.relaxed_sizes.discard(1)  # a size-1 dimension broadcasts: constants of size 1 are not sized by it
     local = state.local
     local.tracers = local.tracers + [tracer]
     try:
