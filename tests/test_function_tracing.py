@@ -527,3 +527,46 @@ def test_a_size_read_in_python_is_traced_again_for_new_sizes():
     assert fold(tf.zeros([4, 6])).shape == (8, 3)
     assert fold(tf.zeros([2, 6])).shape == (4, 3)  # not (8, 3): the Python ran again for this size
     assert fold.experimental_get_tracing_count() == 1
+
+
+def test_py_function_runs_on_every_call_and_init_scope_once(capsys):
+    @tf.py_function(Tout=tf.float32)
+    def py_plus(x, y):
+        print("Executing eagerly.")
+        return x + y
+
+    @tf.function
+    def tf_wrapper(x, y):
+        print("Tracing.")
+        return py_plus(x, y)
+
+    assert float(tf_wrapper(tf.constant(1.0), tf.constant(2.0))) == 3.0
+    assert float(tf_wrapper(tf.constant(1.0), tf.constant(5.0))) == 6.0
+    assert capsys.readouterr().out == "Tracing.\nExecuting eagerly.\nExecuting eagerly.\n"  # TF's lines
+
+    class Model(tf.Module):
+        def __init__(self):
+            self.v = tf.Variable(0)
+            self.counter = 0
+
+        @tf.function
+        def __call__(self):
+            if self.counter == 0:
+                with tf.init_scope():
+                    self.counter += 1
+                    self.v.assign_add(1)
+            return self.v
+
+    m = Model()
+    assert [int(m()) for _ in range(3)] == [1, 1, 1]  # TF: 1 1 1
+
+
+def test_gradients_flow_through_py_function_when_traced_and_replayed():
+    f = tf.function(lambda x: tf.py_function(lambda a: a * a, [x], tf.float32))
+    for v in [3.0, 4.0]:  # trace, then replay
+        x = tf.constant(v)
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = f(x)
+        assert float(tape.gradient(y, x)) == 2 * v
+    assert f.experimental_get_tracing_count() == 1

@@ -1,6 +1,8 @@
 """``tf.function``, ``tf.print``, ``tf.executing_eagerly`` and ``tf.gradients``."""
 
 import builtins
+import contextlib
+import functools
 
 from tapeviz.core import state, traced_custom_gradient  # noqa: F401 - registers the CustomGradient replay
 from tapeviz.core.function import ConcreteFunction, Function  # noqa: F401 - tapeviz.core.eager.Function
@@ -44,3 +46,51 @@ def gradients(ys, xs, grad_ys=None, **kwargs):
         "        ys = f(xs)\n"
         "    grads = tape.gradient(ys, xs)"
     )
+
+
+@contextlib.contextmanager
+def init_scope():
+    """``tf.init_scope()``: run a block outside the function being traced (and outside tapes), as TF.
+
+    Inside ``tf.function`` the block runs once, while tracing; what it computes
+    reaches the trace as constants or through the variables it assigns.
+    """
+    local = state.local
+    saved = local.tracers, local.tapes
+    local.tracers, local.tapes = [], []
+    try:
+        yield
+    finally:
+        local.tracers, local.tapes = saved
+
+
+def py_function(func=None, inp=None, Tout=None, name=None):  # noqa: N803 - TF's name
+    """``tf.py_function``: run Python eagerly on tensors, on every call of a ``tf.function`` too.
+
+    ``tf.py_function(f, [x, y], Tout=tf.float32)`` or ``@tf.py_function(Tout=tf.float32)``.
+    Tapes record the ops ``f`` runs, so gradients flow through it (as in TF);
+    a trace keeps the call as a host call, which a stored graph cannot hold.
+    """
+    if func is None:
+        return lambda f: py_function(f, inp, Tout, name)
+    if inp is None:  # the decorator form: a function to call later
+
+        @functools.wraps(func)
+        def wrapper(*args):
+            return _py_call(func, list(args), Tout)
+
+        return wrapper
+    return _py_call(func, list(inp), Tout)
+
+
+@host_call(stateful=True)
+def _py_call(func, inputs, dtypes_out):
+    from tapeviz.core.tensor import convert_to_tensor
+
+    result = func(*[convert_to_tensor(x) for x in inputs])
+    if dtypes_out is None:
+        return None
+    if isinstance(dtypes_out, (list, tuple)):
+        values = result if isinstance(result, (list, tuple)) else [result]
+        return [convert_to_tensor(v, dtype=d) for v, d in zip(values, dtypes_out)]
+    return convert_to_tensor(result, dtype=dtypes_out)
