@@ -570,3 +570,36 @@ def test_gradients_flow_through_py_function_when_traced_and_replayed():
             y = f(x)
         assert float(tape.gradient(y, x)) == 2 * v
     assert f.experimental_get_tracing_count() == 1
+
+
+def test_open_signatures_print_open_outputs_as_tf():
+    @tf.function
+    def pow(a, b):
+        return a**b
+
+    square = pow.get_concrete_function(a=tf.TensorSpec(None, tf.float32), b=2)
+    assert str(square) == (  # TF 2.21's text, from the tf.function guide
+        "ConcreteFunction Input Parameters:\n"
+        "  a (POSITIONAL_OR_KEYWORD): TensorSpec(shape=<unknown>, dtype=tf.float32, name=None)\n"
+        "  b (POSITIONAL_OR_KEYWORD): Literal[2]\n"
+        "Output Type:\n"
+        "  TensorSpec(shape=<unknown>, dtype=tf.float32, name=None)\n"
+        "Captures:\n"
+        "  None"
+    )
+    assert float(square(tf.constant(10.0))) == 100.0
+    with pytest.raises(TypeError):
+        square(tf.constant(10.0), b=3)  # the guide: a Python value other than the traced one
+
+    @tf.function
+    def scale(x):
+        return x * 2.0
+
+    rows = scale.get_concrete_function(tf.TensorSpec([None, 3], tf.float32))
+    assert repr(rows.structured_outputs) == "TensorSpec(shape=(None, 3), dtype=tf.float32, name=None)"
+    scale(tf.constant(1.0))
+    assert (
+        scale.pretty_printed_concrete_signatures()
+        .split("\n\n")[1]
+        .startswith("Input Parameters:\n  x (POSITIONAL_OR_KEYWORD): TensorSpec(shape=(), dtype=tf.float32")
+    )

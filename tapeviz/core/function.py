@@ -200,10 +200,7 @@ class Function:
 
     def pretty_printed_concrete_signatures(self, verbose=True):
         """Every ConcreteFunction's signature, as TF prints them (blank line between)."""
-        return "\n\n".join(
-            f"{self.__name__}({', '.join(c._names)})\n" + _indent(c.pretty_printed_signature(verbose))
-            for c in self._traces.concrete.values()
-        )
+        return "\n\n".join(c.pretty_printed_signature(verbose) for c in self._traces.concrete.values())
 
     def experimental_get_tracing_count(self):
         """How many ConcreteFunctions this function has traced."""
@@ -605,10 +602,6 @@ def _coerce(desc, value):
 
 def _same_ranks(shapes, traced):
     return all(len(a) == len(b) for a, b in zip(shapes, traced))
-
-
-def _indent(text):
-    return "\n".join("  " + line for line in text.splitlines())
 
 
 def _shapes(leaves):

@@ -123,7 +123,9 @@ def encode_graph(graph, variables):
         "inputs": list(graph.inputs),
         "input_kinds": list(graph.input_kinds),
         "names": [[k, v] for k, v in sorted(graph.names.items())],
-        "specs": [[k, dtype, list(shape)] for k, (dtype, shape) in sorted(graph.specs.items())],
+        "specs": [
+            [k, dtype, None if shape is None else list(shape)] for k, (dtype, shape) in sorted(graph.specs.items())
+        ],
         "constants": [[k, encode_array(v)] for k, v in graph.constants.items()],
         "variables": [[k, positions[k]] for k in graph.variables],
         "nodes": [_encode_node(node, variables) for node in graph.nodes],
@@ -172,7 +174,7 @@ def decode_graph(data, variables):
     graph.inputs = [int(i) for i in data["inputs"]]
     graph.input_kinds = [str(k) for k in data["input_kinds"]]
     graph.names = {int(k): str(v) for k, v in data["names"]}
-    graph.specs = {int(k): (str(dtype), tuple(shape)) for k, dtype, shape in data["specs"]}
+    graph.specs = {int(k): (str(dtype), None if shape is None else tuple(shape)) for k, dtype, shape in data["specs"]}
     graph.constants = {int(k): backend.asarray(decode_array(v)) for k, v in data["constants"]}
     try:
         graph.variables = {int(k): variables[int(i)] for k, i in data["variables"]}

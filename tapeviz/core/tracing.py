@@ -39,6 +39,7 @@ class Tracer:
         self.symbolic = set()  # ids of tensors computed from the placeholders (or the placeholders)
         self.literals = set()  # ids of tensors the traced code made from Python values (tf.constant(2.0))
         self.relaxed_sizes = set()  # traced sizes of the dimensions a signature leaves open (None)
+        self.display_shapes = {}  # placeholder value id -> its signature's shape (None sizes), for printing
         self.first_id = tensor._next_id()  # tensors with larger ids were made during the trace
         self.untraceable = None  # (what, filename, line) of the first thing it could not record
         self.shape_specific = False  # the Python read a traced tensor's shape (or baked one)
@@ -119,11 +120,24 @@ class Tracer:
         graph = self.graph
         graph.outputs = nest.map_structure(leaf, result)
         flat_ids = [v for v in nest.flatten(graph.outputs) if v is not None]
-        graph.specs = {v: (t.dtype.name, tuple(t.shape)) for v, t in zip(flat_ids, tensors)}
+        graph.specs = {v: (t.dtype.name, self._output_shape(t)) for v, t in zip(flat_ids, tensors)}
         by_id = dict(zip(flat_ids, tensors))
         self.result = nest.map_structure(lambda v: None if v is None else by_id[v], graph.outputs)
         graph.prune()
         return graph
+
+    def _output_shape(self, tensor):
+        """An output's shape as TF would infer it: open where it follows an open input dimension
+        (a size only open dimensions had), unknown when an input's rank was unknown."""
+        shape = tuple(tensor._value.shape)
+        if tensor._id not in self.symbolic:
+            return shape
+        open_shapes = list(self.display_shapes.values())
+        if any(s is None for s in open_shapes):
+            return None
+        fixed = {n for s in open_shapes for n in s if n is not None}
+        open_sizes = self.relaxed_sizes - fixed
+        return tuple(None if n in open_sizes else n for n in shape)
 
     # -- what it cannot record ---------------------------------------------------------
     def refuse(self, what):
@@ -184,7 +198,7 @@ def symbolic_name(tensor):
         value_id = tracer.refs.get(tensor._id)
         if value_id is not None and tensor._id in tracer.symbolic:
             name = tracer.graph.names.get(value_id, "Tensor")
-            shape = getattr(tracer, "display_shapes", {}).get(value_id, tuple(tensor._value.shape))
+            shape = tracer.display_shapes.get(value_id, tuple(tensor._value.shape))
             if shape is None:
                 return f'Tensor("{_colon(name)}", dtype={tensor.dtype.name})'
             dims = ", ".join("None" if n is None else str(n) for n in shape) + ("," if len(shape) == 1 else "")

@@ -33,6 +33,8 @@ def concrete_of(obj):
 
 def _spec_text(spec):
     dtype, shape = spec
+    if shape is None:
+        return f"{fmt.short_dtype(dtype)} (any shape)"
     return f"{fmt.short_dtype(dtype)}{fmt.shape_text([n if n is not None else -1 for n in shape])}"
 
 
