@@ -603,3 +603,24 @@ def test_open_signatures_print_open_outputs_as_tf():
         .split("\n\n")[1]
         .startswith("Input Parameters:\n  x (POSITIONAL_OR_KEYWORD): TensorSpec(shape=(), dtype=tf.float32")
     )
+
+
+def test_an_instance_with_traced_methods_is_freed():
+    import gc
+    import weakref
+
+    class M(tf.Module):
+        def __init__(self):
+            self.v = tf.Variable(1.0)
+
+        @tf.function(input_signature=(tf.TensorSpec([None], tf.float32),))
+        def __call__(self, x):
+            return x * self.v + tf.zeros_like(x)  # size-specific: keeps a way back to the Python
+
+    m = M()
+    m(tf.constant([1.0]))
+    assert m(tf.constant([1.0, 2.0])).numpy().tolist() == [1.0, 2.0]
+    gone = weakref.ref(m)
+    del m
+    gc.collect()
+    assert gone() is None  # its traces (kept on it) went with it

@@ -11,7 +11,6 @@ primitives through ``execute``, so tapes record them as in eager code.
 
 import functools
 import inspect
-import weakref
 
 import numpy as np
 
@@ -57,14 +56,11 @@ class Function:
         """A method decorated with ``@tf.function``: each instance traces its own functions."""
         if instance is None:
             return self
-        key = id(instance)
-        traces = self._per_instance.get(key)
-        if traces is None:
-            traces = self._per_instance[key] = _Traces()
-            try:
-                weakref.finalize(instance, self._per_instance.pop, key, None)
-            except TypeError:  # an object without weak references keeps its traces
-                pass
+        store = getattr(instance, "__dict__", None)
+        if store is not None:  # kept on the instance: its traces go when it goes (a plain reference cycle)
+            traces = store.setdefault("_tapeviz_function_traces", {}).setdefault(id(self), _Traces())
+        else:  # an object without a __dict__: the function keeps its traces (and it) alive
+            traces = self._per_instance.setdefault(id(instance), _Traces())
         return Function(self.python_function, self.input_signature, self._options, instance, traces)
 
     # -- calling --------------------------------------------------------------------------
@@ -223,6 +219,25 @@ _KINDS = {
         inspect.Parameter.VAR_KEYWORD,
     )
 }
+
+
+class _PythonRunner:
+    """A ConcreteFunction's way back to its Python (with a method's instance), to trace new sizes."""
+
+    def __init__(self, function):
+        self.__name__ = function.__name__
+        self._python = function.python_function
+        self._parameter_list = function._parameters()
+        self._signature = function._signature
+        self._bound, self._instance = function._bound_to is not None, function._bound_to
+
+    def _parameters(self):
+        return self._parameter_list
+
+    def run(self, args, kwargs):
+        if self._bound:
+            return self._python(self._instance, *args, **kwargs)
+        return self._python(*args, **kwargs)
 
 
 class _Parameters:
@@ -408,7 +423,7 @@ class ConcreteFunction:
     """One trace: its input signature, its graph, and the graphs of other sizes it accepts."""
 
     def __init__(self, function, key, call, graph, shape_specific):
-        self._function = function  # None for one loaded from its dict form
+        self._function = _PythonRunner(function)  # None for one loaded from its dict form
         self._key = key
         self._names = call.names
         self._kinds = call.kinds
@@ -462,7 +477,7 @@ class ConcreteFunction:
                 )
             else:  # the trace baked a size: trace the Python again for these sizes (not a new signature)
                 arguments, placeholders = call.for_tracing()
-                run = functools.partial(self._function._run_python, *arguments)
+                run = functools.partial(self._function.run, *arguments)
                 tracer, result = tracing.trace_call(run, placeholders)
                 if tracer.untraceable is None:
                     self._graphs[shapes] = tracer.finish(result)
