@@ -624,3 +624,20 @@ def test_an_instance_with_traced_methods_is_freed():
     del m
     gc.collect()
     assert gone() is None  # its traces (kept on it) went with it
+
+
+def test_the_visualizers_recorder_does_not_count_as_reading_values():
+    from tapeviz import viz  # noqa: F401 - subscribes the recorder, which previews values
+
+    @tf.function
+    def step(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.reduce_sum(x * x)
+        return tape.gradient(y, x)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no fallback warning
+        assert step(tf.constant([1.0, 2.0])).numpy().tolist() == [2.0, 4.0]
+        assert step(tf.constant([3.0, 1.0])).numpy().tolist() == [6.0, 2.0]
+    assert "runs eagerly" not in repr(step)

@@ -66,8 +66,23 @@ def listening(listener):
         unsubscribe(listener)
 
 
+_local = None  # the thread state (core.state sets it): what tf.function is tracing now
+
+
 def emit(event, listeners=_listeners):
     """Send ``event`` to every listener, or to ``listeners`` (a subset of them)."""
+    if _local is not None and _local.tracers:
+        # A listener looking at values (the recorder's previews) is not the traced code reading them.
+        saved, _local.tracers = _local.tracers, []
+        try:
+            _send(event, listeners)
+        finally:
+            _local.tracers = saved
+        return
+    _send(event, listeners)
+
+
+def _send(event, listeners):
     for listener in tuple(listeners):
         if callable(listener):
             listener(event)

@@ -19,6 +19,7 @@ class _ThreadState(threading.local):
 
 
 local = _ThreadState()
+events._local = local  # emit sets tracing aside while listeners run
 listeners = events._listeners  # the same list: its truthiness is the hot path's check
 sweep_op_listeners = events._sweep_op_listeners  # those of them that want untaped sweep ops
 
