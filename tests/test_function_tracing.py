@@ -641,3 +641,22 @@ def test_the_visualizers_recorder_does_not_count_as_reading_values():
         assert step(tf.constant([1.0, 2.0])).numpy().tolist() == [2.0, 4.0]
         assert step(tf.constant([3.0, 1.0])).numpy().tolist() == [6.0, 2.0]
     assert "runs eagerly" not in repr(step)
+
+
+def test_the_second_trace_after_making_variables_may_trip_without_failing_the_call():
+    class Total(tf.Module):
+        def __init__(self):
+            self.v = None
+
+        @tf.function
+        def __call__(self, x):
+            if self.v is None:
+                self.v = tf.Variable(0.0)
+            doubled = tf.py_function(lambda a: a * 2, [x], tf.float32)  # skipped in the check: None
+            self.v.assign_add(doubled)
+            return self.v
+
+    total = Total()
+    assert float(total(tf.constant(1.0))) == 2.0
+    assert float(total(tf.constant(3.0))) == 8.0
+    assert total.__call__.experimental_get_tracing_count() == 1
