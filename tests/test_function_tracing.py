@@ -660,3 +660,14 @@ def test_the_second_trace_after_making_variables_may_trip_without_failing_the_ca
     assert float(total(tf.constant(1.0))) == 2.0
     assert float(total(tf.constant(3.0))) == 8.0
     assert total.__call__.experimental_get_tracing_count() == 1
+
+
+def test_a_library_reduction_that_reshapes_is_right_for_new_sizes():
+    @tf.function(input_signature=(tf.TensorSpec([None, 3], tf.float32),))
+    def spread(x):
+        return tf.math.reduce_variance(x, axis=1)  # reshapes to the traced batch size inside
+
+    x = np.arange(12, dtype=np.float32).reshape(4, 3) ** 2
+    np.testing.assert_allclose(spread(tf.constant(x)).numpy(), x.var(axis=1), rtol=1e-6)
+    np.testing.assert_allclose(spread(tf.constant(x[:2])).numpy(), x[:2].var(axis=1), rtol=1e-6)
+    assert spread.experimental_get_tracing_count() == 1

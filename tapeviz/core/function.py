@@ -410,8 +410,9 @@ def _leaves(structure):
 
 
 def _example(spec):
-    """Zeros standing in for a TensorSpec (size 2 where the spec says None: size 1 would broadcast)."""
-    shape = () if spec.shape is None else tuple(2 if n is None else n for n in spec.shape)
+    """Zeros standing in for a TensorSpec, of size 7 where the spec says None: not 1 (it broadcasts),
+    and rarely an axis or a fixed size, so what the trace takes from it can be told apart."""
+    shape = () if spec.shape is None else tuple(7 if n is None else n for n in spec.shape)
     return Tensor(np.zeros(shape, dtype=spec.dtype.as_numpy_dtype))
 
 

@@ -98,6 +98,8 @@ class Tracer:
 
     def capture(self, primitive, inputs, outputs, attrs):
         """An executed primitive (called by recording.record)."""
+        if attrs and self.relaxed_sizes and not self.shape_specific and _mentions(attrs, self.relaxed_sizes):
+            self.shape_specific = True  # an attribute holds an open dimension's traced size (a reshape's shape)
         self.add_node(primitive.name, inputs, outputs, dict(attrs) if attrs else {})
 
     def finish(self, result):
@@ -143,6 +145,19 @@ class Tracer:
     def refuse(self, what):
         if self.untraceable is None:
             self.untraceable = (what,) + user_frame()
+
+
+def _mentions(value, sizes):
+    """True when ``value`` (an attribute: ints, tuples, lists, dicts of them) holds one of ``sizes``."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return value in sizes
+    if isinstance(value, (tuple, list)):
+        return any(_mentions(v, sizes) for v in value)
+    if isinstance(value, dict):
+        return any(_mentions(v, sizes) for v in value.values())
+    return False
 
 
 def user_frame():
