@@ -1,7 +1,45 @@
 """TF 2.21 behaviour of tf.function tracing behind tests/test_function_tracing.py.
 
-Run with TensorFlow installed: python tests/tf_reference/function_reference.py.
-Its output on TF 2.21.0 is quoted in the test module's docstring.
+Run with TensorFlow installed: python tests/tf_reference/function_reference.py. Printed on
+TF 2.21.0 (tf.print writes to stderr, so its "Executing with" lines are not in this text):
+
+    -- counts
+    Tracing with Tensor("x:0", shape=(), dtype=float32) 2
+    Tracing with Tensor("x:0", shape=(1,), dtype=float32) 2
+    Tracing with Tensor("x:0", shape=(), dtype=int32) 2
+    Tracing with Tensor("x:0", shape=(), dtype=float32) 3
+    count 4
+    count np scalar 4
+    Tracing with Tensor("x:0", shape=(2,), dtype=float64) 2
+    count np array 5
+    Tracing with 2.0 2
+    Tracing with 3.0 2
+    count python 7
+    -- signature
+    Tracing with Tensor("x:0", shape=(None,), dtype=int32)
+    tf.Tensor([4 1], shape=(2,), dtype=int32)
+    tf.Tensor([ 4  1 10  2], shape=(4,), dtype=int32)
+    count 1
+    -- relaxed
+    trace h Tensor("x:0", shape=(1,), dtype=float32)
+    trace h Tensor("x:0", shape=(None,), dtype=float32)
+    trace h Tensor("x:0", dtype=float32)
+    count 3
+    -- variables
+    ValueError ValueError: tf.function only supports singleton tf.Variables created on the first call. Make sure the tf.Variable is only created once or created outside tf.function. See https://www.tensorflow.org/guide/function#creating_tfvariables for more information.
+    1 2 3
+    -- printed
+    Input Parameters:
+      x (POSITIONAL_OR_KEYWORD): TensorSpec(shape=(), dtype=tf.float32, name=None)
+      y (POSITIONAL_OR_KEYWORD): TensorSpec(shape=(2,), dtype=tf.float32, name=None)
+    Output Type:
+      Dict[['a', TensorSpec(shape=(2,), dtype=tf.float32, name=None)], ['b', List[TensorSpec(shape=(), dtype=tf.float32, name=None)]]]
+    Captures:
+      None
+    -- methods
+    trace M
+    trace M
+    m1 count 1
 """
 
 import numpy as np
