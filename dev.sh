@@ -3,6 +3,7 @@
 #
 #   ./dev.sh lessons [jupyter-lab args...]   set up, then open notebooks/ in JupyterLab
 #   ./dev.sh test    [pytest args...]        set up, then run every test
+#   ./dev.sh quick   [pytest args...]        set up, then run the quick tier (tests -m quick)
 #   ./dev.sh docs    [sphinx args...]        set up, then build the docs into docs/_build/html
 #   ./dev.sh setup                           only set up (.venv)
 #
@@ -32,6 +33,7 @@ usage() {
     cat >&2 <<'EOF'
 usage: ./dev.sh lessons [jupyter lab args...]   open the lesson notebooks in JupyterLab
        ./dev.sh test [pytest args...]           run the whole test suite
+       ./dev.sh quick [pytest args...]          run the quick tier: tests/ -m quick (nothing slow, no browser)
        ./dev.sh docs [sphinx-build args...]     build the documentation into docs/_build/html
        ./dev.sh setup                           only create/refresh .venv
 EOF
@@ -207,6 +209,14 @@ case "$cmd" in
             || die "ruff found problems (above). Fix them, or run: .venv/bin/ruff check --fix . && .venv/bin/ruff format ."
         exec "$VPY" -m pytest ${paths[@]+"${paths[@]}"} --nbval-lax --nbval-current-env \
             --nbval-sanitize-with notebooks/sanitize.cfg "$@"
+        ;;
+    quick)
+        setup
+        # The inner loop: every test not marked slow or browser, no notebooks
+        # (tests/conftest.py adds the `quick` marker).
+        "$VENV/bin/ruff" check . && "$VENV/bin/ruff" format --check . \
+            || die "ruff found problems (above). Fix them, or run: .venv/bin/ruff check --fix . && .venv/bin/ruff format ."
+        exec "$VPY" -m pytest tests -m quick "$@"
         ;;
     docs)
         setup

@@ -24,6 +24,7 @@ becomes a dump of its text, an ``<iframe>`` disappears), will not draw an
 * every inline ``<svg>`` in an HTML output becomes an ``<img>`` whose source is
   that same SVG as a ``data:`` URI (the sanitizer keeps those): the same
   vector picture, trusted or not, in JupyterLab, on GitHub and in the docs;
+  an output that is only an SVG (a heatmap) gets such an ``<img>`` as its HTML;
 * a player (a widget, with a kernel-free copy in an ``<iframe>`` as its HTML)
   gets a still of its last step before the iframe, with a line saying to run
   the cell; a ``<style>`` rule hides the still wherever the iframe survives
@@ -192,6 +193,9 @@ def portable(nb, stills):
         for output in cell.outputs:
             data = output.get("data", {})
             page = data.get("text/html")
+            if page is None and "image/svg+xml" in data:  # a drawing with only an SVG form (a heatmap)
+                data["text/html"] = svg_image(data["image/svg+xml"])
+                continue
             if page is None:
                 continue
             if "application/vnd.jupyter.widget-view+json" in data:
@@ -219,7 +223,7 @@ def with_solutions(nb):
         for exercise in found:
             code = lessons.EXERCISES[exercise].solution
             if not code:
-                raise SystemExit(f"exercise {exercise} has no solution in tapeviz/lessons.py")
+                raise SystemExit(f"exercise {exercise} has no solution in tapeviz/lessons/catalogue.py")
             solution = nbformat.v4.new_code_cell(code)
             solution.metadata["tags"] = [SOLUTION_TAG]
             cells.append(solution)

@@ -4,7 +4,11 @@
 every step of it can be watched through :mod:`tapeviz.events`.
 
 The top level re-exports each family's ``__all__`` (math, array ops,
-linear algebra), as TensorFlow's top level does.
+linear algebra), as TensorFlow's top level does, and the TF-named
+namespaces (``tf.math``, ``tf.nn``, ``tf.config``, ``tf.keras``...).
+``dir(tapeviz)`` and ``__all__`` list only those: the layers underneath
+(``tapeviz.core``, ``tapeviz.backend``, ...) stay importable by their full
+names but are not part of the face (see docs/architecture.md).
 """
 
 # The order of these imports is kept by hand: a later star import wins a shared name.
@@ -59,6 +63,16 @@ def _draw(obj, include=None, exclude=None):
 
 
 _core.display.set_renderer(_draw)
+
+
+# Submodules the face imports for their side effects or to re-export from:
+# reachable as attributes (Python sets them), but not advertised.
+_LAYERS_BELOW = frozenset({"core", "backend", "array_ops", "module"})
+__all__ = sorted(n for n in globals() if not n.startswith("_") and n not in _LAYERS_BELOW)
+
+
+def __dir__():
+    return sorted([*__all__, *_VIZ_NAMES])
 
 
 def __getattr__(name):

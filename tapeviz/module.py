@@ -17,9 +17,9 @@ import functools
 import re
 
 from tapeviz.core import nest, state
+from tapeviz.core.records import RecordsInit
 from tapeviz.core.scopes import name_scope
 from tapeviz.core.tensor import Variable
-from tapeviz.keras.saving.config import RecordsInit
 
 __all__ = ["Module"]
 

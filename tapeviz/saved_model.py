@@ -4,39 +4,54 @@ TF's SavedModel stores traced graphs, so a loaded object runs without its
 Python class. tapeviz runs Python eagerly and has no graphs, so its format
 (a directory, like TF's) holds:
 
-- ``tapeviz_saved_model.json``: the format marker, the object's class
-  (``module.QualName``), the arguments it was constructed with, the path of
-  every variable (``'layers/0/w'``) and the ``tf.function`` methods with their
-  input signatures;
-- ``variables.npz``: the variables' values, in ``module.variables`` order.
+- ``tapeviz_saved_model.json``: the format marker, the object's class name
+  (as data: shown, never imported), the arguments it was constructed with,
+  the path of every variable (``'layers/0/w'``), the ``tf.function`` methods
+  with their input signatures, and the name of the data file beside it;
+- ``variables-<token>.npz``: the variables' values, in ``module.variables``
+  order (``model-<token>.keras`` for a Keras model).
 
-``load`` rebuilds the object when its class is defined in this Python
-session (imported, or defined in the notebook): the class is called with
-the saved constructor arguments, lazily created variables are made by
-calling each ``tf.function`` with an ``input_signature`` on zeros, and every
-variable takes its saved value. The loaded object is then a real instance:
-its methods, ``tf.function`` or not, can be called. When the class is not
-defined, ``load`` returns a restored object holding the variables at their
-attribute paths (``restored.layers[0].w``), and calling a saved method
-raises an error that says to define the class first. Nothing is imported by
-a name read from the file.
+A file is data. ``load`` returns, as TF does for a class it does not know, a
+restored object holding the variables at their attribute paths
+(``restored.layers[0].w``). It rebuilds a real instance only of a class the
+user hands it: ``load(path, custom_objects={"Scaled": Scaled})``, or a class
+registered with ``tf.keras.saving.register_keras_serializable()``. That class
+is called with the saved constructor arguments (values, and only objects the
+Keras loader may make), lazily created variables are made by calling each
+``tf.function`` with an ``input_signature`` on zeros, and every variable
+takes its saved value. No module or attribute named in the file is ever
+looked up.
 
-A Keras model is saved with ``model.save`` inside the directory
-(``model.keras``) and loaded with ``keras.models.load_model``.
+Writing is all or nothing: the data file gets a fresh name, the manifest
+naming it replaces the old one in one ``os.replace``, and only then is the
+old data file removed, so the folder always holds a readable, matching pair.
 """
 
 import json
 import os
-import sys
+import re
+import secrets
+import zipfile
+import zlib
 
 import numpy as np
 
+from tapeviz.core.eager import Function
+from tapeviz.core.files import FileFormatError, atomic_write, write_bytes
 from tapeviz.core.tensor import Variable
+from tapeviz.keras.models import Model
+from tapeviz.keras.saving import registry
+from tapeviz.keras.saving.config import deserialize, serialize
+from tapeviz.keras.saving.model_file import load_model
+from tapeviz.module import Module
 
 __all__ = ["save", "load", "SaveOptions", "LoadOptions"]
 
 _MANIFEST = "tapeviz_saved_model.json"
 _FORMAT = "tapeviz-saved-model"
+_DATA_FILE = re.compile(r"^(variables(-[0-9a-f]{16})?\.npz|model(-[0-9a-f]{16})?\.keras)$")
+_NUMERIC_KINDS = "biufc"
+_MAX_MANIFEST_BYTES = 64 << 20
 
 
 class SaveOptions:
@@ -80,30 +95,45 @@ class LoadOptions:
 
 
 def save(obj, export_dir, signatures=None, options=None):
-    """Write ``obj`` (a ``tf.Module`` or a Keras model) to the directory ``export_dir``."""
-    from tapeviz.keras.models import Model
-    from tapeviz.module import Module
-
-    os.makedirs(export_dir, exist_ok=True)
-    if isinstance(obj, Model):
-        obj.save(os.path.join(export_dir, "model.keras"))
-        manifest = {"format": _FORMAT, "version": 1, "kind": "keras"}
-    elif isinstance(obj, Module):
-        manifest = _describe_module(obj)
-        values = {str(i): v.numpy() for i, v in enumerate(obj.variables)}
-        np.savez(os.path.join(export_dir, "variables.npz"), **values)
-    else:
+    """Write ``obj`` (a ``tf.Module`` or a Keras model) to the directory ``export_dir``, all or nothing."""
+    if not isinstance(obj, (Model, Module)):
         raise ValueError(
             f"Expected a tf.Module or a Keras model for export, got {type(obj).__name__}. Subclass tf.Module "
             "(or keras.Model) so that its variables can be found."
         )
-    with open(os.path.join(export_dir, _MANIFEST), "w", encoding="utf-8") as f:
-        json.dump(manifest, f, indent=1)
+    os.makedirs(export_dir, exist_ok=True)
+    token = secrets.token_hex(8)
+    if isinstance(obj, Model):
+        data_file = f"model-{token}.keras"
+        obj.save(os.path.join(export_dir, data_file))
+        manifest = {"format": _FORMAT, "version": 2, "kind": "keras"}
+    else:
+        manifest = _describe_module(obj)
+        data_file = f"variables-{token}.npz"
+        values = {str(i): v.numpy() for i, v in enumerate(obj.variables)}
+        with atomic_write(os.path.join(export_dir, data_file)) as f:
+            np.savez(f, **values)
+    manifest["data_file"] = data_file
+    previous = _previous_data_file(export_dir)
+    write_bytes(os.path.join(export_dir, _MANIFEST), json.dumps(manifest, indent=1).encode("utf-8"))
+    if previous is not None and previous != data_file:
+        try:
+            os.unlink(os.path.join(export_dir, previous))
+        except OSError:  # already gone (another save removed it): nothing to tidy
+            pass
+
+
+def _previous_data_file(export_dir):
+    """The data file the manifest being replaced names, to remove once the new one is in place."""
+    try:
+        with open(os.path.join(export_dir, _MANIFEST), encoding="utf-8") as f:
+            manifest = json.load(f)
+        return _data_file(manifest)
+    except (OSError, ValueError, AttributeError):
+        return None
 
 
 def _describe_module(module):
-    from tapeviz.keras.saving.config import serialize
-
     cls = type(module)
     args = None
     if "_init_args" in module.__dict__:
@@ -115,9 +145,9 @@ def _describe_module(module):
     paths = {id(v): p for p, v in _variable_paths(module)}
     return {
         "format": _FORMAT,
-        "version": 1,
+        "version": 2,
         "kind": "module",
-        "class": {"module": cls.__module__, "qualname": cls.__qualname__},
+        "class": {"name": registry.get_registered_name(cls), "module": cls.__module__, "qualname": cls.__qualname__},
         "init": args,
         "variables": [
             {
@@ -134,8 +164,6 @@ def _describe_module(module):
 
 
 def _functions(module):
-    from tapeviz.core.eager import Function
-
     found = {}
     for name in dir(type(module)):
         attribute = getattr(type(module), name, None)
@@ -151,8 +179,6 @@ def _functions(module):
 
 def _variable_paths(obj, prefix="", seen=None):
     """(path, variable) for every variable reachable through attributes, lists and dicts."""
-    from tapeviz.module import Module
-
     seen = set() if seen is None else seen
     if id(obj) in seen:
         return
@@ -170,77 +196,190 @@ def _variable_paths(obj, prefix="", seen=None):
             yield from _variable_paths(obj[key], f"{prefix}/{key}", seen)
 
 
-def load(export_dir, tags=None, options=None):
-    """The object saved in ``export_dir`` by ``tf.saved_model.save`` (see the module's notes)."""
+def load(export_dir, tags=None, options=None, custom_objects=None):
+    """The object saved in ``export_dir`` by ``tf.saved_model.save`` (see the module's notes).
+
+    ``custom_objects`` maps a class name to the class to rebuild (tapeviz's
+    addition: TF always returns a restored object). A malformed or hostile
+    folder raises ``FileFormatError`` (a ``ValueError``); nothing named in it
+    is imported, called or written.
+    """
+    export_dir = os.fspath(export_dir)
     manifest_path = os.path.join(export_dir, _MANIFEST)
-    if not os.path.exists(manifest_path):
+    if not os.path.isfile(manifest_path):
         if os.path.exists(os.path.join(export_dir, "saved_model.pb")):
             raise ValueError(
                 f"{export_dir} is a TensorFlow SavedModel (a graph), which tapeviz cannot run. Save the object with "
                 "tapeviz's tf.saved_model.save, or rebuild the model in code and load its weights."
             )
         raise OSError(f"SavedModel file does not exist at: {export_dir}")
-    with open(manifest_path, encoding="utf-8") as f:
-        manifest = json.load(f)
-    if manifest.get("format") != _FORMAT:
-        raise ValueError(f"{manifest_path} is not a tapeviz SavedModel manifest.")
+    manifest = _read_manifest(manifest_path)
+    data_path = os.path.join(export_dir, _data_file(manifest))
     if manifest["kind"] == "keras":
-        from tapeviz.keras.saving import load_model
-
-        return load_model(os.path.join(export_dir, "model.keras"))
-    with np.load(os.path.join(export_dir, "variables.npz")) as archive:
-        values = [archive[str(i)] for i in range(len(manifest["variables"]))]
-    cls = _class_in_memory(manifest["class"])
+        return load_model(data_path, custom_objects=custom_objects)
+    values = _read_values(data_path, manifest["variables"])
+    cls = _registered_class(manifest["class"], custom_objects)
     if cls is not None:
-        obj = _rebuild(cls, manifest)
-        if obj is not None and len(obj.variables) == len(values):
+        obj = _rebuild(cls, manifest, custom_objects)
+        if obj is not None and [tuple(v.shape) for v in obj.variables] == [v.shape for v in values]:
             for variable, value in zip(obj.variables, values):
                 variable.assign(value)
             return obj
     return _Restored.from_manifest(manifest, values)
 
 
-def _class_in_memory(info):
-    module = sys.modules.get(info["module"])
-    obj = module
-    for part in info["qualname"].split("."):
-        obj = getattr(obj, part, None)
-    return obj if isinstance(obj, type) else None
+def _read_manifest(path):
+    if os.path.getsize(path) > _MAX_MANIFEST_BYTES:
+        raise FileFormatError(f"{path} is larger than any tapeviz SavedModel manifest.")
+    try:
+        with open(path, encoding="utf-8") as f:
+            manifest = json.load(f)
+    except (ValueError, RecursionError) as exc:
+        raise FileFormatError(f"{path} is not a tapeviz SavedModel manifest: {exc}") from None
+    if not isinstance(manifest, dict) or manifest.get("format") != _FORMAT:
+        raise FileFormatError(f"{path} is not a tapeviz SavedModel manifest.")
+    if manifest.get("kind") == "keras":
+        return manifest
+    if manifest.get("kind") != "module":
+        raise FileFormatError(f"{path}: unknown kind of saved object {manifest.get('kind')!r}.")
+    problem = _manifest_problem(manifest)
+    if problem:
+        raise FileFormatError(f"{path} is malformed: {problem}.")
+    return manifest
 
 
-def _rebuild(cls, manifest):
-    from tapeviz.core.tensor_spec import TensorSpec
-    from tapeviz.keras.saving.config import deserialize
+def _manifest_problem(manifest):
+    """What is wrong with a module manifest's shape, or None: checked before anything is built from it."""
+    info = manifest.get("class")
+    if not isinstance(info, dict) or not all(isinstance(info.get(k, ""), str) for k in ("name", "qualname")):
+        return "'class' must name the class as text"
+    variables = manifest.get("variables")
+    if not isinstance(variables, list):
+        return "'variables' must be a list"
+    for v in variables:
+        if not isinstance(v, dict) or not isinstance(v.get("path"), str) or not v["path"]:
+            return "each variable needs a 'path'"
+        if not isinstance(v.get("name"), str) or not isinstance(v.get("trainable", True), bool):
+            return "each variable needs a 'name' and a boolean 'trainable'"
+        shape = v.get("shape")
+        if not isinstance(shape, list) or not all(isinstance(n, int) and not isinstance(n, bool) for n in shape):
+            return "each variable's 'shape' must be a list of sizes"
+        if not isinstance(v.get("dtype"), str):
+            return "each variable needs a 'dtype'"
+    functions = manifest.get("functions", {})
+    if not isinstance(functions, dict):
+        return "'functions' must be a dict"
+    for specs in functions.values():
+        if specs is not None and not (
+            isinstance(specs, list)
+            and all(isinstance(s, dict) and isinstance(s.get("dtype"), str) for s in specs)
+            and all(s.get("shape") is None or isinstance(s.get("shape"), list) for s in specs)
+        ):
+            return "each function's input signature must be a list of specs"
+    return None
 
+
+def _data_file(manifest):
+    """The data file's name, which must be one of the names ``save`` writes: never a path out of the folder."""
+    default = "model.keras" if manifest.get("kind") == "keras" else "variables.npz"  # version 1 folders
+    name = manifest.get("data_file", default)
+    if not isinstance(name, str) or not _DATA_FILE.match(name):
+        raise FileFormatError(f"The SavedModel manifest names an unexpected data file: {name!r}.")
+    return name
+
+
+def _read_values(path, variables):
+    """The saved arrays, each checked against the manifest's shape and a numeric dtype before it is used."""
+    try:
+        with np.load(path, allow_pickle=False) as archive:
+            if not isinstance(archive, np.lib.npyio.NpzFile):
+                raise FileFormatError(f"{path} is not an .npz archive of variables.")
+            values = []
+            for i, info in enumerate(variables):
+                expected = np.dtype(info["dtype"]) if info["dtype"] in np.sctypeDict else None
+                member = archive.zip.getinfo(f"{i}.npy")
+                if expected is None or member.file_size > int(np.prod(info["shape"])) * expected.itemsize + 4096:
+                    raise FileFormatError(f"{path}: variable {i} is not the size the manifest says.")
+                value = archive[str(i)]
+                if value.dtype.kind not in _NUMERIC_KINDS or list(value.shape) != info["shape"]:
+                    raise FileFormatError(
+                        f"{path}: variable {i} holds {value.dtype} {list(value.shape)}, not the numbers the manifest "
+                        f"describes ({info['dtype']} {info['shape']})."
+                    )
+                values.append(value)
+            return values
+    except FileNotFoundError:
+        raise FileFormatError(f"The SavedModel's data file {path} is missing.") from None
+    except FileFormatError:
+        raise
+    except (
+        OSError,
+        ValueError,
+        KeyError,
+        EOFError,
+        zipfile.BadZipFile,
+        TypeError,
+        RuntimeError,
+        NotImplementedError,
+        zlib.error,
+    ) as exc:
+        raise FileFormatError(f"{path} cannot be read as the SavedModel's variables: {exc}") from None
+
+
+def _registered_class(info, custom_objects):
+    """The tf.Module class the user passed in or registered under the saved name, or None: never imported."""
+    names = [info.get("name"), info.get("qualname"), str(info.get("qualname", "")).rsplit(".", 1)[-1]]
+    for name in filter(None, names):
+        try:
+            cls = registry.lookup(name, None, custom_objects)
+        except ValueError:
+            continue
+        if isinstance(cls, type) and issubclass(cls, Module):
+            return cls
+    return None
+
+
+def _rebuild(cls, manifest, custom_objects):
+    """An instance of the user's ``cls`` made with the saved arguments, its lazy variables created, or None."""
     init = manifest.get("init")
-    if init is None:
+    if not isinstance(init, dict):
         return None
     try:
-        obj = cls(*deserialize(init["args"]), **deserialize(init["kwargs"]))
-    except Exception:  # a class that cannot be called with what was saved: fall back to the variables alone
+        args = deserialize(init.get("args", []), custom_objects)
+        kwargs = deserialize(init.get("kwargs", {}), custom_objects)
+        obj = cls(*args, **kwargs)
+        if len(obj.variables) != len(manifest["variables"]):
+            # Variables made on first call: call the class's own signed tf.functions once on zeros. Which methods,
+            # and their shapes, come from the class, never from the file.
+            for name, specs in _functions(obj).items():
+                if specs:
+                    signature = getattr(type(obj), name).input_signature
+                    getattr(obj, name)(
+                        *[spec.cast(np.zeros(_example_shape(spec), spec.dtype.name)) for spec in signature]
+                    )
+    except Exception:  # the class cannot be called with what was saved: fall back to the variables alone
         return None
-    if len(obj.variables) != len(manifest["variables"]):
-        # Variables made on first call: call each signed tf.function once on zeros.
-        for name, specs in manifest["functions"].items():
-            if specs:
-                zeros = [np.zeros([1 if n is None else n for n in s["shape"]], dtype=s["dtype"]) for s in specs]
-                getattr(obj, name)(*[TensorSpec(s["shape"], s["dtype"]).cast(z) for s, z in zip(specs, zeros)])
     return obj
 
 
+def _example_shape(spec):
+    return [] if spec.shape is None else [1 if n is None else n for n in spec.shape]
+
+
 class _Restored:
-    """What ``load`` returns when the saved object's class is not defined: its variables at their attribute paths."""
+    """What ``load`` returns for a class it was not given: the variables at their attribute paths."""
 
     def __init__(self, class_name, functions):
         self.__dict__["_class_name"] = class_name
         self.__dict__["_functions"] = functions
+        self.__dict__["_children"] = {}
 
     @classmethod
     def from_manifest(cls, manifest, values):
-        root = cls(manifest["class"]["qualname"], manifest["functions"])
+        root = cls(manifest["class"].get("qualname") or manifest["class"].get("name"), manifest.get("functions", {}))
         variables = []
         for info, value in zip(manifest["variables"], values):
-            variable = Variable(value, trainable=info["trainable"], name=info["name"].split("/")[-1].rsplit(":", 1)[0])
+            variable = Variable(value, trainable=info.get("trainable", True), name=_short_name(info["name"]))
             variables.append(variable)
             root._place(info["path"].split("/"), variable)
         root.__dict__["_variables"] = variables
@@ -249,15 +388,18 @@ class _Restored:
     def _place(self, parts, variable):
         node = self
         for part in parts[:-1]:
-            child = node.__dict__.get(part)
+            child = node._children.get(part)
             if child is None:
-                child = _Restored(part, {})
-                node.__dict__[part] = child
+                child = node._children[part] = _Restored(part, {})
+            elif not isinstance(child, _Restored):
+                raise FileFormatError(f"The SavedModel manifest puts a variable inside another at {'/'.join(parts)}.")
             node = child
-        node.__dict__[parts[-1]] = variable
+        if parts[-1] in node._children:
+            raise FileFormatError(f"The SavedModel manifest names the path {'/'.join(parts)} twice.")
+        node._children[parts[-1]] = variable
 
     def __getitem__(self, index):
-        return self.__dict__[str(index)]  # a list attribute's items were saved as '<name>/0', '<name>/1'...
+        return self._children[str(index)]  # a list attribute's items were saved as '<name>/0', '<name>/1'...
 
     @property
     def variables(self):
@@ -268,14 +410,23 @@ class _Restored:
         return tuple(v for v in self.variables if v.trainable)
 
     def __getattr__(self, name):
+        children = self.__dict__.get("_children", {})
+        if name in children:
+            return children[name]
         functions = self.__dict__.get("_functions", {})
         if name in functions:
             raise AttributeError(
-                f"'{name}' was a tf.function of {self.__dict__['_class_name']}, which is not defined in this Python "
-                "session. tapeviz saves no graphs: define (or import) the class, then call tf.saved_model.load "
-                "again to get a working object. The variables are restored here."
+                f"'{name}' was a tf.function of {self.__dict__['_class_name']}, whose class was not given to "
+                "tf.saved_model.load. tapeviz saves no graphs and never imports a class named in a file: pass it, "
+                f"tf.saved_model.load(path, custom_objects={{'{self.__dict__['_class_name'].rsplit('.', 1)[-1]}': "
+                "TheClass}), or register it with @tf.keras.saving.register_keras_serializable(), to get a working "
+                "object. The variables are restored here."
             )
         raise AttributeError(f"The restored object has no attribute {name!r}.")
 
     def __repr__(self):
         return f"<restored {self.__dict__['_class_name']} with {len(self.variables)} variables>"
+
+
+def _short_name(name):
+    return name.split("/")[-1].rsplit(":", 1)[0] or "Variable"

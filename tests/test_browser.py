@@ -5,12 +5,18 @@ lessons in a temporary folder) and drive Debian's Chromium with Playwright
 (the ``playwright`` package pointed at ``/usr/bin/chromium``: no browser
 download).
 
-* Every lesson opened as shipped, before running it (untrusted, as after a
-  clone): every stored drawing is visible (an image or SVG of real size), no
-  output is a text dump of a drawing or a widget.
-* Every lesson after "Run All" on a copy without outputs: no cell errored, the
-  drawings are there. For lesson 1 and the reverse-sweep lesson, pressing the
-  player's "step" button moves the highlighted node and changes the gradient.
+One JupyterLab server and one browser page serve every lesson, and each
+lesson is executed once here:
+
+* opened as shipped, before running it (untrusted, as after a clone): every
+  stored drawing is visible (an image or SVG of real size), no output is a
+  text dump of a drawing or a widget, and no exercise shows its hint yet;
+* then, in the same tab, every output cleared (so no stored output can pass
+  for a new one) and "Run All": no cell errored, the drawings are there, no
+  hint shows before a wrong answer. For lesson 1 and the reverse-sweep lesson,
+  pressing the player's "step" button moves the highlighted node and changes
+  the gradient; in lesson 6 a bare number typed into the "write a custom
+  gradient" exercise is refused, and only then does its hint appear.
 * An exported HTML animation opened from disk, with every network request
   refused, plays.
 
@@ -40,7 +46,8 @@ NOTEBOOKS = ROOT / "notebooks"
 ARTIFACTS = ROOT / "tests" / "artifacts"
 CHROMIUM = os.environ.get("TAPEVIZ_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 HIGHLIGHT = "#f59e0b"  # the player's highlight colour (tapeviz.viz.export.HIGHLIGHT)
-LESSONS = ["01_first_gradient.ipynb", "07_reverse_sweep.ipynb"]
+LESSONS = ["01_first_gradient.ipynb", "07_reverse_sweep.ipynb"]  # their players are stepped
+CUSTOM_GRADIENT_LESSON = "06_steering.ipynb"  # its exercise 06.reverse asks for a custom gradient
 
 CHROMIUM_ARGS = [
     # As root in a container Chromium needs --no-sandbox; the rest keep it off
@@ -79,18 +86,6 @@ def browser():
         browser.close()
 
 
-def _copy_without_outputs(source, target):
-    """The lesson as a student gets it after "clear outputs": so no stored output can pass for a new one."""
-    import nbformat
-
-    nb = nbformat.read(source, as_version=4)
-    for cell in nb.cells:
-        if cell.cell_type == "code":
-            cell.outputs, cell.execution_count = [], None
-    nb.metadata.pop("widgets", None)
-    nbformat.write(nb, target)
-
-
 def _free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -99,20 +94,16 @@ def _free_port():
 
 @pytest.fixture(scope="module")
 def jupyterlab(tmp_path_factory):
-    """A JupyterLab server on two copies of the lessons: (base url, token, folder).
+    """A JupyterLab server on a copy of the lessons: (base url, token, folder).
 
-    ``fresh/`` holds them with outputs cleared (what a student has after "clear
-    outputs", so no stored output can pass for a new one); ``shipped/`` holds
-    them exactly as stored in git. Jupyter's data folder (where ``jupyter
-    trust`` keeps its signatures) is new and empty, so every notebook opens
-    untrusted, as a fresh clone does.
+    ``shipped/`` holds them exactly as stored in git. Jupyter's data folder
+    (where ``jupyter trust`` keeps its signatures) is new and empty, so every
+    notebook opens untrusted, as a fresh clone does.
     """
     folder = tmp_path_factory.mktemp("lab")
     work = folder / "notebooks"
-    for sub in ("fresh", "shipped"):
-        (work / sub).mkdir(parents=True)
+    (work / "shipped").mkdir(parents=True)
     for lesson in sorted(NOTEBOOKS.glob("*.ipynb")):
-        _copy_without_outputs(lesson, work / "fresh" / lesson.name)
         shutil.copy(lesson, work / "shipped" / lesson.name)
     port, token = _free_port(), uuid.uuid4().hex
     # Render every cell (JupyterLab's default windowing keeps off-screen cells out of the page)
@@ -263,62 +254,6 @@ def _step(page, player, times=1):
             timeout=15_000,
         )
     return _player_state(player)
-
-
-@pytest.mark.parametrize("lesson", LESSONS)
-def test_lesson_runs_and_player_steps(browser, jupyterlab, lesson):
-    base, token, work = jupyterlab
-    assert (work / "fresh" / lesson).is_file(), f"{lesson} is missing from notebooks/"
-    problems = []
-    context, page = _new_page(browser, problems)
-    name = lesson.removesuffix(".ipynb")
-    try:
-        page.goto(f"{base}/lab/tree/fresh/{lesson}?token={token}&reset", wait_until="domcontentloaded")
-        try:
-            _run_all(page)
-        except Exception:
-            page.screenshot(path=str(ARTIFACTS / f"{name}_failed.png"))
-            raise
-        errors = _errors(page)
-        assert not errors, f"cells raised errors in {lesson}: {errors}"
-        _executed_drawings_visible(page, lesson)
-
-        # the tape graph is drawn: graphviz SVG nodes inside an output
-        graph = page.locator(".jp-OutputArea-output svg g.node")
-        assert graph.count() > 0, "no tape graph (SVG with nodes) in any output"
-
-        # the reverse-sweep player: a widget box with a "step ▶" button
-        player = (
-            page.locator(".jp-OutputArea-output .widget-vbox")
-            .filter(has=page.locator("button", has_text="step \u25b6"))
-            .first
-        )
-        player.scroll_into_view_if_needed()
-        first = _player_state(player)
-        assert first["caption"].startswith("step 0 of"), first
-        assert first["highlight"] is not None, "step 0 highlights no node"
-        page.screenshot(path=str(ARTIFACTS / f"{name}_player_step0.png"), full_page=False)
-        second = _step(page, player)
-        assert second["caption"].startswith("step 1 of"), second
-        assert second["highlight"] != first["highlight"], "the highlighted node did not move"
-        assert second["caption"] != first["caption"], "the shown gradient/rule did not change"
-        if lesson == "01_first_gradient.ipynb":
-            # y = x ** 2 at 3: the card shows the upstream 1, the local derivative 2*x evaluated
-            # at the recorded x (6) and their product; the badge on x changes on the same step
-            row = second["card"][5:10]  # the header row's five cells, then the first input's row
-            assert row[:3] == ["d/dx", "1", "2*x = 6"], second["card"]
-            assert row[3] == "1 \u00d7 6 = 6", second["card"]
-            assert any(b == "dy/dx = 6" for b in second["badges"]), second["badges"]
-            player.screenshot(path=str(ARTIFACTS / f"{name}_player_card.png"))
-        later = _step(page, player, times=1)
-        assert later["badges"] != first["badges"] or later["caption"] != second["caption"], (
-            "the gradients shown on the nodes never changed"
-        )
-        player.screenshot(path=str(ARTIFACTS / f"{name}_player_stepped.png"))
-        page.screenshot(path=str(ARTIFACTS / f"{name}_page.png"), full_page=False)
-        assert not problems, problems
-    finally:
-        context.close()
 
 
 def test_exported_html_animation_plays_offline(browser, tmp_path):
@@ -476,14 +411,138 @@ def _stored_pictures(path):
     return count
 
 
-@pytest.mark.parametrize("lesson", ALL_LESSONS)
-def test_lesson_opened_unexecuted_shows_its_drawings(browser, jupyterlab, lesson):
-    """Opened before running (untrusted, as cloned), every stored drawing is visible."""
-    base, token, work = jupyterlab
+def _executed_drawings_visible(page, lesson):
+    """After Run All: screenshots saved, and at least as many drawings visible as the lesson stores."""
+    page.wait_for_timeout(1500)
+    _screenshots(page, f"{lesson.removesuffix('.ipynb')}_executed")
+    visible = [p for p in _pictures(page) if p[1] >= 40 and p[2] >= 20]
+    assert len(visible) >= _stored_pictures(NOTEBOOKS / lesson), _pictures(page)
+
+
+@pytest.fixture(scope="module")
+def lab_page(browser, jupyterlab):
+    """One browser page for every lesson (JupyterLab's code is loaded and cached once)."""
     problems = []
     context, page = _new_page(browser, problems)
+    page.on("dialog", lambda dialog: dialog.accept())  # "leave the page?" when the next lesson opens
+    try:
+        yield page, problems
+    finally:
+        context.close()
+
+
+def _shut_down_kernels(base, token):
+    """Stop the kernels the lessons started, so that the next lesson has the machine to itself."""
+    import json
+
+    with urllib.request.urlopen(f"{base}/api/kernels?token={token}", timeout=10) as reply:
+        kernels = json.loads(reply.read())
+    for kernel in kernels:
+        request = urllib.request.Request(f"{base}/api/kernels/{kernel['id']}?token={token}", method="DELETE")
+        urllib.request.urlopen(request, timeout=20).close()
+
+
+def _exercise_verdicts(page):
+    """The text of every exercise verdict shown: [(status, text)]."""
+    return page.eval_on_selector_all(
+        ".jp-OutputArea-output .tapeviz-check",
+        "nodes => nodes.map(n => [n.className.match(/tapeviz-check-(\\w+)/)[1], n.textContent])",
+    )
+
+
+def _assert_no_hint_before_a_wrong_answer(page, lesson):
+    verdicts = _exercise_verdicts(page)
+    waiting = [text for status, text in verdicts if status == "unanswered"]
+    if any(lesson.startswith(prefix) for prefix in ("01", "04", "06", "07", "10")):
+        assert waiting, f"{lesson}: no exercise verdict is shown"
+    shown = [text for text in waiting if "Hint" in text]
+    assert not shown, f"{lesson}: a hint shows before any answer: {shown}"
+
+
+def _player_checks(page, lesson, name):
+    """Lessons 1 and 7: the reverse-sweep player steps, its highlight and gradients move."""
+    graph = page.locator(".jp-OutputArea-output svg g.node")
+    assert graph.count() > 0, "no tape graph (SVG with nodes) in any output"
+    player = (
+        page.locator(".jp-OutputArea-output .widget-vbox")
+        .filter(has=page.locator("button", has_text="step \u25b6"))
+        .first
+    )
+    player.scroll_into_view_if_needed()
+    first = _player_state(player)
+    assert first["caption"].startswith("step 0 of"), first
+    assert first["highlight"] is not None, "step 0 highlights no node"
+    page.screenshot(path=str(ARTIFACTS / f"{name}_player_step0.png"), full_page=False)
+    second = _step(page, player)
+    assert second["caption"].startswith("step 1 of"), second
+    assert second["highlight"] != first["highlight"], "the highlighted node did not move"
+    assert second["caption"] != first["caption"], "the shown gradient/rule did not change"
+    if lesson == "01_first_gradient.ipynb":
+        # y = x ** 2 at 3: the card shows the upstream 1, the local derivative 2*x evaluated
+        # at the recorded x (6) and their product; the badge on x changes on the same step
+        row = second["card"][5:10]  # the header row's five cells, then the first input's row
+        assert row[:3] == ["d/dx", "1", "2*x = 6"], second["card"]
+        assert row[3] == "1 \u00d7 6 = 6", second["card"]
+        assert any(b == "dy/dx = 6" for b in second["badges"]), second["badges"]
+        player.screenshot(path=str(ARTIFACTS / f"{name}_player_card.png"))
+    later = _step(page, player, times=1)
+    assert later["badges"] != first["badges"] or later["caption"] != second["caption"], (
+        "the gradients shown on the nodes never changed"
+    )
+    player.screenshot(path=str(ARTIFACTS / f"{name}_player_stepped.png"))
+    page.screenshot(path=str(ARTIFACTS / f"{name}_page.png"), full_page=False)
+
+
+def _predict_mode_checks(page, lesson, name):
+    """The predict-mode player (lessons 1 and 7): a step hides its gradient until the student types one."""
+    predicting = (
+        page.locator(".jp-OutputArea-output .widget-vbox")
+        .filter(has=page.locator("button", has_text="step \u25b6"))
+        .filter(has=page.locator("input[type='checkbox']:checked"))
+        .first
+    )
+    predicting.scroll_into_view_if_needed()
+    state = _step(page, predicting)
+    assert state["caption"].startswith("step 1 of") and "Type it below" in state["caption"], state
+    # lesson 1: y = x**2 at 3 sends 6 to x, answered wrong; lesson 7: the Add sends its upstream 1 on, answered right
+    typed, said = (
+        ("5", "\u2718 not quite: upstream \u00d7 local = 6") if lesson.startswith("01") else ("1", "\u2714 right")
+    )
+    predicting.locator("input[type='text']").first.fill(typed)
+    predicting.locator("button", has_text="check").first.click()
+    page.wait_for_function(
+        "([root, said]) => root.textContent.includes(said)", arg=[predicting.element_handle(), said], timeout=15_000
+    )
+    predicting.screenshot(path=str(ARTIFACTS / f"{name}_predict_mode.png"))
+
+
+def _bare_number_refused(page, name):
+    """Lesson 6: typing the number a "write a custom gradient" exercise's example prints is refused."""
+    cell = page.locator(".jp-CodeCell").filter(has_text='lessons.check("06.reverse"').first
+    cell.scroll_into_view_if_needed()
+    before = cell.locator(".tapeviz-check").text_content()
+    assert "Your turn" in before and "Hint" not in before, before
+    editor = cell.locator(".cm-content").first
+    editor.click()
+    page.keyboard.press("Control+a")
+    page.keyboard.type('answer = -3.0\nlessons.check("06.reverse", answer)')
+    page.keyboard.press("Shift+Enter")
+    verdict = cell.locator(".tapeviz-check-wrong")
+    verdict.wait_for(timeout=30_000)
+    said = verdict.text_content()
+    assert "asks for code" in said and "Hint:" in said, said
+    cell.screenshot(path=str(ARTIFACTS / f"{name}_bare_number_refused.png"))
+
+
+@pytest.mark.parametrize("lesson", ALL_LESSONS)
+def test_lesson_opened_unexecuted_then_run_all(lab_page, jupyterlab, lesson):
+    """Each lesson, once: as shipped (untrusted), then cleared and run in the same tab."""
+    base, token, work = jupyterlab
+    page, problems = lab_page
+    problems.clear()
     name = lesson.removesuffix(".ipynb")
     try:
+        # -- opened before running (untrusted, as cloned): every stored drawing is visible
         _open(page, base, token, f"shipped/{lesson}")
         page.wait_for_timeout(1500)  # outputs render after the notebook model loads
         shots = _screenshots(page, f"{name}_unexecuted")
@@ -500,35 +559,25 @@ def test_lesson_opened_unexecuted_shows_its_drawings(browser, jupyterlab, lesson
             ".filter(t => /^(VBox|HBox)\\(|Cannot display an untrusted|Error displaying widget/.test(t.trim()))",
         )
         assert not dumps, f"{lesson}: outputs shown as text dumps or errors before running: {dumps[:3]}"
-        assert not problems, problems
-    finally:
-        context.close()
+        _assert_no_hint_before_a_wrong_answer(page, lesson)
 
-
-def _executed_drawings_visible(page, lesson):
-    """After Run All: screenshots saved, and at least as many drawings visible as the lesson stores."""
-    page.wait_for_timeout(1500)
-    _screenshots(page, f"{lesson.removesuffix('.ipynb')}_executed")
-    visible = [p for p in _pictures(page) if p[1] >= 40 and p[2] >= 20]
-    assert len(visible) >= _stored_pictures(NOTEBOOKS / lesson), _pictures(page)
-
-
-@pytest.mark.parametrize("lesson", [name for name in ALL_LESSONS if name not in LESSONS])
-def test_lesson_run_all_screenshots(browser, jupyterlab, lesson):
-    """Every other lesson runs in the browser without errors; its drawings are visible; screenshots saved."""
-    base, token, work = jupyterlab
-    problems = []
-    context, page = _new_page(browser, problems)
-    name = lesson.removesuffix(".ipynb")
-    try:
-        _open(page, base, token, f"fresh/{lesson}")
+        # -- every output cleared (no stored output can pass for a new one), then Run All
+        _menu(page, "Edit", "Clear Outputs of All Cells")
+        page.wait_for_function("() => !document.querySelector('.jp-OutputArea-output')", timeout=10_000)
         try:
             _run_all(page)
         except Exception:
             page.screenshot(path=str(ARTIFACTS / f"{name}_failed.png"))
             raise
-        assert not _errors(page), f"cells raised errors in {lesson}: {_errors(page)}"
+        errors = _errors(page)
+        assert not errors, f"cells raised errors in {lesson}: {errors}"
         _executed_drawings_visible(page, lesson)
+        _assert_no_hint_before_a_wrong_answer(page, lesson)
+        if lesson in LESSONS:
+            _player_checks(page, lesson, name)
+            _predict_mode_checks(page, lesson, name)
+        if lesson == CUSTOM_GRADIENT_LESSON:
+            _bare_number_refused(page, name)
         assert not problems, problems
     finally:
-        context.close()
+        _shut_down_kernels(base, token)

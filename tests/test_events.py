@@ -481,3 +481,82 @@ def test_a_listener_raising_when_stop_recording_ends_leaves_the_tape_paused():
                     pass
             assert tape not in state.local.tapes and not tape.recording
     assert state.local.tapes == []
+
+
+# -- a listener and the ops it runs itself (issue 17) ---------------------------------------------------
+
+
+def test_a_listener_does_not_hear_the_ops_it_runs_itself():
+    heard, bystander = [], Recorder()
+
+    def busy(event):  # runs an op on every op it hears: before the guard, a RecursionError
+        heard.append(event.entry.primitive.name)
+        tf.exp(tf.constant(1.0))
+
+    with events.listening(busy), events.listening(bystander):
+        y = tf.constant(2.0) * 3.0
+    assert float(y) == 6.0
+    assert heard == ["Mul"]
+    # another listener hears both: the busy listener's Exp first, as it ran while Mul was announced
+    assert [e.entry.primitive.name for e in bystander.of("op_executed")] == ["Exp", "Mul"]
+
+
+def test_a_listener_that_opens_a_tape_does_not_hear_it():
+    heard = []
+
+    def tapes_inside(event):
+        heard.append(event.kind)
+        if event.kind == "op_executed":
+            x = tf.constant(1.0)
+            with tf.GradientTape() as tape:
+                tape.watch(x)
+                y = x * x
+            tape.gradient(y, x)
+
+    with events.listening(tapes_inside):
+        tf.constant(2.0) + 1.0
+    assert heard == ["op_executed"]
+
+
+def test_the_guard_is_per_thread():
+    import threading
+
+    inside, done = threading.Event(), threading.Event()
+    heard = []
+
+    def slow(event):
+        heard.append((threading.current_thread().name, event.entry.primitive.name))
+        if threading.current_thread().name == "first":
+            inside.set()
+            assert done.wait(10)
+
+    def first():
+        tf.constant(1.0) * 2.0
+
+    def second():
+        assert inside.wait(10)
+        tf.constant(1.0) - 2.0  # heard by `slow`, although `slow` is busy in the first thread
+        done.set()
+
+    with events.listening(slow):
+        threads = [threading.Thread(target=first, name="first"), threading.Thread(target=second, name="second")]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(20)
+    assert sorted(heard) == [("first", "Mul"), ("second", "Sub")]
+
+
+def test_a_listener_that_raises_is_not_left_marked_busy():
+    heard = []
+
+    def fails_once(event):
+        heard.append(event.kind)
+        if len(heard) == 1:
+            raise RuntimeError("listener fault")
+
+    with events.listening(fails_once):
+        with pytest.raises(RuntimeError, match="listener fault"):
+            tf.constant(1.0) * 2.0
+        tf.constant(1.0) * 2.0  # heard: the guard was released by the fault
+    assert heard == ["op_executed", "op_executed"]

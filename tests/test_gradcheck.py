@@ -4,20 +4,22 @@ import numpy as np
 import pytest
 
 import tapeviz as tf
-from tapeviz import testing
+from tapeviz.core import finite_differences as testing
 from tapeviz.core.gradients import RULES
+
+RULE_NAMES = {rule.name for rule in RULES.values()}
 from tests.rule_cases import collect
 
 CASES = collect()
 
 
 def test_every_rule_has_a_case():
-    missing = sorted(set(RULES) - set(CASES))
+    missing = sorted(RULE_NAMES - set(CASES))
     assert not missing, f"gradient rules without a finite-difference case: {missing}"
 
 
 def test_every_case_names_a_rule():
-    assert not sorted(set(CASES) - set(RULES))
+    assert not sorted(set(CASES) - RULE_NAMES)
 
 
 def _inputs(case):

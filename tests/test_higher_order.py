@@ -318,9 +318,11 @@ def test_batch_jacobian_unconnected():
     with tf.GradientTape(persistent=True) as tape:
         tape.watch([x, u])
         y = x * 2.0
-    assert tape.batch_jacobian(y, u) is None
-    B = tape.batch_jacobian(y, u, unconnected_gradients="zero")
-    assert B.shape == (1, 2, 3) and not np.asarray(B).any()
+    # TF 2.21 gives zeros of the full shape with either setting (tests/tf_reference/numbers_reference.py)
+    for setting in ("none", "zero"):
+        B = tape.batch_jacobian(y, u, unconnected_gradients=setting)
+        assert B.shape == (1, 2, 3) and not np.asarray(B).any()
+    assert tape.jacobian(y, u) is None  # while jacobian gives None, as TF's does
 
 
 def test_jacobian_on_non_persistent_tape_releases_it():

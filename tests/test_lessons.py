@@ -1,11 +1,16 @@
 """The lessons' helpers, the docs' listener example, and the lessons without Graphviz.
 
-nbval (in ``./dev.sh test``) runs every notebook as stored. Here we check what
-it cannot: ``tapeviz.lessons.check`` gives the right verdicts (and rejects
-impossible answers), the hooks page's example listener runs and prints what
-the page says, every exercise has a solution that its check accepts when run
-in its lesson, no solution is stored in a notebook, and every lesson also runs
-when the ``dot`` program is missing, producing the same output types as with it.
+nbval (in ``./dev.sh test``) runs every notebook as stored, and
+``tests/test_browser.py`` runs each once in JupyterLab. Here we check what
+they cannot: ``tapeviz.lessons.check`` gives the right verdicts (for every
+exercise: the right answer accepted, text refused where numbers are asked, a
+typed result refused where code is asked, the student's code run on fresh
+inputs, a misconception named, the hint hidden until a wrong answer), no
+question or hint states its answer, the hooks page's example listener runs and
+prints what the page says, every exercise has a solution that its check
+accepts when run in its lesson, no solution is stored in a notebook, and every
+lesson also runs when the ``dot`` program is missing, producing the same
+output types as with it (each lesson executed once here, with its solutions).
 """
 
 import os
@@ -36,53 +41,329 @@ def test_check_right_wrong_and_unanswered():
     assert not pending and pending.status == "unanswered" and "Replace the `...`" in str(pending)
 
 
+@pytest.mark.parametrize("name", sorted(lessons.EXERCISES))
+def test_hint_is_hidden_until_a_wrong_answer(name):
+    spec = lessons.EXERCISES[name]
+    assert spec.hint, f"{name} has no hint"
+    pending = lessons.check(name, ...)
+    assert "Hint" not in str(pending) and spec.hint not in pending._repr_html_()
+    wrong = lessons.check(name, object())  # no exercise takes this
+    assert not wrong and f"Hint: {spec.hint}" in str(wrong)
+
+
+def _stated_numbers(text):
+    return set(re.findall(r"(?<![\w.])-?\d+(?:\.\d+)?", text))
+
+
+# The answers, as a student could type them: neither a question nor a hint may state them.
+TYPED_ANSWERS = {
+    "01.cube": ["14"],
+    "04.third": ["48", "24x", "24 * x"],
+    "06.stopped": ["8", "2x * c", "2 * x * c"],
+    "07.fanout": ["7", "3 + 3 + 1"],
+    "07.bias": ["-2"],
+    "07.tangent": ["42"],
+    "05.jacobian": ["[[2"],
+    "05.row": ["[0, 3, 2]", "[0.0, 3.0, 2.0]"],
+    "08.clip": ["1.5"],
+    "10.safe_where": ["0.25", "[0, 0.5"],
+    "11.fewer_ops": ["7"],
+    "02.unwatched_read": ["None]"],
+}
+
+
+@pytest.mark.parametrize("name", sorted(TYPED_ANSWERS))
+def test_no_question_or_hint_states_the_answer(name):
+    spec = lessons.EXERCISES[name]
+    for answer in TYPED_ANSWERS[name]:
+        for text in (spec.question, spec.hint):
+            if answer.lstrip("-").replace(".", "").isdigit():
+                assert answer not in _stated_numbers(text), f"{name} states {answer}: {text}"
+            else:
+                assert answer not in text, f"{name} states {answer}: {text}"
+
+
 def test_check_none_lists_and_nested():
-    assert lessons.check("02.selective", [None, tf.constant(12.0)])
-    assert not lessons.check("02.selective", [tf.constant(0.0), tf.constant(12.0)])
+    assert lessons.check("01.which_none", [3.0, 2.0, None])
     assert lessons.check("05.jacobian", [[2, 0, 0], [0, 4, 0], [0, 0, 6]])
     assert not lessons.check("05.jacobian", [2, 4, 6])  # a gradient is not a Jacobian
+    assert "gradient of sum(y)" in str(lessons.check("05.jacobian", [2, 4, 6]))
+    assert lessons.check("05.zero", [tf.constant(2.0), tf.constant(0.0)])
+    assert "default" in str(lessons.check("05.zero", [2.0, None]))
 
 
 def test_check_judges_give_reasons_and_never_crash():
-    assert not lessons.check("06.softplus", [0.5, float("nan")])
-    assert "overflow" in str(lessons.check("06.softplus", [0.5, float("nan")]))
     assert lessons.check("02.which_watched", ["w_3:0", "b_3:0"])  # re-run cells rename variables
     assert "never read" in str(lessons.check("02.which_watched", ["unused", "w", "b"]))
-    odd = lessons.check("08.regression", "not a list of numbers")
-    assert not odd and "raised" in str(odd)
+    assert "order of creation" in str(lessons.check("02.which_watched", ["b", "w"]))
+    broken = lessons.check("04.third", lambda x: 1 / 0)  # the student's code raising is feedback too
+    assert not broken and "ZeroDivisionError" in str(broken)
+
+
+# -- "write it" exercises: the checker runs the student's code ----------------------------------------
+def _selective(a, b):
+    with tf.GradientTape(watch_accessed_variables=False) as tape:
+        tape.watch(b)
+        loss = a * b**3
+    return tape.gradient(loss, [a, b])
+
+
+def _selective_watching_all(a, b):
+    with tf.GradientTape() as tape:
+        loss = a * b**3
+    return [None, tape.gradient(loss, b)]
+
+
+def _two_gradients(x):
+    with tf.GradientTape(persistent=True) as tape:
+        y = x**3
+        z = y**2
+    gradients = [tape.gradient(y, x), tape.gradient(z, x)]
+    del tape
+    return gradients
+
+
+def _two_tapes(x):
+    with tf.GradientTape() as one:
+        y = x**3
+    with tf.GradientTape() as two:
+        z = (x**3) ** 2
+    return [one.gradient(y, x), two.gradient(z, x)]
+
+
+KEPT = []
+
+
+def _persistent_kept(x):
+    with tf.GradientTape(persistent=True) as tape:
+        y = x**3
+        z = y**2
+    KEPT.append(tape)  # never released
+    return [tape.gradient(y, x), tape.gradient(z, x)]
+
+
+def _third(x):
+    with tf.GradientTape() as t1:
+        with tf.GradientTape() as t2:
+            with tf.GradientTape() as t3:
+                y = x**4
+            d1 = t3.gradient(y, x)
+        d2 = t2.gradient(d1, x)
+    return t1.gradient(d2, x)
+
+
+def _second(x):
+    with tf.GradientTape() as t1:
+        with tf.GradientTape() as t2:
+            y = x**4
+        d1 = t2.gradient(y, x)
+    return t1.gradient(d1, x)
+
+
+def _hessian(x):
+    with tf.GradientTape() as outer:
+        with tf.GradientTape() as inner:
+            f = x[0] ** 2 * x[1]
+        g = inner.gradient(f, x)
+    return outer.jacobian(g, x)
+
+
+def _row_one(x):
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.stack([x[0] * x[1], x[1] * x[2]])
+    return tape.gradient(y, x, output_gradients=tf.constant([0.0, 1.0]))
+
+
+def _row_summed(x):
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.stack([x[0] * x[1], x[1] * x[2]])
+    return tape.gradient(y, x)
+
+
+@tf.custom_gradient
+def _reverse_gradient(x):
+    return tf.identity(x), lambda upstream: -upstream
+
+
+def _negate_without_custom_gradient(x):
+    return x
+
+
+@tf.custom_gradient
+def _softplus(x):
+    value = tf.maximum(x, 0.0) + tf.math.log1p(tf.exp(-tf.abs(x)))
+    return value, lambda upstream: upstream * (1.0 - tf.exp(-value))
+
+
+@tf.custom_gradient
+def _softplus_overflowing(x):
+    value = tf.maximum(x, 0.0) + tf.math.log1p(tf.exp(-tf.abs(x)))
+    return value, lambda upstream: upstream * tf.exp(x) / (1.0 + tf.exp(x))
+
+
+def _train_step(w, b, xs, ys, optimizer):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean((ys - (w * xs + b)) ** 2)
+    gradients = tape.gradient(loss, [w, b])
+    optimizer.apply_gradients(zip(gradients, [w, b]))
+    return loss
+
+
+def _step_without_update(w, b, xs, ys, optimizer):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean((ys - (w * xs + b)) ** 2)
+    tape.gradient(loss, [w, b])
+    return loss
+
+
+def _safe_log(x):
+    ok = x > 0
+    return tf.where(ok, tf.math.log(tf.where(ok, x, tf.ones_like(x))), tf.zeros_like(x))
+
+
+def _nan_log(x):
+    return tf.where(x > 0, tf.math.log(x), tf.zeros_like(x))
+
+
+@tf.custom_gradient
+def _good_square(x):
+    return x * x, lambda upstream: upstream * 2.0 * x
+
+
+class _Digits:
+    """A stand-in "model" that has memorised the test labels: the checker must still evaluate it."""
+
+    trainable_variables = ()
+
+    def __init__(self, right):
+        from tapeviz import datasets
+
+        _, (_, labels) = datasets.load_digits(flatten=True)
+        self.labels = labels if right else (labels + 1) % 10
+
+    def evaluate(self, *args, **kwargs):
+        return [0.0, 1.0]  # what it claims: ignored
+
+    def __call__(self, x):
+        import numpy as np
+
+        return tf.constant(np.eye(10, dtype="float32")[self.labels[: len(x)]])
+
+
+WRITTEN = {  # exercise: (right function, [(wrong function, what the verdict says)])
+    "02.selective": (_selective, [(_selective_watching_all, "watch_accessed_variables=False")]),
+    "03.two_gradients": (_two_gradients, [(_two_tapes, "ONE persistent tape"), (_persistent_kept, "del tape")]),
+    "04.third": (_third, [(_second, "three nested")]),
+    "04.hessian": (_hessian, [(lambda x: x * 2.0, "without a GradientTape")]),
+    "05.row": (_row_one, [(_row_summed, "no output_gradients")]),
+    "06.reverse": (_reverse_gradient, [(_negate_without_custom_gradient, "@tf.custom_gradient")]),
+    "06.softplus": (_softplus, [(_softplus_overflowing, "not finite")]),
+    "08.regression": (_train_step, [(_step_without_update, "apply_gradients")]),
+    "10.safe_where": (_safe_log, [(_nan_log, "0 * inf is nan")]),
+    "10.fix_rule": (_good_square, [(lambda x: x * x, "@tf.custom_gradient")]),
+}
+# What a student could type instead of code: the printed result of the lesson's own example.
+TYPED_INSTEAD = {
+    "02.selective": [None, 12.0],
+    "03.two_gradients": [12.0, 192.0],
+    "04.third": 48.0,
+    "04.hessian": [[4.0, 2.0], [2.0, 0.0]],
+    "05.row": [0.0, 3.0, 2.0],
+    "06.reverse": -3.0,
+    "06.softplus": [0.5, 1.0],
+    "08.regression": [3.0, 2.0],
+    "09.accuracy": 0.95,
+    "10.safe_where": [0.0, 0.5, 0.25],
+    "10.fix_rule": 4.0,
+}
+
+
+@pytest.mark.parametrize("name", sorted(WRITTEN))
+def test_written_code_is_run_on_fresh_inputs(name):
+    right, wrongs = WRITTEN[name]
+    verdict = lessons.check(name, right)
+    assert verdict, str(verdict)
+    for wrong, reason in wrongs:
+        verdict = lessons.check(name, wrong)
+        assert not verdict and reason in str(verdict), (wrong.__name__, str(verdict))
+    KEPT.clear()
+
+
+def test_a_trained_model_is_evaluated_by_the_checker():
+    assert lessons.check("09.accuracy", _Digits(right=True))
+    verdict = lessons.check("09.accuracy", _Digits(right=False))  # claims 1.0 from evaluate, is all wrong
+    assert not verdict and "0.0%" in str(verdict)
+
+
+@pytest.mark.parametrize("name", sorted(TYPED_INSTEAD))
+def test_a_typed_result_is_refused_where_code_is_asked(name):
+    for typed in (TYPED_INSTEAD[name], tf.constant(TYPED_INSTEAD[name]) if name != "02.selective" else None):
+        verdict = lessons.check(name, typed)
+        assert not verdict and "asks for code" in str(verdict), str(verdict)
 
 
 @pytest.mark.parametrize(
-    "exercise, answer, reason",
+    "name, text",
     [
-        ("09.accuracy", 1.5, "cannot be an accuracy"),
-        ("09.accuracy", 95.0, "as a fraction is 0.95"),
-        ("09.accuracy", -0.2, "cannot be an accuracy"),
-        ("01.which_none", [3.0, 2.0, 0.0], "None"),  # unwatched is None, not zero
-        ("01.which_none", [3.0, 2.0, 8.0], "never watched"),  # nor the derivative 2c
-        ("07.bias", -1.0, "broadcast"),  # one element's share only
-        ("08.clip", [[0.6, 0.8], 1.0], "global norm"),  # clipped each on its own
-        ("09.keeps_path", [True, True, True, True], "[2, 3]"),
-        ("10.fix_rule", 4.0, "your fixed function"),
+        ("01.cube", "14"),
+        ("02.which_watched", "wb"),
+        ("06.stopped", "8"),
+        ("07.fanout", "7"),
+        ("11.fewer_ops", "7"),
+        ("01.which_none", ["3", "2", None]),
+        ("08.clip", [["1.5", "2"], "6"]),
+        ("07.bias", "-2"),
     ],
 )
-def test_checks_reject_impossible_or_half_right_answers_and_say_why(exercise, answer, reason):
-    verdict = lessons.check(exercise, answer)
-    assert not verdict and reason in str(verdict), str(verdict)
+def test_text_is_refused_where_numbers_are_asked(name, text):
+    verdict = lessons.check(name, text)
+    assert not verdict and ("not a string" in str(verdict) or "one string per" in str(verdict)), str(verdict)
 
 
-def test_fix_rule_runs_gradcheck_on_the_students_function():
-    @tf.custom_gradient
-    def still_wrong(x):
-        return x * x, lambda upstream: upstream * x
+@pytest.mark.parametrize(
+    "name, right, misconceptions",
+    [
+        ("01.cube", 14.0, [(12.0, "the 2*x term"), (16.0, "constant 2")]),
+        ("01.which_none", [3.0, 2.0, None], [([3.0, 2.0, 0.0], "None"), ([3.0, 2.0, 8.0], "never watched")]),
+        ("02.unwatched_read", [3.0, None], [([3.0, 5.0], "does not watch it"), ([None, None], "watched by hand")]),
+        ("04.symmetric", "b", [("a", "symmetrise"), ("c", "not symmetric")]),
+        ("05.none_or_zero", "a", [("b", "minimum"), ("c", "handier")]),
+        (
+            "05.batch",
+            [[5, 4, 3], [5, 4, 5, 3]],
+            [([[5, 3, 4], [5, 4, 5, 3]], "axes come first"), ([[5, 4, 3], [5, 4, 3]], "out.shape + batch.shape")],
+        ),
+        ("06.stopped", 8.0, [(12.0, "d(x**3)/dx"), (4.0, "still multiplies")]),
+        ("06.why_finite", "c", [("a", "float64"), ("b", "clips nothing")]),
+        ("07.fanout", 7.0, [(6.0, "third use"), (3.0, "three uses")]),
+        ("07.bias", -2.0, [(-1.0, "broadcast"), (-0.5, "residual")]),
+        ("07.tangent", 42.0, [(26.0, "two inputs"), ([26.0, 16.0, 0.0, 0.0], "ONE number")]),
+        ("08.clip", [[1.5, 2.0], 6.0], [([[0.6, 0.8], 1.0], "global norm")]),
+        ("09.keeps_path", [True, False, False, True], [([True, True, True, True], "[2, 3]")]),
+        ("11.fewer_ops", 7, [(8, "reading W2"), (3, "ANY of its inputs")]),
+    ],
+)
+def test_predictions_accept_the_right_answer_and_name_the_misconception(name, right, misconceptions):
+    assert lessons.check(name, right), str(lessons.check(name, right))
+    for wrong, reason in misconceptions:
+        verdict = lessons.check(name, wrong)
+        assert not verdict and reason in str(verdict), str(verdict)
 
-    @tf.custom_gradient
-    def fixed(x):
-        return x * x, lambda upstream: upstream * 2.0 * x
 
-    assert not lessons.check("10.fix_rule", still_wrong)
-    assert lessons.check("10.fix_rule", fixed)
-    assert not lessons.check("10.fix_rule", lambda x: x * 3.0)  # not x * x
+@pytest.mark.parametrize("name", sorted(n for n, spec in lessons.EXERCISES.items() if spec.judge is None))
+def test_any_wrong_value_gets_something_to_look_at(name):
+    verdict = lessons.check(name, [[123.0]])
+    assert not verdict and "not it yet" not in str(verdict) and lessons.EXERCISES[name].otherwise in str(verdict)
+
+
+def test_every_exercise_is_tested_here():
+    tested = set(WRITTEN) | {"09.accuracy", "02.which_watched", "05.jacobian", "05.zero"}
+    tested |= {"01.cube", "01.which_none", "02.unwatched_read", "04.symmetric", "05.none_or_zero", "05.batch"}
+    tested |= {"06.stopped", "06.why_finite", "07.fanout", "07.bias", "07.tangent", "08.clip", "09.keeps_path"}
+    tested |= {"11.fewer_ops"}
+    assert set(lessons.EXERCISES) == tested
 
 
 def test_check_unknown_exercise_lists_the_known_ones():
@@ -161,7 +442,10 @@ def _output_types(nb):
         for o in cell.outputs:
             if o.output_type == "stream" and o.name == "stderr":
                 continue
-            kind = (o.output_type, tuple(sorted(o.get("data", {}))))
+            data = set(o.get("data", {}))
+            if "image/svg+xml" in data:  # the build gives an SVG-only drawing an HTML <img> form too
+                data.discard("text/html")
+            kind = (o.output_type, tuple(sorted(data)))
             if not (kind[0] == "stream" and outputs and outputs[-1] == kind):  # prints flush in pieces
                 outputs.append(kind)
         kinds.append(outputs)

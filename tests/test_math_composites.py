@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import tapeviz as tf
-from tapeviz import testing
+from tapeviz.core import finite_differences as testing
 from tests.rule_cases import rand
 
 

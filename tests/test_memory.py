@@ -79,6 +79,7 @@ def test_ops_outside_any_tape_keep_nothing():
 # -- (b) training memory stays flat ---------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_training_loop_memory_is_flat():
     rng = np.random.default_rng(0)
     X = tf.constant(rng.normal(size=(32, 4)).astype(np.float32))
@@ -120,6 +121,7 @@ def test_training_loop_memory_is_flat():
     assert last < first  # and it did train
 
 
+@pytest.mark.slow
 def test_persistent_tapes_in_a_loop_do_not_leak():
     x = tf.Variable(np.ones(16, np.float32))
 

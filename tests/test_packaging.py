@@ -103,4 +103,4 @@ def test_pyproject_metadata_and_extras():
     ini = pyproject["tool"]["pytest"]["ini_options"]
     assert ini["testpaths"] == ["tests"]
     registered = {m.split(":")[0].strip() for m in ini["markers"]}
-    assert {"slow", "browser"} <= registered
+    assert {"slow", "browser", "quick"} <= registered

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tapeviz as tf
-from tapeviz import testing
+from tapeviz.core import finite_differences as testing
 
 SETTINGS = settings(max_examples=50, deadline=None, derandomize=True, database=None)
 

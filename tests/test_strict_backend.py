@@ -47,6 +47,16 @@ CORE_FILES = [
     "test_viz_explain.py",
 ]
 
+# Training to 95 % accuracy takes minutes on the strict arrays (a Python wrapper per
+# operation) and checks numbers, which the default run does. Their code paths (the
+# seeds' custom loop with an MLP and a CNN, compile/fit/evaluate) run here instead on
+# a few batches: test_the_training_paths_run_on_the_strict_backend.
+TRAINED_TO_ACCURACY = [
+    "test_training_end_to_end.py::test_custom_loop_mlp",
+    "test_training_end_to_end.py::test_custom_loop_cnn",
+    "test_training_end_to_end.py::test_compile_fit_evaluate",
+]
+
 
 def test_numpy_functions_refuse_backend_arrays():
     a = xp.arange(3.0)
@@ -134,6 +144,7 @@ def test_tensors_hold_backend_arrays_and_convert_to_host(strict_backend):
     assert g.device.endswith("CPU:0")
 
 
+@pytest.mark.slow  # a second pytest over 18 files
 @pytest.mark.skipif(os.environ.get("TAPEVIZ_BACKEND") == "strict", reason="already running on the strict backend")
 def test_core_test_files_pass_on_the_strict_backend():
     env = dict(
@@ -142,8 +153,9 @@ def test_core_test_files_pass_on_the_strict_backend():
         PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
     )
     files = [str(ROOT / "tests" / name) for name in CORE_FILES]
+    deselect = [arg for test in TRAINED_TO_ACCURACY for arg in ("--deselect", f"tests/{test}")]
     proc = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", *files],
+        [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", *deselect, *files],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -179,3 +191,39 @@ def test_keras_fit_with_its_progress_bar_and_a_layer_called_on_a_device_array(st
     assert "loss" in capsys.readouterr().out and len(history.history["loss"]) == 1
     out = model(backend.xp.ones((2, 3), dtype=np.float32))  # what a CuPy user passes: it stays on the device
     assert isinstance(to_array(out), strict.StrictArray)
+
+
+def test_the_training_paths_run_on_the_strict_backend(strict_backend):
+    from tapeviz.keras.datasets import load_digits
+    from tests.test_training_end_to_end import _custom_loop
+
+    (x, y), _ = load_digits()
+    x, y = x[:64], y[:64]
+    layers = tf.keras.layers
+    tf.random.set_seed(0)
+    mlp = tf.keras.Sequential([layers.Flatten(), layers.Dense(16, activation="relu"), layers.Dense(10)])
+    cnn = tf.keras.Sequential(
+        [
+            layers.Conv2D(4, 3, padding="same", activation="relu"),
+            layers.MaxPooling2D(2),
+            layers.Flatten(),
+            layers.Dense(10),
+        ]
+    )
+    for model, inputs in ((mlp, x), (cnn, x[..., None])):
+        assert np.isfinite(_custom_loop(model, inputs, y, epochs=1))
+        assert all(isinstance(to_array(v), strict.StrictArray) for v in model.trainable_variables)
+    fitted = tf.keras.Sequential(
+        [
+            tf.keras.Input(shape=(8, 8)),
+            layers.Flatten(),
+            layers.Dense(16, activation="relu"),
+            layers.Dropout(0.1),
+            layers.Dense(10, activation="softmax"),
+        ]
+    )
+    fitted.compile(optimizer="adam", loss="sparse_categorical_crossentropy", metrics=["accuracy"])
+    history = fitted.fit(x, y, epochs=1, batch_size=32, validation_data=(x, y), verbose=0)
+    assert set(history.history) == {"loss", "accuracy", "val_loss", "val_accuracy"}
+    loss, accuracy = fitted.evaluate(x, y, verbose=0)
+    assert np.isfinite(loss) and accuracy == pytest.approx(history.history["val_accuracy"][-1])

@@ -187,7 +187,7 @@ def test_integer_kernels_tf_has_are_kept():
 
 
 def test_only_ops_tf_leaves_unregistered_raise_lookup_error():
-    unregistered = {name for name, p in PRIMITIVES.items() if p.differentiable and name not in RULES}
+    unregistered = {name for name, p in PRIMITIVES.items() if p.differentiable and p not in RULES}
     assert unregistered == {"AdjustContrastv2"}
 
 

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import tapeviz as tf
-from tapeviz.datasets import load_digits
+from tapeviz.keras.datasets import load_digits
 
 L = tf.keras.layers
 
@@ -40,6 +40,7 @@ def _accuracy(model, x, y):
     return float(np.mean(np.argmax(model.predict(x, verbose=0), axis=-1) == y))
 
 
+@pytest.mark.slow  # trains to 95 % accuracy
 def test_custom_loop_mlp(digits):
     (x_train, y_train), (x_test, y_test) = digits
     tf.random.set_seed(0)
@@ -48,6 +49,7 @@ def test_custom_loop_mlp(digits):
     assert _accuracy(model, x_test, y_test) >= 0.95
 
 
+@pytest.mark.slow  # trains to 95 % accuracy
 def test_custom_loop_cnn(digits):
     (x_train, y_train), (x_test, y_test) = digits
     tf.random.set_seed(0)
@@ -64,6 +66,7 @@ def test_custom_loop_cnn(digits):
     assert _accuracy(model, x_test[..., None], y_test) >= 0.95
 
 
+@pytest.mark.slow  # trains to 95 % accuracy
 def test_compile_fit_evaluate(digits):
     (x_train, y_train), (x_test, y_test) = digits
     tf.random.set_seed(0)

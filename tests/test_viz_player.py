@@ -131,6 +131,15 @@ def test_recording_frames_reveal_ops_in_order():
     assert fs[-1]["caption"].startswith("Recorded AddV2")
 
 
+def test_player_plays_the_recording_when_asked_and_the_old_name_still_works():
+    tape = square_plus_sin()
+    played = viz.player(tape, recording=True)
+    assert [f["caption"] for f in played.frames] == [f["caption"] for f in viz.recording_player(tape).frames]
+    assert played.frames[-1]["caption"].startswith("Recorded AddV2")
+    with pytest.raises(ValueError, match="takes no tangents"):
+        viz.player(tape, recording=True, tangents=[1.0])
+
+
 def test_no_sweep_is_a_clear_error():
     x = tf.Variable(1.0)
     with tf.GradientTape() as tape:

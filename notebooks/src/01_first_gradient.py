@@ -53,7 +53,10 @@ tape
 
 # %% [markdown]
 # The same tape, as a table of entries (what `tape.recorded_ops` holds while the
-# tape is alive). `ReadVariableOp` is the tape noting that the variable was read:
+# tape is alive). `ReadVariableOp` is the tape noting that the variable was read.
+# A table has no room for drawings, so it names every tensor by an id: `t0` is
+# the variable `x`, `t1` the value read from it, `t2` the exponent 2 and `t3`
+# is `y`. Its sweep line `d(t3)/d(t0)` is the picture's `dy/dx`:
 
 # %% check
 print(tf.viz.table(tf.viz.trace_of(tape)))
@@ -69,6 +72,18 @@ print(tf.viz.table(tf.viz.trace_of(tape)))
 
 # %%
 tf.viz.player(tape)
+
+# %% [markdown]
+# ### Your turn: predict each step
+#
+# The same player in **predict mode**. At each step the gradient the op sends
+# back is hidden: work it out first (the card shows the upstream gradient and
+# the local rule, multiply them), type your number into **your answer** and
+# press **check**. The player says whether you were right and shows the value;
+# only then does **step ▶** move on. Untick **predict** to see every step again.
+
+# %%
+tf.viz.player(tape, predict=True)
 
 # %% [markdown]
 # ## Variables are watched, constants need `watch`

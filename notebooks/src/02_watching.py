@@ -149,15 +149,41 @@ answer = ...  # your prediction: a list of names, e.g. ["..."]
 lessons.check("02.which_watched", answer)
 
 # %% [markdown]
-# **2.** With `a = tf.Variable(1.0)`, `b = tf.Variable(2.0)` and
-# `loss = a * b ** 3`, make a tape that watches **only** `b`, then give
-# `[d loss/d a, d loss/d b]`. (Which of the two can still be a number?)
+# **2.** Write a function `selective(a, b)` that records `loss = a * b ** 3`
+# on a tape that watches **only** `b`, and returns `[d loss/d a, d loss/d b]`.
+# Try it on the `a` and `b` below (which of the two can still be a number?),
+# then answer with the function itself: the checker calls it on variables of
+# its own and looks at the tape it made.
 
 # %%
 a = tf.Variable(1.0)
 b = tf.Variable(2.0)
-answer = ...
+answer = ...  # your function: def selective(a, b): ..., then answer = selective
 lessons.check("02.selective", answer)
+
+# %% [markdown]
+# **3.** Predict first, with the picture below to check you: this tape does not
+# watch what it reads, and only `p` is watched by hand. `q` is read twice. What
+# are `[d total/d p, d total/d q]`? (A list of numbers, `None` where you expect
+# no gradient.)
+
+# %%
+p = tf.Variable(2.0, name="p")
+q = tf.Variable(3.0, name="q")
+with tf.GradientTape(watch_accessed_variables=False) as tape:
+    tape.watch(p)
+    total = p * q + q * q
+answer = ...  # your prediction: [d total/d p, d total/d q]
+lessons.check("02.unwatched_read", answer)
+
+# %% [markdown]
+# The tape's picture: `p` is the only variable on it. `q`'s value enters
+# `p * q` as a plain constant (a dashed oval), and `q * q`, which depends on
+# nothing watched, was not recorded at all: its value, 9, enters the addition
+# as a constant too.
+
+# %%
+tape
 
 # %% [markdown]
 # Next: [lesson 3](03_persistent.ipynb), tapes that can be asked more than once.

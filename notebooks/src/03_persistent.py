@@ -144,13 +144,15 @@ del tape
 #
 # ## Exercise
 #
-# With `x = tf.Variable(2.0)`, `y = x**3` and `z = y**2`, use **one** tape to
-# compute `[dy/dx, dz/dx]`, then release the tape. (Which kind of tape can
-# answer twice? And what does it hold until you release it?)
+# Write a function `two_gradients(x)` that records `y = x**3` and `z = y**2`
+# on **one** tape, returns `[dy/dx, dz/dx]`, and releases the tape when it has
+# both. (Which kind of tape can answer twice? And what does it hold until you
+# release it?) Try it on the `x` below, then answer with the function itself:
+# the checker calls it on a variable of its own and watches its tape.
 
 # %%
 x = tf.Variable(2.0)
-answer = ...
+answer = ...  # your function: def two_gradients(x): ..., then answer = two_gradients
 lessons.check("03.two_gradients", answer)
 
 # %% [markdown]

@@ -66,6 +66,16 @@ print("First Derivative:", dy_dx.numpy())
 print("Second Derivative:", d2y_d2x.numpy())
 
 # %% [markdown]
+# Play both sweeps, one after the other (`sweep="all"`): first `tape3`'s own
+# sweep, which ends on `dy/dx`; then `tape2`'s sweep, which walks back through
+# the ops that first sweep recorded (the seed, the two products of `Mul`'s
+# rule, the `AddN` at the fan-out) and ends on the second derivative. Predict
+# both end values before you play.
+
+# %%
+tf.viz.player(tape2, sweep="all")
+
+# %% [markdown]
 # ## Deeper: a chain of tapes
 #
 # Every extra tape adds one order. With `sin`, the derivatives cycle
@@ -100,23 +110,45 @@ print("gradient:", g.numpy())
 print("Hessian:\n", hessian.numpy())
 
 # %% [markdown]
-# ## Exercises
-#
-# **1.** The third derivative of `x**4` at `x = 2`. How many tapes do you
-# need, and which `gradient` call must run inside which tape?
+# The same matrix as a heatmap (red positive, blue negative, white zero): the
+# symmetry about the diagonal is visible at a glance.
 
 # %%
-answer = ...
+tf.viz.heatmap(hessian, title="Hessian of f at x = [1, 2]")
+
+# %% [markdown]
+# ## Exercises
+#
+# **1.** Write a function `third(x)` that returns the third derivative of
+# `x**4` at `x`, computed by tapes. How many tapes do you need, and which
+# `gradient` call must run inside which tape? Try it at `x = tf.Variable(2.0)`,
+# then answer with the function itself: the checker calls it at points of its
+# own and counts the tapes and gradient calls.
+
+# %%
+answer = ...  # your function: def third(x): ..., then answer = third
 lessons.check("04.third", answer)
 
 # %% [markdown]
-# **2.** The Hessian of `f(x) = x0**2 * x1` at `x = [1, 2]`. Work out the
-# gradient `[2 x0 x1, x0**2]` by hand first: which entry of the Hessian is 0,
-# and why is the matrix symmetric?
+# **2.** Write `hessian(x)`: the Hessian of `f(x) = x0**2 * x1` at a vector
+# `x` (a 2x2 matrix), by nested tapes. Work out the gradient `[2 x0 x1, x0**2]`
+# by hand first: which entry of the Hessian is 0? Answer with the function.
 
 # %%
-answer = ...
+answer = ...  # your function: def hessian(x): ..., then answer = hessian
 lessons.check("04.hessian", answer)
+
+# %% [markdown]
+# **3.** Every Hessian above is symmetric. Why? Answer with one letter.
+#
+# * **a** `jacobian` symmetrises the matrix it returns.
+# * **b** `H[i, j]` and `H[j, i]` are the same second derivative, taken in the
+#   other order, and for smooth functions the order does not matter.
+# * **c** Because `f` treats `x0` and `x1` the same way.
+
+# %%
+answer = ...  # "a", "b" or "c"
+lessons.check("04.symmetric", answer)
 
 # %% [markdown]
 # Next: [lesson 5](05_many_gradients.ipynb), gradients of many things at once.

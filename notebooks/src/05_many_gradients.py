@@ -102,7 +102,15 @@ x = tf.constant([1.0, 2.0, 3.0])
 with tf.GradientTape() as tape:
     tape.watch(x)
     y = tf.stack([x[0] * x[1], x[1] * x[2]])
-print(tape.jacobian(y, x))
+jacobian = tape.jacobian(y, x)
+print(jacobian)
+
+# %% [markdown]
+# As a heatmap, one row per element of `y`, one column per element of `x`:
+# the white cells are the zeros, where `y[i]` does not depend on `x[j]`.
+
+# %%
+tf.viz.heatmap(jacobian, title="d y[i] / d x[j]")
 
 # %% [markdown]
 # ## Per example: `batch_jacobian`
@@ -136,23 +144,47 @@ answer = ...
 lessons.check("05.jacobian", answer)
 
 # %% [markdown]
-# **2.** `output_gradients` weighs the elements of the target. Use that to get
-# only **row 1** of the Jacobian of `y = tf.stack([x[0] * x[1], x[1] * x[2]])`
-# at `x = [1, 2, 3]` (the one printed by `jacobian` above), that is
-# `d y[1] / dx`, from a **single** `gradient` call.
+# **2.** `output_gradients` weighs the elements of the target. Use that to
+# write `row_one(x)`: **row 1** of the Jacobian of
+# `y = tf.stack([x[0] * x[1], x[1] * x[2]])` (compare with the one printed by
+# `jacobian` above), that is `d y[1] / dx`, from a **single** `gradient` call.
+# Try it at `x = [1, 2, 3]`, then answer with the function: the checker calls
+# it at a point of its own and counts the gradient calls.
 
 # %%
-answer = ...
+answer = ...  # your function: def row_one(x): ..., then answer = row_one
 lessons.check("05.row", answer)
 
 # %% [markdown]
 # **3.** With `x = tf.Variable(1.0)`, `z = tf.Variable(1.0)` and `y = x * 2`,
-# get `[dy/dx, dy/dz]` with a zero (not `None`) for `z`. When would you rather
-# have the `None`?
+# get `[dy/dx, dy/dz]` with a zero (not `None`) for `z`.
 
 # %%
 answer = ...
 lessons.check("05.zero", answer)
+
+# %% [markdown]
+# **4.** When would you rather have the default `None` than a zero? One letter:
+#
+# * **a** To notice a variable that never reached the loss: a bug you want to
+#   see, where a zero would train on silently.
+# * **b** At a minimum, where the derivative is 0.
+# * **c** When you add gradients up.
+
+# %%
+answer = ...  # "a", "b" or "c"
+lessons.check("05.none_or_zero", answer)
+
+# %% [markdown]
+# **5.** Predict before you run anything: a batch of shape `[5, 3]` goes
+# through `out = tf.tanh(batch @ layer)` with `layer` of shape `[3, 4]`. What
+# are the shapes of `tape.batch_jacobian(out, batch)` and of
+# `tape.jacobian(out, batch)`? Answer `[shape, shape]`, each a list of ints,
+# then check with a tape.
+
+# %%
+answer = ...  # your prediction: [[...], [...]]
+lessons.check("05.batch", answer)
 
 # %% [markdown]
 # Next: [lesson 6](06_steering.ipynb), steering where gradients flow.

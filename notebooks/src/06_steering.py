@@ -136,21 +136,35 @@ lessons.check("06.stopped", answer)
 # %% [markdown]
 # **2.** Write `reverse_gradient(x)`: the identity going forward, but with the
 # gradient **negated** going back (the trick of domain-adversarial training).
-# Then give the gradient of `reverse_gradient(x) * 3` at `x = 1`.
+# Try it on `reverse_gradient(x) * 3` at `x = 1`, then answer with the function
+# itself: the checker calls it on inputs of its own, with upstream gradients of
+# its own.
 
 # %%
-answer = ...
+answer = ...  # your function, e.g. answer = reverse_gradient
 lessons.check("06.reverse", answer)
 
 # %% [markdown]
 # **3.** Write your own stable `softplus(x) = log(1 + e^x)` with
 # `@tf.custom_gradient`, whose rule uses the **value** instead of `exp(x)`:
-# `d/dx log(1 + e^x) = e^x / (1 + e^x) = 1 - e^(-value)`. Why can that never
-# overflow? Give its gradients at `x = [0, 100]`.
+# `d/dx log(1 + e^x) = e^x / (1 + e^x) = 1 - e^(-value)`. Try it at
+# `x = [0, 100]`, then answer with the function: the checker tries it at large
+# and negative `x` too.
 
 # %%
-answer = ...
+answer = ...  # your function, e.g. answer = softplus
 lessons.check("06.softplus", answer)
+
+# %% [markdown]
+# **4.** Why can `1 - e^(-value)` never overflow? One letter:
+#
+# * **a** NumPy computes it in float64.
+# * **b** The tape clips large gradients.
+# * **c** `value` is always positive, so `e^(-value)` lies between 0 and 1.
+
+# %%
+answer = ...  # "a", "b" or "c"
+lessons.check("06.why_finite", answer)
 
 # %% [markdown]
 # Next: [lesson 7](07_reverse_sweep.ipynb), the reverse sweep step by step.

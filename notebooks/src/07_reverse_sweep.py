@@ -43,6 +43,19 @@ sweep = tf.viz.player(tape)
 sweep
 
 # %% [markdown]
+# ### Your turn: predict each step
+#
+# The same sweep in **predict mode**. At each step the gradient the op sends
+# back is hidden. Work it out first: multiply the upstream gradient by the local
+# rule the card shows, and at `x`, where two gradients arrive, think about what
+# happens to them. Type your number into **your answer** and press **check**:
+# the player says whether you were right and shows the value; only then does
+# **step ▶** move on.
+
+# %%
+tf.viz.player(tape, predict=True)
+
+# %% [markdown]
 # The same steps as text, one line per frame of the player:
 
 # %% check
@@ -71,10 +84,11 @@ shown
 # The tape of a real training step is the same story, only longer: a `Dense`
 # layer (`MatMul`, then adding the bias) and a mean squared error. The sweep
 # goes from the loss back to the kernel and the bias. Notice the ops' *name
-# scopes* (`sequential/dense`, `mean_squared_error`) under their names.
+# scopes* (`model/layer`, `mean_squared_error`) under their names: the names
+# given to the model and its layer below.
 
 # %% check
-model = tf.keras.Sequential([tf.keras.layers.Dense(1, kernel_initializer="ones")])
+model = tf.keras.Sequential([tf.keras.layers.Dense(1, kernel_initializer="ones", name="layer")], name="model")
 inputs = tf.constant([[1.0, 2.0], [3.0, 4.0]])
 targets = tf.constant([[1.0], [2.0]])
 loss_fn = tf.keras.losses.MeanSquaredError()
@@ -158,7 +172,18 @@ answer = ...
 lessons.check("07.fanout", answer)
 
 # %% [markdown]
-# **2.** Predict with pencil and paper, following the sweep backwards, then
+# **2.** Forward mode: predict with pencil and paper, using the gradient the
+# reverse sweep printed for `loss_of(w)` at `w = [1, 2, 3, 4]` above. A
+# `ForwardAccumulator` with the tangents `[1, 1, 0, 0]` (move `w0` and `w1`
+# together) gives `acc.jvp(loss)`: what number? Then check with the
+# accumulator.
+
+# %%
+answer = ...  # your prediction for acc.jvp(loss)
+lessons.check("07.tangent", answer)
+
+# %% [markdown]
+# **3.** Predict with pencil and paper, following the sweep backwards, then
 # check with a tape: for `loss = tf.reduce_sum((w * xs + b - ys) ** 2)` with the
 # values below, what gradient reaches `b`? (`b` is a single number added to
 # every element of `w * xs`.)

@@ -56,8 +56,8 @@ for step in range(100):
         print(f"step {step:3d}  loss {loss.numpy():.4f}  w {w.numpy():.3f}  b {b.numpy():.3f}")
 
 # %% [markdown]
-# The tape of the last step: the loss at the bottom, `w` and `b` at the top,
-# their gradients on them. A tensor of 200 values is summarised on its node by
+# The tape of the last step: the loss at the bottom, the variables `w` and `b`
+# (green) where they enter the computation, their gradients on them. A tensor of 200 values is summarised on its node by
 # its mean, min and max; the red `∂` line is the same summary of its gradient.
 
 # %%
@@ -121,8 +121,8 @@ print(f"w {w.numpy():.3f}  b {b.numpy():.3f}")
 
 # %% check
 tf.random.set_seed(1)
-encoder = tf.keras.Sequential([tf.keras.layers.Dense(2, activation="tanh")])
-decoder = tf.keras.Sequential([tf.keras.layers.Dense(4)])
+encoder = tf.keras.Sequential([tf.keras.layers.Dense(2, activation="tanh", name="code")], name="encoder")
+decoder = tf.keras.Sequential([tf.keras.layers.Dense(4, name="output")], name="decoder")
 data = tf.constant(np.random.default_rng(1).normal(size=(64, 4)).astype("float32") * 0.5)
 optimizer = tf.keras.optimizers.Adam(learning_rate=0.05)
 
@@ -154,12 +154,15 @@ print(jac.shape)
 # %% [markdown]
 # ## Exercises
 #
-# **1.** Fit `y = 3x + 2` (the `xs`, `ys` above) with your own loop of 200 SGD
-# steps at `learning_rate=0.1`, starting from `w = b = 0`. Answer `[w, b]`.
-# Which line must be inside the tape, and which after it?
+# **1.** Write `train_step(w, b, xs, ys, optimizer)`: one training step that
+# fits `w * xs + b` to `ys` with the mean squared error, and returns the loss.
+# Which line must be inside the tape, and which after it? Run 200 of your steps
+# with `SGD(learning_rate=0.1)` from `w = b = 0` on the `xs`, `ys` above: do
+# you find the line? Then answer with the function itself: the checker trains
+# fresh variables with it on a line of its own.
 
 # %%
-answer = ...
+answer = ...  # your function: def train_step(w, b, xs, ys, optimizer): ..., then answer = train_step
 lessons.check("08.regression", answer)
 
 # %% [markdown]

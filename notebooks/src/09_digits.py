@@ -46,9 +46,10 @@ for image, label in zip(x_train[:3], y_train[:3]):
 tf.random.set_seed(0)
 model = tf.keras.Sequential(
     [
-        tf.keras.layers.Dense(64, activation="relu"),
-        tf.keras.layers.Dense(10),
-    ]
+        tf.keras.layers.Dense(64, activation="relu", name="hidden"),
+        tf.keras.layers.Dense(10, name="logits"),
+    ],
+    name="digits",
 )
 loss_fn = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
 optimizer = tf.keras.optimizers.Adam(learning_rate=1e-2)
@@ -74,8 +75,12 @@ print(f"test accuracy: {accuracy:.3f}")
 # tape needs more nodes than that, `tf.show` folds the ops of each name scope
 # into one box. Here, with a budget of 12, each `Dense` layer and the loss
 # become one box named by its scope, between the weights (green, with their
-# gradients) and the loss (the target). `open=["sequential/dense"]` would
-# unfold that box again.
+# gradients) and the loss (the target). The boxes carry the names given to the
+# model and its layers (`digits/hidden`, `digits/logits`);
+# `open=["digits/hidden"]` would unfold that box again. Where a node reads
+# *released* instead of a value, the tape let go of that tensor when `gradient`
+# returned (a non-persistent tape), and it was too large for the recorder to
+# keep a copy; its gradient (`∂`) is summarised by mean, min and max.
 
 # %%
 tf.show(tape, max_nodes=12)
@@ -90,9 +95,10 @@ tf.show(tape, max_nodes=12)
 tf.random.set_seed(0)
 fitted = tf.keras.Sequential(
     [
-        tf.keras.layers.Dense(64, activation="relu"),
-        tf.keras.layers.Dense(10),
-    ]
+        tf.keras.layers.Dense(64, activation="relu", name="hidden"),
+        tf.keras.layers.Dense(10, name="logits"),
+    ],
+    name="fitted",
 )
 fitted.compile(
     optimizer=tf.keras.optimizers.Adam(learning_rate=1e-2),
@@ -129,11 +135,12 @@ del tape
 # ## Exercises
 #
 # **1.** Train your own digits model to at least 90% test accuracy, with a
-# custom loop or with `fit`, and give its test accuracy (a fraction from 0 to
-# 1). What would you change first if it stays below 90%?
+# custom loop or with `fit`, and answer with the trained model itself: the
+# checker evaluates it on the test set. What would you change first if it
+# stays below 90%?
 
 # %%
-answer = ...
+answer = ...  # your trained model, e.g. answer = mine
 lessons.check("09.accuracy", answer)
 
 # %% [markdown]

@@ -53,7 +53,7 @@ def computed_outside():
 
 
 def inside_stop_recording():
-    x = tf.Variable(3.0)
+    x = tf.Variable(3.0, name="x")
     with tf.GradientTape() as tape:
         with tape.stop_recording():
             y = x * x
@@ -137,8 +137,11 @@ for name, verdict in verdicts.items():
 
 # %% [markdown]
 # An explanation also draws what the tape saw between source and target, with
-# the one op where the path breaks highlighted in red. Here that is the
-# `x * x` (`Mul`, marked *not recorded*) that ran inside `stop_recording()`:
+# the one op where the path breaks highlighted in red. Here that is the `Mul`
+# of the variable `x` by itself (`y = x * x`, marked *not recorded*) that ran
+# inside `stop_recording()`. The tensors made inside the function have no
+# names the picture could show, so they are drawn by their ids (`t` and a
+# number): the one out of `Mul` is `y`, the constant is the `1.0`:
 
 # %%
 verdicts["inside_stop_recording"]
@@ -204,15 +207,23 @@ print(result)
 result
 
 # %% [markdown]
+# The picture is the tape `gradcheck` made itself: your `f` (`Sin`,
+# `bad_square` as one op, `AddV2`), then a `Mul` by a constant of fixed random
+# weights and a `Sum`, so that one gradient call checks every element of `x`
+# at once. The `Mul` marked *not recorded* is the `x * x` inside
+# `bad_square`: a custom gradient's inside is never recorded.
+#
 # ## Exercises
 #
-# **1.** Rewrite the `tf.where` computation so that its gradient at
-# `x = [0, 2, 4]` is finite: `[0, 0.5, 0.25]`. Which branch produced the NaN,
-# and how can that branch never see a bad value?
+# **1.** Write `safe_log(x)`: `log(x)` where `x > 0`, else `0`, like the
+# `tf.where` computation above, but with a finite gradient everywhere. Which
+# branch produced the NaN, and how can that branch never see a bad value? Try
+# it at the `x` below, then answer with the function itself: the checker calls
+# it at points of its own, negative ones too.
 
 # %%
 x = tf.constant([0.0, 2.0, 4.0])
-answer = ...
+answer = ...  # your function: def safe_log(x): ..., then answer = safe_log
 lessons.check("10.safe_where", answer)
 
 # %% [markdown]

@@ -20,7 +20,7 @@ from tapeviz import lessons
 lessons.setup()
 
 
-def best_time(fn, repeat=5, number=20):
+def best_time(fn, repeat=3, number=10):
     """The best of `repeat` runs of `number` calls, per call, in milliseconds."""
     fn()
     runs = []
@@ -68,14 +68,33 @@ def by_hand():
 for tape_grad, hand_grad in zip(with_tape(), by_hand()):
     print(tape_grad.shape, "same numbers:", bool(np.allclose(tape_grad.numpy(), hand_grad, atol=1e-6)))
 
+# %% [markdown]
+# Now time them. `lessons.setup()` turned on the visualizer's **recorder**, so
+# that every tape of these lessons can be drawn: it notes each op, its shapes
+# and small values as the tape runs, and that costs time too. A program that
+# draws nothing runs without it, so the cell times the tape both ways: with the
+# recorder on (as in every lesson), and off (`tf.viz.stop_watching()`, then
+# `tf.viz.watch_all()` to turn it back on).
+
 # %% timing
-tape_ms, hand_ms = best_time(with_tape), best_time(by_hand)
-print(f"tape: {tape_ms:.3f} ms   by hand: {hand_ms:.3f} ms   ratio {tape_ms / hand_ms:.2f}")
+hand_ms = best_time(by_hand)
+recorded_ms = best_time(with_tape)
+tf.viz.stop_watching()
+plain_ms = best_time(with_tape)
+tf.viz.watch_all()
+print(f"by hand:                 {hand_ms:8.3f} ms")
+print(f"tape, recorder on:       {recorded_ms:8.3f} ms = {recorded_ms / hand_ms:5.1f} x by hand")
+print(f"tape, recorder off:      {plain_ms:8.3f} ms = {plain_ms / hand_ms:5.1f} x by hand")
 
 # %% [markdown]
 # **What the ratio measures:** the time of one gradient by the tape divided
-# by the time of the same gradient written by hand in NumPy (the best of 5 runs
-# of 20 calls each). It is not one fixed "overhead": every op costs the tape
+# by the time of the same gradient written by hand in NumPy (the best of 3 runs
+# of 10 calls each), on your machine, now: the numbers above are yours, and
+# they change from run to run. Compare the two tape lines: the difference is
+# what watching costs, the price of the pictures. From here on the cells
+# time the tape with the recorder off, as a program that draws nothing runs it.
+#
+# The ratio is not one fixed "overhead" either: every op costs the tape
 # the same Python bookkeeping (recording the op, looking up its rule, summing
 # at fan-outs) whatever its size, while the arithmetic grows with the
 # matrices. So the ratio depends on the sizes. Measure it for a tiny network,
@@ -103,23 +122,25 @@ def tape_over_hand(batch, inputs, hidden, outputs):
         d_out = 2 * (h @ a2 - ys) / ys.size
         return xs.T @ ((d_out @ a2.T) * (a > 0)), h.T @ d_out
 
-    return best_time(taped, number=5) / best_time(hand, number=5)
+    return best_time(taped, number=3) / best_time(hand, number=3)
 
 
+tf.viz.stop_watching()  # time the tape as a program that draws nothing runs it
 for label, sizes in [
     ("tiny   16 x 8 -> 16 -> 2      ", (16, 8, 16, 2)),
     ("lesson 256 x 64 -> 128 -> 10  ", (256, 64, 128, 10)),
     ("larger 1024 x 256 -> 512 -> 10", (1024, 256, 512, 10)),
 ]:
     print(f"{label}: the tape takes {tape_over_hand(*sizes):.1f} x the hand-written time")
+tf.viz.watch_all()
 
 # %% [markdown]
 # Read your numbers: the smaller the ops, the larger the ratio. With a tiny
-# network the tape's per-op bookkeeping *is* the cost, and it can be ten times
-# the arithmetic; for this lesson's network the tape typically takes a few
-# times as long as the hand-written gradient (on the machines these lessons
-# were tried on, between 2x and 5x); with larger matrices the products
-# dominate and the ratio approaches 1. Hand-written gradients can be faster,
+# network the tape's per-op bookkeeping *is* the cost, and the ratio is at its
+# largest; with larger matrices the products dominate and the ratio comes
+# closer to 1. (If your numbers do not fall in that order, run the cell again:
+# another program on your machine may have taken the time.) Hand-written
+# gradients can be faster,
 # but every model change means re-deriving them: the tape's flexibility is
 # what you pay for. (TensorFlow's `tf.function` compiles a step into a graph
 # to cut the per-op cost; tapeviz's `@tf.function` traces the same way but
@@ -188,6 +209,9 @@ print("watching W2 only:      ", len(head_only.recorded_ops), "ops recorded")
 
 
 # %% timing
+tf.viz.stop_watching()  # as above: the tape alone, without the visualizer's recorder
+
+
 def step_all():
     with tf.GradientTape() as tape:
         loss = forward()
@@ -202,6 +226,7 @@ def step_head():
 
 
 print(f"all: {best_time(step_all):.3f} ms   W2 only: {best_time(step_head):.3f} ms")
+tf.viz.watch_all()
 
 # %% [markdown]
 # ## CPU or GPU

@@ -107,6 +107,36 @@ def scatter_add(shape, indices, updates, dtype):
     return out
 
 
+def sum(x, axis=None, keepdims=False, dtype=None):  # noqa: A001 - the backend's twin of xp.sum
+    """``xp.sum``. On NumPy through ``np.add.reduce``: np.sum's Python wrapper reports
+    inf - inf from NumPy's own module, where tapeviz's warning filter cannot tell it from
+    the user's code; the ufunc reports it from the calling kernel, which the filter silences."""
+    if xp is _np:
+        return _np.add.reduce(x, axis=axis, keepdims=keepdims, dtype=dtype)
+    return xp.sum(x, axis=axis, keepdims=keepdims, dtype=dtype)
+
+
+def prod(x, axis=None, keepdims=False, dtype=None):
+    """``xp.prod``, on NumPy through ``np.multiply.reduce`` (see ``sum``)."""
+    if xp is _np:
+        return _np.multiply.reduce(x, axis=axis, keepdims=keepdims, dtype=dtype)
+    return xp.prod(x, axis=axis, keepdims=keepdims, dtype=dtype)
+
+
+def cumsum(x, axis, dtype=None):
+    """``xp.cumsum``, on NumPy through ``np.add.accumulate`` (see ``sum``)."""
+    if xp is _np:
+        return _np.add.accumulate(x, axis=axis, dtype=dtype)
+    return xp.cumsum(x, axis=axis, dtype=dtype)
+
+
+def cumprod(x, axis, dtype=None):
+    """``xp.cumprod``, on NumPy through ``np.multiply.accumulate`` (see ``sum``)."""
+    if xp is _np:
+        return _np.multiply.accumulate(x, axis=axis, dtype=dtype)
+    return xp.cumprod(x, axis=axis, dtype=dtype)
+
+
 def erf(x):
     """The error function of an array (NumPy has none: SciPy's, else math.erf per element)."""
     if _NAME == "cupy":  # pragma: no cover - GPU only

@@ -80,7 +80,7 @@ def _run_unrecorded(f, inputs, kwargs):
     return result, grad_fn, list(accessed.variables.values())
 
 
-@defgrad("CustomGradient", "the user's grad_fn", local=described(every="whatever your grad_fn returns"))
+@defgrad(CUSTOM_GRADIENT, "the user's grad_fn", local=described(every="whatever your grad_fn returns"))
 def _custom_gradient_rule(op, needs, *upstream):
     grad_fn, n_args, variables = op.attrs["grad_fn"], op.attrs["n_args"], op.attrs["variables"]
     name = op.attrs["function"]

@@ -22,6 +22,7 @@ object, so a recorder never keeps a tape alive. Entries and tensors are live
 objects: tensors are immutable, so keeping a reference is a cheap copy.
 """
 
+import threading
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -69,8 +70,22 @@ def listening(listener):
 _local = None  # the thread state (core.state sets it): what tf.function is tracing now
 
 
+class _Calling(threading.local):
+    def __init__(self):
+        self.listeners = []  # the listeners this thread is inside now, innermost last
+
+
+_calling = _Calling()
+
+
 def emit(event, listeners=_listeners):
-    """Send ``event`` to every listener, or to ``listeners`` (a subset of them)."""
+    """Send ``event`` to every listener, or to ``listeners`` (a subset of them).
+
+    A listener does not hear the events it causes itself (an op it runs, a
+    tape it opens): it would hear its own op, run another, and recurse
+    without end. Other listeners hear them. The guard is per thread, so the
+    same listener still hears what other threads do meanwhile.
+    """
     if _local is not None and _local.tracers:
         # A listener looking at values (the recorder's previews) is not the traced code reading them.
         saved, _local.tracers = _local.tracers, []
@@ -83,13 +98,20 @@ def emit(event, listeners=_listeners):
 
 
 def _send(event, listeners):
+    calling = _calling.listeners
     for listener in tuple(listeners):
-        if callable(listener):
-            listener(event)
-        else:
-            method = getattr(listener, "on_" + event.kind, None)
-            if method is not None:
-                method(event)
+        if calling and any(inside is listener for inside in calling):
+            continue
+        calling.append(listener)
+        try:
+            if callable(listener):
+                listener(event)
+            else:
+                method = getattr(listener, "on_" + event.kind, None)
+                if method is not None:
+                    method(event)
+        finally:
+            calling.pop()
 
 
 @dataclass(slots=True)

@@ -9,6 +9,7 @@ no listener is subscribed.
 from tapeviz.core import state
 from tapeviz.core.errors import InvalidArgumentError
 from tapeviz.core.primitive import Primitive
+from tapeviz.core.quiet import run_quietly
 from tapeviz.core.recording import NO_ATTRS as _NO_ATTRS
 from tapeviz.core.recording import record
 from tapeviz.core.tensor import Tensor, Variable, convert_to_tensor
@@ -28,6 +29,8 @@ def execute(primitive, inputs, attrs=_NO_ATTRS):
             result = primitive.kernel(*[t._value for t in inputs])
     except (ValueError, IndexError, ArithmeticError) as exc:
         raise InvalidArgumentError(f"{exc} [Op:{primitive.name}]", primitive.name) from None
+    except RuntimeWarning:  # the user made warnings errors: TF's inf/nan come silently
+        result = run_quietly(primitive.kernel, [t._value for t in inputs], attrs)
     if primitive.n_outputs == 1:
         output = Tensor(result)
         if _local.tapes or _listeners or _local.tracers:
@@ -64,7 +67,16 @@ def as_tensors(x, y, op="op"):
         else:
             x = convert_to_tensor(x)
     if type(y) is not Tensor:
-        y = convert_to_tensor(y) if isinstance(y, (Tensor, Variable)) else convert_to_tensor(y, dtype=x.dtype)
+        if isinstance(y, (Tensor, Variable)):
+            y = convert_to_tensor(y)
+        else:
+            try:
+                y = convert_to_tensor(y, dtype=x.dtype)
+            except TypeError:
+                if op != "AddV2":
+                    raise
+                # TF's add converts a float as float32, then refuses int32 + float32
+                y = convert_to_tensor(y)
     if x._value.dtype is not y._value.dtype and x._value.dtype != y._value.dtype:
         same_dtype(x, y, op=op)
     return x, y

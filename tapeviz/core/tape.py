@@ -252,9 +252,10 @@ class GradientTape:
         """Per-example jacobians: result[b] = d target[b] / d source[b].
 
         ``target`` is [b, y...] and ``source`` [b, x...]; target[b] must depend
-        only on source[b]. Result shape: [b, y..., x...].
+        only on source[b]. Result shape: [b, y..., x...]. An unconnected
+        target gives zeros whatever ``unconnected_gradients`` says, as TF does.
         """
-        unconnected = _unconnected(unconnected_gradients)
+        _unconnected(unconnected_gradients)  # checked, as TF does, though both give zeros
         target = _flatten_targets(target)[0]
         (source,) = _flatten_sources([source])
         if target.ndim < 2 or source.ndim < 1:
@@ -278,12 +279,8 @@ class GradientTape:
                 rows.append(sweep(self, [target], [source], [full])[0])
         finally:
             self._finish_computing()
-        if all(r is None for r in rows):
-            return (
-                zeros((batch,) + tuple(inner) + tuple(source.shape[1:]), source.dtype)
-                if unconnected is UnconnectedGradients.ZERO
-                else None
-            )
+        if all(r is None for r in rows):  # zeros even for "none": TF stacks zero rows here
+            return zeros((batch,) + tuple(inner) + tuple(source.shape[1:]), source.dtype)
         rows = [zeros_like(source) if r is None else r for r in rows]
         stacked = stack(rows, axis=1)  # [b, prod(inner), x...]
         result = reshape(stacked, (batch,) + tuple(inner) + tuple(source._value.shape[1:]))

@@ -15,6 +15,7 @@ import numpy as np
 from tapeviz import backend
 from tapeviz.core import dtypes, recording, state
 from tapeviz.core.errors import InvalidArgumentError
+from tapeviz.core.quiet import run_quietly
 
 _next_id = itertools.count(1).__next__
 
@@ -429,6 +430,7 @@ class Variable(_HoldsArray):
             initial_value = initial_value()
         value = convert_to_tensor(initial_value, dtype=dtype)
         self._hold(value._value)
+        self._lock = threading.RLock()  # assign* and optimizer steps are atomic across threads, as in TF
         self._id = _next_id()
         self._trainable = bool(trainable)
         self._name = _variable_name(name or "Variable")
@@ -438,6 +440,16 @@ class Variable(_HoldsArray):
             raise ValueError(
                 f"Variable initial value has shape {tuple(self._value.shape)}, but shape={tuple(shape)} was given."
             )
+
+    # A lock cannot be copied or pickled: copies (copy, deepcopy, pickle) get a lock of their own.
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        state.pop("_lock", None)
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self._lock = threading.RLock()
 
     # -- reading (recorded) --------------------------------------------------
     def read_value(self):
@@ -463,7 +475,8 @@ class Variable(_HoldsArray):
             )
         if state.local.tracers and _traced_assign(self, "AssignVariableOp", new_tensor):
             return self._assigned(read_value)
-        self._hold(new)
+        with self._lock:  # not between another thread's read and write of an update
+            self._hold(new)
         return self._assigned(read_value)
 
     def assign_add(self, delta, read_value=True):
@@ -498,16 +511,23 @@ class Variable(_HoldsArray):
         """value = ufunc(value, delta) for an array ``delta`` of the value's shape and dtype.
 
         Optimizers call this directly with the arrays they computed; it does
-        not announce the assignment (``_assigned`` does).
+        not announce the assignment (``_assigned`` does). Atomic: another
+        thread's update waits (see ``updating``).
         """
         if state.local.tracers:
             _tracing().changed_behind_ops(self)
-        if _sole_owner(self):
-            # Nothing else holds this array, so no tensor can see it change:
-            # update in place and spare an allocation (training loops do this a lot).
-            ufunc(self._value, delta, out=self._value)
-        else:
-            self._hold(ufunc(self._value, delta))  # a fresh array: others hold the old one
+        with self._lock:
+            in_place = _sole_owner(self)
+            try:
+                if in_place:
+                    # Nothing else holds this array, so no tensor can see it change:
+                    # update in place and spare an allocation (training loops do this a lot).
+                    ufunc(self._value, delta, out=self._value)
+                else:
+                    self._hold(ufunc(self._value, delta))  # a fresh array: others hold the old one
+            except RuntimeWarning:  # the user made warnings errors: inf/nan arrive silently, as in TF
+                if not in_place:  # (in place, NumPy reports only after writing the whole result)
+                    self._hold(run_quietly(ufunc, (self._value, delta)))
 
     def _hold(self, array):
         # Always an array, never a NumPy scalar (what scalar ops return), so
@@ -578,6 +598,14 @@ def _calibrate():
     holder = Variable.__new__(Variable)
     holder._value = np.zeros(1)
     return _value_references(holder)
+
+
+def updating(variable):
+    """A ``with`` block in which this thread alone changes ``variable``: for a read, a
+    computation and an assignment that must not interleave with another thread's
+    (an optimizer step). ``assign*`` take the same lock, and this thread may call them inside.
+    """
+    return variable._lock
 
 
 def _sole_owner(variable):
@@ -652,12 +680,14 @@ def _new_array(value, dtype, dtype_hint):
     from_numpy = isinstance(value, np.generic) or backend.is_array(value)
     if dtype is not None:
         target = dtypes.as_dtype(dtype).as_numpy_dtype
-        if not from_numpy and np.issubdtype(target, np.integer):
-            raw = np.asarray(value)
-            if raw.dtype.kind == "f" and not np.all(np.mod(raw, 1) == 0):
-                raise TypeError(
-                    f"Cannot convert {value!r} to a tensor of dtype {dtypes.as_dtype(dtype).name}: it is not a whole number."
-                )
+        if not from_numpy and np.issubdtype(target, np.integer) and np.asarray(value).dtype.kind == "f":
+            # TF never turns a Python float into an integer tensor, not even 2.0:
+            # int32 tensor + 2.0 is an error, not a silent int32 result.
+            name = dtypes.as_dtype(dtype).name
+            raise TypeError(
+                f"Cannot convert {value!r} to EagerTensor of dtype {name}. Write the number as an "
+                f"int, or make the tensor a float first: tf.cast(x, tf.float32)."
+            )
         if not from_numpy and np.asarray(value).dtype.kind in "OUS":
             raise TypeError(f"Cannot convert {value!r} of type {type(value).__name__} to a tensor.")
         return xp.array(value, dtype=target)  # a copy: the caller may mutate theirs

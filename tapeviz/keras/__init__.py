@@ -5,7 +5,20 @@ Keras 3's names, defaults and formulas (TF 2.16+ ships Keras 3 as
 or ``compile``/``fit``) and TensorFlow's guides run unchanged.
 """
 
-from tapeviz.keras import activations, callbacks, initializers, layers, losses, metrics, optimizers, saving, utils  # noqa: F401  # noqa: F401
+# serializables registers the classes and functions a saved file may name.
+from tapeviz.keras import (  # noqa: F401
+    activations,
+    callbacks,
+    datasets,
+    initializers,
+    layers,
+    losses,
+    metrics,
+    optimizers,
+    saving,
+    serializables,
+    utils,
+)
 from tapeviz.keras.layers import Input, Layer  # noqa: F401
 from tapeviz.keras.models import Model, Sequential  # noqa: F401
 from tapeviz.keras.saving import load_model, save_model  # noqa: F401
@@ -37,6 +50,7 @@ preprocessing = _Namespace(
 __all__ = [
     "activations",
     "callbacks",
+    "datasets",
     "initializers",
     "layers",
     "losses",

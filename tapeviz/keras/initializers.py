@@ -15,9 +15,9 @@ import numpy as np
 from tapeviz import backend as B
 from tapeviz import random as tf_random
 from tapeviz.core.dtypes import as_dtype
+from tapeviz.core.records import RecordsInit
 from tapeviz.core.tensor import Tensor
 from tapeviz.keras.registry import resolve
-from tapeviz.keras.saving.config import RecordsInit
 
 __all__ = [
     "Initializer",

@@ -6,10 +6,14 @@ axis); a Loss object's call reduces them, by default to their mean
 TensorFlow backend, including the 1e-7 clipping of probabilities.
 """
 
-import tapeviz as _tf
+from tapeviz import math as tf_math
+from tapeviz import nn as tf_nn
+from tapeviz.core.primitives.array import reshape
+from tapeviz.core.primitives.math import cast
+from tapeviz.core.records import RecordsInit
+from tapeviz.core.scopes import name_scope
 from tapeviz.core.tensor import Tensor, convert_to_tensor
 from tapeviz.keras.registry import resolve
-from tapeviz.keras.saving.config import RecordsInit
 
 __all__ = [
     "Loss",
@@ -41,16 +45,16 @@ def _tensor(value, dtype=None):
     if hasattr(value, "read_value"):
         value = value.read_value()
     if isinstance(value, Tensor):
-        return value if dtype is None or value.dtype == dtype else _tf.cast(value, dtype)
+        return value if dtype is None or value.dtype == dtype else cast(value, dtype)
     return convert_to_tensor(value, dtype=dtype)
 
 
 def _same_rank(y_true, y_pred):
     """Keras's squeeze_or_expand_to_same_rank: fix a trailing axis of size 1 on one side."""
     if y_true.ndim == y_pred.ndim + 1 and y_true.shape[-1] == 1:
-        y_true = _tf.reshape(y_true, tuple(y_true.shape)[:-1])
+        y_true = reshape(y_true, tuple(y_true.shape)[:-1])
     elif y_pred.ndim == y_true.ndim + 1 and y_pred.shape[-1] == 1:
-        y_pred = _tf.reshape(y_pred, tuple(y_pred.shape)[:-1])
+        y_pred = reshape(y_pred, tuple(y_pred.shape)[:-1])
     return y_true, y_pred
 
 
@@ -63,23 +67,23 @@ def _pair(y_true, y_pred):
 def mean_squared_error(y_true, y_pred):
     """mean((y_true - y_pred)**2) over the last axis."""
     y_true, y_pred = _pair(y_true, y_pred)
-    return _tf.reduce_mean(_tf.square(y_true - y_pred), axis=-1)
+    return tf_math.reduce_mean(tf_math.square(y_true - y_pred), axis=-1)
 
 
 def mean_absolute_error(y_true, y_pred):
     """mean(|y_true - y_pred|) over the last axis."""
     y_true, y_pred = _pair(y_true, y_pred)
-    return _tf.reduce_mean(_tf.abs(y_true - y_pred), axis=-1)
+    return tf_math.reduce_mean(tf_math.abs(y_true - y_pred), axis=-1)
 
 
 def huber(y_true, y_pred, delta=1.0):
     """0.5 * err**2 where |err| <= delta, else delta * |err| - 0.5 * delta**2; mean over the last axis."""
     y_true, y_pred = _pair(y_true, y_pred)
     error = y_pred - y_true
-    abs_error = _tf.abs(error)
-    quadratic = 0.5 * _tf.square(error)
+    abs_error = tf_math.abs(error)
+    quadratic = 0.5 * tf_math.square(error)
     linear = delta * abs_error - 0.5 * delta * delta
-    return _tf.reduce_mean(_tf.where(abs_error <= delta, quadratic, linear), axis=-1)
+    return tf_math.reduce_mean(tf_math.where(abs_error <= delta, quadratic, linear), axis=-1)
 
 
 def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, axis=-1):
@@ -88,11 +92,11 @@ def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, 
     if label_smoothing:
         y_true = y_true * (1.0 - label_smoothing) + 0.5 * label_smoothing
     if from_logits:
-        values = _tf.nn.sigmoid_cross_entropy_with_logits(labels=y_true, logits=y_pred)
+        values = tf_nn.sigmoid_cross_entropy_with_logits(labels=y_true, logits=y_pred)
     else:
-        p = _tf.clip_by_value(y_pred, EPSILON, 1.0 - EPSILON)
-        values = -(y_true * _tf.math.log(p) + (1 - y_true) * _tf.math.log(1 - p))
-    return _tf.reduce_mean(values, axis=axis)
+        p = tf_math.clip_by_value(y_pred, EPSILON, 1.0 - EPSILON)
+        values = -(y_true * tf_math.log(p) + (1 - y_true) * tf_math.log(1 - p))
+    return tf_math.reduce_mean(values, axis=axis)
 
 
 def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, axis=-1):
@@ -112,10 +116,10 @@ def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=
         classes = y_pred.shape[-1]
         y_true = y_true * (1.0 - label_smoothing) + label_smoothing / classes
     if from_logits:
-        return _tf.nn.softmax_cross_entropy_with_logits(labels=y_true, logits=y_pred, axis=axis)
-    p = y_pred / _tf.reduce_sum(y_pred, axis=axis, keepdims=True)
-    p = _tf.clip_by_value(p, EPSILON, 1.0 - EPSILON)
-    return -_tf.reduce_sum(y_true * _tf.math.log(p), axis=axis)
+        return tf_nn.softmax_cross_entropy_with_logits(labels=y_true, logits=y_pred, axis=axis)
+    p = y_pred / tf_math.reduce_sum(y_pred, axis=axis, keepdims=True)
+    p = tf_math.clip_by_value(p, EPSILON, 1.0 - EPSILON)
+    return -tf_math.reduce_sum(y_true * tf_math.log(p), axis=axis)
 
 
 def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, axis=-1, ignore_class=None):
@@ -123,9 +127,9 @@ def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, axis=-1, 
     y_pred = _tensor(y_pred)
     y_true = _tensor(y_true)
     if y_true.dtype.is_floating:
-        y_true = _tf.cast(y_true, "int64")
+        y_true = cast(y_true, "int64")
     if y_true.ndim == y_pred.ndim and y_true.shape[-1] == 1:
-        y_true = _tf.reshape(y_true, tuple(y_true.shape)[:-1])
+        y_true = reshape(y_true, tuple(y_true.shape)[:-1])
     if y_true.ndim != y_pred.ndim - 1:
         raise ValueError(
             "Argument `output` must have rank (ndim) `target.ndim - 1`. "
@@ -136,8 +140,8 @@ def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, axis=-1, 
             "Arguments `target` and `output` must have the same shape up until the last dimension: "
             f"target.shape={tuple(y_true.shape)}, output.shape={tuple(y_pred.shape)}"
         )
-    logits = y_pred if from_logits else _tf.math.log(_tf.clip_by_value(y_pred, EPSILON, 1 - EPSILON))
-    return _tf.nn.sparse_softmax_cross_entropy_with_logits(labels=y_true, logits=logits)
+    logits = y_pred if from_logits else tf_math.log(tf_math.clip_by_value(y_pred, EPSILON, 1 - EPSILON))
+    return tf_nn.sparse_softmax_cross_entropy_with_logits(labels=y_true, logits=logits)
 
 
 mse = MSE = mean_squared_error
@@ -163,16 +167,16 @@ class Loss(RecordsInit):
         raise NotImplementedError
 
     def __call__(self, y_true, y_pred, sample_weight=None):
-        with _tf.name_scope(self.name):
+        with name_scope(self.name):
             values = self.call(y_true, y_pred)
             if sample_weight is not None:
                 weight = _tensor(sample_weight, values.dtype)
                 if weight.ndim > values.ndim:
-                    weight = _tf.reshape(weight, tuple(values.shape))
+                    weight = reshape(weight, tuple(values.shape))
                 values = values * weight
             if self.reduction in ("none", None):
                 return values
-            total = _tf.reduce_sum(values)
+            total = tf_math.reduce_sum(values)
             if self.reduction == "sum":
                 return total
             return total / float(max(values.shape.num_elements(), 1))

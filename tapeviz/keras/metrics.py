@@ -7,10 +7,10 @@ values directly.
 import numpy as np
 
 from tapeviz import backend as B
+from tapeviz.core.records import RecordsInit
 from tapeviz.core.tensor import Tensor, Variable, is_tensor, to_array
 from tapeviz.core.tracing import host_call
 from tapeviz.keras.registry import resolve
-from tapeviz.keras.saving.config import RecordsInit
 
 __all__ = [
     "Metric",

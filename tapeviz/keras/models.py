@@ -7,8 +7,10 @@ A Model is a Layer that can also ``summary()`` itself; training
 import numpy as np
 
 from tapeviz.core import nest, state
-from tapeviz.keras.layers.base import KerasTensor, Layer
+from tapeviz.keras.layers.base import KerasTensor, Layer, _batchless
 from tapeviz.keras.layers.core import InputLayer
+from tapeviz.keras.saving import model_file
+from tapeviz.keras.saving import weights as saved_weights
 from tapeviz.keras.training import Trainer
 
 __all__ = ["Model", "Sequential"]
@@ -108,8 +110,6 @@ class Model(Trainer, Layer):
         self.built = True
 
     def _build_from(self, inputs):
-        from tapeviz.keras.layers.base import _batchless
-
         self.__dict__["_build_input_shape"] = _batchless(nest.map_structure(lambda t: tuple(t.shape), inputs))
         self.built = True  # a subclassed model builds through its layers' first calls
 
@@ -123,17 +123,18 @@ class Model(Trainer, Layer):
         """Write the weights (and the optimizer's state) to ``filepath``, which must end in ``.weights.h5``.
 
         The file is Keras 3's layout: Keras can load it into the same
-        architecture, and ``load_weights`` reads Keras's. Needs h5py.
+        architecture, and ``load_weights`` reads Keras's. Needs h5py. The
+        file is replaced only once the new one is complete; with
+        ``overwrite=False`` an existing file is kept (``FileExistsError``).
         """
-        from tapeviz.keras.saving import weights
-
-        weights.check_weights_filename(filepath)
-        weights.save_weights(self, filepath)
+        saved_weights.check_weights_filename(filepath)
+        saved_weights.save_weights(self, filepath, overwrite=overwrite)
 
     def load_weights(self, filepath, skip_mismatch=False):
-        """Read weights saved by ``save_weights`` (tapeviz's or Keras's), or those inside a ``.keras`` file."""
-        from tapeviz.keras.saving import model_file, weights
+        """Read weights saved by ``save_weights`` (tapeviz's or Keras's), or those inside a ``.keras`` file.
 
+        All or nothing: a file that does not fit the model changes no weight.
+        """
         path = str(filepath)
         if path.endswith(".keras"):
             return model_file.load_weights_from_keras_file(self, path)
@@ -142,12 +143,10 @@ class Model(Trainer, Layer):
                 f"File format not supported: filepath={path}. Keras 3 only supports V3 `.keras` files, "
                 "`.weights.h5` files, legacy H5 format files (`.h5` extension), or Orbax checkpoints."
             )
-        weights.load_weights(self, path)
+        saved_weights.load_weights(self, path)
 
     def save(self, filepath, overwrite=True, **kwargs):
         """Write the whole model (architecture, weights, compile state) to a ``.keras`` file; see ``load_model``."""
-        from tapeviz.keras.saving import model_file
-
         model_file.save_model(self, filepath, overwrite=overwrite, **kwargs)
 
     # -- summary ---------------------------------------------------------------------------

@@ -15,10 +15,18 @@ SVG frames, GIF), ``explain`` (why a gradient is None, non-finite values,
 gradcheck), ``memory_view`` (bytes a tape holds), ``fold`` (large tapes).
 No submodule shares a name with a function here, so ``viz.player`` and
 ``viz.memory`` stay functions whatever gets imported later.
+
+``__all__`` names one entry point per purpose: ``show`` (a static picture),
+``player`` (step through the sweep, forward mode, or the recording),
+``trace`` (the events as plain data), ``explain`` / ``find_nonfinite`` /
+``gradcheck``, ``memory``, ``heatmap``. The older doors (``Figure``,
+``to_dot``, ``table``, ``recording_player``, ``trace_of``, ``Trace``...)
+stay importable for code that uses them; docs/visualizer.md says which is which.
 """
 
-from tapeviz.viz.display import Figure, show
-from tapeviz.viz.dot import to_dot
+# Figure, to_dot, table, trace_of, Trace: the older doors, importable but not in __all__.
+from tapeviz.viz.display import Figure, show  # noqa: F401
+from tapeviz.viz.dot import to_dot  # noqa: F401
 
 # explain.py needs only numpy; importing it here also keeps the name `explain`
 # bound to the function rather than to the submodule.
@@ -27,12 +35,12 @@ from tapeviz.viz.heatmaps import Heatmap
 from tapeviz.viz.memory_view import memory_view
 from tapeviz.viz.recorder import stop_watching, watch_all
 from tapeviz.viz.render import GraphvizUnavailable
-from tapeviz.viz.text import table
-from tapeviz.viz.trace import Trace, trace, trace_of
+from tapeviz.viz.text import table  # noqa: F401
+from tapeviz.viz.trace import Trace, trace, trace_of  # noqa: F401
 from tapeviz.viz.widget import Player
 
 
-def player(tape, sweep="last", tangents=None, primals=None, **options):
+def player(tape, sweep="last", tangents=None, primals=None, recording=False, **options):
     """An ipywidgets player over the reverse sweep of ``tape`` (or a trace), with a chain-rule card.
 
     ``player(inner_tape)`` plays that tape's own sweep; ``sweep="all"`` plays
@@ -46,15 +54,22 @@ def player(tape, sweep="last", tangents=None, primals=None, **options):
     arrows (``dy/dt``), with a card of local derivative x tangent at each op;
     ``player(tape, tangents=v)`` does the same on a tape (``primals=``: the
     tensors that move, by default what the tape watched).
+
+    ``recording=True`` plays the forward pass instead: the ops appearing on
+    the tape in the order they were recorded.
     """
+    if recording:
+        if tangents is not None:
+            raise ValueError("player(recording=True) plays the recording; it takes no tangents (leave one out).")
+        return Player(tape, mode="record", **options)
     if tangents is not None:
         return Player(tape, mode="forward", tangents=tangents, primals=primals, **options)
     return Player(tape, sweep=sweep, **options)
 
 
 def recording_player(tape, **options):
-    """An ipywidgets player of the forward pass: ops appearing on the tape in order."""
-    return Player(tape, mode="record", **options)
+    """``player(tape, recording=True)``: the forward pass, ops appearing on the tape in order."""
+    return player(tape, recording=True, **options)
 
 
 def heatmap(value, title=None, **options):
@@ -69,22 +84,17 @@ def memory(*tapes, **options):
 
 watch_all()
 
+# One entry point per purpose; the older doors above stay importable, unadvertised.
 __all__ = [
-    "trace",
-    "trace_of",
-    "Trace",
-    "show",
-    "Figure",
-    "to_dot",
-    "table",
-    "explain",
-    "find_nonfinite",
-    "gradcheck",
-    "player",
-    "recording_player",
-    "memory",
-    "heatmap",
-    "watch_all",
-    "stop_watching",
-    "GraphvizUnavailable",
+    "show",  # a static picture (a Figure: .svg(), .save(); a table without a layout program)
+    "player",  # step through: the reverse sweep, forward mode (tangents=), the recording (recording=True)
+    "trace",  # the events of a block as plain data (for your own pictures)
+    "explain",  # why a gradient is None
+    "find_nonfinite",  # the first op that made an inf or nan
+    "gradcheck",  # a function's gradients against finite differences
+    "memory",  # bytes each tape holds
+    "heatmap",  # a Jacobian or Hessian
+    "watch_all",  # the session recorder on ...
+    "stop_watching",  # ... and off
+    "GraphvizUnavailable",  # what show() raises when asked for an SVG with no layout program
 ]

@@ -2,8 +2,8 @@
 
 At each step of the reverse sweep the player shows, for the op being
 differentiated, the gradient arriving at its output (*upstream*), each
-input's local derivative evaluated at the recorded values (``2*x = 6``, from
-the rule's ``local`` in :mod:`tapeviz.core.gradients`), their product
+input's local derivative evaluated at the recorded values (``2*x = 6``,
+derived from the rule itself: :mod:`tapeviz.core.gradients.derived`), their product
 (``1 x 6 = 6``), and where the product goes, with the running sum when
 several gradients meet at one tensor (``-0.99 + 6 = 5.01``). Only the inputs
 the sweep differentiates get a row (not ``d(x**y)/dy`` for a constant ``y``).
@@ -16,13 +16,11 @@ a trace loaded from JSON has only previews, and its cards show the rules'
 formulas and the previews instead of evaluated local derivatives.
 """
 
-import re
-
 import numpy as np
 
-from tapeviz.core.gradients import RULES, local_derivatives
-from tapeviz.core.tensor import is_tensor
 from tapeviz.viz import format as fmt
+from tapeviz.viz import tangent_card
+from tapeviz.viz.card_parts import array_of, evaluated_locals, local_shown, named, ratio, value_text, wrt  # noqa: F401  (the cards' shared vocabulary, used by frames and export)
 
 
 def sweep_events(trace, index):
@@ -31,70 +29,6 @@ def sweep_events(trace, index):
     if not objects:
         return None
     return objects["sweeps"].get(f"s{index}")
-
-
-def array_of(obj):
-    """A float64 array of a live tensor, or None for a released value or a summary."""
-    value = _raw(obj)
-    return value.astype(np.float64) if value is not None and value.dtype.kind in "biuf" else None
-
-
-def _raw(obj):
-    """A live tensor's value as recorded (host NumPy), or None."""
-    if obj is None or not is_tensor(obj):
-        return None
-    try:
-        return np.asarray(obj.numpy())
-    except Exception:  # a value that cannot be read (a device error): show no number
-        return None
-
-
-def evaluated_locals(op, entry):
-    """The rule's local derivatives at the recorded inputs/outputs, or None when values are gone."""
-    if entry is None:
-        return None
-    arrays = [_raw(t) for t in (*entry.inputs, *entry.outputs)]
-    if any(a is None for a in arrays):
-        return None
-    n = len(entry.inputs)
-    try:
-        return local_derivatives(op["name"], arrays[:n], arrays[n:], getattr(entry, "attrs", None) or {})
-    except Exception:  # a description that cannot be evaluated here: the card falls back to the formula
-        return None
-
-
-def named(text, primitive_name, input_names):
-    """A local derivative's text with the rule's symbols replaced by the inputs' names:
-    ``d(x*y)/dx = y`` becomes ``x`` for ``x * x``, ``2*x`` stays ``2*x`` for ``x ** 2``."""
-    rule = RULES.get(primitive_name)
-    symbols = getattr(getattr(rule, "local", None), "symbols", None)
-    if not symbols:
-        return text
-    mapping = {s: n for s, n in zip(symbols, input_names)}
-    return re.sub(r"\b([a-z])\b", lambda m: mapping.get(m.group(1), m.group(1)), text)
-
-
-def ratio(top, bottom):
-    """``dy/dx`` for short names, ``d(loss)/d(w)`` for longer ones."""
-    if len(top) <= 2 and len(bottom) <= 2:
-        return f"d{top}/d{bottom}"
-    return f"d({top})/d({bottom})"
-
-
-def wrt(name):
-    """``d/dx``, or ``d/d(player_x)`` for a longer name."""
-    return f"d/d{name}" if len(name) <= 2 else f"d/d({name})"
-
-
-def local_shown(row):
-    """``2*x = 6``, or just ``1`` when the derivative is a number to begin with."""
-    if row["local_value"] is None or row["local"] == row["local_value"]:
-        return row["local"] or ""
-    return f"{row['local']} = {row['local_value']}"
-
-
-def value_text(value, limit=40):
-    return fmt.clip(fmt.preview(value), limit) if value is not None else "?"
 
 
 def step_card(op, step, event, name_of, totals, node_of, skip=()):
@@ -209,8 +143,6 @@ def text(card, target="y"):
     if card is None:
         return []
     if card.get("forward"):  # the tangent player's card
-        from tapeviz.viz import tangent_card
-
         return tangent_card.text(card)
     if card.get("seed"):
         return [f"seed: {ratio(n, n)} = {row['total']}" for n, row in zip(card["outputs"].split(", "), card["rows"])]
@@ -242,8 +174,6 @@ def html(card, target="y"):
     if card is None:
         return ""
     if card.get("forward"):  # the tangent player's card
-        from tapeviz.viz import tangent_card
-
         return tangent_card.html(card)
     e = fmt.html_text
     if card.get("seed"):

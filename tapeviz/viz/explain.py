@@ -25,8 +25,9 @@ did my gradient go wrong" and highlight the op in the picture.
 
 import numpy as np
 
-from tapeviz import backend, testing
+from tapeviz import backend
 from tapeviz.core import events
+from tapeviz.core import finite_differences as testing
 from tapeviz.core.primitives.math import reduce_sum
 from tapeviz.core.tape import GradientTape
 from tapeviz.core.tensor import constant

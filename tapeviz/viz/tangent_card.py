@@ -3,9 +3,8 @@
 Forward mode pushes a *tangent* (how fast each value moves when the inputs
 move along a direction, ``d(value)/dt``) forward with the values. At each op
 the card shows each incoming tangent, the input's local derivative evaluated
-at the recorded values (the same ``local`` of the rules table that the
-reverse card uses: ``2*x = 6``), their product (``6 x 1 = 6``), and the sum
-over the inputs: the output's tangent (``3 + 3 = 6`` for ``x * x``).
+at the recorded values (derived from the op's rule, as on the reverse card:
+``2*x = 6``), their product (``6 x 1 = 6``), and the sum over the inputs: the output's tangent (``3 + 3 = 6`` for ``x * x``).
 
 An op whose derivative is not elementwise (a matmul, a reshape) gets the
 rule's formula and the output's tangent the library computed for it (the
@@ -18,7 +17,7 @@ functions here.
 
 import numpy as np
 
-from tapeviz.viz import card as cards
+from tapeviz.viz import card_parts as cards
 from tapeviz.viz import format as fmt
 
 TIMES = "\u00d7"

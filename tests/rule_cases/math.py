@@ -64,5 +64,10 @@ CASES = {
     "Min": Case(lambda x: tf.reduce_min(x), [rand(2, 3)]),
     "Prod": Case(lambda x: tf.reduce_prod(x, axis=1), [rand(2, 3, **pos)]),
     "Cumsum": Case(lambda x: tf.math.cumsum(x, axis=1, exclusive=True), [rand(2, 3)]),
-    "Cumprod": Case(lambda x: tf.math.cumprod(x, axis=0, reverse=True), [rand(3, 2, **pos)]),
+    # zeros along the axis (two in column 0: the exact rule folds one level per zero), and the
+    # zero-free path through a positive input
+    "Cumprod": Case(
+        lambda x: tf.math.cumprod(x, axis=0, reverse=True) + tf.math.cumprod(x * x + 0.5, axis=1, exclusive=True),
+        [np.array([[0.0, 1.3, -0.7], [0.9, 0.0, 1.1], [-1.2, 0.8, 0.6], [0.0, 1.4, 0.0]])],
+    ),
 }

@@ -1,4 +1,4 @@
-"""THE table of gradient rules: one per primitive, keyed by the primitive's name.
+"""THE table of gradient rules: one per primitive, keyed by the Primitive object.
 
 A rule is called as ``rule(op, needs, *upstream)``: the recorded entry
 ``op`` (``op.inputs``, ``op.outputs``, ``op.attrs``; never changed once
@@ -10,51 +10,105 @@ Rules are written in tapeviz ops, never raw arrays, so the backward pass is
 itself recorded by any outer tape: higher-order derivatives need no special
 code. The ``formula`` of each rule is what docs and the visualizer show.
 
-``local`` describes each input's *local derivative* for the visualizer's
-chain-rule card (upstream x local = product): ``local(inputs, outputs, attrs)``
-gets the recorded values as NumPy arrays and returns, per input, ``(text,
-value)``: ``value`` is the elementwise local derivative evaluated there
-(broadcast to the output's shape), or None when the derivative is not
-elementwise (a reshape, a matmul), where the card shows ``text`` and the
-product the rule computed; an input that never gets a gradient (integer
-indices) is None. It is display only: the sweep never calls it.
+Each derivative is written once, in the rule. ``local`` only says how the
+chain-rule card (upstream x local = product) *writes* each input's local
+derivative: :func:`elementwise` texts for ops whose output element depends on
+one element of each input (the card then shows the value, which
+:mod:`tapeviz.core.gradients.derived` gets from the rule itself), or
+:func:`described` texts for the others (a reshape, a matmul), where the card
+shows the text and the product the rule computed. None for an input that never
+gets a gradient (integer indices).
 """
 
 from collections.abc import Callable
 from dataclasses import dataclass
 
-import numpy as np
-
-from tapeviz.core.primitive import PRIMITIVES
+from tapeviz.core.primitive import Primitive
 from tapeviz.core.primitives.array import reshape
 from tapeviz.core.primitives.math import reduce_sum
 
-RULES = {}
+RULES = {}  # Primitive -> Rule
+_BY_NAME = {}  # primitive name -> Rule, for display (the trace knows ops by name)
+
+
+@dataclass(frozen=True)
+class Local:
+    """How the card writes each input's local derivative (text only: the value comes from the rule).
+
+    ``texts``: one per input: a string, a function of the recorded values
+    (inputs then outputs, NumPy arrays) returning one (``2*x`` for ``x**2``),
+    or None (that input never gets a gradient). ``every``: one text for any
+    number of inputs. ``symbols``: the names the texts give the inputs, in
+    order, so a picture can put the tensors' own names in their place
+    (``y`` in ``d(x*y)/dx = y`` is the second input).
+    """
+
+    texts: tuple
+    elementwise: bool
+    every: str | None = None
+    symbols: tuple = ()
+
+    def texts_for(self, n_inputs):
+        """One text (or text function, or None) per input."""
+        if self.every is not None:
+            return (self.every,) * n_inputs
+        return tuple((list(self.texts) + [None] * n_inputs)[:n_inputs])
+
+
+def elementwise(*texts, every=None, symbols=("x", "y")):
+    """``local`` of an elementwise rule: the card shows ``texts[i]`` and its value (from the rule)."""
+    return Local(tuple(texts), True, every, tuple(symbols))
+
+
+def described(*texts, every=None):
+    """``local`` of a rule that is not elementwise: the card shows ``texts[i]`` and the rule's product."""
+    return Local(tuple(texts), False, every)
 
 
 @dataclass(frozen=True)
 class Rule:
-    primitive: str
+    primitive: Primitive
     fn: Callable
     formula: str
-    local: Callable | None = None
+    local: Local | None = None
+
+    @property
+    def name(self):
+        return self.primitive.name
 
 
-def defgrad(primitive_name, formula, local=None):
-    """Register the gradient rule of ``primitive_name`` (decorator); ``local``: see the module docstring."""
+def _as_primitive(key):
+    """A Primitive, from itself or from an op function made by the primitive factories (``m.sin``)."""
+    primitive = key if isinstance(key, Primitive) else getattr(key, "primitive", None)
+    if not isinstance(primitive, Primitive):
+        raise TypeError(f"Register a gradient rule under the Primitive object (or its op function), not {key!r}.")
+    return primitive
+
+
+def defgrad(primitive, formula, local=None):
+    """Register the gradient rule of ``primitive`` (a Primitive, or an op function with ``.primitive``)."""
+    primitive = _as_primitive(primitive)
 
     def register(fn):
-        if primitive_name in RULES:
-            raise ValueError(f"Gradient rule for {primitive_name!r} is defined twice.")
-        primitive = PRIMITIVES.get(primitive_name)
-        if primitive is None:
-            raise ValueError(f"Define the primitive {primitive_name!r} before registering its gradient rule.")
-        RULES[primitive_name] = Rule(primitive_name, fn, formula, local)
+        if primitive in RULES:
+            raise ValueError(f"Gradient rule for {primitive.name!r} is defined twice.")
+        rule = Rule(primitive, fn, formula, local)
+        RULES[primitive] = _BY_NAME[primitive.name] = rule
         if primitive.differentiable:
             primitive.rule = fn  # the sweep's shortcut into this table
         return fn
 
     return register
+
+
+def rule_of(primitive):
+    """The Rule of a Primitive (or op function), or None."""
+    return RULES.get(_as_primitive(primitive))
+
+
+def rule_named(name):
+    """The Rule of the primitive called ``name`` (for display: traces know ops by name), or None."""
+    return _BY_NAME.get(name)
 
 
 def unbroadcast(grad, like):
@@ -71,70 +125,9 @@ def unbroadcast(grad, like):
     return summed if summed._value.shape == shape else reshape(summed, shape)
 
 
-def described(*texts, every=None):
-    """A ``local`` for rules that are not elementwise: the card shows ``texts[i]`` for input i
-    (None: that input never gets a gradient); ``every``: one text for any number of inputs."""
-
-    def local(inputs, outputs, attrs):
-        if every is not None:
-            return tuple((every, None) for _ in inputs)
-        padded = (list(texts) + [None] * len(inputs))[: len(inputs)]
-        return tuple(None if text is None else (text, None) for text in padded)
-
-    return local
-
-
-def elementwise(*parts, symbols=("x", "y")):
-    """A ``local`` for elementwise rules: ``parts[i] = (text, fn)`` for input i, where
-    ``fn(*inputs, *outputs)`` evaluates its local derivative; ``text`` may be a function of
-    the same arrays (to show a constant exponent: ``2*x``). None: no gradient for that input.
-    ``symbols``: the names the texts give the inputs, in order, so a picture can put the
-    tensors' own names in their place (``y`` in ``d(x*y)/dx = y`` is the second input)."""
-
-    def local(inputs, outputs, attrs):
-        shape = np.shape(outputs[0])
-        arrays = (*inputs, *outputs)
-        result = []
-        for part in parts:
-            if part is None:
-                result.append(None)
-                continue
-            text, fn = part
-            text = text(*arrays) if callable(text) else text
-            value = np.asarray(fn(*arrays), dtype=np.float64)
-            result.append((text, np.broadcast_to(value, shape)))
-        return tuple(result)
-
-    local.symbols = symbols
-    return local
-
-
-def ones_of(values):
-    """A local derivative of 1 everywhere (float64, the shape of ``values``)."""
-    return np.ones(np.shape(values), dtype=np.float64)
-
-
-def scalar_text(values):
-    """A scalar's value for a local derivative's text (``2`` in ``2*x``), or None for arrays."""
-    value = np.asarray(values)
-    if value.size != 1:
-        return None
-    value = float(value.reshape(()))
-    return str(int(value)) if value.is_integer() and abs(value) < 1e15 else f"{value:.4g}"
-
-
-def local_derivatives(primitive_name, inputs, outputs, attrs):
-    """The rule's ``local`` evaluated at recorded values (NumPy arrays), or None without one."""
-    rule = RULES.get(primitive_name)
-    if rule is None or rule.local is None:
-        return None
-    with np.errstate(all="ignore"):
-        return rule.local(inputs, outputs, attrs)
-
-
-def formula(primitive_name):
-    """The human-readable rule for a primitive, or a note that it has none."""
-    rule = RULES.get(primitive_name)
+def formula(name):
+    """The human-readable rule for a primitive (by name or object), or a note that it has none."""
+    rule = rule_named(name) if isinstance(name, str) else rule_of(name)
     return rule.formula if rule else "no gradient"
 
 

@@ -3,15 +3,16 @@
 from tapeviz.core.gradients import defgrad, described, elementwise, unbroadcast
 from tapeviz.core.primitives import array as a
 from tapeviz.core.primitives.math import reduce_sum
+from tapeviz.core.recording import READ_VARIABLE
 
 
-@defgrad("ReadVariableOp", "d read(v)/dv = 1", local=elementwise(("1", lambda v, y: 1.0)))
+@defgrad(READ_VARIABLE, "d read(v)/dv = 1", local=elementwise("1"))
 def _read_variable(op, needs, g):
     return (g,)
 
 
 @defgrad(
-    "Reshape",
+    a.RESHAPE,
     "reshape the upstream back to x's shape",
     local=described("1 per element: the upstream reshaped back to x's shape"),
 )
@@ -20,7 +21,7 @@ def _reshape(op, needs, g):
 
 
 @defgrad(
-    "BroadcastTo",
+    a.BROADCAST_TO,
     "sum the upstream over the broadcast axes",
     local=described("1 per copy: the upstream summed over the broadcast axes"),
 )
@@ -29,7 +30,7 @@ def _broadcast_to(op, needs, g):
 
 
 @defgrad(
-    "Transpose",
+    a.TRANSPOSE,
     "transpose the upstream back by the inverse permutation",
     local=described("1 per element: the upstream transposed back"),
 )
@@ -42,7 +43,7 @@ def _transpose(op, needs, g):
 
 
 @defgrad(
-    "StridedSlice",
+    a.STRIDED_SLICE,
     "scatter the upstream into zeros at the sliced positions",
     local=described("1 at the sliced positions, 0 elsewhere"),
 )
@@ -50,13 +51,13 @@ def _strided_slice(op, needs, g):
     return (a.slice_grad(g, op.attrs["key"], op.inputs[0]._value.shape),)
 
 
-@defgrad("StridedSliceGrad", "slice the upstream at the same positions", local=described("1 at the sliced positions"))
+@defgrad(a.SLICE_GRAD, "slice the upstream at the same positions", local=described("1 at the sliced positions"))
 def _strided_slice_grad(op, needs, g):
     return (a.slice_tensor(g, op.attrs["key"]),)
 
 
 @defgrad(
-    "Pack",
+    a.PACK,
     "unstack the upstream: each input gets its slice",
     local=described(every="1: this input's slice of the upstream"),
 )
@@ -65,13 +66,13 @@ def _pack(op, needs, g):
     return tuple(part if need else None for part, need in zip(parts, needs))
 
 
-@defgrad("Unpack", "stack the upstreams (zeros for unused outputs)", local=described("1: the upstreams stacked back"))
+@defgrad(a.UNPACK, "stack the upstreams (zeros for unused outputs)", local=described("1: the upstreams stacked back"))
 def _unpack(op, needs, *grads):
     return (a.stack(grads, axis=op.attrs["axis"]),)
 
 
 @defgrad(
-    "ConcatV2",
+    a.CONCAT,
     "split the upstream back into the inputs' sizes along the axis",
     local=described(every="1: this input's piece of the upstream"),
 )
@@ -83,7 +84,7 @@ def _concat(op, needs, g):
 
 
 @defgrad(
-    "SplitV",
+    a.SPLIT,
     "concatenate the upstreams (zeros for unused pieces)",
     local=described("1: the upstreams concatenated back"),
 )
@@ -92,7 +93,7 @@ def _split(op, needs, *grads):
 
 
 @defgrad(
-    "Tile",
+    a.TILE,
     "sum the upstream over the copies: reshape to [copies, size] per axis, reduce",
     local=described("1 per copy: the upstream summed over the copies"),
 )
@@ -107,7 +108,7 @@ def _tile(op, needs, g):
 
 
 @defgrad(
-    "Pad",
+    a.PAD,
     "slice the upstream back to the unpadded block",
     local=described("1 inside the unpadded block, 0 on the padding"),
 )
@@ -117,16 +118,14 @@ def _pad(op, needs, g):
 
 
 @defgrad(
-    "ReverseV2",
-    "reverse the upstream along the same axes",
-    local=described("1 per element: the upstream reversed back"),
+    a.REVERSE, "reverse the upstream along the same axes", local=described("1 per element: the upstream reversed back")
 )
 def _reverse(op, needs, g):
     return (a.reverse(g, list(op.attrs["axis"])),)
 
 
 @defgrad(
-    "GatherV2",
+    a.GATHER,
     "scatter-add the upstream into zeros at the gathered indices (dense, not IndexedSlices)",
     local=described("1 at each gathered index (summed where repeated)", None),
 )
@@ -136,14 +135,14 @@ def _gather(op, needs, g):
     return grad, None
 
 
-@defgrad("GatherV2Grad", "gather the upstream at the same indices", local=described("1 at each gathered index", None))
+@defgrad(a.GATHER_GRAD, "gather the upstream at the same indices", local=described("1 at each gathered index", None))
 def _gather_grad(op, needs, g):
     indices = op.inputs[1]
     return a.gather(g, indices, axis=op.attrs["axis"], batch_dims=op.attrs["batch_dims"]), None
 
 
 @defgrad(
-    "GatherNd",
+    a.GATHER_ND,
     "scatter-add the upstream into zeros at the gathered index tuples (dense)",
     local=described("1 at each gathered index tuple (summed where repeated)", None),
 )
@@ -153,7 +152,7 @@ def _gather_nd(op, needs, g):
 
 
 @defgrad(
-    "GatherNdGrad",
+    a.GATHER_ND_GRAD,
     "gather_nd the upstream at the same index tuples",
     local=described("1 at each gathered index tuple", None),
 )

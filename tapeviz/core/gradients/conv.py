@@ -10,7 +10,7 @@ from tapeviz.core.primitives import conv as c
 
 
 @defgrad(
-    "Conv2D",
+    c.CONV2D,
     "d conv(x,w)/dx = conv_backprop_input(g, w),  d/dw = conv_backprop_filter(x, g)",
     local=described("w (a transposed convolution of the upstream)", "x (the upstream correlated with x)"),
 )
@@ -23,7 +23,7 @@ def _conv2d(op, needs, g):
 
 
 @defgrad(
-    "Conv2DBackpropInput",
+    c.CONV2D_BACKPROP_INPUT,
     "d/dg = conv(h, w),  d/dw = conv_backprop_filter(h, g)",
     local=described("w (a convolution of the upstream)", "h correlated with g"),
 )
@@ -36,7 +36,7 @@ def _conv2d_backprop_input(op, needs, h):
 
 
 @defgrad(
-    "Conv2DBackpropFilter",
+    c.CONV2D_BACKPROP_FILTER,
     "d/dx = conv_backprop_input(g, h),  d/dg = conv(x, h)",
     local=described("h (a transposed convolution)", "x correlated with the upstream"),
 )
@@ -49,7 +49,7 @@ def _conv2d_backprop_filter(op, needs, h):
 
 
 @defgrad(
-    "MaxPool",
+    c.MAX_POOL,
     "d maxpool(x)/dx = the upstream routed to each window's first max",
     local=described("1 at each window's first maximum, 0 elsewhere"),
 )
@@ -58,7 +58,7 @@ def _max_pool(op, needs, g):
 
 
 @defgrad(
-    "MaxPoolGrad",
+    c.MAX_POOL_GRAD,
     "d/dg = the upstream picked at each window's first max; d/dx = 0 (piecewise constant)",
     local=described(None, "1 at each window's first maximum"),
 )
@@ -68,7 +68,7 @@ def _max_pool_grad(op, needs, h):
 
 
 @defgrad(
-    "MaxPoolGradGrad",
+    c.MAX_POOL_GRAD_GRAD,
     "d/dh = the upstream routed to each window's first max; d/dx = 0",
     local=described(None, "1 at each window's first maximum"),
 )
@@ -78,7 +78,7 @@ def _max_pool_grad_grad(op, needs, g):
 
 
 @defgrad(
-    "AvgPool",
+    c.AVG_POOL,
     "d avgpool(x)/dx = the upstream shared equally by each window's pixels (avg_pool_grad)",
     local=described("1/(window size) for each pixel of each window it falls in"),
 )
@@ -87,7 +87,7 @@ def _avg_pool(op, needs, g):
 
 
 @defgrad(
-    "AvgPoolGrad",
+    c.AVG_POOL_GRAD,
     "d/dg = avgpool(upstream): the operation is linear, its transpose is the pooling",
     local=described("1/(window size) over each window (the pooling itself)"),
 )

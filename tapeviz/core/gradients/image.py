@@ -5,7 +5,7 @@ from tapeviz.core.primitives import image as im
 
 
 @defgrad(
-    "ResizeBilinear",
+    im.RESIZE_BILINEAR,
     "spread the upstream back onto the 4 source pixels with the bilinear weights",
     local=described("the bilinear weight of each source pixel"),
 )
@@ -14,7 +14,7 @@ def _resize_bilinear(op, needs, g):
 
 
 @defgrad(
-    "ResizeBilinearGrad",
+    im.RESIZE_BILINEAR_GRAD,
     "bilinear resize of the upstream (the adjoint of the adjoint)",
     local=described("the bilinear weights (a resize of the upstream)"),
 )
@@ -23,7 +23,7 @@ def _resize_bilinear_grad(op, needs, g):
 
 
 @defgrad(
-    "ResizeNearestNeighbor",
+    im.RESIZE_NEAREST,
     "add each upstream value to the source pixel it was copied from",
     local=described("1 from each output pixel to the source pixel it copies"),
 )
@@ -32,7 +32,7 @@ def _resize_nearest(op, needs, g):
 
 
 @defgrad(
-    "ResizeNearestNeighborGrad",
+    im.RESIZE_NEAREST_GRAD,
     "nearest-neighbour resize of the upstream",
     local=described("1 per source pixel (a nearest resize of the upstream)"),
 )

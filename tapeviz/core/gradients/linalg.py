@@ -3,13 +3,14 @@
 from tapeviz.core.errors import UnimplementedError
 from tapeviz.core.gradients import defgrad, described, unbroadcast
 from tapeviz.core.primitives import decompositions as dec
+from tapeviz.core.primitives import linalg as lin
 from tapeviz.core.primitives.array import broadcast_to, concat, expand_dims, reshape, slice_tensor, zeros_like
 from tapeviz.core.primitives.linalg import diag, diag_part, einsum, inv, matmul, matrix_transpose
 from tapeviz.core.primitives.math import reciprocal, reduce_sum
 
 
 @defgrad(
-    "MatMul",
+    lin.MATMUL,
     "d(A@B)/dA = G @ Bᵀ,  d(A@B)/dB = Aᵀ @ G",
     local=described("B (the upstream times Bᵀ)", "A (Aᵀ times the upstream)"),
 )
@@ -27,7 +28,7 @@ def _matmul(op, needs, g):
 
 
 @defgrad(
-    "Einsum",
+    lin.EINSUM,
     "d/d(operand i) = einsum of the upstream with the other operands, onto i's subscripts",
     local=described(every="the other operands (contracted with the upstream)"),
 )
@@ -66,13 +67,13 @@ def _einsum_operand_grad(op, g, terms, output, i):
     return grad
 
 
-@defgrad("MatrixInverse", "d inv(A) = -inv(A)ᵀ G inv(A)ᵀ", local=described("-inv(A)ᵀ · inv(A)ᵀ around the upstream"))
+@defgrad(lin.MATRIX_INVERSE, "d inv(A) = -inv(A)ᵀ G inv(A)ᵀ", local=described("-inv(A)ᵀ · inv(A)ᵀ around the upstream"))
 def _matrix_inverse(op, needs, g):
     c = op.outputs[0]
     return (-matmul(c, matmul(g, c, transpose_b=True), transpose_a=True),)
 
 
-@defgrad("MatrixDeterminant", "d det(A)/dA = G · det(A) · inv(A)ᵀ", local=described("det(A) · inv(A)ᵀ"))
+@defgrad(lin.MATRIX_DETERMINANT, "d det(A)/dA = G · det(A) · inv(A)ᵀ", local=described("det(A) · inv(A)ᵀ"))
 def _matrix_determinant(op, needs, g):
     a, d = op.inputs[0], op.outputs[0]
     scale = expand_dims(expand_dims(g * d, -1), -1)
@@ -80,7 +81,7 @@ def _matrix_determinant(op, needs, g):
 
 
 @defgrad(
-    "MatrixDiagPart",
+    lin.MATRIX_DIAG_PART,
     "put the upstream on the diagonal of zero matrices",
     local=described("1 on the diagonal, 0 elsewhere"),
 )
@@ -89,7 +90,7 @@ def _matrix_diag_part(op, needs, g):
     return (diag(g, num_rows=rows, num_cols=cols),)
 
 
-@defgrad("MatrixDiag", "the diagonal of the upstream", local=described("1 on the diagonal"))
+@defgrad(lin.MATRIX_DIAG, "the diagonal of the upstream", local=described("1 on the diagonal"))
 def _matrix_diag(op, needs, g):
     return (diag_part(g),)
 
@@ -118,13 +119,13 @@ def _columns(x, start, stop):
     return slice_tensor(x, (Ellipsis, slice(None), slice(start, stop)))
 
 
-@defgrad("MatrixBandPart", "keep the same band of the upstream", local=described("1 inside the band, 0 outside"))
+@defgrad(dec.MATRIX_BAND_PART, "keep the same band of the upstream", local=described("1 inside the band, 0 outside"))
 def _band_part(op, needs, g):
     return (dec.band_part(g, op.attrs["num_lower"], op.attrs["num_upper"]),)
 
 
 @defgrad(
-    "MatrixSolve",
+    dec.MATRIX_SOLVE,
     "x = A⁻¹B:  dB = A⁻ᵀG,  dA = -dB xᵀ",
     local=described("-A⁻ᵀG xᵀ (through the solution x)", "A⁻ᵀ (a solve with Aᵀ)"),
 )
@@ -140,7 +141,7 @@ def _matrix_solve(op, needs, g):
 
 
 @defgrad(
-    "MatrixTriangularSolve",
+    dec.MATRIX_TRIANGULAR_SOLVE,
     "x = T⁻¹B:  dB = T⁻ᵀG,  dA = the triangle of -dB xᵀ",
     local=described("the triangle of -T⁻ᵀG xᵀ", "T⁻ᵀ (a solve with Tᵀ)"),
 )
@@ -157,7 +158,7 @@ def _matrix_triangular_solve(op, needs, g):
 
 
 @defgrad(
-    "Cholesky",
+    dec.CHOLESKY,
     "A = LLᵀ:  dA = sym(L⁻ᵀ Φ(LᵀG) L⁻¹), Φ = lower triangle with half the diagonal",
     local=described("L⁻ᵀ Φ(LᵀG) L⁻¹, symmetrised"),
 )
@@ -183,7 +184,7 @@ def _qr_tall(q, r, dq, dr):
 
 
 @defgrad(
-    "Qr",
+    dec.QR,
     "A = QR:  see arXiv 2009.10071 (not for full_matrices=True with more rows than columns)",
     local=described("through Q and R (arXiv 2009.10071)"),
 )
@@ -210,7 +211,7 @@ def _qr(op, needs, dq, dr):
 
 
 @defgrad(
-    "Svd",
+    dec.SVD,
     "A = U diag(s) Vᵀ:  dA = U (diag(ds) + sym. F∘(UᵀdU) S + S sym. F∘(VᵀdV)) Vᵀ (+ the rectangular term)",
     local=described("through U, s and V (the rule's formula)"),
 )
@@ -251,7 +252,7 @@ def _svd(op, needs, gs, gu=None, gv=None):
 
 
 @defgrad(
-    "SelfAdjointEigV2",
+    dec.EIGH,
     "A = V diag(e) Vᵀ:  dA = V (diag(de) + F∘(VᵀdV)) Vᵀ, folded onto the lower triangle",
     local=described("through the eigenvalues and eigenvectors (the rule's formula)"),
 )
@@ -269,7 +270,7 @@ def _eigh(op, needs, ge, gv=None):
     return (dec.set_diag(grad, 0.5 * diag_part(grad)),)
 
 
-@defgrad("LogMatrixDeterminant", "d log|det A|/dA = inv(A)ᵀ (the sign has no gradient)", local=described("inv(A)ᵀ"))
+@defgrad(dec.LOG_MATRIX_DETERMINANT, "d log|det A|/dA = inv(A)ᵀ (the sign has no gradient)", local=described("inv(A)ᵀ"))
 def _log_matrix_determinant(op, needs, _g_sign, g_logabs):
     scale = expand_dims(expand_dims(g_logabs, -1), -1)
     return (scale * inv(op.inputs[0], adjoint=True),)

@@ -2,7 +2,8 @@
 
 import numpy as np
 
-from tapeviz.core.gradients import defgrad, described, elementwise, ones_of, scalar_text, unbroadcast
+from tapeviz import backend as B
+from tapeviz.core.gradients import defgrad, described, elementwise, unbroadcast
 from tapeviz.core.primitives import math as m
 from tapeviz.core.primitives.array import broadcast_to, ones_like, reshape, transpose, zeros_like
 
@@ -13,41 +14,47 @@ def _pair(op, needs, gx, gy):
     return (unbroadcast(gx(), x) if needs[0] else None, unbroadcast(gy(), y) if needs[1] else None)
 
 
+def _scalar_text(values):
+    """A scalar's value for a local derivative's text (``2`` in ``2*x``), or None for arrays."""
+    value = np.asarray(values)
+    if value.size != 1:
+        return None
+    value = float(value.reshape(()))
+    return str(int(value)) if value.is_integer() and abs(value) < 1e15 else f"{value:.4g}"
+
+
 def _power_text(x, y, z):
     """``2*x`` for x**2, ``3*x**2`` for x**3: the exponent written in when it is one number."""
-    n = scalar_text(y)
+    n = _scalar_text(y)
     if n is None:
         return "y*x**(y-1)"
-    lower = scalar_text(np.asarray(y, dtype=np.float64) - 1.0)
+    lower = _scalar_text(np.asarray(y, dtype=np.float64) - 1.0)
     return f"{n}*x" if lower == "1" else ("1" if n == "1" else f"{n}*x**{lower}")
 
 
-def _log_or_zero(x):
-    return np.where(x > 0, np.log(np.where(x > 0, x, 1.0)), 0.0)
+def _mean_text(x, y):
+    """``1/n = 1/4 for every element``: how many elements each mean took."""
+    return f"1/n = 1/{max(1, int(np.size(x) // max(1, np.size(y))))} for every element"
 
 
 # The three hottest rules are spelled out rather than going through _pair.
 
 
-@defgrad(
-    "AddV2", "d(x+y)/dx = 1,  d(x+y)/dy = 1", local=elementwise(("1", lambda x, y, z: 1.0), ("1", lambda x, y, z: 1.0))
-)
+@defgrad(m.add, "d(x+y)/dx = 1,  d(x+y)/dy = 1", local=elementwise("1", "1"))
 def _add(op, needs, g):
     x, y = op.inputs
     need_x, need_y = needs
     return (unbroadcast(g, x) if need_x else None, unbroadcast(g, y) if need_y else None)
 
 
-@defgrad(
-    "Sub", "d(x-y)/dx = 1,  d(x-y)/dy = -1", local=elementwise(("1", lambda x, y, z: 1.0), ("-1", lambda x, y, z: -1.0))
-)
+@defgrad(m.subtract, "d(x-y)/dx = 1,  d(x-y)/dy = -1", local=elementwise("1", "-1"))
 def _sub(op, needs, g):
     x, y = op.inputs
     need_x, need_y = needs
     return (unbroadcast(g, x) if need_x else None, unbroadcast(-g, y) if need_y else None)
 
 
-@defgrad("Mul", "d(x*y)/dx = y,  d(x*y)/dy = x", local=elementwise(("y", lambda x, y, z: y), ("x", lambda x, y, z: x)))
+@defgrad(m.multiply, "d(x*y)/dx = y,  d(x*y)/dy = x", local=elementwise("y", "x"))
 def _mul(op, needs, g):
     x, y = op.inputs
     need_x, need_y = needs
@@ -55,32 +62,22 @@ def _mul(op, needs, g):
     return (unbroadcast(m.multiply(g, y), x) if need_x else None, unbroadcast(m.multiply(g, x), y) if need_y else None)
 
 
-@defgrad(
-    "RealDiv",
-    "d(x/y)/dx = 1/y,  d(x/y)/dy = -x/y**2",
-    local=elementwise(("1/y", lambda x, y, z: 1.0 / y), ("-x/y**2", lambda x, y, z: -x / y / y)),
-)
+@defgrad(m.divide, "d(x/y)/dx = 1/y,  d(x/y)/dy = -x/y**2", local=elementwise("1/y", "-x/y**2"))
 def _div(op, needs, g):
     x, y = op.inputs
     return _pair(op, needs, lambda: g / y, lambda: g * (-x / y / y))
 
 
-@defgrad(
-    "FloorMod",
-    "d(x%y)/dx = 1,  d(x%y)/dy = -floor(x/y)",
-    local=elementwise(("1", lambda x, y, z: 1.0), ("-floor(x/y)", lambda x, y, z: -np.floor(x / y))),
-)
+@defgrad(m.floormod, "d(x%y)/dx = 1,  d(x%y)/dy = -floor(x/y)", local=elementwise("1", "-floor(x/y)"))
 def _floormod(op, needs, g):
     x, y = op.inputs
     return _pair(op, needs, lambda: g, lambda: g * -m.floordiv(x, y))
 
 
 @defgrad(
-    "Pow",
+    m.pow,
     "d(x**y)/dx = y*x**(y-1),  d(x**y)/dy = x**y*log(x) (0 where x <= 0)",
-    local=elementwise(
-        (_power_text, lambda x, y, z: y * np.power(x, y - 1)), ("x**y*log(x)", lambda x, y, z: z * _log_or_zero(x))
-    ),
+    local=elementwise(_power_text, "x**y*log(x)"),
 )
 def _pow(op, needs, g):
     x, y = op.inputs
@@ -100,28 +97,24 @@ def _route(op, needs, g, to_x):
 
 
 @defgrad(
-    "Maximum",
+    m.maximum,
     "d max(x,y)/dx = 1 where x >= y (ties go to x), else 0",
-    local=elementwise(("1 where x >= y", lambda x, y, z: x >= y), ("1 where x < y", lambda x, y, z: x < y)),
+    local=elementwise("1 where x >= y", "1 where x < y"),
 )
 def _maximum(op, needs, g):
     return _route(op, needs, g, m.greater_equal(*op.inputs))
 
 
 @defgrad(
-    "Minimum",
+    m.minimum,
     "d min(x,y)/dx = 1 where x <= y (ties go to x), else 0",
-    local=elementwise(("1 where x <= y", lambda x, y, z: x <= y), ("1 where x > y", lambda x, y, z: x > y)),
+    local=elementwise("1 where x <= y", "1 where x > y"),
 )
 def _minimum(op, needs, g):
     return _route(op, needs, g, m.less_equal(*op.inputs))
 
 
-@defgrad(
-    "SquaredDifference",
-    "d(x-y)**2/dx = 2(x-y),  d/dy = -2(x-y)",
-    local=elementwise(("2(x-y)", lambda x, y, z: 2.0 * (x - y)), ("-2(x-y)", lambda x, y, z: -2.0 * (x - y))),
-)
+@defgrad(m.squared_difference, "d(x-y)**2/dx = 2(x-y),  d/dy = -2(x-y)", local=elementwise("2(x-y)", "-2(x-y)"))
 def _squared_difference(op, needs, g):
     x, y = op.inputs
     twice = 2.0 * g * (x - y)
@@ -129,11 +122,11 @@ def _squared_difference(op, needs, g):
 
 
 @defgrad(
-    "Atan2",
+    m.atan2,
     "d atan2(y,x)/dy = x/(x²+y²),  d/dx = -y/(x²+y²)",
     local=elementwise(
-        ("x/(x²+y²)", lambda y, x, z: x / (x * x + y * y)),
-        ("-y/(x²+y²)", lambda y, x, z: -y / (x * x + y * y)),
+        "x/(x²+y²)",
+        "-y/(x²+y²)",
         symbols=("y", "x"),
     ),
 )
@@ -144,11 +137,11 @@ def _atan2(op, needs, g):
 
 
 @defgrad(
-    "DivNoNan",
+    m.divide_no_nan,
     "d(x/y)/dx = 1/y,  d/dy = -x/y**2 (0 where y == 0)",
     local=elementwise(
-        ("1/y (0 where y == 0)", lambda x, y, z: np.where(y == 0, 0.0, 1.0 / y)),
-        ("-x/y**2 (0 where y == 0)", lambda x, y, z: np.where(y == 0, 0.0, -x / y / y)),
+        "1/y (0 where y == 0)",
+        "-x/y**2 (0 where y == 0)",
     ),
 )
 def _div_no_nan(op, needs, g):
@@ -157,11 +150,11 @@ def _div_no_nan(op, needs, g):
 
 
 @defgrad(
-    "Xlogy",
+    m.xlogy,
     "d(x*log y)/dx = log y (0 where x == 0),  d/dy = x/y (0 where x == 0)",
     local=elementwise(
-        ("log y (0 where x == 0)", lambda x, y, z: np.where(x == 0, 0.0, np.log(y))),
-        ("x/y (0 where x == 0)", lambda x, y, z: np.where(x == 0, 0.0, x / y)),
+        "log y (0 where x == 0)",
+        "x/y (0 where x == 0)",
     ),
 )
 def _xlogy(op, needs, g):
@@ -171,11 +164,11 @@ def _xlogy(op, needs, g):
 
 
 @defgrad(
-    "Xdivy",
+    m.xdivy,
     "d(x/y)/dx = 1/y (0 where x == 0),  d/dy = -x/y**2 (0 where x == 0)",
     local=elementwise(
-        ("1/y (0 where x == 0)", lambda x, y, z: np.where(x == 0, 0.0, 1.0 / y)),
-        ("-x/y**2 (0 where x == 0)", lambda x, y, z: np.where(x == 0, 0.0, -x / y / y)),
+        "1/y (0 where x == 0)",
+        "-x/y**2 (0 where x == 0)",
     ),
 )
 def _xdivy(op, needs, g):
@@ -187,111 +180,77 @@ def _xdivy(op, needs, g):
 # -- unary ------------------------------------------------------------------------
 
 
-def _unary(prim_name, formula, local, shown):
-    """Register an elementwise rule: gradient = upstream * local(x, y).
+def _unary(primitive, formula, factor, shown):
+    """Register an elementwise rule: gradient = upstream * factor(x, y), y the output.
 
-    ``shown``: (text, NumPy function of x and y) for the chain-rule card.
+    ``shown``: how the chain-rule card writes ``factor`` (its value comes from this rule).
     """
 
-    @defgrad(prim_name, formula, local=elementwise(shown))
+    @defgrad(primitive, formula, local=elementwise(shown))
     def rule(op, needs, g):
-        return (g * local(op.inputs[0], op.outputs[0]),)
+        return (g * factor(op.inputs[0], op.outputs[0]),)
 
     return rule
 
 
-@defgrad("Neg", "d(-x)/dx = -1", local=elementwise(("-1", lambda x, y: -1.0)))
+@defgrad(m.negative, "d(-x)/dx = -1", local=elementwise("-1"))
 def _neg(op, needs, g):
     return (-g,)
 
 
-@defgrad("Identity", "d x/dx = 1", local=elementwise(("1", lambda x, y: 1.0)))
+@defgrad(m.identity, "d x/dx = 1", local=elementwise("1"))
 def _identity(op, needs, g):
     return (g,)
 
 
-_unary("Abs", "d|x|/dx = sign(x) (0 at 0)", lambda x, y: m.sign(x), ("sign(x)", lambda x, y: np.sign(x)))
-_unary("Exp", "d exp(x)/dx = exp(x)", lambda x, y: y, ("exp(x)", lambda x, y: y))
-_unary("Expm1", "d expm1(x)/dx = exp(x)", lambda x, y: m.exp(x), ("exp(x)", lambda x, y: np.exp(x)))
-_unary("Log", "d log(x)/dx = 1/x", lambda x, y: m.reciprocal(x), ("1/x", lambda x, y: 1.0 / x))
+_unary(m.abs, "d|x|/dx = sign(x) (0 at 0)", lambda x, y: m.sign(x), "sign(x)")
+_unary(m.exp, "d exp(x)/dx = exp(x)", lambda x, y: y, "exp(x)")
+_unary(m.expm1, "d expm1(x)/dx = exp(x)", lambda x, y: m.exp(x), "exp(x)")
+_unary(m.log, "d log(x)/dx = 1/x", lambda x, y: m.reciprocal(x), "1/x")
+_unary(m.log1p, "d log1p(x)/dx = 1/(1+x)", lambda x, y: m.reciprocal(1.0 + x), "1/(1+x)")
+_unary(m.square, "d x²/dx = 2x", lambda x, y: 2.0 * x, "2*x")
+_unary(m.sin, "d sin(x)/dx = cos(x)", lambda x, y: m.cos(x), "cos(x)")
+_unary(m.cos, "d cos(x)/dx = -sin(x)", lambda x, y: -m.sin(x), "-sin(x)")
+_unary(m.tan, "d tan(x)/dx = 1/cos²(x)", lambda x, y: m.square(m.reciprocal(m.cos(x))), "1/cos²(x)")
+_unary(m.asin, "d asin(x)/dx = 1/sqrt(1-x²)", lambda x, y: m.rsqrt(1.0 - x * x), "1/sqrt(1-x²)")
+_unary(m.acos, "d acos(x)/dx = -1/sqrt(1-x²)", lambda x, y: -m.rsqrt(1.0 - x * x), "-1/sqrt(1-x²)")
+_unary(m.atan, "d atan(x)/dx = 1/(1+x²)", lambda x, y: m.reciprocal(1.0 + x * x), "1/(1+x²)")
+_unary(m.sinh, "d sinh(x)/dx = cosh(x)", lambda x, y: m.cosh(x), "cosh(x)")
+_unary(m.cosh, "d cosh(x)/dx = sinh(x)", lambda x, y: m.sinh(x), "sinh(x)")
+_unary(m.tanh, "d tanh(x)/dx = 1 - tanh²(x)", lambda x, y: 1.0 - y * y, "1 - tanh²(x)")
+_unary(m.sigmoid, "d σ(x)/dx = σ(x)(1-σ(x))", lambda x, y: y * (1.0 - y), "σ(x)(1-σ(x))")
 _unary(
-    "Log1p", "d log1p(x)/dx = 1/(1+x)", lambda x, y: m.reciprocal(1.0 + x), ("1/(1+x)", lambda x, y: 1.0 / (1.0 + x))
-)
-_unary("Square", "d x²/dx = 2x", lambda x, y: 2.0 * x, ("2*x", lambda x, y: 2.0 * x))
-_unary("Sin", "d sin(x)/dx = cos(x)", lambda x, y: m.cos(x), ("cos(x)", lambda x, y: np.cos(x)))
-_unary("Cos", "d cos(x)/dx = -sin(x)", lambda x, y: -m.sin(x), ("-sin(x)", lambda x, y: -np.sin(x)))
-_unary(
-    "Tan",
-    "d tan(x)/dx = 1/cos²(x)",
-    lambda x, y: m.square(m.reciprocal(m.cos(x))),
-    ("1/cos²(x)", lambda x, y: 1.0 / np.cos(x) ** 2),
-)
-_unary(
-    "Asin",
-    "d asin(x)/dx = 1/sqrt(1-x²)",
-    lambda x, y: m.rsqrt(1.0 - x * x),
-    ("1/sqrt(1-x²)", lambda x, y: 1.0 / np.sqrt(1.0 - x * x)),
-)
-_unary(
-    "Acos",
-    "d acos(x)/dx = -1/sqrt(1-x²)",
-    lambda x, y: -m.rsqrt(1.0 - x * x),
-    ("-1/sqrt(1-x²)", lambda x, y: -1.0 / np.sqrt(1.0 - x * x)),
-)
-_unary(
-    "Atan",
-    "d atan(x)/dx = 1/(1+x²)",
-    lambda x, y: m.reciprocal(1.0 + x * x),
-    ("1/(1+x²)", lambda x, y: 1.0 / (1.0 + x * x)),
-)
-_unary("Sinh", "d sinh(x)/dx = cosh(x)", lambda x, y: m.cosh(x), ("cosh(x)", lambda x, y: np.cosh(x)))
-_unary("Cosh", "d cosh(x)/dx = sinh(x)", lambda x, y: m.sinh(x), ("sinh(x)", lambda x, y: np.sinh(x)))
-_unary("Tanh", "d tanh(x)/dx = 1 - tanh²(x)", lambda x, y: 1.0 - y * y, ("1 - tanh²(x)", lambda x, y: 1.0 - y * y))
-_unary("Sigmoid", "d σ(x)/dx = σ(x)(1-σ(x))", lambda x, y: y * (1.0 - y), ("σ(x)(1-σ(x))", lambda x, y: y * (1.0 - y)))
-_unary(
-    "Erf",
+    m.erf,
     "d erf(x)/dx = 2/sqrt(pi) exp(-x²)",
     lambda x, y: float(2.0 / np.sqrt(np.pi)) * m.exp(-(x * x)),
-    ("2/sqrt(pi) exp(-x²)", lambda x, y: 2.0 / np.sqrt(np.pi) * np.exp(-(x * x))),
+    "2/sqrt(pi) exp(-x²)",
 )
-_unary("Sign", "d sign(x)/dx = 0", lambda x, y: zeros_like(x), ("0", lambda x, y: 0.0))
+_unary(m.sign, "d sign(x)/dx = 0", lambda x, y: zeros_like(x), "0")
 
 
 # sqrt, rsqrt and reciprocal go through TF's fused backward kernels, which give
 # 0 where the upstream is 0 (no 0 * inf = nan behind a tf.where).
 
 
-@defgrad(
-    "Sqrt",
-    "d sqrt(x)/dx = 0.5/sqrt(x) (inf at 0; 0 where the upstream is 0)",
-    local=elementwise(("0.5/sqrt(x)", lambda x, y: 0.5 / y)),
-)
+@defgrad(m.sqrt, "d sqrt(x)/dx = 0.5/sqrt(x) (inf at 0; 0 where the upstream is 0)", local=elementwise("0.5/sqrt(x)"))
 def _sqrt(op, needs, g):
     return (m.sqrt_grad(op.outputs[0], g),)
 
 
-@defgrad(
-    "Rsqrt",
-    "d x**-0.5/dx = -0.5*x**-1.5 (0 where the upstream is 0)",
-    local=elementwise(("-0.5*x**-1.5", lambda x, y: -0.5 * y * y * y)),
-)
+@defgrad(m.rsqrt, "d x**-0.5/dx = -0.5*x**-1.5 (0 where the upstream is 0)", local=elementwise("-0.5*x**-1.5"))
 def _rsqrt(op, needs, g):
     return (m.rsqrt_grad(op.outputs[0], g),)
 
 
-@defgrad(
-    "Reciprocal", "d(1/x)/dx = -1/x² (0 where the upstream is 0)", local=elementwise(("-1/x²", lambda x, y: -(y * y)))
-)
+@defgrad(m.reciprocal, "d(1/x)/dx = -1/x² (0 where the upstream is 0)", local=elementwise("-1/x²"))
 def _reciprocal(op, needs, g):
     return (m.reciprocal_grad(op.outputs[0], g),)
 
 
 @defgrad(
-    "SqrtGrad",
+    m.SQRT_GRAD,
     "sqrt_grad(y, dy) = 0.5 dy/y:  d/dy = -0.5 dy/y²,  d/d(dy) = 0.5/y",
-    local=elementwise(
-        ("-0.5 dy/y²", lambda y, dy, z: -0.5 * dy / (y * y)), ("0.5/y", lambda y, dy, z: 0.5 / y), symbols=("y", "dy")
-    ),
+    local=elementwise("-0.5 dy/y²", "0.5/y", symbols=("y", "dy")),
 )
 def _sqrt_grad(op, needs, g):
     y, dy = op.inputs
@@ -300,11 +259,11 @@ def _sqrt_grad(op, needs, g):
 
 
 @defgrad(
-    "RsqrtGrad",
+    m.RSQRT_GRAD,
     "rsqrt_grad(y, dy) = -0.5 dy y³:  d/dy = -1.5 dy y²,  d/d(dy) = -0.5 y³",
     local=elementwise(
-        ("-1.5 dy y²", lambda y, dy, z: -1.5 * dy * y * y),
-        ("-0.5 y³", lambda y, dy, z: -0.5 * y**3),
+        "-1.5 dy y²",
+        "-0.5 y³",
         symbols=("y", "dy"),
     ),
 )
@@ -314,22 +273,16 @@ def _rsqrt_grad(op, needs, g):
 
 
 @defgrad(
-    "ReciprocalGrad",
+    m.RECIPROCAL_GRAD,
     "reciprocal_grad(y, dy) = -dy y²:  d/dy = -2 dy y,  d/d(dy) = -y²",
-    local=elementwise(
-        ("-2 dy y", lambda y, dy, z: -2.0 * dy * y), ("-y²", lambda y, dy, z: -(y * y)), symbols=("y", "dy")
-    ),
+    local=elementwise("-2 dy y", "-y²", symbols=("y", "dy")),
 )
 def _reciprocal_grad(op, needs, g):
     y, dy = op.inputs
     return (-2.0 * g * dy * y if needs[0] else None, m.reciprocal_grad(y, g) if needs[1] else None)
 
 
-@defgrad(
-    "Cast",
-    "d cast(x)/dx = 1 (cast back to x's dtype; none for integers)",
-    local=elementwise(("1 (cast back)", lambda x, y: 1.0)),
-)
+@defgrad(m.CAST, "d cast(x)/dx = 1 (cast back to x's dtype; none for integers)", local=elementwise("1 (cast back)"))
 def _cast(op, needs, g):
     x = op.inputs[0]
     if x.dtype.is_floating and g.dtype.is_floating:
@@ -338,11 +291,9 @@ def _cast(op, needs, g):
 
 
 @defgrad(
-    "SelectV2",
+    m.SELECT,
     "d where(c,x,y)/dx = 1 where c, d/dy = 1 where not c",
-    local=elementwise(
-        None, ("1 where c", lambda c, x, y, z: c), ("1 where not c", lambda c, x, y, z: ~c), symbols=("c", "x", "y")
-    ),
+    local=elementwise(None, "1 where c", "1 where not c", symbols=("c", "x", "y")),
 )
 def _select(op, needs, g):
     c, x, y = op.inputs
@@ -354,11 +305,7 @@ def _select(op, needs, g):
     )
 
 
-@defgrad(
-    "AddN",
-    "d(x1+...+xn)/dxi = 1",
-    local=lambda inputs, outputs, attrs: tuple(("1", ones_of(outputs[0])) for _ in inputs),
-)
+@defgrad(m.ADD_N, "d(x1+...+xn)/dxi = 1", local=elementwise(every="1"))
 def _add_n(op, needs, g):
     return tuple(g if need else None for need in needs)
 
@@ -380,17 +327,17 @@ def _count(op):
     return int(np.prod([shape[a] for a in op.attrs["axis"]], dtype=np.int64))
 
 
-@defgrad("Sum", "d sum(x)/dxi = 1", local=described("1 for every element: the upstream copied back to x's shape"))
+@defgrad(
+    m.reduce_sum, "d sum(x)/dxi = 1", local=described("1 for every element: the upstream copied back to x's shape")
+)
 def _sum(op, needs, g):
     return (_restore(g, op),)
 
 
 @defgrad(
-    "Mean",
+    m.reduce_mean,
     "d mean(x)/dxi = 1/n",
-    local=lambda inputs, outputs, attrs: (
-        (f"1/n = 1/{max(1, int(np.size(inputs[0]) // max(1, np.size(outputs[0]))))} for every element", None),
-    ),
+    local=described(_mean_text),
 )
 def _mean(op, needs, g):
     return (_restore(g, op) / float(max(_count(op), 1)),)
@@ -405,19 +352,19 @@ def _min_or_max(op, needs, g):
 
 
 defgrad(
-    "Max",
+    m.reduce_max,
     "d max(x)/dxi = 1/k at the k tied maxima, else 0",
     local=described("1 at the maximum (1/k when k tie), 0 elsewhere"),
 )(_min_or_max)
 defgrad(
-    "Min",
+    m.reduce_min,
     "d min(x)/dxi = 1/k at the k tied minima, else 0",
     local=described("1 at the minimum (1/k when k tie), 0 elsewhere"),
 )(_min_or_max)
 
 
 @defgrad(
-    "Prod",
+    m.reduce_prod,
     "d prod(x)/dxi = product of the others (exact with zeros)",
     local=described("the product of the other elements"),
 )
@@ -438,7 +385,7 @@ def _prod(op, needs, g):
 
 
 @defgrad(
-    "Cumsum",
+    m.CUMSUM,
     "d cumsum(x)/dx = reverse cumsum of the upstream",
     local=described("1 for every later output: a reverse cumsum of the upstream"),
 )
@@ -448,11 +395,37 @@ def _cumsum(op, needs, g):
 
 
 @defgrad(
-    "Cumprod",
-    "d cumprod(x)/dx = reverse cumsum(upstream * cumprod) / x",
+    m.CUMPROD,
+    "d cumprod(x)/dx = reverse cumsum(upstream * cumprod) / x (exact at zeros: the product of the others)",
     local=described("cumprod / x for every later output"),
 )
 def _cumprod(op, needs, g):
     a = op.attrs
     x, y = op.inputs[0], op.outputs[0]
-    return (m.cumsum(g * y, axis=a["axis"], exclusive=a["exclusive"], reverse=not a["reverse"]) / x,)
+    axis, exclusive, reverse = a["axis"], a["exclusive"], a["reverse"]
+
+    def over_later_outputs(v):  # each x[j] feeds the outputs after it: sum v over those
+        return m.cumsum(v, axis=axis, exclusive=exclusive, reverse=not reverse)
+
+    # Dividing by x is 0/0 at a zero (TF gives 0 there, PyTorch the exact value; so do we).
+    # Along the axis, before the first zero the division is safe; at the first zero the
+    # gradient is the upstream times the products with that zero left out; after it, every
+    # product holds that zero: the gradient is the zero times the gradient with the zero
+    # replaced by 1 (so 0, but its own derivative is right). That inner gradient may meet
+    # the next zero: one level per zero, folded from the last.
+    levels = []
+    while bool(B.xp.any(x._value == 0)):
+        nonzero = m.not_equal(x, zeros_like(x))
+        no_zero_yet = m.greater(m.cumprod(m.cast(nonzero, x.dtype), axis=axis, exclusive=True, reverse=reverse), 0)
+        before = m.logical_and(no_zero_yet, nonzero)
+        first_zero = m.logical_and(no_zero_yet, m.logical_not(nonzero))
+        ones, zeros = ones_like(x), zeros_like(x)
+        divided = over_later_outputs(g * y) / m.where(before, x, ones)
+        zero = m.reduce_sum(m.where(first_zero, x, zeros), axis=axis, keepdims=True)  # 0, with x's derivative
+        x = m.where(first_zero, ones, x)
+        y = m.cumprod(x, axis=axis, exclusive=exclusive, reverse=reverse)
+        levels.append((before, divided, first_zero, over_later_outputs(g * y), zero))
+    grad = over_later_outputs(g * y) / x
+    for before, divided, first_zero, at_first_zero, zero in reversed(levels):
+        grad = m.where(before, divided, m.where(first_zero, at_first_zero, zero * grad))
+    return (grad,)

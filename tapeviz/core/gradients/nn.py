@@ -1,10 +1,8 @@
 """Gradient rules of the neural-network primitives. TF's conventions at kinks."""
 
-import numpy as np
-
 from tapeviz.core.gradients import defgrad, described, elementwise
 from tapeviz.core.primitives import nn
-from tapeviz.core.primitives.array import reshape
+from tapeviz.core.primitives.array import reshape, zeros_like
 from tapeviz.core.primitives.math import exp, reduce_sum, sigmoid
 
 
@@ -15,36 +13,29 @@ def _keep_axis(g, like, axis):
     return reshape(g, shape)
 
 
-@defgrad(
-    "Relu",
-    "d relu(x)/dx = 1 where x > 0, else 0 (0 at 0, as in TF)",
-    local=elementwise(("1 where x > 0", lambda x, y: y > 0)),
-)
+@defgrad(nn.relu, "d relu(x)/dx = 1 where x > 0, else 0 (0 at 0, as in TF)", local=elementwise("1 where x > 0"))
 def _relu(op, needs, g):
     return (nn.relu_grad(g, op.outputs[0]),)
 
 
 @defgrad(
-    "ReluGrad",
+    nn.RELU_GRAD,
     "d relu_grad(g, y)/dg = 1 where y > 0, else 0;  d/dy = 0",
-    local=elementwise(("1 where y > 0", lambda g, y, z: y > 0), None, symbols=("g", "y")),
+    local=elementwise("1 where y > 0", "0", symbols=("g", "y")),
 )
 def _relu_grad(op, needs, h):
     _, y = op.inputs
-    return (nn.relu_grad(h, y) if needs[0] else None, None)
+    # d/dy is zero, not absent: TF returns zeros_like(y), so a second derivative through relu is 0, not None
+    return (nn.relu_grad(h, y) if needs[0] else None, zeros_like(y) if needs[1] else None)
 
 
-@defgrad(
-    "Softplus",
-    "d softplus(x)/dx = sigmoid(x)",
-    local=elementwise(("sigmoid(x)", lambda x, y: 1.0 / (1.0 + np.exp(-x)))),
-)
+@defgrad(nn.softplus, "d softplus(x)/dx = sigmoid(x)", local=elementwise("sigmoid(x)"))
 def _softplus(op, needs, g):
     return (g * sigmoid(op.inputs[0]),)
 
 
 @defgrad(
-    "Softmax",
+    nn.SOFTMAX,
     "d softmax(x)/dx · g = (g - sum(g*y, axis)) * y",
     local=described("y·(1 - y) on the diagonal, -yi·yj off it (the softmax Jacobian)"),
 )
@@ -55,7 +46,7 @@ def _softmax(op, needs, g):
 
 
 @defgrad(
-    "LogSoftmax",
+    nn.LOG_SOFTMAX,
     "d log_softmax(x)/dx · g = g - sum(g, axis) * exp(y)",
     local=described("1 - softmax(x) on the diagonal, -softmax(x) off it"),
 )
@@ -66,7 +57,7 @@ def _log_softmax(op, needs, g):
 
 
 @defgrad(
-    "SoftmaxCrossEntropyWithLogits",
+    nn.SOFTMAX_CROSS_ENTROPY,
     "d loss/d logits = (softmax(logits) - labels) * g,  d loss/d labels = -log_softmax(logits) * g",
     local=described("softmax(logits) - labels", "-log_softmax(logits)"),
 )
@@ -85,7 +76,7 @@ def _softmax_cross_entropy(op, needs, g, _g_backprop):
 
 
 @defgrad(
-    "SparseSoftmaxCrossEntropyWithLogits",
+    nn.SPARSE_SOFTMAX_CROSS_ENTROPY,
     "d loss/d logits = (softmax(logits) - one_hot(labels)) * g;  none for the int labels",
     local=described("softmax(logits) - one_hot(labels)", None),
 )
@@ -96,7 +87,7 @@ def _sparse_softmax_cross_entropy(op, needs, g, _g_backprop):
 
 
 @defgrad(
-    "SoftmaxCrossEntropyBackprop",
+    nn.CROSS_ENTROPY_BACKPROP,
     "d(softmax(x) - labels)/dx · h = (h - sum(h*softmax(x))) * softmax(x),  d/dlabels · h = -h",
     local=described("the softmax Jacobian", None, "-1"),
 )

@@ -1,12 +1,13 @@
 """Gradient rules of the scatter primitives: each is the adjoint of a gather_nd."""
 
 from tapeviz.core.gradients import defgrad, described
+from tapeviz.core.primitives import scatter as sc
 from tapeviz.core.primitives.array import gather_nd, zeros_like
 from tapeviz.core.primitives.scatter import tensor_scatter_nd_update
 
 
 @defgrad(
-    "ScatterNd",
+    sc.SCATTER_ND,
     "d/d updates = gather_nd(upstream, indices)",
     local=described(None, "1 from each update to the slot it is scattered to"),
 )
@@ -15,7 +16,7 @@ def _scatter_nd(op, needs, g):
 
 
 @defgrad(
-    "TensorScatterUpdate",
+    sc.TENSOR_SCATTER_UPDATE,
     "d/d tensor = upstream with the replaced slices zeroed,  d/d updates = gather_nd(upstream, indices)",
     local=described("1 outside the replaced slices, 0 inside", None, "1 from each update to its slot"),
 )
@@ -26,7 +27,7 @@ def _tensor_scatter_update(op, needs, g):
 
 
 @defgrad(
-    "TensorScatterAdd",
+    sc.TENSOR_SCATTER_ADD,
     "d/d tensor = upstream,  d/d updates = gather_nd(upstream, indices)",
     local=described("1", None, "1 from each update to its slot"),
 )
@@ -35,7 +36,7 @@ def _tensor_scatter_add(op, needs, g):
 
 
 @defgrad(
-    "TensorScatterSub",
+    sc.TENSOR_SCATTER_SUB,
     "d/d tensor = upstream,  d/d updates = -gather_nd(upstream, indices)",
     local=described("1", None, "-1 from each update to its slot"),
 )

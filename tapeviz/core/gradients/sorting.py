@@ -1,11 +1,12 @@
 """Gradient rule of top_k (and so of tf.sort, which is made of it)."""
 
 from tapeviz.core.gradients import defgrad, described
+from tapeviz.core.primitives import sorting as so
 from tapeviz.core.primitives.array import gather_grad
 
 
 @defgrad(
-    "TopKV2",
+    so.TOP_K,
     "scatter the upstream of the values back to where they were taken from",
     local=described("1 at each of the k largest entries, 0 elsewhere", None),
 )

@@ -1,9 +1,12 @@
 """Small factories that turn a kernel into a Primitive plus its public op function."""
 
+import numpy as np
+
 from tapeviz.core import state
 from tapeviz.core.errors import InvalidArgumentError
 from tapeviz.core.ops import as_tensor, as_tensors, execute
 from tapeviz.core.primitive import Primitive
+from tapeviz.core.quiet import run_quietly
 from tapeviz.core.recording import NO_ATTRS, record
 from tapeviz.core.tensor import Tensor
 
@@ -47,20 +50,47 @@ def not_a_float(x, tf_name, prim_name):
     )
 
 
-def binary(tf_name, prim_name, kernel, doc, differentiable=True):
-    """Define an elementwise two-input primitive (broadcasting) and its op."""
+def not_a_number(x, tf_name, prim_name):
+    """TF's error for a bool tensor given to arithmetic that has no bool kernel (sum, +), with the fix."""
+    return InvalidArgumentError(
+        f"Value for attr 'T' of bool is not in the list of allowed values: float, double, int32, "
+        f"int64, uint8, int16, int8, complex64, complex128, half, uint16, uint32, uint64. "
+        f"tf.{tf_name} does not take bool tensors: cast first, e.g. tf.cast(x, tf.float32) "
+        f"(a mean of bools is a fraction) or tf.cast(x, tf.int32) (a count). [Op:{prim_name}]",
+        prim_name,
+    )
+
+
+_BOOL = np.dtype(bool)
+
+
+def binary(tf_name, prim_name, kernel, doc, differentiable=True, numbers_only=False):
+    """Define an elementwise two-input primitive (broadcasting) and its op.
+
+    ``numbers_only``: TF has no bool kernel for it (+, -), so bools raise its
+    InvalidArgumentError rather than come back as a logical or.
+    """
     primitive = Primitive(prim_name, kernel, differentiable=differentiable)
 
     def op(x, y, name=None):
         # Every chain of arithmetic (and most gradient rules) runs through here,
         # so ops.execute is spelled out for its commonest case: two tensors of
         # one dtype (converted only otherwise), one output, no attributes.
-        if type(x) is not Tensor or type(y) is not Tensor or x._value.dtype is not y._value.dtype:
+        if (
+            type(x) is not Tensor
+            or type(y) is not Tensor
+            or (dtype := x._value.dtype) is not y._value.dtype
+            or (numbers_only and dtype is _BOOL)
+        ):
             x, y = as_tensors(x, y, prim_name)
+            if numbers_only and x._value.dtype is _BOOL:  # checked off the common path
+                raise not_a_number(x, tf_name, prim_name)
         try:
             output = Tensor(primitive.kernel(x._value, y._value))
         except (ValueError, IndexError, ArithmeticError) as exc:
             raise InvalidArgumentError(f"{exc} [Op:{prim_name}]", prim_name) from None
+        except RuntimeWarning:  # the user made warnings errors: TF's inf/nan come silently
+            output = Tensor(run_quietly(primitive.kernel, (x._value, y._value)))
         if _local.tapes or _listeners or _local.tracers:
             record(primitive, (x, y), (output,), NO_ATTRS)
         return output

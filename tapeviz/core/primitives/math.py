@@ -9,7 +9,7 @@ from tapeviz import backend as B
 from tapeviz.core.dtypes import as_dtype
 from tapeviz.core.ops import as_tensor, as_tensors, execute, same_dtype
 from tapeviz.core.primitive import Primitive
-from tapeviz.core.primitives._define import binary, unary
+from tapeviz.core.primitives._define import binary, not_a_number, unary
 
 
 def _xp(name):
@@ -18,8 +18,8 @@ def _xp(name):
 
 
 # -- arithmetic ------------------------------------------------------------------
-add = binary("add", "AddV2", operator.add, "x + y elementwise, with broadcasting.")
-subtract = binary("subtract", "Sub", operator.sub, "x - y elementwise, with broadcasting.")
+add = binary("add", "AddV2", operator.add, "x + y elementwise, with broadcasting.", numbers_only=True)
+subtract = binary("subtract", "Sub", operator.sub, "x - y elementwise, with broadcasting.", numbers_only=True)
 multiply = binary("multiply", "Mul", operator.mul, "x * y elementwise, with broadcasting.")
 divide = binary("divide", "RealDiv", operator.truediv, "x / y elementwise (float division).")
 
@@ -256,11 +256,13 @@ def normalize_axis(axis, ndim):
     return tuple(sorted(set(result)))
 
 
-def _reduction(tf_name, prim_name, kernel, doc, differentiable=True):
+def _reduction(tf_name, prim_name, kernel, doc, differentiable=True, numbers_only=True):
     primitive = Primitive(prim_name, kernel, differentiable=differentiable)
 
     def op(input_tensor, axis=None, keepdims=False, name=None):
         x = as_tensor(input_tensor)
+        if numbers_only and x._value.dtype.kind == "b":  # TF has no bool sum, mean, max...
+            raise not_a_number(x, tf_name, prim_name)
         axes = normalize_axis(axis, x.ndim)
         return execute(primitive, (x,), {"axis": axes, "keepdims": bool(keepdims)})
 
@@ -278,17 +280,19 @@ def _sum(x, axis, keepdims):
         rows = math.prod(x.shape[:lead])
         total = B.xp.dot(B.xp.ones(rows, dtype=x.dtype), x.reshape(rows, math.prod(x.shape[lead:])))
         return total.reshape((1,) * lead + x.shape[lead:] if keepdims else x.shape[lead:])
-    return B.xp.sum(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
+    return B.sum(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
 
 
 reduce_sum = _reduction("reduce_sum", "Sum", _sum, "Sum over ``axis`` (all axes when None).")
 
 
 def _mean(x, axis, keepdims):
+    count = math.prod([x.shape[a] for a in axis])
     if x.dtype.kind in "iu":  # TF divides integers with integer division
-        count = int(np.prod([x.shape[a] for a in axis])) if x.ndim else 1
         return (B.xp.sum(x, axis=axis, keepdims=keepdims) // max(count, 1)).astype(x.dtype)
-    return B.xp.mean(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
+    # The sum over the count, as np.mean computes it, minus np.mean's warnings from NumPy's
+    # own module ("Mean of empty slice"): an empty mean is 0 / 0 = NaN, silently, as in TF.
+    return B.sum(x, axis=axis, keepdims=keepdims, dtype=x.dtype) / x.dtype.type(count)
 
 
 reduce_mean = _reduction(
@@ -297,22 +301,40 @@ reduce_mean = _reduction(
     _mean,
     "Mean over ``axis`` (all axes when None). Integer tensors use integer division, as in TF.",
 )
+
+
+def _extreme(fn, largest):
+    """The kernel of reduce_max (``largest``) or reduce_min: an empty reduction gives the
+    identity, as in TF: -inf for max (+inf for min), the dtype's lowest (highest) for ints."""
+
+    def kernel(x, axis, keepdims):
+        if x.size:
+            return fn(x, axis=axis, keepdims=keepdims)
+        limits = np.finfo(x.dtype) if x.dtype.kind == "f" else np.iinfo(x.dtype)
+        identity = (-np.inf if largest else np.inf) if x.dtype.kind == "f" else (limits.min if largest else limits.max)
+        shape = tuple(1 if a in axis else n for a, n in enumerate(x.shape) if keepdims or a not in axis)
+        out = B.xp.full(shape, identity, dtype=x.dtype)
+        return out[()] if not shape else out  # rank 0 as a scalar, as NumPy's reductions return
+
+    return kernel
+
+
 reduce_max = _reduction(
     "reduce_max",
     "Max",
-    lambda x, axis, keepdims: B.xp.max(x, axis=axis, keepdims=keepdims),
-    "Maximum over ``axis``. Tied maxima share the gradient evenly, as in TF.",
+    _extreme(lambda x, axis, keepdims: B.xp.max(x, axis=axis, keepdims=keepdims), largest=True),
+    "Maximum over ``axis``. Tied maxima share the gradient evenly, as in TF. Empty: -inf (ints: the lowest value).",
 )
 reduce_min = _reduction(
     "reduce_min",
     "Min",
-    lambda x, axis, keepdims: B.xp.min(x, axis=axis, keepdims=keepdims),
-    "Minimum over ``axis``. Tied minima share the gradient evenly, as in TF.",
+    _extreme(lambda x, axis, keepdims: B.xp.min(x, axis=axis, keepdims=keepdims), largest=False),
+    "Minimum over ``axis``. Tied minima share the gradient evenly, as in TF. Empty: +inf (ints: the highest value).",
 )
 reduce_prod = _reduction(
     "reduce_prod",
     "Prod",
-    lambda x, axis, keepdims: B.xp.prod(x, axis=axis, keepdims=keepdims, dtype=x.dtype),
+    lambda x, axis, keepdims: B.prod(x, axis=axis, keepdims=keepdims, dtype=x.dtype),
     "Product over ``axis``; its gradient handles zeros.",
 )
 reduce_any = _reduction(
@@ -321,6 +343,7 @@ reduce_any = _reduction(
     lambda x, axis, keepdims: B.xp.any(x, axis=axis, keepdims=keepdims),
     "Logical or over ``axis``.",
     differentiable=False,
+    numbers_only=False,
 )
 reduce_all = _reduction(
     "reduce_all",
@@ -328,6 +351,7 @@ reduce_all = _reduction(
     lambda x, axis, keepdims: B.xp.all(x, axis=axis, keepdims=keepdims),
     "Logical and over ``axis``.",
     differentiable=False,
+    numbers_only=False,
 )
 
 
@@ -346,14 +370,25 @@ def _arg_reduction(tf_name, prim_name, fn):
     return op
 
 
-argmax = _arg_reduction("argmax", "ArgMax", lambda x, axis, dtype: B.xp.argmax(x, axis=axis).astype(dtype))
-argmin = _arg_reduction("argmin", "ArgMin", lambda x, axis, dtype: B.xp.argmin(x, axis=axis).astype(dtype))
+def _skipping_nan(fn, stand_in):
+    """``fn`` (argmax or argmin) that never picks a NaN, as TF's kernels: they keep the
+    first entry and replace it only by a larger (smaller) one, which a NaN never is.
+    A NaN stands in as -inf (+inf); all NaN gives index 0, as in TF."""
 
-CUMSUM = Primitive(
-    "Cumsum", lambda x, axis, exclusive, reverse: _cumulative(B.xp.cumsum, x, axis, exclusive, reverse, 0)
-)
+    def kernel(x, axis, dtype):
+        if x.dtype.kind == "f":
+            x = B.xp.where(B.xp.isnan(x), B.xp.asarray(stand_in, dtype=x.dtype), x)
+        return fn(x, axis=axis).astype(dtype)
+
+    return kernel
+
+
+argmax = _arg_reduction("argmax", "ArgMax", _skipping_nan(lambda x, axis: B.xp.argmax(x, axis=axis), -np.inf))
+argmin = _arg_reduction("argmin", "ArgMin", _skipping_nan(lambda x, axis: B.xp.argmin(x, axis=axis), np.inf))
+
+CUMSUM = Primitive("Cumsum", lambda x, axis, exclusive, reverse: _cumulative(B.cumsum, x, axis, exclusive, reverse, 0))
 CUMPROD = Primitive(
-    "Cumprod", lambda x, axis, exclusive, reverse: _cumulative(B.xp.cumprod, x, axis, exclusive, reverse, 1)
+    "Cumprod", lambda x, axis, exclusive, reverse: _cumulative(B.cumprod, x, axis, exclusive, reverse, 1)
 )
 
 
@@ -375,12 +410,16 @@ def _cumulative(fn, x, axis, exclusive, reverse, identity_value):
 def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
     """Running sum along ``axis``; ``exclusive`` leaves out the current element."""
     x = as_tensor(x)
+    if x._value.dtype.kind == "b":
+        raise not_a_number(x, "math.cumsum", "Cumsum")
     return execute(CUMSUM, (x,), {"axis": int(axis) % x.ndim, "exclusive": bool(exclusive), "reverse": bool(reverse)})
 
 
 def cumprod(x, axis=0, exclusive=False, reverse=False, name=None):
     """Running product along ``axis``; ``exclusive`` leaves out the current element."""
     x = as_tensor(x)
+    if x._value.dtype.kind == "b":
+        raise not_a_number(x, "math.cumprod", "Cumprod")
     return execute(CUMPROD, (x,), {"axis": int(axis) % x.ndim, "exclusive": bool(exclusive), "reverse": bool(reverse)})
 
 
@@ -401,6 +440,8 @@ def add_n(inputs, name=None):
         raise ValueError("add_n needs at least one tensor.")
     if len({t._value.dtype for t in tensors}) > 1:
         same_dtype(*tensors, op="AddN")
+    if tensors[0]._value.dtype.kind == "b":
+        raise not_a_number(tensors[0], "math.add_n", "AddN")
     shapes = {t._value.shape for t in tensors}
     if len(shapes) > 1:
         raise ValueError(f"add_n needs tensors of one shape, got shapes {sorted(shapes)}.")

@@ -23,11 +23,23 @@ def descending_order(x, axis=-1):
     Stable: equal values keep their order (lower index first), as TF's top_k
     does. Sorting the reversed array ascending and reversing the result gives
     that without negating (which overflows for the smallest integer).
+
+    NaN comes last, below -inf: the order TF's argmax implies (it never picks
+    a NaN), so ``top_k(x, 1)`` agrees with ``argmax(x)``. (TF's own top_k
+    leaves a NaN wherever its comparisons, all false, happen to put it.)
     """
     xp = B.xp
     n = x.shape[axis]
+    nan = xp.isnan(x) if x.dtype.kind == "f" else None
+    if nan is not None:
+        x = xp.where(nan, xp.asarray(-np.inf, dtype=x.dtype), x)
     flipped = xp.flip(x, axis=axis)
-    return n - 1 - xp.flip(xp.argsort(flipped, axis=axis, kind="stable"), axis=axis)
+    order = n - 1 - xp.flip(xp.argsort(flipped, axis=axis, kind="stable"), axis=axis)
+    if nan is not None:  # move the NaNs after the -infs, each group keeping its order
+        order = xp.take_along_axis(
+            order, xp.argsort(xp.take_along_axis(nan, order, axis=axis), axis=axis, kind="stable"), axis=axis
+        )
+    return order
 
 
 def _top_k(x, k, index_dtype):

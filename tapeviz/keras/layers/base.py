@@ -19,10 +19,10 @@ import numpy as np
 from tapeviz import backend as B
 from tapeviz.core import nest, state
 from tapeviz.core.primitives.math import cast
+from tapeviz.core.records import RecordsInit
 from tapeviz.core.scopes import name_scope
 from tapeviz.core.tensor import Tensor, Variable, convert_to_tensor, to_array
 from tapeviz.keras import initializers
-from tapeviz.keras.saving.config import RecordsInit
 from tapeviz.keras.variables import Variable as KerasVariable
 from tapeviz.keras.variables import _stack as _path_stack
 from tapeviz.keras.variables import path_scope

@@ -2,9 +2,10 @@
 
 import numpy as np
 
-import tapeviz as _tf
-from tapeviz.core.primitives.array import reshape
+from tapeviz import nn as tf_nn
+from tapeviz.core.primitives.array import gather, reshape
 from tapeviz.core.primitives.linalg import matmul
+from tapeviz.core.primitives.math import cast
 from tapeviz.keras import activations, initializers
 from tapeviz.keras.layers.base import InputSpec, KerasTensor, Layer
 
@@ -110,7 +111,7 @@ class Dropout(Layer):
 
     def call(self, inputs, training=None):
         if training and self.rate > 0:
-            return _tf.nn.dropout(inputs, rate=self.rate, noise_shape=self.noise_shape, seed=self.seed)
+            return tf_nn.dropout(inputs, rate=self.rate, noise_shape=self.noise_shape, seed=self.seed)
         return inputs
 
 
@@ -134,8 +135,8 @@ class Embedding(Layer):
 
     def call(self, inputs):
         if inputs.dtype.is_floating:
-            inputs = _tf.cast(inputs, "int32")
-        return _tf.gather(self.embeddings, inputs)
+            inputs = cast(inputs, "int32")
+        return gather(self.embeddings, inputs)
 
 
 class InputLayer(Layer):

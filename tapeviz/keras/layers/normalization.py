@@ -1,6 +1,8 @@
 """BatchNormalization and LayerNormalization."""
 
-import tapeviz as _tf
+from tapeviz import math as tf_math
+from tapeviz import nn as tf_nn
+from tapeviz.core.primitives.array import reshape
 from tapeviz.keras import initializers
 from tapeviz.keras.layers.base import Layer
 
@@ -51,19 +53,17 @@ class BatchNormalization(Layer):
         shape[axis] = inputs.shape[axis]
 
         def shaped(v):
-            return None if v is None else _tf.reshape(v, shape)
+            return None if v is None else reshape(v, shape)
 
         if training:
-            mean, variance = _tf.nn.moments(inputs, axes=reduce_axes, keepdims=True)
+            mean, variance = tf_nn.moments(inputs, axes=reduce_axes, keepdims=True)
             m = self.momentum
             # The moving statistics are state, not part of the gradient: assign plain values.
-            self.moving_mean.assign(self.moving_mean.numpy() * m + _tf.reshape(mean, [-1]).numpy() * (1 - m))
-            self.moving_variance.assign(
-                self.moving_variance.numpy() * m + _tf.reshape(variance, [-1]).numpy() * (1 - m)
-            )
+            self.moving_mean.assign(self.moving_mean.numpy() * m + reshape(mean, [-1]).numpy() * (1 - m))
+            self.moving_variance.assign(self.moving_variance.numpy() * m + reshape(variance, [-1]).numpy() * (1 - m))
         else:
             mean, variance = shaped(self.moving_mean), shaped(self.moving_variance)
-        return _tf.nn.batch_normalization(inputs, mean, variance, shaped(self.beta), shaped(self.gamma), self.epsilon)
+        return tf_nn.batch_normalization(inputs, mean, variance, shaped(self.beta), shaped(self.gamma), self.epsilon)
 
 
 class LayerNormalization(Layer):
@@ -116,14 +116,14 @@ class LayerNormalization(Layer):
         shape = [x.shape[a] if a in axes else 1 for a in range(x.ndim)]
 
         def shaped(v):
-            return None if v is None else _tf.reshape(v, shape)
+            return None if v is None else reshape(v, shape)
 
         gamma, beta = shaped(self.gamma), shaped(self.beta)
         if self.rms_scaling:
-            variance = _tf.reduce_mean(_tf.square(x), axis=axes, keepdims=True)
-            return x * _tf.math.rsqrt(variance + self.epsilon) * gamma
-        mean, variance = _tf.nn.moments(x, axes=axes, keepdims=True)
-        inv = _tf.math.rsqrt(variance + self.epsilon)
+            variance = tf_math.reduce_mean(tf_math.square(x), axis=axes, keepdims=True)
+            return x * tf_math.rsqrt(variance + self.epsilon) * gamma
+        mean, variance = tf_nn.moments(x, axes=axes, keepdims=True)
+        inv = tf_math.rsqrt(variance + self.epsilon)
         if gamma is not None:
             inv = inv * gamma
         res = -mean * inv

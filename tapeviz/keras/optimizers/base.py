@@ -9,17 +9,18 @@ Updates are not differentiable (as in TF): they work on the variables'
 arrays directly and ``assign`` the result, which the event bus reports.
 """
 
+import threading
 import warnings
 
 import numpy as np
 
 from tapeviz import backend as B
 from tapeviz.core import nest
+from tapeviz.core.records import RecordsInit
 from tapeviz.core.tape import GradientTape
-from tapeviz.core.tensor import Tensor, Variable, to_array
+from tapeviz.core.tensor import Tensor, Variable, to_array, updating
 from tapeviz.core.tracing import host_call
 from tapeviz.keras.optimizers.schedules import LearningRateSchedule
-from tapeviz.keras.saving.config import RecordsInit
 from tapeviz.keras.variables import Variable as KerasVariable
 from tapeviz.keras.variables import path_scope
 
@@ -103,6 +104,7 @@ class Optimizer(RecordsInit):
         self._slots = {}  # variable id -> {slot name: Variable}
         self._tracked = []  # the variables with slots, in the order they were first seen
         self.built = False
+        self._step_lock = threading.RLock()  # one step at a time: slots and iterations stay in step, as in TF
 
     # -- state --------------------------------------------------------------------------
     @property
@@ -244,6 +246,16 @@ class Optimizer(RecordsInit):
                     f"The optimizer can only update tf.Variable objects, got {type(variable).__name__}. "
                     "Pass model.trainable_variables (or your own tf.Variables)."
                 )
+        with self._step_lock:
+            return self._apply_step(grads, variables)
+
+    def _apply_step(self, grads, variables):
+        # An inf or nan gradient gives nan weights silently, as in TF: no NumPy warning (or, under a
+        # user's "error" filter, no exception halfway through a step with some slots updated).
+        with B.xp.errstate(all="ignore"):
+            return self._apply_quietly(grads, variables)
+
+    def _apply_quietly(self, grads, variables):
         if not self.built:
             self.build(variables)
         else:
@@ -264,7 +276,7 @@ class Optimizer(RecordsInit):
                 f"Gradients do not exist for variables {missing} when minimizing the loss. "
                 "If using `model.compile()`, did you forget to provide a `loss` argument?",
                 UserWarning,
-                stacklevel=3,
+                stacklevel=5,  # the caller of apply_gradients (apply -> _apply_step -> _apply_quietly)
             )
         variables = [v for _, v in kept]
         arrays = []
@@ -280,7 +292,8 @@ class Optimizer(RecordsInit):
         lr = self._current_lr_value()
         self._apply_weight_decay(variables, lr)
         for g, v in zip(arrays, variables):
-            self.update_step(g, v, to_array(v).dtype.type(lr))
+            with updating(v):  # read, compute, assign: no other thread's assign* in between
+                self.update_step(g, v, to_array(v).dtype.type(lr))
         self._iterations.assign(to_array(self._iterations) + 1)
         return None
 
@@ -339,9 +352,10 @@ class Optimizer(RecordsInit):
             return
         for v in variables:
             if self._use_weight_decay(v):
-                value = to_array(v)
-                dtype = value.dtype.type
-                v.assign(value - value * dtype(self.weight_decay) * dtype(lr))
+                with updating(v):
+                    value = to_array(v)
+                    dtype = value.dtype.type
+                    v.assign(value - value * dtype(self.weight_decay) * dtype(lr))
 
     def _use_weight_decay(self, variable):
         excluded = getattr(self, "_exclude_from_weight_decay", ())

@@ -7,8 +7,8 @@ learning rates (and so the same weights) as on TensorFlow.
 import numpy as np
 
 from tapeviz import backend as B
+from tapeviz.core.records import RecordsInit
 from tapeviz.core.tensor import Tensor, is_tensor, to_array
-from tapeviz.keras.saving.config import RecordsInit
 
 __all__ = ["LearningRateSchedule", "ExponentialDecay", "PiecewiseConstantDecay", "InverseTimeDecay"]
 

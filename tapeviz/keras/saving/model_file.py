@@ -10,27 +10,41 @@ with no help; custom layers and subclassed models need ``custom_objects`` or
 subclassed model is rebuilt by calling it on zeros of the input shape it was
 first called with. The compiled optimizer, loss and metrics come back, with
 the optimizer's state.
+
+A file is data: loading calls only the classes ``registry.py`` allows, runs
+a saved lambda only with ``safe_mode=False``, refuses HDF5 links and
+external storage, and reports any malformed file as ``FileFormatError`` (a
+``ValueError``). Saving writes a temporary file and replaces the target only
+when complete.
 """
 
 import datetime
-import io
+import importlib.metadata
 import json
 import zipfile
+import zlib
 
+from tapeviz.core import nest
+from tapeviz.core.files import FileFormatError, atomic_write
+from tapeviz.keras.saving import registry
 from tapeviz.keras.saving import weights as weights_io
 from tapeviz.keras.saving.config import FORMAT, deserialize, serialize
 
-__all__ = ["save_model", "load_model"]
+__all__ = ["save_model", "load_model", "load_weights_from_keras_file"]
 
 _SAVE_SUFFIX_ERROR = (
     "Invalid filepath extension for saving. Please add either a `.keras` extension for the native Keras format "
     "(recommended) or a `.h5` extension. Use `model.export(filepath)` if you want to export a SavedModel for use "
     "with TFLite/TFServing/etc. Received: filepath={path}."
 )
+_MAX_MEMBER_BYTES = 1 << 31  # a zip member claiming more than 2 GiB is refused before it is inflated
 
 
 def save_model(model, filepath, overwrite=True, **kwargs):
-    """Write ``model`` (architecture, weights, compile state) to a ``.keras`` zip file."""
+    """Write ``model`` (architecture, weights, compile state) to a ``.keras`` zip file, all or nothing.
+
+    ``overwrite=False`` and an existing file: Keras asks; tapeviz raises ``FileExistsError`` and writes nothing.
+    """
     path = str(filepath)
     if path.endswith(".h5"):
         raise ValueError(
@@ -40,31 +54,32 @@ def save_model(model, filepath, overwrite=True, **kwargs):
         )
     if not path.endswith(".keras"):
         raise ValueError(_SAVE_SUFFIX_ERROR.format(path=path))
-    h5py = weights_io.h5py_module()
     config = {"format": FORMAT, "version": 1, "model": describe_model(model)}
     if getattr(model, "compiled", False):
         config["compile"] = serialize(model._compile_args)
-    buffer = io.BytesIO()
-    with h5py.File(buffer, "w") as f:
-        weights_io.write_state(model, f)
-    from tapeviz import __version__
-
+    weights = weights_io.state_bytes(model)
     metadata = {
         "keras_version": "3 (tapeviz)",
-        "tapeviz_version": __version__,
+        "tapeviz_version": _tapeviz_version(),
         "date_saved": datetime.datetime.now().strftime("%Y-%m-%d@%H:%M:%S"),
     }
-    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as z:
-        z.writestr("metadata.json", json.dumps(metadata))
-        z.writestr("config.json", json.dumps(config))
-        z.writestr("model.weights.h5", buffer.getvalue())
+    with atomic_write(path, overwrite=overwrite) as f:
+        with zipfile.ZipFile(f, "w", compression=zipfile.ZIP_DEFLATED) as z:
+            z.writestr("metadata.json", json.dumps(metadata))
+            z.writestr("config.json", json.dumps(config))
+            z.writestr("model.weights.h5", weights)
+
+
+def _tapeviz_version():
+    try:
+        return importlib.metadata.version("tapeviz")
+    except importlib.metadata.PackageNotFoundError:  # run from a source tree that was never installed
+        return "unknown"
 
 
 def describe_model(model):
     """JSON data for a model or layer: Sequential and functional models by structure, others by constructor."""
-    from tapeviz.keras.models import Sequential
-
-    if isinstance(model, Sequential):
+    if isinstance(model, registry.part("Sequential")):
         return {
             "__sequential__": model.name,
             "trainable": model.trainable,
@@ -105,8 +120,6 @@ def _describe_functional(model):
         )
 
     def where(structure):
-        from tapeviz.core import nest
-
         return serialize(nest.map_structure(lambda t: node_index[id(t)], structure))
 
     return {
@@ -118,57 +131,121 @@ def _describe_functional(model):
     }
 
 
-def rebuild_model(data, custom_objects=None):
+class _Rebuilder:
+    """Builds the model a config describes, calling only what ``deserialize`` allows."""
+
+    def __init__(self, custom_objects, safe_mode):
+        self.custom_objects = custom_objects
+        self.safe_mode = safe_mode
+
+    def read(self, data):
+        return deserialize(data, self.custom_objects, self.safe_mode)
+
+    def model(self, data):
+        if not isinstance(data, dict):
+            raise FileFormatError(f"A model in config.json must be an object, got {type(data).__name__}.")
+        if "__sequential__" in data:
+            layers = [self.model(d) for d in _list(data.get("layers"), "layers")]
+            Sequential = registry.part("Sequential")
+            model = Sequential(layers, name=_text(data["__sequential__"]), trainable=bool(data.get("trainable", True)))
+            shape = self.read(data.get("build_input_shape"))
+            if not model.built and shape is not None:
+                model.build(shape)
+            return model
+        if "__functional__" in data:
+            return self.functional(data)
+        name = data.get("name")
+        obj = self.read({k: v for k, v in data.items() if k not in ("name", "build_input_shape")})
+        if not isinstance(obj, registry.part("Layer")):
+            raise FileFormatError(f"config.json describes a {type(obj).__name__} where a layer or model belongs.")
+        if name is not None:
+            obj.name = _text(name)
+        shape = self.read(data.get("build_input_shape"))
+        if shape is not None and not obj.built and isinstance(obj, registry.part("Model")):
+            obj.build(shape)  # a subclassed model: run zeros through it (plain layers are built by their container)
+        return obj
+
+    def functional(self, data):
+        layers = [self.model(d) for d in _list(data.get("layers"), "layers")]
+        Input = registry.part("Input")
+        built = []
+        for node in _list(data.get("nodes"), "nodes"):
+            if node.get("input"):
+                shape = [None if n is None else int(n) for n in _list(node["shape"], "shape")]
+                built.append(Input(shape=tuple(shape[1:]), batch_size=shape[0], dtype=node["dtype"], name=node["name"]))
+                continue
+            parents = [built[_index(i, len(built))] for i in _list(node["parents"], "parents")]
+            args = self.read(node["args"])
+            kwargs = self.read(node["kwargs"])
+            layer = layers[_index(node["layer"], len(layers))]
+            built.append(layer(parents[0] if len(parents) == 1 else parents, *args, **kwargs))
+        inputs = nest.map_structure(lambda i: built[_index(i, len(built))], self.read(data["inputs"]))
+        outputs = nest.map_structure(lambda i: built[_index(i, len(built))], self.read(data["outputs"]))
+        return registry.part("Model")(inputs=inputs, outputs=outputs, name=_text(data["__functional__"]))
+
+
+def _list(value, what):
+    if not isinstance(value, list):
+        raise FileFormatError(f"'{what}' in config.json must be a list.")
+    return value
+
+
+def _text(value):
+    if not isinstance(value, str):
+        raise FileFormatError(f"A name in config.json must be a string, got {value!r}.")
+    return value
+
+
+def _index(value, size):
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < size:
+        raise FileFormatError(f"A node index in config.json is out of range: {value!r}.")
+    return value
+
+
+def rebuild_model(data, custom_objects=None, safe_mode=True):
     """The model (or layer) ``data`` describes, built, with fresh weights."""
-    from tapeviz.keras.models import Sequential
-
-    if "__sequential__" in data:
-        layers = [rebuild_model(d, custom_objects) for d in data["layers"]]
-        model = Sequential(layers, name=data["__sequential__"], trainable=data.get("trainable", True))
-        shape = deserialize(data.get("build_input_shape"))
-        if not model.built and shape is not None:
-            model.build(shape)
-        return model
-    if "__functional__" in data:
-        return _rebuild_functional(data, custom_objects)
-    name = data.get("name")
-    obj = deserialize({k: v for k, v in data.items() if k not in ("name", "build_input_shape")}, custom_objects)
-    if name is not None:
-        obj.name = name
-    shape = deserialize(data.get("build_input_shape"))
-    from tapeviz.keras.models import Model
-
-    if shape is not None and not obj.built and isinstance(obj, Model):
-        obj.build(shape)  # a subclassed model: run zeros through it (plain layers are built by their container)
-    return obj
+    return _Rebuilder(custom_objects, safe_mode).model(data)
 
 
-def _rebuild_functional(data, custom_objects):
-    from tapeviz.core import nest
-    from tapeviz.keras.layers.core import Input
-    from tapeviz.keras.models import Model
-
-    layers = [rebuild_model(d, custom_objects) for d in data["layers"]]
-    built = []
-    for node in data["nodes"]:
-        if node.get("input"):
-            built.append(
-                Input(
-                    shape=tuple(node["shape"][1:]), batch_size=node["shape"][0], dtype=node["dtype"], name=node["name"]
-                )
-            )
-            continue
-        parents = [built[i] for i in node["parents"]]
-        args = deserialize(node["args"], custom_objects)
-        kwargs = deserialize(node["kwargs"], custom_objects)
-        built.append(layers[node["layer"]](parents[0] if len(parents) == 1 else parents, *args, **kwargs))
-    inputs = nest.map_structure(lambda i: built[i], deserialize(data["inputs"]))
-    outputs = nest.map_structure(lambda i: built[i], deserialize(data["outputs"]))
-    return Model(inputs=inputs, outputs=outputs, name=data["__functional__"])
+def _read_members(path, names):
+    """The bytes of ``names`` inside the zip at ``path``, as a clear error for anything but a readable zip."""
+    try:
+        with zipfile.ZipFile(path) as z:
+            found = {}
+            for name in names:
+                if name not in z.namelist():
+                    raise FileFormatError(f"{path} is not a .keras model file: it has no {name!r}.")
+                info = z.getinfo(name)
+                if info.file_size > _MAX_MEMBER_BYTES:
+                    raise FileFormatError(
+                        f"{path}: {name} claims {info.file_size} bytes, more than a model file holds."
+                    )
+                found[name] = z.read(info)
+            return found
+    except (FileNotFoundError, IsADirectoryError, PermissionError):
+        raise  # the path, not the file's content: the usual OSError
+    except (
+        zipfile.BadZipFile,
+        zipfile.LargeZipFile,
+        zlib.error,
+        RuntimeError,
+        EOFError,
+        NotImplementedError,
+        ValueError,
+        OSError,
+    ) as exc:
+        if isinstance(exc, FileFormatError):
+            raise
+        raise FileFormatError(f"{path} is not a readable .keras (zip) file: {exc}") from None
 
 
 def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
-    """A model saved by ``model.save('name.keras')`` (tapeviz's), with its weights and compile state."""
+    """A model saved by ``model.save('name.keras')`` (tapeviz's), with its weights and compile state.
+
+    Only tapeviz's own Keras classes and functions, those registered with
+    ``register_keras_serializable`` and those in ``custom_objects`` are called;
+    a saved lambda is Python code, run only with ``safe_mode=False``.
+    """
     path = str(filepath)
     if not path.endswith(".keras"):
         raise ValueError(
@@ -178,27 +255,36 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
             f"`keras.layers.TFSMLayer({path}, call_endpoint='serving_default')` (note that your `call_endpoint` "
             "might have a different name)."
         )
-    h5py = weights_io.h5py_module()
-    with zipfile.ZipFile(path) as z:
-        config = json.loads(z.read("config.json"))
-        weights = z.read("model.weights.h5")
-    if config.get("format") != FORMAT:
-        raise ValueError(
+    members = _read_members(path, ["config.json", "model.weights.h5"])
+    try:
+        config = json.loads(members["config.json"])
+    except (ValueError, RecursionError) as exc:
+        raise FileFormatError(f"{path}: config.json is not JSON ({exc}).") from None
+    if not isinstance(config, dict) or config.get("format") != FORMAT:
+        raise FileFormatError(
             f"{path} is a .keras file written by Keras, whose config tapeviz cannot rebuild. Rebuild the model in "
             f"code and call model.load_weights({path!r}): the weights inside are in Keras 3's layout."
         )
-    model = rebuild_model(config["model"], custom_objects)
-    if compile and "compile" in config:
-        model.compile(**deserialize(config["compile"], custom_objects))
-    with h5py.File(io.BytesIO(weights), "r") as f:
-        weights_io.read_state(model, f)
+    rebuild = _Rebuilder(custom_objects, safe_mode)
+    try:
+        model = rebuild.model(config.get("model"))
+        if compile and "compile" in config:
+            compile_args = rebuild.read(config["compile"])
+            if not isinstance(compile_args, dict):
+                raise FileFormatError("'compile' in config.json must describe keyword arguments.")
+            model.compile(**compile_args)
+    except ValueError:
+        raise  # a clear error already (an unknown class, a lambda in safe mode, a bad entry)
+    except Exception as exc:  # a constructor given what no saved model gives it
+        raise FileFormatError(
+            f"{path}: the model in config.json cannot be rebuilt: {type(exc).__name__}: {exc}"
+        ) from exc
+    weights_io.read_state_bytes(model, members["model.weights.h5"], f"{path} (model.weights.h5)")
     return model
 
 
 def load_weights_from_keras_file(model, filepath):
     """``model.load_weights('name.keras')``: the weights inside a .keras zip (Keras's or tapeviz's)."""
-    h5py = weights_io.h5py_module()
-    with zipfile.ZipFile(str(filepath)) as z:
-        weights = z.read("model.weights.h5")
-    with h5py.File(io.BytesIO(weights), "r") as f:
-        weights_io.read_state(model, f)
+    path = str(filepath)
+    weights = _read_members(path, ["model.weights.h5"])["model.weights.h5"]
+    weights_io.read_state_bytes(model, weights, f"{path} (model.weights.h5)")

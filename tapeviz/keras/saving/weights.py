@@ -12,11 +12,16 @@ h5py is needed to read and write the files (``pip install h5py`` or
 ``pip install 'tapeviz[saving]'``); nothing else in tapeviz needs it.
 """
 
+import io
+import os
 import re
 
 import numpy as np
 
-__all__ = ["save_weights", "load_weights", "check_weights_filename", "h5py_module"]
+from tapeviz.core.files import FileFormatError, atomic_write
+from tapeviz.keras.saving import registry
+
+__all__ = ["save_weights", "load_weights", "check_weights_filename", "h5py_module", "write_state", "read_state"]
 
 
 def h5py_module():
@@ -37,23 +42,17 @@ def check_weights_filename(filepath):
 
 
 def _snake_case(name):
-    from tapeviz.keras.layers.base import _snake_case as snake
-
-    return snake(name)
+    name = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", name)
+    return re.sub(r"([a-z])([A-Z])", r"\1_\2", name).lower()  # as Layer names its instances
 
 
 def _is_saveable(obj):
-    from tapeviz.keras.layers.base import Layer
-    from tapeviz.keras.optimizers.base import Optimizer
-
-    return isinstance(obj, (Layer, Optimizer))
+    return isinstance(obj, (registry.part("Layer"), registry.part("Optimizer")))
 
 
 def own_variables(obj):
     """What an object stores in its ``vars`` group: a layer's own weights (trainable first), an optimizer's variables."""
-    from tapeviz.keras.optimizers.base import Optimizer
-
-    if isinstance(obj, Optimizer):
+    if isinstance(obj, registry.part("Optimizer")):
         return obj.variables
     own = obj.__dict__.get("_own_weights", [])
     return [w for w in own if w.trainable] + [w for w in own if not w.trainable]
@@ -61,10 +60,8 @@ def own_variables(obj):
 
 def _children(obj):
     """(attribute, child) pairs Keras walks: public attributes in sorted order, and a model's ``layers``."""
-    from tapeviz.keras.layers.base import Layer
-
     attributes = {name: value for name, value in vars(obj).items() if not name.startswith("_") and name != "optimizer"}
-    if isinstance(obj, Layer) and getattr(obj, "_lists_layers_when_saved", False):
+    if isinstance(obj, registry.part("Layer")) and getattr(obj, "_lists_layers_when_saved", False):
         attributes["layers"] = obj.layers
     for name in sorted(attributes):
         value = attributes[name]
@@ -101,11 +98,22 @@ def _walk_container(container, path, visited, visit):
         _walk(item, f"{path}/{name}", visited, visit)
 
 
-def save_weights(model, filepath):
-    """Write ``model``'s weights (and its optimizer's state, once built) to a Keras 3 ``.weights.h5`` file."""
+def save_weights(model, filepath, overwrite=True):
+    """Write ``model``'s weights (and its optimizer's state, once built) to a Keras 3 ``.weights.h5`` file.
+
+    All or nothing: the file is written beside ``filepath`` and moved into place once complete.
+    """
+    with atomic_write(filepath, overwrite=overwrite) as f:
+        f.write(state_bytes(model))
+
+
+def state_bytes(model):
+    """The bytes of a ``.weights.h5`` file holding ``model``'s state."""
     h5py = h5py_module()
-    with h5py.File(filepath, "w") as f:
+    buffer = io.BytesIO()
+    with h5py.File(buffer, "w") as f:
         write_state(model, f)
+    return buffer.getvalue()
 
 
 def write_state(model, h5file):
@@ -123,30 +131,80 @@ def write_state(model, h5file):
 
 def load_weights(model, filepath):
     """Read a Keras 3 ``.weights.h5`` file (Keras's or tapeviz's) into ``model``, which must be built."""
+    if not os.path.isfile(filepath):
+        raise FileNotFoundError(f"No weights file at {filepath}.")
+    with open(filepath, "rb") as f:
+        read_state_bytes(model, f.read(), str(filepath))
+
+
+def read_state_bytes(model, data, where):
+    """Load the ``.weights.h5`` bytes ``data`` (from ``where``, for messages) into ``model``: all weights or none."""
     h5py = h5py_module()
-    with h5py.File(filepath, "r") as f:
-        read_state(model, f)
+    try:
+        h5file = h5py.File(io.BytesIO(data), "r")
+    except OSError as exc:
+        raise FileFormatError(f"{where} is not a readable HDF5 weights file ({exc}).") from None
+    with h5file:
+        try:
+            refuse_outside_storage(h5file, where)
+            read_state(model, h5file, where)
+        except (OSError, KeyError, RuntimeError, TypeError, AttributeError) as exc:  # h5py on a damaged file
+            raise FileFormatError(f"{where} is a damaged weights file: {type(exc).__name__}: {exc}") from None
 
 
-def read_state(model, h5file):
+def refuse_outside_storage(h5file, where="the weights file"):
+    """Keras 3's rule: no soft or external links, external or virtual datasets: a weights file holds its own bytes.
+
+    Checked for every object before any is read, so no byte from another file reaches a weight.
+    """
+    h5py = h5py_module()
+    pending = [h5file]
+    while pending:
+        group = pending.pop()
+        for name in group:
+            link = group.get(name, getlink=True)
+            if isinstance(link, (h5py.SoftLink, h5py.ExternalLink)):
+                raise FileFormatError(
+                    f"Not allowed: H5 file with {type(link).__name__} ({group.name.rstrip('/')}/{name} in {where}). "
+                    "A weights file must hold its own data; links can make a load read another file."
+                )
+            item = group.get(name)
+            if isinstance(item, h5py.Group):
+                pending.append(item)
+            elif isinstance(item, h5py.Dataset):
+                if item.external:
+                    raise FileFormatError(
+                        f"Not allowed: H5 file with external Dataset: {item.external} ({item.name} in {where})."
+                    )
+                if item.is_virtual:
+                    raise FileFormatError(f"Not allowed: H5 file with virtual Dataset ({item.name} in {where}).")
+            else:
+                raise FileFormatError(f"Not allowed: {item!r} at {group.name}/{name} in {where}.")
+
+
+def read_state(model, h5file, where="the weights file"):
+    """Check every stored value against ``model``'s variables, then assign them all; nothing changes on an error."""
     if not model.built or (not model.weights and _file_has_layer_weights(h5file)):
         raise ValueError(
             "You are loading weights into a model that has not yet been built. "
             "Try building the model first by calling it on some data or by using `build()`."
         )
-    failures = []
+    failures, assignments = [], []
 
     def visit(obj, path):
         group_path = f"{path}/vars" if path else "vars"
-        stored = h5file[group_path] if group_path in h5file else {}
+        stored = h5file.get(group_path, {})
+        if not isinstance(stored, (dict, h5py_module().Group)):
+            failures.append((obj, ValueError(f"{group_path} in {where} is not a group of weights.")))
+            return
         try:
-            _assign_own(obj, stored)
+            assignments.extend(_checked_values(obj, stored, where))
         except ValueError as exc:
             failures.append((obj, exc))
 
     _walk(model, "", set(), visit)
     optimizer = getattr(model, "optimizer", None)
-    if optimizer is not None and "optimizer/vars" in h5file:
+    if optimizer is not None and "optimizer/vars" in h5file and not failures:
         if not optimizer.built:
             optimizer.build(model.trainable_variables)
         _walk(optimizer, "optimizer", set(), visit)
@@ -156,6 +214,8 @@ def read_state(model, h5file):
             f"A total of {len(failures)} objects could not be loaded. Example error message for object {obj!r}:\n\n"
             f"{exc}\n\nList of objects that could not be loaded:\n[{', '.join(repr(o) for o, _ in failures)}]"
         )
+    for variable, value in assignments:
+        variable.assign(value)
 
 
 def _file_has_layer_weights(h5file):
@@ -166,7 +226,8 @@ def _file_has_layer_weights(h5file):
     return bool(found)
 
 
-def _assign_own(obj, stored):
+def _checked_values(obj, stored, where):
+    """(variable, value) for each of ``obj``'s variables, every value checked before any is assigned."""
     variables = own_variables(obj)
     if len(stored) != len(variables):
         what = "Layer" if not hasattr(obj, "apply_gradients") else "Optimizer"
@@ -174,12 +235,20 @@ def _assign_own(obj, stored):
             f"{what} '{obj.name}' expected {len(variables)} variables, but received {len(stored)} variables during "
             f"loading. Expected: {[v.name for v in variables]}"
         )
+    pairs = []
     for index, variable in enumerate(variables):
-        value = np.asarray(stored[str(index)])
-        if tuple(value.shape) != tuple(variable.shape):
+        dataset = stored.get(str(index))
+        if dataset is None or not hasattr(dataset, "dtype") or dataset.dtype.kind not in "biuf":
+            raise ValueError(f"Weight {index} of '{obj.name}' in {where} is missing or does not hold numbers.")
+        if tuple(dataset.shape) != tuple(variable.shape):
             raise ValueError(
                 "The shape of the target variable and the shape of the target value in `variable.assign(value)` "
-                f"must match. variable.shape={tuple(variable.shape)}, Received: value.shape={tuple(value.shape)}. "
+                f"must match. variable.shape={tuple(variable.shape)}, Received: value.shape={tuple(dataset.shape)}. "
                 f"Target variable: {variable!r}"
             )
-        variable.assign(value.astype(variable.dtype.as_numpy_dtype))
+        try:
+            value = np.asarray(dataset).astype(variable.dtype.as_numpy_dtype)
+        except (OSError, ValueError, TypeError) as exc:
+            raise ValueError(f"Weight {index} of '{obj.name}' in {where} cannot be read: {exc}") from None
+        pairs.append((variable, value))
+    return pairs

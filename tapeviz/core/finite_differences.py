@@ -1,4 +1,4 @@
-"""Numerical gradient checking: compare a tape's gradients with finite differences.
+"""Numerical gradient checking: compare a tape's gradients with finite differences (was tapeviz.testing).
 
 Used by the test suite for every rule, and by ``tapeviz.gradcheck`` for users'
 own functions and custom gradients. Work in float64: float32 differences are

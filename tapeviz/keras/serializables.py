@@ -1,0 +1,53 @@
+"""tapeviz's own Keras classes and functions, registered with saving's registry: all a saved file may name.
+
+Registered by family, so a loss and a metric of one name (``MeanSquaredError``)
+stay apart, and from here rather than from saving, so that saving never
+imports the models it saves (models -> saving, one way).
+"""
+
+import types
+
+from tapeviz.keras import activations, initializers, layers, losses, metrics, optimizers
+from tapeviz.keras.layers.base import KerasTensor, Layer
+from tapeviz.keras.losses import Loss
+from tapeviz.keras.metrics import Metric
+from tapeviz.keras.models import Model, Sequential
+from tapeviz.keras.optimizers import schedules
+from tapeviz.keras.optimizers.base import Optimizer
+from tapeviz.keras.saving import registry
+
+__all__ = []
+
+_NOT_SAVED = frozenset(("get", "serialize", "deserialize"))  # the family's lookup helpers, not members
+
+
+def _classes(module, base):
+    return [
+        value
+        for name, value in sorted(vars(module).items())
+        if not name.startswith("_") and isinstance(value, type) and issubclass(value, base)
+    ]
+
+
+def _functions(module):
+    return [
+        value
+        for name, value in sorted(vars(module).items())
+        if not name.startswith("_")
+        and name not in _NOT_SAVED
+        and isinstance(value, types.FunctionType)
+        and value.__module__ == module.__name__  # defined there, not a helper it imports
+    ]
+
+
+registry.register_builtin("layers", _classes(layers, Layer))
+registry.register_builtin("models", [Model, Sequential])
+registry.register_builtin("losses", _classes(losses, Loss) + _functions(losses))
+registry.register_builtin("metrics", _classes(metrics, Metric) + _functions(metrics))
+registry.register_builtin("optimizers", _classes(optimizers, Optimizer))
+registry.register_builtin("schedules", _classes(schedules, schedules.LearningRateSchedule))
+registry.register_builtin("initializers", _classes(initializers, initializers.Initializer))
+registry.register_builtin("activations", _functions(activations))
+registry.register_part(
+    Layer=Layer, Optimizer=Optimizer, Model=Model, Sequential=Sequential, Input=layers.Input, KerasTensor=KerasTensor
+)

@@ -1,0 +1,145 @@
+"""``check`` and ``solution``: the verdict on an answer, and a solution when asked.
+
+The verdict shows itself in a notebook. Its hint appears only once an answer
+was wrong: before that the student has only the question to think with.
+"""
+
+import html
+
+from tapeviz.lessons.answers import Refused, describe, plain, refuse_text, same
+
+
+class Exercise:
+    """One exercise: its question, and either an ``expected`` value or a ``judge``.
+
+    ``judge(answer) -> (ok, message)`` replaces the comparison (and may raise
+    :class:`~tapeviz.lessons.answers.Refused`); ``mistakes`` pairs values a
+    misconception gives with the message that names it, and ``otherwise``
+    says what to look at for any other wrong value; ``solution`` is the
+    code for the exercise cell, ending with the check.
+    """
+
+    def __init__(
+        self, question, expected=None, hint="", judge=None, tolerance=1e-4, solution="", mistakes=(), otherwise=""
+    ):
+        self.question = question
+        self.expected = expected
+        self.hint = hint
+        self.judge = judge
+        self.tolerance = tolerance
+        self.solution = solution.strip("\n")
+        self.mistakes = tuple(mistakes)
+        self.otherwise = otherwise  # what to look at when a wrong answer matches no known misconception
+
+
+class Feedback:
+    """The verdict on one answer: true when right; shows itself in a notebook."""
+
+    def __init__(self, exercise, status, message, hint=""):
+        self.exercise = exercise
+        self.status = status  # "correct", "wrong" or "unanswered"
+        self.message = message
+        self.hint = hint if status == "wrong" else ""  # hidden until an answer was wrong
+
+    def __bool__(self):
+        return self.status == "correct"
+
+    def __str__(self):
+        mark = {"correct": "\u2713 Correct", "wrong": "\u2717 Not yet", "unanswered": "\u270e Your turn"}
+        text = f"{mark[self.status]} ({self.exercise}): {self.message}"
+        if self.hint:
+            text += f"\nHint: {self.hint}"
+        return text
+
+    __repr__ = __str__
+
+    def _repr_html_(self):
+        colour = {
+            "correct": ("#065f46", "#d1fae5"),
+            "wrong": ("#991b1b", "#fee2e2"),
+            "unanswered": ("#1e3a8a", "#dbeafe"),
+        }[self.status]
+        lines = html.escape(str(self)).replace("\n", "<br>")
+        return (
+            f'<div class="tapeviz-check tapeviz-check-{self.status}" style="color:{colour[0]};'
+            f'background:{colour[1]};padding:6px 10px;border-radius:4px">{lines}</div>'
+        )
+
+
+class Solution:
+    """One exercise's solution, shown as code (Markdown, so it shows in any notebook)."""
+
+    def __init__(self, exercise, code):
+        self.exercise = exercise
+        self.code = code
+
+    def __str__(self):
+        return self.code
+
+    def __repr__(self):
+        return f"A solution to {self.exercise} (paste it into the exercise's cell):\n\n{self.code}"
+
+    def _repr_markdown_(self):
+        return (
+            f"A solution to **{self.exercise}** (paste it into the exercise's cell and run it):\n\n"
+            f"```python\n{self.code}\n```"
+        )
+
+
+def _catalogue():
+    from tapeviz.lessons.catalogue import EXERCISES
+
+    return EXERCISES
+
+
+def _spec(exercise):
+    known = _catalogue()
+    if exercise not in known:
+        raise KeyError(f"No exercise called {exercise!r}. The exercises are: {', '.join(sorted(known))}.")
+    return known[exercise]
+
+
+def _compare(spec, answer):
+    """(ok, message) for an exercise with an ``expected`` value."""
+    want = plain(spec.expected)
+    if not isinstance(spec.expected, (str, bool)):
+        refuse_text(answer)
+    got = plain(answer)
+    if same(got, want, spec.tolerance):
+        return True, "that is right."
+    for value, message in spec.mistakes:
+        if same(got, plain(value), spec.tolerance):
+            return False, f"got {describe(got)}: {message}"
+    return False, f"got {describe(got)}: {spec.otherwise or 'that is not it yet.'}"
+
+
+def check(exercise, answer):
+    """Check ``answer`` to the exercise named ``exercise`` (e.g. ``"01.cube"``).
+
+    Returns a :class:`Feedback` (true when right) that shows itself in a
+    notebook: why a wrong answer is wrong, and then a hint. Pass ``...`` while
+    you have no answer yet.
+    """
+    spec = _spec(exercise)
+    if answer is Ellipsis:
+        return Feedback(exercise, "unanswered", f"{spec.question} Replace the `...` with your answer and run the cell.")
+    try:
+        ok, message = spec.judge(answer) if spec.judge is not None else _compare(spec, answer)
+    except Refused as refused:
+        ok, message = False, str(refused)
+    except Exception as problem:  # a wrong kind of answer is feedback, not a crash
+        ok, message = False, f"checking your answer raised {type(problem).__name__}: {problem}"
+    if ok:
+        return Feedback(exercise, "correct", message)
+    stuck = f' Stuck? lessons.solution("{exercise}") shows a solution.'
+    return Feedback(exercise, "wrong", message + stuck, spec.hint)
+
+
+def solution(exercise):
+    """A solution to the exercise named ``exercise``: try it yourself first."""
+    return Solution(exercise, _spec(exercise).solution)
+
+
+def exercises():
+    """The names and questions of every exercise, in lesson order."""
+    return {name: spec.question for name, spec in sorted(_catalogue().items())}

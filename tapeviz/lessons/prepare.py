@@ -1,0 +1,17 @@
+"""``lessons.setup()``: what every lesson notebook runs first."""
+
+import numpy as np
+
+
+def setup(precision=4):
+    """Prepare a lesson notebook.
+
+    * turns on the visualizer's recorder (``tapeviz.viz.watch_all()``) so every
+      tape made from now on can be drawn and its reverse sweep played, even
+      after a non-persistent tape released what it held;
+    * prints NumPy arrays with ``precision`` digits, so outputs stay short.
+    """
+    import tapeviz.viz as viz
+
+    viz.watch_all()
+    np.set_printoptions(precision=precision, suppress=True)

@@ -1,0 +1,332 @@
+"""Every loader against malformed and hostile input (issue 17), with hypothesis.
+
+For each input, a loader either loads or raises ``ValueError`` (tapeviz's
+``FileFormatError`` for a damaged file, Keras's messages for an unknown class
+or a lambda): never a stray KeyError, zipfile or h5py error. It runs nothing
+named in the file (subprocess.Popen and os.system are recorders here), writes
+no file, and a failed ``load_weights`` leaves every weight as it was.
+tapeviz has no other checkpoint format (no ``tf.train.Checkpoint``); the
+loaders are ``keras.models.load_model``, ``model.load_weights`` (.weights.h5
+and .keras) and ``tf.saved_model.load``. Examples are bounded and
+derandomized so the file runs in seconds; TAPEVIZ_FUZZ_EXAMPLES=400 runs a
+deeper, random search.
+"""
+
+import io
+import json
+import os
+import subprocess
+import zipfile
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import tapeviz as tf
+
+h5py = pytest.importorskip("h5py")  # the 'saving' extra, as in test_keras3_api.py
+
+L = tf.keras.layers
+FUZZ = settings(
+    max_examples=int(os.environ.get("TAPEVIZ_FUZZ_EXAMPLES", 40)),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+    derandomize="TAPEVIZ_FUZZ_EXAMPLES" not in os.environ,
+)
+
+# Words a hostile config would use: the format's own keys, real and forbidden names, odd dtypes.
+WORDS = st.sampled_from(
+    [
+        "__object__",
+        "__function__",
+        "__array__",
+        "__tuple__",
+        "__dict__",
+        "__lambda__",
+        "__sequential__",
+        "__functional__",
+        "args",
+        "kwargs",
+        "family",
+        "dtype",
+        "name",
+        "layers",
+        "nodes",
+        "inputs",
+        "outputs",
+        "parents",
+        "layer",
+        "input",
+        "shape",
+        "build_input_shape",
+        "code",
+        "Dense",
+        "Conv2D",
+        "LSTM",
+        "Sequential",
+        "Model",
+        "InputLayer",
+        "Adam",
+        "relu",
+        "save_model",
+        "load_model",
+        "Popen",
+        "system",
+        "eval",
+        "ModelCheckpoint",
+        "object",
+        "O",
+        "float32",
+        "int64",
+        "S3",
+        "layers",
+        "activation",
+        "units",
+        "Custom>Net",
+        "../x",
+    ]
+)
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-2, 8) | st.floats(-4, 4) | WORDS,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(WORDS, inner, max_size=4),
+    max_leaves=16,
+)
+
+
+@pytest.fixture
+def quiet_world(tmp_path, monkeypatch):
+    """Run in tmp_path with process-starting calls replaced by recorders; yields the list of their calls."""
+    calls = []
+    monkeypatch.setattr(subprocess, "Popen", lambda *a, **k: calls.append(("Popen", a)))
+    monkeypatch.setattr(os, "system", lambda *a, **k: calls.append(("system", a)))
+    monkeypatch.chdir(tmp_path)
+    return calls
+
+
+def model():
+    net = tf.keras.Sequential([tf.keras.Input((2,)), L.Dense(3, activation="relu"), L.Dense(1)])
+    net.compile(optimizer=tf.keras.optimizers.Adam(0.01), loss="mse")
+    net.fit(np.ones((4, 2), np.float32), np.ones((4, 1), np.float32), epochs=1, verbose=0)  # optimizer state too
+    return net
+
+
+def listing(folder):
+    return sorted(os.path.relpath(os.path.join(d, f), folder) for d, _, names in os.walk(folder) for f in names)
+
+
+def expect_clean(load, folder, calls, net=None):
+    """``load()`` loads or raises ValueError; nothing runs, nothing is written, a failed load changes no weight."""
+    files_before = listing(folder)
+    weights_before = None if net is None else [w.copy() for w in net.get_weights()]
+    try:
+        load()
+    except ValueError:
+        if net is not None:
+            for a, b in zip(net.get_weights(), weights_before):
+                np.testing.assert_array_equal(a, b)
+    assert calls == []
+    assert listing(folder) == files_before
+
+
+def paths(value, prefix=()):
+    """Every path into a JSON value (for replacing one subtree)."""
+    yield prefix
+    if isinstance(value, dict):
+        for key, child in value.items():
+            yield from paths(child, (*prefix, key))
+    elif isinstance(value, list):
+        for i, child in enumerate(value):
+            yield from paths(child, (*prefix, i))
+
+
+def replaced(value, path, new):
+    if not path:
+        return new
+    copy = dict(value) if isinstance(value, dict) else list(value)
+    copy[path[0]] = replaced(value[path[0]], path[1:], new)
+    return copy
+
+
+def mutate_bytes(data, flips, cut):
+    data = bytearray(data)
+    for position, byte in flips:
+        data[position % len(data)] = byte
+    return bytes(data[: max(1, len(data) - cut)])
+
+
+@pytest.fixture(scope="module")
+def originals(tmp_path_factory):
+    """A real .keras, .weights.h5 and SavedModel folder to mutate."""
+    folder = tmp_path_factory.mktemp("originals")
+    net = model()
+    net.save(str(folder / "m.keras"))
+    net.save_weights(str(folder / "m.weights.h5"))
+
+    tf.saved_model.save(Holder(), str(folder / "sm"))
+    manifest = json.loads((folder / "sm" / "tapeviz_saved_model.json").read_text())
+    with zipfile.ZipFile(folder / "m.keras") as z:
+        config = json.loads(z.read("config.json"))
+    return Originals(
+        {
+            "keras": (folder / "m.keras").read_bytes(),
+            "config": config,
+            "h5": (folder / "m.weights.h5").read_bytes(),
+            "manifest": manifest,
+            "npz": (folder / "sm" / manifest["data_file"]).read_bytes(),
+        }
+    )
+
+
+class Originals(dict):
+    def __repr__(self):  # hypothesis prints its arguments when a case fails: keep the bytes out of it
+        return "<originals: " + ", ".join(self) + ">"
+
+
+class Holder(tf.Module):
+    def __init__(self, scale=1.0):
+        super().__init__()
+        self.w = tf.Variable([float(scale), 2.0])
+        self.inner = [tf.Variable(tf.ones([2, 2]))]
+
+
+def write_keras(path, original, config=None, weights=None):
+    with zipfile.ZipFile(path, "w") as z:
+        with zipfile.ZipFile(io.BytesIO(original)) as source:
+            for name in source.namelist():
+                data = source.read(name)
+                if name == "config.json" and config is not None:
+                    data = json.dumps(config)
+                if name == "model.weights.h5" and weights is not None:
+                    data = weights
+                z.writestr(name, data)
+
+
+# -- .keras ---------------------------------------------------------------------------------------
+
+
+@FUZZ
+@given(flips=st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 255)), max_size=6), cut=st.integers(0, 400))
+def test_keras_file_with_damaged_bytes(tmp_path, quiet_world, originals, flips, cut):
+    path = tmp_path / "fuzz.keras"
+    path.write_bytes(mutate_bytes(originals["keras"], flips, cut))
+    net = model()
+    expect_clean(lambda: tf.keras.models.load_model(str(path)), tmp_path, quiet_world)
+    expect_clean(lambda: net.load_weights(str(path)), tmp_path, quiet_world, net)
+
+
+@FUZZ
+@given(where=st.integers(0, 10**4), value=JSON, safe=st.booleans())
+def test_keras_config_with_a_hostile_subtree(tmp_path, quiet_world, originals, where, value, safe):
+    config = originals["config"]
+    chosen = list(paths(config))
+    config = replaced(config, chosen[where % len(chosen)], value)
+    path = tmp_path / "fuzz.keras"
+    write_keras(path, originals["keras"], config=config)
+    expect_clean(lambda: tf.keras.models.load_model(str(path), safe_mode=safe), tmp_path, quiet_world)
+
+
+@FUZZ
+@given(config=JSON)
+def test_keras_config_that_is_any_json(tmp_path, quiet_world, originals, config):
+    path = tmp_path / "fuzz.keras"
+    write_keras(path, originals["keras"], config={"format": "tapeviz-keras-model", "model": config, "compile": config})
+    expect_clean(lambda: tf.keras.models.load_model(str(path)), tmp_path, quiet_world)
+
+
+def test_keras_file_that_is_not_a_zip_or_lacks_members(tmp_path, quiet_world, originals):
+    path = tmp_path / "fuzz.keras"
+    for data in (b"", b"PK\x03\x04", b"not a zip", originals["h5"]):
+        path.write_bytes(data)
+        with pytest.raises(ValueError, match="not a readable .keras"):
+            tf.keras.models.load_model(str(path))
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr("config.json", "{}")
+    with pytest.raises(ValueError, match="has no 'model.weights.h5'"):
+        tf.keras.models.load_model(str(path))
+    with pytest.raises(FileNotFoundError):
+        tf.keras.models.load_model(str(tmp_path / "missing.keras"))
+    assert quiet_world == []
+
+
+# -- .weights.h5 ----------------------------------------------------------------------------------
+
+
+@FUZZ
+@given(flips=st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 255)), max_size=8), cut=st.integers(0, 3000))
+def test_weights_file_with_damaged_bytes(tmp_path, quiet_world, originals, flips, cut):
+    path = tmp_path / "fuzz.weights.h5"
+    path.write_bytes(mutate_bytes(originals["h5"], flips, cut))
+    net = model()
+    expect_clean(lambda: net.load_weights(str(path)), tmp_path, quiet_world, net)
+
+
+@FUZZ
+@given(
+    layout=st.dictionaries(
+        st.sampled_from(["vars", "layers/dense/vars", "layers/dense_1/vars", "optimizer/vars", "layers/dense"]),
+        st.lists(
+            st.sampled_from(["f4_2x3", "f4_3", "f8_3x1", "i4_1", "str", "group", "empty", "f4_0", "bool_3"]),
+            max_size=3,
+        ),
+        max_size=4,
+    )
+)
+def test_weights_file_with_a_hostile_layout(tmp_path, quiet_world, layout):
+    path = tmp_path / "fuzz.weights.h5"
+    with h5py.File(path, "w") as f:
+        for group, items in layout.items():
+            g = f.require_group(group)
+            for i, kind in enumerate(items):
+                if kind == "str":
+                    g[str(i)] = "text"
+                elif kind == "group":
+                    g.create_group(str(i))
+                elif kind == "empty":
+                    g.create_dataset(str(i), dtype="f4")
+                elif kind == "bool_3":
+                    g[str(i)] = np.ones(3, bool)
+                else:
+                    dtype, dims = kind.split("_")
+                    g[str(i)] = np.ones([int(n) for n in dims.split("x")], dtype)
+    net = model()
+    expect_clean(lambda: net.load_weights(str(path)), tmp_path, quiet_world, net)
+
+
+# -- SavedModel folder ----------------------------------------------------------------------------
+
+
+def write_saved_model(folder, manifest, npz):
+    folder.mkdir(exist_ok=True)
+    for name in os.listdir(folder):
+        os.unlink(folder / name)
+    (folder / "tapeviz_saved_model.json").write_text(json.dumps(manifest))
+    (folder / "variables-0123456789abcdef.npz").write_bytes(npz)
+
+
+@FUZZ
+@given(where=st.integers(0, 10**4), value=JSON, rebuild=st.booleans())
+def test_saved_model_manifest_with_a_hostile_subtree(tmp_path, quiet_world, originals, where, value, rebuild):
+    manifest = dict(originals["manifest"], data_file="variables-0123456789abcdef.npz")
+    chosen = list(paths(manifest))
+    manifest = replaced(manifest, chosen[where % len(chosen)], value)
+    write_saved_model(tmp_path / "sm", manifest, originals["npz"])
+    custom = {"Holder": Holder} if rebuild else None
+    expect_clean(lambda: tf.saved_model.load(str(tmp_path / "sm"), custom_objects=custom), tmp_path, quiet_world)
+
+
+@FUZZ
+@given(flips=st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 255)), max_size=6), cut=st.integers(0, 300))
+def test_saved_model_variables_with_damaged_bytes(tmp_path, quiet_world, originals, flips, cut):
+    manifest = dict(originals["manifest"], data_file="variables-0123456789abcdef.npz")
+    write_saved_model(tmp_path / "sm", manifest, mutate_bytes(originals["npz"], flips, cut))
+    expect_clean(lambda: tf.saved_model.load(str(tmp_path / "sm")), tmp_path, quiet_world)
+
+
+@FUZZ
+@given(manifest=JSON)
+def test_saved_model_manifest_that_is_any_json(tmp_path, quiet_world, originals, manifest):
+    if isinstance(manifest, dict):
+        manifest = dict(manifest, format="tapeviz-saved-model")
+    write_saved_model(tmp_path / "sm", manifest, originals["npz"])
+    expect_clean(lambda: tf.saved_model.load(str(tmp_path / "sm")), tmp_path, quiet_world)
