@@ -36,7 +36,7 @@ from tapeviz.core.primitives.array import *  # noqa: F401,F403
 from tapeviz.array_ops import *  # noqa: F401,F403
 from tapeviz.core.primitives.math import cast, identity, stop_gradient  # noqa: F401
 from tapeviz.core.custom_gradient import custom_gradient  # noqa: F401
-from tapeviz.core.eager import executing_eagerly, function, gradients, print  # noqa: F401
+from tapeviz.core.eager import executing_eagerly, function, gradients, init_scope, print, py_function  # noqa: F401
 from tapeviz.core.scopes import name_scope  # noqa: F401
 from tapeviz.core.tape import GradientTape, UnconnectedGradients  # noqa: F401
 from tapeviz.core.tensor import Tensor, TensorShape, Variable, constant, convert_to_tensor, is_tensor  # noqa: F401

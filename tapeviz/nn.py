@@ -78,6 +78,7 @@ from tapeviz.core.primitives.sorting import top_k  # noqa: F401  (re-exported)
 from tapeviz.core.tensor import Tensor as _Tensor
 from tapeviz.core.tensor import is_tensor as _is_tensor
 from tapeviz.core.tensor import to_array as _to_array
+from tapeviz.core.tracing import host_call as _host_call
 from tapeviz.math import l2_normalize  # noqa: F401
 
 __all__ = [
@@ -243,10 +244,17 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None):
         raise ValueError(f"rate must be a scalar tensor or a float in the range [0, 1), got {rate!r}.")
     if rate == 0:
         return x  # TF returns the input unchanged, too
+    _noise_shape(x, noise_shape)  # checked here, where the error belongs
+    return x * _dropout_keep(x, rate, noise_shape, seed)
+
+
+@_host_call("nn.dropout_keep")  # inside tf.function: a new mask on every call, sized by x
+def _dropout_keep(x, rate, noise_shape, seed):
+    """The scaled keep-mask of ``dropout``: 1 / (1 - rate) where kept, 0 where dropped."""
     shape = _noise_shape(x, noise_shape)
-    draw = _random.uniform(shape, dtype=x.dtype, seed=seed)
+    draw = _random.uniform.host_function(shape, dtype=x.dtype, seed=seed)
     keep = (_to_array(draw) >= rate).astype(_to_array(x).dtype) * (1.0 / (1.0 - rate))
-    return x * _Tensor(keep.astype(_to_array(x).dtype))
+    return _Tensor(keep.astype(_to_array(x).dtype))
 
 
 def _noise_shape(x, noise_shape):

@@ -58,7 +58,13 @@ def custom_gradient(f=None):
     @functools.wraps(f)
     def wrapper(*args, **kwargs):
         inputs = [convert_to_tensor(a) for a in args]  # variable args are read here, recorded
-        result, grad_fn, variables = _run_unrecorded(f, inputs, kwargs)
+        forward = None
+        if state.local.tracers:  # inside tf.function: record f and grad_fn as graphs too
+            from tapeviz.core import traced_custom_gradient as traced
+
+            result, flat, grad_fn, variables, forward = traced.trace_forward(f, inputs, kwargs)
+        else:
+            result, grad_fn, variables = _run_unrecorded(f, inputs, kwargs)
         if not callable(grad_fn):
             raise TypeError(
                 f"@custom_gradient function {f.__name__} must return (outputs, grad_fn); "
@@ -75,7 +81,16 @@ def custom_gradient(f=None):
         for variable in variables:
             recording.note_access(variable)  # by the tapes, or by an enclosing custom_gradient
         attrs = {"grad_fn": grad_fn, "function": f.__name__, "n_args": len(inputs), "variables": variables}
-        recording.record(CUSTOM_GRADIENT, tuple(inputs) + tuple(variables), tuple(outputs), attrs)
+        if forward is None:
+            recording.record(CUSTOM_GRADIENT, tuple(inputs) + tuple(variables), tuple(outputs), attrs)
+        else:
+            gradient_graph, forward_graph = traced.trace_gradient(forward, flat, grad_fn, variables)
+            tracers, state.local.tracers = state.local.tracers, []  # they get the node with its graphs
+            try:
+                recording.record(CUSTOM_GRADIENT, tuple(inputs) + tuple(variables), tuple(outputs), attrs)
+            finally:
+                state.local.tracers = tracers
+            traced.add_node(f.__name__, inputs, variables, outputs, forward_graph, gradient_graph)
         return nest.pack_sequence_as(result, outputs)
 
     return wrapper

@@ -67,6 +67,9 @@ def listening(listener):
         unsubscribe(listener)
 
 
+_local = None  # the thread state (core.state sets it): what tf.function is tracing now
+
+
 class _Calling(threading.local):
     def __init__(self):
         self.listeners = []  # the listeners this thread is inside now, innermost last
@@ -83,6 +86,18 @@ def emit(event, listeners=_listeners):
     without end. Other listeners hear them. The guard is per thread, so the
     same listener still hears what other threads do meanwhile.
     """
+    if _local is not None and _local.tracers:
+        # A listener looking at values (the recorder's previews) is not the traced code reading them.
+        saved, _local.tracers = _local.tracers, []
+        try:
+            _send(event, listeners)
+        finally:
+            _local.tracers = saved
+        return
+    _send(event, listeners)
+
+
+def _send(event, listeners):
     calling = _calling.listeners
     for listener in tuple(listeners):
         if calling and any(inside is listener for inside in calling):

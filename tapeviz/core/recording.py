@@ -54,6 +54,9 @@ _sweep_op_listeners = state.sweep_op_listeners
 def record(primitive, inputs, outputs, attrs):
     """Record an executed op on every active tape that watches one of its inputs."""
     local = _local
+    if local.tracers:  # tf.function is tracing: every tracer keeps the op
+        for tracer in local.tracers:
+            tracer.capture(primitive, inputs, outputs, attrs)
     tapes = local.tapes
     differentiable = primitive.differentiable
     if differentiable is None or not tapes:

@@ -38,14 +38,22 @@ class _HoldsArray:
     def __format__(self, spec):
         # As TF: the value's format. A 0-d array formats as its Python scalar,
         # so f"{loss:.3f}" works and "{}".format(t) prints 1.1051607131958008.
+        if state.local.tracers:
+            if not spec and type(self) is Tensor:
+                return str(self)
+            _traced_value_read(self, "a format() of its value")
         return format(np.asarray(backend.to_numpy(self._value)), spec)
 
     def numpy(self):
         """The value as a NumPy array (a NumPy scalar for rank 0), a copy."""
+        if state.local.tracers:
+            _traced_value_read(self, ".numpy()")
         host = backend.to_numpy(self._value)
         return host[()] if host.ndim == 0 else host.copy()
 
     def __array__(self, dtype=None, copy=None):
+        if state.local.tracers:
+            _traced_value_read(self, "a NumPy conversion")
         host = np.asarray(backend.to_numpy(self._value))
         if copy or (dtype is not None and np.dtype(dtype) != host.dtype):
             return host.astype(dtype if dtype is not None else host.dtype)
@@ -59,6 +67,8 @@ class _HoldsArray:
 
     @property
     def shape(self):
+        if state.local.tracers:
+            _tracing().shape_read(self)
         return TensorShape(self._value.shape)
 
     @property
@@ -77,20 +87,30 @@ class _HoldsArray:
         return _Reference(self)
 
     def __len__(self):
+        if state.local.tracers:
+            _tracing().shape_read(self)
         if not self._value.ndim:
             raise TypeError("Scalar tensor has no `len()`.")
         return self._value.shape[0]
 
     def __bool__(self):
+        if state.local.tracers:
+            _traced_value_read(self, "bool() (an `if` or `while` on a tensor)")
         return bool(self._value)
 
     def __float__(self):
+        if state.local.tracers:
+            _traced_value_read(self, "float()")
         return float(self._value)
 
     def __int__(self):
+        if state.local.tracers:
+            _traced_value_read(self, "int()")
         return int(self._value)
 
     def __index__(self):
+        if state.local.tracers:
+            _traced_value_read(self, "its use as a Python index")
         if self._value.dtype.kind not in "iu":
             raise TypeError(f"Only integer scalar tensors can be used as an index, not {self.dtype.name}.")
         return int(self._value)
@@ -219,12 +239,20 @@ class Tensor(_HoldsArray):
         )
 
     def __repr__(self):
+        if state.local.tracers:
+            symbolic = _tracing().symbolic_name(self)
+            if symbolic is not None:
+                return symbolic
         return (
             f"<tf.Tensor: shape={self.shape}, dtype={self.dtype.name}, "
             f"numpy={_format_numpy(backend.to_numpy(self._value))}>"
         )
 
     def __str__(self):
+        if state.local.tracers:
+            symbolic = _tracing().symbolic_name(self)
+            if symbolic is not None:
+                return symbolic
         host = backend.to_numpy(self._value)
         text = str(host[()] if host.ndim == 0 else host)  # a float32 scalar prints as TF does: 0.07700378
         if "\n" in text:  # TF starts a value that spans several lines on a line of its own
@@ -420,6 +448,8 @@ class Variable(_HoldsArray):
         self._id = _next_id()
         self._trainable = bool(trainable)
         self._name = _variable_name(name or "Variable")
+        if state.local.tracers:
+            _tracing().variable_created(self)
         if shape is not None and tuple(shape) != tuple(self._value.shape):
             raise ValueError(
                 f"Variable initial value has shape {tuple(self._value.shape)}, but shape={tuple(shape)} was given."
@@ -441,7 +471,7 @@ class Variable(_HoldsArray):
         value = self._value
         # Rank 0 as a NumPy scalar, as _to_array gives it (mixed scalar/0-d arithmetic is slow).
         tensor = Tensor(value[()] if value.ndim == 0 and type(value) is np.ndarray else value)
-        if state.local.tapes or state.listeners:
+        if state.local.tapes or state.listeners or state.local.tracers:
             recording.record_read(self, tensor)
         return tensor
 
@@ -468,12 +498,15 @@ class Variable(_HoldsArray):
             >>> print(v.numpy())
             4.0
         """
-        new = convert_to_tensor(value, dtype=self.dtype)._value
+        new_tensor = convert_to_tensor(value, dtype=self.dtype)
+        new = new_tensor._value
         if new.shape != self._value.shape:
             raise ValueError(
                 f"Cannot assign a value of shape {tuple(new.shape)} to variable "
                 f"'{self._name}' of shape {tuple(self._value.shape)}."
             )
+        if state.local.tracers and _traced_assign(self, "AssignVariableOp", new_tensor):
+            return self._assigned(read_value)
         with self._lock:  # not between another thread's read and write of an update
             self._hold(new)
         return self._assigned(read_value)
@@ -511,7 +544,8 @@ class Variable(_HoldsArray):
         return self._update(backend.xp.subtract, delta, read_value)
 
     def _update(self, ufunc, delta, read_value):
-        delta = convert_to_tensor(delta, dtype=self.dtype)._value
+        delta_tensor = convert_to_tensor(delta, dtype=self.dtype)
+        delta = delta_tensor._value
         if delta.shape != self._value.shape:
             raise InvalidArgumentError(
                 f"Cannot update variable with shape {list(self._value.shape)} using a Tensor with shape "
@@ -519,6 +553,13 @@ class Variable(_HoldsArray):
                 f"tf.broadcast_to(delta, {list(self._value.shape)}).",
                 "AssignUpdateVariableOp",
             )
+        if state.local.tracers:
+            op = "AssignAddVariableOp" if ufunc is backend.xp.add else "AssignSubVariableOp"
+            if _traced_assign(self, op, delta_tensor):
+                return self._assigned(read_value)
+            with state.no_tracers():
+                self._apply(ufunc, delta)
+            return self._assigned(read_value)
         self._apply(ufunc, delta)
         return self._assigned(read_value)
 
@@ -529,6 +570,8 @@ class Variable(_HoldsArray):
         not announce the assignment (``_assigned`` does). Atomic: another
         thread's update waits (see ``updating``).
         """
+        if state.local.tracers:
+            _tracing().changed_behind_ops(self)
         with self._lock:
             in_place = _sole_owner(self)
             try:
@@ -580,6 +623,22 @@ class Variable(_HoldsArray):
             f"<tf.Variable '{self._name}' shape={self.shape} dtype={self.dtype.name}, "
             f"numpy={_format_numpy(backend.to_numpy(self._value))}>"
         )
+
+
+def _tracing():
+    from tapeviz.core import tracing  # imported on first use: it builds on this module
+
+    return tracing
+
+
+def _traced_value_read(value, what):
+    _tracing().value_read(value, what)
+
+
+def _traced_assign(variable, op, tensor):
+    """Record an assignment in the active traces; True when a dry trace must skip the update."""
+    _tracing().assigned(variable, op, tensor)
+    return any(t.dry for t in state.local.tracers)
 
 
 def _value_references(variable):
@@ -659,7 +718,10 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
         return convert_to_tensor(converter(), dtype)
     if value is None:
         raise ValueError("Attempt to convert a value (None) with an unsupported type to a Tensor.")
-    return Tensor(_to_array(value, dtype, dtype_hint))
+    tensor = Tensor(_to_array(value, dtype, dtype_hint))
+    if state.local.tracers:  # a literal of the traced code, not a value computed from an input's size
+        _tracing().literal_made(tensor)
+    return tensor
 
 
 def _to_array(value, dtype, dtype_hint=None):
@@ -744,6 +806,8 @@ def constant(value, dtype=None, shape=None, name=None):
                 f"Eager execution of tf.constant with unsupported shape: value has {array.size} elements, shape={shape} needs {int(np.prod(shape))}."
             )
         tensor = Tensor(array)
+    if state.local.tracers:
+        _tracing().literal_made(tensor)
     return tensor
 
 

@@ -95,7 +95,8 @@ def show(obj, title=None, **options):
     found for tensors; False: trace ids; or a dict).
 
     Args:
-        obj: a GradientTape, a ``tapeviz.viz.trace()``, or a trace's data.
+        obj: a GradientTape, a ``tapeviz.viz.trace()``, a trace's data, or a
+            ``tf.function`` / ConcreteFunction (its traced graph).
         title: a caption under the picture.
         **options: the options above (see :doc:`/visualizer`).
 
@@ -105,7 +106,7 @@ def show(obj, title=None, **options):
         Graphviz source.
 
     Raises:
-        TypeError: ``obj`` is neither a tape nor a trace.
+        TypeError: ``obj`` is neither a tape, a trace nor a ``tf.function``.
 
     Example:
         >>> import tapeviz as tf
@@ -117,6 +118,10 @@ def show(obj, title=None, **options):
         >>> figure.dot.startswith("digraph")
         True
     """
+    from tapeviz.viz import function_graph  # a tf.function or ConcreteFunction: its traced graph
+
+    if function_graph.is_traced_function(obj):
+        return function_graph.FunctionFigure(obj, title=title)
     return Figure(obj, title=title, **options)
 
 
