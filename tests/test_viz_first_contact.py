@@ -209,11 +209,32 @@ def test_viz_imported_between_recording_and_gradient_shows_ops_and_the_sweep():
     assert out.strip() == "['Mul'] 1 ['6']"
 
 
-def test_large_values_a_watched_tape_released_are_named_as_such():
-    viz.watch_all()
+def _released_tape_of_large_values():
     x = tf.Variable(np.ones((64, 64), np.float32))  # 16 KiB
     with tf.GradientTape() as tape:
         y = tf.reduce_sum(tf.tanh(tf.matmul(x, x)))
     tape.gradient(y, x)
+    return tape
+
+
+def test_large_values_a_watched_tape_released_are_named_as_such():
+    """Past the recorder's byte budget, a released tape's large values are summarised, and the picture says so."""
+    viz.watch_all()
+    old = recorder.SESSION.budget
+    recorder.set_budget(0)
+    try:
+        tape = _released_tape_of_large_values()
+    finally:
+        recorder.set_budget(old)
     notes = viz.trace_of(tape).data["notes"]
     assert len(notes) == 1 and "larger than 1 KiB" in notes[0] and "import tapeviz.viz" not in notes[0]
+
+
+def test_large_values_a_released_tape_held_are_drawn_while_the_budget_holds_them():
+    viz.watch_all()
+    tape = _released_tape_of_large_values()
+    trace = viz.trace_of(tape)
+    assert trace.data["notes"] == []
+    matmul = next(op for op in trace.ops if op["name"] == "MatMul")
+    assert trace.tensors[matmul["outputs"][0]]["preview"] == "mean 64, min 64, max 64"
+    assert recorder.SESSION.held_bytes() <= recorder.SESSION.budget

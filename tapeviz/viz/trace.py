@@ -37,7 +37,7 @@ import numpy as np
 from tapeviz.core import display as core_display
 from tapeviz.core import events as ev
 from tapeviz.core.gradients import formula as _formula
-from tapeviz.core.tensor import is_tensor, tensor_id
+from tapeviz.core.tensor import is_tensor, tensor_id, to_array
 from tapeviz.viz import format as fmt
 from tapeviz.viz import recorder
 
@@ -49,8 +49,8 @@ RELEASED_NOTE = (
 )
 SUMMARISED_NOTE = (
     "Tensors larger than 1 KiB that the tape released are shown by shape and dtype only (the "
-    "visualizer does not keep what the tape frees). To see their values, create the tape with "
-    "tf.GradientTape(persistent=True)."
+    "visualizer keeps what the tape frees only within its byte budget, tapeviz.viz.recorder.set_budget). "
+    "To see their values, create the tape with tf.GradientTape(persistent=True)."
 )
 
 
@@ -65,8 +65,28 @@ def _value(obj):
 
 def _preview(obj):
     if is_tensor(obj):
-        return fmt.preview(_value(obj))
+        return summarise(obj)[0]
     return getattr(obj, "preview", None) or RELEASED
+
+
+def summarise(tensor):
+    """(preview, nbytes, nonfinite) of a live tensor, reduced where its array lives.
+
+    A large float or integer array is reduced by the backend (NumPy, or CuPy
+    on the GPU) to its mean, min and max, and only those numbers travel; the
+    text is what :func:`tapeviz.viz.format.preview` writes. Small arrays, and
+    the rare large one with non-finite values, are read whole.
+    """
+    array = to_array(tensor)
+    nbytes = int(array.nbytes)
+    if array.size > fmt.SMALL and array.dtype.kind in "fiu":
+        low, high = float(array.min()), float(array.max())
+        if np.isfinite(low) and np.isfinite(high):  # min and max are NaN or inf when any element is
+            mean = float(array.mean(dtype=np.float64))
+            text = f"mean {fmt.number(mean)}, min {fmt.number(low)}, max {fmt.number(high)}"
+            return text, nbytes, False
+    value = _value(tensor)
+    return fmt.preview(value), nbytes, bool(value.dtype.kind in "fc" and not np.all(np.isfinite(value)))
 
 
 class _Builder:
@@ -293,13 +313,9 @@ class _Builder:
                 self.notes.add(SUMMARISED_NOTE if isinstance(source, recorder.ValueSummary) else RELEASED_NOTE)
                 continue
             try:
-                value = _value(source)
+                info["preview"], info["nbytes"], info["nonfinite"] = summarise(source)
             except Exception:  # a value we cannot read (a device error): say so, don't fail
                 info["preview"] = "?"
-                continue
-            info["preview"] = fmt.preview(value)
-            info["nbytes"] = int(value.nbytes)
-            info["nonfinite"] = bool(value.dtype.kind in "fc" and not np.all(np.isfinite(value)))
         for sweep in self.sweeps:
             sweep.pop("_totals", None)
             sweep.pop("_arrived", None)
