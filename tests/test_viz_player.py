@@ -208,7 +208,8 @@ def test_trace_json_round_trip_and_sweep_contents():
     assert sweep["results"] == ["[2, 4]"] and sweep["targets"] and sweep["steps"]
     assert t.tapes[0]["released"] == "gradient"
     kinds = [e["kind"] for e in t.events]
-    assert kinds[:2] == ["enter", "watch"] and "sweep" in kinds and kinds[-1] == "release"
+    assert kinds[:2] == ["tape_entered", "watched"] and "sweep_started" in kinds and kinds[-1] == "tape_released"
+    assert set(kinds) <= {event.kind for event in tf.events.ALL_EVENTS}  # one vocabulary: the core's
 
 
 def test_used_non_persistent_tape_still_draws_its_ops():

@@ -112,21 +112,38 @@ def test_a_live_persistent_tape_with_many_gradient_calls_stays_within_the_budget
     assert trace.sweeps[-1]["results"][0].startswith("mean")
 
 
-def test_gradients_past_the_budget_are_summarised_oldest_first(budget):
+def test_past_the_budget_older_sweeps_of_a_tape_go_first_and_the_newest_keeps_its_gradients(budget):
     budget(2 << 20)
     x = tf.Variable(np.ones((256, 256), np.float32))  # 256 KiB gradients
     with tf.GradientTape(persistent=True) as tape:
         y = tf.reduce_sum(tf.sin(x) * 3.0)
-    for _ in range(4):
+    for _ in range(6):
         tape.gradient(y, x)
     session = recorder.SESSION
     assert session.held_bytes() <= 2 << 20
     sweeps = list(session.logs[tape.serial].sweeps)
+    assert 1 <= len(sweeps) < 6  # superseded sweeps were dropped
     assert sweeps[-1].large > 0 and not sweeps[-1].demoted  # the newest keeps its gradients by reference
-    assert sweeps[0].demoted  # the oldest: shape and dtype only
     trace = viz.trace_of(tape)
-    step = trace.sweeps[-1]["steps"][0]
-    assert step["grads"][0].startswith("mean")
+    assert trace.sweeps[-1]["steps"][0]["grads"][0].startswith("mean")
+
+
+def test_a_sweep_larger_than_the_budget_keeps_shapes_and_its_results(budget):
+    budget(1 << 20)
+    x = tf.Variable(np.ones((256, 256), np.float32))
+    with tf.GradientTape() as tape:
+        h = x
+        for _ in range(8):
+            h = tf.sin(h)  # 8 gradients of 256 KiB: twice the budget
+        y = tf.reduce_sum(h)
+    g = tape.gradient(y, x)
+    assert recorder.SESSION.held_bytes() <= 1 << 20
+    trace = viz.trace_of(tape)
+    sweep = trace.sweeps[-1]
+    assert len(sweep["steps"]) == 10
+    assert any(grads[0] == "released" for grads in (step["grads"] for step in sweep["steps"]) if grads)
+    assert sweep["results"][0].startswith("mean")  # the gradient returned is the caller's: kept
+    del g
 
 
 def test_the_newest_sweep_is_kept_even_with_no_budget(budget):

@@ -13,10 +13,12 @@ longer needs (what TensorFlow frees as it goes). Drawn as plain SVG: no
 matplotlib.
 """
 
+import math
+
 import numpy as np
 
 from tapeviz.core import events
-from tapeviz.core.tensor import tensor_id
+from tapeviz.core.tensor import Tensor, Variable, tensor_id, to_array
 from tapeviz.viz import format as fmt
 from tapeviz.viz import recorder
 
@@ -24,13 +26,19 @@ COLOURS = ["#2563eb", "#dc2626", "#059669", "#7c3aed", "#d97706"]
 
 
 def _nbytes(tensor):
-    if hasattr(tensor, "assign"):
-        return 0  # a variable's storage is the variable's, not the tape's
-    return int(np.prod(tensor.shape, dtype=np.int64)) * np.dtype(tensor.dtype.as_numpy_dtype).itemsize
+    """Bytes of a tensor's array, live or sketched (variables: 0, their storage is theirs, not the tape's)."""
+    if isinstance(tensor, Variable):
+        return 0
+    if isinstance(tensor, Tensor):
+        return int(to_array(tensor).nbytes)
+    known = getattr(tensor, "nbytes", None)  # a recorder's summary
+    if known is not None:
+        return known
+    return math.prod(tensor.shape) * np.dtype(tensor.dtype.as_numpy_dtype).itemsize
 
 
 def _entry_tensors(entry):
-    return [t for t in tuple(entry.inputs) + tuple(entry.outputs) if not hasattr(t, "assign")]
+    return [t for t in entry.inputs + entry.outputs if not isinstance(t, Variable)]
 
 
 def timeline(tape):

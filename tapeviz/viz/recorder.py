@@ -190,22 +190,39 @@ class _Sweep:
 
     ``large``: bytes of the tensors over ``SMALL_BYTES`` that the sweep's
     events hold and no tape does (its gradients); ``small``: the rest of its
-    cost (events, small tensors). ``seen``: ids of the tensors counted, so a
-    gradient passed on as the next step's upstream is counted once.
+    cost (events, small tensors). The events before ``counted`` are in those
+    figures; the later ones only in ``rough`` (a quick upper-bound count of
+    their gradients' bytes), until the sweep is settled: at its end, or
+    sooner when ``rough`` would pass the budget. ``seen``: ids of the tensors
+    counted, so a gradient passed on as the next step's upstream counts once.
     """
 
-    __slots__ = ("key", "tape", "seqs", "events", "large", "small", "seen", "demoted", "alive")
+    __slots__ = (
+        "key",
+        "tape",
+        "seqs",
+        "events",
+        "large",
+        "small",
+        "rough",
+        "counted",
+        "seen",
+        "demoted",
+        "open",
+        "alive",
+    )
 
     def __init__(self, key, tape):
         self.key, self.tape = key, tape
         self.seqs, self.events = [], []
-        self.large = self.small = 0
+        self.large = self.small = self.rough = self.counted = 0
         self.seen = set()
-        self.demoted = False  # its large tensors were replaced by summaries: later ones are too, on arrival
+        self.demoted = False  # its large tensors were replaced by summaries: later ones are too, when settled
+        self.open = True  # events still arrive (from the thread sweeping); only that thread rewrites them
         self.alive = True
 
     def charge(self, tensors):
-        """Count the tensors of a new event; returns the large bytes added."""
+        """Count the tensors of one event; returns the large bytes added."""
         large = 0
         for tensor in tensors:
             if type(tensor) is not Tensor:  # None, a variable (the user's), a summary
@@ -306,6 +323,7 @@ class SessionRecorder:
         self.sweep_bytes = 0  # of the sweeps kept
         self.log_bytes = 0  # of released tapes' logs not compacted yet
         self._sweeps = OrderedDict()  # key -> _Sweep of a live tape, oldest first
+        self._superseded = OrderedDict()  # key -> _Sweep that is not its tape's newest, oldest first
         self._heavy = OrderedDict()  # key -> _Sweep or _TapeLog holding large tensors alone, oldest first
         self._next_key = itertools.count().__next__
         self._dead = deque()  # logs of tapes that died, discharged under the lock
@@ -368,23 +386,45 @@ class SessionRecorder:
             self._keep_untaped(_next_seq(), compact(event))
 
     def on_backward_step(self, event):
+        """The commonest sweep event: appended, and its gradients' bytes added up roughly."""
         log = self.logs.get(event.tape) or self._log(event.tape)
-        self._add_to_sweep(log, event)
+        sweep = log.open_sweep
+        if sweep is None:  # a step of a sweep the recorder did not see start: keep it as an event
+            self._keep_in_log(event)
+            return
+        sweep.seqs.append(_next_seq())
+        sweep.events.append(event)
+        rough = EVENT_BYTES
+        for grad in event.grads:
+            if grad is not None:
+                rough += to_array(grad).nbytes + TENSOR_BYTES
+        sweep.rough += rough
+        if sweep.rough + self.untaped_bytes + self.sweep_bytes + self.log_bytes > self.budget:
+            self._settle(sweep)
 
     def on_sweep_started(self, event):
         log = self.logs.get(event.tape) or self._log(event.tape)
         with self._lock:
+            if log.sweeps:
+                previous = log.sweeps[-1]
+                if previous.alive:
+                    self._superseded[previous.key] = previous
             log.open_sweep = sweep = _Sweep(self._next_key(), event.tape)
             log.sweeps.append(sweep)
             self._sweeps[sweep.key] = sweep
-        self._add_to_sweep(log, event)
+        sweep.seqs.append(_next_seq())
+        sweep.events.append(event)
 
     def on_sweep_finished(self, event):
         log = self.logs.get(event.tape) or self._log(event.tape)
-        self._add_to_sweep(log, event)
-        if log.open_sweep is not None:
-            log.open_sweep.seen = set()  # no more events to count: free the ids
-            log.open_sweep = None
+        sweep = log.open_sweep
+        if sweep is None:
+            self._keep_in_log(event)
+            return
+        sweep.seqs.append(_next_seq())
+        sweep.events.append(event)
+        log.open_sweep = None
+        self._settle(sweep, closing=True)
 
     def on_keep_untaped(self, event):
         seq = _next_seq()
@@ -411,28 +451,31 @@ class SessionRecorder:
             log.events.append(event)
 
     # -- the budget ---------------------------------------------------------------------------
-    def _add_to_sweep(self, log, event):
-        sweep = log.open_sweep
-        if sweep is None:  # a step of a sweep the recorder did not see start: keep it as an event
-            self._keep_in_log(event)
-            return
-        tensors = _charged_tensors(event)
+    def _settle(self, sweep, closing=False):
+        """Count the sweep's events not counted yet, exactly, and shed what the budget cannot hold.
+
+        Called by the thread running the sweep, so rewriting its events (a demotion) races with nothing.
+        """
         with self._lock:
-            if sweep.demoted and any_larger(tensors, SMALL_BYTES):
-                event = compact(event, keep_results=True)
-                tensors = _charged_tensors(event)
-            before = sweep.small
-            large = sweep.charge(tensors)
-            if sweep.demoted:  # what is still large here is a result: the sweep's fixed cost
-                sweep.small, sweep.large, large = sweep.small + large, 0, 0
-            sweep.seqs.append(_next_seq())
-            sweep.events.append(event)
+            events_ = sweep.events
+            if sweep.demoted:
+                compaction = Compaction()
+                for position in range(sweep.counted, len(events_)):
+                    events_[position] = compaction.event(events_[position], True)
+            before = sweep.large + sweep.small
+            for position in range(sweep.counted, len(events_)):
+                sweep.charge(_charged_tensors(events_[position]))
+            sweep.counted, sweep.rough = len(events_), 0
+            if sweep.demoted:  # what is still large is a result: the sweep's fixed cost
+                sweep.small, sweep.large = sweep.small + sweep.large, 0
+            if closing:
+                sweep.open = False
+                sweep.seen = set()  # nothing more to count: free the ids
             if sweep.alive:
-                self.sweep_bytes += large + sweep.small - before
-                if large and not sweep.demoted:
+                self.sweep_bytes += sweep.large + sweep.small - before
+                if sweep.large:
                     self._heavy[sweep.key] = sweep
-                if self._dead or self.untaped_bytes + self.sweep_bytes + self.log_bytes > self.budget:
-                    self._fit()
+                self._fit(sweep)
 
     def _keep_untaped(self, seq, event):
         size = EVENT_BYTES
@@ -446,16 +489,28 @@ class SessionRecorder:
             if self._dead or self.untaped_bytes + self.sweep_bytes + self.log_bytes > self.budget:
                 self._fit()
 
-    def _fit(self):
-        """Shed what the budget cannot hold (under the lock): large tensors first, then the oldest."""
+    def _fit(self, own=None):
+        """Shed what the budget cannot hold (under the lock).
+
+        First the sweeps a newer sweep of the same tape superseded (a player plays the newest),
+        then large tensors become summaries (of released logs, closed sweeps, and ``own``: the
+        open sweep of the calling thread), then the oldest sweeps and untaped ops go.
+        """
         self._bury()
-        while self.untaped_bytes + self.sweep_bytes + self.log_bytes > self.budget:
-            if self._heavy:
-                item = self._heavy.popitem(last=False)[1]
-                if type(item) is _Sweep:
-                    self._demote(item)
+        if self.untaped_bytes + self.sweep_bytes + self.log_bytes <= self.budget:
+            return
+        # Shed down to a low-water mark, so the next events do not each pay for shedding again.
+        low_water = self.budget * 3 // 4
+        while self.untaped_bytes + self.sweep_bytes + self.log_bytes > low_water:
+            if self._superseded:
+                self._drop_oldest_of(self._superseded.popitem(last=False)[1])
+                continue
+            heavy = next((item for item in self._heavy.values() if _may_demote(item, own)), None)
+            if heavy is not None:
+                if type(heavy) is _Sweep:
+                    self._demote(heavy)
                 else:
-                    self._compact(item)
+                    self._compact(heavy)
                 continue
             oldest_sweep = next(iter(self._sweeps.values()), None)
             if oldest_sweep is not None and len(self._sweeps) == 1:
@@ -463,23 +518,30 @@ class SessionRecorder:
             if self.untaped and (oldest_sweep is None or self.untaped[0][0] < oldest_sweep.seqs[0]):
                 self.untaped_bytes -= self.untaped.popleft()[2]
             elif oldest_sweep is not None:
-                log = self.logs.get(oldest_sweep.tape)
-                if log is not None and log.sweeps and log.sweeps[0] is oldest_sweep:
-                    log.sweeps.popleft()
-                self._drop_sweep(oldest_sweep)
+                self._drop_oldest_of(oldest_sweep)
             else:
                 break
 
-    def _demote(self, sweep, compaction=None):
+    def _drop_oldest_of(self, sweep):
+        """Drop ``sweep``, the oldest kept sweep of its tape."""
+        log = self.logs.get(sweep.tape)
+        if log is not None and log.sweeps:
+            if log.sweeps[0] is sweep:
+                log.sweeps.popleft()
+            elif sweep in log.sweeps:  # rare: a sweep superseded out of order
+                log.sweeps.remove(sweep)
+        self._drop_sweep(sweep)
+
+    def _demote(self, sweep, compaction=None):  # under the lock, by the sweep's thread or once it closed
         """Replace the large gradients of ``sweep`` by summaries; later ones are summarised on arrival.
 
         Its results stay (with the targets and sources): they are the caller's, and what a
         picture of the sweep ends on; from now on they count as the sweep's fixed cost.
         """
         compaction = compaction or Compaction()
-        sweep.events = [compaction.event(event, True) for event in sweep.events]
+        sweep.events[: sweep.counted] = [compaction.event(event, True) for event in sweep.events[: sweep.counted]]
         sweep.demoted = True
-        kept = _large_bytes(sweep.events)
+        kept = _large_bytes(sweep.events[: sweep.counted])
         self.sweep_bytes -= sweep.large - kept
         sweep.small += kept
         sweep.large = 0
@@ -491,6 +553,7 @@ class SessionRecorder:
             self.sweep_bytes -= sweep.large + sweep.small
             self._sweeps.pop(sweep.key, None)
             self._heavy.pop(sweep.key, None)
+            self._superseded.pop(sweep.key, None)
 
     def _compact(self, log):
         """Keep small tensors only in a released tape's log (and its sweeps): the tape no longer holds
@@ -501,7 +564,7 @@ class SessionRecorder:
         log.large = log.outputs = 0
         self._heavy.pop(log.key, None)
         for sweep in log.sweeps:
-            if sweep.alive and not sweep.demoted:
+            if sweep.alive and not sweep.demoted and not sweep.open:
                 self._demote(sweep, compaction)
 
     def compact_released(self):
@@ -535,6 +598,11 @@ class SessionRecorder:
             for seq, event, _size in untaped:
                 merged.setdefault(seq, event)
         return [(seq, merged[seq]) for seq in sorted(merged)]
+
+
+def _may_demote(item, own):
+    """A sweep another thread is still adding to is left alone (its thread settles it)."""
+    return type(item) is not _Sweep or not item.open or item is own
 
 
 SessionRecorder.HANDLERS = {

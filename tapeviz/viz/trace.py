@@ -15,8 +15,10 @@ Layout of ``Trace.data``::
               function (the decorated function's name for a custom gradient, else None)}]
     sweeps:  [{id, tape, targets, sources, seeds, results,
                steps: [{op, upstream, grads, accumulated, totals}]}]
-    events:  [{kind, ...}] in the order they happened (enter, exit, watch,
-              op, sweep, step, sweep_end, release, assign)
+    events:  [{kind, ...}] in the order they happened, one per core event, named by
+              the core's event kind (tapeviz.core.events): tape_entered, tape_exited,
+              watched, op_executed, variable_assigned, sweep_started, backward_step,
+              sweep_finished, tape_released; trace ids in place of the objects
     notes:   [text] what the picture cannot show, and what to do about it
 
 ``accumulated[i]`` counts the gradients that arrived at input ``i`` in this
@@ -200,28 +202,28 @@ class _Builder:
     def on_op(self, event):
         if event.entry is None or (not event.tapes and not self.include_untaped):
             return
-        self.events.append({"kind": "op", "op": self.op(event.entry, event.tapes)})
+        self.events.append({"kind": ev.OpExecuted.kind, "op": self.op(event.entry, event.tapes)})
 
     def on_entered(self, event):
         tape = self.tape(event.tape)
         self.tapes[tape].update(
             persistent=bool(event.persistent), watch_accessed_variables=bool(event.watch_accessed_variables)
         )
-        self.events.append({"kind": "enter", "tape": tape})
+        self.events.append({"kind": ev.TapeEntered.kind, "tape": tape})
 
     def on_exited(self, event):
-        self.events.append({"kind": "exit", "tape": self.tape(event.tape)})
+        self.events.append({"kind": ev.TapeExited.kind, "tape": self.tape(event.tape)})
 
     def on_watched(self, event):
         tape, tid = self.tape(event.tape), self.tensor(event.source)
         if tape not in self.tensors[tid]["watched_by"]:
             self.tensors[tid]["watched_by"].append(tape)
-        self.events.append({"kind": "watch", "tape": tape, "tensor": tid, "automatic": bool(event.automatic)})
+        self.events.append({"kind": ev.Watched.kind, "tape": tape, "tensor": tid, "automatic": bool(event.automatic)})
 
     def on_assigned(self, event):
         key = tensor_id(event.variable)
         if self.include_untaped and key in self.tensor_ids:
-            self.events.append({"kind": "assign", "tensor": self.tensor_ids[key]})
+            self.events.append({"kind": ev.VariableAssigned.kind, "tensor": self.tensor_ids[key]})
 
     def on_sweep_started(self, event):
         tape = self.tape(event.tape)
@@ -249,7 +251,7 @@ class _Builder:
                 totals[tid] = totals[tid] + value if tid in totals else value
         self.sweeps.append(sweep)
         self.sweep_events[sweep["id"]] = [event, [], None]
-        self.events.append({"kind": "sweep", "sweep": sweep["id"], "tape": tape})
+        self.events.append({"kind": ev.SweepStarted.kind, "sweep": sweep["id"], "tape": tape})
 
     def on_step(self, event):
         sweep = self.open_sweep(event.tape)
@@ -286,7 +288,7 @@ class _Builder:
             }
         )
         self.sweep_events[sweep["id"]][1].append(event)
-        self.events.append({"kind": "step", "sweep": sweep["id"], "op": oid})
+        self.events.append({"kind": ev.BackwardStep.kind, "sweep": sweep["id"], "op": oid})
 
     def on_sweep_finished(self, event):
         sweep = self.open_sweep(event.tape)
@@ -294,12 +296,12 @@ class _Builder:
             sweep["results"] = [None if g is None else _preview(g) for g in event.results]
             sweep["open"] = False
             self.sweep_events[sweep["id"]][2] = event
-            self.events.append({"kind": "sweep_end", "sweep": sweep["id"]})
+            self.events.append({"kind": ev.SweepFinished.kind, "sweep": sweep["id"]})
 
     def on_released(self, event):
         tape = self.tape(event.tape)
         self.tapes[tape]["released"] = event.reason
-        self.events.append({"kind": "release", "tape": tape, "reason": event.reason})
+        self.events.append({"kind": ev.TapeReleased.kind, "tape": tape, "reason": event.reason})
 
     # -- values, read once at the end -----------------------------------------------------
     def finish(self):
