@@ -187,6 +187,7 @@ def budget_growth(calls):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer rounds and smaller sizes (a smoke run)")
+    parser.add_argument("--memory-ops", type=int, default=None, help="ops of the viz.memory row (default 20,000)")
     args = parser.parse_args()
     quick = args.quick
     rounds = 3 if quick else 9
@@ -210,7 +211,7 @@ def main():
     label = f"jacobian {'500' if quick else '2,000'} of W x, recorder on / off"
     print(f"{label:<58}{ratio:>7.2f}x{'<= 1.1':>9}   ({on:.2f} / {off:.2f} s)")
 
-    n_ops = 4000 if quick else 20000
+    n_ops = args.memory_ops or (4000 if quick else 20000)
     seconds = memory_seconds(n_ops)
     print(f"{f'viz.memory(tape), {n_ops:,} ops, seconds':<58}{seconds:>8.2f}{'< 2':>9}")
 

@@ -34,6 +34,7 @@ tape's own ``history`` (its entries, or their sketches once released).
 """
 
 import dataclasses
+import functools
 import itertools
 import threading
 import weakref
@@ -270,7 +271,7 @@ class _TapeLog:
     ``large``: what of that is charged to the budget (after a release).
     """
 
-    __slots__ = ("serial", "key", "seqs", "events", "related", "outputs", "large", "sweeps", "open_sweep")
+    __slots__ = ("serial", "key", "seqs", "events", "related", "outputs", "large", "sweeps", "open_sweep", "tape_ref")
 
     def __init__(self, serial, key):
         self.serial, self.key = serial, key
@@ -281,6 +282,7 @@ class _TapeLog:
         self.large = 0
         self.sweeps = deque()  # _Sweep, oldest first
         self.open_sweep = None
+        self.tape_ref = None  # keeps the weak reference (and its callback) alive
 
     @property
     def records(self):
@@ -343,11 +345,11 @@ class SessionRecorder:
         if log is None:
             log = self.logs[serial] = _TapeLog(serial, self._next_key())
             tape = tape_with_serial(serial)
-            if tape is not None:  # the log goes with the tape
-                weakref.finalize(tape, self._forget, serial)
+            if tape is not None:  # the log goes with the tape (a plain weak reference: cheaper than finalize)
+                log.tape_ref = weakref.ref(tape, functools.partial(self._forget, serial))
         return log
 
-    def _forget(self, serial):
+    def _forget(self, serial, _ref=None):
         # Called by the garbage collector, maybe inside a locked section: only atomic steps here.
         log = self.logs.pop(serial, None)
         if log is not None and (log.sweeps or log.large):
@@ -427,9 +429,7 @@ class SessionRecorder:
         self._settle(sweep, closing=True)
 
     def on_keep_untaped(self, event):
-        seq = _next_seq()
-        self._keep_untaped(seq, event)  # explain() needs when tapes (stopped) recording
-        self._keep_in_log(event, seq)
+        self._keep_untaped(_next_seq(), event)  # an assignment: explain() tells what changed a variable
 
     def on_tape_released(self, event):
         """The tape no longer holds its entries: the log's large tensors are charged to the budget."""
@@ -610,8 +610,8 @@ SessionRecorder.HANDLERS = {
     events.BackwardStep: SessionRecorder.on_backward_step,
     events.SweepStarted: SessionRecorder.on_sweep_started,
     events.SweepFinished: SessionRecorder.on_sweep_finished,
-    events.TapeEntered: SessionRecorder.on_keep_untaped,
-    events.TapeExited: SessionRecorder.on_keep_untaped,
+    events.TapeEntered: SessionRecorder._keep_in_log,
+    events.TapeExited: SessionRecorder._keep_in_log,
     events.VariableAssigned: SessionRecorder.on_keep_untaped,
     events.Watched: SessionRecorder._keep_in_log,
     events.TapeReleased: SessionRecorder.on_tape_released,
