@@ -14,20 +14,24 @@ ways to keep them:
   ``explain`` needs them.
 
 It pays only for what a picture shows, and only when the picture is drawn:
-recording an event is appending a reference (no copy, no reduction of an
-array, whatever its size); previews are computed by the trace builder when
-something is drawn. What it keeps is bounded in bytes, not in counts:
+recording an event is appending a reference and adding up bytes (no copy,
+no reduction of an array, whatever its size); previews are computed by the
+trace builder, where the array lives, when something is drawn. What it
+holds is bounded in bytes, not in counts:
 
 * tensors a live tape holds anyway (its recorded entries) cost nothing more;
-* what only the recorder holds (the gradients a sweep produced, ops no tape
-  recorded) is counted, thread-safely, against one ``budget``; past it, the
-  oldest sweeps' large gradients (over ``SMALL_BYTES``) become
-  :class:`ValueSummary` stand-ins (shape, dtype, no array), then the oldest
-  sweeps and untaped ops are dropped (never the newest sweep);
-* when a tape releases its entries (a non-persistent tape after
-  ``gradient``), its events keep only small tensors; larger ones become
-  stand-ins, so the memory goes as TF frees it. A sweep's results (returned
-  to the caller) are kept by reference under the budget.
+* what only the recorder holds is counted, thread-safely, against one
+  ``budget`` (:func:`set_budget`): the gradients of each sweep, the large
+  tensors (over ``SMALL_BYTES``) of a tape that released them (a
+  non-persistent tape after ``gradient``), and a ring of ops no tape
+  recorded (small tensors only);
+* past the budget it sheds, down to three quarters of it: first the sweeps
+  a newer sweep of the same tape superseded (a player plays the newest),
+  then large tensors become :class:`ValueSummary` stand-ins (shape, dtype,
+  no array: a copy of the events is made only then), then the oldest sweeps
+  and untaped ops go; never the newest sweep, nor the gradients a sweep
+  returned (the caller's);
+* everything about a tape goes when the tape is garbage collected.
 
 A tape recorded before ``tapeviz.viz`` was imported is still drawn, from the
 tape's own ``history`` (its entries, or their sketches once released).
