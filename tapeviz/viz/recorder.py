@@ -33,6 +33,10 @@ holds is bounded in bytes, not in counts:
   returned (the caller's);
 * everything about a tape goes when the tape is garbage collected.
 
+A running sweep is counted in batches (when it ends, or when it holds more
+than ``SETTLE_BYTES`` uncounted past the budget), so the bound holds
+between sweeps and is exceeded by at most that much during one.
+
 A tape recorded before ``tapeviz.viz`` was imported is still drawn, from the
 tape's own ``history`` (its entries, or their sketches once released).
 """
@@ -53,6 +57,7 @@ SMALL_BYTES = 1024  # tensors up to this size are kept whole whatever happens
 DEFAULT_BUDGET = 16 << 20  # bytes the session recorder may hold that no tape holds
 EVENT_BYTES = 320  # what one kept event costs in objects (the event, its tuples), measured
 TENSOR_BYTES = 200  # what a kept tensor costs beyond its array (the Tensor, the array header)
+SETTLE_BYTES = 64 << 10  # a running sweep may hold this much uncounted before it is settled early
 
 _next_seq = itertools.count().__next__
 
@@ -405,7 +410,10 @@ class SessionRecorder:
             if grad is not None:
                 rough += to_array(grad).nbytes + TENSOR_BYTES
         sweep.rough += rough
-        if sweep.rough + self.untaped_bytes + self.sweep_bytes + self.log_bytes > self.budget:
+        # Settled early only when what it holds uncounted is worth a pass (past the budget, or big).
+        if sweep.rough > SETTLE_BYTES and sweep.rough + self.untaped_bytes + self.sweep_bytes + self.log_bytes > (
+            self.budget
+        ):
             self._settle(sweep)
 
     def on_sweep_started(self, event):
