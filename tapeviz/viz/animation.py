@@ -11,6 +11,7 @@ view draws them its own way (:mod:`tapeviz.viz.svg_frames`,
 import numpy as np
 
 from tapeviz.core import nest
+from tapeviz.core.files import write_bytes
 from tapeviz.core.forward import ForwardAccumulator
 from tapeviz.viz import dot as dotmod
 from tapeviz.viz import frames as framing
@@ -174,16 +175,14 @@ class Animation:
         return html_player(self, title)
 
     def save_html(self, path, title="tapeviz"):
-        with open(path, "w", encoding="utf-8") as handle:
-            handle.write(self.to_html(title))
+        write_bytes(path, self.to_html(title).encode("utf-8"))
         return path
 
     def save_svg_frames(self, prefix):
         paths = []
         for i, (frame, badges, edges) in enumerate(self.states()):
             path = f"{prefix}{i:03d}.svg"
-            with open(path, "w", encoding="utf-8") as handle:
-                handle.write(self._draw(frame, badges, edges))
+            write_bytes(path, self._draw(frame, badges, edges).encode("utf-8"))
             paths.append(path)
         return paths
 
