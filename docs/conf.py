@@ -5,13 +5,22 @@ Sphinx's autodoc for the API reference, myst-nb renders the lesson notebooks
 with their stored outputs (no re-execution: ``nb_execution_mode = "off"``),
 and ``-W`` turns every warning into an error in CI.
 
-Two folders are generated at build time (and ignored by git):
+Three folders are generated at build time (and ignored by git):
 
 * ``lessons/``: copies of ``../notebooks/NN_*.ipynb`` (Sphinx only reads
   files under its source folder);
 * ``api/``: one page per public module, with an autodoc entry for every
   public name, so the reference covers the whole public surface by
-  construction (see ``api_modules`` below).
+  construction (see ``api_modules`` below);
+* ``_generated/``: the pictures and kernel-free players of the landing,
+  visualizer and player pages, drawn from small examples by this build
+  (``make_pictures``), so they always show what the current code draws.
+
+Why the docs' Python snippets are checked by ``tests/test_docs_snippets.py``
+and not by Sphinx's doctest builder: the pages stay plain Markdown code
+blocks (readable on GitHub, copyable without ``>>>``), each page runs in a
+fresh interpreter, as a reader's would, and the check runs with the rest of
+the test suite without a second Sphinx build.
 """
 
 import inspect
@@ -33,6 +42,9 @@ source_suffix = {".rst": "restructuredtext", ".md": "myst-nb", ".ipynb": "myst-n
 exclude_patterns = ["_build", "Thumbs.db", ".DS_Store", "**.ipynb_checkpoints"]
 html_theme = "furo"
 html_title = "tapeviz"
+html_static_path = ["_static"]
+html_css_files = ["tapeviz.css"]
+html_extra_path = ["_generated"]  # the kernel-free players, at the site's root (pages embed them)
 
 myst_enable_extensions = ["colon_fence", "deflist"]
 myst_heading_anchors = 3
@@ -49,7 +61,8 @@ nb_ipywidgets_js = {}  # no widget JavaScript from a CDN: the HTML copies need n
 
 autodoc_member_order = "bysource"
 autodoc_typehints = "none"
-autodoc_default_options = {"members": False}
+# Defaults as written in the source (``listeners=_listeners``), never an object's repr.
+autodoc_preserve_defaults = True
 napoleon_google_docstring = True
 napoleon_numpy_docstring = False
 
@@ -81,11 +94,14 @@ api_modules = [
     ("tapeviz.nn", "tapeviz.nn", "``tf.nn``."),
     ("tapeviz.linalg", "tapeviz.linalg", "``tf.linalg``."),
     ("tapeviz.random", "tapeviz.random", "``tf.random``."),
+    ("tapeviz.image", "tapeviz.image", "``tf.image``: resizing, flips and dtype conversion of images."),
+    ("tapeviz.saved_model", "tapeviz.saved_model", "``tf.saved_model``: save and load a Module's variables."),
     ("tapeviz.config", "tapeviz.config", "``tf.config`` and ``tf.device``."),
     ("tapeviz.errors", "tapeviz.errors", "``tf.errors``."),
     ("tapeviz.nest", "tapeviz.nest", "``tf.nest``: flatten and pack nested structures."),
     ("tapeviz.data", "tapeviz.data", "``tf.data``: a small Dataset pipeline."),
     ("tapeviz.keras", "tapeviz.keras", "``tf.keras``: models."),
+    ("tapeviz.keras.models", "tapeviz.keras.models", "``tf.keras.models``: build, save and load models."),
     ("tapeviz.keras.layers", "tapeviz.keras.layers", "Layers."),
     ("tapeviz.keras.losses", "tapeviz.keras.losses", "Losses."),
     ("tapeviz.keras.metrics", "tapeviz.keras.metrics", "Metrics."),
@@ -95,11 +111,31 @@ api_modules = [
     ("tapeviz.keras.activations", "tapeviz.keras.activations", "Activations."),
     ("tapeviz.keras.callbacks", "tapeviz.keras.callbacks", "Callbacks."),
     ("tapeviz.keras.datasets", "tapeviz.keras.datasets", "Real data sets shipped by installed packages."),
+    ("tapeviz.keras.saving", "tapeviz.keras.saving", "``tf.keras.saving``: the ``.keras`` file format."),
+    ("tapeviz.keras.utils", "tapeviz.keras.utils", "``tf.keras.utils``."),
     ("tapeviz.events", "tapeviz.events (the hook bus)", "Listen to what tapes record and sweep: see :doc:`../hooks`."),
     ("tapeviz.viz", "tapeviz.viz (the visualizer)", "Graphs, players, explanations, memory views."),
     ("tapeviz.backend", "tapeviz.backend", "The array backend (NumPy, or CuPy on a GPU)."),
     ("tapeviz.lessons", "tapeviz.lessons", "Helpers for the lesson notebooks."),
 ]
+
+# Data (not classes or functions) has no docstring of its own: Python would show its type's
+# (``int``'s for AUTOTUNE). A ``#:`` comment above the assignment in the module that defines
+# it documents it; these say what the others are. The build fails on data that has neither.
+DATA_DOCS = {
+    "tapeviz.keras.preprocessing": (
+        "``tf.keras.preprocessing.image.array_to_img`` and ``img_to_array`` "
+        "(the same functions as in :doc:`tapeviz_keras_utils`)."
+    ),
+    "tapeviz.lessons.EXERCISES": "Every exercise of the lesson notebooks, by its id (``'01.square'``).",
+}
+
+
+PAGES = {module_name: module_name.replace(".", "_") for module_name, _, _ in api_modules}
+
+
+def _is_namespace(obj):
+    return type(obj).__name__ == "_Namespace"  # keras.models: a group of names, documented as a page
 
 
 def public_names(module):
@@ -109,9 +145,12 @@ def public_names(module):
             n
             for n in dir(module)
             if not n.startswith("_")
-            and getattr(getattr(module, n), "__module__", module.__name__).startswith("tapeviz")
+            and (
+                _is_namespace(module)
+                or getattr(getattr(module, n), "__module__", module.__name__).startswith("tapeviz")
+            )
         ]
-    if module.__name__ == "tapeviz":  # loaded on first use by the module's __getattr__
+    if getattr(module, "__name__", None) == "tapeviz":  # loaded on first use by the module's __getattr__
         names = list(names) + [n for n in module._VIZ_NAMES if n != "viz"]
     keep = []
     for name in names:
@@ -133,14 +172,50 @@ def directive(obj):
 
 
 def _resolve(dotted):
-    """A module by name, also when it is an attribute (``tapeviz.errors`` is ``tapeviz.core.errors``)."""
+    """A module by name, also when it is an attribute (``tapeviz.errors`` is ``tapeviz.core.errors``,
+    ``tapeviz.keras.models`` a group of names that hides the module of the same name)."""
     import importlib
 
+    parent, _, name = dotted.rpartition(".")
+    if parent:
+        owner = _resolve(parent)
+        if name in vars(owner) and not isinstance(vars(owner)[name], types.ModuleType):
+            return vars(owner)[name]
     try:
         return importlib.import_module(dotted)
     except ModuleNotFoundError:
-        parent, _, name = dotted.rpartition(".")
         return getattr(_resolve(parent), name)
+
+
+def _defining_module(module, name):
+    """The module whose source assigns ``name`` (where a ``#:`` comment would be)."""
+    real = getattr(module, "__name__", None)
+    return real if isinstance(module, types.ModuleType) else None
+
+
+def data_doc(module_name, module, name):
+    """What a data entry says: its ``#:`` comment, else DATA_DOCS, else (a dtype) a line made here."""
+    from sphinx.pycode import ModuleAnalyzer
+
+    full = f"{module_name}.{name}"
+    obj = getattr(module, name)
+    real = _defining_module(module, name)
+    if real:
+        try:
+            comment = ModuleAnalyzer.for_module(real).find_attr_docs().get(("", name))
+        except Exception:  # no source (a built-in module)
+            comment = None
+        if comment:
+            return [line for line in comment if line.strip()]
+    if full in DATA_DOCS:
+        return [DATA_DOCS[full]]
+    if type(obj).__name__ == "DType":
+        return [f"The ``{obj.name}`` dtype (a :py:class:`~tapeviz.DType`), as ``tf.{name}``."]
+    raise ValueError(f"{full} is data with no documentation: give it a '#:' comment or a DATA_DOCS entry")
+
+
+def _also(module_name, name, first):
+    return f"* ``{module_name}.{name}``: the same object as :py:obj:`{first}`."
 
 
 def write_api():
@@ -149,38 +224,49 @@ def write_api():
     target.mkdir(exist_ok=True)
     for old in target.glob("*.rst"):
         old.unlink()
-    documented = {}  # id(obj) -> the page that documents it first (the others refer with :no-index:)
+    documented = {}  # id(obj) -> the name that documents it (on the first page that lists it)
     pages = []
     for module_name, title, intro in api_modules:
         module = _resolve(module_name)
         lines = [title, "=" * len(title), "", f".. module:: {module_name}", "", intro, ""]
         names = public_names(module)
         lines += [f"Public names: {len(names)}.", ""]
+        same = []  # names documented on an earlier page: a line each, after the entries
         for name in names:
             obj = getattr(module, name)
             kind = directive(obj)
+            if f"{module_name}.{name}" in PAGES:  # a group of names with its own page
+                same.append(f"* ``{module_name}.{name}``: see :doc:`{PAGES[f'{module_name}.{name}']}`.")
+                continue
+            key = id(obj) if (callable(obj) or inspect.isclass(obj)) else None
+            if key is not None and key in documented:
+                # One entry per object: a second full entry would be a second anchor for the
+                # same source lines, and viewcode's "[docs]" link can only go back to one.
+                same.append(_also(module_name, name, documented[key]))
+                continue
+            if key is not None:
+                documented[key] = f"{module_name}.{name}"
             lines.append(f".. {kind}:: {module_name}.{name}")
             if kind == "autoclass":
                 lines.append("   :members:")
-            key = id(obj) if (callable(obj) or inspect.isclass(obj)) else None
-            if key is not None and key in documented:
-                lines.append("   :no-index:")
-                lines.append("")
-                lines.append(f"   Same object as :py:obj:`{documented[key]}`.")
-            elif key is not None:
-                documented[key] = f"{module_name}.{name}"
+                if module_name.startswith("tapeviz.keras"):  # fit, save... are Model's, a layer's call Layer's
+                    lines.append("   :inherited-members:")
             if kind == "autodata":
-                lines.append("   :no-value:")
+                lines += ["   :no-value:", ""]
+                lines += [f"   {line}" for line in data_doc(module_name, module, name)]
             lines.append("")
+        if same:
+            lines += ["Also here", "---------", "", *same, ""]
         page = module_name.replace(".", "_")
-        (target / f"{page}.rst").write_text("\n".join(l for l in lines if l is not None) + "\n")
+        (target / f"{page}.rst").write_text("\n".join(lines) + "\n")
         pages.append(page)
     index = [
         "API reference",
         "=============",
         "",
-        "Every public name of every public module, from its docstring. Where a name is the same "
-        "object as one documented earlier (``tf.sin`` is ``tf.math.sin``), its entry says so.",
+        "Every public name of every public module, from its docstring, with its methods. An "
+        "object is documented once, on the first page below that lists it; the other pages that "
+        "list it say where (``tf.sin`` is documented at the top level, ``tf.math.sin`` points there).",
         "",
         ".. toctree::",
         "   :maxdepth: 1",
@@ -188,6 +274,42 @@ def write_api():
     ]
     index += [f"   {page}" for page in pages]
     (target / "index.rst").write_text("\n".join(index) + "\n")
+
+
+# -- pictures and players, drawn by this build ------------------------------------------------
+def make_pictures():
+    """The pictures and kernel-free players the pages show, from the examples they print."""
+    target = HERE / "_generated"
+    target.mkdir(exist_ok=True)
+    import tapeviz as tf
+    from tapeviz import viz
+
+    x = tf.Variable(3.0, name="x")
+    with viz.trace() as recorded:
+        with tf.GradientTape() as tape:
+            y = x * x + tf.sin(x)
+        tape.gradient(y, x)
+    _write(target / "first_tape.svg", viz.show(recorded).svg())
+    _write(target / "first_player.html", viz.player(recorded).to_html(title="tapeviz: the reverse sweep"))
+    _write(target / "first_player_lr.html", viz.player(recorded, rankdir="LR").to_html(title="tapeviz"))
+
+    x = tf.Variable(3.0, name="x")
+    with tf.autodiff.ForwardAccumulator(primals=x, tangents=tf.constant(1.0)) as acc:
+        y = x**2
+    _write(target / "tangent_player.html", viz.player(acc).to_html(title="tapeviz: forward mode"))
+
+
+def _write(path, text):
+    temporary = path.with_name(path.name + ".tmp")
+    temporary.write_text(text, encoding="utf-8")
+    temporary.replace(path)
+
+
+def clear_builtin_docstrings(app, what, name, obj, options, lines):
+    """A data entry never shows its type's docstring (``tuple``'s, ``int``'s): its text is the
+    ``#:`` comment or DATA_DOCS line that ``write_api`` wrote into the page."""
+    if what == "data":
+        del lines[:]
 
 
 def escape_bars(app, what, name, obj, options, lines):
@@ -199,9 +321,66 @@ def escape_bars(app, what, name, obj, options, lines):
         lines[index] = "``".join(parts)
 
 
+# -- viewcode's "[docs]" links --------------------------------------------------------------
+# sphinx.ext.viewcode links each highlighted source line back to its entry as
+# ``<last page that used the name>#<first documented module>.<name>``: one module
+# prefix for everything defined in a source module. tapeviz's public names are
+# re-exported (``tapeviz.keras.layers.Dense`` lives in ``tapeviz.keras.layers.core``,
+# ``Variable`` is documented at the top level and inherited by ``keras.Variable``),
+# so that guess names anchors no page has. Each entry's real anchor is recorded
+# here as the pages are read, and the source pages' links are rewritten to it.
+def record_entry_anchors(app, doctree):
+    from sphinx import addnodes
+    from sphinx.ext.viewcode import _get_full_modname
+
+    anchors = app.env.__dict__.setdefault("tapeviz_entry_anchors", {})
+    for signode in doctree.findall(addnodes.desc_signature):
+        module, fullname, ids = signode.get("module"), signode.get("fullname"), signode.get("ids")
+        if not (module and fullname and ids):
+            continue
+        real = _get_full_modname(module, fullname)
+        if real:
+            anchors.setdefault((real, fullname), (app.env.docname, ids[0]))
+
+
+def forget_entry_anchors(app, env, docname):
+    anchors = env.__dict__.get("tapeviz_entry_anchors", {})
+    for key in [key for key, (doc, _) in anchors.items() if doc == docname]:
+        del anchors[key]
+
+
+def fix_source_backlinks(app, pagename, templatename, context, doctree):
+    import re
+
+    if not pagename.startswith("_modules/") or "body" not in context:
+        return
+    module = pagename[len("_modules/") :].replace("/", ".")
+    entry = getattr(app.env, "_viewcode_modules", {}).get(module)
+    if not entry:
+        return
+    prefix = entry[3] + "."
+    anchors = app.env.__dict__.get("tapeviz_entry_anchors", {})
+
+    def relink(match):
+        anchor = match.group(2)
+        name = anchor[len(prefix) :] if anchor.startswith(prefix) else anchor
+        found = anchors.get((module, name))
+        if found is None:
+            return match.group(0)
+        docname, anchor_id = found
+        return f'{match.group(1)}{app.builder.get_relative_uri(pagename, docname)}#{anchor_id}"'
+
+    context["body"] = re.sub(r'(<a class="viewcode-back" href=")[^"#]*#([^"]*)"', relink, context["body"])
+
+
 def setup(app):
+    app.connect("autodoc-process-docstring", clear_builtin_docstrings)
     app.connect("autodoc-process-docstring", escape_bars)
+    app.connect("doctree-read", record_entry_anchors)
+    app.connect("env-purge-doc", forget_entry_anchors)
+    app.connect("html-page-context", fix_source_backlinks)
 
 
 copy_lessons()
 write_api()
+make_pictures()

@@ -36,7 +36,7 @@ from tapeviz.core.primitives.array import *  # noqa: F401,F403
 from tapeviz.array_ops import *  # noqa: F401,F403
 from tapeviz.core.primitives.math import cast, identity, stop_gradient  # noqa: F401
 from tapeviz.core.custom_gradient import custom_gradient  # noqa: F401
-from tapeviz.core.eager import executing_eagerly, function, gradients, print  # noqa: F401
+from tapeviz.core.eager import executing_eagerly, function, gradients, init_scope, print, py_function  # noqa: F401
 from tapeviz.core.scopes import name_scope  # noqa: F401
 from tapeviz.core.tape import GradientTape, UnconnectedGradients  # noqa: F401
 from tapeviz.core.tensor import Tensor, TensorShape, Variable, constant, convert_to_tensor, is_tensor  # noqa: F401
@@ -81,4 +81,32 @@ def __getattr__(name):
 
         viz = importlib.import_module("tapeviz.viz")
         return viz if name == "viz" else getattr(viz, name)
-    raise AttributeError(f"module 'tapeviz' has no attribute {name!r}")
+    if name.startswith("_"):  # Python's and tools' own probes (__path__, _ipython_canary...)
+        raise AttributeError(f"module 'tapeviz' has no attribute {name!r}")
+    raise AttributeError(
+        f"module 'tapeviz' has no attribute {name!r}: tapeviz does not implement every TensorFlow API. "
+        "What it has instead, and what is not available (tf.cond, tf.while_loop, tf.map_fn, "
+        "tf.TensorArray...), is in the TF map: docs/tf-map.md, section 'Not available'."
+    )
+
+
+def _record_from_the_start():
+    """In an IPython shell or Jupyter kernel, subscribe the visualizer's session recorder now, so
+    ``tf.viz.player(tape)`` after ``tape.gradient`` has the sweep to play (issue 22). A plain
+    script is untouched (IPython is never imported here). Off: ``TAPEVIZ_RECORD=0`` in the
+    environment, or ``tapeviz.viz.stop_watching()``."""
+    import os
+    import sys
+
+    shell = sys.modules.get("IPython")
+    if shell is None or os.environ.get("TAPEVIZ_RECORD", "1").strip().lower() in ("0", "false", "no", "off"):
+        return
+    get_ipython = getattr(shell, "get_ipython", None)
+    if get_ipython is not None and get_ipython() is not None:
+        import importlib
+
+        importlib.import_module("tapeviz.viz")  # importing it subscribes the recorder
+
+
+_record_from_the_start()
+del _record_from_the_start

@@ -8,10 +8,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from tapeviz import backend
+from tapeviz.backend import threads as _threads
 
 
 @dataclass(frozen=True)
 class PhysicalDevice:
+    """A device as ``tf.config.list_physical_devices`` lists it: ``name`` and ``device_type`` ("CPU", "GPU")."""
+
     name: str
     device_type: str
 
@@ -28,6 +31,7 @@ def list_physical_devices(device_type=None):
 
 
 def list_logical_devices(device_type=None):
+    """The logical devices: here the same as ``list_physical_devices`` (one per physical device)."""
     return list_physical_devices(device_type)
 
 
@@ -41,3 +45,31 @@ def device(name):
     if not isinstance(name, str):
         raise TypeError(f"tf.device takes a device name string such as '/CPU:0', got {name!r}.")
     yield name
+
+
+class threading:  # noqa: N801 - TF's namespace name
+    """``tf.config.threading``: how many threads the matrix products may use.
+
+    ``set_intra_op_parallelism_threads(n)`` caps BLAS's threads for large
+    products at ``n`` (0: the library's default); small products always run
+    on one thread (see tapeviz/backend/threads.py and docs/backend.md). The
+    inter-op setting is accepted and kept: tapeviz runs one op at a time.
+    """
+
+    _inter_op = 0
+
+    @staticmethod
+    def set_intra_op_parallelism_threads(num_threads):
+        _threads.set_threads(num_threads)
+
+    @staticmethod
+    def get_intra_op_parallelism_threads():
+        return _threads.threads()
+
+    @staticmethod
+    def set_inter_op_parallelism_threads(num_threads):
+        threading._inter_op = int(num_threads)
+
+    @staticmethod
+    def get_inter_op_parallelism_threads():
+        return threading._inter_op

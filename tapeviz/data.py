@@ -23,6 +23,8 @@ from tapeviz.core.tensor import Tensor, convert_to_tensor, to_array
 
 __all__ = ["Dataset", "AUTOTUNE", "experimental"]
 
+#: ``tf.data.AUTOTUNE``: pass as ``num_parallel_calls`` or ``buffer_size`` to let the pipeline
+#: choose (here: run sequentially, prefetch nothing); the value is -1, as in TensorFlow.
 AUTOTUNE = -1
 INFINITE = -1
 UNKNOWN = -2

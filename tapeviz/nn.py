@@ -78,6 +78,7 @@ from tapeviz.core.primitives.sorting import top_k  # noqa: F401  (re-exported)
 from tapeviz.core.tensor import Tensor as _Tensor
 from tapeviz.core.tensor import is_tensor as _is_tensor
 from tapeviz.core.tensor import to_array as _to_array
+from tapeviz.core.tracing import host_call as _host_call
 from tapeviz.math import l2_normalize  # noqa: F401
 
 __all__ = [
@@ -113,6 +114,7 @@ __all__ = [
     "max_pool",
     "conv2d_transpose",
     "conv1d",
+    "convolution",
 ]
 
 
@@ -242,10 +244,17 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None):
         raise ValueError(f"rate must be a scalar tensor or a float in the range [0, 1), got {rate!r}.")
     if rate == 0:
         return x  # TF returns the input unchanged, too
+    _noise_shape(x, noise_shape)  # checked here, where the error belongs
+    return x * _dropout_keep(x, rate, noise_shape, seed)
+
+
+@_host_call("nn.dropout_keep")  # inside tf.function: a new mask on every call, sized by x
+def _dropout_keep(x, rate, noise_shape, seed):
+    """The scaled keep-mask of ``dropout``: 1 / (1 - rate) where kept, 0 where dropped."""
     shape = _noise_shape(x, noise_shape)
-    draw = _random.uniform(shape, dtype=x.dtype, seed=seed)
+    draw = _random.uniform.host_function(shape, dtype=x.dtype, seed=seed)
     keep = (_to_array(draw) >= rate).astype(_to_array(x).dtype) * (1.0 / (1.0 - rate))
-    return x * _Tensor(keep.astype(_to_array(x).dtype))
+    return _Tensor(keep.astype(_to_array(x).dtype))
 
 
 def _noise_shape(x, noise_shape):
@@ -334,42 +343,77 @@ def conv2d_transpose(
     """The transpose of ``conv2d`` (often called deconvolution): the gradient of a conv2d with respect to its input.
 
     ``filters`` is (height, width, output_channels, input_channels), as in TF;
-    ``output_shape`` is the full NHWC shape of the result.
+    ``output_shape`` is the full shape of the result, in ``data_format``
+    ('NHWC' or 'NCHW'). ``dilations`` spaces the kernel's taps.
     """
-    if data_format != "NHWC":
-        raise ValueError(f"tapeviz's conv2d_transpose supports data_format='NHWC' only, got {data_format!r}.")
-    if dilations not in (None, 1, [1, 1, 1, 1], (1, 1), [1, 1], (1, 1, 1, 1)):
-        raise ValueError("tapeviz's conv2d_transpose supports dilations of 1 only.")
+    if data_format not in ("NHWC", "NCHW"):
+        raise ValueError(f"conv2d_transpose: data_format must be 'NHWC' or 'NCHW', got {data_format!r}.")
     shape = [int(n) for n in (output_shape.numpy() if _is_tensor(output_shape) else output_shape)]
     x, w = _as_tensors(input, filters)
     if x.ndim != 4 or w.ndim != 4:
         raise ValueError(f"conv2d_transpose needs a 4-D input and a 4-D filter, got ranks {x.ndim} and {w.ndim}.")
-    if w.shape[3] != x.shape[3]:
+    depth = x.shape[1 if data_format == "NCHW" else 3]
+    if w.shape[3] != depth:
         raise ValueError(
-            f"input depth {x.shape[3]} does not match the filter's last axis {w.shape[3]} "
+            f"input depth {depth} does not match the filter's last axis {w.shape[3]} "
             f"(conv2d_transpose filters are (height, width, output_channels, input_channels))."
         )
-    return _conv.conv2d_backprop_input(shape, w, x, strides, padding)
+    return _conv.conv2d_backprop_input(shape, w, x, strides, padding, dilations, data_format)
+
+
+def _one_axis(value, what):
+    """A 1-D stride or dilation: an int, [d], or TF's [1, d, 1]."""
+    if value is None:
+        return 1
+    if isinstance(value, (list, tuple)):
+        if len(value) == 1:
+            return int(value[0])
+        if len(value) == 3 and value[0] == value[2] == 1:
+            return int(value[1])
+        raise ValueError(f"conv1d: {what} must be an int, [d] or [1, d, 1], got {list(value)}.")
+    return int(value)
 
 
 def conv1d(input, filters, stride, padding, data_format="NWC", dilations=None, name=None):
-    """1-D convolution of (batch, width, channels) ``input`` with (width, in, out) ``filters``: a conv2d of height 1."""
-    if data_format not in ("NWC", None):
-        raise ValueError(f"tapeviz's conv1d supports data_format='NWC' only, got {data_format!r}.")
-    if dilations not in (None, 1, [1], (1,), [1, 1, 1], (1, 1, 1)):
-        raise ValueError("tapeviz's conv1d supports dilations of 1 only.")
+    """1-D convolution of (batch, width, channels) ``input`` with (width, in, out) ``filters``: a conv2d of height 1.
+
+    ``data_format`` 'NCW' takes and gives (batch, channels, width).
+    """
+    if data_format not in ("NWC", "NCW", None):
+        raise ValueError(f"conv1d: data_format must be 'NWC' or 'NCW', got {data_format!r}.")
     x, w = _as_tensors(input, filters)
     if x.ndim != 3 or w.ndim != 3:
-        raise ValueError(f"conv1d needs a 3-D input (NWC) and a 3-D filter, got ranks {x.ndim} and {w.ndim}.")
-    stride = int(
-        stride[0]
-        if isinstance(stride, (list, tuple)) and len(stride) == 1
-        else stride[1]
-        if isinstance(stride, (list, tuple))
-        else stride
-    )
-    n, width, c = x.shape
-    image = _reshape(x, (n, 1, width, c))
+        raise ValueError(f"conv1d needs a 3-D input and a 3-D filter, got ranks {x.ndim} and {w.ndim}.")
+    stride, dilation = _one_axis(stride, "stride"), _one_axis(dilations, "dilations")
     kernel = _reshape(w, (1,) + tuple(w.shape))
-    out = conv2d(image, kernel, strides=(1, stride), padding=padding)
+    if data_format == "NCW":
+        n, c, width = x.shape
+        image = _reshape(x, (n, c, 1, width))
+        out = conv2d(image, kernel, (1, stride), padding, data_format="NCHW", dilations=(1, dilation))
+        return _reshape(out, (n, out.shape[1], out.shape[3]))
+    n, width, c = x.shape
+    out = conv2d(_reshape(x, (n, 1, width, c)), kernel, strides=(1, stride), padding=padding, dilations=(1, dilation))
     return _reshape(out, (n, out.shape[2], out.shape[3]))
+
+
+def convolution(input, filters, strides=None, padding="VALID", data_format=None, dilations=None, name=None):
+    """``tf.nn.convolution`` for 1-D (rank 3) and 2-D (rank 4) inputs: ``conv1d`` or ``conv2d``.
+
+    ``strides`` and ``dilations`` are an int or one per spatial axis;
+    ``data_format`` 'NWC'/'NCW' or 'NHWC'/'NCHW' (channels last by default).
+    """
+    x = _as_tensor(input)
+    spatial = x.ndim - 2
+    if spatial not in (1, 2):
+        raise ValueError(f"tapeviz's convolution supports 1-D and 2-D inputs (rank 3 or 4), got rank {x.ndim}.")
+
+    def per_axis(value, what):
+        values = [1] * spatial if value is None else [value] * spatial if isinstance(value, int) else list(value)
+        if len(values) != spatial:
+            raise ValueError(f"convolution: {what} needs {spatial} value(s) for a rank-{x.ndim} input, got {value!r}.")
+        return values
+
+    strides, dilations = per_axis(strides, "strides"), per_axis(dilations, "dilations")
+    if spatial == 1:
+        return conv1d(x, filters, strides[0], padding, data_format or "NWC", dilations[0])
+    return conv2d(x, filters, tuple(strides), padding, data_format or "NHWC", tuple(dilations))

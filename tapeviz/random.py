@@ -20,6 +20,7 @@ from tapeviz.core.tensor import Tensor as _Tensor
 from tapeviz.core.tensor import convert_to_tensor as _convert
 from tapeviz.core.tensor import is_tensor as _is_tensor
 from tapeviz.core.tensor import to_array as _to_array
+from tapeviz.core.tracing import host_call as _host_call
 
 __all__ = ["set_seed", "get_global_seed", "uniform", "normal", "truncated_normal", "shuffle"]
 
@@ -119,6 +120,7 @@ def _tensor(array, dtype):
     return _Tensor(_backend.asarray(np.asarray(array, dtype=dtype.as_numpy_dtype)))
 
 
+@_host_call("random.uniform")  # inside tf.function: new numbers on every call, as TF
 def uniform(shape, minval=0, maxval=None, dtype=_dtypes.float32, seed=None, name=None):
     """Values drawn uniformly from [minval, maxval).
 
@@ -143,6 +145,7 @@ def uniform(shape, minval=0, maxval=None, dtype=_dtypes.float32, seed=None, name
     return _tensor(low + (high - low) * unit, dtype)
 
 
+@_host_call("random.normal")  # inside tf.function: new numbers on every call, as TF
 def normal(shape, mean=0.0, stddev=1.0, dtype=_dtypes.float32, seed=None, name=None):
     """Values drawn from a normal distribution with ``mean`` and ``stddev``."""
     shape = _shape(shape)
@@ -152,6 +155,7 @@ def normal(shape, mean=0.0, stddev=1.0, dtype=_dtypes.float32, seed=None, name=N
     return _tensor(_host(mean) + _host(stddev) * z, dtype)
 
 
+@_host_call("random.truncated_normal")  # inside tf.function: new numbers on every call, as TF
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=_dtypes.float32, seed=None, name=None):
     """Normal values, redrawn until within two standard deviations of the mean (as TF)."""
     shape = _shape(shape)
@@ -165,6 +169,7 @@ def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=_dtypes.float32, seed=No
     return _tensor(_host(mean) + _host(stddev) * z, dtype)
 
 
+@_host_call("random.shuffle")  # inside tf.function: new numbers on every call, as TF
 def shuffle(value, seed=None, name=None):
     """``value`` with its first dimension randomly permuted (not differentiable)."""
     array = _backend.to_numpy(_to_array(_convert(value)))

@@ -95,7 +95,29 @@ class LoadOptions:
 
 
 def save(obj, export_dir, signatures=None, options=None):
-    """Write ``obj`` (a ``tf.Module`` or a Keras model) to the directory ``export_dir``, all or nothing."""
+    """Write ``obj`` (a ``tf.Module`` or a Keras model) to the directory ``export_dir``, all or nothing.
+
+    Args:
+        obj: a ``tf.Module`` or a Keras model.
+        export_dir: the directory (created if missing).
+        signatures: accepted for TensorFlow compatibility.
+        options: accepted for TensorFlow compatibility.
+
+    Raises:
+        ValueError: ``obj`` is neither a ``tf.Module`` nor a Keras model.
+
+    Example:
+        >>> import tempfile
+        >>> import tapeviz as tf
+        >>> class Scale(tf.Module):
+        ...     def __init__(self):
+        ...         super().__init__()
+        ...         self.w = tf.Variable(2.0)
+        >>> folder = tempfile.mkdtemp()
+        >>> tf.saved_model.save(Scale(), folder)
+        >>> print(tf.saved_model.load(folder).w.numpy())
+        2.0
+    """
     if not isinstance(obj, (Model, Module)):
         raise ValueError(
             f"Expected a tf.Module or a Keras model for export, got {type(obj).__name__}. Subclass tf.Module "
@@ -203,6 +225,31 @@ def load(export_dir, tags=None, options=None, custom_objects=None):
     addition: TF always returns a restored object). A malformed or hostile
     folder raises ``FileFormatError`` (a ``ValueError``); nothing named in it
     is imported, called or written.
+
+    Args:
+        export_dir: a directory written by ``tf.saved_model.save``.
+        tags: accepted for TensorFlow compatibility.
+        options: accepted for TensorFlow compatibility.
+        custom_objects: ``{"ClassName": cls}``: rebuild a real instance of ``cls``.
+
+    Returns:
+        A restored object holding the variables at their attribute paths, or
+        an instance of the class you passed (a Keras model for a saved model).
+
+    Raises:
+        OSError: no saved object in ``export_dir``.
+        ValueError: a TensorFlow SavedModel (graphs tapeviz cannot run), or a
+            malformed folder (``FileFormatError``).
+
+    Example:
+        >>> import tempfile
+        >>> import tapeviz as tf
+        >>> module = tf.Module()
+        >>> module.v = tf.Variable([1.0, 2.0])
+        >>> folder = tempfile.mkdtemp()
+        >>> tf.saved_model.save(module, folder)
+        >>> print(tf.saved_model.load(folder).v.numpy())
+        [1. 2.]
     """
     export_dir = os.fspath(export_dir)
     manifest_path = os.path.join(export_dir, _MANIFEST)

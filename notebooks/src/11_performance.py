@@ -143,8 +143,9 @@ tf.viz.watch_all()
 # gradients can be faster,
 # but every model change means re-deriving them: the tape's flexibility is
 # what you pay for. (TensorFlow's `tf.function` compiles a step into a graph
-# to cut the per-op cost; tapeviz accepts `@tf.function` but always runs
-# eagerly, so that every op can be seen.)
+# to cut the per-op cost; tapeviz's `@tf.function` traces the same way but
+# replays the ops one by one, so that every op can still be seen: it saves
+# no time.)
 #
 # What the tape did for that gradient, exactly:
 

@@ -15,6 +15,7 @@ import os
 import numpy as _np
 
 from tapeviz.backend import strict as _strict
+from tapeviz.backend import threads as _threads
 
 _NAME = "numpy"
 xp = _np
@@ -158,3 +159,17 @@ def _host_erf(x):
 
 if os.environ.get("TAPEVIZ_BACKEND", "numpy") != "numpy":  # pragma: no cover
     use(os.environ["TAPEVIZ_BACKEND"])
+
+
+def matmul(a, b, out=None):
+    """``a @ b`` (stacked), on one BLAS thread when the product is small (see backend/threads.py)."""
+    if _NAME != "cupy":  # NumPy's BLAS (the strict backend is NumPy too)
+        _threads.for_product(2 * a.size * b.shape[-1])
+    return xp.matmul(a, b) if out is None else xp.matmul(a, b, out=out)
+
+
+def dot(a, b):
+    """``np.dot`` of two matrices, under the same thread policy as ``matmul``."""
+    if _NAME != "cupy":  # NumPy's BLAS (the strict backend is NumPy too)
+        _threads.for_product(2 * a.size * b.shape[-1])
+    return xp.dot(a, b)

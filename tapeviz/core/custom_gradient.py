@@ -24,6 +24,33 @@ def custom_gradient(f=None):
     for outputs that were not used) and returns one gradient per input. If
     ``f`` reads variables, ``grad_fn`` must take ``variables=`` and return
     ``(input_grads, variable_grads)``.
+
+    Args:
+        f: a function of Tensors returning ``(outputs, grad_fn)``.
+
+    Returns:
+        A function of the same arguments returning ``outputs``; tapes record
+        it as one op whose gradient is ``grad_fn``.
+
+    Raises:
+        TypeError: when the decorated function is called, if ``f`` does not
+            return ``(outputs, grad_fn)``, or reads variables and ``grad_fn``
+            takes no ``variables=``.
+
+    Example:
+        A gradient clipped to [-1, 1] on its way back:
+
+        >>> import tapeviz as tf
+        >>> @tf.custom_gradient
+        ... def clip_gradient(x):
+        ...     def grad_fn(upstream):
+        ...         return tf.clip_by_value(upstream, -1.0, 1.0)
+        ...     return tf.identity(x), grad_fn
+        >>> x = tf.Variable(2.0)
+        >>> with tf.GradientTape() as tape:
+        ...     y = clip_gradient(x) * 10.0
+        >>> print(tape.gradient(y, x))
+        tf.Tensor(1.0, shape=(), dtype=float32)
     """
     if f is None:
         return custom_gradient
@@ -31,7 +58,13 @@ def custom_gradient(f=None):
     @functools.wraps(f)
     def wrapper(*args, **kwargs):
         inputs = [convert_to_tensor(a) for a in args]  # variable args are read here, recorded
-        result, grad_fn, variables = _run_unrecorded(f, inputs, kwargs)
+        forward = None
+        if state.local.tracers:  # inside tf.function: record f and grad_fn as graphs too
+            from tapeviz.core import traced_custom_gradient as traced
+
+            result, flat, grad_fn, variables, forward = traced.trace_forward(f, inputs, kwargs)
+        else:
+            result, grad_fn, variables = _run_unrecorded(f, inputs, kwargs)
         if not callable(grad_fn):
             raise TypeError(
                 f"@custom_gradient function {f.__name__} must return (outputs, grad_fn); "
@@ -48,7 +81,16 @@ def custom_gradient(f=None):
         for variable in variables:
             recording.note_access(variable)  # by the tapes, or by an enclosing custom_gradient
         attrs = {"grad_fn": grad_fn, "function": f.__name__, "n_args": len(inputs), "variables": variables}
-        recording.record(CUSTOM_GRADIENT, tuple(inputs) + tuple(variables), tuple(outputs), attrs)
+        if forward is None:
+            recording.record(CUSTOM_GRADIENT, tuple(inputs) + tuple(variables), tuple(outputs), attrs)
+        else:
+            gradient_graph, forward_graph = traced.trace_gradient(forward, flat, grad_fn, variables)
+            tracers, state.local.tracers = state.local.tracers, []  # they get the node with its graphs
+            try:
+                recording.record(CUSTOM_GRADIENT, tuple(inputs) + tuple(variables), tuple(outputs), attrs)
+            finally:
+                state.local.tracers = tracers
+            traced.add_node(f.__name__, inputs, variables, outputs, forward_graph, gradient_graph)
         return nest.pack_sequence_as(result, outputs)
 
     return wrapper

@@ -1,95 +1,60 @@
-"""tapeviz always runs eagerly: ``tf.function`` is accepted and runs the Python as is."""
+"""``tf.function``, ``tf.print``, ``tf.executing_eagerly`` and ``tf.gradients``."""
 
 import builtins
+import contextlib
 import functools
 
+from tapeviz.core import state, traced_custom_gradient  # noqa: F401 - registers the CustomGradient replay
+from tapeviz.core.function import ConcreteFunction, Function  # noqa: F401 - tapeviz.core.eager.Function
 from tapeviz.core.tensor import Tensor, Variable
+from tapeviz.core.tracing import host_call
 
 
-def function(func=None, input_signature=None, **options):
-    """Accept ``@tf.function`` (with or without options) and run the function eagerly.
+def function(func=None, input_signature=None, reduce_retracing=False, **options):
+    """``@tf.function``: trace the function on the first call with a new input signature, replay after.
 
-    TF would trace it into a graph; tapeviz runs every op eagerly so that each
-    one can be recorded and seen. Results are the same; speed is not.
-    ``input_signature`` (a list of ``tf.TensorSpec``) is honoured as TF
-    binds inputs: each positional argument is converted to its spec's dtype
-    (Python values, NumPy arrays) or refused with TF's TypeError (a tensor of
-    another dtype, a shape that does not fit).
+    See core/function.py for TF's retracing rules as tapeviz follows them.
+    ``input_signature`` (a list of ``tf.TensorSpec``) binds inputs as TF
+    does: each positional argument is converted to its spec's dtype (Python
+    values, NumPy arrays) or refused with TF's TypeError. The first call runs
+    the Python on the real tensors, so a tape around it records every op.
+
+    Args:
+        func: the function (when used as ``@tf.function`` without options).
+        input_signature: a list of ``tf.TensorSpec``, one per positional argument.
+        reduce_retracing: relax shapes that change between calls into ``None``
+            sizes instead of tracing again for each.
+        **options: TensorFlow's other options (``jit_compile``...), accepted and ignored.
+
+    Returns:
+        A :class:`Function` that traces ``func`` and replays its traces, or,
+        without ``func``, a decorator that makes one.
+
+    Raises:
+        TypeError: when called, an argument its ``input_signature`` refuses.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> @tf.function
+        ... def square(x):
+        ...     return x * x
+        >>> x = tf.Variable(3.0)
+        >>> with tf.GradientTape() as tape:
+        ...     y = square(x)
+        >>> print(tape.gradient(y, x))  # every op inside was recorded
+        tf.Tensor(6.0, shape=(), dtype=float32)
     """
     if func is None:
-        return lambda f: function(f, input_signature=input_signature, **options)
-    return Function(func, input_signature, options)
-
-
-class Function:
-    """What ``tf.function`` returns: the Python function, run eagerly, with TF's attributes."""
-
-    def __init__(self, python_function, input_signature=None, options=None, bound_to=None):
-        functools.update_wrapper(self, python_function)
-        self.python_function = python_function
-        self.input_signature = None if input_signature is None else tuple(input_signature)
-        self._options = dict(options or {})
-        self._bound_to = bound_to
-
-    def __call__(self, *args, **kwargs):
-        if self.input_signature is not None:
-            args = self._bind(args, kwargs)
-        if self._bound_to is not None:
-            return self.python_function(self._bound_to, *args, **kwargs)
-        return self.python_function(*args, **kwargs)
-
-    def __get__(self, instance, owner=None):
-        """A method decorated with ``@tf.function``: bind it, keeping the signature for the other arguments."""
-        if instance is None:
-            return self
-        return Function(self.python_function, self.input_signature, self._options, bound_to=instance)
-
-    def _bind(self, args, kwargs):
-        from tapeviz.core import nest
-
-        specs = self.input_signature
-        if len(args) > len(specs) or kwargs:
-            raise TypeError(
-                f"{self.__name__} has an input_signature of {len(specs)} argument(s): call it with exactly those, "
-                f"positionally (got {len(args)} positional and {len(kwargs)} keyword arguments)."
-            )
-
-        def cast(spec, value):
-            if hasattr(spec, "cast"):
-                return spec.cast(value)
-            flat_specs, flat_values = nest.flatten(spec), nest.flatten(value)
-            if len(flat_specs) != len(flat_values):
-                raise TypeError(f"the argument's structure does not match the signature's {spec!r}")
-            return nest.pack_sequence_as(spec, [s.cast(v) for s, v in zip(flat_specs, flat_values)])
-
-        try:
-            return tuple(cast(spec, arg) for spec, arg in zip(specs, args))
-        except TypeError as exc:
-            signature = ", ".join(f"{name}: {spec!r}" for name, spec in zip(self._argument_names(), specs))
-            raise TypeError(
-                f"Binding inputs to tf.function failed due to `{exc}`. Received args: {args} and kwargs: {kwargs} "
-                f"for signature: ({signature})."
-            ) from None
-
-    def _argument_names(self):
-        import inspect
-
-        names = list(inspect.signature(self.python_function).parameters)
-        return names[1:] if self._bound_to is not None else names
-
-    def get_concrete_function(self, *args, **kwargs):
-        """TF's traced function for these arguments; here the same eager callable."""
-        return self
-
-    def __repr__(self):
-        return f"<tapeviz.function {self.__name__} (runs eagerly)>"
+        return lambda f: function(f, input_signature=input_signature, reduce_retracing=reduce_retracing, **options)
+    return Function(func, input_signature, dict(options, reduce_retracing=reduce_retracing))
 
 
 def executing_eagerly():
-    """Always True: tapeviz has no graph mode."""
-    return True
+    """False while ``tf.function`` traces, True otherwise (as TF)."""
+    return not state.local.tracers
 
 
+@host_call("print", stateful=True)
 def print(*inputs, sep=" ", end="\n", **kwargs):  # noqa: A001 - TF's name
     """``tf.print``: print tensors by value, as TF does (no shape/dtype decoration)."""
     values = [i.numpy() if isinstance(i, (Tensor, Variable)) else i for i in inputs]
@@ -107,3 +72,51 @@ def gradients(ys, xs, grad_ys=None, **kwargs):
         "        ys = f(xs)\n"
         "    grads = tape.gradient(ys, xs)"
     )
+
+
+@contextlib.contextmanager
+def init_scope():
+    """``tf.init_scope()``: run a block outside the function being traced (and outside tapes), as TF.
+
+    Inside ``tf.function`` the block runs once, while tracing; what it computes
+    reaches the trace as constants or through the variables it assigns.
+    """
+    local = state.local
+    saved = local.tracers, local.tapes
+    local.tracers, local.tapes = [], []
+    try:
+        yield
+    finally:
+        local.tracers, local.tapes = saved
+
+
+def py_function(func=None, inp=None, Tout=None, name=None):  # noqa: N803 - TF's name
+    """``tf.py_function``: run Python eagerly on tensors, on every call of a ``tf.function`` too.
+
+    ``tf.py_function(f, [x, y], Tout=tf.float32)`` or ``@tf.py_function(Tout=tf.float32)``.
+    Tapes record the ops ``f`` runs, so gradients flow through it (as in TF);
+    a trace keeps the call as a host call, which a stored graph cannot hold.
+    """
+    if func is None:
+        return lambda f: py_function(f, inp, Tout, name)
+    if inp is None:  # the decorator form: a function to call later
+
+        @functools.wraps(func)
+        def wrapper(*args):
+            return _py_call(func, list(args), Tout)
+
+        return wrapper
+    return _py_call(func, list(inp), Tout)
+
+
+@host_call(stateful=True)
+def _py_call(func, inputs, dtypes_out):
+    from tapeviz.core.tensor import convert_to_tensor
+
+    result = func(*[convert_to_tensor(x) for x in inputs])
+    if dtypes_out is None:
+        return None
+    if isinstance(dtypes_out, (list, tuple)):
+        values = result if isinstance(result, (list, tuple)) else [result]
+        return [convert_to_tensor(v, dtype=d) for v, d in zip(values, dtypes_out)]
+    return convert_to_tensor(result, dtype=dtypes_out)

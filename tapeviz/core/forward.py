@@ -20,11 +20,30 @@ from tapeviz.core.tensor import Tensor, Variable, convert_to_tensor
 class ForwardAccumulator:
     """Compute d(output)/d(primals) · tangents for outputs computed inside the block.
 
-    Usage, as in TF::
+    Forward mode: the Jacobian-vector product of every output with the
+    ``tangents``, in one pass, without a tape. Nested inside a
+    ``GradientTape`` it gives Hessian-vector products.
 
-        with tf.autodiff.ForwardAccumulator(primals=x, tangents=v) as acc:
-            y = f(x)
-        acc.jvp(y)
+    Args:
+        primals: a Tensor or Variable, or a nested structure of them: the
+            inputs that move.
+        tangents: the direction each primal moves in, of its shape and dtype.
+
+    Returns:
+        The accumulator, as the ``with`` block's target.
+
+    Raises:
+        ValueError: a tangent of another shape or dtype than its primal, or
+            not one tangent per primal.
+        TypeError: a primal that is not a Tensor or Variable.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> x = tf.Variable(3.0)
+        >>> with tf.autodiff.ForwardAccumulator(primals=x, tangents=tf.constant(1.0)) as acc:
+        ...     y = x * x
+        >>> print(acc.jvp(y))
+        tf.Tensor(6.0, shape=(), dtype=float32)
     """
 
     def __init__(self, primals, tangents):
@@ -66,7 +85,26 @@ class ForwardAccumulator:
         return self._tape.__exit__(*exc_info)
 
     def jvp(self, primals, unconnected_gradients=UnconnectedGradients.NONE):
-        """The JVP of each tensor in ``primals`` (any nested structure), or None if unconnected."""
+        """The JVP of each tensor in ``primals`` (any nested structure), or None if unconnected.
+
+        Args:
+            primals: tensors computed inside the accumulator's block (any
+                nested structure).
+            unconnected_gradients: ``'none'`` (default: None for a tensor
+                that does not depend on the primals) or ``'zero'``.
+
+        Returns:
+            For each tensor, d(tensor)/d(primals) · tangents, of the tensor's
+            shape, in the structure of ``primals``.
+
+        Example:
+            >>> import tapeviz as tf
+            >>> x = tf.constant([1.0, 2.0])
+            >>> with tf.autodiff.ForwardAccumulator(x, tf.constant([1.0, 0.0])) as acc:
+            ...     y = tf.reduce_sum(x**2)
+            >>> print(acc.jvp(y))
+            tf.Tensor(2.0, shape=(), dtype=float32)
+        """
         unconnected = _unconnected(unconnected_gradients)
         results = [self._jvp_of(t, unconnected) for t in nest.flatten(primals)]
         return nest.pack_sequence_as(primals, results)

@@ -58,4 +58,8 @@ def pack_sequence_as(structure, flat):
 
 
 def map_structure(fn, structure):
+    """``fn`` applied to every leaf of ``structure``, packed back into the same nesting.
+
+    ``tf.nest.map_structure(lambda v: v * 2, {"a": 1, "b": (2, 3)})`` is ``{"a": 2, "b": (4, 6)}``.
+    """
     return pack_sequence_as(structure, [fn(leaf) for leaf in flatten(structure)])

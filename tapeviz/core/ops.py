@@ -33,11 +33,11 @@ def execute(primitive, inputs, attrs=_NO_ATTRS):
         result = run_quietly(primitive.kernel, [t._value for t in inputs], attrs)
     if primitive.n_outputs == 1:
         output = Tensor(result)
-        if _local.tapes or _listeners:
+        if _local.tapes or _listeners or _local.tracers:
             record(primitive, inputs, (output,), attrs)
         return output
     outputs = tuple([Tensor(r) for r in result])
-    if _local.tapes or _listeners:
+    if _local.tapes or _listeners or _local.tracers:
         record(primitive, inputs, outputs, attrs)
     return list(outputs)
 

@@ -54,26 +54,26 @@ _sweep_op_listeners = state.sweep_op_listeners
 def record(primitive, inputs, outputs, attrs):
     """Record an executed op on every active tape that watches one of its inputs."""
     local = _local
-    recorders = []
-    if primitive.differentiable is not None:
-        for tape in local.tapes:
-            watched = tape._watched
-            for tensor in inputs:
-                if tensor._id in watched:
-                    recorders.append(tape)
-                    break
+    if local.tracers:  # tf.function is tracing: every tracer keeps the op
+        for tracer in local.tracers:
+            tracer.capture(primitive, inputs, outputs, attrs)
+    tapes = local.tapes
+    differentiable = primitive.differentiable
+    if differentiable is None or not tapes:
+        recorders = ()
+    elif len(tapes) == 1:  # the commonest case: no list to build
+        recorders = tapes if tapes[0].watches_any(inputs) else ()
+    else:
+        recorders = [tape for tape in tapes if tape.watches_any(inputs)]
+    depth = local.depth
     # Ops a sweep runs (depth > 0) that no tape records go to the listeners that want them.
-    listeners = _listeners if recorders or not local.depth else _sweep_op_listeners
+    listeners = _listeners if recorders or not depth else _sweep_op_listeners
     if not recorders and not listeners:
         return None
     scopes = local.scopes
-    entry = TapeEntry(primitive, inputs, outputs, attrs, "/".join(scopes) if scopes else "", local.depth)
-    for tape in recorders:
-        tape._entries.append(entry)
-        if primitive.differentiable:  # gradients flow only through float outputs of differentiable ops
-            for tensor in outputs:
-                if tensor._value.dtype.kind == "f":
-                    tape._watched.add(tensor._id)
+    entry = TapeEntry(primitive, inputs, outputs, attrs, "/".join(scopes) if scopes else "", depth)
+    for tape in recorders:  # gradients flow only through float outputs of differentiable ops
+        tape.append(entry, differentiable)
     if listeners:
         serials = tuple(map(_SERIAL, recorders)) if recorders else ()
         events.emit(events.OpExecuted(entry, serials), listeners)
@@ -82,11 +82,8 @@ def record(primitive, inputs, outputs, attrs):
 
 def watch(tape, source, automatic=False):
     """Make ``tape`` watch a Tensor or Variable."""
-    if source._id in tape._watched:
+    if not tape.add_watched(source):
         return
-    tape._watched.add(source._id)
-    if hasattr(source, "assign"):
-        tape._watched_variables[source._id] = source
     if state.listeners:
         events.emit(events.Watched(tape.serial, source, automatic))
 
@@ -98,10 +95,11 @@ class AccessedVariables:
     announces nothing; it only notes the trainable variables that are read.
     """
 
-    _watched = frozenset()  # so `record` never records on it
-
     def __init__(self):
         self.variables = {}  # id -> Variable, in order of first read
+
+    def watches_any(self, tensors):
+        return False  # so `record` never records on it
 
 
 def note_access(variable):

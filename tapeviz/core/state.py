@@ -15,9 +15,11 @@ class _ThreadState(threading.local):
         self.tapes = []  # tapes recording in this thread, outermost first
         self.scopes = []  # the name_scope stack
         self.depth = 0  # derivative order of the ops now running (0 = forward)
+        self.tracers = []  # tf.function traces recording the ops now running (core.tracing)
 
 
 local = _ThreadState()
+events._local = local  # emit sets tracing aside while listeners run
 listeners = events._listeners  # the same list: its truthiness is the hot path's check
 sweep_op_listeners = events._sweep_op_listeners  # those of them that want untaped sweep ops
 
@@ -31,3 +33,14 @@ def no_tapes():
         yield
     finally:
         local.tapes = saved
+
+
+@contextmanager
+def no_tracers():
+    """Run a block that no tf.function trace records (the inside of a recorded step)."""
+    saved = local.tracers
+    local.tracers = []
+    try:
+        yield
+    finally:
+        local.tracers = saved

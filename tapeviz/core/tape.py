@@ -51,11 +51,29 @@ def _unconnected(value):
 class GradientTape:
     """Record operations for automatic differentiation, as ``tf.GradientTape``.
 
+    Ops run inside the ``with`` block on watched tensors (trainable variables
+    are watched when read) are recorded; ``gradient`` then sweeps the record
+    backwards. In Jupyter, a tape at the end of a cell draws what it recorded.
+
     Args:
         persistent: allow several ``gradient``/``jacobian`` calls; otherwise
             the tape releases what it recorded after the first one.
         watch_accessed_variables: watch every trainable ``Variable`` read
             while the tape is active. With False, only what ``watch`` names.
+
+    Returns:
+        The tape, also as the ``with`` block's target (``as tape``).
+
+    Raises:
+        ValueError: entering a tape that is already recording.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> x = tf.Variable(3.0)
+        >>> with tf.GradientTape() as tape:
+        ...     y = x * x
+        >>> tape.gradient(y, x)
+        <tf.Tensor: shape=(), dtype=float32, numpy=6.0>
     """
 
     def __init__(self, persistent=False, watch_accessed_variables=True):
@@ -119,7 +137,28 @@ class GradientTape:
 
     # -- what the tape watches ------------------------------------------------------------
     def watch(self, tensor):
-        """Watch a Tensor or Variable (or a nested structure of them)."""
+        """Watch a Tensor or Variable (or a nested structure of them).
+
+        Constants are not watched by default: ops on them are recorded only
+        once they are.
+
+        Args:
+            tensor: a Tensor, a Variable, or a nested list/tuple/dict of them.
+
+        Raises:
+            ValueError: something that is not a Tensor or Variable (convert it
+                with ``tf.constant`` first). A tensor of integer dtype is
+                watched with a warning: its gradient will be None.
+
+        Example:
+            >>> import tapeviz as tf
+            >>> x = tf.constant(2.0)
+            >>> with tf.GradientTape() as tape:
+            ...     tape.watch(x)
+            ...     y = x**3
+            >>> print(tape.gradient(y, x))
+            tf.Tensor(12.0, shape=(), dtype=float32)
+        """
         for item in nest.flatten(tensor):
             if not isinstance(item, (Tensor, Variable)):
                 raise ValueError(
@@ -134,18 +173,81 @@ class GradientTape:
                 )
             recording.watch(self, item)
 
+    # -- what core.recording asks and tells (the only writers of the entries and watched ids) --
+    def watches(self, tensor):
+        """True when ``tensor`` is watched: a watched source, or computed from one on this tape."""
+        return tensor._id in self._watched
+
+    def watches_any(self, tensors):
+        """True when one of ``tensors`` is watched (an op on them is recorded here)."""
+        watched = self._watched
+        for tensor in tensors:
+            if tensor._id in watched:
+                return True
+        return False
+
+    def add_watched(self, source):
+        """Watch ``source`` (a Tensor or Variable); False when it already was."""
+        if source._id in self._watched:
+            return False
+        self._watched.add(source._id)
+        if hasattr(source, "assign"):
+            self._watched_variables[source._id] = source
+        return True
+
+    def append(self, entry, gradient_flows):
+        """Record ``entry``; when gradients flow through it, its float outputs become watched."""
+        self._entries.append(entry)
+        if gradient_flows:
+            watched = self._watched
+            for tensor in entry.outputs:
+                if tensor._value.dtype.kind == "f":
+                    watched.add(tensor._id)
+
     def watched_variables(self):
         """The variables this tape watches, in order of construction (as TF returns them)."""
         return tuple(sorted(self._watched_variables.values(), key=lambda v: v._id))
 
     def stop_recording(self):
-        """A context in which ops are not recorded by this tape."""
+        """A context in which ops are not recorded by this tape.
+
+        Returns:
+            A context manager; inside its ``with`` block this tape records
+            nothing (other active tapes still do).
+
+        Raises:
+            ValueError: the tape is not recording (outside its ``with`` block).
+
+        Example:
+            >>> import tapeviz as tf
+            >>> x = tf.Variable(2.0)
+            >>> with tf.GradientTape() as tape:
+            ...     y = x * x
+            ...     with tape.stop_recording():
+            ...         z = y * x  # not recorded
+            >>> print(tape.gradient(z, x))
+            None
+        """
         if not self._recording:
             raise ValueError("Tape is not recording. Call stop_recording() inside the tape's `with` block.")
         return _Paused(self)
 
     def reset(self):
-        """Forget everything recorded so far; keep recording (as a fresh tape)."""
+        """Forget everything recorded so far; keep recording (as a fresh tape).
+
+        Raises:
+            ValueError: the tape is not recording (outside its ``with`` block).
+
+        Example:
+            >>> import tapeviz as tf
+            >>> x = tf.Variable(2.0)
+            >>> with tf.GradientTape() as tape:
+            ...     y = x * x
+            ...     tape.reset()
+            ...     y = x * 5.0
+            >>> print(tape.gradient(y, x))
+            tf.Tensor(5.0, shape=(), dtype=float32)
+        """
         if not self._recording:
             raise ValueError("Tape is not recording: reset() must be called inside the tape's `with` block.")
         self._release(reason="reset")
@@ -200,6 +302,32 @@ class GradientTape:
         non-scalar target (or several targets) is summed. The result has the
         structure of ``sources``; a source the target does not depend on gets
         None (or zeros with ``unconnected_gradients='zero'``).
+
+        Args:
+            target: a Tensor, or a nested structure of Tensors, to differentiate.
+            sources: a Tensor or Variable, or a nested structure of them.
+            output_gradients: the upstream gradient of each target (the
+                vector of a vector-Jacobian product); ones by default.
+            unconnected_gradients: ``'none'`` (default) or ``'zero'``, or a
+                ``tf.UnconnectedGradients`` value: what an unconnected source gets.
+
+        Returns:
+            The gradients, in the structure of ``sources``; for each source a
+            Tensor (an ``IndexedSlices`` for a gather's source) or None.
+
+        Raises:
+            RuntimeError: a second call on a non-persistent tape (use
+                ``GradientTape(persistent=True)``).
+            ValueError: a source that is not a Tensor or Variable, or
+                ``output_gradients`` of the wrong shape.
+
+        Example:
+            >>> import tapeviz as tf
+            >>> w = tf.Variable([1.0, 2.0])
+            >>> with tf.GradientTape() as tape:
+            ...     loss = tf.reduce_sum(w**2)
+            >>> print(tape.gradient(loss, w))
+            tf.Tensor([2. 4.], shape=(2,), dtype=float32)
         """
         unconnected = _unconnected(unconnected_gradients)
         targets = _flatten_targets(target)
@@ -221,7 +349,36 @@ class GradientTape:
         parallel_iterations=None,
         experimental_use_pfor=True,
     ):
-        """d target[i...] / d source[j...] for each source: shape target.shape + source.shape."""
+        """d target[i...] / d source[j...] for each source: shape target.shape + source.shape.
+
+        One reverse sweep per element of ``target``.
+
+        Args:
+            target: one Tensor.
+            sources: a Tensor or Variable, or a nested structure of them.
+            unconnected_gradients: ``'none'`` (default: None for an
+                unconnected source) or ``'zero'``.
+            parallel_iterations: accepted for TensorFlow compatibility; ignored.
+            experimental_use_pfor: accepted for TensorFlow compatibility; ignored.
+
+        Returns:
+            A Jacobian per source, in the structure of ``sources``, each of
+            shape ``target.shape + source.shape``.
+
+        Raises:
+            TypeError: several targets (stack them first).
+            RuntimeError: a second call on a non-persistent tape.
+
+        Example:
+            >>> import tapeviz as tf
+            >>> x = tf.Variable([1.0, 2.0])
+            >>> with tf.GradientTape() as tape:
+            ...     y = x * x
+            >>> print(tape.jacobian(y, x))
+            tf.Tensor(
+            [[2. 0.]
+             [0. 4.]], shape=(2, 2), dtype=float32)
+        """
         unconnected = _unconnected(unconnected_gradients)
         target = _flatten_targets(target)
         if len(target) != 1:
@@ -254,6 +411,30 @@ class GradientTape:
         ``target`` is [b, y...] and ``source`` [b, x...]; target[b] must depend
         only on source[b]. Result shape: [b, y..., x...]. An unconnected
         target gives zeros whatever ``unconnected_gradients`` says, as TF does.
+
+        Args:
+            target: a Tensor of rank >= 2, batch first.
+            source: a Tensor or Variable of rank >= 1, the same batch first.
+            unconnected_gradients: ``'none'`` (default) or ``'zero'``; checked,
+                though both give zeros here.
+            parallel_iterations: accepted for TensorFlow compatibility; ignored.
+            experimental_use_pfor: accepted for TensorFlow compatibility; ignored.
+
+        Returns:
+            A Tensor of shape ``[b] + target.shape[1:] + source.shape[1:]``
+            (zeros when ``target`` does not depend on ``source``).
+
+        Raises:
+            ValueError: ranks too small, or batch sizes that differ.
+
+        Example:
+            >>> import tapeviz as tf
+            >>> x = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+            >>> with tf.GradientTape() as tape:
+            ...     tape.watch(x)
+            ...     y = x * x
+            >>> tape.batch_jacobian(y, x).shape
+            TensorShape([2, 2, 2])
         """
         _unconnected(unconnected_gradients)  # checked, as TF does, though both give zeros
         target = _flatten_targets(target)[0]
@@ -441,6 +622,187 @@ def _assemble(column, target_shape, source, unconnected):
 
 
 # -- the sweep --------------------------------------------------------------------------------
+#
+# As autodidax's backward_pass: find the entries on a path from a source,
+# seed the targets' cotangents, then walk those entries backwards; each
+# reads the summed cotangent of its outputs, applies its rule, and adds what
+# the rule produced to the cotangents of its inputs. Every step is announced
+# to listeners from one place (_Announcer).
+
+
+def sweep(tape, targets, sources, seeds):
+    """Reverse-mode sweep over ``tape``'s entries: d(sum of targets)/d(each source).
+
+    Returns one gradient (or None when unconnected) per source. Gradient ops
+    run as ordinary tapeviz ops, so tapes that are recording see them.
+    """
+    announce = _Announcer(tape.serial)
+    announce.started(targets, sources, seeds)
+    path, reachable = _entries_on_path(tape.recorded_ops, tape, sources)
+    cotangents = _Cotangents(sources)
+    cotangents.seed(targets, seeds, reachable)
+    saved_depth = _local.depth
+    try:
+        _walk_back(path, cotangents, announce)
+        # The sums at the sources belong to the sweep's own order.
+        _local.depth = 1 + max((entry.depth for entry, _ in path), default=saved_depth)
+        results = cotangents.totals(sources)
+    finally:
+        _local.depth = saved_depth
+    announce.finished(results)
+    return results
+
+
+def _entries_on_path(entries, tape, sources):
+    """The entries on a path from a watched float source, each with its ``needs``; and the ids reached.
+
+    An unwatched source gets None, as in TF, even if an op used it. An
+    input's producer comes before its user, so an entry's ``needs`` (which
+    inputs want a gradient) is final when the walk reaches it.
+    """
+    reachable = {s._id for s in sources if tape.watches(s) and _is_float(s)}
+    path = []
+    for entry in entries:
+        inputs = entry.inputs
+        if len(inputs) == 2:  # binary ops, the commonest: spelled out rather than a comprehension
+            needs = (inputs[0]._id in reachable, inputs[1]._id in reachable)
+        else:
+            needs = tuple([t._id in reachable for t in inputs])
+        if True in needs:
+            path.append((entry, needs))
+            for tensor in entry.outputs:
+                if tensor._value.dtype.kind == "f":
+                    reachable.add(tensor._id)
+    return path, reachable
+
+
+def _walk_back(path, cotangents, announce):
+    """Apply each entry's rule, last to first, moving cotangents from its outputs to its inputs."""
+    depth = None
+    read, write, step = cotangents.read, cotangents.write, announce.step
+    for entry, needs in reversed(path):
+        if entry.depth != depth:  # ops the rule (and summing its upstream) runs are one order higher
+            depth = entry.depth
+            _local.depth = depth + 1
+        rule = entry.primitive.rule
+        if rule is None:  # not differentiable, or no rule in the table
+            continue
+        upstream = read(entry)
+        if upstream is None:  # no gradient reached its outputs
+            continue
+        produced = rule(entry, needs, *upstream)
+        if type(produced) is not tuple:
+            produced = tuple(produced) if isinstance(produced, list) else (produced,)
+        if len(produced) != len(needs):
+            raise ValueError(
+                f"The gradient rule of {entry.primitive.name} returned {len(produced)} gradients "
+                f"for {len(needs)} inputs."
+            )
+        write(entry.inputs, produced, needs)
+        if step is not None:
+            step(entry, needs, upstream, produced)
+
+
+class _Cotangents:
+    """The gradients that arrived at each tensor, by id, summed when the tensor is read.
+
+    Gradients at a tensor are complete once the sweep reaches the entry that
+    made it (the tape is in topological order), so reading sums and drops
+    them, except at sources, whose totals are the answer.
+    """
+
+    __slots__ = ("pending", "source_ids")
+
+    def __init__(self, sources):
+        self.pending = {}  # id -> gradients arriving at that tensor
+        self.source_ids = {s._id for s in sources}
+
+    def seed(self, targets, seeds, reachable):
+        """Each target's seed (ones by default), where a path leads from a source to it."""
+        for target, seed in zip(targets, seeds):
+            if target._id in reachable or (target._id in self.source_ids and _is_float(target)):
+                self.pending.setdefault(target._id, []).append(seed if seed is not None else ones_like(target))
+
+    def read(self, entry):
+        """The summed gradient at each output of ``entry``, or None when none arrived.
+
+        Outputs that got none receive zeros when others did, as TF feeds its
+        multi-output rules.
+        """
+        outputs, pending = entry.outputs, self.pending
+        if len(outputs) == 1:  # the common case, spelled out: it runs for every entry
+            key = outputs[0]._id
+            grads = pending.pop(key, None)
+            if grads is None:
+                return None
+            summed = grads[0] if len(grads) == 1 else _sum_grads(grads)
+            if key in self.source_ids:
+                pending[key] = [summed]
+            return (summed,)
+        arrived = [pending.get(t._id) for t in outputs]
+        if not any(arrived):
+            return None
+        upstream = []
+        for tensor, grads in zip(outputs, arrived):
+            if grads is None:
+                upstream.append(zeros_like(tensor))
+                continue
+            summed = _sum_grads(grads)
+            upstream.append(summed)
+            if tensor._id in self.source_ids:
+                pending[tensor._id] = [summed]
+            else:
+                del pending[tensor._id]
+        return tuple(upstream)
+
+    def write(self, inputs, produced, needs):
+        """Add each produced gradient to its input's arrivals (where the input needs one)."""
+        pending = self.pending
+        position = 0
+        for grad in produced:
+            if grad is not None and needs[position]:
+                key = inputs[position]._id
+                arriving = pending.get(key)
+                if arriving is None:
+                    pending[key] = [grad]
+                else:
+                    arriving.append(grad)
+            position += 1
+
+    def totals(self, sources):
+        """The summed gradient at each source, or None where none arrived."""
+        results = []
+        for source in sources:
+            grads = self.pending.get(source._id)
+            if grads is None:
+                results.append(None)
+            else:
+                summed = _sum_grads(grads)
+                self.pending[source._id] = [summed]
+                results.append(summed)
+        return results
+
+
+class _Announcer:
+    """The one place the sweep tells listeners what it does; silent (and free) when nobody listens."""
+
+    __slots__ = ("serial", "step")
+
+    def __init__(self, serial):
+        self.serial = serial
+        # The per-entry hook is None without listeners, so the walk skips it with one test.
+        self.step = self._step if state.listeners else None
+
+    def started(self, targets, sources, seeds):
+        if self.step is not None:
+            events.emit(events.SweepStarted(self.serial, tuple(targets), tuple(sources), tuple(seeds)))
+
+    def _step(self, entry, needs, upstream, produced):
+        events.emit(events.BackwardStep(self.serial, entry, needs, upstream, produced))
+
+    def finished(self, results):
+        if self.step is not None:
+            events.emit(events.SweepFinished(self.serial, tuple(results)))
 
 
 def _sum_grads(grads):
@@ -452,131 +814,5 @@ def _sum_grads(grads):
     return grads[0] if len(grads) == 1 else execute(ADD_N, tuple(grads))
 
 
-def sweep(tape, targets, sources, seeds):
-    """Reverse-mode sweep over ``tape``'s entries: d(sum of targets)/d(each source).
-
-    Returns one gradient (or None when unconnected) per source. Gradient ops
-    run as ordinary tapeviz ops, so tapes that are recording see them.
-    """
-    entries = tape._entries[:]  # ops recorded during the sweep are not swept
-    source_ids = {s._id for s in sources}
-    listening = bool(state.listeners)
-    if listening:
-        events.emit(events.SweepStarted(tape.serial, tuple(targets), tuple(sources), tuple(seeds)))
-
-    # Forward pass over the tape: the float tensors on a path from a watched
-    # source (an unwatched source gets None, as in TF, even if an op used it).
-    # An input's producer comes before its user, so ``needs`` (which inputs
-    # want a gradient) is final when its entry is reached.
-    watched = tape._watched
-    reachable = {s._id for s in sources if s._id in watched and _is_float(s)}
-    relevant, needs_of = [], []  # the entries on such a path, and their needs (two lists: no pair objects to collect)
-    for entry in entries:
-        inputs = entry.inputs
-        if len(inputs) == 2:  # binary ops, the commonest: spelled out rather than a comprehension
-            needs = (inputs[0]._id in reachable, inputs[1]._id in reachable)
-        else:
-            needs = tuple([t._id in reachable for t in inputs])
-        if True in needs:
-            relevant.append(entry)
-            needs_of.append(needs)
-            for tensor in entry.outputs:
-                if tensor._value.dtype.kind == "f":
-                    reachable.add(tensor._id)
-
-    pending = {}  # id -> gradients arriving at that tensor, summed when it is used
-    for target, seed in zip(targets, seeds):
-        if target._id in reachable or (target._id in source_ids and _is_float(target)):
-            pending.setdefault(target._id, []).append(seed if seed is not None else ones_like(target))
-
-    saved_depth = _local.depth
-    depth = None
-    try:
-        for entry, needs in zip(reversed(relevant), reversed(needs_of)):
-            if entry.depth != depth:  # ops the rule (and summing its upstream) runs are one order higher
-                depth = entry.depth
-                _local.depth = depth + 1
-            rule = entry.primitive.rule
-            if rule is None:  # not differentiable, or no rule in the table
-                continue
-            outputs = entry.outputs
-            if len(outputs) == 1:  # _take_upstream's common case, spelled out: it runs for every entry
-                key = outputs[0]._id
-                grads = pending.pop(key, None)
-                if grads is None:
-                    continue
-                summed = grads[0] if len(grads) == 1 else _sum_grads(grads)
-                if key in source_ids:
-                    pending[key] = [summed]
-                upstream = (summed,)
-                produced = rule(entry, needs, summed)
-            else:
-                upstream = _take_upstream(entry, pending, source_ids)
-                if upstream is None:
-                    continue
-                produced = rule(entry, needs, *upstream)
-            if type(produced) is not tuple:
-                produced = tuple(produced) if isinstance(produced, list) else (produced,)
-            if len(produced) != len(needs):
-                raise ValueError(
-                    f"The gradient rule of {entry.primitive.name} returned {len(produced)} gradients "
-                    f"for {len(needs)} inputs."
-                )
-            for tensor, grad, need in zip(entry.inputs, produced, needs):
-                if grad is not None and need:
-                    key = tensor._id
-                    arriving = pending.get(key)
-                    if arriving is None:
-                        pending[key] = [grad]
-                    else:
-                        arriving.append(grad)
-            if listening:
-                events.emit(events.BackwardStep(tape.serial, entry, needs, upstream, produced))
-
-        # The sums at the sources belong to the sweep's own order.
-        _local.depth = 1 + max(map(_DEPTH, relevant), default=saved_depth)
-        results = []
-        for source in sources:
-            grads = pending.get(source._id)
-            if grads is None:
-                results.append(None)
-            else:
-                summed = _sum_grads(grads)
-                pending[source._id] = [summed]
-                results.append(summed)
-    finally:
-        _local.depth = saved_depth
-    if listening:
-        events.emit(events.SweepFinished(tape.serial, tuple(results)))
-    return results
-
-
 def _is_float(tensor):
     return tensor._value.dtype.kind == "f"
-
-
-def _take_upstream(entry, pending, source_ids):
-    """The summed gradient at each output of ``entry``, or None when nothing arrives
-    (for entries with several outputs; the sweep spells out the one-output case).
-
-    Gradients at a tensor are complete once the sweep reaches the entry that
-    made it (the tape is in topological order), so they are summed here and
-    dropped, except at sources, whose totals are the answer. Outputs that got
-    no gradient receive zeros, as TF feeds its multi-output rules.
-    """
-    outputs = entry.outputs
-    arrived = [pending.get(t._id) for t in outputs]
-    if not any(arrived):
-        return None
-    upstream = []
-    for tensor, grads in zip(outputs, arrived):
-        if grads is None:
-            upstream.append(zeros_like(tensor))
-            continue
-        summed = _sum_grads(grads)
-        upstream.append(summed)
-        if tensor._id in source_ids:
-            pending[tensor._id] = [summed]
-        else:
-            del pending[tensor._id]
-    return tuple(upstream)

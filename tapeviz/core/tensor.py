@@ -38,14 +38,22 @@ class _HoldsArray:
     def __format__(self, spec):
         # As TF: the value's format. A 0-d array formats as its Python scalar,
         # so f"{loss:.3f}" works and "{}".format(t) prints 1.1051607131958008.
+        if state.local.tracers:
+            if not spec and type(self) is Tensor:
+                return str(self)
+            _traced_value_read(self, "a format() of its value")
         return format(np.asarray(backend.to_numpy(self._value)), spec)
 
     def numpy(self):
         """The value as a NumPy array (a NumPy scalar for rank 0), a copy."""
+        if state.local.tracers:
+            _traced_value_read(self, ".numpy()")
         host = backend.to_numpy(self._value)
         return host[()] if host.ndim == 0 else host.copy()
 
     def __array__(self, dtype=None, copy=None):
+        if state.local.tracers:
+            _traced_value_read(self, "a NumPy conversion")
         host = np.asarray(backend.to_numpy(self._value))
         if copy or (dtype is not None and np.dtype(dtype) != host.dtype):
             return host.astype(dtype if dtype is not None else host.dtype)
@@ -59,6 +67,8 @@ class _HoldsArray:
 
     @property
     def shape(self):
+        if state.local.tracers:
+            _tracing().shape_read(self)
         return TensorShape(self._value.shape)
 
     @property
@@ -77,20 +87,30 @@ class _HoldsArray:
         return _Reference(self)
 
     def __len__(self):
+        if state.local.tracers:
+            _tracing().shape_read(self)
         if not self._value.ndim:
             raise TypeError("Scalar tensor has no `len()`.")
         return self._value.shape[0]
 
     def __bool__(self):
+        if state.local.tracers:
+            _traced_value_read(self, "bool() (an `if` or `while` on a tensor)")
         return bool(self._value)
 
     def __float__(self):
+        if state.local.tracers:
+            _traced_value_read(self, "float()")
         return float(self._value)
 
     def __int__(self):
+        if state.local.tracers:
+            _traced_value_read(self, "int()")
         return int(self._value)
 
     def __index__(self):
+        if state.local.tracers:
+            _traced_value_read(self, "its use as a Python index")
         if self._value.dtype.kind not in "iu":
             raise TypeError(f"Only integer scalar tensors can be used as an index, not {self.dtype.name}.")
         return int(self._value)
@@ -219,12 +239,20 @@ class Tensor(_HoldsArray):
         )
 
     def __repr__(self):
+        if state.local.tracers:
+            symbolic = _tracing().symbolic_name(self)
+            if symbolic is not None:
+                return symbolic
         return (
             f"<tf.Tensor: shape={self.shape}, dtype={self.dtype.name}, "
             f"numpy={_format_numpy(backend.to_numpy(self._value))}>"
         )
 
     def __str__(self):
+        if state.local.tracers:
+            symbolic = _tracing().symbolic_name(self)
+            if symbolic is not None:
+                return symbolic
         host = backend.to_numpy(self._value)
         text = str(host[()] if host.ndim == 0 else host)  # a float32 scalar prints as TF does: 0.07700378
         if "\n" in text:  # TF starts a value that spans several lines on a line of its own
@@ -395,6 +423,20 @@ class Variable(_HoldsArray):
 
     ``assign`` replaces the held array (never mutates it in place), so tensors
     read earlier, and saved on a tape, keep their values.
+
+    Args:
+        initial_value: the first value (anything ``tf.constant`` takes), or a
+            callable that returns it.
+        trainable: read inside a ``GradientTape``, it is watched automatically.
+        name: shown in pictures, summaries and saved files.
+        dtype: convert the initial value to this dtype.
+        shape: accepted for TensorFlow compatibility.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> v = tf.Variable([1.0, 2.0], name="v")
+        >>> v.assign_add([0.5, 0.5])
+        <tf.Variable 'v:0' shape=(2,) dtype=float32, numpy=array([1.5, 2.5], dtype=float32)>
     """
 
     def __init__(self, initial_value, trainable=True, name=None, dtype=None, shape=None):
@@ -406,6 +448,8 @@ class Variable(_HoldsArray):
         self._id = _next_id()
         self._trainable = bool(trainable)
         self._name = _variable_name(name or "Variable")
+        if state.local.tracers:
+            _tracing().variable_created(self)
         if shape is not None and tuple(shape) != tuple(self._value.shape):
             raise ValueError(
                 f"Variable initial value has shape {tuple(self._value.shape)}, but shape={tuple(shape)} was given."
@@ -427,7 +471,7 @@ class Variable(_HoldsArray):
         value = self._value
         # Rank 0 as a NumPy scalar, as _to_array gives it (mixed scalar/0-d arithmetic is slow).
         tensor = Tensor(value[()] if value.ndim == 0 and type(value) is np.ndarray else value)
-        if state.local.tapes or state.listeners:
+        if state.local.tapes or state.listeners or state.local.tracers:
             recording.record_read(self, tensor)
         return tensor
 
@@ -435,27 +479,73 @@ class Variable(_HoldsArray):
 
     # -- writing (not differentiable) ---------------------------------------
     def assign(self, value, read_value=True):
-        """Replace the value. Not differentiable: tapes do not record it."""
-        new = convert_to_tensor(value, dtype=self.dtype)._value
+        """Replace the value. Not differentiable: tapes do not record it.
+
+        Args:
+            value: the new value, of the variable's shape (converted to its dtype).
+            read_value: return the variable (True) or None.
+
+        Returns:
+            The variable itself when ``read_value``, else None.
+
+        Raises:
+            ValueError: a value of another shape.
+
+        Example:
+            >>> import tapeviz as tf
+            >>> v = tf.Variable(1.0)
+            >>> _ = v.assign(4.0)
+            >>> print(v.numpy())
+            4.0
+        """
+        new_tensor = convert_to_tensor(value, dtype=self.dtype)
+        new = new_tensor._value
         if new.shape != self._value.shape:
             raise ValueError(
                 f"Cannot assign a value of shape {tuple(new.shape)} to variable "
                 f"'{self._name}' of shape {tuple(self._value.shape)}."
             )
+        if state.local.tracers and _traced_assign(self, "AssignVariableOp", new_tensor):
+            return self._assigned(read_value)
         with self._lock:  # not between another thread's read and write of an update
             self._hold(new)
         return self._assigned(read_value)
 
     def assign_add(self, delta, read_value=True):
-        """Add ``delta`` to the value. Not differentiable."""
+        """Add ``delta`` to the value. Not differentiable.
+
+        Args:
+            delta: a value of the variable's shape (no broadcasting, as in TF).
+            read_value: return the variable (True) or None.
+
+        Returns:
+            The variable itself when ``read_value``, else None.
+
+        Raises:
+            InvalidArgumentError: a ``delta`` of another shape.
+        """
         return self._update(backend.xp.add, delta, read_value)
 
     def assign_sub(self, delta, read_value=True):
-        """Subtract ``delta`` from the value. Not differentiable."""
+        """Subtract ``delta`` from the value. Not differentiable.
+
+        The update of gradient descent: ``w.assign_sub(learning_rate * grad)``.
+
+        Args:
+            delta: a value of the variable's shape (no broadcasting, as in TF).
+            read_value: return the variable (True) or None.
+
+        Returns:
+            The variable itself when ``read_value``, else None.
+
+        Raises:
+            InvalidArgumentError: a ``delta`` of another shape.
+        """
         return self._update(backend.xp.subtract, delta, read_value)
 
     def _update(self, ufunc, delta, read_value):
-        delta = convert_to_tensor(delta, dtype=self.dtype)._value
+        delta_tensor = convert_to_tensor(delta, dtype=self.dtype)
+        delta = delta_tensor._value
         if delta.shape != self._value.shape:
             raise InvalidArgumentError(
                 f"Cannot update variable with shape {list(self._value.shape)} using a Tensor with shape "
@@ -463,6 +553,13 @@ class Variable(_HoldsArray):
                 f"tf.broadcast_to(delta, {list(self._value.shape)}).",
                 "AssignUpdateVariableOp",
             )
+        if state.local.tracers:
+            op = "AssignAddVariableOp" if ufunc is backend.xp.add else "AssignSubVariableOp"
+            if _traced_assign(self, op, delta_tensor):
+                return self._assigned(read_value)
+            with state.no_tracers():
+                self._apply(ufunc, delta)
+            return self._assigned(read_value)
         self._apply(ufunc, delta)
         return self._assigned(read_value)
 
@@ -473,6 +570,8 @@ class Variable(_HoldsArray):
         not announce the assignment (``_assigned`` does). Atomic: another
         thread's update waits (see ``updating``).
         """
+        if state.local.tracers:
+            _tracing().changed_behind_ops(self)
         with self._lock:
             in_place = _sole_owner(self)
             try:
@@ -524,6 +623,22 @@ class Variable(_HoldsArray):
             f"<tf.Variable '{self._name}' shape={self.shape} dtype={self.dtype.name}, "
             f"numpy={_format_numpy(backend.to_numpy(self._value))}>"
         )
+
+
+def _tracing():
+    from tapeviz.core import tracing  # imported on first use: it builds on this module
+
+    return tracing
+
+
+def _traced_value_read(value, what):
+    _tracing().value_read(value, what)
+
+
+def _traced_assign(variable, op, tensor):
+    """Record an assignment in the active traces; True when a dry trace must skip the update."""
+    _tracing().assigned(variable, op, tensor)
+    return any(t.dry for t in state.local.tracers)
 
 
 def _value_references(variable):
@@ -603,7 +718,10 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
         return convert_to_tensor(converter(), dtype)
     if value is None:
         raise ValueError("Attempt to convert a value (None) with an unsupported type to a Tensor.")
-    return Tensor(_to_array(value, dtype, dtype_hint))
+    tensor = Tensor(_to_array(value, dtype, dtype_hint))
+    if state.local.tracers:  # a literal of the traced code, not a value computed from an input's size
+        _tracing().literal_made(tensor)
+    return tensor
 
 
 def _to_array(value, dtype, dtype_hint=None):
@@ -650,7 +768,29 @@ def _new_array(value, dtype, dtype_hint):
 
 
 def constant(value, dtype=None, shape=None, name=None):
-    """A Tensor holding ``value`` (Python numbers become float32 / int32)."""
+    """A Tensor holding ``value`` (Python numbers become float32 / int32).
+
+    Args:
+        value: a number, a nested list, a NumPy array, or a Tensor.
+        dtype: the dtype to convert to (``tf.float64``...); inferred by default.
+        shape: reshape to this shape, or fill it when ``value`` is one number.
+        name: accepted for TensorFlow compatibility.
+
+    Returns:
+        An immutable Tensor.
+
+    Raises:
+        TypeError: a value of another shape than ``shape`` can fill.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> print(tf.constant([[1, 2], [3, 4]], dtype=tf.float32))
+        tf.Tensor(
+        [[1. 2.]
+         [3. 4.]], shape=(2, 2), dtype=float32)
+        >>> print(tf.constant(0.0, shape=(3,)))
+        tf.Tensor([0. 0. 0.], shape=(3,), dtype=float32)
+    """
     if isinstance(value, (Tensor, Variable)):
         value = value.numpy()
     tensor = Tensor(_to_array(value, dtype))
@@ -666,6 +806,8 @@ def constant(value, dtype=None, shape=None, name=None):
                 f"Eager execution of tf.constant with unsupported shape: value has {array.size} elements, shape={shape} needs {int(np.prod(shape))}."
             )
         tensor = Tensor(array)
+    if state.local.tracers:
+        _tracing().literal_made(tensor)
     return tensor
 
 
@@ -711,3 +853,11 @@ _SOLE_REFERENCES = _calibrate()
 from tapeviz.core.primitives import array as _array  # noqa: E402
 from tapeviz.core.primitives import linalg as _linalg  # noqa: E402
 from tapeviz.core.primitives import math as _math  # noqa: E402
+
+# A Tensor's forward arithmetic operators are the ops themselves, not methods
+# that call them: one Python call fewer on every `y * x + c` (the ops take
+# (x, y) in the operator's order). Variables keep the methods (they read first).
+Tensor.__add__ = _math.add
+Tensor.__sub__ = _math.subtract
+Tensor.__mul__ = _math.multiply
+Tensor.__truediv__ = _math.truediv

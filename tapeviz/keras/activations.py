@@ -12,14 +12,17 @@ def linear(x):
 
 
 def relu(x):
+    """``max(x, 0)`` elementwise (``tf.nn.relu``); its gradient at 0 is 0, as in TensorFlow."""
     return nn.relu(x)
 
 
 def sigmoid(x):
+    """``1 / (1 + exp(-x))`` elementwise (``tf.nn.sigmoid``): squashes to (0, 1)."""
     return nn.sigmoid(x)
 
 
 def tanh(x):
+    """The hyperbolic tangent elementwise (``tf.nn.tanh``): squashes to (-1, 1)."""
     return nn.tanh(x)
 
 
@@ -29,6 +32,7 @@ def softmax(x, axis=-1):
 
 
 def log_softmax(x, axis=-1):
+    """``log(softmax(x))`` over ``axis``, computed stably."""
     return nn.log_softmax(x, axis=axis)
 
 

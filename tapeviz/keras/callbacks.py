@@ -13,7 +13,6 @@ import csv
 import io
 import math
 import os
-import tempfile
 import warnings
 
 import numpy as np
@@ -481,17 +480,10 @@ class LearningRateScheduler(Callback):
 
 
 def _write_atomically(path, text):
-    """``text`` into ``path`` through a temporary file beside it and ``os.replace``: never a half-written file."""
-    directory = os.path.dirname(os.path.abspath(path))
-    handle, temporary = tempfile.mkstemp(dir=directory, prefix=".tmp-", suffix=os.path.basename(path))
-    try:
-        with os.fdopen(handle, "w", newline="") as f:
-            f.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        if os.path.exists(temporary):
-            os.remove(temporary)
-        raise
+    """``text`` into ``path`` all or nothing (tapeviz.core.files): never a half-written file."""
+    from tapeviz.core.files import write_bytes
+
+    write_bytes(path, text.encode("utf-8"))
 
 
 class CSVLogger(Callback):

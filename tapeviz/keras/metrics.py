@@ -9,6 +9,7 @@ import numpy as np
 from tapeviz import backend as B
 from tapeviz.core.records import RecordsInit
 from tapeviz.core.tensor import Tensor, Variable, is_tensor, to_array
+from tapeviz.core.tracing import host_call
 from tapeviz.keras.registry import resolve
 
 __all__ = [
@@ -120,6 +121,14 @@ class Metric(RecordsInit):
     """Base class: ``update_state(...)``, ``result()``, ``reset_state()``; state in ``variables``."""
 
     _direction = None  # "up" or "down": which way is better, for callbacks' mode="auto"
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        # Metrics compute on the host: inside tf.function both run again on every call.
+        if "update_state" in cls.__dict__:
+            cls.update_state = host_call(stateful=True)(cls.__dict__["update_state"])
+        if "result" in cls.__dict__:
+            cls.result = host_call()(cls.__dict__["result"])
 
     def __init__(self, name=None, dtype="float32"):
         self.name = name or type(self).__name__.lower()

@@ -146,7 +146,32 @@ class Model(Trainer, Layer):
         saved_weights.load_weights(self, path)
 
     def save(self, filepath, overwrite=True, **kwargs):
-        """Write the whole model (architecture, weights, compile state) to a ``.keras`` file; see ``load_model``."""
+        """Write the whole model (architecture, weights, compile state) to a ``.keras`` file; see ``load_model``.
+
+        The write is atomic: a temporary file beside ``filepath`` replaces it
+        only once complete.
+
+        Args:
+            filepath: a path ending in ``.keras``.
+            overwrite: replace an existing file (otherwise refuse).
+            **kwargs: ``zipped`` and other Keras options.
+
+        Returns:
+            None.
+
+        Raises:
+            ValueError: a path that does not end in ``.keras``.
+
+        Example:
+            >>> import os, tempfile
+            >>> import tapeviz as tf
+            >>> model = tf.keras.Sequential([tf.keras.Input(shape=(2,)), tf.keras.layers.Dense(1)])
+            >>> path = os.path.join(tempfile.mkdtemp(), "model.keras")
+            >>> model.save(path)
+            >>> restored = tf.keras.models.load_model(path)
+            >>> [w.shape for w in restored.get_weights()]
+            [(2, 1), (1,)]
+        """
         model_file.save_model(self, filepath, overwrite=overwrite, **kwargs)
 
     # -- summary ---------------------------------------------------------------------------

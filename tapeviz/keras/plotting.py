@@ -8,7 +8,6 @@ in IPython, returns it as an ``Image`` as Keras does.
 
 import html
 import os
-import tempfile
 
 __all__ = ["model_to_dot", "plot_model"]
 
@@ -141,16 +140,9 @@ def plot_model(
         data = render.run_dot(source, extension)
     else:
         raise ValueError(f"plot_model writes .png, .svg, .pdf or .dot files, got {to_file!r}.")
-    directory = os.path.dirname(os.path.abspath(to_file))
-    handle, temporary = tempfile.mkstemp(dir=directory, prefix=".tmp-", suffix=os.path.basename(to_file))
-    try:
-        with os.fdopen(handle, "wb") as f:
-            f.write(data)
-        os.replace(temporary, to_file)
-    except BaseException:
-        if os.path.exists(temporary):
-            os.remove(temporary)
-        raise
+    from tapeviz.core.files import write_bytes
+
+    write_bytes(to_file, data)  # all or nothing
     if extension != "png":
         return None
     try:

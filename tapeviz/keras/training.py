@@ -95,7 +95,37 @@ class Trainer:
         jit_compile=None,
         **kwargs,
     ):
-        """Choose the optimizer, the loss and the metrics that ``fit`` and ``evaluate`` use."""
+        """Choose the optimizer, the loss and the metrics that ``fit`` and ``evaluate`` use.
+
+        Args:
+            optimizer: an optimizer, or its name (``"adam"``, ``"sgd"``...).
+            loss: a loss object, function, or name (``"mse"``,
+                ``"sparse_categorical_crossentropy"``...).
+            metrics: a list of metrics or their names (``["accuracy"]``).
+            loss_weights: weights of the losses of a model with several outputs.
+            weighted_metrics: metrics that take ``sample_weight``.
+            run_eagerly: accepted for compatibility (tapeviz always runs eagerly).
+            steps_per_execution: accepted for compatibility.
+            jit_compile: accepted for compatibility.
+            **kwargs: other Keras options, accepted for compatibility.
+
+        Returns:
+            None.
+
+        Raises:
+            ValueError: an optimizer, loss or metric name that Keras does not have.
+
+        Example:
+        >>> import numpy as np
+        >>> import tapeviz as tf
+        >>> tf.keras.utils.set_random_seed(0)
+        >>> model = tf.keras.Sequential([tf.keras.Input(shape=(2,)), tf.keras.layers.Dense(1)])
+        >>> model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse")
+        >>> x = np.array([[0.0, 1.0], [1.0, 0.0], [1.0, 1.0]], dtype="float32")
+        >>> y = x.sum(axis=1, keepdims=True)
+        >>> model.compiled
+        True
+        """
         self._compile_args = {"optimizer": optimizer, "loss": loss, "metrics": metrics}  # what model.save keeps
         self.optimizer = optimizers_module.get(optimizer)
         self.loss = loss
@@ -286,6 +316,43 @@ class Trainer:
         ``validation_data=(x_val, y_val)`` or ``validation_split`` (the last
         fraction of the arrays, taken before shuffling, as Keras) adds
         ``val_*`` entries to the history.
+
+        Args:
+            x: inputs (an array, a Tensor, a list or dict of them for several
+                inputs) or a ``tf.data.Dataset`` yielding ``(x, y)`` batches.
+            y: targets, with ``x`` as arrays; None with a Dataset.
+            batch_size: examples per gradient step (32 by default).
+            epochs: passes over the data.
+            verbose: ``"auto"`` / 1 (a progress bar), 2 (a line per epoch), 0 (silent).
+            callbacks: ``tf.keras.callbacks`` objects (``EarlyStopping``...).
+            validation_split: the fraction of the arrays kept for validation.
+            validation_data: ``(x_val, y_val)`` evaluated after each epoch.
+            shuffle: reshuffle the arrays before each epoch.
+            class_weight: a dict weighting each class in the loss.
+            sample_weight: a weight per example.
+            initial_epoch: the epoch to start counting from.
+            steps_per_epoch: batches per epoch (a Dataset that repeats).
+            validation_batch_size: batch size of the validation data.
+            validation_freq: validate every this many epochs.
+            **kwargs: other Keras options, accepted for compatibility.
+
+        Returns:
+            A ``History`` object; ``history.history["loss"]`` holds each epoch's mean loss.
+
+        Raises:
+            ValueError: the model is not compiled, or there is no data.
+
+        Example:
+        >>> import numpy as np
+        >>> import tapeviz as tf
+        >>> tf.keras.utils.set_random_seed(0)
+        >>> model = tf.keras.Sequential([tf.keras.Input(shape=(2,)), tf.keras.layers.Dense(1)])
+        >>> model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse")
+        >>> x = np.array([[0.0, 1.0], [1.0, 0.0], [1.0, 1.0]], dtype="float32")
+        >>> y = x.sum(axis=1, keepdims=True)
+        >>> history = model.fit(x, y, epochs=20, verbose=0)
+        >>> history.history["loss"][-1] < history.history["loss"][0]
+        True
         """
         self._assert_compiled()
         if x is None:
@@ -357,7 +424,38 @@ class Trainer:
         return_dict=False,
         **kwargs,
     ):
-        """The loss (and metrics) over the data, without training."""
+        """The loss (and metrics) over the data, without training.
+
+        Args:
+            x: inputs, or a ``tf.data.Dataset`` of ``(x, y)`` batches.
+            y: targets, with ``x`` as arrays.
+            batch_size: examples per batch (32 by default).
+            verbose: ``"auto"`` / 1 (a progress bar) or 0 (silent).
+            sample_weight: a weight per example.
+            steps: batches to evaluate (all by default).
+            callbacks: ``tf.keras.callbacks`` objects.
+            return_dict: return ``{"loss": ..., metric: ...}`` instead of a list.
+            **kwargs: other Keras options, accepted for compatibility.
+
+        Returns:
+            The loss (a float) when there are no metrics, else
+            ``[loss, metric...]``, or a dict with ``return_dict=True``.
+
+        Raises:
+            ValueError: the model is not compiled.
+
+        Example:
+        >>> import numpy as np
+        >>> import tapeviz as tf
+        >>> tf.keras.utils.set_random_seed(0)
+        >>> model = tf.keras.Sequential([tf.keras.Input(shape=(2,)), tf.keras.layers.Dense(1)])
+        >>> model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse")
+        >>> x = np.array([[0.0, 1.0], [1.0, 0.0], [1.0, 1.0]], dtype="float32")
+        >>> y = x.sum(axis=1, keepdims=True)
+        >>> loss = model.evaluate(x, y, verbose=0)
+        >>> isinstance(loss, float)
+        True
+        """
 
         self._assert_compiled()
         self.reset_metrics()
@@ -388,6 +486,28 @@ class Trainer:
 
         Not recorded by any tape (as in TF): calling it inside a GradientTape
         gives no gradient. Use ``model(x)`` to differentiate.
+
+        Args:
+            x: inputs, or a ``tf.data.Dataset`` (its first elements are the inputs).
+            batch_size: examples per batch (32 by default).
+            verbose: ``"auto"`` / 1 (a progress bar) or 0 (silent).
+            steps: batches to predict (all by default).
+            callbacks: ``tf.keras.callbacks`` objects.
+            **kwargs: other Keras options, accepted for compatibility.
+
+        Returns:
+            A NumPy array of outputs (a list of them for several outputs).
+
+        Example:
+        >>> import numpy as np
+        >>> import tapeviz as tf
+        >>> tf.keras.utils.set_random_seed(0)
+        >>> model = tf.keras.Sequential([tf.keras.Input(shape=(2,)), tf.keras.layers.Dense(1)])
+        >>> model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse")
+        >>> x = np.array([[0.0, 1.0], [1.0, 0.0], [1.0, 1.0]], dtype="float32")
+        >>> y = x.sum(axis=1, keepdims=True)
+        >>> model.predict(x, verbose=0).shape
+        (3, 1)
         """
 
         if isinstance(x, Dataset):

@@ -10,8 +10,9 @@ ipywidgets and Pillow are imported only by the functions that need them.
 Pieces (model and view apart): ``trace`` (events -> plain data), ``view`` +
 ``dot`` (data -> deterministic DOT), ``render`` (the ``dot`` program),
 ``frames`` + ``widget`` (the reverse sweep, step by step), ``tangents`` +
-``tangent_card`` (forward mode, step by step), ``export`` (HTML,
-SVG frames, GIF), ``explain`` (why a gradient is None, non-finite values,
+``tangent_card`` (forward mode, step by step), ``animation`` (the model the
+widget and the files share) drawn by ``svg_frames``, ``html_page`` and
+``gif_frames`` (SVG frames, kernel-free HTML, GIF; ``export`` names them), ``explain`` (why a gradient is None, non-finite values,
 gradcheck), ``memory_view`` (bytes a tape holds), ``fold`` (large tapes).
 No submodule shares a name with a function here, so ``viz.player`` and
 ``viz.memory`` stay functions whatever gets imported later.
@@ -57,6 +58,35 @@ def player(tape, sweep="last", tangents=None, primals=None, recording=False, **o
 
     ``recording=True`` plays the forward pass instead: the ops appearing on
     the tape in the order they were recorded.
+
+    Args:
+        tape: a GradientTape whose ``gradient`` ran, a trace, or a
+            ForwardAccumulator.
+        sweep: ``"last"``, ``"all"``, or a sweep's index.
+        tangents: play forward mode on a tape, along these tangents.
+        primals: with ``tangents``: the tensors that move.
+        recording: play the forward pass being recorded instead of a sweep.
+        **options: ``predict``, ``rankdir``, ``internals``, ``fold``, ``open``,
+            ``max_nodes``.
+
+    Returns:
+        A ``Player``, a widget in Jupyter (a kernel-free copy where no kernel
+        runs); ``.to_html()`` / ``.save_html(path)``, ``.save_gif(path)`` and
+        ``.save_svg_frames(prefix)`` export it.
+
+    Raises:
+        ValueError: a tape with no reverse sweep to play (call ``gradient`` first).
+
+    Example:
+        >>> import tapeviz as tf
+        >>> import tapeviz.viz  # in a script: record the sweep (Jupyter does it on import tapeviz)
+        >>> x = tf.Variable(3.0, name="x")
+        >>> with tf.GradientTape() as tape:
+        ...     y = x * x
+        >>> _ = tape.gradient(y, x)
+        >>> html = tf.viz.player(tape).to_html()
+        >>> "tapeviz-player" in html
+        True
     """
     if recording:
         if tangents is not None:

@@ -7,6 +7,7 @@ the figure says what to install and shows a table of the entries instead:
 never a traceback, whatever the names in the tape.
 """
 
+from tapeviz.core.files import write_bytes
 from tapeviz.viz import dot as dotmod
 from tapeviz.viz import format as fmt
 from tapeviz.viz import names as naming
@@ -54,8 +55,7 @@ class Figure:
             data = self.trace.to_json(indent=1).encode()
         else:
             data = self.svg().encode()
-        with open(path, "wb") as handle:
-            handle.write(data)
+        write_bytes(path, data)
         return path
 
     def __repr__(self):
@@ -92,7 +92,36 @@ def show(obj, title=None, **options):
     (True/False), ``open`` (scopes, or loops by the op id written on them, to
     unfold), ``show_reads`` (False), ``max_nodes`` (300),
     ``untaped`` ("forward", "all", "none"), ``names`` (None: the Python names
-    found for tensors; False: trace ids; or a dict)."""
+    found for tensors; False: trace ids; or a dict).
+
+    Args:
+        obj: a GradientTape, a ``tapeviz.viz.trace()``, a trace's data, or a
+            ``tf.function`` / ConcreteFunction (its traced graph).
+        title: a caption under the picture.
+        **options: the options above (see :doc:`/visualizer`).
+
+    Returns:
+        A :class:`Figure`, shown by Jupyter at the end of a cell; ``.svg()``
+        gives the SVG text, ``.save("tape.png")`` writes a file, ``.dot`` the
+        Graphviz source.
+
+    Raises:
+        TypeError: ``obj`` is neither a tape, a trace nor a ``tf.function``.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> x = tf.Variable(3.0, name="x")
+        >>> with tf.GradientTape() as tape:
+        ...     y = x * x
+        >>> _ = tape.gradient(y, x)
+        >>> figure = tf.show(tape)
+        >>> figure.dot.startswith("digraph")
+        True
+    """
+    from tapeviz.viz import function_graph  # a tf.function or ConcreteFunction: its traced graph
+
+    if function_graph.is_traced_function(obj):
+        return function_graph.FunctionFigure(obj, title=title)
     return Figure(obj, title=title, **options)
 
 

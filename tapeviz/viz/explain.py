@@ -119,7 +119,7 @@ class _Graph:
                 self.consumers.setdefault(t, []).append(op)
         self.position = {}
         for index, event in enumerate(data["events"]):
-            if event["kind"] == "op":
+            if event["kind"] == events.OpExecuted.kind:
                 self.position[event["op"]] = index
 
     def find(self, obj):
@@ -192,7 +192,30 @@ def _subtrace(data, keep_ops):
 
 
 def explain(tape, target, source):
-    """Why ``tape.gradient(target, source)`` is None or zero: an :class:`Explanation`."""
+    """Why ``tape.gradient(target, source)`` is None or zero: an :class:`Explanation`.
+
+    Args:
+        tape: the GradientTape that recorded ``target``.
+        target: the tensor you differentiated.
+        source: the tensor or variable whose gradient surprised you.
+
+    Returns:
+        An :class:`Explanation` with ``cause`` (a short code such as
+        ``"not_watched"``), ``message`` and ``fix`` in plain words; printed,
+        the message and the fix; shown in Jupyter, a picture of the path
+        from the source to the target with the break marked.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> x = tf.constant(3.0)  # a constant: not watched
+        >>> with tf.GradientTape() as tape:
+        ...     y = x * x
+        >>> print(tape.gradient(y, x))
+        None
+        >>> print(tf.viz.explain(tape, y, x))
+        The source is a constant tensor the tape never watched, so nothing computed from it was recorded.
+        Fix: Call tape.watch(x) inside the `with tf.GradientTape() as tape:` block, before using x (or make x a tf.Variable).
+    """
     records, complete = _records(tape)
     data, objects = build(records, include_untaped=True)
     graph = _Graph(data, objects)
@@ -391,12 +414,14 @@ def _recording_at(graph, tape_id, op):
             break
         if event.get("tape") != tape_id:
             continue
-        if event["kind"] == "enter":
+        if event["kind"] == events.TapeEntered.kind:
             state, seen_enter = "recording", True
-        elif event["kind"] == "exit":
+        elif event["kind"] == events.TapeExited.kind:
             state = "stopped"
     if state == "stopped":
-        later = any(e["kind"] == "enter" and e.get("tape") == tape_id for e in graph.data["events"][position:])
+        later = any(
+            e["kind"] == events.TapeEntered.kind and e.get("tape") == tape_id for e in graph.data["events"][position:]
+        )
         return "paused" if later else "after"
     return state if seen_enter or state == "before" else "before"
 

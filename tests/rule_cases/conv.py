@@ -49,3 +49,49 @@ CASES["AvgPoolGrad"] = Case(
     lambda g: c.avg_pool_grad((1, 4, 5, 2), g * g, {"ksize": (3, 2), "strides": (2, 1), "padding": "SAME"}),
     [rand(1, 2, 5, 2)],
 )
+
+# More cases of the convolution rules, for the geometry the cases above do not
+# reach: dilations, NCHW (transposes around the NHWC kernels), the transposed
+# convolution as tf.nn.conv2d_transpose calls it, and the narrow-output path
+# (one output channel over many inputs). tests/test_conv.py runs them to the
+# second order, as test_gradcheck runs CASES.
+VARIANTS = {
+    "Conv2D dilated SAME": Case(
+        lambda x, w: c.conv2d(x, w, 1, "SAME", dilations=(2, 3)), [rand(1, 6, 7, 2), rand(2, 2, 2, 3)]
+    ),
+    "Conv2D dilated and strided": Case(
+        lambda x, w: c.conv2d(x, w, (2, 1), "VALID", dilations=(1, 2)), [rand(2, 6, 7, 2), rand(2, 3, 2, 2)]
+    ),
+    "Conv2D NCHW": Case(
+        lambda x, w: c.conv2d(x, w, [1, 1, 2, 1], "SAME", data_format="NCHW"), [rand(2, 3, 5, 4), rand(2, 3, 3, 2)]
+    ),
+    "Conv2D NCHW dilated": Case(
+        lambda x, w: c.conv2d(x, w, 1, "VALID", data_format="NCHW", dilations=[1, 1, 2, 1]),
+        [rand(1, 2, 6, 5), rand(2, 2, 2, 3)],
+    ),
+    "Conv2D narrow output": Case(
+        lambda x, w: c.conv2d(x, w, 1, "SAME", dilations=(1, 2)), [rand(1, 4, 5, 10), rand(3, 3, 10, 1)]
+    ),
+    "Conv2DBackpropInput dilated": Case(
+        lambda g, w: c.conv2d_backprop_input((1, 6, 5, 2), w, g, 1, "SAME", dilations=(2, 1)),
+        [rand(1, 6, 5, 3), rand(2, 3, 2, 3)],
+    ),
+    "Conv2DBackpropInput NCHW": Case(
+        lambda g, w: c.conv2d_backprop_input((1, 2, 5, 4), w, g, (2, 1), "SAME", data_format="NCHW"),
+        [rand(1, 3, 3, 4), rand(3, 2, 2, 3)],
+    ),
+    "Conv2DBackpropInput narrow upstream": Case(
+        lambda g, w: c.conv2d_backprop_input((1, 4, 5, 9), w, g, 1, "SAME"), [rand(1, 4, 5, 1), rand(3, 3, 9, 1)]
+    ),
+    "Conv2DBackpropFilter dilated": Case(
+        lambda x, g: c.conv2d_backprop_filter(x, (2, 2, 2, 3), g, 1, "VALID", dilations=(2, 2)),
+        [rand(1, 5, 6, 2), rand(1, 3, 4, 3)],
+    ),
+    "Conv2DBackpropFilter NCHW": Case(
+        lambda x, g: c.conv2d_backprop_filter(x, (3, 2, 2, 2), g, (1, 2), "SAME", data_format="NCHW"),
+        [rand(1, 2, 4, 5), rand(1, 2, 4, 3)],
+    ),
+    "Conv2DBackpropFilter narrow upstream": Case(
+        lambda x, g: c.conv2d_backprop_filter(x, (3, 3, 9, 1), g, 1, "SAME"), [rand(1, 4, 5, 9), rand(1, 4, 5, 1)]
+    ),
+}

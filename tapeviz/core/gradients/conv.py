@@ -9,6 +9,11 @@ from tapeviz.core.gradients import defgrad, described
 from tapeviz.core.primitives import conv as c
 
 
+def _geometry(attrs):
+    """The strides, padding and dilations a convolution was recorded with."""
+    return attrs["strides"], attrs["padding"], attrs.get("dilations")
+
+
 @defgrad(
     c.CONV2D,
     "d conv(x,w)/dx = conv_backprop_input(g, w),  d/dw = conv_backprop_filter(x, g)",
@@ -16,9 +21,9 @@ from tapeviz.core.primitives import conv as c
 )
 def _conv2d(op, needs, g):
     x, w = op.inputs
-    a = op.attrs
-    gx = c.conv2d_backprop_input(x._value.shape, w, g, a["strides"], a["padding"]) if needs[0] else None
-    gw = c.conv2d_backprop_filter(x, w._value.shape, g, a["strides"], a["padding"]) if needs[1] else None
+    s, p, d = _geometry(op.attrs)
+    gx = c.conv2d_backprop_input(x.shape, w, g, s, p, d) if needs[0] else None
+    gw = c.conv2d_backprop_filter(x, w.shape, g, s, p, d) if needs[1] else None
     return gx, gw
 
 
@@ -29,9 +34,9 @@ def _conv2d(op, needs, g):
 )
 def _conv2d_backprop_input(op, needs, h):
     g, w = op.inputs
-    a = op.attrs
-    gg = c.conv2d(h, w, a["strides"], a["padding"]) if needs[0] else None
-    gw = c.conv2d_backprop_filter(h, w._value.shape, g, a["strides"], a["padding"]) if needs[1] else None
+    s, p, d = _geometry(op.attrs)
+    gg = c.conv2d(h, w, s, p, dilations=d) if needs[0] else None
+    gw = c.conv2d_backprop_filter(h, w.shape, g, s, p, d) if needs[1] else None
     return gg, gw
 
 
@@ -42,9 +47,9 @@ def _conv2d_backprop_input(op, needs, h):
 )
 def _conv2d_backprop_filter(op, needs, h):
     x, g = op.inputs
-    a = op.attrs
-    gx = c.conv2d_backprop_input(x._value.shape, h, g, a["strides"], a["padding"]) if needs[0] else None
-    gg = c.conv2d(x, h, a["strides"], a["padding"]) if needs[1] else None
+    s, p, d = _geometry(op.attrs)
+    gx = c.conv2d_backprop_input(x.shape, h, g, s, p, d) if needs[0] else None
+    gg = c.conv2d(x, h, s, p, dilations=d) if needs[1] else None
     return gx, gg
 
 

@@ -91,7 +91,7 @@ def binary(tf_name, prim_name, kernel, doc, differentiable=True, numbers_only=Fa
             raise InvalidArgumentError(f"{exc} [Op:{prim_name}]", prim_name) from None
         except RuntimeWarning:  # the user made warnings errors: TF's inf/nan come silently
             output = Tensor(run_quietly(primitive.kernel, (x._value, y._value)))
-        if _local.tapes or _listeners:
+        if _local.tapes or _listeners or _local.tracers:
             record(primitive, (x, y), (output,), NO_ATTRS)
         return output
 

@@ -24,6 +24,7 @@ A transposed convolution (``conv2d_transpose``, Keras's Conv2DTranspose) is
 from tapeviz import backend as B
 from tapeviz.core.ops import as_tensor, as_tensors, execute
 from tapeviz.core.primitive import Primitive
+from tapeviz.core.primitives import array as _array
 
 # -- geometry ------------------------------------------------------------------------
 
@@ -66,10 +67,15 @@ def _out_and_pads(size, k, s, padding):
     return out, (total // 2, total - total // 2)
 
 
-def geometry(x_shape, k_hw, strides, padding):
-    """(out_h, out_w, pad_h, pad_w) for an NHWC input shape."""
-    oh, ph = _out_and_pads(x_shape[1], k_hw[0], strides[0], padding)
-    ow, pw = _out_and_pads(x_shape[2], k_hw[1], strides[1], padding)
+def geometry(x_shape, k_hw, strides, padding, dilations=(1, 1)):
+    """(out_h, out_w, pad_h, pad_w) for an NHWC input shape.
+
+    A dilated kernel spans (k - 1) * d + 1 pixels, and that span is what the
+    output size and the padding see.
+    """
+    span_h, span_w = (k_hw[0] - 1) * dilations[0] + 1, (k_hw[1] - 1) * dilations[1] + 1
+    oh, ph = _out_and_pads(x_shape[1], span_h, strides[0], padding)
+    ow, pw = _out_and_pads(x_shape[2], span_w, strides[1], padding)
     return oh, ow, ph, pw
 
 
@@ -91,55 +97,140 @@ def _window(array, i, j, oh, ow, strides):
     return array[:, i : i + sh * (oh - 1) + 1 : sh, j : j + sw * (ow - 1) + 1 : sw, :]
 
 
-def _im2col(x, kh, kw, strides, padding):
-    """Windows of x as a (n*oh*ow, kh*kw*c) matrix, plus the output size."""
-    n, _, _, c = x.shape
-    oh, ow, ph, pw = geometry(x.shape, (kh, kw), strides, padding)
-    xp_ = _pad(x, ph, pw)
-    cols = B.xp.empty((n, oh, ow, kh, kw, c), dtype=x.dtype)
-    for i in range(kh):
-        for j in range(kw):
-            cols[:, :, :, i, j, :] = _window(xp_, i, j, oh, ow, strides)
-    return cols.reshape(n * oh * ow, kh * kw * c), oh, ow
-
-
-def _col2im(cols, x_shape, kh, kw, strides, padding):
-    """The adjoint of _im2col: add each window's values back where they came from."""
-    n, h, w, c = x_shape
-    oh, ow, ph, pw = geometry(x_shape, (kh, kw), strides, padding)
-    cols = cols.reshape(n, oh, ow, kh, kw, c)
-    out = B.xp.zeros((n, h + sum(ph), w + sum(pw), c), dtype=cols.dtype)
-    for i in range(kh):
-        for j in range(kw):
-            _window(out, i, j, oh, ow, strides)[...] += cols[:, :, :, i, j, :]
-    return out[:, ph[0] : ph[0] + h, pw[0] : pw[0] + w, :]
-
-
 # -- convolution kernels -------------------------------------------------------------
+#
+# Two ways to a kernel's products, chosen by the channel counts. Usually
+# im2col: copy each output's kh*kw input windows side by side and make one
+# matrix product with the filter, a block of images at a time, so the copy
+# stays near _BLOCK_BYTES however large the batch (a whole-batch copy for a
+# 7x7 kernel over 128 channels is over a gigabyte). Where the output side is
+# narrow (a one-channel image), the copy would be kh*kw times the wide side:
+# instead make one product of the wide side with every offset's filter at
+# once, and add (or spread) the results along the windows.
+
+_BLOCK_BYTES = 16 << 20  # 4 MB blocks measured slower (more, smaller products); 64 MB fall out of cache
 
 
-def _conv2d(x, w, strides, padding):
+def _check_conv(x, w):
     if x.ndim != 4 or w.ndim != 4:
         raise ValueError(f"conv2d needs a 4-D input (NHWC) and a 4-D filter (HWIO), got ranks {x.ndim} and {w.ndim}.")
+
+
+class _Conv:
+    """One convolution's geometry: input shape, kernel, strides, padding and dilations."""
+
+    def __init__(self, x_shape, w_shape, strides, padding, dilations):
+        self.x_shape, (self.kh, self.kw, self.c, self.f) = tuple(x_shape), w_shape
+        self.strides, self.dilations = strides, dilations
+        self.oh, self.ow, self.ph, self.pw = geometry(x_shape, (self.kh, self.kw), strides, padding, dilations)
+        self.taps = self.kh * self.kw
+
+    @property
+    def narrow_output(self):
+        """True when copying the output side per offset is cheaper than the input side once (f * taps <= 2c)."""
+        return self.f * self.taps <= 2 * self.c
+
+    def windows(self, padded):
+        """(k, view): the (n, oh, ow, ...) view of a padded array each kernel offset k sees, row-major."""
+        (sh, sw), (dh, dw), oh, ow = self.strides, self.dilations, self.oh, self.ow
+        for i in range(self.kh):
+            for j in range(self.kw):
+                y, x = i * dh, j * dw
+                yield i * self.kw + j, padded[:, y : y + sh * (oh - 1) + 1 : sh, x : x + sw * (ow - 1) + 1 : sw]
+
+    def image_blocks(self, width, itemsize):
+        """Ranges of images whose (images * oh * ow, width) block stays near _BLOCK_BYTES."""
+        per_image = max(1, self.oh * self.ow * width * itemsize)
+        step = max(1, _BLOCK_BYTES // per_image)
+        n = self.x_shape[0]
+        return [(start, min(n, start + step)) for start in range(0, n, step)]
+
+    def padded_zeros(self, channels, dtype):
+        n, h, w, _ = self.x_shape
+        return B.xp.zeros((n, h + sum(self.ph), w + sum(self.pw), channels), dtype=dtype)
+
+    def unpad(self, padded):
+        h, w = self.x_shape[1:3]
+        return padded[:, self.ph[0] : self.ph[0] + h, self.pw[0] : self.pw[0] + w]
+
+    def im2col(self, padded, out):
+        """Each output position's windows of ``padded`` (a block of images), side by side: (rows, taps * c)."""
+        cols = out.reshape(padded.shape[0], self.oh, self.ow, self.taps, padded.shape[3])
+        for k, window in self.windows(padded):
+            cols[:, :, :, k] = window
+        return out
+
+    def spread_upstream(self, g):
+        """(n, hp, wp, taps * f): the upstream placed where each offset's window reads (zeros elsewhere)."""
+        spread = self.padded_zeros(self.taps * self.f, g.dtype)
+        by_tap = spread.reshape(spread.shape[:3] + (self.taps, self.f))
+        for k, window in self.windows(by_tap):
+            window[..., k, :] = g
+        return spread.reshape(-1, self.taps * self.f)
+
+
+def _conv2d(x, w, strides, padding, dilations=(1, 1)):
+    _check_conv(x, w)
     kh, kw, c, f = w.shape
     if x.shape[3] != c:
         raise ValueError(
             f"input depth {x.shape[3]} does not match the filter's input depth {c} (filter shape {list(w.shape)})."
         )
-    cols, oh, ow = _im2col(x, kh, kw, strides, padding)
-    return (cols @ w.reshape(kh * kw * c, f)).reshape(x.shape[0], oh, ow, f)
+    conv = _Conv(x.shape, w.shape, strides, padding, dilations)
+    padded = _pad(x, conv.ph, conv.pw)
+    dtype = B.xp.result_type(x.dtype, w.dtype)
+    if conv.narrow_output:  # one product over the input, every offset's filter at once; then sum along windows
+        products = B.matmul(padded.reshape(-1, c), w.reshape(conv.taps, c, f).transpose(1, 0, 2).reshape(c, -1))
+        products = products.reshape(padded.shape[:3] + (conv.taps, f))
+        out = B.xp.zeros((x.shape[0], conv.oh, conv.ow, f), dtype=dtype)
+        for k, window in conv.windows(products):
+            out += window[..., k, :]
+        return out
+    out = B.xp.empty((x.shape[0], conv.oh * conv.ow, f), dtype=dtype)
+    blocks = conv.image_blocks(conv.taps * c, x.itemsize)
+    buffer = B.xp.empty(((blocks[0][1]) * conv.oh * conv.ow, conv.taps * c), dtype=x.dtype)
+    for start, stop in blocks:
+        cols = conv.im2col(padded[start:stop], buffer[: (stop - start) * conv.oh * conv.ow])
+        B.matmul(cols, w.reshape(-1, f), out=out[start:stop].reshape(-1, f))
+    return out.reshape(x.shape[0], conv.oh, conv.ow, f)
 
 
-def _conv2d_backprop_input(g, w, input_shape, strides, padding):
+def _conv2d_backprop_input(g, w, input_shape, strides, padding, dilations=(1, 1)):
     kh, kw, c, f = w.shape
-    cols = g.reshape(-1, f) @ w.reshape(kh * kw * c, f).T
-    return _col2im(cols, input_shape, kh, kw, strides, padding)
+    conv = _Conv(input_shape, w.shape, strides, padding, dilations)
+    dtype = B.xp.result_type(g.dtype, w.dtype)
+    by_tap_t = w.reshape(conv.taps, c, f).transpose(0, 2, 1)  # (taps, f, c): each offset's filter, transposed
+    if conv.narrow_output:  # the upstream spread along the windows, then one product
+        n, h, width, _ = input_shape
+        padded = B.matmul(conv.spread_upstream(g), by_tap_t.reshape(-1, c))
+        return conv.unpad(padded.reshape(n, h + sum(conv.ph), width + sum(conv.pw), c))
+    # col2im a block of images at a time: every offset's product, added where its window lies.
+    padded = conv.padded_zeros(c, dtype)
+    all_taps = by_tap_t.transpose(1, 0, 2).reshape(f, conv.taps * c)
+    for start, stop in conv.image_blocks(conv.taps * c, padded.itemsize):
+        products = B.matmul(g[start:stop].reshape(-1, f), all_taps).reshape(
+            stop - start, conv.oh, conv.ow, conv.taps, c
+        )
+        for k, window in conv.windows(padded[start:stop]):
+            window += products[:, :, :, k]
+    return conv.unpad(padded)
 
 
-def _conv2d_backprop_filter(x, g, filter_shape, strides, padding):
+def _conv2d_backprop_filter(x, g, filter_shape, strides, padding, dilations=(1, 1)):
     kh, kw, c, f = filter_shape
-    cols, _, _ = _im2col(x, kh, kw, strides, padding)
-    return (cols.T @ g.reshape(-1, f)).reshape(filter_shape)
+    conv = _Conv(x.shape, filter_shape, strides, padding, dilations)
+    padded = _pad(x, conv.ph, conv.pw)
+    dtype = B.xp.result_type(x.dtype, g.dtype)
+    if conv.narrow_output:  # one pass over the input against the upstream spread along the windows
+        products = B.matmul(padded.reshape(-1, c).T, conv.spread_upstream(g))  # (c, taps * f)
+        return products.reshape(c, conv.taps, f).transpose(1, 0, 2).reshape(filter_shape)
+    out = B.xp.zeros((conv.taps * c, f), dtype=dtype)
+    blocks = conv.image_blocks(conv.taps * c, x.itemsize)
+    buffer = B.xp.empty(((blocks[0][1]) * conv.oh * conv.ow, conv.taps * c), dtype=x.dtype)
+    for start, stop in blocks:
+        cols = conv.im2col(padded[start:stop], buffer[: (stop - start) * conv.oh * conv.ow])
+        out += B.matmul(cols.T, g[start:stop].reshape(-1, f))
+    return out.reshape(filter_shape)
 
 
 CONV2D = Primitive("Conv2D", _conv2d)
@@ -147,46 +238,75 @@ CONV2D_BACKPROP_INPUT = Primitive("Conv2DBackpropInput", _conv2d_backprop_input)
 CONV2D_BACKPROP_FILTER = Primitive("Conv2DBackpropFilter", _conv2d_backprop_filter)
 
 
+def _spatial(value, name, data_format="NHWC"):
+    """strides or dilations as a (height, width) pair; TF's 4-element form follows ``data_format``."""
+    if value is None:
+        return (1, 1)
+    if data_format == "NCHW" and not isinstance(value, int) and len(value) == 4:
+        value = [value[0], value[2], value[3], value[1]]  # as NHWC
+    return _pair(value, name)
+
+
+def _data_format(data_format, what):
+    if data_format not in ("NHWC", "NCHW", None):
+        raise ValueError(f"{what}: data_format must be 'NHWC' or 'NCHW', got {data_format!r}.")
+    return data_format or "NHWC"
+
+
+def _conv_attrs(strides, padding, dilations, data_format="NHWC"):
+    attrs = {"strides": _spatial(strides, "strides", data_format), "padding": _padding(padding)}
+    dilations = _spatial(dilations, "dilations", data_format)
+    if min(dilations) < 1 or min(attrs["strides"]) < 1:
+        raise ValueError(f"strides and dilations must be positive, got {attrs['strides']} and {dilations}.")
+    if dilations != (1, 1):  # recorded only when used, so undilated ops read as before
+        attrs["dilations"] = dilations
+    return attrs
+
+
+def _nhwc(x, data_format):
+    """An NCHW tensor viewed as NHWC (a recorded transpose, so gradients flow through it)."""
+    return x if data_format == "NHWC" else _array.transpose(x, (0, 2, 3, 1))
+
+
+def _back_to(y, data_format):
+    return y if data_format == "NHWC" else _array.transpose(y, (0, 3, 1, 2))
+
+
+def _nhwc_shape(shape, data_format):
+    shape = tuple(int(n) for n in shape)
+    return shape if data_format == "NHWC" else (shape[0], shape[2], shape[3], shape[1])
+
+
 def conv2d(input, filters, strides=1, padding="VALID", data_format="NHWC", dilations=None, name=None):
-    """2-D convolution (cross-correlation, as in TF) of NHWC ``input`` with HWIO ``filters``.
+    """2-D convolution (cross-correlation, as in TF) of ``input`` with HWIO ``filters``.
 
     ``padding`` is 'VALID' (no padding) or 'SAME' (output = ceil(input / stride)).
-    Only NHWC and dilation 1 are supported.
+    ``dilations`` spaces the kernel's taps (d - 1 pixels between them).
+    ``data_format`` 'NCHW' takes and gives (batch, channels, height, width):
+    the convolution runs channels-last between two recorded transposes.
     """
-    if data_format != "NHWC":
-        raise ValueError(f"tapeviz's conv2d supports data_format='NHWC' only, got {data_format!r}.")
-    if dilations not in (None, 1, [1, 1, 1, 1], (1, 1), [1, 1], (1, 1, 1, 1)):
-        raise ValueError("tapeviz's conv2d supports dilations of 1 only.")
+    data_format = _data_format(data_format, "conv2d")
     x, w = as_tensors(input, filters)
-    return execute(CONV2D, (x, w), {"strides": _pair(strides, "strides"), "padding": _padding(padding)})
+    attrs = _conv_attrs(strides, padding, dilations, data_format)
+    return _back_to(execute(CONV2D, (_nhwc(x, data_format), w), attrs), data_format)
 
 
-def conv2d_backprop_input(input_sizes, filters, out_backprop, strides, padding):
+def conv2d_backprop_input(input_sizes, filters, out_backprop, strides, padding, dilations=None, data_format="NHWC"):
     """The gradient of ``conv2d`` with respect to its input, of shape ``input_sizes``."""
+    data_format = _data_format(data_format, "conv2d_backprop_input")
     g, w = as_tensors(out_backprop, filters)
-    return execute(
-        CONV2D_BACKPROP_INPUT,
-        (g, w),
-        {
-            "input_shape": tuple(int(n) for n in input_sizes),
-            "strides": _pair(strides, "strides"),
-            "padding": _padding(padding),
-        },
-    )
+    attrs = {"input_shape": _nhwc_shape(input_sizes, data_format)}
+    attrs.update(_conv_attrs(strides, padding, dilations, data_format))
+    return _back_to(execute(CONV2D_BACKPROP_INPUT, (_nhwc(g, data_format), w), attrs), data_format)
 
 
-def conv2d_backprop_filter(input, filter_sizes, out_backprop, strides, padding):
+def conv2d_backprop_filter(input, filter_sizes, out_backprop, strides, padding, dilations=None, data_format="NHWC"):
     """The gradient of ``conv2d`` with respect to its filter, of shape ``filter_sizes``."""
+    data_format = _data_format(data_format, "conv2d_backprop_filter")
     x, g = as_tensors(input, out_backprop)
-    return execute(
-        CONV2D_BACKPROP_FILTER,
-        (x, g),
-        {
-            "filter_shape": tuple(int(n) for n in filter_sizes),
-            "strides": _pair(strides, "strides"),
-            "padding": _padding(padding),
-        },
-    )
+    attrs = {"filter_shape": tuple(int(n) for n in filter_sizes)}
+    attrs.update(_conv_attrs(strides, padding, dilations, data_format))
+    return execute(CONV2D_BACKPROP_FILTER, (_nhwc(x, data_format), _nhwc(g, data_format)), attrs)
 
 
 # -- max pooling kernels ----------------------------------------------------------------

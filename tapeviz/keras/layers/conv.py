@@ -1,4 +1,4 @@
-"""Conv2D, Conv2DTranspose, Conv1D and MaxPooling2D (channels last, NHWC)."""
+"""Conv2D, Conv2DTranspose, Conv1D and MaxPooling2D (channels last; the 2-D convolutions also channels first)."""
 
 from tapeviz import nn as _nn
 from tapeviz.core.primitives import conv as _conv
@@ -24,6 +24,30 @@ def _channels_last(data_format, layer):
         raise ValueError(f"tapeviz's {layer} supports data_format='channels_last' only.")
 
 
+def _nn_format(data_format):
+    """Keras's data_format as tf.nn's: 'NHWC' (channels_last, the default) or 'NCHW'."""
+    if data_format not in (None, "channels_last", "channels_first"):
+        raise ValueError(
+            f"The `data_format` argument must be one of 'channels_first', 'channels_last'. Received: {data_format}"
+        )
+    return "NCHW" if data_format == "channels_first" else "NHWC"
+
+
+def _dilation(dilation_rate, strides):
+    """Keras's rule: a dilated kernel moves by 1 (strides and dilation_rate both > 1 is refused)."""
+    dilation_rate = _pair(dilation_rate)
+    if max(dilation_rate) > 1 and max(strides) > 1:
+        raise ValueError(
+            "`strides > 1` not supported in conjunction with `dilation_rate > 1`. "
+            f"Received: strides={strides} and dilation_rate={dilation_rate}"
+        )
+    return dilation_rate
+
+
+def _add_bias(x, bias, data_format):
+    return _nn.bias_add(x, bias, data_format=data_format) if data_format == "NCHW" else x + bias
+
+
 def _ones(value, layer, what):
     values = (value,) if isinstance(value, int) else tuple(value)
     if any(v != 1 for v in values):
@@ -47,6 +71,7 @@ class Conv2D(Layer):
         strides=(1, 1),
         padding="valid",
         data_format=None,
+        dilation_rate=(1, 1),
         activation=None,
         use_bias=True,
         kernel_initializer="glorot_uniform",
@@ -54,11 +79,11 @@ class Conv2D(Layer):
         **kwargs,
     ):
         super().__init__(**kwargs)
-        if data_format not in (None, "channels_last"):
-            raise ValueError("tapeviz's Conv2D supports data_format='channels_last' (NHWC) only.")
+        self.data_format = _nn_format(data_format)
         self.filters = int(filters)
         self.kernel_size = _pair(kernel_size)
         self.strides = _pair(strides)
+        self.dilation_rate = _dilation(dilation_rate, self.strides)
         self.padding = _padding(padding)
         self.activation = activations.get(activation)
         self.use_bias = use_bias
@@ -67,19 +92,27 @@ class Conv2D(Layer):
         self.input_spec = InputSpec(ndim=4)
 
     def build(self, input_shape):
-        channels = input_shape[-1]
+        axis = 1 if self.data_format == "NCHW" else -1
+        channels = input_shape[axis]
         self.kernel = self.add_weight(
             "kernel", self.kernel_size + (channels, self.filters), initializer=self.kernel_initializer
         )
         self.bias = (
             self.add_weight("bias", (self.filters,), initializer=self.bias_initializer) if self.use_bias else None
         )
-        self.input_spec = InputSpec(ndim=4, axes={-1: channels})
+        self.input_spec = InputSpec(ndim=4, axes={axis: channels})
 
     def call(self, inputs):
-        x = _conv.conv2d(inputs, self.kernel, strides=self.strides, padding=self.padding.upper())
+        x = _conv.conv2d(
+            inputs,
+            self.kernel,
+            strides=self.strides,
+            padding=self.padding.upper(),
+            data_format=self.data_format,
+            dilations=self.dilation_rate,
+        )
         if self.use_bias:
-            x = x + self.bias
+            x = _add_bias(x, self.bias, self.data_format)
         return self.activation(x)
 
 
@@ -130,11 +163,11 @@ class Conv2DTranspose(Layer):
         **kwargs,
     ):
         super().__init__(**kwargs)
-        _channels_last(data_format, "Conv2DTranspose")
-        _ones(dilation_rate, "Conv2DTranspose", "dilation_rate")
+        self.data_format = _nn_format(data_format)
         self.filters = int(filters)
         self.kernel_size = _pair(kernel_size)
         self.strides = _pair(strides)
+        self.dilation_rate = _dilation(dilation_rate, self.strides)
         self.padding = _padding(padding)
         self.output_padding = None if output_padding is None else _pair(output_padding)
         self.activation = activations.get(activation)
@@ -144,7 +177,8 @@ class Conv2DTranspose(Layer):
         self.input_spec = InputSpec(ndim=4)
 
     def build(self, input_shape):
-        channels = input_shape[-1]
+        axis = 1 if self.data_format == "NCHW" else -1
+        channels = input_shape[axis]
         self.kernel = self.add_weight(
             name="kernel", shape=self.kernel_size + (self.filters, channels), initializer=self.kernel_initializer
         )
@@ -153,21 +187,28 @@ class Conv2DTranspose(Layer):
             if self.use_bias
             else None
         )
-        self.input_spec = InputSpec(ndim=4, axes={-1: channels})
+        self.input_spec = InputSpec(ndim=4, axes={axis: channels})
 
     def _length(self, size, axis):
-        k, s = self.kernel_size[axis], self.strides[axis]
+        # Keras's rule, with the dilated kernel's span (k - 1) * d + 1 as the kernel size.
+        k, s = (self.kernel_size[axis] - 1) * self.dilation_rate[axis] + 1, self.strides[axis]
         if self.output_padding is None:
             return size * s + (max(k - s, 0) if self.padding == "valid" else 0)
         pad = k // 2 if self.padding == "same" else 0
         return (size - 1) * s + k - 2 * pad + self.output_padding[axis]
 
     def call(self, inputs):
-        n, h, w, _ = inputs.shape
-        shape = (n, self._length(h, 0), self._length(w, 1), self.filters)
-        x = _conv.conv2d_backprop_input(shape, self.kernel, inputs, self.strides, self.padding.upper())
+        if self.data_format == "NCHW":
+            n, _, h, w = inputs.shape
+            shape = (n, self.filters, self._length(h, 0), self._length(w, 1))
+        else:
+            n, h, w, _ = inputs.shape
+            shape = (n, self._length(h, 0), self._length(w, 1), self.filters)
+        x = _conv.conv2d_backprop_input(
+            shape, self.kernel, inputs, self.strides, self.padding.upper(), self.dilation_rate, self.data_format
+        )
         if self.use_bias:
-            x = x + self.bias
+            x = _add_bias(x, self.bias, self.data_format)
         return self.activation(x)
 
 
@@ -197,11 +238,11 @@ class Conv1D(Layer):
     ):
         super().__init__(**kwargs)
         _channels_last(data_format, "Conv1D")
-        _ones(dilation_rate, "Conv1D", "dilation_rate")
         _ones(groups, "Conv1D", "groups")
         self.filters = int(filters)
         self.kernel_size = int(kernel_size[0] if isinstance(kernel_size, (tuple, list)) else kernel_size)
         self.strides = int(strides[0] if isinstance(strides, (tuple, list)) else strides)
+        self.dilation_rate = _dilation(dilation_rate, (self.strides,))[0]
         self.padding = _padding(padding, ("valid", "same", "causal"))
         self.activation = activations.get(activation)
         self.use_bias = use_bias
@@ -224,9 +265,10 @@ class Conv1D(Layer):
     def call(self, inputs):
         padding = self.padding
         if padding == "causal":
-            inputs = _pad_op(inputs, [[0, 0], [self.kernel_size - 1, 0], [0, 0]])
+            span = (self.kernel_size - 1) * self.dilation_rate + 1
+            inputs = _pad_op(inputs, [[0, 0], [span - 1, 0], [0, 0]])
             padding = "valid"
-        x = _nn.conv1d(inputs, self.kernel, self.strides, padding.upper())
+        x = _nn.conv1d(inputs, self.kernel, self.strides, padding.upper(), dilations=self.dilation_rate)
         if self.use_bias:
             x = x + self.bias
         return self.activation(x)

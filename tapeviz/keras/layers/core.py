@@ -17,8 +17,33 @@ class Dense(Layer):
 
     Kernel initialized 'glorot_uniform' and bias 'zeros' by default, as in
     Keras. Inputs of rank > 2 are multiplied along their last axis.
-    ``kernel_regularizer``/``bias_regularizer``/``kernel_constraint``/
-    ``bias_constraint`` and ``activity_regularizer`` are Keras's.
+
+    Args:
+        units: the number of outputs (a positive integer).
+        activation: a function or its name (``"relu"``); None: linear.
+        use_bias: add a bias vector.
+        kernel_initializer: an initializer or its name.
+        bias_initializer: an initializer or its name.
+        kernel_regularizer: a regularizer whose penalty joins ``model.losses``.
+        bias_regularizer: likewise for the bias.
+        kernel_constraint, bias_constraint: constraints applied after each optimizer step.
+        activity_regularizer: a regularizer of the output (divided by the batch size).
+        **kwargs: ``name``, ``input_shape``, ``dtype``... as for every layer.
+
+    Returns:
+        The layer; called on a ``[batch, ..., input_dim]`` tensor it returns
+        ``[batch, ..., units]``.
+
+    Raises:
+        ValueError: ``units`` that is not a positive integer.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> layer = tf.keras.layers.Dense(3, activation="relu")
+        >>> layer(tf.ones((4, 2))).shape
+        TensorShape([4, 3])
+        >>> layer.kernel.shape
+        TensorShape([2, 3])
     """
 
     _weight_names = ("kernel", "bias")

@@ -22,6 +22,28 @@ class Adam(Optimizer):
     With ``amsgrad=True`` the running maximum of ``v`` (slot ``'vhat'``) is
     used instead of ``v``. Slots: ``'m'`` (first moment), ``'v'`` (second).
     Note Keras's ``epsilon`` default is 1e-7 (PyTorch's is 1e-8).
+
+    Args:
+        learning_rate: a float, or a ``tf.keras.optimizers.schedules`` schedule.
+        beta_1: decay of the first moment.
+        beta_2: decay of the second moment.
+        epsilon: added to ``sqrt(v)`` so that a step never divides by 0.
+        amsgrad: use the running maximum of ``v``.
+        name: the optimizer's name.
+        **kwargs: ``clipnorm``, ``clipvalue``, ``global_clipnorm``, ``weight_decay``...
+
+    Returns:
+        The optimizer; ``apply_gradients(zip(grads, variables))`` takes one step.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> w = tf.Variable(1.0)
+        >>> opt = tf.keras.optimizers.Adam(learning_rate=0.1)
+        >>> with tf.GradientTape() as tape:
+        ...     loss = w * w
+        >>> _ = opt.apply_gradients([(tape.gradient(loss, w), w)])
+        >>> print(round(float(w.numpy()), 4))  # the first step moves by the learning rate
+        0.9
     """
 
     def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7, amsgrad=False, name=None, **kwargs):

@@ -19,6 +19,7 @@ from tapeviz.core import nest
 from tapeviz.core.records import RecordsInit
 from tapeviz.core.tape import GradientTape
 from tapeviz.core.tensor import Tensor, Variable, to_array, updating
+from tapeviz.core.tracing import host_call
 from tapeviz.keras.optimizers.schedules import LearningRateSchedule
 from tapeviz.keras.variables import Variable as KerasVariable
 from tapeviz.keras.variables import path_scope
@@ -216,6 +217,7 @@ class Optimizer(RecordsInit):
         self.apply([g for g, _ in pairs], [v for _, v in pairs])
         return self._iterations
 
+    @host_call(stateful=True)  # inside tf.function: the update runs on every call
     def apply(self, grads, trainable_variables=None):
         """Keras 3's form: ``optimizer.apply(grads, model.trainable_variables)``. Returns None.
 

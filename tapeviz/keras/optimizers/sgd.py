@@ -12,6 +12,29 @@ class SGD(Optimizer):
         v += momentum * m - lr * g          (nesterov=True)
 
     Slot: ``'momentum'`` when momentum != 0.
+
+    Args:
+        learning_rate: a float, or a ``tf.keras.optimizers.schedules`` schedule.
+        momentum: between 0 and 1; 0 is plain gradient descent.
+        nesterov: use Nesterov momentum.
+        name: the optimizer's name.
+        **kwargs: ``clipnorm``, ``clipvalue``, ``global_clipnorm``, ``weight_decay``...
+
+    Returns:
+        The optimizer; ``apply_gradients(zip(grads, variables))`` takes one step.
+
+    Raises:
+        ValueError: a momentum outside [0, 1].
+
+    Example:
+        >>> import tapeviz as tf
+        >>> w = tf.Variable(1.0)
+        >>> opt = tf.keras.optimizers.SGD(learning_rate=0.1)
+        >>> with tf.GradientTape() as tape:
+        ...     loss = w * w
+        >>> _ = opt.apply_gradients([(tape.gradient(loss, w), w)])
+        >>> print(round(float(w.numpy()), 4))  # 1 - 0.1 * 2
+        0.8
     """
 
     def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False, name=None, **kwargs):

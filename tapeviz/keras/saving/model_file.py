@@ -245,6 +245,31 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
     Only tapeviz's own Keras classes and functions, those registered with
     ``register_keras_serializable`` and those in ``custom_objects`` are called;
     a saved lambda is Python code, run only with ``safe_mode=False``.
+
+    Args:
+        filepath: a ``.keras`` file written by ``model.save``.
+        custom_objects: ``{"name": class_or_function}`` for your own layers,
+            losses... (or register them with ``register_keras_serializable``).
+        compile: restore the optimizer, loss and metrics too.
+        safe_mode: refuse to run saved lambdas (Python code in the file).
+
+    Returns:
+        The model, with its weights (and, with ``compile``, its compile state).
+
+    Raises:
+        ValueError: a path that is not a ``.keras`` file, a class that is
+            neither tapeviz's, registered nor in ``custom_objects``, or a
+            lambda with ``safe_mode=True``.
+
+    Example:
+        >>> import os, tempfile
+        >>> import tapeviz as tf
+        >>> model = tf.keras.Sequential([tf.keras.Input(shape=(3,)), tf.keras.layers.Dense(2)])
+        >>> path = os.path.join(tempfile.mkdtemp(), "model.keras")
+        >>> model.save(path)
+        >>> restored = tf.keras.models.load_model(path)
+        >>> bool((restored.predict(tf.ones((1, 3)), verbose=0) == model.predict(tf.ones((1, 3)), verbose=0)).all())
+        True
     """
     path = str(filepath)
     if not path.endswith(".keras"):

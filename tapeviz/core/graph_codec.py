@@ -1,0 +1,215 @@
+"""A traced Graph as a plain dict (JSON-ready), and back.
+
+Loading is data only: an op name is looked up in tapeviz's primitive
+registry (or its few special ops), a host call in tapeviz's closed table of
+host calls, a dtype by name; nothing read from the dict is imported or
+evaluated. Variables are not stored here: the dict names them by position,
+and whoever loads it (SavedModel) passes the restored variables in.
+"""
+
+import base64
+import math
+
+import numpy as np
+
+from tapeviz import backend
+from tapeviz.core import dtypes
+from tapeviz.core.graph import SPECIAL_OPS, Graph, Node
+from tapeviz.core.primitive import PRIMITIVES
+from tapeviz.core.tracing import HOST_CALLS, _Slot
+
+FORMAT = "tapeviz.graph/1"
+
+
+class GraphNotStorable(ValueError):
+    """The graph holds something a file cannot: a Python object, a host call outside tapeviz."""
+
+
+# -- values (attributes, structures) --------------------------------------------------------
+def encode_value(value, where):
+    if value is None or isinstance(value, (bool, str)):
+        return value
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else {"float": repr(value)}
+    if isinstance(value, tuple) and not hasattr(value, "_fields"):
+        return {"tuple": [encode_value(v, where) for v in value]}
+    if isinstance(value, list):
+        return {"list": [encode_value(v, where) for v in value]}
+    if isinstance(value, dict):
+        return {"dict": [[encode_value(k, where), encode_value(v, where)] for k, v in value.items()]}
+    if isinstance(value, dtypes.DType):
+        return {"dtype": value.name}
+    if isinstance(value, slice):
+        return {"slice": [encode_value(v, where) for v in (value.start, value.stop, value.step)]}
+    if value is Ellipsis:
+        return {"ellipsis": True}
+    if isinstance(value, _Slot):
+        return {"slot": value.index}
+    if isinstance(value, np.generic):
+        return {"scalar": encode_array(np.asarray(value))}
+    if isinstance(value, np.ndarray) or type(value).__module__.startswith("cupy"):
+        return {"array": encode_array(value)}
+    if isinstance(value, Graph):
+        raise AssertionError("graphs are encoded by encode_graph")
+    raise GraphNotStorable(
+        f"{where} holds a {type(value).__name__} ({value!r:.80}), which a stored graph cannot hold. "
+        "Only tensors, numbers, strings, dtypes and lists of them can be stored."
+    )
+
+
+def decode_value(data):
+    if not isinstance(data, dict):
+        return data
+    (kind, payload), *rest = data.items()
+    if rest:
+        raise ValueError(f"a stored graph value has several tags: {sorted(data)}")
+    if kind == "float":
+        return float(payload)
+    if kind == "tuple":
+        return tuple(decode_value(v) for v in payload)
+    if kind == "list":
+        return [decode_value(v) for v in payload]
+    if kind == "dict":
+        return {decode_value(k): decode_value(v) for k, v in payload}
+    if kind == "dtype":
+        return dtypes.as_dtype(payload)
+    if kind == "slice":
+        return slice(*[decode_value(v) for v in payload])
+    if kind == "ellipsis":
+        return Ellipsis
+    if kind == "slot":
+        return _Slot(int(payload))
+    if kind == "scalar":
+        return decode_array(payload)[()]
+    if kind == "array":
+        return backend.asarray(decode_array(payload))
+    raise ValueError(f"unknown value tag {kind!r} in a stored graph")
+
+
+def encode_array(array):
+    host = np.array(backend.to_numpy(array), order="C")  # keeps rank 0 (ascontiguousarray makes it (1,))
+    little = host.astype(host.dtype.newbyteorder("<"), copy=False)
+    return {"dtype": host.dtype.name, "shape": list(host.shape), "data": base64.b64encode(little.tobytes()).decode()}
+
+
+def decode_array(data):
+    dtype = np.dtype(dtypes.as_dtype(data["dtype"]).as_numpy_dtype).newbyteorder("<")
+    raw = base64.b64decode(data["data"], validate=True)
+    shape = tuple(int(n) for n in data["shape"])
+    if len(raw) != dtype.itemsize * int(np.prod(shape, dtype=np.int64)):
+        raise ValueError(f"a stored array's data does not fill its shape {list(shape)}")
+    return np.frombuffer(raw, dtype=dtype).reshape(shape).astype(dtype.newbyteorder("="))
+
+
+# -- graphs ---------------------------------------------------------------------------------
+def encode_graph(graph, variables):
+    """``graph`` as a dict; ``variables`` (a list) collects the variables it captures, by position."""
+    positions = {}
+
+    def variable_index(variable):
+        for i, known in enumerate(variables):
+            if known is variable:
+                return i
+        variables.append(variable)
+        return len(variables) - 1
+
+    for value_id, variable in graph.variables.items():
+        positions[value_id] = variable_index(variable)
+    return {
+        "format": FORMAT,
+        "n_values": graph.n_values,
+        "inputs": list(graph.inputs),
+        "input_kinds": list(graph.input_kinds),
+        "names": [[k, v] for k, v in sorted(graph.names.items())],
+        "specs": [
+            [k, dtype, None if shape is None else list(shape)] for k, (dtype, shape) in sorted(graph.specs.items())
+        ],
+        "constants": [[k, encode_array(v)] for k, v in graph.constants.items()],
+        "variables": [[k, positions[k]] for k in graph.variables],
+        "nodes": [_encode_node(node, variables) for node in graph.nodes],
+        "outputs": encode_value(graph.outputs, "the outputs"),
+    }
+
+
+def _encode_node(node, variables):
+    where = f"op {node.op}"
+    attrs = node.attrs
+    if node.op == "CustomGradient":
+        encoded = {
+            "function": attrs["function"],
+            "n_args": attrs["n_args"],
+            "n_variables": attrs["n_variables"],
+            "forward": encode_graph(attrs["forward"], variables),
+            "gradient": encode_graph(attrs["gradient"], variables),
+        }
+    elif node.op == "HostCall":
+        name = attrs["name"]
+        if name is None or HOST_CALLS.get(name) is not attrs["function"]:
+            raise GraphNotStorable(
+                f"the traced function calls {getattr(attrs['function'], '__qualname__', attrs['function'])} on every "
+                "run (an optimizer step or a metric, say), which is Python, not data: a stored graph cannot "
+                "hold it. Store a function that computes with tensor ops only."
+            )
+        if attrs["result_variables"]:
+            raise GraphNotStorable(f"the host call {name} returns variables, which a stored graph cannot hold.")
+        encoded = {
+            "name": name,
+            "stateful": bool(attrs["stateful"]),
+            "arguments": encode_value(attrs["arguments"], where),
+            "result": encode_value(attrs["result"], where),
+        }
+    else:
+        encoded = {key: encode_value(value, f"{where}'s attribute {key!r}") for key, value in attrs.items()}
+    return {"op": node.op, "inputs": node.inputs, "outputs": node.outputs, "attrs": encoded}
+
+
+def decode_graph(data, variables):
+    """The Graph stored by ``encode_graph``; ``variables`` are the restored variables, by position."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ValueError(f"not a stored tapeviz graph (expected format {FORMAT!r})")
+    graph = Graph()
+    graph.n_values = int(data["n_values"])
+    graph.inputs = [int(i) for i in data["inputs"]]
+    graph.input_kinds = [str(k) for k in data["input_kinds"]]
+    graph.names = {int(k): str(v) for k, v in data["names"]}
+    graph.specs = {int(k): (str(dtype), None if shape is None else tuple(shape)) for k, dtype, shape in data["specs"]}
+    graph.constants = {int(k): backend.asarray(decode_array(v)) for k, v in data["constants"]}
+    try:
+        graph.variables = {int(k): variables[int(i)] for k, i in data["variables"]}
+    except IndexError:
+        raise ValueError(f"the stored graph needs more variables than the {len(variables)} given") from None
+    graph.nodes = [_decode_node(node, variables) for node in data["nodes"]]
+    graph.outputs = decode_value(data["outputs"])
+    return graph
+
+
+def _decode_node(data, variables):
+    op = str(data["op"])
+    if op not in SPECIAL_OPS and op not in PRIMITIVES:
+        raise ValueError(f"a stored graph names op {op!r}, which is not in tapeviz's primitive registry")
+    attrs = data["attrs"]
+    if op == "CustomGradient":
+        decoded = {
+            "function": str(attrs["function"]),
+            "n_args": int(attrs["n_args"]),
+            "n_variables": int(attrs["n_variables"]),
+            "forward": decode_graph(attrs["forward"], variables),
+            "gradient": decode_graph(attrs["gradient"], variables),
+        }
+    elif op == "HostCall":
+        name = str(attrs["name"])
+        if name not in HOST_CALLS:
+            raise ValueError(f"a stored graph calls {name!r}, which is not one of tapeviz's host calls")
+        decoded = {
+            "function": HOST_CALLS[name],
+            "name": name,
+            "stateful": bool(attrs["stateful"]),
+            "arguments": decode_value(attrs["arguments"]),
+            "result": decode_value(attrs["result"]),
+            "result_variables": {},
+        }
+    else:
+        decoded = {str(key): decode_value(value) for key, value in attrs.items()}
+    return Node(op, [int(i) for i in data["inputs"]], [int(i) for i in data["outputs"]], decoded)

@@ -1,0 +1,401 @@
+"""Recording a Python function's primitives into a Graph while it runs.
+
+tapeviz traces by running the function on the call's real tensors with a
+Tracer listening: every executed primitive, variable read and assignment
+becomes a node. The first call's results are therefore exact, and the graph
+is what later calls replay. What the tracer cannot see it refuses to bake:
+
+- Python reading a traced tensor's value (``if x > 0``, ``float(x)``,
+  ``x.numpy()``) marks the trace unusable, so the function falls back to
+  running eagerly (with one warning naming the line);
+- a variable changed behind the ops' back marks it unusable too;
+- work that must run on every call but is not a primitive (random draws,
+  ``tf.print``, an optimizer step, a metric update) is wrapped with
+  ``host_call`` and replayed by calling it again.
+"""
+
+import functools
+import os
+import sys
+import warnings
+
+from tapeviz.core import nest, state
+from tapeviz.core.graph import SPECIAL_OPS, Graph, Node
+
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# name -> function: host calls a stored graph may name (a closed table of tapeviz functions).
+HOST_CALLS = {}
+
+
+class Tracer:
+    """Builds one Graph from the ops that run while it is on ``state.local.tracers``."""
+
+    def __init__(self, dry=False):
+        from tapeviz.core import tensor
+
+        self.graph = Graph()
+        self.refs = {}  # tensor/variable _id -> value id
+        self.symbolic = set()  # ids of tensors computed from the placeholders (or the placeholders)
+        self.literals = set()  # ids of tensors the traced code made from Python values (tf.constant(2.0))
+        self.relaxed_sizes = set()  # traced sizes of the dimensions a signature leaves open (None)
+        self.display_shapes = {}  # placeholder value id -> its signature's shape (None sizes), for printing
+        self.first_id = tensor._next_id()  # tensors with larger ids were made during the trace
+        self.untraceable = None  # (what, filename, line) of the first thing it could not record
+        self.shape_specific = False  # the Python read a traced tensor's shape (or baked one)
+        self.created_variables = []
+        self.dry = dry  # get_concrete_function: skip stateful host calls
+        self._op_counts = {}
+
+    # -- building --------------------------------------------------------------------
+    def add_placeholder(self, value, name):
+        graph = self.graph
+        value_id = graph.new_value(name)
+        graph.inputs.append(value_id)
+        is_variable = hasattr(value, "assign")
+        graph.input_kinds.append("variable" if is_variable else "tensor")
+        self.refs[value._id] = value_id
+        if not is_variable:
+            self.symbolic.add(value._id)
+        return value_id
+
+    def ref(self, value):
+        """The value id of a tensor or variable an op reads (captured on first sight)."""
+        value_id = self.refs.get(value._id)
+        if value_id is not None:
+            return value_id
+        value_id = self.graph.new_value()
+        if hasattr(value, "assign"):
+            self.graph.variables[value_id] = value
+            self.graph.names[value_id] = value.name
+        else:
+            self.graph.constants[value_id] = value._value
+            if value._id > self.first_id and value._id not in self.literals and self._sized_like_input(value._value):
+                self.shape_specific = True
+        self.refs[value._id] = value_id
+        return value_id
+
+    def _sized_like_input(self, array):
+        """Made in the trace by library code (not a literal) and perhaps from a size a call may change:
+        an integer (tf.size, tf.shape) or an array with a dimension of such a size (zeros_like)."""
+        if not self.relaxed_sizes:
+            return False  # every call of this trace has the traced sizes
+        return array.dtype.kind in "iu" or bool(set(array.shape) & self.relaxed_sizes)
+
+    def add_node(self, op, inputs, outputs, attrs, symbolic=True):
+        input_ids = [self.ref(t) for t in inputs]
+        output_ids = []
+        for position, tensor in enumerate(outputs):
+            count = self._op_counts.get(op, 0)
+            name = f"{op}:{position}" if not count else f"{op}_{count}:{position}"
+            value_id = self.graph.new_value(name)
+            self.refs[tensor._id] = value_id
+            if symbolic:
+                self.symbolic.add(tensor._id)
+            output_ids.append(value_id)
+        self._op_counts[op] = self._op_counts.get(op, 0) + 1
+        self.graph.nodes.append(Node(op, input_ids, output_ids, attrs))
+
+    def capture(self, primitive, inputs, outputs, attrs):
+        """An executed primitive (called by recording.record)."""
+        if attrs and self.relaxed_sizes and not self.shape_specific and _mentions(attrs, self.relaxed_sizes):
+            self.shape_specific = True  # an attribute holds an open dimension's traced size (a reshape's shape)
+        self.add_node(primitive.name, inputs, outputs, dict(attrs) if attrs else {})
+
+    def finish(self, result):
+        """Close the graph on ``result``: Python numbers become constants, variables are read."""
+        from tapeviz.core.tensor import Tensor, convert_to_tensor
+
+        tensors = []
+
+        def leaf(value):
+            if value is None:
+                return None
+            if hasattr(value, "assign"):
+                with _tracing_only(self):
+                    value = value.read_value()
+            elif not isinstance(value, Tensor):
+                value = convert_to_tensor(value)
+            tensors.append(value)
+            return self.ref(value)
+
+        graph = self.graph
+        graph.outputs = nest.map_structure(leaf, result)
+        flat_ids = [v for v in nest.flatten(graph.outputs) if v is not None]
+        graph.specs = {v: (t.dtype.name, self._output_shape(t)) for v, t in zip(flat_ids, tensors)}
+        by_id = dict(zip(flat_ids, tensors))
+        self.result = nest.map_structure(lambda v: None if v is None else by_id[v], graph.outputs)
+        graph.prune()
+        return graph
+
+    def _output_shape(self, tensor):
+        """An output's shape as TF would infer it: open where it follows an open input dimension
+        (a size only open dimensions had), unknown when an input's rank was unknown."""
+        shape = tuple(tensor._value.shape)
+        if tensor._id not in self.symbolic:
+            return shape
+        open_shapes = list(self.display_shapes.values())
+        if any(s is None for s in open_shapes):
+            return None
+        fixed = {n for s in open_shapes for n in s if n is not None}
+        open_sizes = self.relaxed_sizes - fixed
+        return tuple(None if n in open_sizes else n for n in shape)
+
+    # -- what it cannot record ---------------------------------------------------------
+    def refuse(self, what):
+        if self.untraceable is None:
+            self.untraceable = (what,) + user_frame()
+
+
+def _mentions(value, sizes):
+    """True when ``value`` (an attribute: ints, tuples, lists, dicts of them) holds one of ``sizes``."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return value in sizes
+    if isinstance(value, (tuple, list)):
+        return any(_mentions(v, sizes) for v in value)
+    if isinstance(value, dict):
+        return any(_mentions(v, sizes) for v in value.values())
+    return False
+
+
+def user_frame():
+    """(file, line) of the innermost caller outside tapeviz: the user's line."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        filename = frame.f_code.co_filename
+        if not os.path.abspath(filename).startswith(_PACKAGE_DIR + os.sep):
+            return filename, frame.f_lineno
+        frame = frame.f_back
+    return "<unknown>", 0
+
+
+class _tracing_only:
+    """Run a block with only ``tracer`` listening (tapes and other tracers set aside)."""
+
+    def __init__(self, tracer, tapes=None):
+        self.tracer, self.tapes = tracer, tapes
+
+    def __enter__(self):
+        local = state.local
+        self.saved = local.tracers, local.tapes
+        local.tracers = [self.tracer] if self.tracer is not None else []
+        if self.tapes is not None:
+            local.tapes = self.tapes
+
+    def __exit__(self, *exc):
+        state.local.tracers, state.local.tapes = self.saved
+
+
+# -- hooks called by Tensor and Variable, only while a tracer is active -------------------
+def value_read(value, what):
+    """Python asked for a value (``float(x)``, ``x.numpy()``, ``if x:``)."""
+    is_variable = hasattr(value, "assign")
+    for tracer in state.local.tracers:
+        if is_variable or value._id in tracer.symbolic:
+            tracer.refuse(what)
+
+
+def shape_read(value):
+    """The user's code read a traced tensor's shape (tapeviz's own reads are its metadata checks)."""
+    caller = sys._getframe(2).f_code.co_filename  # shape_read <- Tensor.shape <- the reader
+    if os.path.abspath(caller).startswith(_PACKAGE_DIR + os.sep):
+        return
+    for tracer in state.local.tracers:
+        if value._id in tracer.symbolic:
+            tracer.shape_specific = True
+
+
+def symbolic_name(tensor):
+    """TF's graph-tensor text (``Tensor("x:0", shape=(), dtype=float32)``) while tracing, else None."""
+    for tracer in reversed(state.local.tracers):
+        value_id = tracer.refs.get(tensor._id)
+        if value_id is not None and tensor._id in tracer.symbolic:
+            name = tracer.graph.names.get(value_id, "Tensor")
+            shape = tracer.display_shapes.get(value_id, tuple(tensor._value.shape))
+            if shape is None:
+                return f'Tensor("{_colon(name)}", dtype={tensor.dtype.name})'
+            dims = ", ".join("None" if n is None else str(n) for n in shape) + ("," if len(shape) == 1 else "")
+            return f'Tensor("{_colon(name)}", shape=({dims}), dtype={tensor.dtype.name})'
+    return None
+
+
+def _colon(name):
+    return name if ":" in name else name + ":0"
+
+
+def literal_made(tensor):
+    for tracer in state.local.tracers:
+        tracer.literals.add(tensor._id)
+
+
+def assigned(variable, op, tensor):
+    """``variable.assign*(tensor)`` ran: record it (called before the update, with tracers set aside after)."""
+    for tracer in state.local.tracers:
+        tracer.add_node(op, (variable, tensor), (), {})
+
+
+def changed_behind_ops(variable):
+    """A variable changed by a path no tracer sees (``_apply`` with raw arrays)."""
+    for tracer in state.local.tracers:
+        tracer.refuse(f"variable '{variable.name}' was changed outside tapeviz's ops")
+
+
+def variable_created(variable):
+    for tracer in state.local.tracers:
+        tracer.created_variables.append(variable)
+
+
+# -- host calls -------------------------------------------------------------------------
+def host_call(name=None, stateful=False):
+    """Decorate a function that a trace must call again on every replay.
+
+    Its tensor arguments become the node's inputs, its tensor results the
+    node's outputs; everything else is kept as is. ``name`` registers it for
+    stored graphs (tapeviz functions only); ``stateful`` keeps it when unused.
+    """
+
+    def decorate(fn):
+        if name is not None:
+            HOST_CALLS[name] = fn
+
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            if not state.local.tracers:
+                return fn(*args, **kwargs)
+            return _traced_host_call(fn, name, stateful, args, kwargs)
+
+        wrapper.host_function = fn
+        return wrapper
+
+    return decorate
+
+
+def _is_tensorlike(value):
+    from tapeviz.core.tensor import Tensor, Variable
+
+    return isinstance(value, (Tensor, Variable))
+
+
+def _template(structure, tensors):
+    """``structure`` with tensor leaves replaced by ("tensor", k); fills ``tensors``."""
+
+    def leaf(value):
+        if _is_tensorlike(value):
+            tensors.append(value)
+            return _Slot(len(tensors) - 1)
+        return value
+
+    return nest.map_structure(leaf, structure)
+
+
+class _Slot:
+    """A tensor's place in a host call's arguments or result."""
+
+    __slots__ = ("index",)
+
+    def __init__(self, index):
+        self.index = index
+
+    def __repr__(self):
+        return f"<tensor {self.index}>"
+
+
+def fill(template, values):
+    return nest.map_structure(lambda v: values[v.index] if isinstance(v, _Slot) else v, template)
+
+
+def _traced_host_call(fn, name, stateful, args, kwargs):
+    tracers = state.local.tracers
+    inputs = []
+    arguments = _template((list(args), kwargs), inputs)
+    if any(t.dry for t in tracers) and stateful:
+        result = None
+    else:
+        watcher = _CreationWatcher()
+        with _tracing_only(watcher):
+            result = fn(*args, **kwargs)
+        for tracer in tracers:  # an optimizer building its slots on a later trace is TF's error too
+            tracer.created_variables.extend(watcher.created_variables)
+    outputs = []
+    returned = _template(result, outputs)
+    returned_tensors = [o for o in outputs if not hasattr(o, "assign")]
+    attrs = {
+        "function": fn,
+        "name": name,
+        "stateful": stateful,
+        "arguments": arguments,
+        "result": returned,
+        "result_variables": {i: o for i, o in enumerate(outputs) if hasattr(o, "assign")},
+    }
+    for tracer in tracers:
+        tracer.add_node("HostCall", inputs, returned_tensors, attrs, symbolic=True)
+    return result
+
+
+class _CreationWatcher(Tracer):
+    """Stands in the tracer stack while a host call runs: records nothing, notes variables it creates."""
+
+    def capture(self, primitive, inputs, outputs, attrs):
+        pass
+
+    def _sized_like_input(self, array):
+        """Made in the trace by library code (not a literal) and perhaps from a size a call may change:
+        an integer (tf.size, tf.shape) or an array with a dimension of such a size (zeros_like)."""
+        if not self.relaxed_sizes:
+            return False  # every call of this trace has the traced sizes
+        return array.dtype.kind in "iu" or bool(set(array.shape) & self.relaxed_sizes)
+
+    def add_node(self, op, inputs, outputs, attrs, symbolic=True):
+        pass
+
+    def refuse(self, what):
+        pass
+
+
+def _run_host_call(node, inputs):
+    attrs = node.attrs
+    args, kwargs = fill(attrs["arguments"], inputs)
+    result = attrs["function"](*args, **kwargs)
+    outputs = []
+    _template(result, outputs)
+    return [o for o in outputs if not hasattr(o, "assign")]
+
+
+SPECIAL_OPS["HostCall"] = _run_host_call
+
+
+# -- warnings -----------------------------------------------------------------------------
+def warn_fallback(function_name, untraceable):
+    what, filename, line = untraceable
+    warnings.warn_explicit(
+        f"tf.function '{function_name}' runs eagerly from now on: {what} at {filename}:{line}, and a trace "
+        "cannot record a Python decision on a tensor's value. Express the choice with tensor ops (tf.where), "
+        "or make the decision outside the tf.function.",
+        RuntimeWarning,
+        filename,
+        line,
+    )
+
+
+def trace_call(run, placeholders, dry=False, display_shapes=None):
+    """Call ``run()`` with a new Tracer on top; returns (tracer, result)."""
+    tracer = Tracer(dry=dry)
+    for value, name in placeholders:
+        tracer.add_placeholder(value, name)
+    tracer.display_shapes = {} if display_shapes is None else display_shapes
+    for position, (value, _) in enumerate(placeholders):
+        shape, open_shape = tuple(value._value.shape), tracer.display_shapes.get(position, ())
+        if open_shape is None or len(open_shape) != len(shape):
+            tracer.relaxed_sizes.update(shape)
+        else:
+            tracer.relaxed_sizes.update(n for n, o in zip(shape, open_shape) if o is None)
+    tracer.relaxed_sizes.discard(1)  # a size-1 dimension broadcasts: constants of size 1 are not sized by it
+    local = state.local
+    local.tracers = local.tracers + [tracer]
+    try:
+        result = run()
+    finally:
+        local.tracers = [t for t in local.tracers if t is not tracer]
+    return tracer, result
