@@ -17,7 +17,7 @@ import threading
 import numpy as np
 
 from tapeviz import backend as B
-from tapeviz.core import nest, state
+from tapeviz.core import nest, pending_restores, state
 from tapeviz.core.primitives.math import cast
 from tapeviz.core.records import RecordsInit
 from tapeviz.core.scopes import name_scope
@@ -171,6 +171,7 @@ class Layer(RecordsInit):
         if not name.startswith("__") and "_layers" in self.__dict__:
             self._track(value, name)
         object.__setattr__(self, name, value)
+        pending_restores.notify(self)  # a checkpoint restored before this weight existed fills it now
 
     def _track(self, value, attribute=None):
         if isinstance(value, Layer):

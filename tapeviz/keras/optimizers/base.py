@@ -14,7 +14,7 @@ import warnings
 import numpy as np
 
 from tapeviz import backend as B
-from tapeviz.core import nest
+from tapeviz.core import nest, pending_restores
 from tapeviz.core.records import RecordsInit
 from tapeviz.core.tape import GradientTape
 from tapeviz.core.tensor import Tensor, Variable, to_array
@@ -167,6 +167,7 @@ class Optimizer(RecordsInit):
                 )
         self._slots[variable._id] = slots
         self._tracked.append(variable)
+        pending_restores.notify(self)  # slots restored from a checkpoint before they existed
 
     def slot_initial_value(self, slot, variable):
         """A slot's initial value (zeros; Adagrad overrides it)."""
