@@ -26,3 +26,7 @@ class NotFoundError(OpError, FileNotFoundError):
 
     Also a ``FileNotFoundError``, so plain Python code can catch it.
     """
+
+
+class OutOfRangeError(OpError, IndexError):
+    """Iterated past the end (a dataset iterator's ``get_next()`` at the end of its data)."""
