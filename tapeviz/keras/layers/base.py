@@ -389,6 +389,8 @@ class Layer(RecordsInit):
         scopes.append(self.name)
         try:
             outputs = self.call(inputs, *args, **kwargs)
+        except (ValueError, TypeError, NotImplementedError, RuntimeError) as exc:
+            raise _with_call_info(exc, self, inputs, args, kwargs).with_traceback(exc.__traceback__) from None
         finally:
             scopes.pop()
             _context.training = outer
@@ -410,19 +412,14 @@ class Layer(RecordsInit):
     def _call_symbolic(self, inputs, *args, **kwargs):
         """Functional API: run on a zero batch of one to learn the output shape, return a KerasTensor."""
         flat = nest.flatten(inputs)
-        concrete = nest.map_structure(lambda k: np.zeros((1,) + tuple(k.shape[1:]), dtype=k.dtype), inputs)
         kwargs.setdefault("training", False)
-
-        with state.no_tapes():
-            out = self(concrete, *args, **kwargs)
-        return KerasTensor((None,) + tuple(out.shape)[1:], out.dtype.name, layer=(self, args, kwargs), parents=flat)
+        out_shape, out = probe_output_shape(lambda probe: self(probe, *args, **kwargs), inputs)
+        return KerasTensor(out_shape, out.dtype.name, layer=(self, args, kwargs), parents=flat)
 
     def compute_output_shape(self, input_shape):
         """The output shape for ``input_shape`` (the batch may be None), by running a batch of one."""
-
-        with state.no_tapes():
-            out = self(np.zeros((1,) + tuple(input_shape)[1:], dtype=np.float32), training=False)
-        return (input_shape[0],) + tuple(out.shape)[1:]
+        shape, _ = probe_output_shape(lambda probe: self(probe, training=False), KerasTensor(tuple(input_shape)))
+        return (input_shape[0],) + shape[1:]
 
     @property
     def output_shape(self):
@@ -435,6 +432,67 @@ class Layer(RecordsInit):
 
     def __repr__(self):
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"
+
+
+# Sizes a dimension left unknown (None) takes in a probe: two runs tell which output sizes follow it.
+_PROBE_SIZES = (32, 45)
+
+
+def probe_output_shape(run, inputs):
+    """``(output shape with None where unknown, output of the last run)``: ``run`` on zero batches of one.
+
+    An input dimension that is None beyond the batch (``input_shape=(None, None, 3)``) is tried at two
+    sizes; an output dimension that changes between them is unknown (None), as Keras infers symbolically.
+    """
+    specs = nest.flatten(inputs)
+    unknown = any(n is None for k in specs for n in tuple(k.shape)[1:])
+    shapes = []
+    for size in _PROBE_SIZES if unknown else _PROBE_SIZES[:1]:
+        probe = nest.map_structure(
+            lambda k, size=size: np.zeros(
+                (1,) + tuple(size if n is None else n for n in tuple(k.shape)[1:]), dtype=getattr(k, "dtype", "float32")
+            ),
+            inputs,
+        )
+        with state.no_tapes():
+            out = run(probe)
+        shapes.append(tuple(next(iter(nest.flatten(out))).shape))
+    merged = tuple(a if a == b else None for a, b in zip(shapes[0], shapes[-1]))
+    return (None,) + merged[1:], out
+
+
+def _describe_argument(value):
+    if isinstance(value, Tensor):
+        return f"tf.Tensor(shape={tuple(value.shape)}, dtype={value.dtype.name})"
+    if isinstance(value, np.ndarray):
+        return f"np.ndarray(shape={value.shape}, dtype={value.dtype})"
+    return repr(value)
+
+
+def _with_call_info(exc, layer, inputs, args, kwargs):
+    """Keras 3's message for an error inside ``call``: the layer's name first, the arguments it got last."""
+    if getattr(exc, "_keras_call_info_injected", False) or len(exc.args) != 1 or not isinstance(exc.args[0], str):
+        return exc
+    name = type(layer).__name__
+    try:
+        bound = inspect.signature(layer.call).bind(inputs, *args, **kwargs)
+        received = list(bound.arguments.items())
+    except (TypeError, ValueError):
+        received = [("inputs", inputs)]
+    lines = "\n".join(f"  \u2022 {key}={_describe_argument(value)}" for key, value in received)
+    message = (
+        f"Exception encountered when calling {name}.call().\n\n{exc.args[0]}\n\n"
+        f"Arguments received by {name}.call():\n{lines}"
+    )
+    try:
+        wrapped = type(exc)(message)
+    except Exception:  # noqa: BLE001  (an exception type that takes other arguments keeps its own message)
+        return exc
+    wrapped._keras_call_info_injected = True
+    for attribute in ("op",):  # tf.errors keep the op that failed
+        if hasattr(exc, attribute):
+            setattr(wrapped, attribute, getattr(exc, attribute))
+    return wrapped
 
 
 def _marking_built(build):
