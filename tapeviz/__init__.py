@@ -17,6 +17,8 @@ from tapeviz.core.dtypes import (  # noqa: F401
     DType,
     as_dtype,
     bool,
+    complex64,
+    complex128,
     double,
     float16,
     float32,

@@ -14,6 +14,7 @@ from tapeviz.core.primitives.array import ones_like as _ones_like
 from tapeviz.core.primitives.array import reshape as _reshape
 from tapeviz.core.primitives.array import stack as _stack
 from tapeviz.core.primitives.array import zeros_like as _zeros_like
+from tapeviz.core.primitives.complex import angle, complex, conj, imag, real  # noqa: F401
 from tapeviz.core.primitives.math import (  # noqa: F401
     abs,
     acos,

@@ -72,7 +72,7 @@ def record(primitive, inputs, outputs, attrs):
         tape._entries.append(entry)
         if primitive.differentiable:  # gradients flow only through float outputs of differentiable ops
             for tensor in outputs:
-                if tensor._value.dtype.kind == "f":
+                if tensor._value.dtype.kind in "fc":
                     tape._watched.add(tensor._id)
     if listeners:
         serials = tuple(map(_SERIAL, recorders)) if recorders else ()

@@ -126,7 +126,7 @@ class GradientTape:
                     f"Passed in object {item!r} of type {type(item).__name__!r}, not a tf.Tensor "
                     "or tf.Variable. Convert it first: x = tf.constant(value); tape.watch(x)."
                 )
-            if not item.dtype.is_floating:
+            if not (item.dtype.is_floating or item.dtype.is_complex):
                 warnings.warn(
                     f"The dtype of the watched tensor must be floating (e.g. tf.float32), "
                     f"got {item.dtype!r}: its gradient will be None.",
@@ -484,7 +484,7 @@ def sweep(tape, targets, sources, seeds):
             relevant.append(entry)
             needs_of.append(needs)
             for tensor in entry.outputs:
-                if tensor._value.dtype.kind == "f":
+                if tensor._value.dtype.kind in "fc":
                     reachable.add(tensor._id)
 
     pending = {}  # id -> gradients arriving at that tensor, summed when it is used
@@ -555,7 +555,7 @@ def sweep(tape, targets, sources, seeds):
 
 
 def _is_float(tensor):
-    return tensor._value.dtype.kind == "f"
+    return tensor._value.dtype.kind in "fc"
 
 
 def _take_upstream(entry, pending, source_ids):

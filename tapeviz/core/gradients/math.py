@@ -3,8 +3,11 @@
 import numpy as np
 
 from tapeviz.core.gradients import defgrad, described, elementwise, ones_of, scalar_text, unbroadcast
+from tapeviz.core.gradients.complex import conj_if_complex
 from tapeviz.core.primitives import math as m
 from tapeviz.core.primitives.array import broadcast_to, ones_like, reshape, transpose, zeros_like
+from tapeviz.core.primitives.complex import complex as complex_
+from tapeviz.core.primitives.complex import conj, real
 
 
 def _pair(op, needs, gx, gy):
@@ -51,6 +54,8 @@ def _sub(op, needs, g):
 def _mul(op, needs, g):
     x, y = op.inputs
     need_x, need_y = needs
+    if x._value.dtype.kind == "c":  # TF's convention: the upstream times the conjugate derivative
+        x, y = conj(x), conj(y)
     # m.multiply rather than `*`: one call fewer in the hottest rule
     return (unbroadcast(m.multiply(g, y), x) if need_x else None, unbroadcast(m.multiply(g, x), y) if need_y else None)
 
@@ -62,6 +67,8 @@ def _mul(op, needs, g):
 )
 def _div(op, needs, g):
     x, y = op.inputs
+    if x._value.dtype.kind == "c":
+        x, y = conj(x), conj(y)
     return _pair(op, needs, lambda: g / y, lambda: g * (-x / y / y))
 
 
@@ -195,7 +202,7 @@ def _unary(prim_name, formula, local, shown):
 
     @defgrad(prim_name, formula, local=elementwise(shown))
     def rule(op, needs, g):
-        return (g * local(op.inputs[0], op.outputs[0]),)
+        return (g * conj_if_complex(local(op.inputs[0], op.outputs[0])),)
 
     return rule
 
@@ -210,7 +217,16 @@ def _identity(op, needs, g):
     return (g,)
 
 
-_unary("Abs", "d|x|/dx = sign(x) (0 at 0)", lambda x, y: m.sign(x), ("sign(x)", lambda x, y: np.sign(x)))
+@defgrad(
+    "Abs", "d|x|/dx = sign(x) (0 at 0; x/|x| for complex x)", local=elementwise(("sign(x)", lambda x, y: np.sign(x)))
+)
+def _abs(op, needs, g):
+    x = op.inputs[0]
+    if x._value.dtype.kind == "c":  # TF's ComplexAbsGrad: the real upstream times x/|x| (0 at 0)
+        return (m.multiply(complex_(g, zeros_like(g)), m.sign(x)),)
+    return (g * m.sign(x),)
+
+
 _unary("Exp", "d exp(x)/dx = exp(x)", lambda x, y: y, ("exp(x)", lambda x, y: y))
 _unary("Expm1", "d expm1(x)/dx = exp(x)", lambda x, y: m.exp(x), ("exp(x)", lambda x, y: np.exp(x)))
 _unary("Log", "d log(x)/dx = 1/x", lambda x, y: m.reciprocal(x), ("1/x", lambda x, y: 1.0 / x))
@@ -267,7 +283,7 @@ _unary("Sign", "d sign(x)/dx = 0", lambda x, y: zeros_like(x), ("0", lambda x, y
     local=elementwise(("0.5/sqrt(x)", lambda x, y: 0.5 / y)),
 )
 def _sqrt(op, needs, g):
-    return (m.sqrt_grad(op.outputs[0], g),)
+    return (m.sqrt_grad(conj_if_complex(op.outputs[0]), g),)
 
 
 @defgrad(
@@ -276,14 +292,14 @@ def _sqrt(op, needs, g):
     local=elementwise(("-0.5*x**-1.5", lambda x, y: -0.5 * y * y * y)),
 )
 def _rsqrt(op, needs, g):
-    return (m.rsqrt_grad(op.outputs[0], g),)
+    return (m.rsqrt_grad(conj_if_complex(op.outputs[0]), g),)
 
 
 @defgrad(
     "Reciprocal", "d(1/x)/dx = -1/x² (0 where the upstream is 0)", local=elementwise(("-1/x²", lambda x, y: -(y * y)))
 )
 def _reciprocal(op, needs, g):
-    return (m.reciprocal_grad(op.outputs[0], g),)
+    return (m.reciprocal_grad(conj_if_complex(op.outputs[0]), g),)
 
 
 @defgrad(
@@ -294,9 +310,9 @@ def _reciprocal(op, needs, g):
     ),
 )
 def _sqrt_grad(op, needs, g):
-    y, dy = op.inputs
+    y, dy = map(conj_if_complex, op.inputs)  # complex: the conjugate of each local derivative
     scaled = g / y
-    return (-scaled * op.outputs[0] if needs[0] else None, 0.5 * scaled if needs[1] else None)
+    return (-scaled * conj_if_complex(op.outputs[0]) if needs[0] else None, 0.5 * scaled if needs[1] else None)
 
 
 @defgrad(
@@ -309,7 +325,7 @@ def _sqrt_grad(op, needs, g):
     ),
 )
 def _rsqrt_grad(op, needs, g):
-    y, dy = op.inputs
+    y, dy = map(conj_if_complex, op.inputs)
     return (-1.5 * g * dy * (y * y) if needs[0] else None, m.rsqrt_grad(y, g) if needs[1] else None)
 
 
@@ -321,7 +337,7 @@ def _rsqrt_grad(op, needs, g):
     ),
 )
 def _reciprocal_grad(op, needs, g):
-    y, dy = op.inputs
+    y, dy = map(conj_if_complex, op.inputs)
     return (-2.0 * g * dy * y if needs[0] else None, m.reciprocal_grad(y, g) if needs[1] else None)
 
 
@@ -332,7 +348,11 @@ def _reciprocal_grad(op, needs, g):
 )
 def _cast(op, needs, g):
     x = op.inputs[0]
-    if x.dtype.is_floating and g.dtype.is_floating:
+    if x.dtype.is_complex and g.dtype.is_floating:  # complex -> real kept the real part
+        return (m.cast(complex_(g, zeros_like(g)), x.dtype),)
+    if x.dtype.is_floating and g.dtype.is_complex:  # real -> complex: the real part flows back
+        return (m.cast(real(g), x.dtype),)
+    if (x.dtype.is_floating or x.dtype.is_complex) and (g.dtype.is_floating or g.dtype.is_complex):
         return (m.cast(g, x.dtype),)
     return (None,)
 
