@@ -8,6 +8,7 @@ written the way TF writes them so that gradients at kinks and ties agree.
 
 import numpy as _np
 
+from tapeviz.core.indexed_slices import IndexedSlices as _IndexedSlices
 from tapeviz.core.ops import as_tensor as _as_tensor
 from tapeviz.core.ops import as_tensors as _as_tensors
 from tapeviz.core.primitives.array import ones_like as _ones_like
@@ -190,7 +191,7 @@ def _tensor_list(t_list, op):
 
 def global_norm(t_list, name=None):
     """sqrt(sum of every tensor's squared L2 norm); None entries are skipped, as in TF."""
-    tensors = [_as_tensor(t) for t in _tensor_list(t_list, "global_norm") if t is not None]
+    tensors = [_as_tensor(_rows(t)) for t in _tensor_list(t_list, "global_norm") if t is not None]
     if not tensors:
         raise ValueError("global_norm needs at least one tensor that is not None.")
     squares = _stack([reduce_sum(t * t) for t in tensors])
@@ -209,8 +210,19 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
     clip_norm = _as_tensor(clip_norm, dtype=norm_.dtype) if not _is_tensor(clip_norm) else clip_norm
     scale = clip_norm * minimum(reciprocal(norm_), reciprocal(clip_norm))
     scale = scale + (norm_ - norm_)  # nan when the norm is inf or nan
-    clipped = [None if t is None else _scale(_as_tensor(t), scale) for t in t_list]
+    clipped = [None if t is None else _scale_any(t, scale) for t in t_list]
     return clipped, norm_
+
+
+def _rows(t):
+    """An IndexedSlices counts by its rows (repeated rows each count), as TF's global_norm."""
+    return t.values if isinstance(t, _IndexedSlices) else t
+
+
+def _scale_any(t, scale):
+    if isinstance(t, _IndexedSlices):
+        return _IndexedSlices(_scale(t.values, scale), t.indices, t.dense_shape)
+    return _scale(_as_tensor(t), scale)
 
 
 def _scale(t, scale):

@@ -8,7 +8,7 @@ and any tape records them. Indices are data, never differentiated.
 
 import numpy as np
 
-from tapeviz.core.primitives.array import broadcast_to, concat, gather, gather_nd, reshape, transpose
+from tapeviz.core.primitives.array import broadcast_to, concat, gather_nd, reshape, transpose
 from tapeviz.core.primitives.math import add as _add
 from tapeviz.core.primitives.math import cast, multiply
 from tapeviz.core.primitives.math import reduce_sum as _reduce
@@ -128,7 +128,9 @@ def to_dense(sp_input, default_value=None, validate_indices=True, name=None):
 def reorder(sp_input, name=None):
     """The same SparseTensor with its entries in row-major (canonical) order."""
     order = np.lexsort(sp_input._indices.T[::-1]) if sp_input._indices.size else np.arange(0)
-    return SparseTensor(sp_input._indices[order], gather(sp_input.values, order), sp_input._dense_shape)
+    return SparseTensor(
+        sp_input._indices[order], gather_nd(sp_input.values, order.reshape(-1, 1)), sp_input._dense_shape
+    )
 
 
 def sparse_dense_matmul(sp_a, b, adjoint_a=False, adjoint_b=False, name=None):
@@ -154,7 +156,8 @@ def sparse_dense_matmul(sp_a, b, adjoint_a=False, adjoint_b=False, name=None):
             f"Cannot multiply A and B because inner dimension does not match: {inner} vs. {b.shape[0]}. Did you "
             f"forget a transpose? Dimensions of A: [{n_rows}, {inner}) and B: {list(b.shape)}"
         )
-    scaled = multiply(gather(b, cols), reshape(sp_a.values, [-1, 1]))
+    # gather_nd, not gather: TF's gradient for b here is dense, not IndexedSlices
+    scaled = multiply(gather_nd(b, cols.reshape(-1, 1)), reshape(sp_a.values, [-1, 1]))
     return scatter_nd(rows.reshape(-1, 1), scaled, [n_rows, int(b.shape[1])])
 
 
@@ -183,5 +186,5 @@ def add(a, b, threshold=0, name=None):
     summed = scatter_nd(segment.reshape(-1, 1), values, [len(unique)])
     if threshold:
         keep = np.abs(summed.numpy()) >= threshold
-        unique, summed = unique[keep], gather(summed, np.flatnonzero(keep))
+        unique, summed = unique[keep], gather_nd(summed, np.flatnonzero(keep).reshape(-1, 1))
     return SparseTensor(unique.reshape(-1, a.ndim), summed, a._dense_shape)

@@ -15,6 +15,7 @@ import weakref
 from tapeviz import backend as B
 from tapeviz.core import display, events, history, nest, recording, state
 from tapeviz.core.errors import InvalidArgumentError
+from tapeviz.core.indexed_slices import combine
 from tapeviz.core.ops import execute
 from tapeviz.core.primitives.array import ones_like, reshape, stack, zeros, zeros_like
 from tapeviz.core.primitives.math import ADD_N
@@ -544,9 +545,10 @@ def sweep(tape, targets, sources, seeds):
             if grads is None:
                 results.append(None)
             else:
-                summed = _sum_grads(grads)
-                pending[source._id] = [summed]
-                results.append(summed)
+                sliced = combine(grads)  # only gathers' rows arrived: TF returns IndexedSlices
+                summed = _sum_grads(grads) if sliced is None or len(grads) == 1 else None
+                pending[source._id] = [summed if summed is not None else sliced._tapeviz_tensor_()]
+                results.append(summed if sliced is None else sliced)
     finally:
         _local.depth = saved_depth
     if listening:

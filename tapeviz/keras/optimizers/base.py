@@ -15,9 +15,10 @@ import numpy as np
 
 from tapeviz import backend as B
 from tapeviz.core import nest, pending_restores
+from tapeviz.core.indexed_slices import IndexedSlices
 from tapeviz.core.records import RecordsInit
 from tapeviz.core.tape import GradientTape
-from tapeviz.core.tensor import Tensor, Variable, to_array
+from tapeviz.core.tensor import Tensor, Variable, convert_to_tensor, to_array
 from tapeviz.keras.optimizers.schedules import LearningRateSchedule
 from tapeviz.keras.variables import Variable as KerasVariable
 from tapeviz.keras.variables import path_scope
@@ -221,7 +222,7 @@ class Optimizer(RecordsInit):
         Without ``trainable_variables``, the variables the optimizer was built
         with (``build``) are updated, in that order.
         """
-        grads = list(grads)
+        grads = [convert_to_tensor(g) if isinstance(g, IndexedSlices) else g for g in grads]  # dense, as Keras 3
         if trainable_variables is None:
             if not self.built:
                 raise ValueError(
