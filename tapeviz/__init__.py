@@ -42,7 +42,8 @@ from tapeviz.core.tensor import Tensor, TensorShape, Variable, constant, convert
 from tapeviz.linalg import einsum, eye, matmul, tensordot  # noqa: F401
 from tapeviz.math import *  # noqa: F401,F403
 from tapeviz import data, keras, optimizers  # noqa: E402,F401  (the training stack; after the core it uses)
-from tapeviz import saved_model, sparse, train  # noqa: E402,F401
+from tapeviz import ragged, saved_model, sparse, train  # noqa: E402,F401
+from tapeviz.ragged import RaggedTensor  # noqa: E402,F401
 from tapeviz.sparse import SparseTensor  # noqa: E402,F401
 from tapeviz.core.tensor_spec import TensorSpec  # noqa: E402,F401
 from tapeviz.module import Module  # noqa: E402,F401

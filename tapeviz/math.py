@@ -8,6 +8,7 @@ written the way TF writes them so that gradients at kinks and ties agree.
 
 import numpy as _np
 
+from tapeviz import ragged as _ragged
 from tapeviz.core.indexed_slices import IndexedSlices as _IndexedSlices
 from tapeviz.core.ops import as_tensor as _as_tensor
 from tapeviz.core.ops import as_tensors as _as_tensors
@@ -181,6 +182,27 @@ def clip_by_norm(t, clip_norm, axes=None, name=None):
     t, clip_norm = _as_tensors(t, clip_norm)
     norm_ = _l2_norm_safe(t, _normalize_axis(axes, t.ndim))
     return t * clip_norm / maximum(norm_, clip_norm)
+
+
+def _ragged_aware(kind, dense):
+    """``tf.reduce_<kind>`` that also takes a RaggedTensor, as TF dispatches it."""
+
+    def reduce(input_tensor, axis=None, keepdims=False, name=None):
+        if isinstance(input_tensor, _ragged.RaggedTensor):
+            return _ragged.reduce(input_tensor, kind, axis, keepdims)
+        return dense(input_tensor, axis=axis, keepdims=keepdims, name=name)
+
+    reduce.__name__ = reduce.__qualname__ = dense.__name__
+    reduce.__doc__ = dense.__doc__
+    reduce.primitive = dense.primitive
+    return reduce
+
+
+reduce_sum = _ragged_aware("sum", reduce_sum)
+reduce_mean = _ragged_aware("mean", reduce_mean)
+reduce_max = _ragged_aware("max", reduce_max)
+reduce_min = _ragged_aware("min", reduce_min)
+reduce_prod = _ragged_aware("prod", reduce_prod)
 
 
 def _tensor_list(t_list, op):
