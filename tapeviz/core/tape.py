@@ -15,7 +15,7 @@ import weakref
 from tapeviz import backend as B
 from tapeviz.core import display, events, history, nest, recording, state
 from tapeviz.core.errors import InvalidArgumentError
-from tapeviz.core.indexed_slices import combine
+from tapeviz.core.indexed_slices import IndexedSlices, combine
 from tapeviz.core.ops import execute
 from tapeviz.core.primitives.array import ones_like, reshape, stack, zeros, zeros_like
 from tapeviz.core.primitives.math import ADD_N
@@ -551,8 +551,9 @@ def sweep(tape, targets, sources, seeds):
                 results.append(summed if sliced is None else sliced)
     finally:
         _local.depth = saved_depth
-    if listening:
-        events.emit(events.SweepFinished(tape.serial, tuple(results)))
+    if listening:  # the visualizer shows gradients as tensors: an IndexedSlices as its dense form
+        shown = tuple(r._tapeviz_tensor_() if isinstance(r, IndexedSlices) else r for r in results)
+        events.emit(events.SweepFinished(tape.serial, shown))
     return results
 
 
