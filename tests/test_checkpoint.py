@@ -183,3 +183,42 @@ def test_not_a_tensorflow_checkpoint(tmp_path):
 def test_manager_rejects_bad_max_to_keep(tmp_path):
     with pytest.raises(ValueError, match="max_to_keep"):
         tf.train.CheckpointManager(tf.train.Checkpoint(), str(tmp_path), max_to_keep=0)
+
+
+def test_checkpoint_guide_lists_and_shared_variables(tmp_path):
+    """The checkpoint guide's last cells: a variable reached by two paths restores by either; a list appended to
+    after restore gets its value (TF's ListWrapper)."""
+    save = tf.train.Checkpoint()
+    save.listed = [tf.Variable(1.0)]
+    save.listed.append(tf.Variable(2.0))
+    save.mapped = {"one": save.listed[0]}
+    save.mapped["two"] = save.listed[1]
+    save_path = save.save(str(tmp_path / "tf_list_example"))
+    restore = tf.train.Checkpoint()
+    v2 = tf.Variable(0.0)
+    restore.mapped = {"two": v2}
+    restore.restore(save_path)
+    assert float(v2.numpy()) == 2.0
+    restore.listed = []
+    assert repr(restore.listed) == "ListWrapper([])"
+    v1 = tf.Variable(0.0)
+    restore.listed.append(v1)
+    assert float(v1.numpy()) == 1.0
+    assert [k for k, _ in tf.train.list_variables(save_path)] == [
+        "listed/0/.ATTRIBUTES/VARIABLE_VALUE",
+        "listed/1/.ATTRIBUTES/VARIABLE_VALUE",
+        "save_counter/.ATTRIBUTES/VARIABLE_VALUE",
+    ]
+
+
+def test_dataset_iterator_in_a_checkpoint_continues_where_it_was(tmp_path):
+    dataset = tf.data.Dataset.range(10).batch(2)
+    iterator = iter(dataset)
+    ckpt = tf.train.Checkpoint(iterator=iterator)
+    next(iterator)
+    next(iterator)
+    path = ckpt.write(str(tmp_path / "it"))
+    next(iterator)
+    fresh = iter(dataset)
+    tf.train.Checkpoint(iterator=fresh).restore(path).assert_consumed()
+    assert next(fresh).numpy().tolist() == [4, 5]

@@ -12,6 +12,36 @@ __all__ = ["Checkpoint"]
 _OWN = "_ckpt_"  # the prefix of the checkpoint's own attributes, never saved
 
 
+class ListWrapper(list):
+    """A list held by a Checkpoint (TF's ListWrapper): adding to it tells the checkpoint, for deferred restores."""
+
+    def __init__(self, items, owner):
+        super().__init__(items)
+        self._owner = owner
+
+    def _changed(self):
+        pending_restores.notify(self._owner)
+
+    def append(self, item):
+        super().append(item)
+        self._changed()
+
+    def extend(self, items):
+        super().extend(items)
+        self._changed()
+
+    def insert(self, index, item):
+        super().insert(index, item)
+        self._changed()
+
+    def __setitem__(self, index, item):
+        super().__setitem__(index, item)
+        self._changed()
+
+    def __repr__(self):
+        return f"ListWrapper({list.__repr__(self)})"
+
+
 class Checkpoint(graph.Root):
     """Groups trackable objects (``tf.Module``s, Keras models, layers and optimizers, Variables) to save together.
 
@@ -40,6 +70,8 @@ class Checkpoint(graph.Root):
             )
 
     def __setattr__(self, name, value):
+        if type(value) is list:  # TF's ListWrapper: an append can fill a variable restored earlier
+            value = ListWrapper(value, self)
         object.__setattr__(self, name, value)
         pending_restores.notify(self)
 
@@ -65,8 +97,9 @@ class Checkpoint(graph.Root):
     # -- writing -----------------------------------------------------------------------------
     def write(self, file_prefix, options=None):
         """Write the checkpoint at exactly ``file_prefix`` (no number, no state file). Returns the prefix."""
-        values = {key: variable.numpy() for key, variable in graph.variables_by_key(self).items()}
-        return files.write_checkpoint(file_prefix, values)
+        aliases = {}
+        values = {key: variable.numpy() for key, variable in graph.variables_by_key(self, aliases).items()}
+        return files.write_checkpoint(file_prefix, values, aliases)
 
     def save(self, file_prefix, options=None):
         """Add one to ``save_counter``, write at ``file_prefix-<save_counter>``, and make it the folder's latest."""
@@ -83,10 +116,11 @@ class Checkpoint(graph.Root):
         save_path = os.fspath(save_path)
         variables = files.read_index(save_path)
         values = files.read_values(save_path, variables)
-        status = CheckpointLoadStatus(self, values, save_path)
+        aliases = files.read_aliases(save_path)
+        status = CheckpointLoadStatus(self, values, save_path, aliases)
         if "save_counter/" + graph.VALUE_SUFFIX in values:
             self.save_counter  # noqa: B018  (TF creates the counter when restoring one)
-        status.restore(self, key_tree(values))
+        status.restore(self, key_tree(list(values) + list(aliases)))
         return status
 
     def restore(self, save_path, options=None):

@@ -6,8 +6,8 @@ contents; TensorFlow cannot read them, nor tapeviz TensorFlow's):
 - ``prefix.data-00000-of-00001``: a NumPy ``.npz`` archive; member ``<i>``
   is the i-th variable's value.
 - ``prefix.index``: JSON, ``{"format": "tapeviz.checkpoint", "version": 1,
-  "variables": [{"key": ..., "dtype": ..., "shape": [...]}, ...]}`` in the
-  archive's order. A key is the variable's path of attributes from the root
+  "variables": [{"key": ..., "dtype": ..., "shape": [...]}, ...], "aliases":
+  {other path: key}}`` in the archive's order. A key is the variable's path of attributes from the root
   followed by ``.ATTRIBUTES/VARIABLE_VALUE``, as TF writes it.
 
 A folder of checkpoints also holds ``checkpoint``, TF's text state file
@@ -51,8 +51,11 @@ _KEY = re.compile(r"^(?:[^/]+/)+\.ATTRIBUTES/VARIABLE_VALUE$")
 _MAX_INDEX_BYTES = 64 << 20
 
 
-def write_checkpoint(prefix, items):
-    """Write ``{key: array}`` at ``prefix``: the data file, then the index naming it. Returns ``prefix``."""
+def write_checkpoint(prefix, items, aliases=None):
+    """Write ``{key: array}`` at ``prefix``: the data file, then the index naming it. Returns ``prefix``.
+
+    ``aliases`` (``{other path: key}``) names variables reachable by more than one path.
+    """
     prefix = os.fspath(prefix)
     folder = os.path.dirname(prefix)
     if folder:
@@ -67,6 +70,7 @@ def write_checkpoint(prefix, items):
         "variables": [
             {"key": key, "dtype": array.dtype.name, "shape": list(array.shape)} for key, array in zip(keys, arrays)
         ],
+        "aliases": dict(sorted((aliases or {}).items())),
     }
     with atomic_write(prefix + INDEX_SUFFIX) as f:
         f.write(json.dumps(index, indent=1).encode("utf-8"))
@@ -99,9 +103,26 @@ def read_index(prefix):
     return index["variables"]
 
 
+def read_aliases(prefix):
+    """The index's ``{other path: key}`` (checked: every alias names a key of the index)."""
+    path = os.fspath(prefix) + INDEX_SUFFIX
+    with open(path, "rb") as f:
+        index = json.loads(f.read().decode("utf-8"))
+    aliases = index.get("aliases", {}) if isinstance(index, dict) else {}
+    keys = {info["key"] for info in read_index(prefix)}
+    if not isinstance(aliases, dict) or not all(
+        isinstance(a, str) and isinstance(k, str) and _KEY.match(a) and a not in keys and k in keys
+        for a, k in aliases.items()
+    ):
+        raise FileFormatError(f"{path}: 'aliases' must map other paths to keys of the index.")
+    return aliases
+
+
 def _index_problem(index):
     if not isinstance(index, dict) or index.get("format") != _FORMAT:
         return f"it does not say format {_FORMAT!r} (a TensorFlow checkpoint cannot be read by tapeviz)"
+    if set(index) - {"format", "version", "variables", "aliases"}:
+        return f"it has unexpected entries {sorted(set(index) - {'format', 'version', 'variables', 'aliases'})}"
     if index.get("version") != 1:
         return f"version {index.get('version')!r} is not one this tapeviz reads (1)"
     variables = index.get("variables")

@@ -15,6 +15,7 @@ their items by index or key.
 import collections
 
 from tapeviz.core.tensor import Variable
+from tapeviz.data.dataset import Iterator as DataIterator
 from tapeviz.keras.layers.base import Layer
 from tapeviz.keras.optimizers.base import Optimizer
 from tapeviz.module import Module
@@ -50,7 +51,7 @@ def hookable(obj):
 
 def is_trackable(value):
     """Whether a checkpoint saves ``value`` (or something inside it)."""
-    if isinstance(value, (Variable, Module, Layer, Optimizer, Root)):
+    if isinstance(value, (Variable, Module, Layer, Optimizer, Root, DataIterator)):
         return True
     if isinstance(value, (list, tuple)):
         return any(is_trackable(item) for item in value)
@@ -65,6 +66,8 @@ def children(obj):
         pairs = obj._checkpoint_children()
     elif isinstance(obj, Optimizer):
         pairs = _optimizer_children(obj)
+    elif isinstance(obj, DataIterator):
+        pairs = [("_position", obj._checkpoint_position())]  # how many elements were taken
     elif isinstance(obj, Layer):
         pairs = _layer_children(obj)
     elif isinstance(obj, Module):
@@ -95,21 +98,29 @@ def _optimizer_children(optimizer):
     return own + [("_variables", slots)]
 
 
-def variables_by_key(root):
-    """``{checkpoint key: Variable}`` for every variable reachable from ``root``, breadth-first, each once."""
+def variables_by_key(root, aliases=None):
+    """``{checkpoint key: Variable}`` for every variable reachable from ``root``, breadth-first, each once.
+
+    ``aliases``, a dict, receives ``{other path: key}`` for variables reached by more than one path (TF
+    keeps every edge of its object graph, so a restore may reach a variable by either).
+    """
     found = {}
+    key_of = {}  # id(variable) -> its key
     seen = {id(root)}
     queue = collections.deque([("", root)])
     while queue:
         path, obj = queue.popleft()
         for name, child in children(obj):
+            child_path = f"{path}{name}/"
             if not isinstance(child, (list, tuple, dict)):  # containers may be made on the fly: their ids repeat
                 if id(child) in seen:
+                    if aliases is not None and id(child) in key_of:
+                        aliases.setdefault(child_path + VALUE_SUFFIX, key_of[id(child)])
                     continue
                 seen.add(id(child))
-            child_path = f"{path}{name}/"
             if isinstance(child, Variable):
                 found[child_path + VALUE_SUFFIX] = child
+                key_of[id(child)] = child_path + VALUE_SUFFIX
             else:
                 queue.append((child_path, child))
     return found

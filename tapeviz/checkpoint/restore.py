@@ -41,8 +41,9 @@ def _tree_keys(node):
 class CheckpointLoadStatus:
     """What ``Checkpoint.restore`` returns: assertions about how the checkpoint matched the objects."""
 
-    def __init__(self, root, values, save_path):
+    def __init__(self, root, values, save_path, aliases=None):
         self._root = root
+        self._aliases = dict(aliases or {})
         self._values = values
         self._save_path = save_path
         self._consumed = set()
@@ -59,13 +60,13 @@ class CheckpointLoadStatus:
         self._plan(obj, node, assignments, waits, set())
         for variable, key, value in assignments:
             variable.assign(value)
-            self._consumed.add(key)
+            self._consumed.add(self._aliases.get(key, key))
             self._matched[id(variable)] = variable
         for owner, rest in waits:
             pending_restores.wait_for(owner, lambda o, rest=rest: self.restore(o, rest))
 
     def _checked(self, variable, key):
-        value = self._values[key]
+        value = self._values[self._aliases.get(key, key)]
         if tuple(value.shape) != tuple(variable.shape):
             raise ValueError(
                 f"Received incompatible tensor with shape {tuple(value.shape)} when attempting to restore "

@@ -23,7 +23,7 @@ from tapeviz import backend as B
 from tapeviz import random as tf_random
 from tapeviz.core import nest
 from tapeviz.core.errors import OutOfRangeError
-from tapeviz.core.tensor import Tensor, convert_to_tensor, to_array
+from tapeviz.core.tensor import Tensor, Variable, convert_to_tensor, to_array
 from tapeviz.core.tensor_spec import TensorSpec
 from tapeviz.data import strings
 
@@ -522,7 +522,7 @@ class Dataset:
 
     # -- consuming ----------------------------------------------------------------------------
     def __iter__(self):
-        return Iterator(self._make_iterator())
+        return Iterator(self._make_iterator(), self)
 
     @property
     def element_spec(self):
@@ -673,23 +673,48 @@ def _streaming_shuffle(source, buffer_size, rng):
 
 
 class Iterator:
-    """What ``iter(dataset)`` gives: ``next(it)`` raises StopIteration at the end, ``it.get_next()`` TF's error."""
+    """What ``iter(dataset)`` gives: ``next(it)`` raises StopIteration at the end, ``it.get_next()`` TF's error.
 
-    def __init__(self, elements):
+    A ``tf.train.Checkpoint`` can hold it (as TF's): it saves how many elements were taken, and a
+    restored iterator continues from there (a fresh pass skipped ahead: a reshuffling dataset gives a
+    new order, where TF restores its shuffle buffer).
+    """
+
+    def __init__(self, elements, dataset=None):
         self._elements = iter(elements)
+        self._dataset = dataset
+        self._taken = 0
+        self._position = None  # the Variable a checkpoint saves, made when a checkpoint first asks
 
     def __iter__(self):
         return self
 
     def __next__(self):
-        return next(self._elements)
+        if self._position is not None:
+            self._follow_restore()
+        element = next(self._elements)
+        self._taken += 1
+        if self._position is not None:
+            self._position.assign(self._taken)
+        return element
 
     def get_next(self):
         """The next element; at the end, ``tf.errors.OutOfRangeError('End of sequence')``, as TF."""
         try:
-            return next(self._elements)
+            return next(self)
         except StopIteration:
             raise OutOfRangeError("End of sequence") from None
+
+    def _checkpoint_position(self):
+        if self._position is None:
+            self._position = Variable(self._taken, dtype="int64", name="iterator_position", trainable=False)
+        return self._position
+
+    def _follow_restore(self):
+        wanted = int(self._position.numpy())
+        if wanted != self._taken and self._dataset is not None:
+            self._elements = itertools.islice(iter(self._dataset._make_iterator()), wanted, None)
+            self._taken = wanted
 
 
 def _buffer_shuffle(items, buffer_size, rng):
