@@ -7,7 +7,7 @@ A Model is a Layer that can also ``summary()`` itself; training
 import numpy as np
 
 from tapeviz.core import nest, state
-from tapeviz.keras.layers.base import KerasTensor, Layer, _batchless
+from tapeviz.keras.layers.base import KerasTensor, Layer, _batchless, probe_output_shape
 from tapeviz.keras.layers.core import InputLayer
 from tapeviz.keras.saving import model_file
 from tapeviz.keras.saving import weights as saved_weights
@@ -253,11 +253,11 @@ class Sequential(Model):
         return self._layers.pop()
 
     def _build_now(self):
-        from tapeviz.keras.layers.base import placeholder_shape
-
-        with state.no_tapes():
-            concrete = np.zeros((1,) + placeholder_shape(tuple(self._input_shape)[1:]), np.float32)
-            Layer.__call__(self, concrete, training=False)
+        """Build on a zero batch; unknown sizes (``input_shape=(None, None, 3)``) stay None in ``output_shape``."""
+        shape, _ = probe_output_shape(
+            lambda probe: Layer.__call__(self, probe, training=False), KerasTensor(tuple(self._input_shape))
+        )
+        self.__dict__["_output_shape"] = shape
 
     @property
     def inputs(self):

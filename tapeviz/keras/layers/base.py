@@ -17,7 +17,7 @@ import threading
 import numpy as np
 
 from tapeviz import backend as B
-from tapeviz.core import nest, state
+from tapeviz.core import nest, pending_restores, state
 from tapeviz.core.primitives.math import cast
 from tapeviz.core.records import RecordsInit
 from tapeviz.core.scopes import name_scope
@@ -187,6 +187,7 @@ class Layer(RecordsInit):
         if not name.startswith("__") and "_layers" in self.__dict__:
             self._track(value, name)
         object.__setattr__(self, name, value)
+        pending_restores.notify(self)  # a checkpoint restored before this weight existed fills it now
 
     def _track(self, value, attribute=None):
         if isinstance(value, Layer):
@@ -424,6 +425,8 @@ class Layer(RecordsInit):
         scopes.append(self.name)
         try:
             outputs = self.call(inputs, *args, **kwargs)
+        except (ValueError, TypeError, NotImplementedError, RuntimeError) as exc:
+            raise _with_call_info(exc, self, inputs, args, kwargs).with_traceback(exc.__traceback__) from None
         finally:
             scopes.pop()
             _context.training = outer
@@ -464,22 +467,8 @@ class Layer(RecordsInit):
         """Functional API: run on a zero batch of one to learn the output shape, return a KerasTensor."""
         flat = nest.flatten(inputs)
         kwargs.setdefault("training", False)
-
-        def run(fill):
-            concrete = nest.map_structure(
-                lambda k: np.zeros((1,) + placeholder_shape(k.shape[1:], fill), dtype=k.dtype), inputs
-            )
-            with state.no_tapes():
-                return tuple(self(concrete, *args, **kwargs).shape)[1:]
-
-        shape = run(2)
-        if any(n is None for k in flat for n in k.shape[1:]):
-            # A dimension of unknown size (Input(shape=(None, 3))): run again with another size;
-            # the output dimensions that change with it are unknown too.
-            other = run(3)
-            shape = tuple(None if a != b else a for a, b in zip(shape, other))
-        dtype = self._last_output_dtype
-        return KerasTensor((None,) + shape, dtype, layer=(self, args, kwargs), parents=flat)
+        out_shape, _ = probe_output_shape(lambda probe: self(probe, *args, **kwargs), inputs)
+        return KerasTensor(out_shape, self._last_output_dtype, layer=(self, args, kwargs), parents=flat)
 
     supports_masking = False  # True: an input mask passes through to the output unchanged
 
@@ -489,10 +478,8 @@ class Layer(RecordsInit):
 
     def compute_output_shape(self, input_shape):
         """The output shape for ``input_shape`` (the batch may be None), by running a batch of one."""
-
-        with state.no_tapes():
-            out = self(np.zeros((1,) + tuple(input_shape)[1:], dtype=np.float32), training=False)
-        return (input_shape[0],) + tuple(out.shape)[1:]
+        shape, _ = probe_output_shape(lambda probe: self(probe, training=False), KerasTensor(tuple(input_shape)))
+        return (input_shape[0],) + shape[1:]
 
     @property
     def output_shape(self):
@@ -517,6 +504,67 @@ class Layer(RecordsInit):
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"
 
 
+# Sizes a dimension left unknown (None) takes in a probe: two runs tell which output sizes follow it.
+_PROBE_SIZES = (32, 45)
+
+
+def probe_output_shape(run, inputs):
+    """``(output shape with None where unknown, output of the last run)``: ``run`` on zero batches of one.
+
+    An input dimension that is None beyond the batch (``input_shape=(None, None, 3)``) is tried at two
+    sizes; an output dimension that changes between them is unknown (None), as Keras infers symbolically.
+    """
+    specs = nest.flatten(inputs)
+    unknown = any(n is None for k in specs for n in tuple(k.shape)[1:])
+    shapes = []
+    for size in _PROBE_SIZES if unknown else _PROBE_SIZES[:1]:
+        probe = nest.map_structure(
+            lambda k, size=size: np.zeros(
+                (1,) + tuple(size if n is None else n for n in tuple(k.shape)[1:]), dtype=getattr(k, "dtype", "float32")
+            ),
+            inputs,
+        )
+        with state.no_tapes():
+            out = run(probe)
+        shapes.append(tuple(next(iter(nest.flatten(out))).shape))
+    merged = tuple(a if a == b else None for a, b in zip(shapes[0], shapes[-1]))
+    return (None,) + merged[1:], out
+
+
+def _describe_argument(value):
+    if isinstance(value, Tensor):
+        return f"tf.Tensor(shape={tuple(value.shape)}, dtype={value.dtype.name})"
+    if isinstance(value, np.ndarray):
+        return f"np.ndarray(shape={value.shape}, dtype={value.dtype})"
+    return repr(value)
+
+
+def _with_call_info(exc, layer, inputs, args, kwargs):
+    """Keras 3's message for an error inside ``call``: the layer's name first, the arguments it got last."""
+    if getattr(exc, "_keras_call_info_injected", False) or len(exc.args) != 1 or not isinstance(exc.args[0], str):
+        return exc
+    name = type(layer).__name__
+    try:
+        bound = inspect.signature(layer.call).bind(inputs, *args, **kwargs)
+        received = list(bound.arguments.items())
+    except (TypeError, ValueError):
+        received = [("inputs", inputs)]
+    lines = "\n".join(f"  \u2022 {key}={_describe_argument(value)}" for key, value in received)
+    message = (
+        f"Exception encountered when calling {name}.call().\n\n{exc.args[0]}\n\n"
+        f"Arguments received by {name}.call():\n{lines}"
+    )
+    try:
+        wrapped = type(exc)(message)
+    except Exception:  # noqa: BLE001  (an exception type that takes other arguments keeps its own message)
+        return exc
+    wrapped._keras_call_info_injected = True
+    for attribute in ("op",):  # tf.errors keep the op that failed
+        if hasattr(exc, attribute):
+            setattr(wrapped, attribute, getattr(exc, attribute))
+    return wrapped
+
+
 def _marking_built(build):
     """Wrap a layer's ``build``, as Keras does: its weights live under the layer's path, and it is then built.
 
@@ -532,11 +580,6 @@ def _marking_built(build):
 
     wrapped._marks_built = True
     return wrapped
-
-
-def placeholder_shape(shape, fill=2):
-    """``shape`` with its unknown (None) dimensions given the size ``fill``: a concrete shape to run a layer on."""
-    return tuple(fill if n is None else int(n) for n in shape)
 
 
 def _batchless(shapes):
