@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import tapeviz as tf
-from tapeviz import testing
+from tapeviz.core import finite_differences as testing
 from tests.tf_reference.sparse_reference import VALUES_FILE, scenario
 
 REFERENCE = json.loads(open(VALUES_FILE).read())

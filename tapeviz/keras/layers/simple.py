@@ -221,10 +221,14 @@ class Dot(Layer):
         super().__init__(**kwargs)
         self.axes, self.normalize = axes, normalize
 
+    def build(self, input_shape):
+        # checked while building, as Keras does: the error then carries no call arguments
+        if not isinstance(input_shape[0], (tuple, list)) or len(input_shape) != 2:
+            raise ValueError(
+                f"A `Dot` layer should be called on a list of 2 inputs. Received: input_shape={input_shape}"
+            )
+
     def call(self, inputs):
-        if not isinstance(inputs, (list, tuple)) or len(inputs) != 2:
-            shape = tuple(inputs.shape) if hasattr(inputs, "shape") else inputs
-            raise ValueError(f"A `Dot` layer should be called on a list of 2 inputs. Received: input_shape={shape}")
         x1, x2 = inputs
         axes = [self.axes, self.axes] if isinstance(self.axes, int) else list(self.axes)
         axes = [a % len(x.shape) for a, x in zip(axes, (x1, x2))]
