@@ -451,8 +451,11 @@ def test_lesson_page_players_step_without_a_kernel(browser, site_url, notebook):
             if notebook.stem.startswith("04"):  # the nested tapes: the inner sweep ends at 6, the outer at 2
                 ends = [re.search(r"Done: .* = (\S+) \(returned", c) for c in shown]
                 assert [m.group(1) for m in ends if m] == ["6", "2"], shown
-        if players:
+        if players:  # the picture a student meets first: the first player's first step, with its card
             embeds.first.scroll_into_view_if_needed()
+            first_player = page.frame_locator("iframe.tapeviz-embed").first
+            first_player.locator(".tv-first").click()
+            first_player.locator(".tv-next").click()
         page.screenshot(path=str(ARTIFACTS / f"docs_lesson_{notebook.stem[:2]}.png"))
         assert not elsewhere, f"the page asked beyond the site: {elsewhere}"
         assert not problems, problems
