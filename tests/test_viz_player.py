@@ -345,6 +345,23 @@ def test_predict_mode_hides_the_gradient_until_answered():
     assert "dy/dx = 6" in parts["picture"].value
 
 
+@needs_dot
+def test_kernel_free_copy_opens_in_the_widgets_predict_mode(tmp_path):
+    """The HTML copy (what the docs site and an untrusted notebook show) starts as the widget does."""
+    pytest.importorskip("ipywidgets")
+    x = tf.Variable(3.0, name="x")
+    with tf.GradientTape() as tape:
+        y = x**2
+    tape.gradient(y, x)
+    box = re.compile(r'<input type="checkbox" class="tv-predict"( checked)?>')
+    for predict in (False, True):
+        player = viz.player(tape, predict=predict)
+        saved = player.save_html(str(tmp_path / f"predict_{predict}.html"))
+        for page in (player.to_html(), html.unescape(player._repr_mimebundle_()["text/html"]), open(saved).read()):
+            found = box.findall(page)
+            assert found == [" checked" if predict else ""], (predict, found)
+
+
 def test_legend_lists_only_what_is_drawn():
     from tapeviz.viz import legend
 

@@ -171,11 +171,11 @@ class Animation:
             legends.entries(self.view, self.frames, self.links, self.trace.data, forward=self.style["forward"])
         )
 
-    def to_html(self, title="tapeviz"):
-        return html_player(self, title)
+    def to_html(self, title="tapeviz", predict=False):
+        return html_player(self, title, predict)
 
-    def save_html(self, path, title="tapeviz"):
-        write_bytes(path, self.to_html(title).encode("utf-8"))
+    def save_html(self, path, title="tapeviz", predict=False):
+        write_bytes(path, self.to_html(title, predict).encode("utf-8"))
         return path
 
     def save_svg_frames(self, prefix):

@@ -68,8 +68,11 @@ def _frame_json(animation):
     return out
 
 
-def html_player(animation, title="tapeviz"):
-    """A self-contained HTML page that plays the frames without a kernel or network."""
+def html_player(animation, title="tapeviz", predict=False):
+    """A self-contained HTML page that plays the frames without a kernel or network.
+
+    ``predict``: the page opens in predict mode (as ``tf.viz.player(tape, predict=True)`` does).
+    """
     frames = fmt.script_json(json.dumps(_frame_json(animation), sort_keys=True, separators=(",", ":")))
     boxes = fmt.script_json(
         json.dumps({k: [round(v, 1) for v in b] for k, b in sorted(animation.boxes.items())}, separators=(",", ":"))
@@ -93,7 +96,7 @@ def html_player(animation, title="tapeviz"):
 <input class="tv-slider" type="range" min="0" max="0" value="0" style="width:240px">
 <label>speed <select class="tv-speed"><option value="1600">slow</option><option value="900" selected>normal</option><option value="400">fast</option></select></label>
 <button class="tv-zoom-out" title="zoom out">&#x2212;</button><span class="tv-zoom-level">100%</span><button class="tv-zoom-in" title="zoom in">+</button><button class="tv-zoom-fit" title="fit the width">fit</button>
-<label title="hide each gradient until you type it"><input type="checkbox" class="tv-predict"> predict</label>
+<label title="hide each gradient until you type it"><input type="checkbox" class="tv-predict"{" checked" if predict else ""}> predict</label>
 </div>
 <div class="tv-caption"></div>
 <div class="tv-card"></div>
