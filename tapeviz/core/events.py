@@ -99,7 +99,7 @@ def emit(event, listeners=_listeners):
             calling.pop()
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class TapeEntered:
     """Tape number ``tape`` started recording: its ``with`` block began, or a
     ``stop_recording`` block ended. Carries the tape's settings, so a recorder
@@ -111,7 +111,7 @@ class TapeEntered:
     kind: ClassVar[str] = "tape_entered"
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class TapeExited:
     """Tape number ``tape`` stopped recording: its block ended, or ``stop_recording`` began."""
 
@@ -119,7 +119,7 @@ class TapeExited:
     kind: ClassVar[str] = "tape_exited"
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Watched:
     """Tape number ``tape`` now watches ``source`` (a Tensor or Variable).
 
@@ -133,7 +133,7 @@ class Watched:
     kind: ClassVar[str] = "watched"
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class OpExecuted:
     """An op ran. ``tapes``: the serial numbers of the tapes that recorded it (empty: none).
 
@@ -148,7 +148,7 @@ class OpExecuted:
     kind: ClassVar[str] = "op_executed"
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class VariableAssigned:
     """``variable.assign*`` replaced a value. Not recorded by any tape."""
 
@@ -156,7 +156,7 @@ class VariableAssigned:
     kind: ClassVar[str] = "variable_assigned"
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class SweepStarted:
     """A reverse sweep over tape number ``tape`` began: ``gradient`` (or one row of a jacobian).
 
@@ -170,7 +170,7 @@ class SweepStarted:
     kind: ClassVar[str] = "sweep_started"
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class BackwardStep:
     """One recorded entry was differentiated during a sweep.
 
@@ -189,7 +189,7 @@ class BackwardStep:
     kind: ClassVar[str] = "backward_step"
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class SweepFinished:
     """The sweep ended; ``results`` aligns with the flattened sources."""
 
@@ -198,7 +198,7 @@ class SweepFinished:
     kind: ClassVar[str] = "sweep_finished"
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class TapeReleased:
     """The tape dropped what it held for the backward pass.
 
