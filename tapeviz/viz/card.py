@@ -16,8 +16,11 @@ a trace loaded from JSON has only previews, and its cards show the rules'
 formulas and the previews instead of evaluated local derivatives.
 """
 
+import re
+
 import numpy as np
 
+from tapeviz.core.gradients import rule_named
 from tapeviz.viz import format as fmt
 from tapeviz.viz import tangent_card
 from tapeviz.viz.card_parts import array_of, evaluated_locals, local_shown, named, ratio, value_text, wrt  # noqa: F401  (the cards' shared vocabulary, used by frames and export)
@@ -83,10 +86,26 @@ def step_card(op, step, event, name_of, totals, node_of, skip=()):
         "id": op["id"],
         "outputs": outputs,
         "upstream": ", ".join(upstream),
-        "formula": op["formula"],
+        # The rule written on this op's own inputs: d(b*x)/db = x, d(x**2)/dx = 2*x**(2-1).
+        "formula": _formula_on_inputs(op, step, name_of),
         "rows": rows,
         "evaluated": described is not None,
     }
+
+
+def _formula_on_inputs(op, step, name_of):
+    """The rule's formula on this op's inputs (``d(b*x)/db = x``), only for the inputs that get a gradient."""
+    rule = rule_named(op["name"])
+    symbols = rule.local.symbols if rule is not None and rule.local is not None else ()
+    pieces = op["formula"].split(",  ")
+    wanted = {s for s, g in zip(symbols, step["grads"]) if g is not None}
+    if symbols and wanted:
+        kept = [
+            p for p in pieces if not re.search(r"/d([a-z])\b", p) or re.search(r"/d([a-z])\b", p).group(1) in wanted
+        ]
+        pieces = kept or pieces
+    symbol_of = getattr(name_of, "symbol", name_of)
+    return named(",  ".join(pieces), op["name"], [symbol_of(t) for t in op["inputs"]])
 
 
 def _accumulate(totals, node, value, preview, fallback):

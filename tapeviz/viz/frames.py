@@ -87,7 +87,16 @@ class Namer:
         info = self.data["tensors"].get(node, {})
         if info.get("kind") == "variable" and info.get("name"):
             return info["name"].split(":")[0]
-        return node
+        return naming.shown(node, self.data, self.found)
+
+    def symbol(self, tid):
+        """What a rule's symbol becomes on a card: the name, or the value of an unnamed scalar constant (``2``)."""
+        node = self.node(tid)
+        info = self.data["tensors"].get(node, {})
+        if tid not in self.found and node not in self.found and info.get("kind") == "leaf" and not info.get("seed_of"):
+            if info.get("shape") == [] and info.get("preview"):
+                return info["preview"]
+        return self(tid)
 
     def tape(self, tape_id):
         if tape_id in self.found:
