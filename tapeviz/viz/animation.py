@@ -24,6 +24,7 @@ from tapeviz.viz.svg_frames import (
     FORWARD_STYLE,
     REVERSE_STYLE,
     badge_overhang,
+    badge_spots,
     edge_paths,
     frame_svg,
     node_boxes,
@@ -103,6 +104,7 @@ class Animation:
         self._svg = None
         self._boxes = None
         self._paths = None
+        self._spots = None
 
     @property
     def base_svg(self):
@@ -111,7 +113,8 @@ class Animation:
             svg = render.svg(self.dot)
             self._boxes = node_boxes(svg)
             self._paths = edge_paths(svg)
-            self._svg = widen(svg, badge_overhang(svg, self._boxes, self.frames))
+            self._spots, widths = badge_spots(svg, self._boxes, self.frames)
+            self._svg = widen(svg, badge_overhang(svg, self._spots, widths))
         return self._svg
 
     @property
@@ -120,6 +123,13 @@ class Animation:
         if self._boxes is None:
             self.base_svg  # noqa: B018 - lays the picture out and measures its nodes
         return self._boxes
+
+    @property
+    def spots(self):
+        """Node id -> (x, y): where its gradient badge is drawn (top-left), the same on every frame."""
+        if self._spots is None:
+            self.base_svg  # noqa: B018
+        return self._spots
 
     @property
     def paths(self):
@@ -159,6 +169,7 @@ class Animation:
             paths=self.paths,
             links=self.links,
             style=self.style,
+            spots=self.spots,
         )
         return zoomed(svg, self.boxes.get(frame.get("node")), zoom) if zoom > 1 and not caption else svg
 

@@ -165,6 +165,7 @@ def text(card, target="y"):
         return tangent_card.text(card)
     if card.get("seed"):
         return [f"seed: {ratio(n, n)} = {row['total']}" for n, row in zip(card["outputs"].split(", "), card["rows"])]
+    target = card.get("target") or target  # the sweep's target, as the player names it (loss)
     lines = [f"{card['op']} \u2192 {card['outputs']}: upstream {ratio(target, card['outputs'])} = {card['upstream']}"]
     if not card["rows"]:
         lines.append("  no input needs a gradient here")

@@ -193,6 +193,7 @@ def _one_sweep(trace, data, index, view, namer, internals, start):
         # A read's gradient already reached the variable with the step that made it.
         skip = range(len(op["inputs"])) if is_read else ()
         card = cards.step_card(op, step, event, namer, totals, namer.node, skip=skip)
+        card["target"] = target
         if is_read and not internals:
             continue
         node = view.op_node.get(op["id"], op["id"])

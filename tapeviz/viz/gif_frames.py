@@ -137,9 +137,10 @@ def gif_images(animation, text_lines=3, max_size=(960, 720)):
             draw.rounded_rectangle((x0 - 4, y0 - 4, x1 + 4, y1 + 4), radius=6, outline=ink["highlight"], width=4)
         for nid in sorted(badges):
             if nid in animation.boxes and nid not in hidden:
-                x0, y0, x1, y1 = box(nid)
-                if visible(x1, y1):
-                    canvas.paste(sprite(badges[nid], True), (int(x1 - 6), int(y1 - 8)))
+                x0, y0, x1, y1 = animation.boxes[nid]
+                x, y = at(*animation.spots.get(nid, (x1 + 3, y1 - 16)))
+                if visible(x, y):
+                    canvas.paste(sprite(badges[nid], True), (int(x), int(y)))
         # the caption and the card on top, over a blank band
         draw.rectangle((0, 0, width, top - 1), fill=ink["white"])
         lines = _wrap(draw, f"step {frame['index']}: {frame['caption']}", font, width - 12)[:2]

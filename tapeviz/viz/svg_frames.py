@@ -79,15 +79,62 @@ def _badge_width(label):
     return 6.2 * len(label) + 8
 
 
-def badge_overhang(svg, boxes, frames):
-    """How far (pt) the widest badge of any frame reaches past the picture's right edge."""
-    width, _ = size(svg)
-    dx, _ = svg_translate(svg)
-    reach = 0.0
+BADGE_H = 16
+_GAP = 3
+
+
+def _overlaps(a, b):
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def badge_spots(svg, boxes, frames):
+    """Node id -> (x, y): the top-left corner of its gradient badge, the same on every frame.
+
+    Each badge is as wide as the widest label its node gets in any frame and
+    sits beside its node (right, then below, above, left, then further down
+    the right side), where it covers no node (so no value) and no badge placed
+    before it. Placed once, so a badge never jumps between frames and every
+    renderer (this module, the kernel-free page, the GIF) draws it in one place.
+    """
+    widths = {}
     for frame in frames:
         for nid, label in frame.get("set", {}).items():
             if nid in boxes:
-                reach = max(reach, dx + boxes[nid][2] - 6 + _badge_width(label))
+                widths[nid] = max(widths.get(nid, 0.0), _badge_width(label))
+    _, height = size(svg)
+    _, dy = svg_translate(svg)
+    top, bottom = -dy + 2, height - dy - 2  # the graph's y range inside the picture
+    taken = list(boxes.values())
+    spots = {}
+    for nid in sorted(widths, key=lambda n: (boxes[n][1], boxes[n][0], n)):
+        x0, y0, x1, y1 = boxes[nid]
+        w, mid = widths[nid], (y0 + y1) / 2 - BADGE_H / 2
+        tries = [
+            (x1 + _GAP, y1 - BADGE_H),
+            (x1 + _GAP, mid),
+            (x1 + _GAP, y0),
+            (x0, y1 + _GAP),
+            (x0, y0 - BADGE_H - _GAP),
+            (x0 - _GAP - w, mid),
+        ]
+        tries += [(x1 + _GAP, mid + k * (BADGE_H + 2)) for n in range(1, 12) for k in (n, -n)]
+        tries += [(x1 + _GAP + k * 40, mid) for k in range(1, 20)]
+        spot = tries[0]
+        for x, y in tries:
+            rect = (x, y, x + w, y + BADGE_H)
+            if y >= top and y + BADGE_H <= bottom and not any(_overlaps(rect, other) for other in taken):
+                spot = (x, y)
+                break
+        spots[nid] = spot
+        taken.append((spot[0], spot[1], spot[0] + w, spot[1] + BADGE_H))
+    return spots, widths
+
+
+def badge_overhang(svg, spots, widths):
+    """How far (pt) the badges reach past the picture's right edge."""
+    width, _ = size(svg)
+    dx, _ = svg_translate(svg)
+    reach = max((dx + spots[n][0] + widths[n] for n in spots), default=0.0)
     return max(0.0, reach - width + 4)
 
 
@@ -155,7 +202,8 @@ def box_centre(box):
     return (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
 
 
-def _overlay(boxes, frame, badges, edges, paths, links, style=REVERSE_STYLE):
+def _overlay(boxes, frame, badges, edges, paths, links, style=REVERSE_STYLE, spots=None):
+    spots = spots or {}
     parts = ['<g class="tapeviz-overlay">', _defs(style)]
     flow, end = style["flow"], ("marker-end" if style["forward"] else "marker-start")
     for backward, forward in links:
@@ -203,16 +251,13 @@ def _overlay(boxes, frame, badges, edges, paths, links, style=REVERSE_STYLE):
     for nid in sorted(badges):
         if nid not in boxes or nid in hidden:
             continue
-        x0, y0, x1, y1 = boxes[nid]
         label = badges[nid]
-        width = _badge_width(label)
+        x, y = spots.get(nid) or (boxes[nid][2] + _GAP, boxes[nid][3] - BADGE_H)
         parts.append(
-            f'<rect x="{x1 - 6:.1f}" y="{y1 - 8:.1f}" width="{width:.1f}" height="16" rx="4" '
-            f'fill="{style["badge"]}" stroke="{style["badge_edge"]}" stroke-width="1"/>'
-        )
-        parts.append(
-            f'<text x="{x1 - 2:.1f}" y="{y1 + 4:.1f}" font-family="Helvetica,Arial,sans-serif" '
-            f'font-size="11" fill="{style["badge_text"]}">{fmt.html_text(label)}</text>'
+            f'<g class="tv-badge"><rect x="{x:.1f}" y="{y:.1f}" width="{_badge_width(label):.1f}" '
+            f'height="{BADGE_H}" rx="4" fill="{style["badge"]}" stroke="{style["badge_edge"]}" stroke-width="1"/>'
+            f'<text x="{x + 4:.1f}" y="{y + 12:.1f}" font-family="Helvetica,Arial,sans-serif" '
+            f'font-size="11" fill="{style["badge_text"]}">{fmt.html_text(label)}</text></g>'
         )
     parts.append("</g>")
     return "".join(parts)
@@ -221,7 +266,7 @@ def _overlay(boxes, frame, badges, edges, paths, links, style=REVERSE_STYLE):
 LINE_H = 15
 
 
-def frame_svg(base, boxes, frame, caption=True, badges=None, edges=None, paths=None, links=(), style=None):
+def frame_svg(base, boxes, frame, caption=True, badges=None, edges=None, paths=None, links=(), style=None, spots=None):
     """One frame as a standalone SVG: caption and card on top, the graph with the frame's state below."""
     if badges is None:
         badges, edges = frame.get("set", {}), frame.get("edges", {})
@@ -229,7 +274,7 @@ def frame_svg(base, boxes, frame, caption=True, badges=None, edges=None, paths=N
     close = base.rfind("</g>")
     graph = (
         base[:close]
-        + _overlay(boxes, frame, badges, edges or {}, paths or {}, links, style or REVERSE_STYLE)
+        + _overlay(boxes, frame, badges, edges or {}, paths or {}, links, style or REVERSE_STYLE, spots)
         + base[close:]
     )
     if not caption:
@@ -238,7 +283,7 @@ def frame_svg(base, boxes, frame, caption=True, badges=None, edges=None, paths=N
     top = 8 + LINE_H * len(lines)
     graph = re.sub(
         r'<svg width="[^"]+" height="[^"]+"',
-        f'<svg x="0" y="{top}" width="{width}pt" height="{height}pt"',
+        f'<svg x="0" y="{top}" width="{width}" height="{height}"',  # user units: the outer viewBox's
         graph,
         count=1,
     )

@@ -6,6 +6,7 @@ var frames=JSON.parse(document.getElementById('tapeviz-frames').textContent);
 var boxes=JSON.parse(document.getElementById('tapeviz-boxes').textContent);
 var paths=JSON.parse(document.getElementById('tapeviz-paths').textContent);
 var links=JSON.parse(document.getElementById('tapeviz-links').textContent);
+var spots=JSON.parse(document.getElementById('tapeviz-spots').textContent);  // where each badge sits (placed once, in Python)
 var style=JSON.parse(document.getElementById('tapeviz-style').textContent);
 var view=root.querySelector('.tv-view'); var svg=view.querySelector('svg'); var graph=svg.querySelector('g.graph');
 var NS='http://www.w3.org/2000/svg';
@@ -63,8 +64,9 @@ function draw(){var f=frames[current]; var hide=hiding(current);
   Object.keys(badges).sort().forEach(function(id){var b=boxes[id];if(!b||(f.hidden||[]).indexOf(id)>=0)return;
     if(hide&&(f.set||{})[id])return;
     var label=badges[id]; var w=6.2*label.length+8;
-    layer.appendChild(el('rect',{x:b[2]-6,y:b[3]-8,width:w,height:16,rx:4,fill:style.badge,stroke:style.badge_edge}));
-    var t=el('text',{x:b[2]-2,y:b[3]+4,'font-size':11,'font-family':'Helvetica,Arial,sans-serif',fill:style.badge_text});
+    var p=spots[id]||[b[2]+3,b[3]-16];
+    layer.appendChild(el('rect',{x:p[0],y:p[1],width:w,height:16,rx:4,fill:style.badge,stroke:style.badge_edge}));
+    var t=el('text',{x:p[0]+4,y:p[1]+12,'font-size':11,'font-family':'Helvetica,Arial,sans-serif',fill:style.badge_text});
     t.textContent=label; layer.appendChild(t);});
   caption.textContent='step '+current+' of '+(frames.length-1)+': '+(hide?f.caption.split(';')[0]+'; what is '+style.ask+'?':f.caption);
   drawCard(f,hide); guessBox.style.display=hide?'':'none'; if(hide){verdict.textContent='';guess.value='';}
