@@ -27,6 +27,7 @@ from tapeviz.viz.svg_frames import (
     badge_spots,
     edge_paths,
     frame_svg,
+    link_routes,
     node_boxes,
     widen,
     zoomed,
@@ -88,8 +89,9 @@ class Animation:
             self.frames, self.view = framing.sweep_frames(
                 self.trace, sweep=sweep, tape=tape, internals=internals, names=self.names, **options
             )
-            swept = {f["sweep"] for f in self.frames}
-            self.links = framing.backward_links(self.trace.data, self.view, swept)
+            # every sweep's links, not only the played ones: the outer tape's player shows which forward op
+            # each of its (backward) ops came from, as the inner tape's player does
+            self.links = framing.backward_links(self.trace.data, self.view)
         else:
             self.frames, self.view = framing.recording_frames(self.trace, **options)
             self.links = []
@@ -105,6 +107,7 @@ class Animation:
         self._boxes = None
         self._paths = None
         self._spots = None
+        self._routes = None
 
     @property
     def base_svg(self):
@@ -123,6 +126,13 @@ class Animation:
         if self._boxes is None:
             self.base_svg  # noqa: B018 - lays the picture out and measures its nodes
         return self._boxes
+
+    @property
+    def routes(self):
+        """[(backward, forward, points)]: the dotted links, bent around the nodes they do not connect."""
+        if self._routes is None:
+            self._routes = link_routes(self.boxes, self.links)
+        return self._routes
 
     @property
     def spots(self):
@@ -167,7 +177,7 @@ class Animation:
             badges=badges,
             edges=edges,
             paths=self.paths,
-            links=self.links,
+            links=self.routes,
             style=self.style,
             spots=self.spots,
         )

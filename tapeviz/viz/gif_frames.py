@@ -8,7 +8,7 @@ so memory stays one frame whatever the length.
 from tapeviz.viz import card as cards
 from tapeviz.viz import render
 from tapeviz.viz.gif import GifWriter
-from tapeviz.viz.svg_frames import box_centre, svg_translate
+from tapeviz.viz.svg_frames import svg_translate
 
 
 def _font(size):
@@ -113,10 +113,8 @@ def gif_images(animation, text_lines=3, max_size=(960, 720)):
             x0, y0, x1, y1 = animation.boxes[frame["node"]]
             follow((x0 + dx, y0 + dy, x1 + dx, y1 + dy))
         canvas.paste(base.crop((origin[0], origin[1], origin[0] + view_w, origin[1] + view_h)), (0, top))
-        for backward, forward in animation.links:
-            if backward in animation.boxes and forward in animation.boxes:
-                (ax, ay), (bx, by) = box_centre(box(backward)), box_centre(box(forward))
-                draw.line((ax, ay, bx, by), fill=ink["link"], width=1)
+        for _backward, _forward, points in animation.routes:
+            draw.line([at(x, y) for x, y in points], fill=ink["link"], width=1)
         hidden = set(frame.get("hidden", ()))
         for nid in hidden:
             if nid in animation.boxes:

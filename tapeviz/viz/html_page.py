@@ -80,7 +80,7 @@ def html_player(animation, title="tapeviz"):
             separators=(",", ":"),
         )
     )
-    links = fmt.script_json(json.dumps(animation.links, separators=(",", ":")))
+    links = fmt.script_json(json.dumps([points for _b, _f, points in animation.routes], separators=(",", ":")))
     spots = fmt.script_json(
         json.dumps(
             {k: [round(x, 1), round(y, 1)] for k, (x, y) in sorted(animation.spots.items())}, separators=(",", ":")

@@ -130,6 +130,64 @@ def badge_spots(svg, boxes, frames):
     return spots, widths
 
 
+def _segment_hits(p, q, box, pad=2.0):
+    """True when the segment p-q passes through ``box`` (grown by ``pad``): sampled, which is plenty at this scale."""
+    x0, y0, x1, y1 = box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad
+    for i in range(1, 24):
+        t = i / 24
+        x, y = p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t
+        if x0 < x < x1 and y0 < y < y1:
+            return True
+    return False
+
+
+def _curve(p, q, bend):
+    """Points along a quadratic curve from p to q whose middle is pushed ``bend`` pt sideways."""
+    mx, my = (p[0] + q[0]) / 2, (p[1] + q[1]) / 2
+    length = max(1e-6, ((q[0] - p[0]) ** 2 + (q[1] - p[1]) ** 2) ** 0.5)
+    nx, ny = -(q[1] - p[1]) / length, (q[0] - p[0]) / length
+    cx, cy = mx + 2 * bend * nx, my + 2 * bend * ny  # the control point: the curve's middle moves by ``bend``
+    points = []
+    for i in range(17):
+        t = i / 16
+        points.append(
+            (
+                (1 - t) ** 2 * p[0] + 2 * (1 - t) * t * cx + t**2 * q[0],
+                (1 - t) ** 2 * p[1] + 2 * (1 - t) * t * cy + t**2 * q[1],
+            )
+        )
+    return points
+
+
+def link_routes(boxes, links):
+    """[(backward, forward, points)]: each dotted link as a line from one node's edge to the other's,
+    bent around every other node it would cross (a straight line first, then curves bending further
+    left and right), so a link never runs through an op it does not connect."""
+    routes = []
+    for backward, forward in links:
+        if backward not in boxes or forward not in boxes:
+            continue
+        p, q = box_centre(boxes[backward]), box_centre(boxes[forward])
+        others = [b for n, b in boxes.items() if n not in (backward, forward)]
+        best = None
+        for bend in [0] + [sign * step * 30 for step in range(1, 12) for sign in (1, -1)]:
+            points = _curve(p, q, bend)
+            segments = list(zip(points, points[1:]))
+            if not any(_segment_hits(a, b, box) for a, b in segments for box in others):
+                best = points
+                break
+        points = best or _curve(p, q, 60)
+        # start and end at the nodes' borders, not their centres: the dots stay off the labels
+        trimmed = [pt for pt in points if not _inside(pt, boxes[backward]) and not _inside(pt, boxes[forward])]
+        points = trimmed if len(trimmed) >= 2 else points
+        routes.append((backward, forward, [(round(x, 1), round(y, 1)) for x, y in points]))
+    return routes
+
+
+def _inside(point, box):
+    return box[0] <= point[0] <= box[2] and box[1] <= point[1] <= box[3]
+
+
 def badge_overhang(svg, spots, widths):
     """How far (pt) the badges reach past the picture's right edge."""
     width, _ = size(svg)
@@ -206,13 +264,11 @@ def _overlay(boxes, frame, badges, edges, paths, links, style=REVERSE_STYLE, spo
     spots = spots or {}
     parts = ['<g class="tapeviz-overlay">', _defs(style)]
     flow, end = style["flow"], ("marker-end" if style["forward"] else "marker-start")
-    for backward, forward in links:
-        if backward in boxes and forward in boxes:
-            (x0, y0), (x1, y1) = box_centre(boxes[backward]), box_centre(boxes[forward])
-            parts.append(
-                f'<line class="tv-link" x1="{x0:.1f}" y1="{y0:.1f}" x2="{x1:.1f}" y2="{y1:.1f}" '
-                f'stroke="{LINK}" stroke-width="1.5" stroke-dasharray="2,3"/>'
-            )
+    for _backward, _forward, points in links:  # routes: see link_routes
+        d = "M" + " L".join(f"{x:.1f},{y:.1f}" for x, y in points)
+        parts.append(
+            f'<path class="tv-link" d="{d}" fill="none" stroke="{LINK}" stroke-width="1.5" stroke-dasharray="2,3"/>'
+        )
     hidden = set(frame.get("hidden", ()))
     for nid in hidden:
         if nid in boxes:

@@ -15,8 +15,9 @@ var mark=style.forward?'tv-ahead':'tv-back';
 var defs=el('defs',{}); var marker=el('marker',{id:mark,viewBox:'0 0 10 10',refX:style.forward?8:2,refY:5,markerWidth:5,markerHeight:5,orient:style.forward?'auto':'auto-start-reverse'});
 marker.appendChild(el('path',{d:'M0,0 L10,5 L0,10 z',fill:style.flow})); defs.appendChild(marker); svg.insertBefore(defs,svg.firstChild);
 var still=el('g',{'class':'tv-links'}); graph.appendChild(still);
-links.forEach(function(l){var a=boxes[l[0]],b=boxes[l[1]];if(!a||!b)return;
-  still.appendChild(el('line',{x1:(a[0]+a[2])/2,y1:(a[1]+a[3])/2,x2:(b[0]+b[2])/2,y2:(b[1]+b[3])/2,stroke:'#7c3aed','stroke-width':1.5,'stroke-dasharray':'2,3'}));});
+// each link is a list of points, bent around the nodes it does not connect (tapeviz/viz/svg_frames.py link_routes)
+links.forEach(function(l){if(l.length<2)return;
+  still.appendChild(el('path',{d:'M'+l.map(function(p){return p[0]+','+p[1];}).join(' L'),fill:'none',stroke:'#7c3aed','stroke-width':1.5,'stroke-dasharray':'2,3'}));});
 var layer=el('g',{'class':'tapeviz-overlay'}); graph.appendChild(layer);
 var slider=root.querySelector('.tv-slider'), caption=root.querySelector('.tv-caption'), cardBox=root.querySelector('.tv-card');
 var playBtn=root.querySelector('.tv-play'), speed=root.querySelector('.tv-speed');
