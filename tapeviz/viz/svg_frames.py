@@ -64,6 +64,23 @@ def node_boxes(svg):
     return boxes
 
 
+def cluster_label_boxes(svg):
+    """Boxes of the tapes' frame labels (``tape1 · used, released``), estimated from graphviz's <text>."""
+    boxes = []
+    for match in re.finditer(r'<g id="[^"]+" class="cluster">(.*?)</g>', svg, re.S):
+        for attrs, content in re.findall(r"<text([^>]*)>([^<]*)</text>", match.group(1)):
+            x, y = (re.search(rf' {k}="({_NUM})"', attrs) for k in ("x", "y"))
+            size = re.search(rf'font-size="({_NUM})"', attrs)
+            if not (x and y and size):
+                continue
+            x, y, size = float(x.group(1)), float(y.group(1)), float(size.group(1))
+            width = 0.62 * size * len(content.strip())
+            anchor = re.search(r'text-anchor="(\w+)"', attrs)
+            left = {"middle": x - width / 2, "end": x - width}.get(anchor.group(1) if anchor else "", x)
+            boxes.append((left, y - 0.85 * size, left + width, y + 0.25 * size))
+    return boxes
+
+
 def edge_paths(svg):
     """Edge id -> the points of its spline (tail at the source node first), from graphviz's SVG."""
     paths = {}
@@ -104,7 +121,7 @@ def badge_spots(svg, boxes, frames):
     _, height = size(svg)
     _, dy = svg_translate(svg)
     top, bottom = -dy + 2, height - dy - 2  # the graph's y range inside the picture
-    taken = list(boxes.values())
+    taken = list(boxes.values()) + cluster_label_boxes(svg)
     spots = {}
     for nid in sorted(widths, key=lambda n: (boxes[n][1], boxes[n][0], n)):
         x0, y0, x1, y1 = boxes[nid]
