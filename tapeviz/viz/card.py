@@ -48,6 +48,7 @@ def step_card(op, step, event, name_of, totals, node_of, skip=()):
     upstream_values = [array_of(u) for u in event.upstream] if event is not None else []
     outputs = ", ".join(name_of(t) for t in op["outputs"]) or op["id"]
     upstream = [u if u is not None else "None" for u in step["upstream"]]
+    symbol_of = getattr(name_of, "symbol", name_of)
     rows = []
     for position, (tid, grad) in enumerate(zip(op["inputs"], step["grads"])):
         if grad is None:
@@ -68,7 +69,7 @@ def step_card(op, step, event, name_of, totals, node_of, skip=()):
         }
         if item is not None:
             local_text, local_value = item
-            row["local"] = named(local_text, op["name"], [name_of(t) for t in op["inputs"]])
+            row["local"] = named(local_text, op["name"], [symbol_of(t) for t in op["inputs"]])
             if local_value is not None:
                 row["elementwise"] = True
                 row["local_value"] = value_text(local_value)
@@ -77,6 +78,8 @@ def step_card(op, step, event, name_of, totals, node_of, skip=()):
                 row["product"] = f"{shown_up} \u00d7 {row['local_value']} = {grad}"
                 if grad_value is not None and up is not None and np.shape(grad_value) != np.shape(local_value):
                     row["product"] += " (summed to the input's shape)"
+                elif grad_value is not None and up is not None:
+                    row["underflow"] = _underflow(up, local_value, grad_value)
         node = node_of(tid)
         if position not in skip:
             row["sum"], row["total"] = _accumulate(totals, node, grad_value, grad, step["totals"].get(tid))
@@ -91,6 +94,16 @@ def step_card(op, step, event, name_of, totals, node_of, skip=()):
         "rows": rows,
         "evaluated": described is not None,
     }
+
+
+def _underflow(upstream, local, grad):
+    """The exact product (float64) where the recorded gradient came out 0 though neither factor was: None if none."""
+    try:
+        exact = np.asarray(upstream, dtype=np.float64) * np.asarray(local, dtype=np.float64)
+        lost = (exact != 0) & (np.broadcast_to(np.asarray(grad), exact.shape) == 0)
+    except ValueError:  # shapes that do not line up (a summary): nothing to say
+        return None
+    return fmt.number(float(np.abs(exact[lost]).max())) if lost.any() else None
 
 
 def _formula_on_inputs(op, step, name_of):
