@@ -128,3 +128,12 @@ def test_pow_card_never_takes_the_students_y_for_the_exponent():
     step = next(f for f in viz.player(tape).frames if f["kind"] == "step")
     assert step["card"]["formula"].startswith("d(x**2)/dx = 2*x**(2-1)")
     assert "y" not in step["card"]["formula"]
+
+
+def test_names_false_keeps_the_trace_ids():
+    x = tf.Variable(3.0, name="x")
+    with tf.GradientTape() as tape:
+        y = x * x
+    tape.gradient(y, x)
+    assert "<B>t3</B>" in viz.show(tape, names=False).dot
+    assert "<B>y</B>" in viz.show(tape).dot and "<B>t3</B>" not in viz.show(tape).dot

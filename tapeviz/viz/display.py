@@ -29,6 +29,7 @@ class Figure:
         self.title = title
         self.options = options
         self.names = naming.lookup(self.trace) if names is None else dict(names or {})
+        self.keep_ids = names is False  # the trace's own ids (t3), as a debugging aid
         self._dot = None
         self._view = None
         self._svg = None
@@ -36,7 +37,7 @@ class Figure:
     @property
     def dot(self):
         if self._dot is None:
-            data = naming.relabel(self.trace.data, self.names)
+            data = self.trace.data if self.keep_ids else naming.relabel(self.trace.data, self.names)
             self._view = views.build(data, **self.options)
             self._dot = dotmod.write(self._view, data, self.title)
         return self._dot
