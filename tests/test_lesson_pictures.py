@@ -35,16 +35,34 @@ def _cells(source):
 
 
 def run_lesson(path):
-    """Run a lesson's code cells in one namespace; return what the cells show (their last expressions)."""
+    """Run a lesson's code cells in one namespace; return what the cells show, drawn when their cell ends.
+
+    A player is kept as is (it looked its names up when made); a static picture
+    (a tape, ``tf.viz.show``, an explanation) is drawn right away, as Jupyter
+    does, since later cells rebind the names it would find.
+    """
     namespace = {"__name__": "__lesson__"}
     shown = []
     for body in _cells(path.read_text()):
         tree = ast.parse(body)
         last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
         exec(compile(tree, str(path), "exec"), namespace)  # the lesson's own code, as its notebook runs it
-        if last is not None:
-            shown.append(eval(compile(ast.Expression(last.value), str(path), "eval"), namespace))
+        if last is None:
+            continue
+        value = eval(compile(ast.Expression(last.value), str(path), "eval"), namespace)
+        if callable(getattr(value, "figure", None)):  # explain's verdicts draw a figure
+            value = value.figure()
+        if hasattr(value, "recorded_ops"):
+            value = viz.show(value)
+        if isinstance(value, Figure):
+            value = StaticPicture(value._repr_mimebundle_()["text/html"], value.svg())
+        shown.append(value)
     return shown
+
+
+class StaticPicture:
+    def __init__(self, html_text, svg):
+        self.html, self.svg = html_text, svg
 
 
 def _text_boxes(svg):
@@ -156,8 +174,7 @@ def test_no_badge_covers_a_value_or_another_badge(path):
         pytest.fail(f"the lesson pictures need a layout program: {problem}")
     shown = run_lesson(path)
     players = [s for s in shown if isinstance(s, Player)]
-    figures = [s for s in shown if isinstance(s, Figure) or hasattr(s, "recorded_ops")]
-    figures += [s.figure() for s in shown if callable(getattr(s, "figure", None))]  # explain's verdicts
+    figures = [s for s in shown if isinstance(s, StaticPicture)]
     problems = []
     for number, player in enumerate(players):
         for index in range(len(player.animation.frames)):
@@ -165,6 +182,5 @@ def test_no_badge_covers_a_value_or_another_badge(path):
                 problems.append(f"player {number}, frame {index}: badge {badge!r} covers {covered!r}")
     assert not problems, f"{path.name}:\n" + "\n".join(problems[:20])
     for figure in figures:
-        page = (figure if isinstance(figure, Figure) else viz.show(figure))._repr_mimebundle_()["text/html"]
-        assert "tapeviz-legend" in page, f"{path.name}: a static picture without its legend"
+        assert "tapeviz-legend" in figure.html, f"{path.name}: a static picture without its legend"
     assert players or figures, f"{path.name} shows no picture"
