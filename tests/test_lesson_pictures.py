@@ -49,15 +49,21 @@ def run_lesson(path):
         exec(compile(tree, str(path), "exec"), namespace)  # the lesson's own code, as its notebook runs it
         if last is None:
             continue
-        value = eval(compile(ast.Expression(last.value), str(path), "eval"), namespace)
-        if callable(getattr(value, "figure", None)):  # explain's verdicts draw a figure
-            value = value.figure()
-        if hasattr(value, "recorded_ops"):
-            value = viz.show(value)
+        namespace["__shown__"] = eval(compile(ast.Expression(last.value), str(path), "eval"), namespace)
+        # drawn from code running in the lesson's namespace, so the names found are the lesson's (as in Jupyter)
+        value = eval(_DRAW, namespace)
         if isinstance(value, Figure):
             value = StaticPicture(value._repr_mimebundle_()["text/html"], value.svg())
         shown.append(value)
     return shown
+
+
+_DRAW = compile(
+    "(__shown__.figure() if callable(getattr(__shown__, 'figure', None))"  # explain's verdicts draw a figure
+    " else __import__('tapeviz.viz').viz.show(__shown__) if hasattr(__shown__, 'recorded_ops') else __shown__)",
+    "<the notebook's display>",
+    "eval",
+)
 
 
 class StaticPicture:
