@@ -98,7 +98,7 @@ def _groups(svg, kind):
 
 
 def _shape_boxes(svg):
-    """Boxes of the nodes' shapes (graphviz's <polygon> and <ellipse>), with the node's id."""
+    """Boxes of the nodes' shapes (graphviz's <polygon>, <path> and <ellipse>), with the node's id."""
     boxes = []
     for group in _groups(svg, "node"):
         xs, ys = [], []
@@ -107,6 +107,10 @@ def _shape_boxes(svg):
                 x, y = pair.split(",")
                 xs.append(float(x))
                 ys.append(float(y))
+        for d in re.findall(r'<path[^>]* d="([^"]+)"', group.group(2)):  # a rounded box is a path
+            numbers = [float(n) for n in re.findall(_NUM, d)]
+            xs += numbers[0::2]
+            ys += numbers[1::2]
         for cx, cy, rx, ry in re.findall(
             rf'<ellipse[^>]* cx="({_NUM})" cy="({_NUM})" rx="({_NUM})" ry="({_NUM})"', group.group(2)
         ):
@@ -142,6 +146,42 @@ def overlaps(svg):
     found = [(b[4], t[4]) for b in badges for t in texts if _overlap(b, t)]
     found += [(a[4], b[4]) for i, a in enumerate(badges) for b in badges[i + 1 :] if _overlap(a, b)]
     return found
+
+
+def _links_through_nodes(svg, where):
+    """The dotted backward-to-forward links (``tv-link`` paths) that cross a node they do not end at."""
+    shapes = _shape_boxes(svg)
+    problems = []
+    for d in re.findall(r'<path class="tv-link" d="([^"]+)"', svg):
+        points = [tuple(map(float, pair.split(","))) for pair in re.findall(rf"{_NUM},{_NUM}", d)]
+        ends = [box for box in shapes if any(_near(point, box) for point in (points[0], points[-1]))]
+        for box in shapes:
+            if box in ends:
+                continue
+            for (x0, y0), (x1, y1) in zip(points, points[1:]):
+                if any(_inside((x0 + (x1 - x0) * t / 10, y0 + (y1 - y0) * t / 10), box) for t in range(11)):
+                    problems.append(f"{where}: a link runs through {box[4]}")
+                    break
+    return problems
+
+
+def _inside(point, box, pad=0.0):
+    return box[0] - pad < point[0] < box[2] + pad and box[1] - pad < point[1] < box[3] + pad
+
+
+def _near(point, box):
+    return _inside(point, box, pad=3.0)
+
+
+def test_the_link_check_sees_a_link_through_a_node():
+    nodes = "".join(
+        f'<g id="{n}" class="node"><polygon points="{x},0 {x + 20},0 {x + 20},10 {x},10"/></g>'
+        for n, x in (("a", 0), ("b", 40), ("c", 80))
+    )
+    through = '<g class="tapeviz-overlay"><path class="tv-link" d="M20,5 L80,5"/></g>'
+    around = '<g class="tapeviz-overlay"><path class="tv-link" d="M20,5 L50,30 L80,5"/></g>'
+    assert _links_through_nodes(nodes + through, "x") == ["x: a link runs through node b"]
+    assert _links_through_nodes(nodes + around, "x") == []
 
 
 def test_the_overlap_check_sees_a_badge_over_a_value():
@@ -186,6 +226,7 @@ def test_no_badge_covers_a_value_or_another_badge(path):
         for index in range(len(player.animation.frames)):
             for badge, covered in overlaps(player.animation.frame_svg(index)):
                 problems.append(f"player {number}, frame {index}: badge {badge!r} covers {covered!r}")
+        problems += _links_through_nodes(player.animation.frame_svg(0), f"player {number}")
     assert not problems, f"{path.name}:\n" + "\n".join(problems[:20])
     for figure in figures:
         assert "tapeviz-legend" in figure.html, f"{path.name}: a static picture without its legend"

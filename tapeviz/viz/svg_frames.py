@@ -11,6 +11,8 @@ links from backward ops to the forward op they differentiate, hidden nodes
 
 import re
 
+import numpy as np
+
 from tapeviz.viz import card as cards
 from tapeviz.viz import format as fmt
 
@@ -147,15 +149,19 @@ def badge_spots(svg, boxes, frames):
     return spots, widths
 
 
-def _segment_hits(p, q, box, pad=2.0):
-    """True when the segment p-q passes through ``box`` (grown by ``pad``): sampled, which is plenty at this scale."""
-    x0, y0, x1, y1 = box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad
-    for i in range(1, 24):
-        t = i / 24
-        x, y = p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t
-        if x0 < x < x1 and y0 < y < y1:
-            return True
-    return False
+def _crosses(points, boxes, pad=2.0):
+    """True when the polyline through ``points`` passes through any of ``boxes`` (an (n, 4) array, grown by ``pad``).
+
+    Sampled densely along each segment and tested against every box at once (NumPy), which is plenty at this scale.
+    """
+    if not len(boxes):
+        return False
+    pts = np.asarray(points, dtype=float)
+    steps = np.linspace(0.0, 1.0, 12, endpoint=False)[1:, None, None]
+    samples = (pts[:-1] + (pts[1:] - pts[:-1]) * steps).reshape(-1, 2)
+    x, y = samples[:, :1], samples[:, 1:]
+    inside = (x > boxes[:, 0] - pad) & (x < boxes[:, 2] + pad) & (y > boxes[:, 1] - pad) & (y < boxes[:, 3] + pad)
+    return bool(inside.any())
 
 
 def _curve(p, q, bend):
@@ -185,12 +191,11 @@ def link_routes(boxes, links):
         if backward not in boxes or forward not in boxes:
             continue
         p, q = box_centre(boxes[backward]), box_centre(boxes[forward])
-        others = [b for n, b in boxes.items() if n not in (backward, forward)]
+        others = np.array([b for n, b in boxes.items() if n not in (backward, forward)], dtype=float).reshape(-1, 4)
         best = None
         for bend in [0] + [sign * step * 30 for step in range(1, 12) for sign in (1, -1)]:
             points = _curve(p, q, bend)
-            segments = list(zip(points, points[1:]))
-            if not any(_segment_hits(a, b, box) for a, b in segments for box in others):
+            if not _crosses(points, others):
                 best = points
                 break
         points = best or _curve(p, q, 60)
