@@ -121,8 +121,8 @@ def badge_spots(svg, boxes, frames):
             if nid in boxes:
                 widths[nid] = max(widths.get(nid, 0.0), _badge_width(label))
     _, height = size(svg)
-    _, dy = svg_translate(svg)
-    top, bottom = -dy + 2, height - dy - 2  # the graph's y range inside the picture
+    dx, dy = svg_translate(svg)
+    top, bottom, left = -dy + 2, height - dy - 2, -dx + 2  # the picture's edges in graph coordinates
     taken = list(boxes.values()) + cluster_label_boxes(svg)
     spots = {}
     for nid in sorted(widths, key=lambda n: (boxes[n][1], boxes[n][0], n)):
@@ -141,7 +141,8 @@ def badge_spots(svg, boxes, frames):
         spot = tries[0]
         for x, y in tries:
             rect = (x, y, x + w, y + BADGE_H)
-            if y >= top and y + BADGE_H <= bottom and not any(_overlaps(rect, other) for other in taken):
+            inside = x >= left and y >= top and y + BADGE_H <= bottom  # the right edge widens to fit
+            if inside and not any(_overlaps(rect, other) for other in taken):
                 spot = (x, y)
                 break
         spots[nid] = spot
