@@ -83,7 +83,12 @@ def html_player(animation, title="tapeviz", predict=False):
             separators=(",", ":"),
         )
     )
-    links = fmt.script_json(json.dumps(animation.links, separators=(",", ":")))
+    links = fmt.script_json(json.dumps([points for _b, _f, points in animation.routes], separators=(",", ":")))
+    spots = fmt.script_json(
+        json.dumps(
+            {k: [round(x, 1), round(y, 1)] for k, (x, y) in sorted(animation.spots.items())}, separators=(",", ":")
+        )
+    )
     style = fmt.script_json(json.dumps(animation.style, sort_keys=True, separators=(",", ":")))
     ask = fmt.html_text(animation.style["ask"])
     return f"""<!DOCTYPE html>
@@ -111,6 +116,7 @@ def html_player(animation, title="tapeviz", predict=False):
 <script type="application/json" id="tapeviz-boxes">{boxes}</script>
 <script type="application/json" id="tapeviz-paths">{paths}</script>
 <script type="application/json" id="tapeviz-links">{links}</script>
+<script type="application/json" id="tapeviz-spots">{spots}</script>
 <script type="application/json" id="tapeviz-style">{style}</script>
 <script>{static_text("player.js")}</script>
 </body></html>
