@@ -7,6 +7,7 @@ A Model is a Layer that can also ``summary()`` itself; training
 import numpy as np
 
 from tapeviz.core import nest, state
+from tapeviz.keras.cloning import clone_model  # noqa: F401  (``tf.keras.models.clone_model``: the docs find it here)
 from tapeviz.keras.layers.base import KerasTensor, Layer, _batchless, probe_output_shape
 from tapeviz.keras.layers.core import InputLayer
 from tapeviz.keras.saving import model_file
