@@ -97,8 +97,10 @@ def encode_array(array):
 def decode_array(data):
     dtype = np.dtype(dtypes.as_dtype(data["dtype"]).as_numpy_dtype).newbyteorder("<")
     raw = base64.b64decode(data["data"], validate=True)
-    shape = tuple(int(n) for n in data["shape"])
-    if len(raw) != dtype.itemsize * int(np.prod(shape, dtype=np.int64)):
+    shape = tuple(data["shape"])
+    if not all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in shape):
+        raise ValueError(f"a stored array has the shape {list(shape)}")
+    if len(raw) != dtype.itemsize * math.prod(shape):  # Python integers: a huge shape cannot wrap around
         raise ValueError(f"a stored array's data does not fill its shape {list(shape)}")
     return np.frombuffer(raw, dtype=dtype).reshape(shape).astype(dtype.newbyteorder("="))
 

@@ -1,0 +1,97 @@
+"""TF 2.21 behaviour of SavedModel functions behind tests/test_saved_functions.py.
+
+Run with TensorFlow installed: python tests/tf_reference/saved_function_reference.py.
+It saves two modules, then loads them in a fresh Python (where the classes are
+not defined) and prints values, gradients and the error for a call that fits no
+trace. What TF 2.21.0 printed is quoted in the test file beside each number.
+"""
+
+import subprocess
+import sys
+import tempfile
+import textwrap
+
+import tensorflow as tf
+
+SAVE = """
+import tensorflow as tf
+
+@tf.custom_gradient
+def clip_gradients(y):
+    def backward(dy):
+        return tf.clip_by_norm(dy, 0.5)
+    return y, backward
+
+class MyModule(tf.Module):  # the advanced autodiff guide's module
+    @tf.function(input_signature=[tf.TensorSpec(None)])
+    def call_custom_grad(self, x):
+        return clip_gradients(x)
+
+class Dense(tf.Module):
+    def __init__(self):
+        self.w = tf.Variable([[1.0, -2.0], [0.5, 3.0]])
+        self.b = tf.Variable([0.25, -1.0])
+        self.inner = Scale()
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+    def __call__(self, x):
+        return self.inner.scaled(tf.nn.softplus(x @ self.w + self.b))
+
+    @tf.function
+    def twice(self, x, times=2):
+        return x * float(times) * self.inner.s
+
+class Scale(tf.Module):
+    def __init__(self):
+        self.s = tf.Variable(1.5)
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+    def scaled(self, x):
+        return clip_gradients(x * self.s)
+
+m = MyModule()
+tf.saved_model.save(m, FOLDER + "/guide", options=tf.saved_model.SaveOptions(experimental_custom_gradients=True))
+d = Dense()
+d.twice(tf.constant([1.0, 2.0]))
+d.twice(tf.constant([1.0, 2.0]), times=3)
+tf.saved_model.save(d, FOLDER + "/dense")
+"""
+
+LOAD = """
+import tensorflow as tf
+loaded = tf.saved_model.load(FOLDER + "/guide")
+v = tf.Variable(2.0)
+with tf.GradientTape() as t:
+    output = loaded.call_custom_grad(v * v)
+print("guide", output.numpy(), t.gradient(output, v).numpy())
+
+d = tf.saved_model.load(FOLDER + "/dense")
+x = tf.constant([[1.0, 2.0], [-1.0, 0.5], [0.0, 3.0]])
+with tf.GradientTape(persistent=True) as t:
+    t.watch(x)
+    y = d(x)
+    s = tf.reduce_sum(y)
+print("dense y", y.numpy().tolist())
+print("dense dx", t.gradient(s, x).numpy().tolist())
+print("dense dw db ds", [g.numpy().tolist() for g in t.gradient(s, [d.w, d.b, d.inner.s])])
+print("twice", d.twice(tf.constant([1.0, 2.0])).numpy().tolist(), d.twice(tf.constant([1.0, 2.0]), times=3).numpy().tolist())
+print("inner", d.inner.scaled(tf.constant([[1.0, 2.0]])).numpy().tolist())
+print("signatures", sorted(d.signatures), sorted(loaded.signatures))
+try:
+    d.twice(tf.constant([1.0, 2.0, 3.0]))
+except Exception as e:
+    print("no fit", type(e).__name__, str(e))
+try:
+    d.twice(tf.constant([1.0, 2.0]), times=5)
+except Exception as e:
+    print("no fit literal", type(e).__name__, str(e))
+"""
+
+folder = tempfile.mkdtemp()
+for code in (SAVE, LOAD):
+    program = f"FOLDER = {folder!r}\n" + textwrap.dedent(code)
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True)
+    print(done.stdout, end="")
+    if done.returncode:
+        print(done.stderr[-3000:])
+print("TF", tf.__version__)
