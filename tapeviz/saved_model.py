@@ -36,6 +36,7 @@ import zlib
 
 import numpy as np
 
+from tapeviz import saved_functions
 from tapeviz.core.eager import Function
 from tapeviz.core.files import FileFormatError, atomic_write, write_bytes
 from tapeviz.core.tensor import Variable
@@ -130,7 +131,11 @@ def save(obj, export_dir, signatures=None, options=None):
         obj.save(os.path.join(export_dir, data_file))
         manifest = {"format": _FORMAT, "version": 2, "kind": "keras"}
     else:
+        traced = saved_functions.trace_functions(obj)  # first: tracing a signed function may make variables
         manifest = _describe_module(obj)
+        paths = {id(v): info["path"] for v, info in zip(obj.variables, manifest["variables"])}
+        manifest["saved_functions"] = saved_functions.encode_functions(traced, paths)
+        manifest["signatures"] = saved_functions.encode_signatures(obj, signatures, traced, paths)
         data_file = f"variables-{token}.npz"
         values = {str(i): v.numpy() for i, v in enumerate(obj.variables)}
         with atomic_write(os.path.join(export_dir, data_file)) as f:
@@ -167,7 +172,7 @@ def _describe_module(module):
     paths = {id(v): p for p, v in _variable_paths(module)}
     return {
         "format": _FORMAT,
-        "version": 2,
+        "version": 3,
         "kind": "module",
         "class": {"name": registry.get_registered_name(cls), "module": cls.__module__, "qualname": cls.__qualname__},
         "init": args,
@@ -265,6 +270,10 @@ def load(export_dir, tags=None, options=None, custom_objects=None):
     if manifest["kind"] == "keras":
         return load_model(data_path, custom_objects=custom_objects)
     values = _read_values(data_path, manifest["variables"])
+    try:  # built (never run) whether or not a class is given: a malformed function is refused either way
+        restored = _Restored.from_manifest(manifest, values)
+    except ValueError as exc:
+        raise FileFormatError(f"{manifest_path} is malformed: {exc}") from None
     cls = _registered_class(manifest["class"], custom_objects)
     if cls is not None:
         obj = _rebuild(cls, manifest, custom_objects)
@@ -272,7 +281,7 @@ def load(export_dir, tags=None, options=None, custom_objects=None):
             for variable, value in zip(obj.variables, values):
                 variable.assign(value)
             return obj
-    return _Restored.from_manifest(manifest, values)
+    return restored
 
 
 def _read_manifest(path):
@@ -430,7 +439,26 @@ class _Restored:
             variables.append(variable)
             root._place(info["path"].split("/"), variable)
         root.__dict__["_variables"] = variables
+        by_path = {info["path"]: variable for info, variable in zip(manifest["variables"], variables)}
+        for path, name, function in saved_functions.decode_functions(manifest.get("saved_functions", []), by_path):
+            root._place(path.split("/") + [name] if path else [name], function)
+        signatures = manifest.get("signatures", {})
+        if not isinstance(signatures, dict):
+            raise ValueError("'signatures' must be a dict")
+        root.__dict__["signatures"] = {
+            str(key): saved_functions.SignatureFunction(str(key), saved_functions.decode_trace(data, by_path))
+            for key, data in signatures.items()
+        }
         return root
+
+    def __call__(self, *args, **kwargs):
+        function = self.__dict__["_children"].get("__call__")
+        if function is None:
+            self.__getattr__("__call__")  # a folder saved before traces were kept: says how to pass the class
+            raise TypeError(
+                f"The restored {self.__dict__['_class_name']} object is not callable: it saved no __call__."
+            )
+        return function(*args, **kwargs)
 
     def _place(self, parts, variable):
         node = self
