@@ -1,23 +1,32 @@
-"""``tf.saved_model.save`` / ``load``: a Module's (or a Keras model's) variables in a directory, in tapeviz's format.
+"""``tf.saved_model.save`` / ``load``: a Module (or a Keras model) in a directory, in tapeviz's format.
 
-TF's SavedModel stores traced graphs, so a loaded object runs without its
-Python class. tapeviz runs Python eagerly and has no graphs, so its format
-(a directory, like TF's) holds:
+As TF's SavedModel, it stores the object's traced ``tf.function``s, so a
+loaded object can be called, and differentiated, without its Python class.
+The directory holds:
 
 - ``tapeviz_saved_model.json``: the format marker, the object's class name
   (as data: shown, never imported), the arguments it was constructed with,
-  the path of every variable (``'layers/0/w'``), the ``tf.function`` methods
-  with their input signatures, and the name of the data file beside it;
+  the path of every variable (``'layers/0/w'``), the traces of every
+  ``tf.function`` of the object and of the modules it holds
+  (``saved_functions``: ``ConcreteFunction.to_dict()`` data, custom gradients
+  included, captured variables named by path; a function a file cannot hold,
+  such as an optimizer step, is left out with a note), the ``signatures``,
+  and the name of the data file beside it;
 - ``variables-<token>.npz``: the variables' values, in ``module.variables``
   order (``model-<token>.keras`` for a Keras model).
 
-A file is data. ``load`` returns, as TF does for a class it does not know, a
-restored object holding the variables at their attribute paths
-(``restored.layers[0].w``). It rebuilds a real instance only of a class the
-user hands it: ``load(path, custom_objects={"Scaled": Scaled})``, or a class
-registered with ``tf.keras.saving.register_keras_serializable()``. That class
-is called with the saved constructor arguments (values, and only objects the
-Keras loader may make), lazily created variables are made by calling each
+A file is data. ``load`` returns, as TF does, a restored object holding the
+variables at their attribute paths (``restored.layers[0].w``) and one
+callable per saved ``tf.function`` (``restored.inner.scaled(x)``,
+``restored(x)`` for ``__call__``), which runs the first stored trace that
+accepts its arguments. Ops are found only in tapeviz's primitive registry,
+host calls only in its closed table; a graph is checked (arities, value ids,
+variable indices, shapes) before it is accepted. ``load`` rebuilds a real
+instance only of a class the user hands it:
+``load(path, custom_objects={"Scaled": Scaled})``, or a class registered
+with ``tf.keras.saving.register_keras_serializable()``. That class is called
+with the saved constructor arguments (values, and only objects the Keras
+loader may make), lazily created variables are made by calling each
 ``tf.function`` with an ``input_signature`` on zeros, and every variable
 takes its saved value. No module or attribute named in the file is ever
 looked up.
@@ -25,6 +34,7 @@ looked up.
 Writing is all or nothing: the data file gets a fresh name, the manifest
 naming it replaces the old one in one ``os.replace``, and only then is the
 old data file removed, so the folder always holds a readable, matching pair.
+Functions are traced and encoded before anything is written.
 """
 
 import json
@@ -56,9 +66,9 @@ _MAX_MANIFEST_BYTES = 64 << 20
 
 
 class SaveOptions:
-    """``tf.saved_model.SaveOptions``: accepted, as TF code passes them. tapeviz saves no
-    graphs, so the options change nothing: custom gradients are kept with their Python
-    function, and ``experimental_custom_gradients`` is always on in effect."""
+    """``tf.saved_model.SaveOptions``: accepted, as TF code passes them; they change nothing.
+    Custom gradients are always stored with the traces (``experimental_custom_gradients=True``,
+    TF's default, in effect)."""
 
     def __init__(
         self,
@@ -101,11 +111,14 @@ def save(obj, export_dir, signatures=None, options=None):
     Args:
         obj: a ``tf.Module`` or a Keras model.
         export_dir: the directory (created if missing).
-        signatures: accepted for TensorFlow compatibility.
+        signatures: a ``tf.function`` with an ``input_signature``, a ConcreteFunction, or a dict of
+            them by key; as TF, the root's one signed ``tf.function`` is ``'serving_default'`` when
+            none is given.
         options: accepted for TensorFlow compatibility.
 
     Raises:
-        ValueError: ``obj`` is neither a ``tf.Module`` nor a Keras model.
+        ValueError: ``obj`` is neither a ``tf.Module`` nor a Keras model, or a signature asked for
+            cannot be stored (it captures a variable the object does not hold, or runs Python).
 
     Example:
         >>> import tempfile
@@ -238,8 +251,9 @@ def load(export_dir, tags=None, options=None, custom_objects=None):
         custom_objects: ``{"ClassName": cls}``: rebuild a real instance of ``cls``.
 
     Returns:
-        A restored object holding the variables at their attribute paths, or
-        an instance of the class you passed (a Keras model for a saved model).
+        A restored object holding the variables and the saved ``tf.function``s
+        at their attribute paths (and ``.signatures``), or an instance of the
+        class you passed (a Keras model for a saved model).
 
     Raises:
         OSError: no saved object in ``export_dir``.
@@ -492,7 +506,8 @@ class _Restored:
         if name in functions:
             raise AttributeError(
                 f"'{name}' was a tf.function of {self.__dict__['_class_name']}, whose class was not given to "
-                "tf.saved_model.load. tapeviz saves no graphs and never imports a class named in a file: pass it, "
+                "tf.saved_model.load, and this folder was saved before tapeviz stored traces (save it again to "
+                "keep them). tapeviz never imports a class named in a file: pass it, "
                 f"tf.saved_model.load(path, custom_objects={{'{self.__dict__['_class_name'].rsplit('.', 1)[-1]}': "
                 "TheClass}), or register it with @tf.keras.saving.register_keras_serializable(), to get a working "
                 "object. The variables are restored here."
