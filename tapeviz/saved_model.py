@@ -137,25 +137,28 @@ def save(obj, export_dir, signatures=None, options=None):
             f"Expected a tf.Module or a Keras model for export, got {type(obj).__name__}. Subclass tf.Module "
             "(or keras.Model) so that its variables can be found."
         )
-    os.makedirs(export_dir, exist_ok=True)
     token = secrets.token_hex(8)
     if isinstance(obj, Model):
+        os.makedirs(export_dir, exist_ok=True)
         data_file = f"model-{token}.keras"
         obj.save(os.path.join(export_dir, data_file))
-        manifest = {"format": _FORMAT, "version": 2, "kind": "keras"}
+        manifest = {"format": _FORMAT, "version": 2, "kind": "keras", "data_file": data_file}
+        encoded = json.dumps(manifest, indent=1).encode("utf-8")
     else:
+        # Everything that may fail (tracing, encoding) happens before the first write.
         traced = saved_functions.trace_functions(obj)  # first: tracing a signed function may make variables
         manifest = _describe_module(obj)
         paths = {id(v): info["path"] for v, info in zip(obj.variables, manifest["variables"])}
         manifest["saved_functions"] = saved_functions.encode_functions(traced, paths)
         manifest["signatures"] = saved_functions.encode_signatures(obj, signatures, traced, paths)
-        data_file = f"variables-{token}.npz"
+        data_file = manifest["data_file"] = f"variables-{token}.npz"
+        encoded = json.dumps(manifest, indent=1).encode("utf-8")
+        os.makedirs(export_dir, exist_ok=True)
         values = {str(i): v.numpy() for i, v in enumerate(obj.variables)}
         with atomic_write(os.path.join(export_dir, data_file)) as f:
             np.savez(f, **values)
-    manifest["data_file"] = data_file
     previous = _previous_data_file(export_dir)
-    write_bytes(os.path.join(export_dir, _MANIFEST), json.dumps(manifest, indent=1).encode("utf-8"))
+    write_bytes(os.path.join(export_dir, _MANIFEST), encoded)
     if previous is not None and previous != data_file:
         try:
             os.unlink(os.path.join(export_dir, previous))

@@ -267,6 +267,10 @@ def test_a_failing_signature_leaves_the_last_good_folder(tmp_path):
         warnings.simplefilter("ignore")
         tf.saved_model.save(other, folder, signatures=other.f)
     assert (sorted(os.listdir(folder)), (tmp_path / "m" / MANIFEST).read_bytes()) == before
+    with pytest.raises(ValueError, match="cannot be saved"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        tf.saved_model.save(other, str(tmp_path / "new"), signatures=other.f)
+    assert not (tmp_path / "new").exists()  # refused before anything was written
     np.testing.assert_allclose(tf.saved_model.load(folder)(tf.constant(X)).numpy(), TF_DENSE_Y, rtol=1e-6)
 
 
