@@ -51,14 +51,14 @@ def function_names(module):
     return sorted(names)
 
 
-def encode_functions(traced, variable_paths):
+def encode_functions(traced, variable_paths, custom_gradients=True):
     """The manifest's ``saved_functions`` list; ``variable_paths`` maps id(variable) -> its saved path."""
     entries, skipped = [], []
     for path, name, concretes, note in traced:
         traces = []
         if note is None:
             try:
-                traces = [_encode_trace(c, variable_paths) for c in concretes]
+                traces = [_encode_trace(c, variable_paths, custom_gradients) for c in concretes]
             except GraphNotStorable as exc:
                 note = str(exc)
         if note is not None:
@@ -75,12 +75,12 @@ def encode_functions(traced, variable_paths):
     return entries
 
 
-def encode_signatures(obj, signatures, traced, variable_paths):
+def encode_signatures(obj, signatures, traced, variable_paths, custom_gradients=True):
     """The manifest's ``signatures``: {key: a stored trace}, as TF picks them (see ``_signature_functions``)."""
     stored = {}
     for key, concrete in _signature_functions(obj, signatures, traced).items():
         try:
-            stored[key] = _encode_trace(concrete, variable_paths)
+            stored[key] = _encode_trace(concrete, variable_paths, custom_gradients)
         except GraphNotStorable as exc:
             if signatures is None:
                 continue  # found, not asked for: the function's own note says why it was left out
@@ -116,8 +116,10 @@ def _signature_functions(obj, signatures, traced):
     return chosen
 
 
-def _encode_trace(concrete, variable_paths):
+def _encode_trace(concrete, variable_paths, custom_gradients=True):
     data = concrete.to_dict()
+    if not custom_gradients:
+        _drop_gradients(data["graph"])
     captures = []
     for variable in concrete.captured_variables():
         path = variable_paths.get(id(variable))
@@ -129,6 +131,14 @@ def _encode_trace(concrete, variable_paths):
         captures.append(path)
     data["captures"] = captures
     return data
+
+
+def _drop_gradients(graph):
+    """SaveOptions(experimental_custom_gradients=False): keep each custom gradient's function, not its gradient."""
+    for node in graph["nodes"]:
+        if node["op"] == "CustomGradient":
+            node["attrs"]["gradient"] = None
+            _drop_gradients(node["attrs"]["forward"])
 
 
 def _modules(obj, prefix="", seen=None):

@@ -66,9 +66,10 @@ _MAX_MANIFEST_BYTES = 64 << 20
 
 
 class SaveOptions:
-    """``tf.saved_model.SaveOptions``: accepted, as TF code passes them; they change nothing.
-    Custom gradients are always stored with the traces (``experimental_custom_gradients=True``,
-    TF's default, in effect)."""
+    """``tf.saved_model.SaveOptions``: accepted, as TF code passes them. Only
+    ``experimental_custom_gradients`` changes anything: ``True`` (TF's default) stores each custom
+    gradient with the traces; ``False`` stores the function alone, so a loaded function raises TF's
+    ``LookupError: No gradient defined for operation ...`` when a tape differentiates it."""
 
     def __init__(
         self,
@@ -114,7 +115,7 @@ def save(obj, export_dir, signatures=None, options=None):
         signatures: a ``tf.function`` with an ``input_signature``, a ConcreteFunction, or a dict of
             them by key; as TF, the root's one signed ``tf.function`` is ``'serving_default'`` when
             none is given.
-        options: accepted for TensorFlow compatibility.
+        options: a ``SaveOptions``; ``experimental_custom_gradients=False`` leaves custom gradients out.
 
     Raises:
         ValueError: ``obj`` is neither a ``tf.Module`` nor a Keras model, or a signature asked for
@@ -149,8 +150,9 @@ def save(obj, export_dir, signatures=None, options=None):
         traced = saved_functions.trace_functions(obj)  # first: tracing a signed function may make variables
         manifest = _describe_module(obj)
         paths = {id(v): info["path"] for v, info in zip(obj.variables, manifest["variables"])}
-        manifest["saved_functions"] = saved_functions.encode_functions(traced, paths)
-        manifest["signatures"] = saved_functions.encode_signatures(obj, signatures, traced, paths)
+        gradients = options is None or bool(getattr(options, "experimental_custom_gradients", True))
+        manifest["saved_functions"] = saved_functions.encode_functions(traced, paths, gradients)
+        manifest["signatures"] = saved_functions.encode_signatures(obj, signatures, traced, paths, gradients)
         data_file = manifest["data_file"] = f"variables-{token}.npz"
         encoded = json.dumps(manifest, indent=1).encode("utf-8")
         os.makedirs(export_dir, exist_ok=True)

@@ -320,3 +320,35 @@ def test_malformed_function_data_is_refused_while_loading(tmp_path, monkeypatch,
 
 def _huge_array():
     return {"dtype": "float32", "shape": [2**32, 2**32], "data": ""}  # 2**64 elements: wraps to 0 in int64
+
+
+def test_without_custom_gradients_a_loaded_function_raises_tfs_lookup_error_when_differentiated(tmp_path):
+    options = tf.saved_model.SaveOptions(experimental_custom_gradients=False)
+    tf.saved_model.save(MyModule(), str(tmp_path / "m"), options=options)
+    loaded = tf.saved_model.load(str(tmp_path / "m"))
+    v = tf.Variable(2.0)
+    with tf.GradientTape() as t:
+        output = loaded.call_custom_grad(v * v)
+    assert float(output) == 4.0  # the function itself was kept
+    with pytest.raises(
+        LookupError, match=r"^No gradient defined for operation 'clip_gradients' \(op type: IdentityN\)"
+    ):
+        t.gradient(output, v)  # TF 2.21, in a fresh process: LookupError: No gradient defined for operation'IdentityN'
+
+
+def test_a_stateful_signed_function_saved_untraced_keeps_its_assignments(tmp_path):
+    class Counter(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.n = tf.Variable(0.0)
+
+        @tf.function(input_signature=[tf.TensorSpec([], tf.float32)])
+        def add(self, x):
+            self.n.assign_add(x)
+            return self.n * 1.0
+
+    counter = Counter()
+    tf.saved_model.save(counter, str(tmp_path / "m"))
+    assert float(counter.n) == 0.0  # tracing it for the save assigned nothing
+    loaded = tf.saved_model.load(str(tmp_path / "m"))
+    assert [float(loaded.add(2.0)), float(loaded.add(3.0)), float(loaded.n)] == [2.0, 5.0, 5.0]  # TF: 2.0 5.0 5.0

@@ -99,13 +99,14 @@ def _check_custom_gradient(node, where, variables):
     if not set(node.inputs[n_args:]) <= variables:
         raise GraphError(f"{where} lists a value that is not a variable among its variables")
     check_graph(forward)
-    check_graph(gradient)
+    if gradient is not None:  # None: saved without custom gradients
+        check_graph(gradient)
     outputs = forward.outputs
     if not (isinstance(outputs, tuple) and len(outputs) == 2 and all(isinstance(o, list) for o in outputs)):
         raise GraphError(f"{where}'s forward graph must give (outputs, saved values)")
     if len(forward.inputs) != n_args or len(outputs[0]) != len(node.outputs):
         raise GraphError(f"{where}'s forward graph does not take its arguments or make its outputs")
-    if len(gradient.inputs) != len(outputs[0]) + len(outputs[1]):
+    if gradient is not None and len(gradient.inputs) != len(outputs[0]) + len(outputs[1]):
         raise GraphError(f"{where}'s gradient graph does not take one upstream per output and the saved values")
 
 

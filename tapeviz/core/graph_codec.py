@@ -144,7 +144,7 @@ def _encode_node(node, variables):
             "n_args": attrs["n_args"],
             "n_variables": attrs["n_variables"],
             "forward": encode_graph(attrs["forward"], variables),
-            "gradient": encode_graph(attrs["gradient"], variables),
+            "gradient": None if attrs["gradient"] is None else encode_graph(attrs["gradient"], variables),
         }
     elif node.op == "HostCall":
         name = attrs["name"]
@@ -198,7 +198,7 @@ def _decode_node(data, variables):
             "n_args": int(attrs["n_args"]),
             "n_variables": int(attrs["n_variables"]),
             "forward": decode_graph(attrs["forward"], variables),
-            "gradient": decode_graph(attrs["gradient"], variables),
+            "gradient": None if attrs["gradient"] is None else decode_graph(attrs["gradient"], variables),
         }
     elif op == "HostCall":
         name = str(attrs["name"])

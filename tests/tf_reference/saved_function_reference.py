@@ -55,6 +55,18 @@ d = Dense()
 d.twice(tf.constant([1.0, 2.0]))
 d.twice(tf.constant([1.0, 2.0]), times=3)
 tf.saved_model.save(d, FOLDER + "/dense")
+tf.saved_model.save(m, FOLDER + "/nograd", options=tf.saved_model.SaveOptions(experimental_custom_gradients=False))
+
+class Counter(tf.Module):
+    def __init__(self):
+        self.n = tf.Variable(0.0)
+
+    @tf.function(input_signature=[tf.TensorSpec([], tf.float32)])
+    def add(self, x):
+        self.n.assign_add(x)
+        return self.n * 1.0
+
+tf.saved_model.save(Counter(), FOLDER + "/counter")
 """
 
 LOAD = """
@@ -77,6 +89,15 @@ print("dense dw db ds", [g.numpy().tolist() for g in t.gradient(s, [d.w, d.b, d.
 print("twice", d.twice(tf.constant([1.0, 2.0])).numpy().tolist(), d.twice(tf.constant([1.0, 2.0]), times=3).numpy().tolist())
 print("inner", d.inner.scaled(tf.constant([[1.0, 2.0]])).numpy().tolist())
 print("signatures", sorted(d.signatures), sorted(loaded.signatures))
+nograd = tf.saved_model.load(FOLDER + "/nograd")
+try:
+    with tf.GradientTape() as t:
+        output = nograd.call_custom_grad(v * v)
+    print("nograd", t.gradient(output, v))
+except LookupError as e:
+    print("nograd", float(output), type(e).__name__, str(e))
+c = tf.saved_model.load(FOLDER + "/counter")
+print("counter", c.add(2.0).numpy(), c.add(3.0).numpy(), c.n.numpy())
 try:
     d.twice(tf.constant([1.0, 2.0, 3.0]))
 except Exception as e:
