@@ -19,6 +19,8 @@ import warnings
 from tapeviz.core.eager import Function
 from tapeviz.core.function import ConcreteFunction
 from tapeviz.core.graph_codec import GraphNotStorable
+from tapeviz.core.tensor import Tensor, Variable
+from tapeviz.core.tensor_spec import TensorSpec
 from tapeviz.module import Module
 
 DEFAULT_SIGNATURE = "serving_default"
@@ -214,16 +216,30 @@ class RestoredFunction:
 
     def _no_match(self, args, kwargs):
         """TF's message for a call that fits none of a loaded function's traces."""
-        lines = ["Could not find matching concrete function to call loaded from the SavedModel. Got:"]
-        lines += _arguments_text(args, kwargs)
         count = len(self.concrete_functions)
         if not count:
             return f"Found zero restored functions for caller function {self.__name__}."
+        signature = self.concrete_functions[0].function_signature
+        try:  # as TF shows them: bound to the parameters, defaults filled in, tensors named by parameter
+            bound = signature.bind(*args, **kwargs)
+            bound.apply_defaults()
+            args = tuple(_named(value, name) for name, value in zip(bound.arguments, bound.args))
+            kwargs = bound.kwargs
+        except TypeError:
+            pass
+        lines = ["Could not find matching concrete function to call loaded from the SavedModel. Got:"]
+        lines += _arguments_text(args, kwargs)
         lines += ["", f" Expected these arguments to match one of the following {count} option(s):"]
         for i, concrete in enumerate(self.concrete_functions, 1):
             specs, _ = concrete.structured_input_signature
+            names = list(concrete.function_signature.parameters)
+            specs = tuple(_named_spec(spec, name) for name, spec in zip(names, specs))
             lines += ["", f"Option {i}:"] + _arguments_text(specs, {})
         return "\n".join(lines)
+
+    def pretty_printed_concrete_signatures(self, verbose=True):
+        """Every stored trace's signature, as TF prints them (blank line between)."""
+        return "\n\n".join(c.pretty_printed_signature(verbose) for c in self.concrete_functions)
 
     def get_concrete_function(self, *args, **kwargs):
         """The trace that accepts these arguments (tensors or ``tf.TensorSpec``s), or the only one."""
@@ -236,6 +252,28 @@ class RestoredFunction:
 
     def __repr__(self):
         return f"<restored tapeviz.function {self.__name__} ({len(self.concrete_functions)} traces)>"
+
+
+class _Named:
+    """A call's tensor as TF's message shows it: ``<tf.Tensor 'x:0' shape=(3,) dtype=float32>``."""
+
+    def __init__(self, tensor, name):
+        self.text = f"<tf.Tensor '{name}:0' shape={_shape_text(tensor.shape)} dtype={tensor.dtype.name}>"
+
+    def __repr__(self):
+        return self.text
+
+
+def _named(value, name):
+    return _Named(value, name) if isinstance(value, (Tensor, Variable)) else value
+
+
+def _named_spec(spec, name):
+    return TensorSpec(spec.shape, spec.dtype, name=name) if isinstance(spec, TensorSpec) else spec
+
+
+def _shape_text(shape):
+    return "(" + ", ".join("None" if n is None else str(n) for n in shape) + ("," if len(shape) == 1 else "") + ")"
 
 
 def _arguments_text(args, kwargs):

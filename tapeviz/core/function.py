@@ -518,6 +518,11 @@ class ConcreteFunction:
             return self._function
         return _Parameters(self.name, self._names, self._kinds, self._defaults)
 
+    @property
+    def function_signature(self):
+        """The tf.function's parameters (``inspect.Signature``, with the defaults a stored trace keeps)."""
+        return inspect.Signature(self._signature_holder()._parameters())
+
     def accepts(self, *args, **kwargs):
         """True when a call of the tf.function with these arguments may run this trace.
 

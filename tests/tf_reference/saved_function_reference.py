@@ -1,9 +1,58 @@
 """TF 2.21 behaviour of SavedModel functions behind tests/test_saved_functions.py.
 
 Run with TensorFlow installed: python tests/tf_reference/saved_function_reference.py.
-It saves two modules, then loads them in a fresh Python (where the classes are
+It saves four modules, then loads them in a fresh Python (where the classes are
 not defined) and prints values, gradients and the error for a call that fits no
-trace. What TF 2.21.0 printed is quoted in the test file beside each number.
+trace. Printed on TF 2.21.0 (the numbers are used in tests/test_saved_functions.py):
+
+    guide 4.0 2.0
+    dense y [[3.5253100395202637, 4.572880744934082], [0.7111154794692993, 3.8683347702026367], [2.8653364181518555, 12.000503540039062]]
+    dense dx [[-0.3063386082649231, 1.013490915298462], [-0.45032116770744324, 0.90667724609375], [-0.3513108789920807, 1.0486786365509033]]
+    dense dw db ds [[[0.16139373183250427, 0.008705586194992065], [1.3943504095077515, 1.6430604457855225]], [0.6534454226493835, 0.8807080984115601], 3.74819278717041]
+    twice [3.0, 6.0] [4.5, 9.0]
+    inner [[1.5, 3.0]]
+    signatures ['serving_default'] ['serving_default']
+    nograd 4.0 LookupError No gradient defined for operation'IdentityN' (op type: IdentityN). In general every operation must have an associated `@tf.RegisterGradient` for correct autodiff, which this op is lacking. If you want to pretend this operation is a constant in your program, you may insert `tf.stop_gradient`. This can be useful to silence the error in cases where you know gradients are not needed, e.g. the forward pass of tf.custom_gradient. Please see more details in https://www.tensorflow.org/api_docs/python/tf/custom_gradient.
+    counter 2.0 5.0 5.0
+    no fit ValueError Could not find matching concrete function to call loaded from the SavedModel. Got:
+      Positional arguments (2 total):
+        * <tf.Tensor 'x:0' shape=(3,) dtype=float32>
+        * 2
+      Keyword arguments: {}
+
+     Expected these arguments to match one of the following 2 option(s):
+
+    Option 1:
+      Positional arguments (2 total):
+        * TensorSpec(shape=(2,), dtype=tf.float32, name='x')
+        * 2
+      Keyword arguments: {}
+
+    Option 2:
+      Positional arguments (2 total):
+        * TensorSpec(shape=(2,), dtype=tf.float32, name='x')
+        * 3
+      Keyword arguments: {}
+    no fit literal ValueError Could not find matching concrete function to call loaded from the SavedModel. Got:
+      Positional arguments (2 total):
+        * <tf.Tensor 'x:0' shape=(2,) dtype=float32>
+        * 5
+      Keyword arguments: {}
+
+     Expected these arguments to match one of the following 2 option(s):
+
+    Option 1:
+      Positional arguments (2 total):
+        * TensorSpec(shape=(2,), dtype=tf.float32, name='x')
+        * 2
+      Keyword arguments: {}
+
+    Option 2:
+      Positional arguments (2 total):
+        * TensorSpec(shape=(2,), dtype=tf.float32, name='x')
+        * 3
+      Keyword arguments: {}
+    TF 2.21.0
 """
 
 import subprocess
