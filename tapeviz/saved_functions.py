@@ -246,12 +246,44 @@ class RestoredFunction:
         if not args and not kwargs and len(self.concrete_functions) == 1:
             return self.concrete_functions[0]
         for concrete in self.concrete_functions:
-            if concrete.accepts(*args, **kwargs):
+            if _specs_fit(concrete, args, kwargs) or concrete.accepts(*args, **kwargs):
                 return concrete
         raise ValueError(self._no_match(args, kwargs))
 
     def __repr__(self):
         return f"<restored tapeviz.function {self.__name__} ({len(self.concrete_functions)} traces)>"
+
+
+def _specs_fit(concrete, args, kwargs):
+    """True when ``args`` hold TensorSpecs and each is one the trace takes (same dtype, sizes it allows)."""
+    try:
+        bound = concrete.function_signature.bind(*args, **kwargs)
+    except TypeError:
+        return False
+    bound.apply_defaults()
+    given = list(bound.arguments.values())
+    if not any(isinstance(v, TensorSpec) for v in given):
+        return False
+    traced, _ = concrete.structured_input_signature
+    for value, spec in zip(given, traced):
+        if isinstance(value, TensorSpec):
+            if (
+                not isinstance(spec, TensorSpec)
+                or value.dtype != spec.dtype
+                or not _shape_within(value.shape, spec.shape)
+            ):
+                return False
+        elif isinstance(spec, TensorSpec) or value != spec:
+            return False
+    return len(given) == len(traced)
+
+
+def _shape_within(shape, allowed):
+    if allowed is None:
+        return True
+    if shape is None or len(shape) != len(allowed):
+        return False
+    return all(a is None or a == n for n, a in zip(shape, allowed))
 
 
 class _Named:

@@ -370,3 +370,17 @@ def test_a_stateful_signed_function_saved_untraced_keeps_its_assignments(tmp_pat
     assert float(counter.n) == 0.0  # tracing it for the save assigned nothing
     loaded = tf.saved_model.load(str(tmp_path / "m"))
     assert [float(loaded.add(2.0)), float(loaded.add(3.0)), float(loaded.n)] == [2.0, 5.0, 5.0]  # TF: 2.0 5.0 5.0
+
+
+def test_a_loaded_function_gives_its_concrete_functions(tmp_path):
+    dense = Dense()
+    dense.twice(tf.constant([1.0, 2.0]))
+    tf.saved_model.save(dense, str(tmp_path / "m"))
+    loaded = tf.saved_model.load(str(tmp_path / "m"))
+    scaled = loaded.inner.scaled.get_concrete_function(tf.TensorSpec([5, 2], tf.float32))  # within [None, 2]
+    assert scaled(tf.constant([[1.0, 2.0]])).numpy().tolist() == [[1.5, 3.0]]
+    twice = loaded.twice.get_concrete_function(tf.constant([2.0, 1.0]))
+    assert twice is loaded.twice.concrete_functions[0] and "times: Literal[2]" in repr(twice)
+    with pytest.raises(ValueError, match="Could not find matching concrete function"):
+        loaded.twice.get_concrete_function(tf.TensorSpec([3], tf.float32))
+    assert "times (POSITIONAL_OR_KEYWORD): Literal[2]" in loaded.twice.pretty_printed_concrete_signatures()
