@@ -88,3 +88,25 @@ def __getattr__(name):
         "What it has instead, and what is not available (tf.cond, tf.while_loop, tf.map_fn, "
         "tf.TensorArray...), is in the TF map: docs/tf-map.md, section 'Not available'."
     )
+
+
+def _record_from_the_start():
+    """In an IPython shell or Jupyter kernel, subscribe the visualizer's session recorder now, so
+    ``tf.viz.player(tape)`` after ``tape.gradient`` has the sweep to play (issue 22). A plain
+    script is untouched (IPython is never imported here). Off: ``TAPEVIZ_RECORD=0`` in the
+    environment, or ``tapeviz.viz.stop_watching()``."""
+    import os
+    import sys
+
+    shell = sys.modules.get("IPython")
+    if shell is None or os.environ.get("TAPEVIZ_RECORD", "1").strip().lower() in ("0", "false", "no", "off"):
+        return
+    get_ipython = getattr(shell, "get_ipython", None)
+    if get_ipython is not None and get_ipython() is not None:
+        import importlib
+
+        importlib.import_module("tapeviz.viz")  # importing it subscribes the recorder
+
+
+_record_from_the_start()
+del _record_from_the_start

@@ -96,6 +96,29 @@ def test_subscribe_rejects_non_listeners():
         events.subscribe(42)
 
 
+def test_a_misspelled_handler_is_refused_naming_the_kind_it_meant(no_listeners):
+    class Misspelled:
+        def on_op_executed(self, event):
+            pass
+
+        def on_backward_stpe(self, event):
+            pass
+
+    with pytest.raises(TypeError, match=r"on_backward_stpe \(did you mean on_backward_step\?\)"):
+        events.subscribe(Misspelled())
+    assert not events._listeners  # nothing was subscribed
+
+    class Callable:  # a callable hears every event: its other names are its own business
+        def __call__(self, event):
+            pass
+
+        def on_anything(self):
+            pass
+
+    listener = events.subscribe(Callable())
+    events.unsubscribe(listener)
+
+
 def test_every_event_has_a_kind():
     kinds = {cls.kind for cls in events.ALL_EVENTS}
     assert {
@@ -432,13 +455,29 @@ def test_events_name_tapes_by_serial_and_hold_no_tape(rec):
     assert all(isinstance(getattr(e, "tape", 0), int) for e in rec.events)
 
 
-def test_every_event_is_a_slotted_dataclass_with_a_kind():
+def test_every_event_is_a_frozen_slotted_dataclass_with_a_kind():
     import dataclasses
 
     for cls in events.ALL_EVENTS:
         assert dataclasses.is_dataclass(cls) and hasattr(cls, "__slots__"), cls
+        assert cls.__dataclass_params__.frozen, f"{cls.__name__} is not frozen"
         assert isinstance(cls.kind, str) and cls.kind not in [f.name for f in dataclasses.fields(cls)]
     assert len({cls.kind for cls in events.ALL_EVENTS}) == len(events.ALL_EVENTS)
+
+
+def test_an_event_cannot_be_changed_by_a_listener(rec):
+    """The same object goes from emit to every listener and recorder: none may alter it for the others."""
+    import dataclasses
+
+    x = tf.constant(2.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = x * x
+    tape.gradient(y, x)
+    for event in rec.events:
+        field = dataclasses.fields(event)[0].name
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(event, field, None)
 
 
 def test_a_listener_raising_on_enter_leaves_no_tape_behind():

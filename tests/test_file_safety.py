@@ -617,3 +617,43 @@ def test_write_bytes_replaces_whole_files_only(tmp_path):
             f.write(b"half")
             raise RuntimeError("failed midway")
     assert path.read_bytes() == b"two" and os.listdir(tmp_path) == ["a.bin"]
+
+
+# -- pictures: the visualizer's exports are written all or nothing too ---------------------------
+
+
+def test_a_gif_export_that_fails_midway_leaves_the_old_file(tmp_path):
+    pytest.importorskip("PIL", reason="GIF export needs Pillow (tapeviz[viz])")
+    from PIL import Image
+
+    from tapeviz.viz.gif import GifWriter
+
+    path = tmp_path / "sweep.gif"
+    path.write_bytes(b"the last good GIF")
+    with pytest.raises(RuntimeError, match="frame 2"):
+        with GifWriter(str(path), (4, 4)) as gif:
+            gif.add(Image.new("RGB", (4, 4), "white"))
+            raise RuntimeError("drawing frame 2 failed")
+    assert path.read_bytes() == b"the last good GIF"
+    assert os.listdir(tmp_path) == ["sweep.gif"]  # no temporary file left behind
+    with GifWriter(str(path), (4, 4)) as gif:
+        gif.add(Image.new("RGB", (4, 4), "white"))
+    with Image.open(path) as image:
+        assert image.size == (4, 4)
+
+
+def test_picture_and_player_exports_replace_whole_files(tmp_path, monkeypatch):
+    from tapeviz.viz import animation, display
+
+    x = tf.Variable(3.0, name="x")
+    with tf.GradientTape() as tape:
+        y = x * x
+    tape.gradient(y, x)
+    written = []
+    real = files.os.replace
+    monkeypatch.setattr(files.os, "replace", lambda src, dst: (written.append(os.path.basename(dst)), real(src, dst)))
+    display.Figure(tape).save(str(tmp_path / "tape.dot"))
+    animation.animate(tape).save_html(str(tmp_path / "sweep.html"))
+    assert written == ["tape.dot", "sweep.html"]  # each moved into place whole, by os.replace
+    assert (tmp_path / "tape.dot").read_text().startswith("digraph")
+    assert "<html" in (tmp_path / "sweep.html").read_text().lower()

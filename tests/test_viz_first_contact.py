@@ -209,11 +209,76 @@ def test_viz_imported_between_recording_and_gradient_shows_ops_and_the_sweep():
     assert out.strip() == "['Mul'] 1 ['6']"
 
 
-def test_large_values_a_watched_tape_released_are_named_as_such():
-    viz.watch_all()
+def _released_tape_of_large_values():
     x = tf.Variable(np.ones((64, 64), np.float32))  # 16 KiB
     with tf.GradientTape() as tape:
         y = tf.reduce_sum(tf.tanh(tf.matmul(x, x)))
     tape.gradient(y, x)
+    return tape
+
+
+def test_large_values_a_watched_tape_released_are_named_as_such():
+    """Past the recorder's byte budget, a released tape's large values are summarised, and the picture says so."""
+    viz.watch_all()
+    old = recorder.SESSION.budget
+    recorder.set_budget(0)
+    try:
+        tape = _released_tape_of_large_values()
+    finally:
+        recorder.set_budget(old)
     notes = viz.trace_of(tape).data["notes"]
     assert len(notes) == 1 and "larger than 1 KiB" in notes[0] and "import tapeviz.viz" not in notes[0]
+
+
+def test_large_values_a_released_tape_held_are_drawn_while_the_budget_holds_them():
+    viz.watch_all()
+    tape = _released_tape_of_large_values()
+    trace = viz.trace_of(tape)
+    assert trace.data["notes"] == []
+    matmul = next(op for op in trace.ops if op["name"] == "MatMul")
+    assert trace.tensors[matmul["outputs"][0]]["preview"] == "mean 64, min 64, max 64"
+    assert recorder.SESSION.held_bytes() <= recorder.SESSION.budget
+
+
+_IPYTHON_SESSION = """
+import os, sys
+from IPython.core.interactiveshell import InteractiveShell
+shell = InteractiveShell.instance()
+result = shell.run_cell('''
+import sys
+import tapeviz as tf
+x = tf.Variable(3.0)
+with tf.GradientTape() as tape:
+    y = x * x
+dy_dx = tape.gradient(y, x)
+print("recorder on:", "tapeviz.viz" in sys.modules and tf.viz.recorder.SESSION in tf.events._listeners)
+try:
+    frames, _view = tf.viz.frames.sweep_frames(tf.viz.trace_of(tape), tape=tape)
+    print("frames:", [f["kind"] for f in frames])
+except ValueError as exc:
+    print("no sweep:", str(exc)[:40])
+''')
+assert result.success, result.error_in_exec
+"""
+
+
+def test_in_an_ipython_kernel_import_tapeviz_records_the_sweep_from_the_start():
+    """Issue 22: the player page's first example, in a fresh kernel, without importing tapeviz.viz first."""
+    out = _run(_IPYTHON_SESSION)
+    assert "recorder on: True" in out
+    assert "frames: ['seed', 'step', 'done']" in out
+
+
+def test_the_first_contact_recorder_is_off_with_one_switch():
+    out = _run("import os; os.environ['TAPEVIZ_RECORD'] = '0'\n" + _IPYTHON_SESSION)
+    assert "recorder on: False" in out
+    assert "no sweep: This tape has no reverse sweep to play" in out
+
+
+def test_a_plain_script_does_not_import_the_visualizer_or_ipython():
+    out = _run("""
+        import sys
+        import tapeviz
+        print(sorted(m for m in ("tapeviz.viz", "IPython", "ipywidgets", "graphviz", "PIL") if m in sys.modules))
+    """)
+    assert out.strip() == "[]"

@@ -37,6 +37,11 @@ assert viz.show(tape).save(sys.argv[1] + "/tape.png")
 assert open(sys.argv[1] + "/tape.png", "rb").read(8) == b"\x89PNG\r\n\x1a\n"
 page = export.animate(tape).to_html()
 assert "<svg" in page
+# the player's script and styles are package data: the installed wheel must carry them
+from importlib import resources
+for name in ("player.js", "player.css"):
+    assert resources.files("tapeviz.viz").joinpath("static", name).is_file(), f"the wheel lacks static/{name}"
+assert "function replay(" in page and "#tapeviz-player .tv-bar" in page
 print("ok")
 """
 

@@ -21,7 +21,7 @@ def _session_recorder():
     viz.stop_watching()
 
 
-from tapeviz.viz import export, frames, render
+from tapeviz.viz import export, frames, render, svg_frames
 from tapeviz.viz.trace import Trace, trace_of
 
 needs_dot = pytest.mark.skipif(render.dot_binary() is None, reason="Graphviz `dot` program not installed")
@@ -217,7 +217,8 @@ def test_trace_json_round_trip_and_sweep_contents():
     assert sweep["results"] == ["[2, 4]"] and sweep["targets"] and sweep["steps"]
     assert t.tapes[0]["released"] == "gradient"
     kinds = [e["kind"] for e in t.events]
-    assert kinds[:2] == ["enter", "watch"] and "sweep" in kinds and kinds[-1] == "release"
+    assert kinds[:2] == ["tape_entered", "watched"] and "sweep_started" in kinds and kinds[-1] == "tape_released"
+    assert set(kinds) <= {event.kind for event in tf.events.ALL_EVENTS}  # one vocabulary: the core's
 
 
 def test_used_non_persistent_tape_still_draws_its_ops():
@@ -277,8 +278,8 @@ def test_every_badge_fits_inside_the_frame():
         y = tf.reduce_sum(tf.sin(w) * 1234.5678)
     tape.gradient(y, w)
     animation = export.animate(tape)
-    translate_x, _ = export._svg_translate(animation.base_svg)
-    width, _ = export._size(animation.base_svg)
+    translate_x, _ = svg_frames.svg_translate(animation.base_svg)
+    width, _ = svg_frames.size(animation.base_svg)
     for index in range(len(animation.frames)):
         svg = animation.frame_svg(index, caption=False)
         overlay = svg[svg.index('<g class="tapeviz-overlay">') :]
@@ -405,3 +406,15 @@ def test_jacobian_and_hessian_heatmaps():
     assert cells[0] != "#ffffff" and cells[1] == "#ffffff"  # a diagonal Jacobian: white off the diagonal
     assert viz.heatmap(hess, output_rank=2).matrix.shape == (9, 3)  # rows: the jacobian's 9 entries
     assert "3 x 3" in repr(picture)
+
+
+def test_the_html_page_inlines_the_players_script_and_styles_from_package_data():
+    from importlib import resources
+
+    from tapeviz.viz import html_page
+
+    page = export.animate(square_plus_sin()).to_html()
+    static = resources.files("tapeviz.viz").joinpath("static")
+    script, styles = static.joinpath("player.js").read_text(), static.joinpath("player.css").read_text()
+    assert f"<script>{script}</script>" in page and f"<style>{styles}</style>" in page
+    assert html_page.static_text("player.js") == script

@@ -22,6 +22,7 @@ object, so a recorder never keeps a tape alive. Entries and tensors are live
 objects: tensors are immutable, so keeping a reference is a cheap copy.
 """
 
+import difflib
 import threading
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -40,12 +41,30 @@ def subscribe(listener, untaped_sweep_ops=True):
     built. The visualizer's session recorder subscribes so; ``trace()`` keeps
     them.
     """
-    if not callable(listener) and not any(name.startswith("on_") for name in dir(listener)):
-        raise TypeError(f"A listener must be callable or have on_<kind> methods; got {type(listener).__name__}.")
+    if not callable(listener):
+        _check_handlers(listener)
     _listeners.append(listener)
     if untaped_sweep_ops:
         _sweep_op_listeners.append(listener)
     return listener
+
+
+def _check_handlers(listener):
+    """An object listener's ``on_`` methods must each name a kind: a misspelled one would never be called."""
+    handlers = [name for name in dir(listener) if name.startswith("on_")]
+    if not handlers:
+        raise TypeError(f"A listener must be callable or have on_<kind> methods; got {type(listener).__name__}.")
+    known = ["on_" + event_class.kind for event_class in ALL_EVENTS]
+    unknown = [name for name in handlers if name not in known]
+    if unknown:
+        hints = []
+        for name in unknown:
+            close = difflib.get_close_matches(name, known, n=1)
+            hints.append(f"{name} (did you mean {close[0]}?)" if close else name)
+        raise TypeError(
+            f"{type(listener).__name__} has handlers for no event kind: {', '.join(hints)}. "
+            f"The kinds are {', '.join(known)} (tapeviz.events.ALL_EVENTS); nothing was subscribed."
+        )
 
 
 def unsubscribe(listener):
@@ -114,7 +133,7 @@ def _send(event, listeners):
             calling.pop()
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class TapeEntered:
     """Tape number ``tape`` started recording: its ``with`` block began, or a
     ``stop_recording`` block ended. Carries the tape's settings, so a recorder
@@ -126,7 +145,7 @@ class TapeEntered:
     kind: ClassVar[str] = "tape_entered"
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class TapeExited:
     """Tape number ``tape`` stopped recording: its block ended, or ``stop_recording`` began."""
 
@@ -134,7 +153,7 @@ class TapeExited:
     kind: ClassVar[str] = "tape_exited"
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Watched:
     """Tape number ``tape`` now watches ``source`` (a Tensor or Variable).
 
@@ -148,7 +167,7 @@ class Watched:
     kind: ClassVar[str] = "watched"
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class OpExecuted:
     """An op ran. ``tapes``: the serial numbers of the tapes that recorded it (empty: none).
 
@@ -163,7 +182,7 @@ class OpExecuted:
     kind: ClassVar[str] = "op_executed"
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class VariableAssigned:
     """``variable.assign*`` replaced a value. Not recorded by any tape."""
 
@@ -171,7 +190,7 @@ class VariableAssigned:
     kind: ClassVar[str] = "variable_assigned"
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class SweepStarted:
     """A reverse sweep over tape number ``tape`` began: ``gradient`` (or one row of a jacobian).
 
@@ -185,7 +204,7 @@ class SweepStarted:
     kind: ClassVar[str] = "sweep_started"
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class BackwardStep:
     """One recorded entry was differentiated during a sweep.
 
@@ -204,7 +223,7 @@ class BackwardStep:
     kind: ClassVar[str] = "backward_step"
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class SweepFinished:
     """The sweep ended; ``results`` aligns with the flattened sources."""
 
@@ -213,7 +232,7 @@ class SweepFinished:
     kind: ClassVar[str] = "sweep_finished"
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class TapeReleased:
     """The tape dropped what it held for the backward pass.
 

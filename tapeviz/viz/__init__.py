@@ -10,8 +10,9 @@ ipywidgets and Pillow are imported only by the functions that need them.
 Pieces (model and view apart): ``trace`` (events -> plain data), ``view`` +
 ``dot`` (data -> deterministic DOT), ``render`` (the ``dot`` program),
 ``frames`` + ``widget`` (the reverse sweep, step by step), ``tangents`` +
-``tangent_card`` (forward mode, step by step), ``export`` (HTML,
-SVG frames, GIF), ``explain`` (why a gradient is None, non-finite values,
+``tangent_card`` (forward mode, step by step), ``animation`` (the model the
+widget and the files share) drawn by ``svg_frames``, ``html_page`` and
+``gif_frames`` (SVG frames, kernel-free HTML, GIF; ``export`` names them), ``explain`` (why a gradient is None, non-finite values,
 gradcheck), ``memory_view`` (bytes a tape holds), ``fold`` (large tapes).
 No submodule shares a name with a function here, so ``viz.player`` and
 ``viz.memory`` stay functions whatever gets imported later.

@@ -7,6 +7,7 @@ the figure says what to install and shows a table of the entries instead:
 never a traceback, whatever the names in the tape.
 """
 
+from tapeviz.core.files import write_bytes
 from tapeviz.viz import dot as dotmod
 from tapeviz.viz import format as fmt
 from tapeviz.viz import names as naming
@@ -54,8 +55,7 @@ class Figure:
             data = self.trace.to_json(indent=1).encode()
         else:
             data = self.svg().encode()
-        with open(path, "wb") as handle:
-            handle.write(data)
+        write_bytes(path, data)
         return path
 
     def __repr__(self):

@@ -119,7 +119,7 @@ class _Graph:
                 self.consumers.setdefault(t, []).append(op)
         self.position = {}
         for index, event in enumerate(data["events"]):
-            if event["kind"] == "op":
+            if event["kind"] == events.OpExecuted.kind:
                 self.position[event["op"]] = index
 
     def find(self, obj):
@@ -414,12 +414,14 @@ def _recording_at(graph, tape_id, op):
             break
         if event.get("tape") != tape_id:
             continue
-        if event["kind"] == "enter":
+        if event["kind"] == events.TapeEntered.kind:
             state, seen_enter = "recording", True
-        elif event["kind"] == "exit":
+        elif event["kind"] == events.TapeExited.kind:
             state = "stopped"
     if state == "stopped":
-        later = any(e["kind"] == "enter" and e.get("tape") == tape_id for e in graph.data["events"][position:])
+        later = any(
+            e["kind"] == events.TapeEntered.kind and e.get("tape") == tape_id for e in graph.data["events"][position:]
+        )
         return "paused" if later else "after"
     return state if seen_enter or state == "before" else "before"
 

@@ -24,6 +24,7 @@ read's gradient reaches the variable on the step that computes it;
 ``internals=True`` shows those steps too.
 """
 
+from tapeviz.core import events as ev
 from tapeviz.viz import card as cards
 from tapeviz.viz import format as fmt
 from tapeviz.viz import names as naming
@@ -281,14 +282,14 @@ def backward_links(data, view, sweep_ids=None):
     wanted = set(sweep_ids) if sweep_ids else {s["id"] for s in data["sweeps"]}
     ops = data["ops"]
     for event in data["events"]:
-        if event["kind"] == "sweep" and event["sweep"] in wanted:
+        if event["kind"] == ev.SweepStarted.kind and event["sweep"] in wanted:
             pending[event["sweep"]] = []
-        elif event["kind"] == "op":
+        elif event["kind"] == ev.OpExecuted.kind:
             op = ops[int(event["op"][2:])]
             if op["depth"] > 0:
                 for waiting in pending.values():
                     waiting.append(op["id"])
-        elif event["kind"] == "step" and event["sweep"] in pending:
+        elif event["kind"] == ev.BackwardStep.kind and event["sweep"] in pending:
             forward = view.op_node.get(event["op"])
             for backward_op in pending[event["sweep"]]:
                 backward = view.op_node.get(backward_op)
@@ -300,7 +301,7 @@ def backward_links(data, view, sweep_ids=None):
                 ):
                     links.append((backward, forward))
             pending[event["sweep"]] = []
-        elif event["kind"] == "sweep_end":
+        elif event["kind"] == ev.SweepFinished.kind:
             pending.pop(event["sweep"], None)
     return links
 

@@ -4,8 +4,7 @@ Built on the graph's plain data only (placeholders, captures, nodes, outputs);
 ``show(f)`` draws a ``tf.function``'s latest trace, ``show(concrete)`` that one.
 """
 
-import os
-
+from tapeviz.core.files import write_bytes
 from tapeviz.viz import format as fmt
 from tapeviz.viz import render
 
@@ -118,10 +117,7 @@ class FunctionFigure:
         """Write ``.dot``/``.gv`` (the source) or ``.svg``, atomically."""
         path = str(path)
         data = self.dot.encode() if path.endswith((".dot", ".gv")) else self.svg().encode()
-        temporary = f"{path}.tmp{os.getpid()}"
-        with open(temporary, "wb") as handle:
-            handle.write(data)
-        os.replace(temporary, path)
+        write_bytes(path, data)
         return path
 
     def __repr__(self):

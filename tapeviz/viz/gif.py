@@ -8,10 +8,13 @@ file with its offset, its own colour table and its delay. The result is a
 standard GIF89a that loops.
 """
 
+import contextlib
 import io
 import struct
 
 import numpy as np
+
+from tapeviz.core.files import atomic_write
 
 
 class GifWriter:
@@ -23,9 +26,12 @@ class GifWriter:
         self.previous = None
         self.count = 0
         self.handle = None
+        self._closing = None
 
     def __enter__(self):
-        self.handle = open(self.path, "wb")
+        # all or nothing: the GIF appears at its path only once its last frame is written
+        self._closing = contextlib.ExitStack()
+        self.handle = self._closing.enter_context(atomic_write(self.path))
         width, height = self.size
         self.handle.write(b"GIF89a" + struct.pack("<HHBBB", width, height, 0, 0, 0))
         # NETSCAPE2.0: loop forever
@@ -33,9 +39,9 @@ class GifWriter:
         return self
 
     def __exit__(self, *exc):
-        self.handle.write(b"\x3b")
-        self.handle.close()
-        return False
+        if exc[0] is None:
+            self.handle.write(b"\x3b")
+        return self._closing.__exit__(*exc)
 
     def add(self, image):
         """Append one frame (an image of the writer's size, any mode Pillow can save as GIF)."""

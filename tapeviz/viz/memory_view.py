@@ -13,10 +13,12 @@ longer needs (what TensorFlow frees as it goes). Drawn as plain SVG: no
 matplotlib.
 """
 
+import math
+
 import numpy as np
 
 from tapeviz.core import events
-from tapeviz.core.tensor import tensor_id
+from tapeviz.core.tensor import Tensor, Variable, tensor_id, to_array
 from tapeviz.viz import format as fmt
 from tapeviz.viz import recorder
 
@@ -24,48 +26,60 @@ COLOURS = ["#2563eb", "#dc2626", "#059669", "#7c3aed", "#d97706"]
 
 
 def _nbytes(tensor):
-    if hasattr(tensor, "assign"):
-        return 0  # a variable's storage is the variable's, not the tape's
-    return int(np.prod(tensor.shape, dtype=np.int64)) * np.dtype(tensor.dtype.as_numpy_dtype).itemsize
+    """Bytes of a tensor's array, live or sketched (variables: 0, their storage is theirs, not the tape's)."""
+    if isinstance(tensor, Variable):
+        return 0
+    if isinstance(tensor, Tensor):
+        return int(to_array(tensor).nbytes)
+    known = getattr(tensor, "nbytes", None)  # a recorder's summary
+    if known is not None:
+        return known
+    return math.prod(tensor.shape) * np.dtype(tensor.dtype.as_numpy_dtype).itemsize
 
 
 def _entry_tensors(entry):
-    return [t for t in tuple(entry.inputs) + tuple(entry.outputs) if not hasattr(t, "assign")]
+    return [t for t in entry.inputs + entry.outputs if not isinstance(t, Variable)]
 
 
 def timeline(tape):
-    """[(step, bytes, what happened)] for one tape, from the session records."""
+    """[(step, bytes, what happened)] for one tape, from the session records.
+
+    Linear in the number of events: running totals, never a re-count per step.
+    """
     records, _complete = recorder.records_of(tape)
     me = tape.serial
     persistent = tape.persistent
     held = {}  # tensor id -> bytes, for the tensors the entries keep
-    users = {}  # tensor id -> number of unswept entries using it
-    entries = []
+    recorded = {}  # tensor id -> number of recorded entries using it
+    users = {}  # tensor id -> number of entries using it not swept yet (in the current sweep)
+    total = needed = 0  # bytes of ``held``; of those still needed by the current sweep
     points = [(0, 0, "start")]
     for _seq, event in records:
-        if isinstance(event, events.OpExecuted) and me in event.tapes:
-            entries.append(event.entry)
+        kind = type(event)
+        if kind is events.OpExecuted and me in event.tapes:
             for t in _entry_tensors(event.entry):
                 key = tensor_id(t)
-                held.setdefault(key, _nbytes(t))
+                if key not in held:
+                    held[key] = size = _nbytes(t)
+                    total += size
+                    needed += size
+                recorded[key] = recorded.get(key, 0) + 1
                 users[key] = users.get(key, 0) + 1
-            points.append((len(points), sum(held.values()), f"record {event.entry.primitive.name}"))
-        elif isinstance(event, events.BackwardStep) and event.tape == me:
+            points.append((len(points), total, f"record {event.entry.primitive.name}"))
+        elif kind is events.BackwardStep and event.tape == me:
             for t in _entry_tensors(event.entry):
                 key = tensor_id(t)
-                if key in users:
-                    users[key] -= 1
-            needed = sum(b for k, b in held.items() if users.get(k, 0) > 0)
-            points.append(
-                (len(points), needed if not persistent else sum(held.values()), f"sweep {event.entry.primitive.name}")
-            )
-        elif isinstance(event, events.SweepFinished) and event.tape == me:
-            users = {k: sum(1 for e in entries for t in _entry_tensors(e) if tensor_id(t) == k) for k in held}
-            points.append(
-                (len(points), sum(held.values()) if persistent else 0, "after gradient()" if persistent else "released")
-            )
-        elif isinstance(event, events.TapeReleased) and event.tape == me:
-            held, users, entries = {}, {}, []
+                left = users.get(key)
+                if left:
+                    users[key] = left - 1
+                    if left == 1:
+                        needed -= held[key]
+            points.append((len(points), total if persistent else needed, f"sweep {event.entry.primitive.name}"))
+        elif kind is events.SweepFinished and event.tape == me:
+            users, needed = dict(recorded), total
+            points.append((len(points), total if persistent else 0, "after gradient()" if persistent else "released"))
+        elif kind is events.TapeReleased and event.tape == me:
+            held, recorded, users, total, needed = {}, {}, {}, 0, 0
             points.append((len(points), 0, f"released ({event.reason})"))
     return points
 

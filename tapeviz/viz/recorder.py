@@ -1,4 +1,4 @@
-"""Keeping the core's events for the visualizer, bounded in bytes.
+"""Keeping the core's events for the visualizer, bounded in bytes, at almost no cost.
 
 The events themselves are the records (:mod:`tapeviz.core.events`): kept as
 they are, each with a sequence number, and read by the trace builder. Two
@@ -13,54 +13,66 @@ ways to keep them:
   cell draws its sweeps; ops no tape recorded go to a short ring, because
   ``explain`` needs them.
 
-What it keeps is bounded in bytes, not in counts of ops:
+It pays only for what a picture shows, and only when the picture is drawn:
+recording an event is appending a reference and adding up bytes (no copy,
+no reduction of an array, whatever its size); previews are computed by the
+trace builder, where the array lives, when something is drawn. What it
+holds is bounded in bytes, not in counts:
 
 * tensors a live tape holds anyway (its recorded entries) cost nothing more;
-* when a tape releases its entries (a non-persistent tape after
-  ``gradient``), its events keep only small tensors (at most
-  ``SMALL_BYTES``); larger ones become :class:`ValueSummary` stand-ins
-  (shape, dtype; no array), so the memory goes as TF frees it;
-* gradients seen during a sweep and ops no tape recorded are summarised as
-  they arrive when they are larger than ``SMALL_BYTES`` (their mean/min/max
-  are computed once, up to ``SUMMARY_LIMIT_BYTES``);
-* the ring of untaped ops holds at most ``budget`` bytes of small tensors.
+* what only the recorder holds is counted, thread-safely, against one
+  ``budget`` (:func:`set_budget`): the gradients of each sweep, the large
+  tensors (over ``SMALL_BYTES``) of a tape that released them (a
+  non-persistent tape after ``gradient``), and a ring of ops no tape
+  recorded (small tensors only);
+* past the budget it sheds, down to three quarters of it: first the sweeps
+  a newer sweep of the same tape superseded (a player plays the newest),
+  then large tensors become :class:`ValueSummary` stand-ins (shape, dtype,
+  no array: a copy of the events is made only then), then the oldest sweeps
+  and untaped ops go; never the newest sweep, nor the gradients a sweep
+  returned (the caller's);
+* everything about a tape goes when the tape is garbage collected.
+
+A running sweep is counted in batches (when it ends, or when it holds more
+than ``SETTLE_BYTES`` uncounted past the budget), so the bound holds
+between sweeps and is exceeded by at most that much during one.
 
 A tape recorded before ``tapeviz.viz`` was imported is still drawn, from the
 tape's own ``history`` (its entries, or their sketches once released).
 """
 
 import dataclasses
+import functools
 import itertools
 import threading
 import weakref
-from collections import deque
-
-import numpy as np
+from collections import OrderedDict, deque
 
 from tapeviz.core import events
 from tapeviz.core.history import EntrySketch, TensorSketch
 from tapeviz.core.tape import tape_with_serial
 from tapeviz.core.tensor import Tensor, any_larger, is_tensor, tensor_id, to_array
-from tapeviz.viz import format as fmt
 
-SMALL_BYTES = 1024  # tensors up to this size are kept whole
-SUMMARY_LIMIT_BYTES = 8 << 20  # larger tensors are not even summarised: shape and dtype only
-DEFAULT_BUDGET = 16 << 20  # bytes of small tensors the untaped ring may keep
+SMALL_BYTES = 1024  # tensors up to this size are kept whole whatever happens
+DEFAULT_BUDGET = 16 << 20  # bytes the session recorder may hold that no tape holds
+EVENT_BYTES = 320  # what one kept event costs in objects (the event, its tuples), measured
+TENSOR_BYTES = 200  # what a kept tensor costs beyond its array (the Tensor, the array header)
+SETTLE_BYTES = 64 << 10  # a running sweep may hold this much uncounted before it is settled early
 
 _next_seq = itertools.count().__next__
 
 
 class ValueSummary(TensorSketch):
-    """A large tensor the recorder did not keep: shape, dtype, and a preview when computed."""
+    """A large tensor the recorder did not keep: shape, dtype and size, read without copying the array."""
 
     __slots__ = ("preview", "nbytes", "nonfinite")
 
-    def __init__(self, tensor, with_values):
-        value = tensor.numpy()
-        super().__init__(tensor_id(tensor), tuple(value.shape), tensor.dtype)
-        self.nbytes = int(value.nbytes)
-        self.preview = fmt.preview(value) if with_values else None
-        self.nonfinite = bool(value.dtype.kind == "f" and not np.all(np.isfinite(value))) if with_values else None
+    def __init__(self, tensor):
+        array = to_array(tensor)
+        super().__init__(tensor_id(tensor), tuple(array.shape), tensor.dtype)
+        self.nbytes = int(array.nbytes)
+        self.preview = None  # not computed: the recorder reduces no array (see the module docstring)
+        self.nonfinite = None
 
 
 def nbytes(tensor):
@@ -68,73 +80,96 @@ def nbytes(tensor):
     return int(to_array(tensor).nbytes) if is_tensor(tensor) else 0
 
 
-def _held_bytes(tensor):
-    """Bytes the recorder keeps alive by holding ``tensor`` (variables are the user's)."""
-    return to_array(tensor).nbytes if type(tensor) is Tensor else 0
+def _owned_bytes(tensor):
+    """What the recorder pays to hold ``tensor`` (variables are the user's: nothing)."""
+    return to_array(tensor).nbytes + TENSOR_BYTES if type(tensor) is Tensor else 0
+
+
+_OP_EXECUTED, _BACKWARD_STEP = events.OpExecuted, events.BackwardStep
 
 
 def _is_large(tensor):
-    """A tensor the recorder keeps only as a summary (variables are the user's: always kept)."""
+    """A tensor the recorder may replace by a summary (variables are the user's: always kept)."""
     return type(tensor) is Tensor and to_array(tensor).nbytes > SMALL_BYTES
 
 
-def compact(event, summaries, with_values=False):
-    """``event`` itself when it holds no large tensor, else a copy holding summaries of them.
+class Compaction:
+    """Replaces the large tensors of events by summaries, one stand-in per tensor and per entry.
 
-    ``summaries`` is shared by the events of one compaction, so a tensor (and
-    an entry) seen twice gets one stand-in.
+    One compaction is shared by the events of one log (or sweep), so a tensor
+    (and an entry) seen twice gets one stand-in. Built for speed: a released
+    tape is compacted on every training step.
     """
-    if isinstance(event, events.OpExecuted):
-        entry = _light_entry(event.entry, summaries)
-        return event if entry is event.entry else dataclasses.replace(event, entry=entry)
-    if isinstance(event, events.BackwardStep):
-        entry = _light_entry(event.entry, summaries)
-        if entry is event.entry and not any(map(_is_large, event.upstream + event.grads)):
-            return event
-        return dataclasses.replace(
-            event,
-            entry=entry,
-            upstream=_light_all(event.upstream, summaries, with_values),
-            grads=_light_all(event.grads, summaries, with_values),
-        )
-    if isinstance(event, events.SweepStarted):
-        if not any(map(_is_large, event.targets + event.sources + event.output_gradients)):
-            return event
-        return dataclasses.replace(
-            event,
-            targets=_light_all(event.targets, summaries, with_values),
-            sources=_light_all(event.sources, summaries, with_values),
-            output_gradients=_light_all(event.output_gradients, summaries, with_values),
-        )
-    if isinstance(event, events.SweepFinished):
-        if not any(map(_is_large, event.results)):
-            return event
-        return dataclasses.replace(event, results=_light_all(event.results, summaries, with_values))
-    return event
+
+    __slots__ = ("tensors", "entries")
+
+    def __init__(self):
+        self.tensors = {}  # tensor id -> ValueSummary
+        self.entries = {}  # entry index -> the entry itself (nothing large) or its sketch
+
+    def event(self, event, keep_results=False):
+        """``event`` itself when it holds no large tensor, else a copy holding summaries of them.
+
+        ``keep_results``: leave a sweep's results, targets and sources as they
+        are (they are the caller's).
+        """
+        kind = type(event)
+        if kind is _OP_EXECUTED:
+            entry = self.entry(event.entry)
+            return event if entry is event.entry else _OP_EXECUTED(entry, event.tapes)
+        if kind is _BACKWARD_STEP:
+            entry = self.entry(event.entry)
+            if entry is event.entry and not any_larger(event.upstream + event.grads, SMALL_BYTES):
+                return event
+            return _BACKWARD_STEP(event.tape, entry, event.needs, self.all(event.upstream), self.all(event.grads))
+        if kind is events.SweepStarted:
+            if keep_results:
+                if not any(map(_is_large, event.output_gradients)):
+                    return event
+                return dataclasses.replace(event, output_gradients=self.all(event.output_gradients))
+            if not any(map(_is_large, event.targets + event.sources + event.output_gradients)):
+                return event
+            return dataclasses.replace(
+                event,
+                targets=self.all(event.targets),
+                sources=self.all(event.sources),
+                output_gradients=self.all(event.output_gradients),
+            )
+        if kind is events.SweepFinished:
+            if keep_results or not any(map(_is_large, event.results)):
+                return event
+            return dataclasses.replace(event, results=self.all(event.results))
+        return event
+
+    def tensor(self, tensor):
+        """``tensor`` itself unless it is large; else its (shared) summary."""
+        if type(tensor) is not Tensor or to_array(tensor).nbytes <= SMALL_BYTES:
+            return tensor  # small, None, a variable (the user's) or already a summary
+        key = tensor_id(tensor)
+        found = self.tensors.get(key)
+        if found is None:
+            found = self.tensors[key] = ValueSummary(tensor)
+        return found
+
+    def all(self, tensors):
+        return tuple([self.tensor(t) for t in tensors])
+
+    def entry(self, entry):
+        if entry is None:
+            return entry
+        found = self.entries.get(entry.index)
+        if found is None:
+            if any_larger(entry.inputs + entry.outputs, SMALL_BYTES):
+                found = EntrySketch.of(entry, self.tensor)
+            else:
+                found = entry
+            self.entries[entry.index] = found
+        return found
 
 
-def _light(tensor, summaries, with_values):
-    """``tensor`` itself unless it is large; else its (shared) summary."""
-    if not _is_large(tensor):
-        return tensor
-    key = tensor_id(tensor)
-    found = summaries.get(key)
-    if found is None:
-        found = summaries[key] = ValueSummary(tensor, with_values and nbytes(tensor) <= SUMMARY_LIMIT_BYTES)
-    return found
-
-
-def _light_all(tensors, summaries, with_values):
-    return tuple([_light(t, summaries, with_values) for t in tensors])
-
-
-def _light_entry(entry, summaries):
-    if entry is None or not any(map(_is_large, entry.inputs + entry.outputs)):
-        return entry
-    key = ("entry", entry.index)
-    if key not in summaries:
-        summaries[key] = EntrySketch.of(entry, lambda t: _light(t, summaries, False))
-    return summaries[key]
+def compact(event, compaction=None, keep_results=False):
+    """``event`` with its large tensors replaced by summaries (see :class:`Compaction`)."""
+    return (compaction or Compaction()).event(event, keep_results)
 
 
 def tapes_of(event):
@@ -160,109 +195,397 @@ class Log:
             self.records.append((_next_seq(), event))
 
 
+class _Sweep:
+    """The events of one sweep of one tape, and what holding them costs.
+
+    ``large``: bytes of the tensors over ``SMALL_BYTES`` that the sweep's
+    events hold and no tape does (its gradients); ``small``: the rest of its
+    cost (events, small tensors). The events before ``counted`` are in those
+    figures; the later ones only in ``rough`` (a quick upper-bound count of
+    their gradients' bytes), until the sweep is settled: at its end, or
+    sooner when ``rough`` would pass the budget. ``seen``: ids of the tensors
+    counted, so a gradient passed on as the next step's upstream counts once.
+    """
+
+    __slots__ = (
+        "key",
+        "tape",
+        "seqs",
+        "events",
+        "large",
+        "small",
+        "rough",
+        "counted",
+        "seen",
+        "demoted",
+        "open",
+        "alive",
+    )
+
+    def __init__(self, key, tape):
+        self.key, self.tape = key, tape
+        self.seqs, self.events = [], []
+        self.large = self.small = self.rough = self.counted = 0
+        self.seen = set()
+        self.demoted = False  # its large tensors were replaced by summaries: later ones are too, when settled
+        self.open = True  # events still arrive (from the thread sweeping); only that thread rewrites them
+        self.alive = True
+
+    def charge(self, tensors):
+        """Count the tensors of one event; returns the large bytes added."""
+        large = 0
+        for tensor in tensors:
+            if type(tensor) is not Tensor:  # None, a variable (the user's), a summary
+                continue
+            key = id(tensor)  # unique while the event holds it
+            if key in self.seen:
+                continue
+            self.seen.add(key)
+            size = to_array(tensor).nbytes
+            if size > SMALL_BYTES:
+                large += size + TENSOR_BYTES
+            else:
+                self.small += size + TENSOR_BYTES
+        self.large += large
+        self.small += EVENT_BYTES
+        return large
+
+
+def _charged_tensors(event):
+    """The tensors of a sweep event that no tape holds (targets and sources are the caller's)."""
+    kind = type(event)
+    if kind is events.BackwardStep:
+        return event.upstream + event.grads
+    if kind is events.SweepFinished:
+        return event.results
+    if kind is events.SweepStarted:
+        return event.output_gradients
+    return ()
+
+
+def _large_bytes(sweep_events):
+    """Bytes of the distinct large tensors (no tape's) that ``sweep_events`` hold."""
+    tensors = {id(t): t for event in sweep_events for t in _charged_tensors(event) if _is_large(t)}
+    return sum(map(_owned_bytes, tensors.values()))
+
+
 class _TapeLog:
     """The events that concern one tape, and their sequence numbers.
 
     Two flat lists rather than a list of pairs: one pair per op would be
     one more object for the garbage collector to walk for as long as the
-    tape lives.
+    tape lives. Sweeps are kept apart (``sweeps``), so the budget can drop
+    the oldest without touching the ops. ``outputs``: bytes of the large
+    tensors its ops made (what the log holds alone once the tape releases);
+    ``large``: what of that is charged to the budget (after a release).
     """
 
-    __slots__ = ("seqs", "events", "related", "holds_large")
+    __slots__ = ("serial", "key", "seqs", "events", "related", "outputs", "large", "sweeps", "open_sweep", "tape_ref")
 
-    def __init__(self):
+    def __init__(self, serial, key):
+        self.serial, self.key = serial, key
         self.seqs = []
         self.events = []
         self.related = set()  # serials of tapes that shared an op with this one
-        self.holds_large = False  # a large tensor was seen: compact the log when the tape releases
+        self.outputs = 0
+        self.large = 0
+        self.sweeps = deque()  # _Sweep, oldest first
+        self.open_sweep = None
+        self.tape_ref = None  # keeps the weak reference (and its callback) alive
 
     @property
     def records(self):
-        return list(zip(self.seqs, self.events))
+        records = list(zip(self.seqs, self.events))
+        for sweep in self.sweeps:
+            records += zip(sweep.seqs, sweep.events)
+        records.sort(key=_SEQ)
+        return records
+
+
+def _SEQ(record):
+    return record[0]
+
+
+_READ = "ReadVariableOp"  # its output shares the variable's array: the variable's bytes, not the tape's
 
 
 class SessionRecorder:
     """Keeps per-tape events for every live tape; see the module docstring.
 
-    Called once per op while listening, so the common events take short paths.
+    Called once per op while listening: each kind of event has its handler
+    (``HANDLERS``), and the commonest (an op, a backward step) only append a
+    reference and add up bytes. Everything that counts bytes takes ``_lock``,
+    so several threads recording at once keep the count exact.
+
+    The budget bounds three kinds of holdings, oldest shed first: sweeps
+    (their gradients), logs of released tapes (their entries' large
+    tensors), untaped ops. A sweep or a log past the budget is first
+    compacted (large tensors become summaries: a copy of its events, done
+    only then), then sweeps and untaped ops are dropped, never the newest sweep.
     """
+
+    HANDLERS = {}  # event type -> method, filled below the class
 
     def __init__(self, budget=DEFAULT_BUDGET, untaped_limit=2000):
         self.budget = budget
         self.logs = {}  # tape serial -> _TapeLog, dropped when the tape dies
         self.untaped = deque(maxlen=untaped_limit)  # (seq, event, bytes): ops no tape recorded, assigns, enter/exit
-        self.untaped_bytes = 0
+        self.untaped_bytes = 0  # of the untaped ring
+        self.sweep_bytes = 0  # of the sweeps kept
+        self.log_bytes = 0  # of released tapes' logs not compacted yet
+        self._sweeps = OrderedDict()  # key -> _Sweep of a live tape, oldest first
+        self._superseded = OrderedDict()  # key -> _Sweep that is not its tape's newest, oldest first
+        self._heavy = OrderedDict()  # key -> _Sweep or _TapeLog holding large tensors alone, oldest first
+        self._next_key = itertools.count().__next__
+        self._dead = deque()  # logs of tapes that died, discharged under the lock
+        self._lock = threading.RLock()
+
+    def held_bytes(self):
+        """Bytes the recorder holds that no tape does (what ``budget`` bounds)."""
+        with self._lock:
+            self._bury()
+            return self.untaped_bytes + self.sweep_bytes + self.log_bytes
+
+    def __call__(self, event):
+        self.HANDLERS[type(event)](self, event)
 
     def _log(self, serial):
         log = self.logs.get(serial)
         if log is None:
-            log = self.logs[serial] = _TapeLog()
+            log = self.logs[serial] = _TapeLog(serial, self._next_key())
             tape = tape_with_serial(serial)
-            if tape is not None:  # the log goes with the tape
-                weakref.finalize(tape, self.logs.pop, serial, None)
+            if tape is not None:  # the log goes with the tape (a plain weak reference: cheaper than finalize)
+                log.tape_ref = weakref.ref(tape, functools.partial(self._forget, serial))
         return log
 
-    def __call__(self, event):
-        kind = type(event)
-        if kind is _OP_EXECUTED:  # the commonest event (every op), handled here in full
-            tapes = event.tapes
-            if tapes:
-                seq = _next_seq()
-                entry = event.entry
-                large = any_larger(entry.inputs + entry.outputs, SMALL_BYTES)
-                for serial in tapes:
-                    log = self.logs.get(serial) or self._log(serial)
-                    log.seqs.append(seq)
-                    log.events.append(event)
-                    if large:
-                        log.holds_large = True
-                    if len(tapes) > 1:
-                        log.related.update(tapes)
-            elif event.entry.depth == 0:  # ops a sweep ran outside every tape belong to no picture
-                self._keep_untaped(_next_seq(), event)
+    def _forget(self, serial, _ref=None):
+        # Called by the garbage collector, maybe inside a locked section: only atomic steps here.
+        log = self.logs.pop(serial, None)
+        if log is not None and (log.sweeps or log.large):
+            self._dead.append(log)
+
+    def _bury(self):
+        """Discharge what the logs of tapes that died were charged (under the lock)."""
+        while self._dead:
+            log = self._dead.popleft()
+            for sweep in log.sweeps:
+                self._drop_sweep(sweep)
+            self.log_bytes -= log.large
+            log.large = 0
+            self._heavy.pop(log.key, None)
+
+    # -- one handler per event type ----------------------------------------------------------
+    def on_op_executed(self, event):
+        tapes = event.tapes
+        entry = event.entry
+        if tapes:
+            seq = _next_seq()
+            outputs = 0
+            if entry.primitive.name != _READ:
+                for tensor in entry.outputs:
+                    size = to_array(tensor).nbytes
+                    if size > SMALL_BYTES:
+                        outputs += size + TENSOR_BYTES
+            for serial in tapes:
+                log = self.logs.get(serial) or self._log(serial)
+                log.seqs.append(seq)
+                log.events.append(event)
+                log.outputs += outputs
+                if len(tapes) > 1:
+                    log.related.update(tapes)
+        elif entry.depth == 0:  # ops a sweep ran outside every tape belong to no picture
+            self._keep_untaped(_next_seq(), compact(event))
+
+    def on_backward_step(self, event):
+        """The commonest sweep event: appended, and its gradients' bytes added up roughly."""
+        log = self.logs.get(event.tape) or self._log(event.tape)
+        sweep = log.open_sweep
+        if sweep is None:  # a step of a sweep the recorder did not see start: keep it as an event
+            self._keep_in_log(event)
             return
-        if kind is _BACKWARD_STEP:  # the next commonest (every step of a sweep), also in full
-            entry = event.entry
-            if any_larger(entry.inputs + entry.outputs + event.upstream + event.grads, SMALL_BYTES):
-                event = compact(event, {}, with_values=True)  # gradients are held by no tape
-            log = self.logs.get(event.tape) or self._log(event.tape)
-            log.seqs.append(_next_seq())
-            log.events.append(event)
+        sweep.seqs.append(_next_seq())
+        sweep.events.append(event)
+        rough = EVENT_BYTES
+        for grad in event.grads:
+            if grad is not None:
+                rough += to_array(grad).nbytes + TENSOR_BYTES
+        sweep.rough += rough
+        # Settled early only when what it holds uncounted is worth a pass (past the budget, or big).
+        if sweep.rough > SETTLE_BYTES and sweep.rough + self.untaped_bytes + self.sweep_bytes + self.log_bytes > (
+            self.budget
+        ):
+            self._settle(sweep)
+
+    def on_sweep_started(self, event):
+        log = self.logs.get(event.tape) or self._log(event.tape)
+        with self._lock:
+            if log.sweeps:
+                previous = log.sweeps[-1]
+                if previous.alive:
+                    self._superseded[previous.key] = previous
+            log.open_sweep = sweep = _Sweep(self._next_key(), event.tape)
+            log.sweeps.append(sweep)
+            self._sweeps[sweep.key] = sweep
+        sweep.seqs.append(_next_seq())
+        sweep.events.append(event)
+
+    def on_sweep_finished(self, event):
+        log = self.logs.get(event.tape) or self._log(event.tape)
+        sweep = log.open_sweep
+        if sweep is None:
+            self._keep_in_log(event)
             return
-        seq = _next_seq()
-        if kind in _SWEEP_EVENTS:
-            event = compact(event, {}, with_values=True)
-        elif kind is events.TapeEntered or kind is events.TapeExited or kind is events.VariableAssigned:
-            self._keep_untaped(seq, event)  # explain() needs when tapes (stopped) recording
+        sweep.seqs.append(_next_seq())
+        sweep.events.append(event)
+        log.open_sweep = None
+        self._settle(sweep, closing=True)
+
+    def on_keep_untaped(self, event):
+        self._keep_untaped(_next_seq(), event)  # an assignment: explain() tells what changed a variable
+
+    def on_tape_released(self, event):
+        """The tape no longer holds its entries: the log's large tensors are charged to the budget."""
+        self._keep_in_log(event)
+        log = self.logs.get(event.tape)
+        if event.reason == "deleted" or log is None or not log.outputs:
+            return
+        with self._lock:
+            self.log_bytes += log.outputs - log.large
+            log.large = log.outputs
+            self._heavy[log.key] = log
+            self._fit()
+
+    def _keep_in_log(self, event, seq=None):
         serial = getattr(event, "tape", None)
         if serial is not None:
             log = self.logs.get(serial) or self._log(serial)
-            log.seqs.append(seq)
+            log.seqs.append(_next_seq() if seq is None else seq)
             log.events.append(event)
-            if kind is events.TapeReleased and event.reason != "deleted":
-                self._compact(serial)
+
+    # -- the budget ---------------------------------------------------------------------------
+    def _settle(self, sweep, closing=False):
+        """Count the sweep's events not counted yet, exactly, and shed what the budget cannot hold.
+
+        Called by the thread running the sweep, so rewriting its events (a demotion) races with nothing.
+        """
+        with self._lock:
+            events_ = sweep.events
+            if sweep.demoted:
+                compaction = Compaction()
+                for position in range(sweep.counted, len(events_)):
+                    events_[position] = compaction.event(events_[position], True)
+            before = sweep.large + sweep.small
+            for position in range(sweep.counted, len(events_)):
+                sweep.charge(_charged_tensors(events_[position]))
+            sweep.counted, sweep.rough = len(events_), 0
+            if sweep.demoted:  # what is still large is a result: the sweep's fixed cost
+                sweep.small, sweep.large = sweep.small + sweep.large, 0
+            if closing:
+                sweep.open = False
+                sweep.seen = set()  # nothing more to count: free the ids
+            if sweep.alive:
+                self.sweep_bytes += sweep.large + sweep.small - before
+                if sweep.large:
+                    self._heavy[sweep.key] = sweep
+                self._fit(sweep)
 
     def _keep_untaped(self, seq, event):
-        size = 0
-        if isinstance(event, events.OpExecuted) and event.entry is not None:
-            event = compact(event, {})
-            size = sum(map(_held_bytes, event.entry.inputs + event.entry.outputs))
-        if len(self.untaped) == self.untaped.maxlen:
-            self.untaped_bytes -= self.untaped[0][2]
-        self.untaped.append((seq, event, size))
-        self.untaped_bytes += size
-        while self.untaped_bytes > self.budget and self.untaped:
-            self.untaped_bytes -= self.untaped.popleft()[2]
+        size = EVENT_BYTES
+        if type(event) is events.OpExecuted and event.entry is not None:
+            size += sum(map(_owned_bytes, event.entry.inputs + event.entry.outputs))
+        with self._lock:
+            if len(self.untaped) == self.untaped.maxlen:
+                self.untaped_bytes -= self.untaped[0][2]
+            self.untaped.append((seq, event, size))
+            self.untaped_bytes += size
+            if self._dead or self.untaped_bytes + self.sweep_bytes + self.log_bytes > self.budget:
+                self._fit()
 
-    def _compact(self, serial):
-        """After a release, keep small tensors only: the tape no longer holds the large ones."""
-        log = self.logs.get(serial)
-        if log is None or not log.holds_large:
+    def _fit(self, own=None):
+        """Shed what the budget cannot hold (under the lock).
+
+        First the sweeps a newer sweep of the same tape superseded (a player plays the newest),
+        then large tensors become summaries (of released logs, closed sweeps, and ``own``: the
+        open sweep of the calling thread), then the oldest sweeps and untaped ops go.
+        """
+        self._bury()
+        if self.untaped_bytes + self.sweep_bytes + self.log_bytes <= self.budget:
             return
-        summaries = {}
-        log.events = [compact(event, summaries) for event in log.events]
-        log.holds_large = False
+        # Shed down to a low-water mark, so the next events do not each pay for shedding again.
+        low_water = self.budget * 3 // 4
+        while self.untaped_bytes + self.sweep_bytes + self.log_bytes > low_water:
+            if self._superseded:
+                self._drop_oldest_of(self._superseded.popitem(last=False)[1])
+                continue
+            heavy = next((item for item in self._heavy.values() if _may_demote(item, own)), None)
+            if heavy is not None:
+                if type(heavy) is _Sweep:
+                    self._demote(heavy)
+                else:
+                    self._compact(heavy)
+                continue
+            oldest_sweep = next(iter(self._sweeps.values()), None)
+            if oldest_sweep is not None and len(self._sweeps) == 1:
+                oldest_sweep = None  # the newest sweep is what a player plays: kept
+            if self.untaped and (oldest_sweep is None or self.untaped[0][0] < oldest_sweep.seqs[0]):
+                self.untaped_bytes -= self.untaped.popleft()[2]
+            elif oldest_sweep is not None:
+                self._drop_oldest_of(oldest_sweep)
+            else:
+                break
 
+    def _drop_oldest_of(self, sweep):
+        """Drop ``sweep``, the oldest kept sweep of its tape."""
+        log = self.logs.get(sweep.tape)
+        if log is not None and log.sweeps:
+            if log.sweeps[0] is sweep:
+                log.sweeps.popleft()
+            elif sweep in log.sweeps:  # rare: a sweep superseded out of order
+                log.sweeps.remove(sweep)
+        self._drop_sweep(sweep)
+
+    def _demote(self, sweep, compaction=None):  # under the lock, by the sweep's thread or once it closed
+        """Replace the large gradients of ``sweep`` by summaries; later ones are summarised on arrival.
+
+        Its results stay (with the targets and sources): they are the caller's, and what a
+        picture of the sweep ends on; from now on they count as the sweep's fixed cost.
+        """
+        compaction = compaction or Compaction()
+        sweep.events[: sweep.counted] = [compaction.event(event, True) for event in sweep.events[: sweep.counted]]
+        sweep.demoted = True
+        kept = _large_bytes(sweep.events[: sweep.counted])
+        self.sweep_bytes -= sweep.large - kept
+        sweep.small += kept
+        sweep.large = 0
+        self._heavy.pop(sweep.key, None)
+
+    def _drop_sweep(self, sweep):
+        if sweep.alive:
+            sweep.alive = False
+            self.sweep_bytes -= sweep.large + sweep.small
+            self._sweeps.pop(sweep.key, None)
+            self._heavy.pop(sweep.key, None)
+            self._superseded.pop(sweep.key, None)
+
+    def _compact(self, log):
+        """Keep small tensors only in a released tape's log (and its sweeps): the tape no longer holds
+        the large ones. A sweep's results, targets and sources stay: they are the caller's."""
+        compaction = Compaction()
+        log.events = [compaction.event(event) for event in log.events]
+        self.log_bytes -= log.large
+        log.large = log.outputs = 0
+        self._heavy.pop(log.key, None)
+        for sweep in log.sweeps:
+            if sweep.alive and not sweep.demoted and not sweep.open:
+                self._demote(sweep, compaction)
+
+    def compact_released(self):
+        """Compact every released tape's log now, whatever the budget (frees what only the recorder holds)."""
+        with self._lock:
+            for item in [item for item in self._heavy.values() if type(item) is _TapeLog]:
+                self._compact(item)
+
+    # -- reading ------------------------------------------------------------------------------
     def records_for(self, tape, with_untaped=False):
         """The ``(seq, event)`` of ``tape`` and of every tape that shared an op with it, in order.
 
@@ -277,14 +600,34 @@ class SessionRecorder:
             other = self.logs.get(serial)
             if other is None:
                 continue
-            for seq, event in zip(other.seqs, other.events):
+            for seq, event in other.records:
                 kept = merged.get(seq)
                 if kept is None or _is_lighter(kept, event):
                     merged[seq] = event
         if with_untaped:
-            for seq, event, _size in self.untaped:
+            with self._lock:
+                untaped = list(self.untaped)
+            for seq, event, _size in untaped:
                 merged.setdefault(seq, event)
         return [(seq, merged[seq]) for seq in sorted(merged)]
+
+
+def _may_demote(item, own):
+    """A sweep another thread is still adding to is left alone (its thread settles it)."""
+    return type(item) is not _Sweep or not item.open or item is own
+
+
+SessionRecorder.HANDLERS = {
+    events.OpExecuted: SessionRecorder.on_op_executed,
+    events.BackwardStep: SessionRecorder.on_backward_step,
+    events.SweepStarted: SessionRecorder.on_sweep_started,
+    events.SweepFinished: SessionRecorder.on_sweep_finished,
+    events.TapeEntered: SessionRecorder._keep_in_log,
+    events.TapeExited: SessionRecorder._keep_in_log,
+    events.VariableAssigned: SessionRecorder.on_keep_untaped,
+    events.Watched: SessionRecorder._keep_in_log,
+    events.TapeReleased: SessionRecorder.on_tape_released,
+}
 
 
 def _is_lighter(kept, event):
@@ -293,8 +636,6 @@ def _is_lighter(kept, event):
     )
 
 
-_SWEEP_EVENTS = (events.SweepStarted, events.BackwardStep, events.SweepFinished)
-_OP_EXECUTED, _BACKWARD_STEP = events.OpExecuted, events.BackwardStep
 SESSION = SessionRecorder()
 _session_on = False
 
@@ -307,6 +648,11 @@ def watch_all():
         _session_on = True
 
 
+def is_watching():
+    """Whether the session recorder is on (``watch_all``) or off (``stop_watching``)."""
+    return _session_on
+
+
 def stop_watching():
     """Stop the session recorder (tapes then draw from their own ``history``)."""
     global _session_on
@@ -315,10 +661,12 @@ def stop_watching():
 
 
 def set_budget(nbytes):
-    """Bytes of small tensors the session recorder may keep for ops no tape recorded."""
+    """Bytes the session recorder may hold that no tape holds (gradients of sweeps, untaped ops)."""
     if nbytes < 0:
         raise ValueError(f"The budget is a number of bytes >= 0, got {nbytes!r}.")
-    SESSION.budget = int(nbytes)
+    with SESSION._lock:
+        SESSION.budget = int(nbytes)
+        SESSION._fit()
 
 
 def static_records(tape):

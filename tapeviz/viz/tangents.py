@@ -19,6 +19,7 @@ the outputs' tangents).
 
 import numpy as np
 
+from tapeviz.core import events as ev
 from tapeviz.core.forward import op_jvp
 from tapeviz.core.tensor import convert_to_tensor, is_tensor, tensor_id
 from tapeviz.viz import format as fmt
@@ -50,7 +51,7 @@ def _as_tangent(primal, tangent):
 
 def default_primals(data, tape_id):
     """What a tape watched, in the order it was watched (the primals when none are given)."""
-    return [e["tensor"] for e in data["events"] if e["kind"] == "watch" and e["tape"] == tape_id]
+    return [e["tensor"] for e in data["events"] if e["kind"] == ev.Watched.kind and e["tape"] == tape_id]
 
 
 def forward_frames(trace, primals, tangents, tape=None, internals=False, names=None, who=None, **options):

@@ -15,8 +15,10 @@ Layout of ``Trace.data``::
               function (the decorated function's name for a custom gradient, else None)}]
     sweeps:  [{id, tape, targets, sources, seeds, results,
                steps: [{op, upstream, grads, accumulated, totals}]}]
-    events:  [{kind, ...}] in the order they happened (enter, exit, watch,
-              op, sweep, step, sweep_end, release, assign)
+    events:  [{kind, ...}] in the order they happened, one per core event, named by
+              the core's event kind (tapeviz.core.events): tape_entered, tape_exited,
+              watched, op_executed, variable_assigned, sweep_started, backward_step,
+              sweep_finished, tape_released; trace ids in place of the objects
     notes:   [text] what the picture cannot show, and what to do about it
 
 ``accumulated[i]`` counts the gradients that arrived at input ``i`` in this
@@ -37,7 +39,7 @@ import numpy as np
 from tapeviz.core import display as core_display
 from tapeviz.core import events as ev
 from tapeviz.core.gradients import formula as _formula
-from tapeviz.core.tensor import is_tensor, tensor_id
+from tapeviz.core.tensor import is_tensor, tensor_id, to_array
 from tapeviz.viz import format as fmt
 from tapeviz.viz import recorder
 
@@ -49,8 +51,8 @@ RELEASED_NOTE = (
 )
 SUMMARISED_NOTE = (
     "Tensors larger than 1 KiB that the tape released are shown by shape and dtype only (the "
-    "visualizer does not keep what the tape frees). To see their values, create the tape with "
-    "tf.GradientTape(persistent=True)."
+    "visualizer keeps what the tape frees only within its byte budget, tapeviz.viz.recorder.set_budget). "
+    "To see their values, create the tape with tf.GradientTape(persistent=True)."
 )
 
 
@@ -65,8 +67,28 @@ def _value(obj):
 
 def _preview(obj):
     if is_tensor(obj):
-        return fmt.preview(_value(obj))
+        return summarise(obj)[0]
     return getattr(obj, "preview", None) or RELEASED
+
+
+def summarise(tensor):
+    """(preview, nbytes, nonfinite) of a live tensor, reduced where its array lives.
+
+    A large float or integer array is reduced by the backend (NumPy, or CuPy
+    on the GPU) to its mean, min and max, and only those numbers travel; the
+    text is what :func:`tapeviz.viz.format.preview` writes. Small arrays, and
+    the rare large one with non-finite values, are read whole.
+    """
+    array = to_array(tensor)
+    nbytes = int(array.nbytes)
+    if array.size > fmt.SMALL and array.dtype.kind in "fiu":
+        low, high = float(array.min()), float(array.max())
+        if np.isfinite(low) and np.isfinite(high):  # min and max are NaN or inf when any element is
+            mean = float(array.mean(dtype=np.float64))
+            text = f"mean {fmt.number(mean)}, min {fmt.number(low)}, max {fmt.number(high)}"
+            return text, nbytes, False
+    value = _value(tensor)
+    return fmt.preview(value), nbytes, bool(value.dtype.kind in "fc" and not np.all(np.isfinite(value)))
 
 
 class _Builder:
@@ -180,28 +202,28 @@ class _Builder:
     def on_op(self, event):
         if event.entry is None or (not event.tapes and not self.include_untaped):
             return
-        self.events.append({"kind": "op", "op": self.op(event.entry, event.tapes)})
+        self.events.append({"kind": ev.OpExecuted.kind, "op": self.op(event.entry, event.tapes)})
 
     def on_entered(self, event):
         tape = self.tape(event.tape)
         self.tapes[tape].update(
             persistent=bool(event.persistent), watch_accessed_variables=bool(event.watch_accessed_variables)
         )
-        self.events.append({"kind": "enter", "tape": tape})
+        self.events.append({"kind": ev.TapeEntered.kind, "tape": tape})
 
     def on_exited(self, event):
-        self.events.append({"kind": "exit", "tape": self.tape(event.tape)})
+        self.events.append({"kind": ev.TapeExited.kind, "tape": self.tape(event.tape)})
 
     def on_watched(self, event):
         tape, tid = self.tape(event.tape), self.tensor(event.source)
         if tape not in self.tensors[tid]["watched_by"]:
             self.tensors[tid]["watched_by"].append(tape)
-        self.events.append({"kind": "watch", "tape": tape, "tensor": tid, "automatic": bool(event.automatic)})
+        self.events.append({"kind": ev.Watched.kind, "tape": tape, "tensor": tid, "automatic": bool(event.automatic)})
 
     def on_assigned(self, event):
         key = tensor_id(event.variable)
         if self.include_untaped and key in self.tensor_ids:
-            self.events.append({"kind": "assign", "tensor": self.tensor_ids[key]})
+            self.events.append({"kind": ev.VariableAssigned.kind, "tensor": self.tensor_ids[key]})
 
     def on_sweep_started(self, event):
         tape = self.tape(event.tape)
@@ -229,7 +251,7 @@ class _Builder:
                 totals[tid] = totals[tid] + value if tid in totals else value
         self.sweeps.append(sweep)
         self.sweep_events[sweep["id"]] = [event, [], None]
-        self.events.append({"kind": "sweep", "sweep": sweep["id"], "tape": tape})
+        self.events.append({"kind": ev.SweepStarted.kind, "sweep": sweep["id"], "tape": tape})
 
     def on_step(self, event):
         sweep = self.open_sweep(event.tape)
@@ -266,7 +288,7 @@ class _Builder:
             }
         )
         self.sweep_events[sweep["id"]][1].append(event)
-        self.events.append({"kind": "step", "sweep": sweep["id"], "op": oid})
+        self.events.append({"kind": ev.BackwardStep.kind, "sweep": sweep["id"], "op": oid})
 
     def on_sweep_finished(self, event):
         sweep = self.open_sweep(event.tape)
@@ -274,12 +296,12 @@ class _Builder:
             sweep["results"] = [None if g is None else _preview(g) for g in event.results]
             sweep["open"] = False
             self.sweep_events[sweep["id"]][2] = event
-            self.events.append({"kind": "sweep_end", "sweep": sweep["id"]})
+            self.events.append({"kind": ev.SweepFinished.kind, "sweep": sweep["id"]})
 
     def on_released(self, event):
         tape = self.tape(event.tape)
         self.tapes[tape]["released"] = event.reason
-        self.events.append({"kind": "release", "tape": tape, "reason": event.reason})
+        self.events.append({"kind": ev.TapeReleased.kind, "tape": tape, "reason": event.reason})
 
     # -- values, read once at the end -----------------------------------------------------
     def finish(self):
@@ -293,13 +315,9 @@ class _Builder:
                 self.notes.add(SUMMARISED_NOTE if isinstance(source, recorder.ValueSummary) else RELEASED_NOTE)
                 continue
             try:
-                value = _value(source)
+                info["preview"], info["nbytes"], info["nonfinite"] = summarise(source)
             except Exception:  # a value we cannot read (a device error): say so, don't fail
                 info["preview"] = "?"
-                continue
-            info["preview"] = fmt.preview(value)
-            info["nbytes"] = int(value.nbytes)
-            info["nonfinite"] = bool(value.dtype.kind in "fc" and not np.all(np.isfinite(value)))
         for sweep in self.sweeps:
             sweep.pop("_totals", None)
             sweep.pop("_arrived", None)

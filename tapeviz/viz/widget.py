@@ -1,7 +1,7 @@
 """The ipywidgets player: play, pause, step back and forward, a slider, a speed,
 zoom that follows the highlighted node, and a predict mode.
 
-It is a thin view over :class:`tapeviz.viz.export.Animation`: the frames are
+It is a thin view over :class:`tapeviz.viz.animation.Animation`: the frames are
 data (deltas over one layout), the picture is laid out once, and each step
 draws that frame's state (highlight, gradients on the nodes and the edges)
 and its chain-rule card. ipywidgets is imported when a player is made, never
@@ -23,7 +23,8 @@ from collections import OrderedDict
 
 from tapeviz.viz import card as cards
 from tapeviz.viz import format as fmt
-from tapeviz.viz.export import Animation, iframe
+from tapeviz.viz.animation import Animation
+from tapeviz.viz.html_page import iframe
 from tapeviz.viz.render import GraphvizUnavailable
 
 ZOOMS = [("fit", 1.0), ("1.5x", 1.5), ("2x", 2.0), ("3x", 3.0), ("5x", 5.0)]

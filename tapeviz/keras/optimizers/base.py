@@ -294,6 +294,11 @@ class Optimizer(RecordsInit):
         for g, v in zip(arrays, variables):
             with updating(v):  # read, compute, assign: no other thread's assign* in between
                 self.update_step(g, v, to_array(v).dtype.type(lr))
+        for v in variables:  # add_weight(constraint=...): projected after the update, as Keras 3 does
+            constraint = getattr(v, "constraint", None)
+            if constraint is not None:
+                with updating(v):
+                    v.assign(constraint(v))
         self._iterations.assign(to_array(self._iterations) + 1)
         return None
 

@@ -1,0 +1,133 @@
+"""The kernel-free HTML player: one self-contained page per animation.
+
+The page embeds the laid-out SVG once, the frames (deltas) as JSON and the
+player's script and styles, which ship as package data files
+(``tapeviz/viz/static/player.js``, ``player.css``) so a linter can read them.
+No kernel, no network: a 2,000-step sweep stays a few hundred kilobytes.
+Captions, cards and badges are set with ``textContent``, and the JSON is
+escaped for ``<script>``, so user text never becomes markup.
+"""
+
+import functools
+import json
+import re
+from importlib import resources
+
+from tapeviz.viz import card as cards
+from tapeviz.viz import format as fmt
+from tapeviz.viz import tangent_card
+
+
+@functools.cache
+def static_text(name):
+    """A file of ``tapeviz/viz/static`` (the player's script or styles), read once."""
+    return resources.files("tapeviz.viz").joinpath("static", name).read_text(encoding="utf-8")
+
+
+_KEEP = ("index", "kind", "node", "caption", "set", "edges", "flow", "clear", "hidden", "card")
+
+
+def _compact_card(card):
+    """What the page needs of a card (rows of short strings)."""
+    if card is None:
+        return None
+    if card.get("forward"):
+        return tangent_card.compact(card)
+    if card.get("seed"):
+        rows = [[cards.ratio(r["input"], r["input"]), "", "", r["total"], r["total"], 0] for r in card["rows"]]
+    else:
+        rows = [
+            [
+                cards.wrt(r["input"]),
+                cards.local_shown(r),
+                "",
+                r["product"],
+                r["sum"] or r["total"],
+                1 if r["elementwise"] else 0,
+            ]
+            for r in card["rows"]
+        ]
+    return {
+        "op": card["op"],
+        "out": card["outputs"],
+        "up": card["upstream"],
+        "f": card["formula"],
+        "rows": rows,
+        "seed": 1 if card.get("seed") else 0,
+    }
+
+
+def _frame_json(animation):
+    out = []
+    for frame in animation.frames:
+        item = {k: frame[k] for k in _KEEP if frame.get(k)}
+        if "card" in item:
+            item["card"] = _compact_card(item["card"])
+        item["index"] = frame["index"]
+        out.append(item)
+    return out
+
+
+def html_player(animation, title="tapeviz"):
+    """A self-contained HTML page that plays the frames without a kernel or network."""
+    frames = fmt.script_json(json.dumps(_frame_json(animation), sort_keys=True, separators=(",", ":")))
+    boxes = fmt.script_json(
+        json.dumps({k: [round(v, 1) for v in b] for k, b in sorted(animation.boxes.items())}, separators=(",", ":"))
+    )
+    paths = fmt.script_json(
+        json.dumps(
+            {k: [[round(x, 1), round(y, 1)] for x, y in p] for k, p in sorted(animation.paths.items())},
+            separators=(",", ":"),
+        )
+    )
+    links = fmt.script_json(json.dumps(animation.links, separators=(",", ":")))
+    style = fmt.script_json(json.dumps(animation.style, sort_keys=True, separators=(",", ":")))
+    ask = fmt.html_text(animation.style["ask"])
+    return f"""<!DOCTYPE html>
+<html><head><meta charset="utf-8"><title>{fmt.html_text(title)}</title>
+<style>{static_text("player.css")}</style></head><body>
+<div id="tapeviz-player">
+<div class="tv-bar">
+<div class="tv-controls">
+<button class="tv-first" title="first">&#x25C0;&#x25C0; first</button><button class="tv-back" title="step back">&#x25C0; step</button><button class="tv-play">&#x25B6; play</button><button class="tv-next" title="step forward">step &#x25B6;</button><button class="tv-last" title="last">last &#x25B6;&#x25B6;</button>
+<input class="tv-slider" type="range" min="0" max="0" value="0" style="width:240px">
+<label>speed <select class="tv-speed"><option value="1600">slow</option><option value="900" selected>normal</option><option value="400">fast</option></select></label>
+<button class="tv-zoom-out" title="zoom out">&#x2212;</button><span class="tv-zoom-level">100%</span><button class="tv-zoom-in" title="zoom in">+</button><button class="tv-zoom-fit" title="fit the width">fit</button>
+<label title="hide each gradient until you type it"><input type="checkbox" class="tv-predict"> predict</label>
+</div>
+<div class="tv-caption"></div>
+<div class="tv-card"></div>
+<div class="tv-guess" style="display:none">your answer for {ask}: <input class="tv-guess-input" size="10"> <button class="tv-check">check</button> <span class="tv-verdict"></span></div>
+</div>
+<div class="tv-view">
+{animation.base_svg}
+</div>
+<div class="tv-legend">{animation.legend_html()}</div>
+</div>
+<script type="application/json" id="tapeviz-frames">{frames}</script>
+<script type="application/json" id="tapeviz-boxes">{boxes}</script>
+<script type="application/json" id="tapeviz-paths">{paths}</script>
+<script type="application/json" id="tapeviz-links">{links}</script>
+<script type="application/json" id="tapeviz-style">{style}</script>
+<script>{static_text("player.js")}</script>
+</body></html>
+"""
+
+
+def iframe(page, height=None):
+    """A whole HTML page (an exported animation) as an inline iframe that keeps its own scripts."""
+    import html as _html
+
+    if height is None:
+        height = _guess_height(page)
+    return (
+        f'<iframe class="tapeviz-embed" srcdoc="{_html.escape(page, quote=True)}" '
+        f'style="width:100%;height:{height}px;border:1px solid #e5e7eb;border-radius:4px" '
+        'loading="lazy"></iframe>'
+    )
+
+
+def _guess_height(page):
+    match = re.search(r'<svg width="[\d.]+pt" height="([\d.]+)pt"', page)
+    graph = float(match.group(1)) * 4 / 3 if match else 300.0
+    return int(min(900, graph + 260))

@@ -1,0 +1,258 @@
+"""Graphviz's SVG, read and drawn on: one laid-out picture, a state per frame.
+
+The graph is laid out once by ``dot`` (with no gradients on it); this module
+reads where ``dot`` put each node and edge (``node_boxes``, ``edge_paths``),
+and draws a frame's state on top of that picture: a highlight around the
+current node, gradient badges beside the nodes that have one (``dy/dx = 6``),
+the gradients on the edges they flowed along (against the arrows), dotted
+links from backward ops to the forward op they differentiate, hidden nodes
+(the recording animation), and a caption with the chain-rule card.
+"""
+
+import re
+
+from tapeviz.viz import card as cards
+from tapeviz.viz import format as fmt
+
+HIGHLIGHT = "#f59e0b"
+FLOW = "#dc2626"  # a gradient flowing along an edge, against its arrow
+LINK = "#7c3aed"  # dotted: a backward op -> the forward op it differentiates
+# Colours of what a frame adds: red gradients flowing back (against the arrows)
+# in the reverse player, blue tangents flowing forward (with them) in the tangent player.
+REVERSE_STYLE = {
+    "flow": FLOW,
+    "badge": "#fee2e2",
+    "badge_edge": "#b91c1c",
+    "badge_text": "#991b1b",
+    "forward": False,
+    "ask": "upstream \u00d7 local",
+}
+FORWARD_STYLE = {
+    "flow": "#2563eb",
+    "badge": "#dbeafe",
+    "badge_edge": "#1d4ed8",
+    "badge_text": "#1e3a8a",
+    "forward": True,
+    "ask": "the output's tangent",
+}
+_NUM = r"-?\d+(?:\.\d+)?"
+
+
+# -- reading graphviz's SVG -------------------------------------------------------------------
+
+
+def node_boxes(svg):
+    """Bounding boxes of the ``<g id=... class="node">`` groups of a graphviz SVG."""
+    boxes = {}
+    for match in re.finditer(r'<g id="([^"]+)" class="node">(.*?)</g>', svg, re.S):
+        nid, body = match.group(1), match.group(2)
+        xs, ys = [], []
+        for pts in re.findall(r'points="([^"]+)"', body):
+            for pair in pts.split():
+                x, y = pair.split(",")
+                xs.append(float(x))
+                ys.append(float(y))
+        for cx, cy, rx, ry in re.findall(rf'cx="({_NUM})" cy="({_NUM})" rx="({_NUM})" ry="({_NUM})"', body):
+            xs += [float(cx) - float(rx), float(cx) + float(rx)]
+            ys += [float(cy) - float(ry), float(cy) + float(ry)]
+        for d in re.findall(r' d="([^"]+)"', body):
+            nums = [float(n) for n in re.findall(_NUM, d)]
+            xs += nums[0::2]
+            ys += nums[1::2]
+        if xs:
+            boxes[nid] = (min(xs), min(ys), max(xs), max(ys))
+    return boxes
+
+
+def edge_paths(svg):
+    """Edge id -> the points of its spline (tail at the source node first), from graphviz's SVG."""
+    paths = {}
+    for match in re.finditer(r'<g id="(e\d+)" class="edge">(.*?)</g>', svg, re.S):
+        found = re.search(r' d="([^"]+)"', match.group(2))
+        if found:
+            nums = [float(n) for n in re.findall(_NUM, found.group(1))]
+            paths[match.group(1)] = list(zip(nums[0::2], nums[1::2]))
+    return paths
+
+
+def _badge_width(label):
+    return 6.2 * len(label) + 8
+
+
+def badge_overhang(svg, boxes, frames):
+    """How far (pt) the widest badge of any frame reaches past the picture's right edge."""
+    width, _ = size(svg)
+    dx, _ = svg_translate(svg)
+    reach = 0.0
+    for frame in frames:
+        for nid, label in frame.get("set", {}).items():
+            if nid in boxes:
+                reach = max(reach, dx + boxes[nid][2] - 6 + _badge_width(label))
+    return max(0.0, reach - width + 4)
+
+
+def widen(svg, extra):
+    """``svg`` with ``extra`` points of blank space added on the right (width and viewBox)."""
+    if extra <= 0:
+        return svg
+    width, height = size(svg)
+    svg = re.sub(rf'width="{_NUM}pt"', f'width="{width + extra:.2f}pt"', svg, count=1)
+    return re.sub(
+        rf'viewBox="({_NUM}) ({_NUM}) ({_NUM}) ({_NUM})"',
+        lambda m: f'viewBox="{m.group(1)} {m.group(2)} {float(m.group(3)) + extra:.2f} {m.group(4)}"',
+        svg,
+        count=1,
+    )
+
+
+def size(svg):
+    width = float(re.search(rf'width="({_NUM})pt"', svg).group(1))
+    height = float(re.search(rf'height="({_NUM})pt"', svg).group(1))
+    return width, height
+
+
+def svg_translate(svg):
+    match = re.search(
+        rf'class="graph" transform="scale\(({_NUM}) ({_NUM})\) rotate\(0\) translate\(({_NUM}) ({_NUM})\)"', svg
+    )
+    return (float(match.group(3)), float(match.group(4))) if match else (4.0, 0.0)
+
+
+def zoomed(svg, box, zoom):
+    """The picture cropped to 1/zoom of its size around ``box`` (the highlighted node), same display size."""
+    width, height = size(svg)
+    dx, dy = svg_translate(svg)
+    w, h = width / zoom, height / zoom
+    if box is None:
+        cx, cy = width / 2, height / 2
+    else:
+        cx, cy = dx + (box[0] + box[2]) / 2, dy + (box[1] + box[3]) / 2
+    x0 = min(max(0.0, cx - w / 2), width - w)
+    y0 = min(max(0.0, cy - h / 2), height - h)
+    return re.sub(
+        rf'viewBox="{_NUM} {_NUM} {_NUM} {_NUM}"', f'viewBox="{x0:.1f} {y0:.1f} {w:.1f} {h:.1f}"', svg, count=1
+    )
+
+
+# -- drawing one frame's state -----------------------------------------------------------------
+
+
+def _defs(style):
+    """The arrowhead on a flowing edge: at its tail for gradients (they flow back), at its head for tangents."""
+    orient = "auto" if style["forward"] else "auto-start-reverse"
+    ref = 8 if style["forward"] else 2
+    return (
+        f'<defs><marker id="{_marker(style)}" viewBox="0 0 10 10" refX="{ref}" refY="5" markerWidth="5" '
+        f'markerHeight="5" orient="{orient}"><path d="M0,0 L10,5 L0,10 z" fill="{style["flow"]}"/></marker></defs>'
+    )
+
+
+def _marker(style):
+    return "tv-ahead" if style["forward"] else "tv-back"
+
+
+def box_centre(box):
+    return (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+
+
+def _overlay(boxes, frame, badges, edges, paths, links, style=REVERSE_STYLE):
+    parts = ['<g class="tapeviz-overlay">', _defs(style)]
+    flow, end = style["flow"], ("marker-end" if style["forward"] else "marker-start")
+    for backward, forward in links:
+        if backward in boxes and forward in boxes:
+            (x0, y0), (x1, y1) = box_centre(boxes[backward]), box_centre(boxes[forward])
+            parts.append(
+                f'<line class="tv-link" x1="{x0:.1f}" y1="{y0:.1f}" x2="{x1:.1f}" y2="{y1:.1f}" '
+                f'stroke="{LINK}" stroke-width="1.5" stroke-dasharray="2,3"/>'
+            )
+    hidden = set(frame.get("hidden", ()))
+    for nid in hidden:
+        if nid in boxes:
+            x0, y0, x1, y1 = boxes[nid]
+            parts.append(
+                f'<rect x="{x0 - 2:.1f}" y="{y0 - 2:.1f}" width="{x1 - x0 + 4:.1f}" '
+                f'height="{y1 - y0 + 4:.1f}" fill="white" fill-opacity="0.9"/>'
+            )
+    for eid in frame.get("flow", ()):
+        points = paths.get(eid)
+        if points:
+            d = "M" + " L".join(f"{x:.1f},{y:.1f}" for x, y in points)
+            parts.append(
+                f'<path class="tv-flow" d="{d}" fill="none" stroke="{flow}" stroke-width="3" '
+                f'{end}="url(#{_marker(style)})"/>'
+            )
+    for eid in sorted(edges):
+        points = paths.get(eid)
+        if points:
+            x, y = points[len(points) // 2]
+            label = edges[eid]
+            w = 6.0 * len(label) + 6
+            parts.append(
+                f'<g class="tv-edge-grad"><rect x="{x + 3:.1f}" y="{y - 7:.1f}" width="{w:.1f}" height="13" '
+                f'rx="3" fill="white" fill-opacity="0.85"/><text x="{x + 6:.1f}" y="{y + 3:.1f}" '
+                f'font-family="Helvetica,Arial,sans-serif" font-size="10" fill="{flow}">'
+                f"{fmt.html_text(label)}</text></g>"
+            )
+    node = frame.get("node")
+    if node in boxes:
+        x0, y0, x1, y1 = boxes[node]
+        parts.append(
+            f'<rect x="{x0 - 4:.1f}" y="{y0 - 4:.1f}" width="{x1 - x0 + 8:.1f}" height="{y1 - y0 + 8:.1f}" '
+            f'rx="6" fill="none" stroke="{HIGHLIGHT}" stroke-width="4"/>'
+        )
+    for nid in sorted(badges):
+        if nid not in boxes or nid in hidden:
+            continue
+        x0, y0, x1, y1 = boxes[nid]
+        label = badges[nid]
+        width = _badge_width(label)
+        parts.append(
+            f'<rect x="{x1 - 6:.1f}" y="{y1 - 8:.1f}" width="{width:.1f}" height="16" rx="4" '
+            f'fill="{style["badge"]}" stroke="{style["badge_edge"]}" stroke-width="1"/>'
+        )
+        parts.append(
+            f'<text x="{x1 - 2:.1f}" y="{y1 + 4:.1f}" font-family="Helvetica,Arial,sans-serif" '
+            f'font-size="11" fill="{style["badge_text"]}">{fmt.html_text(label)}</text>'
+        )
+    parts.append("</g>")
+    return "".join(parts)
+
+
+LINE_H = 15
+
+
+def frame_svg(base, boxes, frame, caption=True, badges=None, edges=None, paths=None, links=(), style=None):
+    """One frame as a standalone SVG: caption and card on top, the graph with the frame's state below."""
+    if badges is None:
+        badges, edges = frame.get("set", {}), frame.get("edges", {})
+    width, height = size(base)
+    close = base.rfind("</g>")
+    graph = (
+        base[:close]
+        + _overlay(boxes, frame, badges, edges or {}, paths or {}, links, style or REVERSE_STYLE)
+        + base[close:]
+    )
+    if not caption:
+        return graph
+    lines = [f"step {frame['index']}: {frame['caption']}"] + cards.text(frame.get("card"))
+    top = 8 + LINE_H * len(lines)
+    graph = re.sub(
+        r'<svg width="[^"]+" height="[^"]+"',
+        f'<svg x="0" y="{top}" width="{width}pt" height="{height}pt"',
+        graph,
+        count=1,
+    )
+    total_w, total_h = max(width, 560), height + top + 10
+    text = "".join(
+        f'<text x="6" y="{14 + LINE_H * i}" font-family="Helvetica,Arial,sans-serif" font-size="12"'
+        f">{fmt.html_text(line)}</text>"
+        for i, line in enumerate(lines)
+    )
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{total_w:.0f}pt" height="{total_h:.0f}pt" '
+        f'viewBox="0 0 {total_w:.0f} {total_h:.0f}">'
+        f'<rect width="100%" height="100%" fill="white"/>{text}{graph}</svg>'
+    )
+
+
+# -- the kernel-free HTML player ------------------------------------------------------------------
