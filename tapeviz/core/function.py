@@ -630,7 +630,7 @@ class ConcreteFunction:
         concrete._defaults = {str(name): graph_codec.decode_value(value) for name, value in data.get("defaults", [])}
         concrete._key = graph_codec.decode_value(data["signature"])
         concrete._keepalive = []
-        concrete._signature = inspect.Signature(concrete._signature_holder()._parameters())  # names and kinds valid
+        inspect.Signature(concrete._signature_holder()._parameters())  # ValueError unless names and kinds are valid
         leaves = check_signature(concrete._key, concrete._names)
         concrete._python_values = {n: _spec_of(d) for n, d in concrete._key if d[0] == "L"}
         concrete.graph = graph_codec.decode_graph(data["graph"], list(variables))

@@ -41,6 +41,10 @@ def encode_value(value, where):
         return {"dict": [[encode_value(k, where), encode_value(v, where)] for k, v in value.items()]}
     if isinstance(value, dtypes.DType):
         return {"dtype": value.name}
+    if isinstance(value, type) and issubclass(value, np.generic):  # a kernel's dtype attribute (Cast, TopKV2)
+        return {"numpy_type": dtypes.as_dtype(value).name}
+    if isinstance(value, np.dtype):
+        return {"numpy_dtype": dtypes.as_dtype(value).name}
     if isinstance(value, slice):
         return {"slice": [encode_value(v, where) for v in (value.start, value.stop, value.step)]}
     if value is Ellipsis:
@@ -75,6 +79,10 @@ def decode_value(data):
         return {decode_value(k): decode_value(v) for k, v in payload}
     if kind == "dtype":
         return dtypes.as_dtype(payload)
+    if kind == "numpy_type":  # by tapeviz dtype name only: never a type named in the file
+        return dtypes.as_dtype(str(payload)).as_numpy_dtype
+    if kind == "numpy_dtype":
+        return np.dtype(dtypes.as_dtype(str(payload)).as_numpy_dtype)
     if kind == "slice":
         return slice(*[decode_value(v) for v in payload])
     if kind == "ellipsis":
