@@ -343,6 +343,8 @@ GRAPH_WORDS = st.sampled_from(
         "list",
         "dict",
         "slot",
+        "numpy_type",
+        "numpy_dtype",
         "array",
         "dtype",
         "float",
