@@ -411,3 +411,12 @@ def test_every_rule_cases_trace_is_accepted_by_the_load_time_checks():
             np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=1e-12, err_msg=name)
         stored.append(name)
     assert len(stored) == len(collect())  # every primitive's case was stored and replayed
+
+
+def test_a_loaded_function_can_be_drawn(tmp_path):
+    from tapeviz import viz
+
+    tf.saved_model.save(MyModule(), str(tmp_path / "m"))
+    figure = viz.show(tf.saved_model.load(str(tmp_path / "m")).call_custom_grad)
+    assert '"clip_gradients\\n(custom gradient)"' in figure.dot
+    assert repr(figure).splitlines()[0] == "call_custom_grad: 1 inputs, 1 ops"
