@@ -420,3 +420,17 @@ def test_a_loaded_function_can_be_drawn(tmp_path):
     figure = viz.show(tf.saved_model.load(str(tmp_path / "m")).call_custom_grad)
     assert '"clip_gradients\\n(custom gradient)"' in figure.dot
     assert repr(figure).splitlines()[0] == "call_custom_grad: 1 inputs, 1 ops"
+
+
+def test_functions_of_modules_in_lists_are_restored_at_their_paths(tmp_path):
+    class Stack(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.layers = [Scale(), Scale()]
+            self.layers[1].s.assign(-2.0)
+
+    tf.saved_model.save(Stack(), str(tmp_path / "m"))
+    loaded = tf.saved_model.load(str(tmp_path / "m"))
+    x = tf.constant([[1.0, 2.0]])
+    assert loaded.layers[0].scaled(x).numpy().tolist() == [[1.5, 3.0]]
+    assert loaded.layers[1].scaled(x).numpy().tolist() == [[-2.0, -4.0]]  # each reads its own variable
