@@ -37,7 +37,9 @@ def trace_functions(obj):
         for name in function_names(module):
             function = getattr(module, name)
             concretes, note = list(function.concrete_functions), None
-            if not concretes and function.input_signature is not None:
+            if function.runs_eagerly:
+                concretes, note = [], "it runs eagerly (a trace could not record it), so it has no graph to store"
+            elif not concretes and function.input_signature is not None:
                 try:
                     concretes = [function.get_concrete_function()]
                 except Exception as exc:  # noqa: BLE001 - saved without it, and said why

@@ -434,3 +434,20 @@ def test_functions_of_modules_in_lists_are_restored_at_their_paths(tmp_path):
     x = tf.constant([[1.0, 2.0]])
     assert loaded.layers[0].scaled(x).numpy().tolist() == [[1.5, 3.0]]
     assert loaded.layers[1].scaled(x).numpy().tolist() == [[-2.0, -4.0]]  # each reads its own variable
+
+
+def test_a_function_that_fell_back_to_eager_is_left_out_with_a_note(tmp_path):
+    class Branchy(tf.Module):
+        @tf.function
+        def relu_ish(self, x):
+            if x > 0:  # a Python decision on a value: the function runs eagerly from then on
+                return x
+            return -x
+
+    module = Branchy()
+    with pytest.warns(RuntimeWarning, match="runs eagerly"):
+        module.relu_ish(tf.constant(2.0))
+    with pytest.warns(UserWarning, match="relu_ish \\(it runs eagerly"):
+        tf.saved_model.save(module, str(tmp_path / "m"))
+    with pytest.raises(ValueError, match="was not saved"):
+        tf.saved_model.load(str(tmp_path / "m")).relu_ish(tf.constant(2.0))

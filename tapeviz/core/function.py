@@ -201,6 +201,11 @@ class Function:
         """Every ConcreteFunction's signature, as TF prints them (blank line between)."""
         return "\n\n".join(c.pretty_printed_signature(verbose) for c in self._traces.concrete.values())
 
+    @property
+    def runs_eagerly(self):
+        """True once a trace could not record the function (it reads a tensor's value): it runs its Python."""
+        return self._traces.eager is not None
+
     def experimental_get_tracing_count(self):
         """How many ConcreteFunctions this function has traced."""
         return self._traces.count
