@@ -470,14 +470,17 @@ class _Restored:
         }
         return root
 
-    def __call__(self, *args, **kwargs):
+    @property
+    def __call__(self):
+        """The restored ``__call__`` (``loaded(x)`` calls it; ``loaded.__call__`` is it, as in TF)."""
         function = self.__dict__["_children"].get("__call__")
         if function is None:
-            self.__getattr__("__call__")  # a folder saved before traces were kept: says how to pass the class
+            if "__call__" in self.__dict__["_functions"]:
+                self.__getattr__("__call__")  # a folder saved before traces were kept: says how to pass the class
             raise TypeError(
                 f"The restored {self.__dict__['_class_name']} object is not callable: it saved no __call__."
             )
-        return function(*args, **kwargs)
+        return function
 
     def _place(self, parts, variable):
         node = self

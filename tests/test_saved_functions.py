@@ -191,6 +191,7 @@ def test_loaded_functions_read_the_restored_variables(tmp_path):
 def test_a_signature_is_called_with_keywords_and_returns_a_dict(tmp_path):
     tf.saved_model.save(Dense(), str(tmp_path / "m"))
     loaded = tf.saved_model.load(str(tmp_path / "m"))
+    assert loaded.__call__.concrete_functions[0].structured_input_signature[0][0].shape == (None, 2)  # as TF's
     outputs = loaded.signatures["serving_default"](x=tf.constant(X))
     assert sorted(outputs) == ["output_0"]
     np.testing.assert_allclose(outputs["output_0"].numpy(), TF_DENSE_Y, rtol=1e-6)
@@ -451,3 +452,11 @@ def test_a_function_that_fell_back_to_eager_is_left_out_with_a_note(tmp_path):
         tf.saved_model.save(module, str(tmp_path / "m"))
     with pytest.raises(ValueError, match="was not saved"):
         tf.saved_model.load(str(tmp_path / "m")).relu_ish(tf.constant(2.0))
+
+
+def test_a_restored_object_without_call_is_not_callable(tmp_path):
+    module = tf.Module()
+    module.v = tf.Variable(1.0)
+    tf.saved_model.save(module, str(tmp_path / "m"))
+    with pytest.raises(TypeError, match="not callable"):
+        tf.saved_model.load(str(tmp_path / "m"))(1.0)  # TF: TypeError: '_UserObject' object is not callable
