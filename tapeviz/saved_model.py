@@ -1,23 +1,32 @@
-"""``tf.saved_model.save`` / ``load``: a Module's (or a Keras model's) variables in a directory, in tapeviz's format.
+"""``tf.saved_model.save`` / ``load``: a Module (or a Keras model) in a directory, in tapeviz's format.
 
-TF's SavedModel stores traced graphs, so a loaded object runs without its
-Python class. tapeviz runs Python eagerly and has no graphs, so its format
-(a directory, like TF's) holds:
+As TF's SavedModel, it stores the object's traced ``tf.function``s, so a
+loaded object can be called, and differentiated, without its Python class.
+The directory holds:
 
 - ``tapeviz_saved_model.json``: the format marker, the object's class name
   (as data: shown, never imported), the arguments it was constructed with,
-  the path of every variable (``'layers/0/w'``), the ``tf.function`` methods
-  with their input signatures, and the name of the data file beside it;
+  the path of every variable (``'layers/0/w'``), the traces of every
+  ``tf.function`` of the object and of the modules it holds
+  (``saved_functions``: ``ConcreteFunction.to_dict()`` data, custom gradients
+  included, captured variables named by path; a function a file cannot hold,
+  such as an optimizer step, is left out with a note), the ``signatures``,
+  and the name of the data file beside it;
 - ``variables-<token>.npz``: the variables' values, in ``module.variables``
   order (``model-<token>.keras`` for a Keras model).
 
-A file is data. ``load`` returns, as TF does for a class it does not know, a
-restored object holding the variables at their attribute paths
-(``restored.layers[0].w``). It rebuilds a real instance only of a class the
-user hands it: ``load(path, custom_objects={"Scaled": Scaled})``, or a class
-registered with ``tf.keras.saving.register_keras_serializable()``. That class
-is called with the saved constructor arguments (values, and only objects the
-Keras loader may make), lazily created variables are made by calling each
+A file is data. ``load`` returns, as TF does, a restored object holding the
+variables at their attribute paths (``restored.layers[0].w``) and one
+callable per saved ``tf.function`` (``restored.inner.scaled(x)``,
+``restored(x)`` for ``__call__``), which runs the first stored trace that
+accepts its arguments. Ops are found only in tapeviz's primitive registry,
+host calls only in its closed table; a graph is checked (arities, value ids,
+variable indices, shapes) before it is accepted. ``load`` rebuilds a real
+instance only of a class the user hands it:
+``load(path, custom_objects={"Scaled": Scaled})``, or a class registered
+with ``tf.keras.saving.register_keras_serializable()``. That class is called
+with the saved constructor arguments (values, and only objects the Keras
+loader may make), lazily created variables are made by calling each
 ``tf.function`` with an ``input_signature`` on zeros, and every variable
 takes its saved value. No module or attribute named in the file is ever
 looked up.
@@ -25,6 +34,7 @@ looked up.
 Writing is all or nothing: the data file gets a fresh name, the manifest
 naming it replaces the old one in one ``os.replace``, and only then is the
 old data file removed, so the folder always holds a readable, matching pair.
+Functions are traced and encoded before anything is written.
 """
 
 import json
@@ -36,6 +46,7 @@ import zlib
 
 import numpy as np
 
+from tapeviz import saved_functions
 from tapeviz.core.eager import Function
 from tapeviz.core.files import FileFormatError, atomic_write, write_bytes
 from tapeviz.core.tensor import Variable
@@ -55,9 +66,10 @@ _MAX_MANIFEST_BYTES = 64 << 20
 
 
 class SaveOptions:
-    """``tf.saved_model.SaveOptions``: accepted, as TF code passes them. tapeviz saves no
-    graphs, so the options change nothing: custom gradients are kept with their Python
-    function, and ``experimental_custom_gradients`` is always on in effect."""
+    """``tf.saved_model.SaveOptions``: accepted, as TF code passes them. Only
+    ``experimental_custom_gradients`` changes anything: ``True`` (TF's default) stores each custom
+    gradient with the traces; ``False`` stores the function alone, so a loaded function raises TF's
+    ``LookupError: No gradient defined for operation ...`` when a tape differentiates it."""
 
     def __init__(
         self,
@@ -100,11 +112,14 @@ def save(obj, export_dir, signatures=None, options=None):
     Args:
         obj: a ``tf.Module`` or a Keras model.
         export_dir: the directory (created if missing).
-        signatures: accepted for TensorFlow compatibility.
-        options: accepted for TensorFlow compatibility.
+        signatures: a ``tf.function`` with an ``input_signature``, a ConcreteFunction, or a dict of
+            them by key; as TF, the root's one signed ``tf.function`` is ``'serving_default'`` when
+            none is given.
+        options: a ``SaveOptions``; ``experimental_custom_gradients=False`` leaves custom gradients out.
 
     Raises:
-        ValueError: ``obj`` is neither a ``tf.Module`` nor a Keras model.
+        ValueError: ``obj`` is neither a ``tf.Module`` nor a Keras model, or a signature asked for
+            cannot be stored (it captures a variable the object does not hold, or runs Python).
 
     Example:
         >>> import tempfile
@@ -123,21 +138,29 @@ def save(obj, export_dir, signatures=None, options=None):
             f"Expected a tf.Module or a Keras model for export, got {type(obj).__name__}. Subclass tf.Module "
             "(or keras.Model) so that its variables can be found."
         )
-    os.makedirs(export_dir, exist_ok=True)
     token = secrets.token_hex(8)
     if isinstance(obj, Model):
+        os.makedirs(export_dir, exist_ok=True)
         data_file = f"model-{token}.keras"
         obj.save(os.path.join(export_dir, data_file))
-        manifest = {"format": _FORMAT, "version": 2, "kind": "keras"}
+        manifest = {"format": _FORMAT, "version": 2, "kind": "keras", "data_file": data_file}
+        encoded = json.dumps(manifest, indent=1).encode("utf-8")
     else:
+        # Everything that may fail (tracing, encoding) happens before the first write.
+        traced = saved_functions.trace_functions(obj)  # first: tracing a signed function may make variables
         manifest = _describe_module(obj)
-        data_file = f"variables-{token}.npz"
+        paths = {id(v): info["path"] for v, info in zip(obj.variables, manifest["variables"])}
+        gradients = options is None or bool(getattr(options, "experimental_custom_gradients", True))
+        manifest["saved_functions"] = saved_functions.encode_functions(traced, paths, gradients)
+        manifest["signatures"] = saved_functions.encode_signatures(obj, signatures, traced, paths, gradients)
+        data_file = manifest["data_file"] = f"variables-{token}.npz"
+        encoded = json.dumps(manifest, indent=1).encode("utf-8")
+        os.makedirs(export_dir, exist_ok=True)
         values = {str(i): v.numpy() for i, v in enumerate(obj.variables)}
         with atomic_write(os.path.join(export_dir, data_file)) as f:
             np.savez(f, **values)
-    manifest["data_file"] = data_file
     previous = _previous_data_file(export_dir)
-    write_bytes(os.path.join(export_dir, _MANIFEST), json.dumps(manifest, indent=1).encode("utf-8"))
+    write_bytes(os.path.join(export_dir, _MANIFEST), encoded)
     if previous is not None and previous != data_file:
         try:
             os.unlink(os.path.join(export_dir, previous))
@@ -167,7 +190,7 @@ def _describe_module(module):
     paths = {id(v): p for p, v in _variable_paths(module)}
     return {
         "format": _FORMAT,
-        "version": 2,
+        "version": 3,
         "kind": "module",
         "class": {"name": registry.get_registered_name(cls), "module": cls.__module__, "qualname": cls.__qualname__},
         "init": args,
@@ -233,8 +256,9 @@ def load(export_dir, tags=None, options=None, custom_objects=None):
         custom_objects: ``{"ClassName": cls}``: rebuild a real instance of ``cls``.
 
     Returns:
-        A restored object holding the variables at their attribute paths, or
-        an instance of the class you passed (a Keras model for a saved model).
+        A restored object holding the variables and the saved ``tf.function``s
+        at their attribute paths (and ``.signatures``), or an instance of the
+        class you passed (a Keras model for a saved model).
 
     Raises:
         OSError: no saved object in ``export_dir``.
@@ -265,6 +289,10 @@ def load(export_dir, tags=None, options=None, custom_objects=None):
     if manifest["kind"] == "keras":
         return load_model(data_path, custom_objects=custom_objects)
     values = _read_values(data_path, manifest["variables"])
+    try:  # built (never run) whether or not a class is given: a malformed function is refused either way
+        restored = _Restored.from_manifest(manifest, values)
+    except ValueError as exc:
+        raise FileFormatError(f"{manifest_path} is malformed: {exc}") from None
     cls = _registered_class(manifest["class"], custom_objects)
     if cls is not None:
         obj = _rebuild(cls, manifest, custom_objects)
@@ -272,7 +300,7 @@ def load(export_dir, tags=None, options=None, custom_objects=None):
             for variable, value in zip(obj.variables, values):
                 variable.assign(value)
             return obj
-    return _Restored.from_manifest(manifest, values)
+    return restored
 
 
 def _read_manifest(path):
@@ -430,7 +458,29 @@ class _Restored:
             variables.append(variable)
             root._place(info["path"].split("/"), variable)
         root.__dict__["_variables"] = variables
+        by_path = {info["path"]: variable for info, variable in zip(manifest["variables"], variables)}
+        for path, name, function in saved_functions.decode_functions(manifest.get("saved_functions", []), by_path):
+            root._place(path.split("/") + [name] if path else [name], function)
+        signatures = manifest.get("signatures", {})
+        if not isinstance(signatures, dict):
+            raise ValueError("'signatures' must be a dict")
+        root.__dict__["signatures"] = {
+            str(key): saved_functions.SignatureFunction(str(key), saved_functions.decode_trace(data, by_path))
+            for key, data in signatures.items()
+        }
         return root
+
+    @property
+    def __call__(self):
+        """The restored ``__call__`` (``loaded(x)`` calls it; ``loaded.__call__`` is it, as in TF)."""
+        function = self.__dict__["_children"].get("__call__")
+        if function is None:
+            if "__call__" in self.__dict__["_functions"]:
+                self.__getattr__("__call__")  # a folder saved before traces were kept: says how to pass the class
+            raise TypeError(
+                f"The restored {self.__dict__['_class_name']} object is not callable: it saved no __call__."
+            )
+        return function
 
     def _place(self, parts, variable):
         node = self
@@ -464,7 +514,8 @@ class _Restored:
         if name in functions:
             raise AttributeError(
                 f"'{name}' was a tf.function of {self.__dict__['_class_name']}, whose class was not given to "
-                "tf.saved_model.load. tapeviz saves no graphs and never imports a class named in a file: pass it, "
+                "tf.saved_model.load, and this folder was saved before tapeviz stored traces (save it again to "
+                "keep them). tapeviz never imports a class named in a file: pass it, "
                 f"tf.saved_model.load(path, custom_objects={{'{self.__dict__['_class_name'].rsplit('.', 1)[-1]}': "
                 "TheClass}), or register it with @tf.keras.saving.register_keras_serializable(), to get a working "
                 "object. The variables are restored here."

@@ -144,7 +144,7 @@ def test_saved_model_rebuilds_only_a_class_passed_in_or_registered(tmp_path, mon
     assert type(again) is registered and again.w.numpy().tolist() == [5.0, 2.0]
 
 
-def test_saved_model_methods_of_an_unknown_class_say_how_to_pass_it(tmp_path):
+def test_saved_model_methods_run_from_their_traces_or_say_how_to_pass_the_class(tmp_path):
     class Doubler(tf.Module):
         def __init__(self):
             super().__init__()
@@ -156,8 +156,14 @@ def test_saved_model_methods_of_an_unknown_class_say_how_to_pass_it(tmp_path):
 
     tf.saved_model.save(Doubler(), str(tmp_path / "d"))
     restored = tf.saved_model.load(str(tmp_path / "d"))
+    assert restored(tf.constant([1.0, 3.0])).numpy().tolist() == [2.0, 6.0]  # its stored trace, no class needed
+    manifest_path = tmp_path / "d" / "tapeviz_saved_model.json"
+    manifest = json.loads(manifest_path.read_text())
+    del manifest["saved_functions"], manifest["signatures"]  # as a folder from before traces were stored
+    manifest_path.write_text(json.dumps(manifest))
+    restored = tf.saved_model.load(str(tmp_path / "d"))
     with pytest.raises(AttributeError, match="custom_objects=\\{'Doubler': TheClass\\}"):
-        restored.__call__
+        restored(tf.constant([1.0]))
     assert isinstance(tf.saved_model.load(str(tmp_path / "d"), custom_objects={"Doubler": Doubler}), Doubler)
 
 

@@ -130,7 +130,10 @@ FLOORS = {
     ),
     **dict.fromkeys(["tapeviz.autodiff", "tapeviz.data", "tapeviz.array_ops", "tapeviz.ragged", "tapeviz.sparse"], 2),
     "tapeviz.keras": 3,
-    **dict.fromkeys(["tapeviz.optimizers", "tapeviz.module", "tapeviz.saved_model", "tapeviz.datasets"], 4),
+    **dict.fromkeys(
+        ["tapeviz.optimizers", "tapeviz.module", "tapeviz.saved_model", "tapeviz.saved_functions", "tapeviz.datasets"],
+        4,
+    ),
     "tapeviz.viz": 5,
     "tapeviz": 6,
 }

@@ -184,11 +184,20 @@ class Originals(dict):
         return "<originals: " + ", ".join(self) + ">"
 
 
+@tf.custom_gradient
+def clip_gradients(y):
+    return y, lambda dy: tf.clip_by_norm(dy, 0.5)
+
+
 class Holder(tf.Module):
     def __init__(self, scale=1.0):
         super().__init__()
         self.w = tf.Variable([float(scale), 2.0])
         self.inner = [tf.Variable(tf.ones([2, 2]))]
+
+    @tf.function(input_signature=[tf.TensorSpec([1, 2], tf.float32)])
+    def f(self, x):  # a stored trace: variables read, a custom gradient, a matmul
+        return clip_gradients(tf.exp(x * self.w)) @ self.inner[0]
 
 
 def write_keras(path, original, config=None, weights=None):
@@ -314,6 +323,70 @@ def test_saved_model_manifest_with_a_hostile_subtree(tmp_path, quiet_world, orig
     write_saved_model(tmp_path / "sm", manifest, originals["npz"])
     custom = {"Holder": Holder} if rebuild else None
     expect_clean(lambda: tf.saved_model.load(str(tmp_path / "sm"), custom_objects=custom), tmp_path, quiet_world)
+
+
+# What a hostile function graph would say: ops and host calls by name, sizes that overflow, odd kinds.
+GRAPH_WORDS = st.sampled_from(
+    [
+        "os.system",
+        "subprocess.Popen",
+        "eval",
+        "HostCall",
+        "CustomGradient",
+        "ReadVariableOp",
+        "AssignVariableOp",
+        "Exp",
+        "MatMul",
+        "Reshape",
+        "print",
+        "random.uniform",
+        "tuple",
+        "list",
+        "dict",
+        "slot",
+        "numpy_type",
+        "numpy_dtype",
+        "array",
+        "dtype",
+        "float",
+        "T",
+        "V",
+        "L",
+        "VAR_KEYWORD",
+        "POSITIONAL_ONLY",
+        "w",
+        "inner/0",
+        "nan",
+    ]
+)
+GRAPH_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-2, 8) | st.sampled_from([2**40, 2**62, 2**64, 10**30]) | GRAPH_WORDS,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(GRAPH_WORDS | WORDS, inner, max_size=3),
+    max_leaves=12,
+)
+
+
+@FUZZ
+@given(where=st.integers(0, 10**5), value=GRAPH_JSON, rebuild=st.booleans())
+def test_saved_model_function_graph_with_a_hostile_subtree(tmp_path, quiet_world, originals, where, value, rebuild):
+    manifest = dict(originals["manifest"], data_file="variables-0123456789abcdef.npz")
+    chosen = [p for p in paths(manifest) if p[:1] in (("saved_functions",), ("signatures",))]
+    manifest = replaced(manifest, chosen[where % len(chosen)], value)
+    write_saved_model(tmp_path / "sm", manifest, originals["npz"])
+    custom = {"Holder": Holder} if rebuild else None
+    loaded = []
+    expect_clean(
+        lambda: loaded.append(tf.saved_model.load(str(tmp_path / "sm"), custom_objects=custom)), tmp_path, quiet_world
+    )
+    if loaded and not rebuild:  # a graph that loads runs tapeviz primitives only: nothing named in it is called
+        try:
+            getattr(loaded[0], "f", lambda x: None)(tf.constant([[0.5, -1.0]]))
+        except Exception:  # noqa: BLE001 - a damaged graph may fail to compute; it must not run anything else
+            pass
+        assert quiet_world == [] and listing(tmp_path) == [
+            "sm/tapeviz_saved_model.json",
+            "sm/variables-0123456789abcdef.npz",
+        ]
 
 
 @FUZZ

@@ -201,6 +201,11 @@ class Function:
         """Every ConcreteFunction's signature, as TF prints them (blank line between)."""
         return "\n\n".join(c.pretty_printed_signature(verbose) for c in self._traces.concrete.values())
 
+    @property
+    def runs_eagerly(self):
+        """True once a trace could not record the function (it reads a tensor's value): it runs its Python."""
+        return self._traces.eager is not None
+
     def experimental_get_tracing_count(self):
         """How many ConcreteFunctions this function has traced."""
         return self._traces.count
@@ -246,9 +251,9 @@ class _PythonRunner:
 class _Parameters:
     """A loaded ConcreteFunction's parameters, standing in for its Python function when binding a call."""
 
-    def __init__(self, name, names, kinds):
+    def __init__(self, name, names, kinds, defaults):
         self.__name__ = name
-        self._list = [inspect.Parameter(n, kinds[n]) for n in names]
+        self._list = [inspect.Parameter(n, kinds[n], default=defaults.get(n, inspect.Parameter.empty)) for n in names]
 
     def _parameters(self):
         return self._list
@@ -431,6 +436,7 @@ class ConcreteFunction:
         self._key = key
         self._names = call.names
         self._kinds = call.kinds
+        self._defaults = _storable_defaults(function._parameters())
         self._keepalive = call.keepalive
         self._python_values = {n: call.values[n] for n, desc in key if not _tensor_keys(desc)}
         self.graph = graph
@@ -515,7 +521,48 @@ class ConcreteFunction:
     def _signature_holder(self):
         if self._function is not None:
             return self._function
-        return _Parameters(self.name, self._names, self._kinds)
+        return _Parameters(self.name, self._names, self._kinds, self._defaults)
+
+    @property
+    def function_signature(self):
+        """The tf.function's parameters (``inspect.Signature``, with the defaults a stored trace keeps)."""
+        return inspect.Signature(self._signature_holder()._parameters())
+
+    def accepts(self, *args, **kwargs):
+        """True when a call of the tf.function with these arguments may run this trace.
+
+        The arguments are bound as the tf.function was called (Python values
+        included, defaults filled in); a number where the trace had a tensor is
+        converted to its dtype, as TF binds a loaded function's inputs.
+        """
+        return self._bind_as_function(args, kwargs) is not None
+
+    def call_as_function(self, *args, **kwargs):
+        """Run this trace on arguments given as the tf.function was called; TypeError when they do not fit."""
+        call = self._bind_as_function(args, kwargs)
+        if call is None:
+            raise TypeError(
+                f"ConcreteFunction {self.name} was traced for ({self._signature_text()}); these arguments do not "
+                "fit it."
+            )
+        return self._run(call)
+
+    def _bind_as_function(self, args, kwargs):
+        """The _Call of these arguments when they fit this trace, else None."""
+        holder = self._signature_holder()
+        try:
+            bound = inspect.Signature(holder._parameters()).bind(*args, **kwargs)
+        except TypeError:
+            return None
+        bound.apply_defaults()
+        descs = dict(self._key)
+        for name, value in bound.arguments.items():
+            try:
+                bound.arguments[name] = _coerce(descs.get(name), value)
+            except (TypeError, ValueError):  # not convertible to the traced dtype: another trace may take it
+                return None
+        call = _Call(holder, bound.args, bound.kwargs)
+        return call if _fits(self._key, call.key) else None
 
     # -- the dict form (what SavedModel stores) ------------------------------------------------
     def to_dict(self):
@@ -530,6 +577,9 @@ class ConcreteFunction:
             "format": "tapeviz.concrete_function/1",
             "name": self.name,
             "parameters": [[name, self._kinds[name].name] for name in self._names],
+            "defaults": [
+                [name, graph_codec.encode_value(value, "a default")] for name, value in self._defaults.items()
+            ],
             "signature": graph_codec.encode_value(self._key, "the signature"),
             "traced_shapes": graph_codec.encode_value(list(self._graphs)[0], "the traced shapes"),
             "shape_specific": bool(self._shape_specific),
@@ -551,10 +601,21 @@ class ConcreteFunction:
     @classmethod
     def from_dict(cls, data, variables):
         """The ConcreteFunction stored by ``to_dict``, its captures bound to ``variables`` (in its order)."""
-        from tapeviz.core import graph_codec
-
         if not isinstance(data, dict) or data.get("format") != "tapeviz.concrete_function/1":
             raise ValueError("not a stored tapeviz ConcreteFunction (expected format 'tapeviz.concrete_function/1')")
+        try:
+            return cls._from_dict(data, variables)
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError, RecursionError) as exc:
+            what = str(exc) if isinstance(exc, ValueError) else f"{type(exc).__name__}: {exc!s:.200}"
+            raise ValueError(f"the stored ConcreteFunction {data.get('name')!r:.60} is malformed: {what}") from None
+
+    @classmethod
+    def _from_dict(cls, data, variables):
+        from tapeviz.core import graph_codec
+        from tapeviz.core.graph_check import check_graph, check_signature, check_traced_shapes
+
+        if not isinstance(data["variables"], list) or not isinstance(data["parameters"], list):
+            raise ValueError("its variables and parameters must be lists")
         if len(variables) != len(data["variables"]):
             raise ValueError(
                 f"ConcreteFunction {data['name']} captures {len(data['variables'])} variables; "
@@ -571,12 +632,17 @@ class ConcreteFunction:
         concrete.name = str(data["name"])
         concrete._names = [str(name) for name, _ in data["parameters"]]
         concrete._kinds = {str(name): _KINDS[kind] for name, kind in data["parameters"]}
+        concrete._defaults = {str(name): graph_codec.decode_value(value) for name, value in data.get("defaults", [])}
         concrete._key = graph_codec.decode_value(data["signature"])
         concrete._keepalive = []
+        inspect.Signature(concrete._signature_holder()._parameters())  # ValueError unless names and kinds are valid
+        leaves = check_signature(concrete._key, concrete._names)
         concrete._python_values = {n: _spec_of(d) for n, d in concrete._key if d[0] == "L"}
         concrete.graph = graph_codec.decode_graph(data["graph"], list(variables))
         concrete._graphs = {graph_codec.decode_value(data["traced_shapes"]): concrete.graph}
         concrete._shape_specific = bool(data["shape_specific"])
+        check_graph(concrete.graph)
+        check_traced_shapes(leaves, len(concrete.graph.inputs), next(iter(concrete._graphs)))
         return concrete
 
     # -- printing, as TF's ------------------------------------------------------------------
@@ -603,6 +669,14 @@ class ConcreteFunction:
 
     def __repr__(self):
         return f"<ConcreteFunction ({self._signature_text()}) -> {self._output_text()} at 0x{id(self):X}>"
+
+
+def _storable_defaults(parameters):
+    """The parameters' default values that are plain data (numbers, strings, None), as a stored trace keeps them."""
+    plain = (bool, int, float, str, type(None))
+    return {
+        p.name: p.default for p in parameters if p.default is not inspect.Parameter.empty and type(p.default) in plain
+    }
 
 
 def _coerce(desc, value):

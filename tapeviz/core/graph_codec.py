@@ -41,6 +41,10 @@ def encode_value(value, where):
         return {"dict": [[encode_value(k, where), encode_value(v, where)] for k, v in value.items()]}
     if isinstance(value, dtypes.DType):
         return {"dtype": value.name}
+    if isinstance(value, type) and issubclass(value, np.generic):  # a kernel's dtype attribute (Cast, TopKV2)
+        return {"numpy_type": dtypes.as_dtype(value).name}
+    if isinstance(value, np.dtype):
+        return {"numpy_dtype": dtypes.as_dtype(value).name}
     if isinstance(value, slice):
         return {"slice": [encode_value(v, where) for v in (value.start, value.stop, value.step)]}
     if value is Ellipsis:
@@ -75,6 +79,10 @@ def decode_value(data):
         return {decode_value(k): decode_value(v) for k, v in payload}
     if kind == "dtype":
         return dtypes.as_dtype(payload)
+    if kind == "numpy_type":  # by tapeviz dtype name only: never a type named in the file
+        return dtypes.as_dtype(str(payload)).as_numpy_dtype
+    if kind == "numpy_dtype":
+        return np.dtype(dtypes.as_dtype(str(payload)).as_numpy_dtype)
     if kind == "slice":
         return slice(*[decode_value(v) for v in payload])
     if kind == "ellipsis":
@@ -97,8 +105,10 @@ def encode_array(array):
 def decode_array(data):
     dtype = np.dtype(dtypes.as_dtype(data["dtype"]).as_numpy_dtype).newbyteorder("<")
     raw = base64.b64decode(data["data"], validate=True)
-    shape = tuple(int(n) for n in data["shape"])
-    if len(raw) != dtype.itemsize * int(np.prod(shape, dtype=np.int64)):
+    shape = tuple(data["shape"])
+    if not all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in shape):
+        raise ValueError(f"a stored array has the shape {list(shape)}")
+    if len(raw) != dtype.itemsize * math.prod(shape):  # Python integers: a huge shape cannot wrap around
         raise ValueError(f"a stored array's data does not fill its shape {list(shape)}")
     return np.frombuffer(raw, dtype=dtype).reshape(shape).astype(dtype.newbyteorder("="))
 
@@ -142,7 +152,7 @@ def _encode_node(node, variables):
             "n_args": attrs["n_args"],
             "n_variables": attrs["n_variables"],
             "forward": encode_graph(attrs["forward"], variables),
-            "gradient": encode_graph(attrs["gradient"], variables),
+            "gradient": None if attrs["gradient"] is None else encode_graph(attrs["gradient"], variables),
         }
     elif node.op == "HostCall":
         name = attrs["name"]
@@ -196,7 +206,7 @@ def _decode_node(data, variables):
             "n_args": int(attrs["n_args"]),
             "n_variables": int(attrs["n_variables"]),
             "forward": decode_graph(attrs["forward"], variables),
-            "gradient": decode_graph(attrs["gradient"], variables),
+            "gradient": None if attrs["gradient"] is None else decode_graph(attrs["gradient"], variables),
         }
     elif op == "HostCall":
         name = str(attrs["name"])

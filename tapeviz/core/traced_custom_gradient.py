@@ -12,6 +12,15 @@ from tapeviz.core.graph import SPECIAL_OPS
 from tapeviz.core.tensor import Tensor, convert_to_tensor
 from tapeviz.core.tracing import Tracer, _tracing_only
 
+# TF's message for a custom gradient saved without its gradient, when a tape needs it.
+NO_GRADIENT = (
+    "No gradient defined for operation '{name}' (op type: IdentityN). In general every operation must have an "
+    "associated `@tf.RegisterGradient` for correct autodiff, which this op is lacking. If you want to pretend this "
+    "operation is a constant in your program, you may insert `tf.stop_gradient`. This can be useful to silence the "
+    "error in cases where you know gradients are not needed, e.g. the forward pass of tf.custom_gradient. Please see "
+    "more details in https://www.tensorflow.org/api_docs/python/tf/custom_gradient."
+)
+
 
 class _GradientTracer(Tracer):
     """Traces grad_fn; forward values it reads become extra placeholders ("saved")."""
@@ -91,6 +100,8 @@ def _run(node, inputs):
     gradient = attrs["gradient"]
 
     def grad_fn(*upstream, variables=None):
+        if gradient is None:  # saved with SaveOptions(experimental_custom_gradients=False)
+            raise LookupError(NO_GRADIENT.format(name=attrs["function"]))
         return gradient.run(list(upstream) + list(saved))
 
     for variable in variables:
