@@ -49,6 +49,7 @@ _local = state.local  # bound once: record runs for every op while a tape is act
 _listeners = state.listeners
 _SERIAL = operator.attrgetter("serial")
 _sweep_op_listeners = state.sweep_op_listeners
+_op_executed = events.op_executed
 
 
 def record(primitive, inputs, outputs, attrs):
@@ -75,8 +76,13 @@ def record(primitive, inputs, outputs, attrs):
     for tape in recorders:  # gradients flow only through float outputs of differentiable ops
         tape.append(entry, differentiable)
     if listeners:
-        serials = tuple(map(_SERIAL, recorders)) if recorders else ()
-        events.emit(events.OpExecuted(entry, serials), listeners)
+        if not recorders:
+            serials = ()
+        elif len(recorders) == 1:
+            serials = (recorders[0].serial,)
+        else:
+            serials = tuple(map(_SERIAL, recorders))
+        events.emit(_op_executed(entry, serials), listeners)
     return entry
 
 

@@ -798,7 +798,7 @@ class _Announcer:
             events.emit(events.SweepStarted(self.serial, tuple(targets), tuple(sources), tuple(seeds)))
 
     def _step(self, entry, needs, upstream, produced):
-        events.emit(events.BackwardStep(self.serial, entry, needs, upstream, produced))
+        events.emit(events.backward_step(self.serial, entry, needs, upstream, produced))
 
     def finished(self, results):
         if self.step is not None:

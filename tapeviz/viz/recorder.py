@@ -312,8 +312,8 @@ _READ = "ReadVariableOp"  # its output shares the variable's array: the variable
 class SessionRecorder:
     """Keeps per-tape events for every live tape; see the module docstring.
 
-    Called once per op while listening: each kind of event has its handler
-    (``HANDLERS``), and the commonest (an op, a backward step) only append a
+    Called once per op while listening: each kind of event has its
+    ``on_<kind>`` handler (the bus finds it once), and the commonest (an op, a backward step) only append a
     reference and add up bytes. Everything that counts bytes takes ``_lock``,
     so several threads recording at once keep the count exact.
 
@@ -323,8 +323,6 @@ class SessionRecorder:
     compacted (large tensors become summaries: a copy of its events, done
     only then), then sweeps and untaped ops are dropped, never the newest sweep.
     """
-
-    HANDLERS = {}  # event type -> method, filled below the class
 
     def __init__(self, budget=DEFAULT_BUDGET, untaped_limit=2000):
         self.budget = budget
@@ -345,9 +343,6 @@ class SessionRecorder:
         with self._lock:
             self._bury()
             return self.untaped_bytes + self.sweep_bytes + self.log_bytes
-
-    def __call__(self, event):
-        self.HANDLERS[type(event)](self, event)
 
     def _log(self, serial):
         log = self.logs.get(serial)
@@ -440,8 +435,13 @@ class SessionRecorder:
         log.open_sweep = None
         self._settle(sweep, closing=True)
 
-    def on_keep_untaped(self, event):
+    def on_variable_assigned(self, event):
         self._keep_untaped(_next_seq(), event)  # an assignment: explain() tells what changed a variable
+
+    def on_tape_entered(self, event):
+        self._keep_in_log(event)
+
+    on_tape_exited = on_watched = on_tape_entered
 
     def on_tape_released(self, event):
         """The tape no longer holds its entries: the log's large tensors are charged to the budget."""
@@ -615,19 +615,6 @@ class SessionRecorder:
 def _may_demote(item, own):
     """A sweep another thread is still adding to is left alone (its thread settles it)."""
     return type(item) is not _Sweep or not item.open or item is own
-
-
-SessionRecorder.HANDLERS = {
-    events.OpExecuted: SessionRecorder.on_op_executed,
-    events.BackwardStep: SessionRecorder.on_backward_step,
-    events.SweepStarted: SessionRecorder.on_sweep_started,
-    events.SweepFinished: SessionRecorder.on_sweep_finished,
-    events.TapeEntered: SessionRecorder._keep_in_log,
-    events.TapeExited: SessionRecorder._keep_in_log,
-    events.VariableAssigned: SessionRecorder.on_keep_untaped,
-    events.Watched: SessionRecorder._keep_in_log,
-    events.TapeReleased: SessionRecorder.on_tape_released,
-}
 
 
 def _is_lighter(kept, event):
