@@ -23,7 +23,6 @@ objects: tensors are immutable, so keeping a reference is a cheap copy.
 """
 
 import dataclasses
-import threading
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -106,15 +105,7 @@ def listening(listener):
         unsubscribe(listener)
 
 
-_local = None  # the thread state (core.state sets it): what tf.function is tracing now
-
-
-class _Calling(threading.local):
-    def __init__(self):
-        self.listeners = []  # the listeners this thread is inside now, innermost last
-
-
-_calling = _Calling()
+_local = None  # the thread state (core.state sets it): what tf.function traces, which listeners run
 
 
 def _routes(listeners, cls):
@@ -143,19 +134,27 @@ def emit(event, listeners=_listeners):
     routes = listeners.routes.get(type(event)) if type(listeners) is _Subscribers else None
     if routes is None:
         routes = _routes(listeners, type(event))
-    if _local is not None and _local.tracers:
+    local = _local
+    if local.tracers:
         # A listener looking at values (the recorder's previews) is not the traced code reading them.
-        saved, _local.tracers = _local.tracers, []
+        saved, local.tracers = local.tracers, []
         try:
-            _send(event, routes)
+            _send(event, routes, local.listening)
         finally:
-            _local.tracers = saved
+            local.tracers = saved
         return
-    _send(event, routes)
+    calling = local.listening  # the listeners this thread is inside now, innermost last
+    for listener, handler in routes:  # _send, spelled out: it runs for every op while anyone listens
+        if calling and any(inside is listener for inside in calling):
+            continue
+        calling.append(listener)
+        try:
+            handler(event)
+        finally:
+            calling.pop()
 
 
-def _send(event, routes):
-    calling = _calling.listeners
+def _send(event, routes, calling):
     for listener, handler in routes:
         if calling and any(inside is listener for inside in calling):
             continue

@@ -677,9 +677,14 @@ def _entries_on_path(entries, tape, sources):
 
 
 def _walk_back(path, cotangents, announce):
-    """Apply each entry's rule, last to first, moving cotangents from its outputs to its inputs."""
+    """Apply each entry's rule, last to first, moving cotangents from its outputs to its inputs.
+
+    Reading an entry's one output and adding what its rule produced are
+    spelled out here (``_Cotangents`` documents the bookkeeping): they run
+    once per entry.
+    """
     depth = None
-    read, write, step = cotangents.read, cotangents.write, announce.step
+    pending, source_ids, step = cotangents.pending, cotangents.source_ids, announce.step
     for entry, needs in reversed(path):
         if entry.depth != depth:  # ops the rule (and summing its upstream) runs are one order higher
             depth = entry.depth
@@ -687,10 +692,23 @@ def _walk_back(path, cotangents, announce):
         rule = entry.primitive.rule
         if rule is None:  # not differentiable, or no rule in the table
             continue
-        upstream = read(entry)
-        if upstream is None:  # no gradient reached its outputs
-            continue
-        produced = rule(entry, needs, *upstream)
+        outputs = entry.outputs
+        if len(outputs) == 1:  # the commonest case: _Cotangents.read for one output
+            key = outputs[0]._id
+            arrived = pending.pop(key, None)
+            if arrived is None:  # no gradient reached its output
+                continue
+            if type(arrived) is list:
+                arrived = _sum_grads(arrived)
+            if key in source_ids:
+                pending[key] = arrived
+            upstream = (arrived,)
+            produced = rule(entry, needs, arrived)
+        else:
+            upstream = cotangents.read(entry)
+            if upstream is None:
+                continue
+            produced = rule(entry, needs, *upstream)
         if type(produced) is not tuple:
             produced = tuple(produced) if isinstance(produced, list) else (produced,)
         if len(produced) != len(needs):
@@ -698,7 +716,16 @@ def _walk_back(path, cotangents, announce):
                 f"The gradient rule of {entry.primitive.name} returned {len(produced)} gradients "
                 f"for {len(needs)} inputs."
             )
-        write(entry.inputs, produced, needs)
+        for tensor, grad, need in zip(entry.inputs, produced, needs):  # _Cotangents.write, inline
+            if need and grad is not None:
+                key = tensor._id
+                arriving = pending.get(key)
+                if arriving is None:
+                    pending[key] = grad
+                elif type(arriving) is list:
+                    arriving.append(grad)
+                else:
+                    pending[key] = [arriving, grad]
         if step is not None:
             step(entry, needs, upstream, produced)
 
@@ -706,22 +733,45 @@ def _walk_back(path, cotangents, announce):
 class _Cotangents:
     """The gradients that arrived at each tensor, by id, summed when the tensor is read.
 
-    Gradients at a tensor are complete once the sweep reaches the entry that
-    made it (the tape is in topological order), so reading sums and drops
-    them, except at sources, whose totals are the answer.
+    ``pending[id]`` is the one gradient that arrived there, or a list when
+    several did (fan-out). Gradients at a tensor are complete once the sweep
+    reaches the entry that made it (the tape is in topological order), so
+    reading sums and drops them, except at sources, whose totals are the answer.
     """
 
     __slots__ = ("pending", "source_ids")
 
     def __init__(self, sources):
-        self.pending = {}  # id -> gradients arriving at that tensor
+        self.pending = {}  # id -> the gradient (or list of gradients) arriving at that tensor
         self.source_ids = {s._id for s in sources}
 
     def seed(self, targets, seeds, reachable):
         """Each target's seed (ones by default), where a path leads from a source to it."""
         for target, seed in zip(targets, seeds):
             if target._id in reachable or (target._id in self.source_ids and _is_float(target)):
-                self.pending.setdefault(target._id, []).append(seed if seed is not None else ones_like(target))
+                self.add(target._id, seed if seed is not None else ones_like(target))
+
+    def add(self, key, grad):
+        """One more gradient arrived at the tensor with id ``key``."""
+        arriving = self.pending.get(key)
+        if arriving is None:
+            self.pending[key] = grad
+        elif type(arriving) is list:
+            arriving.append(grad)
+        else:
+            self.pending[key] = [arriving, grad]
+
+    def summed(self, key):
+        """The sum of what arrived at ``key`` (None when nothing did); a source keeps it."""
+        arrived = self.pending.get(key)
+        if type(arrived) is list:
+            arrived = _sum_grads(arrived)
+        if arrived is not None:
+            if key in self.source_ids:
+                self.pending[key] = arrived
+            else:
+                del self.pending[key]
+        return arrived
 
     def read(self, entry):
         """The summed gradient at each output of ``entry``, or None when none arrived.
@@ -729,58 +779,23 @@ class _Cotangents:
         Outputs that got none receive zeros when others did, as TF feeds its
         multi-output rules.
         """
-        outputs, pending = entry.outputs, self.pending
-        if len(outputs) == 1:  # the common case, spelled out: it runs for every entry
-            key = outputs[0]._id
-            grads = pending.pop(key, None)
-            if grads is None:
-                return None
-            summed = grads[0] if len(grads) == 1 else _sum_grads(grads)
-            if key in self.source_ids:
-                pending[key] = [summed]
-            return (summed,)
-        arrived = [pending.get(t._id) for t in outputs]
-        if not any(arrived):
+        if not any(t._id in self.pending for t in entry.outputs):
             return None
         upstream = []
-        for tensor, grads in zip(outputs, arrived):
-            if grads is None:
-                upstream.append(zeros_like(tensor))
-                continue
-            summed = _sum_grads(grads)
-            upstream.append(summed)
-            if tensor._id in self.source_ids:
-                pending[tensor._id] = [summed]
-            else:
-                del pending[tensor._id]
+        for tensor in entry.outputs:
+            summed = self.summed(tensor._id)
+            upstream.append(zeros_like(tensor) if summed is None else summed)
         return tuple(upstream)
 
     def write(self, inputs, produced, needs):
         """Add each produced gradient to its input's arrivals (where the input needs one)."""
-        pending = self.pending
-        position = 0
-        for grad in produced:
-            if grad is not None and needs[position]:
-                key = inputs[position]._id
-                arriving = pending.get(key)
-                if arriving is None:
-                    pending[key] = [grad]
-                else:
-                    arriving.append(grad)
-            position += 1
+        for tensor, grad, need in zip(inputs, produced, needs):
+            if need and grad is not None:
+                self.add(tensor._id, grad)
 
     def totals(self, sources):
         """The summed gradient at each source, or None where none arrived."""
-        results = []
-        for source in sources:
-            grads = self.pending.get(source._id)
-            if grads is None:
-                results.append(None)
-            else:
-                summed = _sum_grads(grads)
-                self.pending[source._id] = [summed]
-                results.append(summed)
-        return results
+        return [self.summed(source._id) for source in sources]
 
 
 class _Announcer:

@@ -51,7 +51,7 @@ from collections import OrderedDict, deque
 from tapeviz.core import events
 from tapeviz.core.history import EntrySketch, TensorSketch
 from tapeviz.core.tape import tape_with_serial
-from tapeviz.core.tensor import Tensor, any_larger, is_tensor, tensor_id, to_array
+from tapeviz.core.tensor import Tensor, any_larger, is_tensor, tensor_id, to_array, total_nbytes
 
 SMALL_BYTES = 1024  # tensors up to this size are kept whole whatever happens
 DEFAULT_BUDGET = 16 << 20  # bytes the session recorder may hold that no tape holds
@@ -231,23 +231,19 @@ class _Sweep:
         self.open = True  # events still arrive (from the thread sweeping); only that thread rewrites them
         self.alive = True
 
-    def charge(self, tensors):
-        """Count the tensors of one event; returns the large bytes added."""
-        large = 0
-        for tensor in tensors:
-            if type(tensor) is not Tensor:  # None, a variable (the user's), a summary
-                continue
-            key = id(tensor)  # unique while the event holds it
-            if key in self.seen:
-                continue
-            self.seen.add(key)
-            size = to_array(tensor).nbytes
-            if size > SMALL_BYTES:
-                large += size + TENSOR_BYTES
-            else:
-                self.small += size + TENSOR_BYTES
+    def charge(self, sweep_events):
+        """Count the tensors of ``sweep_events`` not counted yet, and the events; returns the large bytes added."""
+        held = {}  # id -> tensor: ids are unique while the events hold the tensors
+        for tensors in map(_charged_tensors, sweep_events):
+            for tensor in tensors:
+                if type(tensor) is Tensor:  # not None, a variable (the user's), a summary
+                    held[id(tensor)] = tensor
+        fresh = held.keys() - self.seen
+        self.seen |= fresh
+        tensors = [held[key] for key in fresh]
+        large = total_nbytes(tensors, SMALL_BYTES, TENSOR_BYTES)
         self.large += large
-        self.small += EVENT_BYTES
+        self.small += total_nbytes(tensors, -1, TENSOR_BYTES) - large + EVENT_BYTES * len(sweep_events)
         return large
 
 
@@ -375,12 +371,7 @@ class SessionRecorder:
         entry = event.entry
         if tapes:
             seq = _next_seq()
-            outputs = 0
-            if entry.primitive.name != _READ:
-                for tensor in entry.outputs:
-                    size = to_array(tensor).nbytes
-                    if size > SMALL_BYTES:
-                        outputs += size + TENSOR_BYTES
+            outputs = total_nbytes(entry.outputs, SMALL_BYTES, TENSOR_BYTES) if entry.primitive.name != _READ else 0
             for serial in tapes:
                 log = self.logs.get(serial) or self._log(serial)
                 log.seqs.append(seq)
@@ -400,11 +391,7 @@ class SessionRecorder:
             return
         sweep.seqs.append(_next_seq())
         sweep.events.append(event)
-        rough = EVENT_BYTES
-        for grad in event.grads:
-            if grad is not None:
-                rough += to_array(grad).nbytes + TENSOR_BYTES
-        sweep.rough += rough
+        sweep.rough += EVENT_BYTES + total_nbytes(event.grads, -1, TENSOR_BYTES)
         # Settled early only when what it holds uncounted is worth a pass (past the budget, or big).
         if sweep.rough > SETTLE_BYTES and sweep.rough + self.untaped_bytes + self.sweep_bytes + self.log_bytes > (
             self.budget
@@ -475,8 +462,7 @@ class SessionRecorder:
                 for position in range(sweep.counted, len(events_)):
                     events_[position] = compaction.event(events_[position], True)
             before = sweep.large + sweep.small
-            for position in range(sweep.counted, len(events_)):
-                sweep.charge(_charged_tensors(events_[position]))
+            sweep.charge(events_[sweep.counted :])
             sweep.counted, sweep.rough = len(events_), 0
             if sweep.demoted:  # what is still large is a result: the sweep's fixed cost
                 sweep.small, sweep.large = sweep.small + sweep.large, 0
