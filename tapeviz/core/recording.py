@@ -59,6 +59,8 @@ def record(primitive, inputs, outputs, attrs):
         for tracer in local.tracers:
             tracer.capture(primitive, inputs, outputs, attrs)
     tapes = local.tapes
+    if not tapes and local.depth and not _sweep_op_listeners:
+        return None  # a sweep's arithmetic that no tape records and no listener wants: the commonest early out
     differentiable = primitive.differentiable
     if differentiable is None or not tapes:
         recorders = ()
