@@ -110,16 +110,17 @@ _local = None  # the thread state (core.state sets it): what tf.function traces,
 
 def _routes(listeners, cls):
     """``(listener, handler)`` for each of ``listeners`` that hears events of class ``cls``."""
-    routes = listeners.routes.get(cls) if type(listeners) is _Subscribers else None
+    # The cache is taken before the list is read: if another thread changes the list
+    # meanwhile, what is built here lands in the cache that change discarded.
+    cache = listeners.routes if type(listeners) is _Subscribers else {}
+    routes = cache.get(cls)
     if routes is None:
         routes = []
         for listener in tuple(listeners):
             handler = listener if callable(listener) else getattr(listener, "on_" + cls.kind, None)
             if handler is not None:
                 routes.append((listener, handler))
-        routes = tuple(routes)
-        if type(listeners) is _Subscribers:
-            listeners.routes[cls] = routes
+        routes = cache[cls] = tuple(routes)
     return routes
 
 
