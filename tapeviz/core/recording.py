@@ -65,9 +65,15 @@ def record(primitive, inputs, outputs, attrs):
     if differentiable is None or not tapes:
         recorders = ()
     elif len(tapes) == 1:  # the commonest case: no list to build
-        recorders = tapes if tapes[0].watches_any(inputs) else ()
+        needs = tapes[0].needs_of(inputs)
+        recorders = tapes if needs is not None else ()
     else:
-        recorders = [tape for tape in tapes if tape.watches_any(inputs)]
+        recorders, needs = [], []
+        for tape in tapes:
+            tape_needs = tape.needs_of(inputs)
+            if tape_needs is not None:
+                recorders.append(tape)
+                needs.append(tape_needs)
     depth = local.depth
     # Ops a sweep runs (depth > 0) that no tape records go to the listeners that want them.
     listeners = _listeners if recorders or not depth else _sweep_op_listeners
@@ -75,8 +81,12 @@ def record(primitive, inputs, outputs, attrs):
         return None
     scopes = local.scopes
     entry = TapeEntry(primitive, inputs, outputs, attrs, "/".join(scopes) if scopes else "", depth)
-    for tape in recorders:  # gradients flow only through float outputs of differentiable ops
-        tape.append(entry, differentiable)
+    if recorders:  # gradients flow only through float outputs of differentiable ops
+        if len(recorders) == 1:
+            recorders[0].append(entry, differentiable, needs if type(needs) is tuple else needs[0])
+        else:
+            for tape, tape_needs in zip(recorders, needs):
+                tape.append(entry, differentiable, tape_needs)
     if listeners:
         if not recorders:
             serials = ()
@@ -108,6 +118,9 @@ class AccessedVariables:
 
     def watches_any(self, tensors):
         return False  # so `record` never records on it
+
+    def needs_of(self, tensors):
+        return None  # likewise
 
 
 def note_access(variable):

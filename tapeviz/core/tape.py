@@ -82,6 +82,9 @@ class GradientTape:
         self.serial = _next_serial()  # how events name this tape
         _live[self.serial] = self
         self._entries = []  # recorded TapeEntry objects, in execution order
+        self._needs = []  # per entry: which of its inputs this tape watched when it was recorded
+        self._roots = set()  # ids of what watch() (or a variable's read) added: the watched sources
+        self._needs_exact = True  # see needs_for: False once a record could differ from a sweep's view
         self._released = history.EMPTY  # a sketch of the entries dropped by the last release
         self._watched = set()  # ids of watched sources and of everything computed from them
         self._watched_variables = {}  # id -> Variable
@@ -186,23 +189,58 @@ class GradientTape:
                 return True
         return False
 
+    def needs_of(self, tensors):
+        """Which of ``tensors`` this tape watches (a tuple of bools), or None when none is
+        (an op on them is recorded here when one is)."""
+        watched = self._watched
+        if len(tensors) == 2:  # binary ops, the commonest: spelled out rather than a comprehension
+            needs = (tensors[0]._id in watched, tensors[1]._id in watched)
+        else:
+            needs = tuple([t._id in watched for t in tensors])
+        return needs if True in needs else None
+
     def add_watched(self, source):
         """Watch ``source`` (a Tensor or Variable); False when it already was."""
         if source._id in self._watched:
             return False
         self._watched.add(source._id)
+        self._roots.add(source._id)
         if hasattr(source, "assign"):
             self._watched_variables[source._id] = source
+        elif self._entries:
+            # A tensor watched late may be an input an earlier entry did not count as watched; a
+            # sweep counts it (as TF does). A variable is only ever an input of its own reads,
+            # which a tape records once it watches the variable.
+            self._needs_exact = False
         return True
 
-    def append(self, entry, gradient_flows):
-        """Record ``entry``; when gradients flow through it, its float outputs become watched."""
+    def append(self, entry, gradient_flows, needs=None):
+        """Record ``entry``; when gradients flow through it, its float outputs become watched.
+
+        ``needs``: which of its inputs this tape watches now (``needs_of``), kept for the sweep.
+        """
         self._entries.append(entry)
+        self._needs.append(needs)
         if gradient_flows:
             watched = self._watched
             for tensor in entry.outputs:
                 if tensor._value.dtype.kind == "f":
                     watched.add(tensor._id)
+        if not gradient_flows or needs is None:  # a sweep would reach what this left unwatched
+            self._needs_exact = False
+
+    def needs_for(self, reachable):
+        """The recorded ``needs`` of every entry, and the ids a sweep reaches, when a sweep
+        from ``reachable`` (the watched float sources) would find the same; else None.
+
+        It does when every watched source is among them, every entry let gradients through,
+        and nothing was watched after an entry that used it: then what the sweep needs of
+        each entry is what the tape watched when it recorded it, and the walk that finds
+        the path (``_entries_on_path``) can be skipped.
+        """
+        if not self._needs_exact or not self._roots <= reachable:
+            return None
+        return self._needs, set(self._watched)
 
     def watched_variables(self):
         """The variables this tape watches, in order of construction (as TF returns them)."""
@@ -257,6 +295,9 @@ class GradientTape:
         if self._entries:
             self._released = history.Sketch(self._entries)
         self._entries = []
+        self._needs = []
+        self._roots = set()
+        self._needs_exact = True
         self._watched = set()
         self._watched_variables = {}
         if had_state and state.listeners:
@@ -661,6 +702,10 @@ def _entries_on_path(entries, tape, sources):
     inputs want a gradient) is final when the walk reaches it.
     """
     reachable = {s._id for s in sources if tape.watches(s) and _is_float(s)}
+    recorded = tape.needs_for(reachable)
+    if recorded is not None:  # what the tape noted when it recorded each entry is the answer
+        needs, reachable = recorded
+        return list(zip(entries, needs)), reachable
     path = []
     for entry in entries:
         inputs = entry.inputs
