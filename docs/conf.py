@@ -24,6 +24,7 @@ the test suite without a second Sphinx build.
 """
 
 import inspect
+import json
 import shutil
 import sys
 import types
@@ -76,7 +77,58 @@ def copy_lessons():
     for old in target.glob("*.ipynb"):
         old.unlink()
     for notebook in sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")):
-        shutil.copy2(notebook, target / notebook.name)
+        lesson = json.loads(notebook.read_text(encoding="utf-8"))
+        if open_players_as_saved(lesson):
+            _write(target / notebook.name, json.dumps(lesson, indent=1, ensure_ascii=False) + "\n")
+        else:
+            shutil.copy2(notebook, target / notebook.name)
+
+
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+# A player's kernel-free copy (its text/html) is a page in an <iframe srcdoc>, so its markup is escaped.
+PREDICT_BOX = "class=&quot;tv-predict&quot;&gt;"
+PREDICT_BOX_TICKED = "class=&quot;tv-predict&quot; checked&gt;"
+
+
+def open_players_as_saved(lesson):
+    """Tick the predict box of each kernel-free copy whose widget was saved in predict mode.
+
+    The docs show the copy, JupyterLab the widget: both must open as the lesson says
+    ("the same player in predict mode"). Copies exported before ``html_player`` took
+    ``predict`` open with the box unticked; newer ones already match (nothing to do).
+    True when a copy changed."""
+    models = lesson.get("metadata", {}).get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
+    changed = False
+    for cell in lesson["cells"]:
+        for output in cell.get("outputs", []):
+            data = output.get("data", {})
+            if WIDGET_VIEW not in data or "text/html" not in data:
+                continue
+            if not _saved_in_predict_mode(models, data[WIDGET_VIEW].get("model_id")):
+                continue
+            page = data["text/html"]
+            page = "".join(page) if isinstance(page, list) else page
+            if PREDICT_BOX in page:
+                data["text/html"] = page.replace(PREDICT_BOX, PREDICT_BOX_TICKED)
+                changed = True
+    return changed
+
+
+def _saved_in_predict_mode(models, model_id):
+    """Whether the widget ``model_id`` (a player's box) holds a ticked "predict" checkbox."""
+    seen, todo = set(), [model_id]
+    while todo:
+        current = todo.pop()
+        model = models.get(current)
+        if current in seen or model is None:
+            continue
+        seen.add(current)
+        state = model.get("state", {})
+        if model.get("model_name") == "CheckboxModel" and state.get("description") == "predict":
+            return bool(state.get("value"))
+        todo += [child.removeprefix("IPY_MODEL_") for child in state.get("children", [])]
+    return False
 
 
 # -- API reference --------------------------------------------------------------------------

@@ -21,6 +21,8 @@ from tapeviz.core.dtypes import (  # noqa: F401
     DType,
     as_dtype,
     bool,
+    complex64,
+    complex128,
     double,
     float16,
     float32,
@@ -36,6 +38,7 @@ from tapeviz.core.primitives.array import *  # noqa: F401,F403
 from tapeviz.array_ops import *  # noqa: F401,F403
 from tapeviz.core.primitives.math import cast, identity, stop_gradient  # noqa: F401
 from tapeviz.core.custom_gradient import custom_gradient  # noqa: F401
+from tapeviz.core.indexed_slices import IndexedSlices  # noqa: F401
 from tapeviz.core.eager import executing_eagerly, function, gradients, init_scope, print, py_function  # noqa: F401
 from tapeviz.core.scopes import name_scope  # noqa: F401
 from tapeviz.core.tape import GradientTape, UnconnectedGradients  # noqa: F401
@@ -43,7 +46,9 @@ from tapeviz.core.tensor import Tensor, TensorShape, Variable, constant, convert
 from tapeviz.linalg import einsum, eye, matmul, tensordot  # noqa: F401
 from tapeviz.math import *  # noqa: F401,F403
 from tapeviz import data, keras, optimizers  # noqa: E402,F401  (the training stack; after the core it uses)
-from tapeviz import saved_model  # noqa: E402,F401
+from tapeviz import ragged, saved_model, sparse, train  # noqa: E402,F401
+from tapeviz.ragged import RaggedTensor  # noqa: E402,F401
+from tapeviz.sparse import SparseTensor  # noqa: E402,F401
 from tapeviz.core.tensor_spec import TensorSpec  # noqa: E402,F401
 from tapeviz.module import Module  # noqa: E402,F401
 

@@ -8,12 +8,15 @@ written the way TF writes them so that gradients at kinks and ties agree.
 
 import numpy as _np
 
+from tapeviz import ragged as _ragged
+from tapeviz.core.indexed_slices import IndexedSlices as _IndexedSlices
 from tapeviz.core.ops import as_tensor as _as_tensor
 from tapeviz.core.ops import as_tensors as _as_tensors
 from tapeviz.core.primitives.array import ones_like as _ones_like
 from tapeviz.core.primitives.array import reshape as _reshape
 from tapeviz.core.primitives.array import stack as _stack
 from tapeviz.core.primitives.array import zeros_like as _zeros_like
+from tapeviz.core.primitives.complex import angle, complex, conj, imag, real  # noqa: F401
 from tapeviz.core.primitives.math import (  # noqa: F401
     abs,
     acos,
@@ -181,6 +184,27 @@ def clip_by_norm(t, clip_norm, axes=None, name=None):
     return t * clip_norm / maximum(norm_, clip_norm)
 
 
+def _ragged_aware(kind, dense):
+    """``tf.reduce_<kind>`` that also takes a RaggedTensor, as TF dispatches it."""
+
+    def reduce(input_tensor, axis=None, keepdims=False, name=None):
+        if isinstance(input_tensor, _ragged.RaggedTensor):
+            return _ragged.reduce(input_tensor, kind, axis, keepdims)
+        return dense(input_tensor, axis=axis, keepdims=keepdims, name=name)
+
+    reduce.__name__ = reduce.__qualname__ = dense.__name__
+    reduce.__doc__ = dense.__doc__
+    reduce.primitive = dense.primitive
+    return reduce
+
+
+reduce_sum = _ragged_aware("sum", reduce_sum)
+reduce_mean = _ragged_aware("mean", reduce_mean)
+reduce_max = _ragged_aware("max", reduce_max)
+reduce_min = _ragged_aware("min", reduce_min)
+reduce_prod = _ragged_aware("prod", reduce_prod)
+
+
 def _tensor_list(t_list, op):
     if isinstance(t_list, (str, bytes)) or not hasattr(t_list, "__iter__") or _is_tensor(t_list):
         raise TypeError(f"{op} expects a list or tuple of tensors, got {type(t_list).__name__}.")
@@ -189,7 +213,7 @@ def _tensor_list(t_list, op):
 
 def global_norm(t_list, name=None):
     """sqrt(sum of every tensor's squared L2 norm); None entries are skipped, as in TF."""
-    tensors = [_as_tensor(t) for t in _tensor_list(t_list, "global_norm") if t is not None]
+    tensors = [_as_tensor(_rows(t)) for t in _tensor_list(t_list, "global_norm") if t is not None]
     if not tensors:
         raise ValueError("global_norm needs at least one tensor that is not None.")
     squares = _stack([reduce_sum(t * t) for t in tensors])
@@ -208,8 +232,19 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
     clip_norm = _as_tensor(clip_norm, dtype=norm_.dtype) if not _is_tensor(clip_norm) else clip_norm
     scale = clip_norm * minimum(reciprocal(norm_), reciprocal(clip_norm))
     scale = scale + (norm_ - norm_)  # nan when the norm is inf or nan
-    clipped = [None if t is None else _scale(_as_tensor(t), scale) for t in t_list]
+    clipped = [None if t is None else _scale_any(t, scale) for t in t_list]
     return clipped, norm_
+
+
+def _rows(t):
+    """An IndexedSlices counts by its rows (repeated rows each count), as TF's global_norm."""
+    return t.values if isinstance(t, _IndexedSlices) else t
+
+
+def _scale_any(t, scale):
+    if isinstance(t, _IndexedSlices):
+        return _IndexedSlices(_scale(t.values, scale), t.indices, t.dense_shape)
+    return _scale(_as_tensor(t), scale)
 
 
 def _scale(t, scale):

@@ -16,7 +16,7 @@ Keras layers are not Modules (as in TF 2.16+, where Keras 3 layers are not
 import functools
 import re
 
-from tapeviz.core import nest, state
+from tapeviz.core import nest, pending_restores, state
 from tapeviz.core.records import RecordsInit
 from tapeviz.core.scopes import name_scope
 from tapeviz.core.tensor import Variable
@@ -66,6 +66,10 @@ class Module(RecordsInit):
         self._name = name
         outer = list(state.local.scopes)
         self._scope_path = "/".join(outer + [name]) + "/"
+
+    def __setattr__(self, name, value):
+        object.__setattr__(self, name, value)
+        pending_restores.notify(self)  # a checkpoint restored before this attribute existed fills it now
 
     @property
     def name(self):

@@ -52,10 +52,15 @@ def _entries(case, name):
     return entries
 
 
+def _inexact(tensor):
+    """Gradients flow through float and complex tensors."""
+    return tensor.dtype.is_floating or tensor.dtype.is_complex
+
+
 def _gets_a_gradient(entry):
     """One bool per input: does the rule give it a gradient (upstream ones on every float output)?"""
-    needs = tuple(x.dtype.is_floating for x in entry.inputs)
-    upstream = [tf.ones_like(o) if o.dtype.is_floating else None for o in entry.outputs]
+    needs = tuple(_inexact(x) for x in entry.inputs)
+    upstream = [tf.ones_like(o) if _inexact(o) else None for o in entry.outputs]
     with tf.core.state.no_tapes():
         grads = rule_named(entry.primitive.name).fn(entry, needs, *upstream)
     return [g is not None for g in (grads if isinstance(grads, (tuple, list)) else (grads,))]

@@ -355,3 +355,109 @@ def test_pages_fit_a_phone_without_sideways_scrolling(browser, site_url, name): 
         assert not problems, problems
     finally:
         context.close()
+
+
+# -- every lesson page in Chromium: the players play with no kernel -----------------------------
+LESSON_NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
+def _stored_players(notebook):
+    """Each player the lesson stores, in page order: (its steps as the notebook's text says them,
+    whether its cell asks for predict mode). The text is the oracle the page's captions must match."""
+    import json
+
+    players = []
+    for cell in json.loads(notebook.read_text(encoding="utf-8"))["cells"]:
+        for output in cell.get("outputs", []):
+            data = output.get("data", {})
+            if WIDGET_VIEW in data:
+                text = "".join(data["text/plain"])
+                steps = re.split(r"^step \d+: ", text, flags=re.MULTILINE)[1:]
+                players.append(([s.strip() for s in steps], "predict=True" in "".join(cell["source"])))
+    return players
+
+
+def _kernel_free_state(player):
+    """(caption, highlight position, predict box ticked, guess box shown) of a player page's root."""
+    return player.evaluate(
+        """(root, colour) => {
+            const rect = [...root.querySelectorAll('g.tapeviz-overlay rect')]
+                .find(r => r.getAttribute('stroke') === colour);
+            return {caption: root.querySelector('.tv-caption').textContent,
+                    highlight: rect ? [rect.getAttribute('x'), rect.getAttribute('y')] : null,
+                    predict: root.querySelector('.tv-predict').checked,
+                    asking: root.querySelector('.tv-guess').style.display !== 'none'};
+        }""",
+        HIGHLIGHT,
+    )
+
+
+def _step_through(frame, steps, predicting):
+    """Click "step" to the end; a predict-mode step is answered (wrongly) first. The captions shown."""
+    root = frame.locator("#tapeviz-player")
+    shown, highlights = [], []
+    state = _kernel_free_state(root)
+    for index, expected in enumerate(steps):
+        if index:
+            frame.locator(".tv-next").click()
+            state = _kernel_free_state(root)
+        if state["asking"]:
+            assert predicting, f"a player not in predict mode asks for an answer: {state}"
+            assert f"step {index} of" in state["caption"] and "what is" in state["caption"], state
+            frame.locator(".tv-guess-input").fill("12345")
+            frame.locator(".tv-check").click()
+            verdict = frame.locator(".tv-verdict").text_content()
+            assert verdict.startswith("\u2718 not quite"), f"step {index}: the answer 12345 got {verdict!r}"
+            state = _kernel_free_state(root)
+        shown.append(state["caption"])
+        highlights.append(state["highlight"])
+        assert state["caption"] == f"step {index} of {len(steps) - 1}: {expected}", (index, state["caption"])
+    moved = {tuple(h) for h in highlights if h}
+    assert len(moved) >= 2 or len(steps) < 3, f"the highlight never moved: {highlights}"
+    return shown
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("notebook", LESSON_NOTEBOOKS, ids=lambda path: path.stem)
+def test_lesson_page_players_step_without_a_kernel(browser, site_url, notebook):  # noqa: F811
+    """Each lesson page, loaded once, as a student reads the site: every player is the kernel-free
+    copy, steps through the captions the notebook stores, opens in predict mode where the lesson
+    asks for it and takes a typed answer there. Nothing asks the network beyond the site."""
+    players = _stored_players(notebook)
+    problems, elsewhere = [], []
+    context, page = _new_page(browser, problems)
+    try:
+        page.set_viewport_size({"width": 1366, "height": 900})
+        page.on(
+            "request", lambda r: None if r.url.startswith((site_url, "data:", "about:")) else elsewhere.append(r.url)
+        )
+        page.goto(f"{site_url}/lessons/{notebook.stem}.html", wait_until="load")
+        embeds = page.locator("iframe.tapeviz-embed")
+        assert embeds.count() == len(players), f"{embeds.count()} players on the page, {len(players)} in the lesson"
+        doubled = page.locator(".tapeviz-still + iframe.tapeviz-embed").evaluate_all(
+            "frames => frames.filter(f => f.previousElementSibling.offsetParent !== null).length"
+        )
+        assert doubled == 0, "a player's still picture shows beside the player"
+        for index, (steps, predicting) in enumerate(players):
+            embeds.nth(index).scroll_into_view_if_needed()  # the iframes load lazily, as a reader scrolls
+            frame = page.frame_locator("iframe.tapeviz-embed").nth(index)
+            frame.locator(".tv-caption").wait_for(timeout=15_000)
+            first = _kernel_free_state(frame.locator("#tapeviz-player"))
+            assert first["predict"] == predicting, (
+                f"player {index}: predict box {first['predict']}, lesson asks {predicting}"
+            )
+            shown = _step_through(frame, steps, predicting)
+            if notebook.stem.startswith("04"):  # the nested tapes: the inner sweep ends at 6, the outer at 2
+                ends = [re.search(r"Done: .* = (\S+) \(returned", c) for c in shown]
+                assert [m.group(1) for m in ends if m] == ["6", "2"], shown
+        if players:  # the picture a student meets first: the first player's first step, with its card
+            embeds.first.scroll_into_view_if_needed()
+            first_player = page.frame_locator("iframe.tapeviz-embed").first
+            first_player.locator(".tv-first").click()
+            first_player.locator(".tv-next").click()
+        page.screenshot(path=str(ARTIFACTS / f"docs_lesson_{notebook.stem[:2]}.png"))
+        assert not elsewhere, f"the page asked beyond the site: {elsewhere}"
+        assert not problems, problems
+    finally:
+        context.close()

@@ -179,8 +179,21 @@ def test_the_most_used_names_have_examples_to_run():
         assert wanted in names, f"{wanted} has no example"
 
 
+@pytest.fixture
+def fresh_session_recorder():
+    """A docstring example runs as in a fresh interpreter, where importing the visualizer turns the
+    session recorder on; other test modules turn it off for this process, so turn it on here."""
+    from tapeviz.viz import recorder
+
+    was_on = recorder.is_watching()
+    recorder.watch_all()
+    yield
+    if not was_on:
+        recorder.stop_watching()
+
+
 @pytest.mark.parametrize("name, obj", EXAMPLES, ids=[name for name, _ in EXAMPLES])
-def test_docstring_examples_run(name, obj, tmp_path, monkeypatch):
+def test_docstring_examples_run(name, obj, tmp_path, monkeypatch, fresh_session_recorder):
     monkeypatch.chdir(tmp_path)
     finder = doctest.DocTestFinder(recurse=False)
     runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)

@@ -96,6 +96,29 @@ def test_subscribe_rejects_non_listeners():
         events.subscribe(42)
 
 
+def test_a_misspelled_handler_is_refused_naming_the_kind_it_meant(no_listeners):
+    class Misspelled:
+        def on_op_executed(self, event):
+            pass
+
+        def on_backward_stpe(self, event):
+            pass
+
+    with pytest.raises(TypeError, match=r"on_backward_stpe \(did you mean on_backward_step\?\)"):
+        events.subscribe(Misspelled())
+    assert not events._listeners  # nothing was subscribed
+
+    class Callable:  # a callable hears every event: its other names are its own business
+        def __call__(self, event):
+            pass
+
+        def on_anything(self):
+            pass
+
+    listener = events.subscribe(Callable())
+    events.unsubscribe(listener)
+
+
 def test_every_event_has_a_kind():
     kinds = {cls.kind for cls in events.ALL_EVENTS}
     assert {

@@ -637,12 +637,18 @@ def test_a_gif_export_that_fails_midway_leaves_the_old_file(tmp_path):
 
 
 def test_picture_and_player_exports_replace_whole_files(tmp_path, monkeypatch):
-    from tapeviz.viz import animation, display
+    from tapeviz.viz import animation, display, recorder
 
-    x = tf.Variable(3.0, name="x")
-    with tf.GradientTape() as tape:
-        y = x * x
-    tape.gradient(y, x)
+    was_watching = recorder.is_watching()
+    recorder.watch_all()  # the player needs the recorded sweep (other test modules turn the recorder off)
+    try:
+        x = tf.Variable(3.0, name="x")
+        with tf.GradientTape() as tape:
+            y = x * x
+        tape.gradient(y, x)
+    finally:
+        if not was_watching:
+            recorder.stop_watching()
     written = []
     real = files.os.replace
     monkeypatch.setattr(files.os, "replace", lambda src, dst: (written.append(os.path.basename(dst)), real(src, dst)))

@@ -5,9 +5,10 @@ For each input, a loader either loads or raises ``ValueError`` (tapeviz's
 or a lambda): never a stray KeyError, zipfile or h5py error. It runs nothing
 named in the file (subprocess.Popen and os.system are recorders here), writes
 no file, and a failed ``load_weights`` leaves every weight as it was.
-tapeviz has no other checkpoint format (no ``tf.train.Checkpoint``); the
-loaders are ``keras.models.load_model``, ``model.load_weights`` (.weights.h5
-and .keras) and ``tf.saved_model.load``. Examples are bounded and
+The loaders are ``keras.models.load_model``, ``model.load_weights``
+(.weights.h5 and .keras), ``tf.saved_model.load`` and ``tf.train``'s
+checkpoint readers (``Checkpoint.restore``, ``latest_checkpoint``,
+``list_variables``); a failed restore also leaves every variable as it was. Examples are bounded and
 derandomized so the file runs in seconds; TAPEVIZ_FUZZ_EXAMPLES=400 runs a
 deeper, random search.
 """
@@ -330,3 +331,78 @@ def test_saved_model_manifest_that_is_any_json(tmp_path, quiet_world, originals,
         manifest = dict(manifest, format="tapeviz-saved-model")
     write_saved_model(tmp_path / "sm", manifest, originals["npz"])
     expect_clean(lambda: tf.saved_model.load(str(tmp_path / "sm")), tmp_path, quiet_world)
+
+
+# -- tf.train.Checkpoint --------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def checkpoint_files(tmp_path_factory):
+    """A real checkpoint (index, data, state file) of a tf.Module tree and a trained Keras optimizer."""
+    folder = tmp_path_factory.mktemp("ckpt")
+    net = model()
+    path = tf.train.Checkpoint(holder=Holder(), optimizer=net.optimizer).save(str(folder / "ckpt"))
+    return Originals(
+        {
+            "index": json.loads(open(path + ".index").read()),
+            "data": open(path + ".data-00000-of-00001", "rb").read(),
+            "state": (folder / "checkpoint").read_text(),
+        }
+    )
+
+
+def write_checkpoint_files(folder, index, data, state):
+    (folder / "ckpt-1.index").write_text(index if isinstance(index, str) else json.dumps(index))
+    (folder / "ckpt-1.data-00000-of-00001").write_bytes(data)
+    (folder / "checkpoint").write_text(state)
+
+
+def restore_checkpoint(folder):
+    """Restore the folder's latest checkpoint into fresh objects (some values wait for slots that never come)."""
+    net = model()
+    holder = Holder(0.5)
+    before = [v.numpy().copy() for v in holder.variables] + [w.numpy().copy() for w in net.optimizer.variables]
+    ckpt = tf.train.Checkpoint(holder=holder, optimizer=net.optimizer)
+    try:
+        ckpt.restore(tf.train.latest_checkpoint(str(folder)))
+    except ValueError:
+        after = [v.numpy() for v in holder.variables] + [w.numpy() for w in net.optimizer.variables]
+        for a, b in zip(after, before):
+            np.testing.assert_array_equal(a, b)  # a failed restore changes nothing
+        raise
+
+
+@FUZZ
+@given(where=st.integers(0, 10**4), value=JSON)
+def test_checkpoint_index_with_a_hostile_subtree(tmp_path, quiet_world, checkpoint_files, where, value):
+    index = checkpoint_files["index"]
+    chosen = list(paths(index))
+    index = replaced(index, chosen[where % len(chosen)], value)
+    write_checkpoint_files(tmp_path, index, checkpoint_files["data"], checkpoint_files["state"])
+    expect_clean(lambda: restore_checkpoint(tmp_path), tmp_path, quiet_world)
+
+
+@FUZZ
+@given(flips=st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 255)), max_size=6), cut=st.integers(0, 300))
+def test_checkpoint_data_with_damaged_bytes(tmp_path, quiet_world, checkpoint_files, flips, cut):
+    data = mutate_bytes(checkpoint_files["data"], flips, cut)
+    write_checkpoint_files(tmp_path, checkpoint_files["index"], data, checkpoint_files["state"])
+    expect_clean(lambda: restore_checkpoint(tmp_path), tmp_path, quiet_world)
+
+
+@FUZZ
+@given(index=JSON, state=st.text(max_size=80) | st.sampled_from(['model_checkpoint_path: "../ckpt-1"', "", "x: 1"]))
+def test_checkpoint_index_and_state_that_are_anything(tmp_path, quiet_world, checkpoint_files, index, state):
+    if isinstance(index, dict):
+        index = dict(index, format="tapeviz.checkpoint")
+    write_checkpoint_files(tmp_path, index, checkpoint_files["data"], state)
+    expect_clean(lambda: restore_checkpoint(tmp_path), tmp_path, quiet_world)
+    expect_clean(lambda: list_or_not_found(tmp_path), tmp_path, quiet_world)
+
+
+def list_or_not_found(folder):
+    """An empty state file names no checkpoint: TF's NotFoundError (a FileNotFoundError) is the answer then."""
+    try:
+        tf.train.list_variables(str(folder))
+    except tf.errors.NotFoundError:
+        pass

@@ -49,12 +49,12 @@ def test_sweep_frames_as_data():
     # gradients reach the variable on the step that computes them (no lag behind the caption):
     # cos(3) at Sin, then + 3 + 3 at Mul
     shown = [frames.state_at(fs, i)[0].get(variable) for i in range(len(fs))]
-    assert shown == [None, None, "d(t6)/d(player_x) = -0.99", "d(t6)/d(player_x) = 5.01", "d(t6)/d(player_x) = 5.01"]
+    assert shown == [None, None, "d(#6)/d(player_x) = -0.99", "d(#6)/d(player_x) = 5.01", "d(#6)/d(player_x) = 5.01"]
     assert "-0.99 + 3 = 2.01" in fs[3]["caption"] and "2.01 + 3 = 5.01" in fs[3]["caption"]
     # deltas: a frame carries only what changes on it
-    assert fs[2]["set"] == {variable: "d(t6)/d(player_x) = -0.99"} and fs[4]["set"] == {}
+    assert fs[2]["set"] == {variable: "d(#6)/d(player_x) = -0.99"} and fs[4]["set"] == {}
     # captions name a variable as the student wrote it, never by an id the picture hides
-    assert fs[-1]["caption"] == "Done: d(t6)/d(player_x) = 5.01."
+    assert fs[-1]["caption"] == "Done: d(#6)/d(player_x) = 5.01."
 
 
 def test_internals_show_the_reads_steps():
@@ -101,7 +101,7 @@ def test_player_plays_the_inner_tape_of_nested_tapes():
     outer.gradient(dy_dx, x)
     inner_frames = export.Animation(inner).frames
     assert inner_frames[-1]["caption"].startswith("Done: dy/dx = 6")
-    assert export.Animation(outer).frames[-1]["caption"].startswith("Done: d(dy_dx)/d(x) = 2")
+    assert export.Animation(outer).frames[-1]["caption"].startswith("Done: d(dy_dx)/dx = 2")
     both = export.Animation(outer, sweep="all")
     seeds = [f["caption"].split(" ")[0] for f in both.frames if f["kind"] == "seed"]
     assert seeds == ["inner.gradient", "outer.gradient"]  # first order, then second order
@@ -343,6 +343,23 @@ def test_predict_mode_hides_the_gradient_until_answered():
     parts["check"].click()
     assert "not quite" in parts["verdict"].value and "1 \u00d7 6 = 6" in parts["card"].value
     assert "dy/dx = 6" in parts["picture"].value
+
+
+@needs_dot
+def test_kernel_free_copy_opens_in_the_widgets_predict_mode(tmp_path):
+    """The HTML copy (what the docs site and an untrusted notebook show) starts as the widget does."""
+    pytest.importorskip("ipywidgets")
+    x = tf.Variable(3.0, name="x")
+    with tf.GradientTape() as tape:
+        y = x**2
+    tape.gradient(y, x)
+    box = re.compile(r'<input type="checkbox" class="tv-predict"( checked)?>')
+    for predict in (False, True):
+        player = viz.player(tape, predict=predict)
+        saved = player.save_html(str(tmp_path / f"predict_{predict}.html"))
+        for page in (player.to_html(), html.unescape(player._repr_mimebundle_()["text/html"]), open(saved).read()):
+            found = box.findall(page)
+            assert found == [" checked" if predict else ""], (predict, found)
 
 
 def test_legend_lists_only_what_is_drawn():

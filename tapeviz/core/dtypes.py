@@ -22,6 +22,15 @@ class DType:
         return self._kind in "iu"
 
     @property
+    def is_complex(self):
+        return self._kind == "c"
+
+    @property
+    def real_dtype(self):
+        """complex64 -> float32, complex128 -> float64; any other dtype is its own."""
+        return {"complex64": float32, "complex128": float64}.get(self.name, self)
+
+    @property
     def is_bool(self):
         return self._kind == "b"
 
@@ -32,11 +41,15 @@ class DType:
     @property
     def min(self):
         info = np.finfo if self.is_floating else np.iinfo
+        if self.is_complex:
+            raise TypeError(f"Cannot find minimum value of {self}.")
         return info(self.as_numpy_dtype).min
 
     @property
     def max(self):
         info = np.finfo if self.is_floating else np.iinfo
+        if self.is_complex:
+            raise TypeError(f"Cannot find maximum value of {self}.")
         return info(self.as_numpy_dtype).max
 
     def __eq__(self, other):
@@ -51,6 +64,10 @@ class DType:
     def __repr__(self):
         return f"tf.{self.name}"
 
+    def __str__(self):
+        """``print(tf.float32)`` shows ``<dtype: 'float32'>``, as TF; the repr (in lists, the REPL) is ``tf.float32``."""
+        return f"<dtype: '{self.name}'>"
+
 
 float16 = DType("float16", np.float16)
 float32 = DType("float32", np.float32)
@@ -61,9 +78,11 @@ int32 = DType("int32", np.int32)
 int64 = DType("int64", np.int64)
 uint8 = DType("uint8", np.uint8)
 bool = DType("bool", np.bool_)  # noqa: A001 - TF's name
+complex64 = DType("complex64", np.complex64)
+complex128 = DType("complex128", np.complex128)
 half, double = float16, float64
 
-_ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, bool)
+_ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, bool, complex64, complex128)
 _BY_NUMPY = {d.as_numpy_dtype: d for d in _ALL}
 _BY_NAME = {d.name: d for d in _ALL} | {"half": float16, "double": float64}
 

@@ -19,3 +19,14 @@ class InvalidArgumentError(OpError, ValueError):
 
 class UnimplementedError(OpError, NotImplementedError):
     """The op exists in TensorFlow but not (yet) in tapeviz."""
+
+
+class NotFoundError(OpError, FileNotFoundError):
+    """A file or entry that an op needs does not exist (a checkpoint path without its ``-N`` suffix, say).
+
+    Also a ``FileNotFoundError``, so plain Python code can catch it.
+    """
+
+
+class OutOfRangeError(OpError, IndexError):
+    """Iterated past the end (a dataset iterator's ``get_next()`` at the end of its data)."""

@@ -23,6 +23,7 @@ objects: tensors are immutable, so keeping a reference is a cheap copy.
 """
 
 import dataclasses
+import difflib
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -78,12 +79,30 @@ def subscribe(listener, untaped_sweep_ops=True):
     An object's ``on_<kind>`` methods are looked up when it subscribes (on
     the first event of each kind), not again for every event.
     """
-    if not callable(listener) and not any(name.startswith("on_") for name in dir(listener)):
-        raise TypeError(f"A listener must be callable or have on_<kind> methods; got {type(listener).__name__}.")
+    if not callable(listener):
+        _check_handlers(listener)
     _listeners.append(listener)
     if untaped_sweep_ops:
         _sweep_op_listeners.append(listener)
     return listener
+
+
+def _check_handlers(listener):
+    """An object listener's ``on_`` methods must each name a kind: a misspelled one would never be called."""
+    handlers = [name for name in dir(listener) if name.startswith("on_")]
+    if not handlers:
+        raise TypeError(f"A listener must be callable or have on_<kind> methods; got {type(listener).__name__}.")
+    known = ["on_" + event_class.kind for event_class in ALL_EVENTS]
+    unknown = [name for name in handlers if name not in known]
+    if unknown:
+        hints = []
+        for name in unknown:
+            close = difflib.get_close_matches(name, known, n=1)
+            hints.append(f"{name} (did you mean {close[0]}?)" if close else name)
+        raise TypeError(
+            f"{type(listener).__name__} has handlers for no event kind: {', '.join(hints)}. "
+            f"The kinds are {', '.join(known)} (tapeviz.events.ALL_EVENTS); nothing was subscribed."
+        )
 
 
 def unsubscribe(listener):

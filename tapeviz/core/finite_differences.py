@@ -9,7 +9,7 @@ import numpy as np
 
 from tapeviz.core.primitives.math import add_n, reduce_sum
 from tapeviz.core.tape import GradientTape
-from tapeviz.core.tensor import constant
+from tapeviz.core.tensor import constant, convert_to_tensor
 
 
 def _scalarize(output, weights):
@@ -36,7 +36,7 @@ def analytic_gradients(fn, arrays, weights, make_input=constant):
         tape.watch(tensors)
         loss = _scalarize(fn(*tensors), weights)
     grads = tape.gradient(loss, tensors)
-    return [None if g is None else np.asarray(g) for g in grads]
+    return [None if g is None else np.asarray(convert_to_tensor(g)) for g in grads]  # IndexedSlices densified
 
 
 def numeric_gradients(fn, arrays, weights, eps=1e-6, make_input=constant):

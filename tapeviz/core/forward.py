@@ -143,6 +143,11 @@ def op_jvp(entry, tangents):
     needs = tuple([t is not None for t in tangents])
     if rule is None or not any(needs):
         return tuple([None] * len(outputs))
+    if any(o.dtype.is_complex for o in outputs):
+        raise NotImplementedError(
+            f"The tangent player does not step through complex tensors yet ({entry.primitive.name} makes one); "
+            "acc.jvp(...) gives the result, and a GradientTape's player shows the reverse sweep."
+        )
     floats = [o.dtype.is_floating for o in outputs]
     with state.no_tapes():
         cotangents = [zeros_like(o) for o in outputs]

@@ -15,6 +15,7 @@ import weakref
 from tapeviz import backend as B
 from tapeviz.core import display, events, history, nest, recording, state
 from tapeviz.core.errors import InvalidArgumentError
+from tapeviz.core.indexed_slices import IndexedSlices, combine
 from tapeviz.core.ops import execute
 from tapeviz.core.primitives.array import ones_like, reshape, stack, zeros, zeros_like
 from tapeviz.core.primitives.math import ADD_N
@@ -168,7 +169,7 @@ class GradientTape:
                     f"Passed in object {item!r} of type {type(item).__name__!r}, not a tf.Tensor "
                     "or tf.Variable. Convert it first: x = tf.constant(value); tape.watch(x)."
                 )
-            if not item.dtype.is_floating:
+            if not (item.dtype.is_floating or item.dtype.is_complex):
                 warnings.warn(
                     f"The dtype of the watched tensor must be floating (e.g. tf.float32), "
                     f"got {item.dtype!r}: its gradient will be None.",
@@ -224,7 +225,7 @@ class GradientTape:
         if gradient_flows:
             watched = self._watched
             for tensor in entry.outputs:
-                if tensor._value.dtype.kind == "f":
+                if tensor._value.dtype.kind in "fc":
                     watched.add(tensor._id)
         if not gradient_flows or needs is None:  # a sweep would reach what this left unwatched
             self._needs_exact = False
@@ -716,7 +717,7 @@ def _entries_on_path(entries, tape, sources):
         if True in needs:
             path.append((entry, needs))
             for tensor in entry.outputs:
-                if tensor._value.dtype.kind == "f":
+                if tensor._value.dtype.kind in "fc":
                     reachable.add(tensor._id)
     return path, reachable
 
@@ -840,7 +841,18 @@ class _Cotangents:
 
     def totals(self, sources):
         """The summed gradient at each source, or None where none arrived."""
-        return [self.summed(source._id) for source in sources]
+        results = []
+        for source in sources:
+            arrived = self.pending.get(source._id)
+            if arrived is None:
+                results.append(None)
+                continue
+            grads = arrived if type(arrived) is list else [arrived]
+            sliced = combine(grads)  # only gathers' rows arrived: TF returns IndexedSlices
+            summed = _sum_grads(grads) if sliced is None or len(grads) == 1 else None
+            self.pending[source._id] = summed if summed is not None else sliced._tapeviz_tensor_()
+            results.append(summed if sliced is None else sliced)
+        return results
 
 
 class _Announcer:
@@ -861,8 +873,9 @@ class _Announcer:
         events.emit(events.backward_step(self.serial, entry, needs, upstream, produced))
 
     def finished(self, results):
-        if self.step is not None:
-            events.emit(events.SweepFinished(self.serial, tuple(results)))
+        if self.step is not None:  # the visualizer shows gradients as tensors: an IndexedSlices as its dense form
+            shown = tuple(r._tapeviz_tensor_() if isinstance(r, IndexedSlices) else r for r in results)
+            events.emit(events.SweepFinished(self.serial, shown))
 
 
 def _sum_grads(grads):
@@ -875,4 +888,4 @@ def _sum_grads(grads):
 
 
 def _is_float(tensor):
-    return tensor._value.dtype.kind == "f"
+    return tensor._value.dtype.kind in "fc"

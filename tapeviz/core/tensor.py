@@ -502,8 +502,8 @@ class Variable(_HoldsArray):
         new = new_tensor._value
         if new.shape != self._value.shape:
             raise ValueError(
-                f"Cannot assign a value of shape {tuple(new.shape)} to variable "
-                f"'{self._name}' of shape {tuple(self._value.shape)}."
+                f"Cannot assign value to variable ' {self._name}': Shape mismatch.The variable shape "
+                f"{tuple(self._value.shape)}, and the assigned value shape {tuple(new.shape)} are incompatible."
             )
         if state.local.tracers and _traced_assign(self, "AssignVariableOp", new_tensor):
             return self._assigned(read_value)
@@ -756,13 +756,14 @@ def _new_array(value, dtype, dtype_hint):
     if not from_numpy:
         target = (
             np.dtype(dtypes.as_dtype(dtype_hint).as_numpy_dtype)
-            if dtype_hint is not None and raw.dtype.kind in "iuf"
+            if dtype_hint is not None and raw.dtype.kind in "iufc"
             else _python_dtype(raw)
         )
         raw = raw.astype(target, copy=False)
     if raw.dtype.type not in dtypes._BY_NUMPY:
         raise TypeError(
-            f"tapeviz has no dtype for NumPy's {raw.dtype}; cast it to float32/float64/int32/int64/bool first."
+            f"tapeviz has no dtype for NumPy's {raw.dtype}; cast it to float32/float64/complex64/complex128/"
+            "int32/int64/bool first."
         )
     return xp.array(raw) if from_numpy else xp.asarray(raw)  # copy arrays the caller owns
 

@@ -9,12 +9,16 @@ or ``compile``/``fit``) and TensorFlow's guides run unchanged.
 from tapeviz.keras import (  # noqa: F401
     activations,
     callbacks,
+    constraints,
     datasets,
     initializers,
     layers,
     losses,
     metrics,
+    ops,
     optimizers,
+    random,
+    regularizers,
     saving,
     serializables,
     utils,
@@ -33,28 +37,36 @@ class _Namespace:
         self.__dict__.update(names)
 
 
+from tapeviz.keras.cloning import clone_model  # noqa: E402
+
 models = _Namespace(
-    "``tf.keras.models``: Model, Sequential, load_model, save_model.",
+    "``tf.keras.models``: Model, Sequential, clone_model, load_model, save_model.",
+    clone_model=clone_model,
     Model=Model,
     Sequential=Sequential,
     load_model=load_model,
     save_model=save_model,
 )
 preprocessing = _Namespace(
-    "``tf.keras.preprocessing``: image.array_to_img.",
+    "``tf.keras.preprocessing``: image.array_to_img, sequence.pad_sequences.",
     image=_Namespace(
         "``tf.keras.preprocessing.image``.", array_to_img=utils.array_to_img, img_to_array=utils.img_to_array
     ),
+    sequence=_Namespace("``keras.preprocessing.sequence``.", pad_sequences=utils.pad_sequences),
 )
 
 __all__ = [
     "activations",
     "callbacks",
+    "constraints",
     "datasets",
     "initializers",
     "layers",
     "losses",
     "metrics",
+    "ops",
+    "random",
+    "regularizers",
     "optimizers",
     "saving",
     "utils",

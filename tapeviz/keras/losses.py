@@ -29,7 +29,35 @@ __all__ = [
     "categorical_crossentropy",
     "sparse_categorical_crossentropy",
     "huber",
+    "MeanAbsolutePercentageError",
+    "MeanSquaredLogarithmicError",
+    "CosineSimilarity",
+    "Hinge",
+    "SquaredHinge",
+    "CategoricalHinge",
+    "KLDivergence",
+    "Poisson",
+    "LogCosh",
+    "mean_absolute_percentage_error",
+    "mean_squared_logarithmic_error",
+    "cosine_similarity",
+    "hinge",
+    "squared_hinge",
+    "categorical_hinge",
+    "kl_divergence",
+    "poisson",
+    "log_cosh",
+    "Dice",
+    "Tversky",
+    "BinaryFocalCrossentropy",
+    "CategoricalFocalCrossentropy",
+    "dice",
+    "tversky",
+    "binary_focal_crossentropy",
+    "categorical_focal_crossentropy",
     "get",
+    "serialize",
+    "deserialize",
     "mse",
     "mae",
     "MSE",
@@ -148,6 +176,151 @@ mse = MSE = mean_squared_error
 mae = MAE = mean_absolute_error
 
 
+# -- more of Keras 3's losses, written with keras.ops (the module needs no package face) ----------
+
+
+def _ops():
+    from tapeviz.keras import ops
+
+    return ops
+
+
+def mean_absolute_percentage_error(y_true, y_pred):
+    """100 * mean(|y_true - y_pred| / max(|y_true|, eps)) over the last axis."""
+    ops = _ops()
+    y_true, y_pred = _pair(y_true, y_pred)
+    diff = ops.abs((y_true - y_pred) / ops.maximum(ops.abs(y_true), EPSILON))
+    return 100.0 * ops.mean(diff, axis=-1)
+
+
+def mean_squared_logarithmic_error(y_true, y_pred):
+    """mean((log(max(y_pred, eps) + 1) - log(max(y_true, eps) + 1))**2) over the last axis."""
+    ops = _ops()
+    y_true, y_pred = _pair(y_true, y_pred)
+    first = ops.log(ops.maximum(y_pred, EPSILON) + 1.0)
+    second = ops.log(ops.maximum(y_true, EPSILON) + 1.0)
+    return ops.mean(ops.square(first - second), axis=-1)
+
+
+def cosine_similarity(y_true, y_pred, axis=-1):
+    """-sum(unit(y_true) * unit(y_pred)) along ``axis``: -1 for the same direction."""
+    ops = _ops()
+    y_true, y_pred = _pair(y_true, y_pred)
+    return -ops.sum(ops.normalize(y_true, axis=axis) * ops.normalize(y_pred, axis=axis), axis=axis)
+
+
+def _signed_labels(y_true):
+    """0/1 labels as -1/1 (labels already in -1/1 are kept), as Keras's hinge losses do."""
+    ops = _ops()
+    is_binary = ops.all(ops.logical_or(ops.equal(y_true, 0), ops.equal(y_true, 1)))
+    return 2.0 * y_true - 1.0 if bool(is_binary.numpy()) else y_true
+
+
+def hinge(y_true, y_pred):
+    """mean(max(1 - y_true * y_pred, 0)) over the last axis (0/1 labels become -1/1)."""
+    ops = _ops()
+    y_true, y_pred = _pair(y_true, y_pred)
+    return ops.mean(ops.maximum(1.0 - _signed_labels(y_true) * y_pred, 0.0), axis=-1)
+
+
+def squared_hinge(y_true, y_pred):
+    """mean(max(1 - y_true * y_pred, 0)**2) over the last axis (0/1 labels become -1/1)."""
+    ops = _ops()
+    y_true, y_pred = _pair(y_true, y_pred)
+    return ops.mean(ops.square(ops.maximum(1.0 - _signed_labels(y_true) * y_pred, 0.0)), axis=-1)
+
+
+def categorical_hinge(y_true, y_pred):
+    """max(max((1 - y_true) * y_pred) - sum(y_true * y_pred) + 1, 0) for one-hot labels."""
+    ops = _ops()
+    y_true, y_pred = _pair(y_true, y_pred)
+    positive = ops.sum(y_true * y_pred, axis=-1)
+    negative = ops.max((1.0 - y_true) * y_pred, axis=-1)
+    return ops.maximum(negative - positive + 1.0, 0.0)
+
+
+def kl_divergence(y_true, y_pred):
+    """sum(y_true * log(y_true / y_pred)) over the last axis, both clipped to [eps, 1]."""
+    ops = _ops()
+    y_true, y_pred = _pair(y_true, y_pred)
+    y_true = ops.clip(y_true, EPSILON, 1.0)
+    y_pred = ops.clip(y_pred, EPSILON, 1.0)
+    return ops.sum(y_true * ops.log(y_true / y_pred), axis=-1)
+
+
+def poisson(y_true, y_pred):
+    """mean(y_pred - y_true * log(y_pred + eps)) over the last axis."""
+    ops = _ops()
+    y_true, y_pred = _pair(y_true, y_pred)
+    return ops.mean(y_pred - y_true * ops.log(y_pred + EPSILON), axis=-1)
+
+
+_LOG_2 = 0.6931471805599453  # log(2)
+
+
+def log_cosh(y_true, y_pred):
+    """mean(log(cosh(y_pred - y_true))) over the last axis, computed stably: x + softplus(-2x) - log 2."""
+    ops = _ops()
+    y_true, y_pred = _pair(y_true, y_pred)
+    x = y_pred - y_true
+    return ops.mean(x + ops.softplus(-2.0 * x) - _LOG_2, axis=-1)
+
+
+def dice(y_true, y_pred, axis=None):
+    """1 - 2 sum(y_true * y_pred) / (sum(y_true) + sum(y_pred) + eps), summed over ``axis`` (all when None)."""
+    ops = _ops()
+    y_pred = ops.convert_to_tensor(y_pred)
+    y_true = ops.cast(y_true, y_pred.dtype.name)
+    intersection = ops.sum(y_true * y_pred, axis=axis)
+    return 1.0 - 2.0 * intersection / (ops.sum(y_true, axis=axis) + ops.sum(y_pred, axis=axis) + EPSILON)
+
+
+def tversky(y_true, y_pred, alpha=0.5, beta=0.5, axis=None):
+    """1 - TP / (TP + alpha FP + beta FN + eps), the soft counts summed over ``axis`` (all when None)."""
+    ops = _ops()
+    y_pred = ops.convert_to_tensor(y_pred)
+    y_true = ops.cast(y_true, y_pred.dtype.name)
+    intersection = ops.sum(y_true * y_pred, axis=axis)
+    false_positives = ops.sum((1.0 - y_pred) * y_true, axis=axis)
+    false_negatives = ops.sum(y_pred * (1.0 - y_true), axis=axis)
+    return 1.0 - intersection / (intersection + false_positives * alpha + false_negatives * beta + EPSILON)
+
+
+def binary_focal_crossentropy(
+    y_true, y_pred, apply_class_balancing=False, alpha=0.25, gamma=2.0, from_logits=False, label_smoothing=0.0, axis=-1
+):
+    """Binary cross-entropy times (1 - p_t)**gamma (and alpha-balanced if asked), mean over ``axis``."""
+    ops = _ops()
+    y_pred = ops.convert_to_tensor(y_pred)
+    y_true = ops.cast(y_true, y_pred.dtype.name)
+    if label_smoothing:
+        y_true = y_true * (1.0 - label_smoothing) + 0.5 * label_smoothing
+    if from_logits:
+        y_pred = ops.sigmoid(y_pred)
+    bce = ops.binary_crossentropy(y_true, y_pred)
+    p_t = y_true * y_pred + (1.0 - y_true) * (1.0 - y_pred)
+    focal = ops.power(1.0 - p_t, gamma) * bce
+    if apply_class_balancing:
+        focal = (y_true * alpha + (1.0 - y_true) * (1.0 - alpha)) * focal
+    return ops.mean(focal, axis=axis)
+
+
+def categorical_focal_crossentropy(
+    y_true, y_pred, alpha=0.25, gamma=2.0, from_logits=False, label_smoothing=0.0, axis=-1
+):
+    """sum(alpha (1 - p)**gamma * -y_true log p) over the classes; p renormalised and clipped as Keras."""
+    ops = _ops()
+    y_pred = ops.convert_to_tensor(y_pred)
+    y_true = ops.cast(y_true, y_pred.dtype.name)
+    if label_smoothing:
+        y_true = y_true * (1.0 - label_smoothing) + label_smoothing / y_true.shape[-1]
+    if from_logits:
+        y_pred = ops.softmax(y_pred, axis=axis)
+    output = ops.clip(y_pred / ops.sum(y_pred, axis=axis, keepdims=True), EPSILON, 1.0 - EPSILON)
+    cce = -y_true * ops.log(output)
+    return ops.sum(ops.power(1.0 - output, gamma) * alpha * cce, axis=axis)
+
+
 class Loss(RecordsInit):
     """Base class: ``loss(y_true, y_pred, sample_weight=None)`` -> a scalar (by default).
 
@@ -171,8 +344,8 @@ class Loss(RecordsInit):
             values = self.call(y_true, y_pred)
             if sample_weight is not None:
                 weight = _tensor(sample_weight, values.dtype)
-                if weight.ndim > values.ndim:
-                    weight = reshape(weight, tuple(values.shape))
+                if weight.ndim > values.ndim and weight.shape.num_elements() == values.shape.num_elements():
+                    weight = reshape(weight, tuple(values.shape))  # else they broadcast (a batch-wide loss), as Keras
                 values = values * weight
             if self.reduction in ("none", None):
                 return values
@@ -183,6 +356,10 @@ class Loss(RecordsInit):
 
     def get_config(self):
         return {"name": self.name, "reduction": self.reduction}
+
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)
 
 
 def _snake(name):
@@ -273,6 +450,161 @@ class SparseCategoricalCrossentropy(_Wrapper):
         super().__init__(reduction, name, from_logits=from_logits)
 
 
+class MeanAbsolutePercentageError(_Wrapper):
+    """Mean absolute percentage error."""
+
+    fn = staticmethod(mean_absolute_percentage_error)
+
+    def __init__(self, reduction="sum_over_batch_size", name="mean_absolute_percentage_error"):
+        super().__init__(reduction, name)
+
+
+class MeanSquaredLogarithmicError(_Wrapper):
+    """Mean squared error of log(1 + x)."""
+
+    fn = staticmethod(mean_squared_logarithmic_error)
+
+    def __init__(self, reduction="sum_over_batch_size", name="mean_squared_logarithmic_error"):
+        super().__init__(reduction, name)
+
+
+class CosineSimilarity(_Wrapper):
+    """Negative cosine similarity along ``axis`` (so that minimizing aligns the vectors)."""
+
+    fn = staticmethod(cosine_similarity)
+
+    def __init__(self, axis=-1, reduction="sum_over_batch_size", name="cosine_similarity"):
+        super().__init__(reduction, name, axis=axis)
+
+
+class Hinge(_Wrapper):
+    """Hinge loss for -1/1 (or 0/1) labels."""
+
+    fn = staticmethod(hinge)
+
+    def __init__(self, reduction="sum_over_batch_size", name="hinge"):
+        super().__init__(reduction, name)
+
+
+class SquaredHinge(_Wrapper):
+    """Squared hinge loss for -1/1 (or 0/1) labels."""
+
+    fn = staticmethod(squared_hinge)
+
+    def __init__(self, reduction="sum_over_batch_size", name="squared_hinge"):
+        super().__init__(reduction, name)
+
+
+class CategoricalHinge(_Wrapper):
+    """Hinge loss for one-hot labels."""
+
+    fn = staticmethod(categorical_hinge)
+
+    def __init__(self, reduction="sum_over_batch_size", name="categorical_hinge"):
+        super().__init__(reduction, name)
+
+
+class KLDivergence(_Wrapper):
+    """Kullback-Leibler divergence of y_pred from y_true."""
+
+    fn = staticmethod(kl_divergence)
+
+    def __init__(self, reduction="sum_over_batch_size", name="kl_divergence"):
+        super().__init__(reduction, name)
+
+
+class Poisson(_Wrapper):
+    """Poisson loss: y_pred - y_true * log(y_pred)."""
+
+    fn = staticmethod(poisson)
+
+    def __init__(self, reduction="sum_over_batch_size", name="poisson"):
+        super().__init__(reduction, name)
+
+
+class LogCosh(_Wrapper):
+    """Mean log(cosh(error))."""
+
+    fn = staticmethod(log_cosh)
+
+    def __init__(self, reduction="sum_over_batch_size", name="log_cosh"):
+        super().__init__(reduction, name)
+
+
+class Dice(_Wrapper):
+    """The Dice loss (1 - the soft Dice coefficient)."""
+
+    fn = staticmethod(dice)
+
+    def __init__(self, reduction="sum_over_batch_size", name="dice", axis=None, dtype=None):
+        super().__init__(reduction, name, axis=axis)
+
+
+class Tversky(_Wrapper):
+    """The Tversky loss: Dice with false positives and negatives weighted by ``alpha`` and ``beta``."""
+
+    fn = staticmethod(tversky)
+
+    def __init__(self, alpha=0.5, beta=0.5, reduction="sum_over_batch_size", name="tversky", axis=None, dtype=None):
+        super().__init__(reduction, name, alpha=alpha, beta=beta, axis=axis)
+
+
+class BinaryFocalCrossentropy(_Wrapper):
+    """Binary cross-entropy down-weighting easy examples by (1 - p_t)**gamma."""
+
+    fn = staticmethod(binary_focal_crossentropy)
+
+    def __init__(
+        self,
+        apply_class_balancing=False,
+        alpha=0.25,
+        gamma=2.0,
+        from_logits=False,
+        label_smoothing=0.0,
+        axis=-1,
+        reduction="sum_over_batch_size",
+        name="binary_focal_crossentropy",
+        dtype=None,
+    ):
+        super().__init__(
+            reduction,
+            name,
+            apply_class_balancing=apply_class_balancing,
+            alpha=alpha,
+            gamma=gamma,
+            from_logits=from_logits,
+            label_smoothing=label_smoothing,
+            axis=axis,
+        )
+
+
+class CategoricalFocalCrossentropy(_Wrapper):
+    """Categorical cross-entropy down-weighting easy examples by alpha (1 - p)**gamma."""
+
+    fn = staticmethod(categorical_focal_crossentropy)
+
+    def __init__(
+        self,
+        alpha=0.25,
+        gamma=2.0,
+        from_logits=False,
+        label_smoothing=0.0,
+        axis=-1,
+        reduction="sum_over_batch_size",
+        name="categorical_focal_crossentropy",
+        dtype=None,
+    ):
+        super().__init__(
+            reduction,
+            name,
+            alpha=alpha,
+            gamma=gamma,
+            from_logits=from_logits,
+            label_smoothing=label_smoothing,
+            axis=axis,
+        )
+
+
 class _FunctionLoss(Loss):
     def __init__(self, fn, name):
         super().__init__(name=name)
@@ -292,15 +624,127 @@ _BY_NAME = {
     "binary_crossentropy": BinaryCrossentropy,
     "categorical_crossentropy": CategoricalCrossentropy,
     "sparse_categorical_crossentropy": SparseCategoricalCrossentropy,
+    "mape": MeanAbsolutePercentageError,
+    "mean_absolute_percentage_error": MeanAbsolutePercentageError,
+    "msle": MeanSquaredLogarithmicError,
+    "mean_squared_logarithmic_error": MeanSquaredLogarithmicError,
+    "cosine_similarity": CosineSimilarity,
+    "hinge": Hinge,
+    "squared_hinge": SquaredHinge,
+    "categorical_hinge": CategoricalHinge,
+    "kld": KLDivergence,
+    "kl_divergence": KLDivergence,
+    "poisson": Poisson,
+    "log_cosh": LogCosh,
+    "bce": BinaryCrossentropy,
+}
+
+
+_FUNCTIONS = {
+    "mean_squared_error": mean_squared_error,
+    "mean_absolute_error": mean_absolute_error,
+    "mean_absolute_percentage_error": mean_absolute_percentage_error,
+    "mean_squared_logarithmic_error": mean_squared_logarithmic_error,
+    "huber": huber,
+    "log_cosh": log_cosh,
+    "cosine_similarity": cosine_similarity,
+    "poisson": poisson,
+    "hinge": hinge,
+    "squared_hinge": squared_hinge,
+    "categorical_hinge": categorical_hinge,
+    "kl_divergence": kl_divergence,
+    "binary_crossentropy": binary_crossentropy,
+    "categorical_crossentropy": categorical_crossentropy,
+    "sparse_categorical_crossentropy": sparse_categorical_crossentropy,
+    "dice": dice,
+    "tversky": tversky,
+    "binary_focal_crossentropy": binary_focal_crossentropy,
+    "categorical_focal_crossentropy": categorical_focal_crossentropy,
+}
+_FUNCTIONS.update(
+    {
+        "mse": mean_squared_error,
+        "MSE": mean_squared_error,
+        "mae": mean_absolute_error,
+        "MAE": mean_absolute_error,
+        "mape": mean_absolute_percentage_error,
+        "MAPE": mean_absolute_percentage_error,
+        "msle": mean_squared_logarithmic_error,
+        "MSLE": mean_squared_logarithmic_error,
+        "kld": kl_divergence,
+        "KLD": kl_divergence,
+        "bce": binary_crossentropy,
+        "BCE": binary_crossentropy,
+    }
+)
+_CLASSES = {
+    cls.__name__: cls
+    for cls in (
+        Loss,
+        MeanSquaredError,
+        MeanAbsoluteError,
+        MeanAbsolutePercentageError,
+        MeanSquaredLogarithmicError,
+        Huber,
+        LogCosh,
+        CosineSimilarity,
+        Poisson,
+        Hinge,
+        SquaredHinge,
+        CategoricalHinge,
+        KLDivergence,
+        BinaryCrossentropy,
+        CategoricalCrossentropy,
+        SparseCategoricalCrossentropy,
+        Dice,
+        Tversky,
+        BinaryFocalCrossentropy,
+        CategoricalFocalCrossentropy,
+    )
 }
 
 
 def get(identifier):
-    """A Loss from a name ('mse', 'sparse_categorical_crossentropy'...), a Loss, or a function."""
+    """As Keras 3's ``losses.get``: a function for a function's name or alias ('mse' -> mean_squared_error),
+    an instance for a class name ('MeanSquaredError'); Loss objects and callables are returned as they are."""
+    if isinstance(identifier, str):
+        if identifier in _FUNCTIONS:
+            return _FUNCTIONS[identifier]
+        if identifier in _CLASSES:
+            return _CLASSES[identifier]()
+        known = sorted({*_FUNCTIONS, *_CLASSES})
+        raise ValueError(
+            f"Could not interpret loss identifier: {identifier}. Unknown loss function name; known names: {known}."
+        )
+    return resolve(identifier, kind="loss function", table={}, base=Loss)
+
+
+def as_loss(identifier):
+    """What ``compile(loss=...)`` uses: a Loss object from a name ('mse', 'sparse_categorical_crossentropy'...),
+    a Loss, or a function ``(y_true, y_pred) -> per-example values``."""
     return resolve(
         identifier,
         kind="loss function",
-        table=_BY_NAME,
+        table={**_BY_NAME, **_CLASSES},
         base=Loss,
         wrap_callable=lambda fn: _FunctionLoss(fn, getattr(fn, "__name__", "loss")),
     )
+
+
+def serialize(loss):
+    """A Loss as Keras's JSON-able dict: module, class_name, config, registered_name."""
+    return {
+        "module": "keras.losses",
+        "class_name": type(loss).__name__,
+        "config": loss.get_config(),
+        "registered_name": None,
+    }
+
+
+def deserialize(config, custom_objects=None):
+    """A Loss from ``serialize``'s dict; classes come from this module or ``custom_objects``, never by import."""
+    table = {**_CLASSES, **(custom_objects or {})}
+    name = config.get("class_name") if isinstance(config, dict) else config
+    if name not in table:
+        raise ValueError(f"Could not interpret loss identifier: {config}")
+    return table[name].from_config(config.get("config", {})) if isinstance(config, dict) else get(name)

@@ -7,7 +7,7 @@ A Model is a Layer that can also ``summary()`` itself; training
 import numpy as np
 
 from tapeviz.core import nest, state
-from tapeviz.keras.layers.base import KerasTensor, Layer, _batchless
+from tapeviz.keras.layers.base import KerasTensor, Layer, _batchless, probe_output_shape
 from tapeviz.keras.layers.core import InputLayer
 from tapeviz.keras.saving import model_file
 from tapeviz.keras.saving import weights as saved_weights
@@ -253,8 +253,33 @@ class Sequential(Model):
         return self._layers.pop()
 
     def _build_now(self):
-        with state.no_tapes():
-            Layer.__call__(self, np.zeros((1,) + tuple(self._input_shape)[1:], np.float32), training=False)
+        """Build on a zero batch; unknown sizes (``input_shape=(None, None, 3)``) stay None in ``output_shape``."""
+        shape, _ = probe_output_shape(
+            lambda probe: Layer.__call__(self, probe, training=False), KerasTensor(tuple(self._input_shape))
+        )
+        self.__dict__["_output_shape"] = shape
+
+    @property
+    def inputs(self):
+        """``[KerasTensor]``: the model's symbolic input, as Keras 3 gives it once the input shape is known."""
+        return self._symbolic()[0]
+
+    @property
+    def outputs(self):
+        """``[KerasTensor]``: the last layer's symbolic output."""
+        return self._symbolic()[1]
+
+    def _symbolic(self):
+        if self._input_shape is None:
+            raise AttributeError(
+                f"Sequential model '{self.name}' has no defined inputs yet: give it an Input (or call it on data) first."
+            )
+        from tapeviz.keras.layers.core import Input
+
+        x = start = Input(batch_shape=tuple(self._input_shape))
+        for layer in self._layers:
+            x = layer(x)
+        return [start], [x]
 
     def call(self, inputs, training=None):
         x = inputs

@@ -7,7 +7,7 @@ imports the models it saves (models -> saving, one way).
 
 import types
 
-from tapeviz.keras import activations, initializers, layers, losses, metrics, optimizers
+from tapeviz.keras import activations, constraints, initializers, layers, losses, metrics, optimizers, regularizers
 from tapeviz.keras.layers.base import KerasTensor, Layer
 from tapeviz.keras.losses import Loss
 from tapeviz.keras.metrics import Metric
@@ -48,6 +48,8 @@ registry.register_builtin("optimizers", _classes(optimizers, Optimizer))
 registry.register_builtin("schedules", _classes(schedules, schedules.LearningRateSchedule))
 registry.register_builtin("initializers", _classes(initializers, initializers.Initializer))
 registry.register_builtin("activations", _functions(activations))
+registry.register_builtin("regularizers", _classes(regularizers, regularizers.Regularizer))
+registry.register_builtin("constraints", _classes(constraints, constraints.Constraint))
 registry.register_part(
     Layer=Layer, Optimizer=Optimizer, Model=Model, Sequential=Sequential, Input=layers.Input, KerasTensor=KerasTensor
 )

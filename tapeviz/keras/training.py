@@ -24,7 +24,8 @@ from tapeviz.data import Dataset
 from tapeviz.keras import losses as losses_module
 from tapeviz.keras import metrics as metrics_module
 from tapeviz.keras import optimizers as optimizers_module
-from tapeviz.keras.callbacks import History
+from tapeviz.keras.callbacks import CallbackList
+from tapeviz.keras.multi_output import MultiOutputLoss, output_metrics
 from tapeviz.keras.progbar import Progbar
 
 
@@ -59,6 +60,14 @@ def _verbosity(verbose):
 
 def _logs(values):
     return {name: float(B.to_numpy(to_array(v))) if is_tensor(v) else float(v) for name, v in values.items()}
+
+
+def _compiled_metric(identifier):
+    """A compiled metric; one given by a string is named by that string in the logs ('mae'), as Keras 3 does."""
+    metric = metrics_module.get(identifier)
+    if isinstance(identifier, str):
+        metric.name = identifier
+    return metric
 
 
 class Trainer:
@@ -120,8 +129,22 @@ class Trainer:
         self._compile_args = {"optimizer": optimizer, "loss": loss, "metrics": metrics}  # what model.save keeps
         self.optimizer = optimizers_module.get(optimizer)
         self.loss = loss
-        self.compiled_loss = losses_module.get(loss) if loss is not None else None
-        self.compiled_metrics = [metrics_module.get(m) for m in nest.flatten(metrics or [])]
+        names = self._output_names()
+        if isinstance(loss, (dict, list, tuple)) and names:
+            self.compiled_loss = MultiOutputLoss(loss, loss_weights, names)
+        else:
+            self.compiled_loss = losses_module.as_loss(loss) if loss is not None else None
+        if names and (
+            isinstance(metrics, dict)
+            or (
+                isinstance(metrics, (list, tuple))
+                and len(metrics) == len(names)
+                and any(isinstance(m, (list, tuple)) for m in metrics)
+            )
+        ):
+            self.compiled_metrics = output_metrics(metrics, names, _compiled_metric)
+        else:
+            self.compiled_metrics = [_compiled_metric(m) for m in nest.flatten(metrics or [])]
         self._loss_tracker = metrics_module.Mean(name="loss")
         self.compiled = True
 
@@ -134,8 +157,21 @@ class Trainer:
 
     @property
     def metrics(self):
-        """The loss tracker and the compiled metrics."""
-        return ([self._loss_tracker] if self.compiled else []) + list(self.compiled_metrics)
+        """The loss tracker (and each output's, for several outputs) and the compiled metrics."""
+        trackers = list(getattr(self.compiled_loss, "trackers", []))
+        return ([self._loss_tracker] + trackers if self.compiled else []) + list(self.compiled_metrics)
+
+    def _output_names(self):
+        """The names of a functional model's outputs when it has several (dict keys, or the layers' names)."""
+        functional = getattr(self, "_functional", None)
+        if not functional:
+            return None
+        outputs = functional[1]
+        if isinstance(outputs, dict):
+            return list(outputs)
+        if isinstance(outputs, (list, tuple)) and len(outputs) > 1:
+            return [k.layer[0].name if k.layer is not None else k.name for k in outputs]
+        return None
 
     @property
     def metrics_names(self):
@@ -180,6 +216,8 @@ class Trainer:
 
     def _update_metrics(self, loss, x, y, y_pred, sample_weight):
         self._loss_tracker.update_state(loss, sample_weight=_rows(x))
+        if isinstance(self.compiled_loss, MultiOutputLoss):
+            self.compiled_loss.update_trackers(_rows(x))
         for metric in self.compiled_metrics:
             metric.update_state(y, y_pred, sample_weight)
         return {m.name: m.result() for m in self.metrics}
@@ -207,6 +245,15 @@ class Trainer:
     # -- batching ---------------------------------------------------------------------------------
     def _batches(self, x, y, sample_weight, batch_size, shuffle):
         """An iterable of (x, y, sample_weight) batches, and how many there are."""
+        from tapeviz.keras.sequences import PyDataset
+
+        if isinstance(x, PyDataset):
+            if y is not None:
+                raise ValueError("`y` argument is not supported when using a PyDataset as input: it yields (x, y).")
+            order = np.arange(len(x))
+            if shuffle:  # the order of the batches, as Keras's PyDataset adapter shuffles
+                order = getattr(tf_random, "generator", np.random.default_rng)().permutation(len(x))
+            return _py_dataset_batches(x, order), len(x)
 
         if isinstance(x, Dataset):
             if y is not None:
@@ -319,30 +366,30 @@ class Trainer:
             validation_data = (_take(x, slice(cut, None)), _take(y, slice(cut, None)))
             x, y = _take(x, slice(0, cut)), _take(y, slice(0, cut))
         verbose = _verbosity(verbose)
-        history = History()
-        callbacks = [history] + list(callbacks or [])
-        for callback in callbacks:
-            callback.set_model(self)
-            callback.on_train_begin()
+        if not isinstance(callbacks, CallbackList):
+            callbacks = CallbackList(callbacks, add_history=True, model=self, verbose=verbose, epochs=epochs)
         self.stop_training = False
+        callbacks.on_train_begin()
+        resumed = self.__dict__.pop("_initial_epoch", None)  # set by BackupAndRestore, as Keras 3
+        initial_epoch = resumed or initial_epoch
+        training_logs = None
         for epoch in range(initial_epoch, epochs):
             self.reset_metrics()
-            for callback in callbacks:
-                callback.on_epoch_begin(epoch)
+            callbacks.on_epoch_begin(epoch)
             batches, count = self._batches(x, y, sample_weight, batch_size, shuffle)
+            if epoch == initial_epoch:
+                callbacks.set_params({"verbose": verbose, "epochs": epochs, "steps": count})
             if verbose == 1:
                 print(f"Epoch {epoch + 1}/{epochs}")
             bar = Progbar(count) if verbose == 1 else None
             logs, step = {}, 0
             for step, batch in enumerate(batches, start=1):
-                for callback in callbacks:
-                    callback.on_train_batch_begin(step - 1)
+                callbacks.on_train_batch_begin(step - 1)
                 logs = self.train_step(batch)
                 if bar is not None:
                     bar.update(step, _logs(logs))
-                for callback in callbacks:
-                    callback.on_train_batch_end(step - 1, logs)
-                if steps_per_epoch and step >= steps_per_epoch:
+                callbacks.on_train_batch_end(step - 1, _logs(logs))
+                if self.stop_training or (steps_per_epoch and step >= steps_per_epoch):
                     break
             logs = _logs(logs)
             if validation_data is not None and (epoch + 1) % validation_freq == 0:
@@ -351,20 +398,19 @@ class Trainer:
                     batch_size=validation_batch_size or batch_size,
                     verbose=0,
                     return_dict=True,
+                    callbacks=callbacks,
                 )
                 logs.update({f"val_{k}": v for k, v in val.items()})
             if bar is not None:
                 bar.finish(step, logs)
             elif verbose == 2:
                 print(f"Epoch {epoch + 1}/{epochs}" + "".join(f" - {k}: {v:.4f}" for k, v in logs.items()))
-            for callback in callbacks:
-                callback.on_epoch_end(epoch, logs)
+            callbacks.on_epoch_end(epoch, logs)
+            training_logs = logs
             if self.stop_training:
                 break
-        for callback in callbacks:
-            callback.on_train_end()
-        self.history = history
-        return history
+        callbacks.on_train_end(training_logs)
+        return self.history
 
     def evaluate(
         self,
@@ -416,10 +462,15 @@ class Trainer:
         batches, count = self._batches(x, y, sample_weight, batch_size, shuffle=False)
         verbose = _verbosity(verbose)
         bar = Progbar(count) if verbose == 1 else None
+        if not isinstance(callbacks, CallbackList):
+            callbacks = CallbackList(callbacks, model=self, verbose=verbose, epochs=1, steps=count)
+        callbacks.on_test_begin()
         logs, step = {}, 0
         with state.no_tapes():
             for step, batch in enumerate(batches, start=1):
+                callbacks.on_test_batch_begin(step - 1)
                 logs = self.test_step(batch)
+                callbacks.on_test_batch_end(step - 1, _logs(logs))
                 if bar is not None:
                     bar.update(step, _logs(logs))
                 if steps and step >= steps:
@@ -427,6 +478,7 @@ class Trainer:
         logs = _logs(logs)
         if bar is not None:
             bar.finish(step, logs)
+        callbacks.on_test_end(logs)
         return logs if return_dict else _flat_logs(logs)
 
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None, **kwargs):
@@ -465,16 +517,22 @@ class Trainer:
             batches, count = self._batches(x, None, None, batch_size, shuffle=False)
         verbose = _verbosity(verbose)
         bar = Progbar(count) if verbose == 1 else None
+        if not isinstance(callbacks, CallbackList):
+            callbacks = CallbackList(callbacks, model=self, verbose=verbose, epochs=1, steps=count)
+        callbacks.on_predict_begin()
         outputs, step = [], 0
         with state.no_tapes():
             for step, batch in enumerate(batches, start=1):
+                callbacks.on_predict_batch_begin(step - 1)
                 outputs.append(_to_numpy(self(batch[0], training=False)))
+                callbacks.on_predict_batch_end(step - 1, {"outputs": outputs[-1]})
                 if bar is not None:
                     bar.update(step)
                 if steps and step >= steps:
                     break
         if bar is not None:
             bar.finish(step)
+        callbacks.on_predict_end()
         if not outputs:
             raise ValueError(
                 "Unexpected result of `predict_function` (Empty batch_outputs). Please use `Model.compile(..., run_eagerly=True)`, or `tf.data.Dataset` with non-empty input."
@@ -485,6 +543,16 @@ class Trainer:
         return nest.pack_sequence_as(
             first, [np.concatenate(parts) for parts in zip(*[nest.flatten(o) for o in outputs])]
         )
+
+
+def _py_dataset_batches(dataset, order):
+    """A PyDataset's batches in ``order`` as (x, y, sample_weight) host arrays; ``on_epoch_end`` once all are read."""
+    dataset.on_epoch_begin()
+    for index in order:
+        batch = dataset[int(index)]
+        batch = batch if isinstance(batch, tuple) else (batch,)
+        yield tuple(_host(part) if part is not None else None for part in batch) + (None,) * (3 - len(batch))
+    dataset.on_epoch_end()
 
 
 def _validation(data):

@@ -3,8 +3,23 @@
 import numpy as np
 
 from tapeviz.core.tensor import is_tensor, to_array
+from tapeviz.keras.plotting import model_to_dot, plot_model  # noqa: F401  (keras.utils lists them)
+from tapeviz.keras.sequences import PyDataset, pad_sequences  # noqa: F401  (keras.utils lists them)
 
-__all__ = ["to_categorical", "set_random_seed", "array_to_img", "img_to_array"]
+__all__ = [
+    "to_categorical",
+    "normalize",
+    "set_random_seed",
+    "array_to_img",
+    "img_to_array",
+    "pad_sequences",
+    "PyDataset",
+    "Sequence",
+    "plot_model",
+    "model_to_dot",
+]
+
+Sequence = PyDataset  # Keras 3 keeps the old name as an alias
 
 
 def _host(x):
@@ -42,17 +57,32 @@ def to_categorical(x, num_classes=None):
     return out
 
 
+def normalize(x, axis=-1, order=2):
+    """``x`` divided by its L``order`` norm along ``axis`` (a NumPy array for NumPy input, as Keras)."""
+    from tapeviz.keras import ops
+
+    if is_tensor(x):
+        return ops.normalize(x, axis=axis, order=order)
+    x = np.asarray(x)
+    norm = np.atleast_1d(np.linalg.norm(x, order, axis))
+    norm[norm == 0] = 1
+    return x / np.expand_dims(norm, axis)
+
+
 def set_random_seed(seed):
-    """Seed Python's ``random``, NumPy's global generator and ``tf.random`` at once, as Keras does."""
+    """Seed Python's ``random``, NumPy, ``tf.random`` and keras.random's global SeedGenerator, as Keras does."""
     import random
 
     from tapeviz import random as tf_random
 
     if not isinstance(seed, (int, np.integer)):
         raise ValueError(f"Expected `seed` argument to be an integer. Received: seed={seed} (of type {type(seed)})")
+    from tapeviz.keras import random as keras_random
+
     random.seed(seed)
     np.random.seed(seed)
     tf_random.set_seed(seed)
+    keras_random.reset_global_seed_generator(seed)  # keras.random draws with seed=None repeat too
 
 
 def array_to_img(x, data_format=None, scale=True, dtype=None):

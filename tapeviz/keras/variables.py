@@ -96,6 +96,8 @@ class Variable(_tensor.Variable):
         self._path = f"{prefix}/{name}" if prefix else name
         self._short_name = name
         self.autocast = autocast
+        self.regularizer = None  # set by Layer.add_weight; its penalty is in the layer's losses
+        self.constraint = None  # set by Layer.add_weight; the optimizer applies it after each update
 
     @staticmethod
     def _initial_value(initializer, shape, dtype):

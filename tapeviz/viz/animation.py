@@ -25,8 +25,10 @@ from tapeviz.viz.svg_frames import (
     FORWARD_STYLE,
     REVERSE_STYLE,
     badge_overhang,
+    badge_spots,
     edge_paths,
     frame_svg,
+    link_routes,
     node_boxes,
     widen,
     zoomed,
@@ -88,8 +90,9 @@ class Animation:
             self.frames, self.view = framing.sweep_frames(
                 self.trace, sweep=sweep, tape=tape, internals=internals, names=self.names, **options
             )
-            swept = {f["sweep"] for f in self.frames}
-            self.links = framing.backward_links(self.trace.data, self.view, swept)
+            # every sweep's links, not only the played ones: the outer tape's player shows which forward op
+            # each of its (backward) ops came from, as the inner tape's player does
+            self.links = framing.backward_links(self.trace.data, self.view)
         else:
             self.frames, self.view = framing.recording_frames(self.trace, **options)
             self.links = []
@@ -104,6 +107,8 @@ class Animation:
         self._svg = None
         self._boxes = None
         self._paths = None
+        self._spots = None
+        self._routes = None
 
     @property
     def base_svg(self):
@@ -112,7 +117,8 @@ class Animation:
             svg = render.svg(self.dot)
             self._boxes = node_boxes(svg)
             self._paths = edge_paths(svg)
-            self._svg = widen(svg, badge_overhang(svg, self._boxes, self.frames))
+            self._spots, widths = badge_spots(svg, self._boxes, self.frames)
+            self._svg = widen(svg, badge_overhang(svg, self._spots, widths))
         return self._svg
 
     @property
@@ -121,6 +127,20 @@ class Animation:
         if self._boxes is None:
             self.base_svg  # noqa: B018 - lays the picture out and measures its nodes
         return self._boxes
+
+    @property
+    def routes(self):
+        """[(backward, forward, points)]: the dotted links, bent around the nodes they do not connect."""
+        if self._routes is None:
+            self._routes = link_routes(self.boxes, self.links)
+        return self._routes
+
+    @property
+    def spots(self):
+        """Node id -> (x, y): where its gradient badge is drawn (top-left), the same on every frame."""
+        if self._spots is None:
+            self.base_svg  # noqa: B018
+        return self._spots
 
     @property
     def paths(self):
@@ -158,8 +178,9 @@ class Animation:
             badges=badges,
             edges=edges,
             paths=self.paths,
-            links=self.links,
+            links=self.routes,
             style=self.style,
+            spots=self.spots,
         )
         return zoomed(svg, self.boxes.get(frame.get("node")), zoom) if zoom > 1 and not caption else svg
 
@@ -171,11 +192,11 @@ class Animation:
             legends.entries(self.view, self.frames, self.links, self.trace.data, forward=self.style["forward"])
         )
 
-    def to_html(self, title="tapeviz"):
-        return html_player(self, title)
+    def to_html(self, title="tapeviz", predict=False):
+        return html_player(self, title, predict)
 
-    def save_html(self, path, title="tapeviz"):
-        write_bytes(path, self.to_html(title).encode("utf-8"))
+    def save_html(self, path, title="tapeviz", predict=False):
+        write_bytes(path, self.to_html(title, predict).encode("utf-8"))
         return path
 
     def save_svg_frames(self, prefix):

@@ -16,8 +16,11 @@ a trace loaded from JSON has only previews, and its cards show the rules'
 formulas and the previews instead of evaluated local derivatives.
 """
 
+import re
+
 import numpy as np
 
+from tapeviz.core.gradients import rule_named
 from tapeviz.viz import format as fmt
 from tapeviz.viz import tangent_card
 from tapeviz.viz.card_parts import array_of, evaluated_locals, local_shown, named, ratio, value_text, wrt  # noqa: F401  (the cards' shared vocabulary, used by frames and export)
@@ -45,6 +48,7 @@ def step_card(op, step, event, name_of, totals, node_of, skip=()):
     upstream_values = [array_of(u) for u in event.upstream] if event is not None else []
     outputs = ", ".join(name_of(t) for t in op["outputs"]) or op["id"]
     upstream = [u if u is not None else "None" for u in step["upstream"]]
+    symbol_of = getattr(name_of, "symbol", name_of)
     rows = []
     for position, (tid, grad) in enumerate(zip(op["inputs"], step["grads"])):
         if grad is None:
@@ -65,7 +69,7 @@ def step_card(op, step, event, name_of, totals, node_of, skip=()):
         }
         if item is not None:
             local_text, local_value = item
-            row["local"] = named(local_text, op["name"], [name_of(t) for t in op["inputs"]])
+            row["local"] = named(local_text, op["name"], [symbol_of(t) for t in op["inputs"]])
             if local_value is not None:
                 row["elementwise"] = True
                 row["local_value"] = value_text(local_value)
@@ -74,6 +78,8 @@ def step_card(op, step, event, name_of, totals, node_of, skip=()):
                 row["product"] = f"{shown_up} \u00d7 {row['local_value']} = {grad}"
                 if grad_value is not None and up is not None and np.shape(grad_value) != np.shape(local_value):
                     row["product"] += " (summed to the input's shape)"
+                elif grad_value is not None and up is not None:
+                    row["underflow"] = _underflow(up, local_value, grad_value)
         node = node_of(tid)
         if position not in skip:
             row["sum"], row["total"] = _accumulate(totals, node, grad_value, grad, step["totals"].get(tid))
@@ -83,10 +89,36 @@ def step_card(op, step, event, name_of, totals, node_of, skip=()):
         "id": op["id"],
         "outputs": outputs,
         "upstream": ", ".join(upstream),
-        "formula": op["formula"],
+        # The rule written on this op's own inputs: d(b*x)/db = x, d(x**2)/dx = 2*x**(2-1).
+        "formula": _formula_on_inputs(op, step, name_of),
         "rows": rows,
         "evaluated": described is not None,
     }
+
+
+def _underflow(upstream, local, grad):
+    """The exact product (float64) where the recorded gradient came out 0 though neither factor was: None if none."""
+    try:
+        exact = np.asarray(upstream, dtype=np.float64) * np.asarray(local, dtype=np.float64)
+        lost = (exact != 0) & (np.broadcast_to(np.asarray(grad), exact.shape) == 0)
+    except ValueError:  # shapes that do not line up (a summary): nothing to say
+        return None
+    return fmt.number(float(np.abs(exact[lost]).max())) if lost.any() else None
+
+
+def _formula_on_inputs(op, step, name_of):
+    """The rule's formula on this op's inputs (``d(b*x)/db = x``), only for the inputs that get a gradient."""
+    rule = rule_named(op["name"])
+    symbols = rule.local.symbols if rule is not None and rule.local is not None else ()
+    pieces = op["formula"].split(",  ")
+    wanted = {s for s, g in zip(symbols, step["grads"]) if g is not None}
+    if symbols and wanted:
+        kept = [
+            p for p in pieces if not re.search(r"/d([a-z])\b", p) or re.search(r"/d([a-z])\b", p).group(1) in wanted
+        ]
+        pieces = kept or pieces
+    symbol_of = getattr(name_of, "symbol", name_of)
+    return named(",  ".join(pieces), op["name"], [symbol_of(t) for t in op["inputs"]])
 
 
 def _accumulate(totals, node, value, preview, fallback):
@@ -146,6 +178,7 @@ def text(card, target="y"):
         return tangent_card.text(card)
     if card.get("seed"):
         return [f"seed: {ratio(n, n)} = {row['total']}" for n, row in zip(card["outputs"].split(", "), card["rows"])]
+    target = card.get("target") or target  # the sweep's target, as the player names it (loss)
     lines = [f"{card['op']} \u2192 {card['outputs']}: upstream {ratio(target, card['outputs'])} = {card['upstream']}"]
     if not card["rows"]:
         lines.append("  no input needs a gradient here")

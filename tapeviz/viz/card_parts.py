@@ -52,20 +52,33 @@ def named(text, primitive_name, input_names):
     if not symbols:
         return text
     mapping = {s: n for s, n in zip(symbols, input_names)}
+
+    def swap(match):
+        if match.group(1):  # after ``/d``: ``/db``, or ``/d(loss)`` for a longer name
+            return _wrapped(mapping.get(match.group(1), match.group(1)))
+        return mapping.get(match.group(2), match.group(2))
+
     # ASCII boundaries: ``x²`` names x (a Unicode \b would take ² for part of the word).
-    return re.sub(r"(?<![A-Za-z0-9_])([a-z])(?![A-Za-z0-9_])", lambda m: mapping.get(m.group(1), m.group(1)), text)
+    return re.sub(r"(?:(?<=/d)([a-z])|(?<![A-Za-z0-9_])([a-z]))(?![A-Za-z0-9_])", swap, text)
 
 
 def ratio(top, bottom):
-    """``dy/dx`` for short names, ``d(loss)/d(w)`` for longer ones."""
-    if len(top) <= 2 and len(bottom) <= 2:
-        return f"d{top}/d{bottom}"
-    return f"d({top})/d({bottom})"
+    """``dy/dx`` for one-letter names, ``d(loss)/d(w)`` for longer ones; ``d(dy)/dx`` for a second order."""
+    return f"d{_wrapped(top)}/d{_wrapped(bottom)}"
+
+
+def _wrapped(name):
+    return name if is_bare(name) else f"({name})"
+
+
+def is_bare(name):
+    """A name written after ``d`` without brackets: one letter, or a letter and digits (``x1``), never ``d...``."""
+    return len(name) <= 2 and name[:1].isalpha() and (len(name) == 1 or name[1].isdigit())
 
 
 def wrt(name):
     """``d/dx``, or ``d/d(player_x)`` for a longer name."""
-    return f"d/d{name}" if len(name) <= 2 else f"d/d({name})"
+    return f"d/d{_wrapped(name)}"
 
 
 def local_shown(row):

@@ -10,8 +10,10 @@ never a traceback, whatever the names in the tape.
 from tapeviz.core.files import write_bytes
 from tapeviz.viz import dot as dotmod
 from tapeviz.viz import format as fmt
+from tapeviz.viz import legend as legends
 from tapeviz.viz import names as naming
 from tapeviz.viz import render, text
+from tapeviz.viz import view as views
 from tapeviz.viz.trace import Trace, trace_of
 
 
@@ -28,15 +30,23 @@ class Figure:
         self.title = title
         self.options = options
         self.names = naming.lookup(self.trace) if names is None else dict(names or {})
+        self.keep_ids = names is False  # the trace's own ids (t3), as a debugging aid
         self._dot = None
+        self._view = None
         self._svg = None
 
     @property
     def dot(self):
         if self._dot is None:
-            data = naming.relabel(self.trace.data, self.names)
-            self._dot = dotmod.to_dot(data, title=self.title, **self.options)
+            data = self.trace.data if self.keep_ids else naming.relabel(self.trace.data, self.names)
+            self._view = views.build(data, **self.options)
+            self._dot = dotmod.write(self._view, data, self.title)
         return self._dot
+
+    def legend_html(self):
+        """The legend of what this picture draws (the one players show under theirs)."""
+        self.dot  # noqa: B018 - builds the view
+        return legends.html(legends.entries(self._view, data=self.trace.data))
 
     def svg(self):
         """The rendered SVG text (raises GraphvizUnavailable with the install hint)."""
@@ -73,6 +83,7 @@ def _bundle(figure, include, exclude):
         body = f'<div class="tapeviz-missing" style="color:#92400e">{fmt.html_text(problem)}</div>' + text.html_table(
             figure.trace
         )
+    body += figure.legend_html()  # a static picture explains its encodings as a player does
     notes = figure.trace.data.get("notes", [])
     if notes:  # what the picture cannot show, said above it
         plain = "\n".join(fmt.drawable(n) for n in notes) + "\n" + plain

@@ -8,6 +8,8 @@ text is HTML-escaped; the SVG ids are set to the node ids, so the player and
 the HTML export can find nodes in the rendered picture.
 """
 
+import re
+
 from tapeviz.viz import format as fmt
 from tapeviz.viz import view as views
 from tapeviz.viz.trace import trace_of
@@ -55,10 +57,12 @@ def tensor_label(node):
     kind = f"{fmt.short_dtype(info['dtype'])} {fmt.shape_text(info['shape'])}"
     rows = []
     if node["role"] == "variable":
-        rows.append(_row(fmt.clip(info["name"] or "Variable"), bold=True))
+        rows.append(_row(fmt.clip(re.sub(r":\d+$", "", info["name"] or "Variable")), bold=True))  # x, not x:0
         kind = ("" if info["trainable"] else "non-trainable ") + kind
     elif node["role"] == "source":
         rows.append(_row(f"{info['id']}  watched", bold=True, colour=GREEN))
+    elif node["role"] == "leaf" and info.get("seed_of"):
+        rows.append(_row(f"seed {info['id']}", bold=True, colour=RED))
     elif node["role"] == "leaf":
         rows.append(_row(f"{info['id']}  constant", colour=GREY))
     else:

@@ -87,7 +87,16 @@ class Namer:
         info = self.data["tensors"].get(node, {})
         if info.get("kind") == "variable" and info.get("name"):
             return info["name"].split(":")[0]
-        return node
+        return naming.shown(node, self.data, self.found)
+
+    def symbol(self, tid):
+        """What a rule's symbol becomes on a card: the name, or the value of an unnamed scalar constant (``2``)."""
+        node = self.node(tid)
+        info = self.data["tensors"].get(node, {})
+        if tid not in self.found and node not in self.found and info.get("kind") == "leaf" and not info.get("seed_of"):
+            if info.get("shape") == [] and info.get("preview"):
+                return info["preview"]
+        return self(tid)
 
     def tape(self, tape_id):
         if tape_id in self.found:
@@ -136,6 +145,7 @@ def _one_sweep(trace, data, index, view, namer, internals, start):
     edges = edge_ids(view)
     target = namer(sweep["targets"][0]) if sweep["targets"] else "y"
     totals = {}
+    vanished = None  # (frame, op, the exact product, output) where a gradient first underflowed to 0
 
     def badge(node, total):
         return fmt.clip(f"{cards.ratio(target, namer(node))} = {total}", 44)
@@ -184,6 +194,15 @@ def _one_sweep(trace, data, index, view, namer, internals, start):
         # A read's gradient already reached the variable with the step that made it.
         skip = range(len(op["inputs"])) if is_read else ()
         card = cards.step_card(op, step, event, namer, totals, namer.node, skip=skip)
+        card["target"] = target
+        lost = [row for row in card["rows"] if row.get("underflow")]
+        if lost and vanished is None:
+            vanished = (
+                start + len(frames),
+                op["name"],
+                lost[0]["underflow"],
+                op["outputs"] and namer(op["outputs"][0]),
+            )
         if is_read and not internals:
             continue
         node = view.op_node.get(op["id"], op["id"])
@@ -211,7 +230,7 @@ def _one_sweep(trace, data, index, view, namer, internals, start):
                 "formula": op["formula"],
                 "grads": list(step["grads"]),
                 "accumulated": list(step["accumulated"]),
-                "caption": _caption(card, is_read),
+                "caption": _caption(card, is_read) + _underflow_note(card),
                 "card": card,
                 "set": changed,
                 "edges": labels,
@@ -235,7 +254,10 @@ def _one_sweep(trace, data, index, view, namer, internals, start):
             "grads": [],
             "accumulated": [],
             "card": None,
-            "caption": f"Done: {done}" + (f" (returned as {result_names})" if result_names else "") + ".",
+            "caption": f"Done: {done}"
+            + (f" (returned as {result_names})" if result_names else "")
+            + "."
+            + _vanished_note(vanished),
             "set": {},
             "edges": {},
             "flow": [],
@@ -260,6 +282,29 @@ def _caption(card, is_read):
             parts.append(f"{row['into']} sums {row['sum']}")
     body = "; ".join(parts) or "no input needs a gradient"
     return f"{card['op']} \u2192 {card['outputs']}: upstream {card['upstream']}; {body}."
+
+
+def _underflow_note(card):
+    lost = [row for row in card["rows"] if row.get("underflow")]
+    if not lost:
+        return ""
+    row = lost[0]
+    return (
+        f" Underflow: upstream \u00d7 local is {row['underflow']}, smaller than the dtype can hold,"
+        f" so the gradient to {row['input']} became 0."
+    )
+
+
+def _vanished_note(vanished):
+    """The vanishing-gradient note on the last frame: where a gradient became 0 though nothing was 0."""
+    if vanished is None:
+        return ""
+    frame, op, exact, _output = vanished
+    return (
+        f" Vanishing gradient: at step {frame} ({op}) the product upstream \u00d7 local was {exact}, too small"
+        " for the dtype, and became 0; every gradient behind it is 0 too, though no factor was."
+        " Fewer multiplications by small local derivatives, float64, or rescaling keeps it."
+    )
 
 
 def _result_names(live, namer):

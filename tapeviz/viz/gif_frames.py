@@ -8,7 +8,7 @@ so memory stays one frame whatever the length.
 from tapeviz.viz import card as cards
 from tapeviz.viz import render
 from tapeviz.viz.gif import GifWriter
-from tapeviz.viz.svg_frames import box_centre, svg_translate
+from tapeviz.viz.svg_frames import svg_translate
 
 
 def _font(size):
@@ -113,10 +113,8 @@ def gif_images(animation, text_lines=3, max_size=(960, 720)):
             x0, y0, x1, y1 = animation.boxes[frame["node"]]
             follow((x0 + dx, y0 + dy, x1 + dx, y1 + dy))
         canvas.paste(base.crop((origin[0], origin[1], origin[0] + view_w, origin[1] + view_h)), (0, top))
-        for backward, forward in animation.links:
-            if backward in animation.boxes and forward in animation.boxes:
-                (ax, ay), (bx, by) = box_centre(box(backward)), box_centre(box(forward))
-                draw.line((ax, ay, bx, by), fill=ink["link"], width=1)
+        for _backward, _forward, points in animation.routes:
+            draw.line([at(x, y) for x, y in points], fill=ink["link"], width=1)
         hidden = set(frame.get("hidden", ()))
         for nid in hidden:
             if nid in animation.boxes:
@@ -137,9 +135,10 @@ def gif_images(animation, text_lines=3, max_size=(960, 720)):
             draw.rounded_rectangle((x0 - 4, y0 - 4, x1 + 4, y1 + 4), radius=6, outline=ink["highlight"], width=4)
         for nid in sorted(badges):
             if nid in animation.boxes and nid not in hidden:
-                x0, y0, x1, y1 = box(nid)
-                if visible(x1, y1):
-                    canvas.paste(sprite(badges[nid], True), (int(x1 - 6), int(y1 - 8)))
+                x0, y0, x1, y1 = animation.boxes[nid]
+                x, y = at(*animation.spots.get(nid, (x1 + 3, y1 - 16)))
+                if visible(x, y):
+                    canvas.paste(sprite(badges[nid], True), (int(x), int(y)))
         # the caption and the card on top, over a blank band
         draw.rectangle((0, 0, width, top - 1), fill=ink["white"])
         lines = _wrap(draw, f"step {frame['index']}: {frame['caption']}", font, width - 12)[:2]

@@ -68,8 +68,11 @@ def _frame_json(animation):
     return out
 
 
-def html_player(animation, title="tapeviz"):
-    """A self-contained HTML page that plays the frames without a kernel or network."""
+def html_player(animation, title="tapeviz", predict=False):
+    """A self-contained HTML page that plays the frames without a kernel or network.
+
+    ``predict``: the page opens in predict mode (as ``tf.viz.player(tape, predict=True)`` does).
+    """
     frames = fmt.script_json(json.dumps(_frame_json(animation), sort_keys=True, separators=(",", ":")))
     boxes = fmt.script_json(
         json.dumps({k: [round(v, 1) for v in b] for k, b in sorted(animation.boxes.items())}, separators=(",", ":"))
@@ -80,7 +83,12 @@ def html_player(animation, title="tapeviz"):
             separators=(",", ":"),
         )
     )
-    links = fmt.script_json(json.dumps(animation.links, separators=(",", ":")))
+    links = fmt.script_json(json.dumps([points for _b, _f, points in animation.routes], separators=(",", ":")))
+    spots = fmt.script_json(
+        json.dumps(
+            {k: [round(x, 1), round(y, 1)] for k, (x, y) in sorted(animation.spots.items())}, separators=(",", ":")
+        )
+    )
     style = fmt.script_json(json.dumps(animation.style, sort_keys=True, separators=(",", ":")))
     ask = fmt.html_text(animation.style["ask"])
     return f"""<!DOCTYPE html>
@@ -93,7 +101,7 @@ def html_player(animation, title="tapeviz"):
 <input class="tv-slider" type="range" min="0" max="0" value="0" style="width:240px">
 <label>speed <select class="tv-speed"><option value="1600">slow</option><option value="900" selected>normal</option><option value="400">fast</option></select></label>
 <button class="tv-zoom-out" title="zoom out">&#x2212;</button><span class="tv-zoom-level">100%</span><button class="tv-zoom-in" title="zoom in">+</button><button class="tv-zoom-fit" title="fit the width">fit</button>
-<label title="hide each gradient until you type it"><input type="checkbox" class="tv-predict"> predict</label>
+<label title="hide each gradient until you type it"><input type="checkbox" class="tv-predict"{" checked" if predict else ""}> predict</label>
 </div>
 <div class="tv-caption"></div>
 <div class="tv-card"></div>
@@ -108,6 +116,7 @@ def html_player(animation, title="tapeviz"):
 <script type="application/json" id="tapeviz-boxes">{boxes}</script>
 <script type="application/json" id="tapeviz-paths">{paths}</script>
 <script type="application/json" id="tapeviz-links">{links}</script>
+<script type="application/json" id="tapeviz-spots">{spots}</script>
 <script type="application/json" id="tapeviz-style">{style}</script>
 <script>{static_text("player.js")}</script>
 </body></html>

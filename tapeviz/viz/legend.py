@@ -27,6 +27,8 @@ def entries(view, frames=(), links=(), data=None, forward=False):
         out.append(("ellipse", {"fill": "white", "stroke": "#1f2937"}, "tensor computed by an op"))
     if targets:
         out.append(("ellipse-double", {"fill": "white", "stroke": "#b91c1c"}, "target of gradient()"))
+    if any(node.get("grad") is not None for node in view.nodes.values()):
+        out.append(("partial", {"stroke": "#b91c1c"}, "the gradient this value got in the last sweep"))
     for depth in sorted(view.depths):
         order = views.ORDER_NAMES[min(depth, len(views.ORDER_NAMES) - 1)]
         colour = _COLOUR_NAMES[min(depth, len(_COLOUR_NAMES) - 1)]
@@ -95,6 +97,7 @@ def _swatch(kind, c):
             f'<path d="M26,9 L19,5 L19,13 z" fill="{stroke}"/>'
         ),
         "link": f'<line x1="2" y1="9" x2="26" y2="9" stroke="{stroke}" stroke-width="1.5" stroke-dasharray="2,3"/>',
+        "partial": f'<text x="9" y="14" font-size="14" font-family="Helvetica,Arial,sans-serif" fill="{stroke}">\u2202</text>',
         "hidden": f'<rect x="2" y="3" width="24" height="12" fill="{fill}" stroke="{stroke}"/>',
     }
     return f'<svg width="28" height="18" viewBox="0 0 28 18" style="vertical-align:middle">{shapes[kind]}</svg>'

@@ -1,10 +1,14 @@
 """The Python names a student gave to tapes and tensors (``tape1``, ``y``, ``dy_dx``).
 
 Pictures and the player label things with these names where they can be
-found, and with trace ids (``t3``, ``T0``) otherwise. The lookup is one pass
-over one namespace at display time: IPython's user namespace when running in
-a kernel, else the first caller outside tapeviz (its locals over its
-globals). Only objects *identical* to a traced tensor or tape count, and when
+found, and otherwise with ``#3`` (tensors) and ``tape 0`` (tapes): a ``#``
+cannot be a Python name, so an unnamed tensor is never read as a tape or a
+variable the student called ``t3``. The lookup is one pass over one namespace
+at display time: IPython's user namespace when running in a kernel, else the
+first caller outside tapeviz (its locals over its globals). A name whose
+latest binding in the student's code is a ``for`` loop's target (``for
+variable, gradient in zip(...)``) is a loop's leftover, not the student's
+name for that value, and is not used. Only objects *identical* to a traced tensor or tape count, and when
 several names point at one object the choice is deterministic (public names
 first, then the shortest, then alphabetical), so two displays of the same
 tape give the same labels.
@@ -14,9 +18,14 @@ tape give the same labels.
 matched to its ``T`` id.
 """
 
+import ast
+import inspect
+import linecache
 import sys
+import textwrap
 
 from tapeviz.core.tape import tape_with_serial
+from tapeviz.viz.card_parts import ratio
 
 
 def namespace(depth=1):
@@ -26,7 +35,8 @@ def namespace(depth=1):
         shell = getattr(ipython, "get_ipython", lambda: None)()
         user_ns = getattr(shell, "user_ns", None)
         if isinstance(user_ns, dict):
-            return user_ns
+            cells = user_ns.get("In")
+            return _without(user_ns, loop_leftovers(cells if isinstance(cells, list) else []))
     frame = sys._getframe(depth)
     while frame is not None and frame.f_globals.get("__name__", "").split(".")[0] == "tapeviz":
         frame = frame.f_back
@@ -34,7 +44,66 @@ def namespace(depth=1):
         return {}
     merged = dict(frame.f_globals)
     merged.update(frame.f_locals)
-    return merged
+    return _without(merged, loop_leftovers([_source_of(frame)]))
+
+
+def _without(names, dropped):
+    return {k: v for k, v in names.items() if k not in dropped} if dropped else names
+
+
+def _source_of(frame):
+    """The source of the code running in ``frame`` (a function's body, or a whole script), or ''."""
+    code = frame.f_code
+    if code.co_name == "<module>":  # a script: all of it (getsource would give its first statement only)
+        return "".join(linecache.getlines(code.co_filename, frame.f_globals))
+    try:
+        return inspect.getsource(code)
+    except (OSError, TypeError):
+        return ""
+
+
+_BINDINGS = {}  # source text -> [(line, column, name, is_loop_target)], parsed once per cell
+
+
+def _bindings(source):
+    if source not in _BINDINGS:
+        found = []
+        try:
+            tree = ast.parse(textwrap.dedent(source))
+        except (SyntaxError, ValueError):
+            tree = None
+        for node in ast.walk(tree) if tree is not None else ():
+            if isinstance(node, (ast.comprehension, ast.Lambda)):
+                continue
+            loop = isinstance(node, (ast.For, ast.AsyncFor))
+            if loop:
+                targets = [node.target]
+            elif isinstance(node, ast.Assign):
+                targets = node.targets
+            elif isinstance(node, (ast.AnnAssign, ast.AugAssign, ast.NamedExpr)):
+                targets = [node.target]
+            elif isinstance(node, ast.withitem):
+                targets = [node.optional_vars] if node.optional_vars is not None else []
+            else:
+                continue
+            for target in targets:
+                for leaf in ast.walk(target):
+                    if isinstance(leaf, ast.Name):
+                        found.append((leaf.lineno, leaf.col_offset, leaf.id, loop))
+        if len(_BINDINGS) > 4096:
+            _BINDINGS.clear()
+        _BINDINGS[source] = sorted(found)
+    return _BINDINGS[source]
+
+
+def loop_leftovers(sources):
+    """Names whose latest binding in ``sources`` (run in this order) is a ``for`` loop's target."""
+    latest = {}
+    for source in sources:
+        if isinstance(source, str) and source:
+            for _line, _column, name, loop in _bindings(source):
+                latest[name] = loop
+    return {name for name, loop in latest.items() if loop}
 
 
 def _better(name, current):
@@ -78,18 +147,33 @@ def lookup(trace, names=None, include_tapes=True):
     return found
 
 
+def unnamed(tid):
+    """What an unnamed tensor is called in pictures: ``t4`` -> ``#4`` (no Python name, no tape, looks so)."""
+    return "#" + tid[1:] if tid[:1] == "t" and tid[1:].isdigit() else tid
+
+
+def shown(tid, data, found):
+    """A tensor's label: its Python name, ``dy/dy`` for a sweep's seed, else ``#4``."""
+    if tid in found:
+        return found[tid]
+    seed_of = data["tensors"].get(tid, {}).get("seed_of")
+    if seed_of is not None:
+        target = found.get(seed_of) or unnamed(seed_of)
+        return ratio(target, target)
+    return unnamed(tid)
+
+
 def relabel(data, found):
     """A copy of trace ``data`` whose tensors and tapes are labelled with ``found`` names.
 
     Only what pictures print changes (a tensor's shown id, a tape's label); the
     ids that nodes, edges and frames use stay the trace's own.
     """
-    if not found:
-        return data
-    tensors = dict(data["tensors"])
-    for tid, name in found.items():
-        info = tensors.get(tid)
-        if info is not None and info["kind"] != "variable":
-            tensors[tid] = dict(info, id=name)  # dot.py prints info["id"]; the dict key stays the trace id
+    tensors = {}
+    for tid, info in data["tensors"].items():
+        if info["kind"] == "variable":
+            tensors[tid] = info
+        else:  # dot.py prints info["id"]; the dict key stays the trace id
+            tensors[tid] = dict(info, id=shown(tid, data, found))
     tapes = [dict(t, label=found[t["id"]]) if t["id"] in found else t for t in data["tapes"]]
     return dict(data, tensors=tensors, tapes=tapes)

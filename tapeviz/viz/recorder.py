@@ -621,6 +621,11 @@ def watch_all():
         _session_on = True
 
 
+def is_watching():
+    """Whether the session recorder is on (``watch_all``) or off (``stop_watching``)."""
+    return _session_on
+
+
 def stop_watching():
     """Stop the session recorder (tapes then draw from their own ``history``)."""
     global _session_on

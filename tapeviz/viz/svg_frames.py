@@ -11,6 +11,8 @@ links from backward ops to the forward op they differentiate, hidden nodes
 
 import re
 
+import numpy as np
+
 from tapeviz.viz import card as cards
 from tapeviz.viz import format as fmt
 
@@ -64,6 +66,23 @@ def node_boxes(svg):
     return boxes
 
 
+def cluster_label_boxes(svg):
+    """Boxes of the tapes' frame labels (``tape1 · used, released``), estimated from graphviz's <text>."""
+    boxes = []
+    for match in re.finditer(r'<g id="[^"]+" class="cluster">(.*?)</g>', svg, re.S):
+        for attrs, content in re.findall(r"<text([^>]*)>([^<]*)</text>", match.group(1)):
+            x, y = (re.search(rf' {k}="({_NUM})"', attrs) for k in ("x", "y"))
+            size = re.search(rf'font-size="({_NUM})"', attrs)
+            if not (x and y and size):
+                continue
+            x, y, size = float(x.group(1)), float(y.group(1)), float(size.group(1))
+            width = 0.62 * size * len(content.strip())
+            anchor = re.search(r'text-anchor="(\w+)"', attrs)
+            left = {"middle": x - width / 2, "end": x - width}.get(anchor.group(1) if anchor else "", x)
+            boxes.append((left, y - 0.85 * size, left + width, y + 0.25 * size))
+    return boxes
+
+
 def edge_paths(svg):
     """Edge id -> the points of its spline (tail at the source node first), from graphviz's SVG."""
     paths = {}
@@ -79,15 +98,124 @@ def _badge_width(label):
     return 6.2 * len(label) + 8
 
 
-def badge_overhang(svg, boxes, frames):
-    """How far (pt) the widest badge of any frame reaches past the picture's right edge."""
-    width, _ = size(svg)
-    dx, _ = svg_translate(svg)
-    reach = 0.0
+BADGE_H = 16
+_GAP = 3
+
+
+def _overlaps(a, b):
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def badge_spots(svg, boxes, frames):
+    """Node id -> (x, y): the top-left corner of its gradient badge, the same on every frame.
+
+    Each badge is as wide as the widest label its node gets in any frame and
+    sits beside its node (right, then below, above, left, then further down
+    the right side), where it covers no node (so no value) and no badge placed
+    before it. Placed once, so a badge never jumps between frames and every
+    renderer (this module, the kernel-free page, the GIF) draws it in one place.
+    """
+    widths = {}
     for frame in frames:
         for nid, label in frame.get("set", {}).items():
             if nid in boxes:
-                reach = max(reach, dx + boxes[nid][2] - 6 + _badge_width(label))
+                widths[nid] = max(widths.get(nid, 0.0), _badge_width(label))
+    _, height = size(svg)
+    dx, dy = svg_translate(svg)
+    top, bottom, left = -dy + 2, height - dy - 2, -dx + 2  # the picture's edges in graph coordinates
+    taken = list(boxes.values()) + cluster_label_boxes(svg)
+    spots = {}
+    for nid in sorted(widths, key=lambda n: (boxes[n][1], boxes[n][0], n)):
+        x0, y0, x1, y1 = boxes[nid]
+        w, mid = widths[nid], (y0 + y1) / 2 - BADGE_H / 2
+        tries = [
+            (x1 + _GAP, y1 - BADGE_H),
+            (x1 + _GAP, mid),
+            (x1 + _GAP, y0),
+            (x0, y1 + _GAP),
+            (x0, y0 - BADGE_H - _GAP),
+            (x0 - _GAP - w, mid),
+        ]
+        tries += [(x1 + _GAP, mid + k * (BADGE_H + 2)) for n in range(1, 12) for k in (n, -n)]
+        tries += [(x1 + _GAP + k * 40, mid) for k in range(1, 20)]
+        spot = tries[0]
+        for x, y in tries:
+            rect = (x, y, x + w, y + BADGE_H)
+            inside = x >= left and y >= top and y + BADGE_H <= bottom  # the right edge widens to fit
+            if inside and not any(_overlaps(rect, other) for other in taken):
+                spot = (x, y)
+                break
+        spots[nid] = spot
+        taken.append((spot[0], spot[1], spot[0] + w, spot[1] + BADGE_H))
+    return spots, widths
+
+
+def _crosses(points, boxes, pad=2.0):
+    """True when the polyline through ``points`` passes through any of ``boxes`` (an (n, 4) array, grown by ``pad``).
+
+    Sampled densely along each segment and tested against every box at once (NumPy), which is plenty at this scale.
+    """
+    if not len(boxes):
+        return False
+    pts = np.asarray(points, dtype=float)
+    steps = np.linspace(0.0, 1.0, 12, endpoint=False)[1:, None, None]
+    samples = (pts[:-1] + (pts[1:] - pts[:-1]) * steps).reshape(-1, 2)
+    x, y = samples[:, :1], samples[:, 1:]
+    inside = (x > boxes[:, 0] - pad) & (x < boxes[:, 2] + pad) & (y > boxes[:, 1] - pad) & (y < boxes[:, 3] + pad)
+    return bool(inside.any())
+
+
+def _curve(p, q, bend):
+    """Points along a quadratic curve from p to q whose middle is pushed ``bend`` pt sideways."""
+    mx, my = (p[0] + q[0]) / 2, (p[1] + q[1]) / 2
+    length = max(1e-6, ((q[0] - p[0]) ** 2 + (q[1] - p[1]) ** 2) ** 0.5)
+    nx, ny = -(q[1] - p[1]) / length, (q[0] - p[0]) / length
+    cx, cy = mx + 2 * bend * nx, my + 2 * bend * ny  # the control point: the curve's middle moves by ``bend``
+    points = []
+    for i in range(17):
+        t = i / 16
+        points.append(
+            (
+                (1 - t) ** 2 * p[0] + 2 * (1 - t) * t * cx + t**2 * q[0],
+                (1 - t) ** 2 * p[1] + 2 * (1 - t) * t * cy + t**2 * q[1],
+            )
+        )
+    return points
+
+
+def link_routes(boxes, links):
+    """[(backward, forward, points)]: each dotted link as a line from one node's edge to the other's,
+    bent around every other node it would cross (a straight line first, then curves bending further
+    left and right), so a link never runs through an op it does not connect."""
+    routes = []
+    for backward, forward in links:
+        if backward not in boxes or forward not in boxes:
+            continue
+        p, q = box_centre(boxes[backward]), box_centre(boxes[forward])
+        others = np.array([b for n, b in boxes.items() if n not in (backward, forward)], dtype=float).reshape(-1, 4)
+        best = None
+        for bend in [0] + [sign * step * 30 for step in range(1, 12) for sign in (1, -1)]:
+            points = _curve(p, q, bend)
+            if not _crosses(points, others):
+                best = points
+                break
+        points = best or _curve(p, q, 60)
+        # start and end at the nodes' borders, not their centres: the dots stay off the labels
+        trimmed = [pt for pt in points if not _inside(pt, boxes[backward]) and not _inside(pt, boxes[forward])]
+        points = trimmed if len(trimmed) >= 2 else points
+        routes.append((backward, forward, [(round(x, 1), round(y, 1)) for x, y in points]))
+    return routes
+
+
+def _inside(point, box):
+    return box[0] <= point[0] <= box[2] and box[1] <= point[1] <= box[3]
+
+
+def badge_overhang(svg, spots, widths):
+    """How far (pt) the badges reach past the picture's right edge."""
+    width, _ = size(svg)
+    dx, _ = svg_translate(svg)
+    reach = max((dx + spots[n][0] + widths[n] for n in spots), default=0.0)
     return max(0.0, reach - width + 4)
 
 
@@ -155,16 +283,15 @@ def box_centre(box):
     return (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
 
 
-def _overlay(boxes, frame, badges, edges, paths, links, style=REVERSE_STYLE):
+def _overlay(boxes, frame, badges, edges, paths, links, style=REVERSE_STYLE, spots=None):
+    spots = spots or {}
     parts = ['<g class="tapeviz-overlay">', _defs(style)]
     flow, end = style["flow"], ("marker-end" if style["forward"] else "marker-start")
-    for backward, forward in links:
-        if backward in boxes and forward in boxes:
-            (x0, y0), (x1, y1) = box_centre(boxes[backward]), box_centre(boxes[forward])
-            parts.append(
-                f'<line class="tv-link" x1="{x0:.1f}" y1="{y0:.1f}" x2="{x1:.1f}" y2="{y1:.1f}" '
-                f'stroke="{LINK}" stroke-width="1.5" stroke-dasharray="2,3"/>'
-            )
+    for _backward, _forward, points in links:  # routes: see link_routes
+        d = "M" + " L".join(f"{x:.1f},{y:.1f}" for x, y in points)
+        parts.append(
+            f'<path class="tv-link" d="{d}" fill="none" stroke="{LINK}" stroke-width="1.5" stroke-dasharray="2,3"/>'
+        )
     hidden = set(frame.get("hidden", ()))
     for nid in hidden:
         if nid in boxes:
@@ -203,16 +330,13 @@ def _overlay(boxes, frame, badges, edges, paths, links, style=REVERSE_STYLE):
     for nid in sorted(badges):
         if nid not in boxes or nid in hidden:
             continue
-        x0, y0, x1, y1 = boxes[nid]
         label = badges[nid]
-        width = _badge_width(label)
+        x, y = spots.get(nid) or (boxes[nid][2] + _GAP, boxes[nid][3] - BADGE_H)
         parts.append(
-            f'<rect x="{x1 - 6:.1f}" y="{y1 - 8:.1f}" width="{width:.1f}" height="16" rx="4" '
-            f'fill="{style["badge"]}" stroke="{style["badge_edge"]}" stroke-width="1"/>'
-        )
-        parts.append(
-            f'<text x="{x1 - 2:.1f}" y="{y1 + 4:.1f}" font-family="Helvetica,Arial,sans-serif" '
-            f'font-size="11" fill="{style["badge_text"]}">{fmt.html_text(label)}</text>'
+            f'<g class="tv-badge"><rect x="{x:.1f}" y="{y:.1f}" width="{_badge_width(label):.1f}" '
+            f'height="{BADGE_H}" rx="4" fill="{style["badge"]}" stroke="{style["badge_edge"]}" stroke-width="1"/>'
+            f'<text x="{x + 4:.1f}" y="{y + 12:.1f}" font-family="Helvetica,Arial,sans-serif" '
+            f'font-size="11" fill="{style["badge_text"]}">{fmt.html_text(label)}</text></g>'
         )
     parts.append("</g>")
     return "".join(parts)
@@ -221,7 +345,7 @@ def _overlay(boxes, frame, badges, edges, paths, links, style=REVERSE_STYLE):
 LINE_H = 15
 
 
-def frame_svg(base, boxes, frame, caption=True, badges=None, edges=None, paths=None, links=(), style=None):
+def frame_svg(base, boxes, frame, caption=True, badges=None, edges=None, paths=None, links=(), style=None, spots=None):
     """One frame as a standalone SVG: caption and card on top, the graph with the frame's state below."""
     if badges is None:
         badges, edges = frame.get("set", {}), frame.get("edges", {})
@@ -229,7 +353,7 @@ def frame_svg(base, boxes, frame, caption=True, badges=None, edges=None, paths=N
     close = base.rfind("</g>")
     graph = (
         base[:close]
-        + _overlay(boxes, frame, badges, edges or {}, paths or {}, links, style or REVERSE_STYLE)
+        + _overlay(boxes, frame, badges, edges or {}, paths or {}, links, style or REVERSE_STYLE, spots)
         + base[close:]
     )
     if not caption:
@@ -238,7 +362,7 @@ def frame_svg(base, boxes, frame, caption=True, badges=None, edges=None, paths=N
     top = 8 + LINE_H * len(lines)
     graph = re.sub(
         r'<svg width="[^"]+" height="[^"]+"',
-        f'<svg x="0" y="{top}" width="{width}pt" height="{height}pt"',
+        f'<svg x="0" y="{top}" width="{width}" height="{height}"',  # user units: the outer viewBox's
         graph,
         count=1,
     )

@@ -35,7 +35,7 @@ def shown(value):
 
 def rate(name):
     """``dy/dt`` for short names, ``d(loss)/dt`` for longer ones: how fast ``name`` moves along the tangent."""
-    return f"d{name}/dt" if len(name) <= 2 else f"d({name})/dt"
+    return f"d{name}/dt" if cards.is_bare(name) else f"d({name})/dt"
 
 
 def step_card(op, entry, tangents_in, tangents_out, name_of):

@@ -10,7 +10,8 @@ Layout of ``Trace.data``::
 
     tapes:   [{id, label, persistent, watch_accessed_variables, released, sweeps}]
     tensors: {tid: {id, kind (variable|leaf|computed), name, trainable, shape,
-                    dtype, preview, nbytes, nonfinite, producer, watched_by}}
+                    dtype, preview, nbytes, nonfinite, producer, watched_by,
+                    seed_of (only on a sweep's seed that an outer tape recorded: the target's tid)}}
     ops:     [{id, name, inputs, outputs, scope, depth, tapes, formula, differentiable,
               function (the decorated function's name for a custom gradient, else None)}]
     sweeps:  [{id, tape, targets, sources, seeds, results,
@@ -260,6 +261,7 @@ class _Builder:
         oid = self.op_id(event.entry, event.tape)
         op = self.ops[int(oid[2:])]
         totals, arrived = sweep["_totals"], sweep["_arrived"]
+        self.mark_seeds(sweep, op, event.upstream)
         changed, grads, accumulated = {}, [], []
         for tid, grad, need in zip(op["inputs"], event.grads, event.needs):
             if grad is None or not need:
@@ -289,6 +291,13 @@ class _Builder:
         )
         self.sweep_events[sweep["id"]][1].append(event)
         self.events.append({"kind": ev.BackwardStep.kind, "sweep": sweep["id"], "op": oid})
+
+    def mark_seeds(self, sweep, op, upstream):
+        """A constant arriving as the upstream of a sweep's target is its seed (an outer tape drew it)."""
+        for out, value in zip(op["outputs"], upstream):
+            tid = self.tensor_ids.get(tensor_id(value)) if value is not None else None
+            if tid is not None and out in sweep["targets"] and self.tensors[tid]["kind"] == "leaf":
+                self.tensors[tid]["seed_of"] = out
 
     def on_sweep_finished(self, event):
         sweep = self.open_sweep(event.tape)

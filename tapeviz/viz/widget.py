@@ -102,10 +102,11 @@ class Player:
         return cards.html(card)
 
     def to_html(self, title="tapeviz"):
-        return self.animation.to_html(title)
+        """The kernel-free copy of this player, in predict mode when the widget starts in it."""
+        return self.animation.to_html(title, self.predict)
 
     def save_html(self, path, title="tapeviz"):
-        return self.animation.save_html(path, title)
+        return self.animation.save_html(path, title, self.predict)
 
     def save_gif(self, path, duration_ms=900):
         return self.animation.save_gif(path, duration_ms)

@@ -40,10 +40,10 @@ def rand(*shape, low=-1.0, high=1.0, seed=0):
 
 
 def collect():
-    from tests.rule_cases import array, conv, custom, image, linalg, math, nn, scatter  # noqa: F401
+    from tests.rule_cases import array, complex, conv, custom, image, linalg, math, nn, scatter  # noqa: F401
 
     cases = {}
-    for module in (math, array, linalg, nn, conv, custom, scatter, image):
+    for module in (math, array, linalg, nn, conv, custom, scatter, image, complex):
         for name, case in module.CASES.items():
             if name in cases:
                 raise ValueError(f"Two cases for {name}")

@@ -131,4 +131,4 @@ def formula(name):
     return rule.formula if rule else "no gradient"
 
 
-from tapeviz.core.gradients import array, conv, image, linalg, math, nn, scatter, sorting  # noqa: E402,F401  (fill the table)
+from tapeviz.core.gradients import array, complex, conv, image, linalg, math, nn, scatter, sorting  # noqa: E402,F401  (fill the table)

@@ -1,9 +1,13 @@
 """Gradient rules of the shape and indexing primitives."""
 
+import numpy as np
+
 from tapeviz.core.gradients import defgrad, described, elementwise, unbroadcast
+from tapeviz.core.indexed_slices import remember
 from tapeviz.core.primitives import array as a
 from tapeviz.core.primitives.math import reduce_sum
 from tapeviz.core.recording import READ_VARIABLE
+from tapeviz.core.tensor import Tensor
 
 
 @defgrad(READ_VARIABLE, "d read(v)/dv = 1", local=elementwise("1"))
@@ -132,6 +136,13 @@ def _reverse(op, needs, g):
 def _gather(op, needs, g):
     params, indices = op.inputs
     grad = a.gather_grad(g, indices, op.attrs["axis"], op.attrs["batch_dims"], params._value.shape)
+    if op.attrs["axis"] == 0 and op.attrs["batch_dims"] == 0:  # TF returns these rows as IndexedSlices
+        shape = params._value.shape
+        if indices.ndim == 1:  # the common case: no op added to the sweep
+            flat, rows = indices, g
+        else:
+            flat, rows = Tensor(indices._value.reshape(-1)), a.reshape(g, [-1, *shape[1:]])
+        remember(grad, rows, flat, Tensor(np.asarray(shape, dtype=np.int32)))
     return grad, None
 
 

@@ -5,6 +5,7 @@ from tapeviz.core.gradients import defgrad, described, unbroadcast
 from tapeviz.core.primitives import decompositions as dec
 from tapeviz.core.primitives import linalg as lin
 from tapeviz.core.primitives.array import broadcast_to, concat, expand_dims, reshape, slice_tensor, zeros_like
+from tapeviz.core.primitives.complex import conj
 from tapeviz.core.primitives.linalg import diag, diag_part, einsum, inv, matmul, matrix_transpose
 from tapeviz.core.primitives.math import reciprocal, reduce_sum
 
@@ -16,6 +17,8 @@ from tapeviz.core.primitives.math import reciprocal, reduce_sum
 )
 def _matmul(op, needs, g):
     a, b = op.inputs
+    if a._value.dtype.kind == "c":  # TF: G @ adjoint(B) and adjoint(A) @ G
+        a, b = conj(a), conj(b)
     ta, tb = op.attrs["transpose_a"], op.attrs["transpose_b"]
     ga = gb = None
     if needs[0]:

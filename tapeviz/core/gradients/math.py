@@ -4,8 +4,11 @@ import numpy as np
 
 from tapeviz import backend as B
 from tapeviz.core.gradients import defgrad, described, elementwise, unbroadcast
+from tapeviz.core.gradients.complex import conj_if_complex
 from tapeviz.core.primitives import math as m
 from tapeviz.core.primitives.array import broadcast_to, ones_like, reshape, transpose, zeros_like
+from tapeviz.core.primitives.complex import complex as complex_
+from tapeviz.core.primitives.complex import conj, real
 
 
 def _pair(op, needs, gx, gy):
@@ -62,6 +65,8 @@ def _sub(op, needs, g):
 def _mul(op, needs, g):
     x, y = op.inputs
     need_x, need_y = needs
+    if x._value.dtype.kind == "c":  # TF's convention: the upstream times the conjugate derivative
+        x, y = conj(x), conj(y)
     # m.multiply rather than `*`, and unbroadcast only where shapes differ: the hottest rule
     gx = m.multiply(g, y) if need_x else None
     gy = m.multiply(g, x) if need_y else None
@@ -75,6 +80,8 @@ def _mul(op, needs, g):
 @defgrad(m.divide, "d(x/y)/dx = 1/y,  d(x/y)/dy = -x/y**2", local=elementwise("1/y", "-x/y**2"))
 def _div(op, needs, g):
     x, y = op.inputs
+    if x._value.dtype.kind == "c":
+        x, y = conj(x), conj(y)
     return _pair(op, needs, lambda: g / y, lambda: g * (-x / y / y))
 
 
@@ -198,7 +205,7 @@ def _unary(primitive, formula, factor, shown):
 
     @defgrad(primitive, formula, local=elementwise(shown))
     def rule(op, needs, g):
-        return (g * factor(op.inputs[0], op.outputs[0]),)
+        return (g * conj_if_complex(factor(op.inputs[0], op.outputs[0])),)
 
     return rule
 
@@ -213,7 +220,14 @@ def _identity(op, needs, g):
     return (g,)
 
 
-_unary(m.abs, "d|x|/dx = sign(x) (0 at 0)", lambda x, y: m.sign(x), "sign(x)")
+@defgrad(m.abs, "d|x|/dx = sign(x) (0 at 0; x/|x| for complex x)", local=elementwise("sign(x)"))
+def _abs(op, needs, g):
+    x = op.inputs[0]
+    if x._value.dtype.kind == "c":  # TF's ComplexAbsGrad: the real upstream times x/|x| (0 at 0)
+        return (m.multiply(complex_(g, zeros_like(g)), m.sign(x)),)
+    return (g * m.sign(x),)
+
+
 _unary(m.exp, "d exp(x)/dx = exp(x)", lambda x, y: y, "exp(x)")
 _unary(m.expm1, "d expm1(x)/dx = exp(x)", lambda x, y: m.exp(x), "exp(x)")
 _unary(m.log, "d log(x)/dx = 1/x", lambda x, y: m.reciprocal(x), "1/x")
@@ -244,17 +258,17 @@ _unary(m.sign, "d sign(x)/dx = 0", lambda x, y: zeros_like(x), "0")
 
 @defgrad(m.sqrt, "d sqrt(x)/dx = 0.5/sqrt(x) (inf at 0; 0 where the upstream is 0)", local=elementwise("0.5/sqrt(x)"))
 def _sqrt(op, needs, g):
-    return (m.sqrt_grad(op.outputs[0], g),)
+    return (m.sqrt_grad(conj_if_complex(op.outputs[0]), g),)
 
 
 @defgrad(m.rsqrt, "d x**-0.5/dx = -0.5*x**-1.5 (0 where the upstream is 0)", local=elementwise("-0.5*x**-1.5"))
 def _rsqrt(op, needs, g):
-    return (m.rsqrt_grad(op.outputs[0], g),)
+    return (m.rsqrt_grad(conj_if_complex(op.outputs[0]), g),)
 
 
 @defgrad(m.reciprocal, "d(1/x)/dx = -1/x² (0 where the upstream is 0)", local=elementwise("-1/x²"))
 def _reciprocal(op, needs, g):
-    return (m.reciprocal_grad(op.outputs[0], g),)
+    return (m.reciprocal_grad(conj_if_complex(op.outputs[0]), g),)
 
 
 @defgrad(
@@ -263,9 +277,9 @@ def _reciprocal(op, needs, g):
     local=elementwise("-0.5 dy/y²", "0.5/y", symbols=("y", "dy")),
 )
 def _sqrt_grad(op, needs, g):
-    y, dy = op.inputs
+    y, dy = map(conj_if_complex, op.inputs)  # complex: the conjugate of each local derivative
     scaled = g / y
-    return (-scaled * op.outputs[0] if needs[0] else None, 0.5 * scaled if needs[1] else None)
+    return (-scaled * conj_if_complex(op.outputs[0]) if needs[0] else None, 0.5 * scaled if needs[1] else None)
 
 
 @defgrad(
@@ -278,7 +292,7 @@ def _sqrt_grad(op, needs, g):
     ),
 )
 def _rsqrt_grad(op, needs, g):
-    y, dy = op.inputs
+    y, dy = map(conj_if_complex, op.inputs)
     return (-1.5 * g * dy * (y * y) if needs[0] else None, m.rsqrt_grad(y, g) if needs[1] else None)
 
 
@@ -288,14 +302,18 @@ def _rsqrt_grad(op, needs, g):
     local=elementwise("-2 dy y", "-y²", symbols=("y", "dy")),
 )
 def _reciprocal_grad(op, needs, g):
-    y, dy = op.inputs
+    y, dy = map(conj_if_complex, op.inputs)
     return (-2.0 * g * dy * y if needs[0] else None, m.reciprocal_grad(y, g) if needs[1] else None)
 
 
 @defgrad(m.CAST, "d cast(x)/dx = 1 (cast back to x's dtype; none for integers)", local=elementwise("1 (cast back)"))
 def _cast(op, needs, g):
     x = op.inputs[0]
-    if x.dtype.is_floating and g.dtype.is_floating:
+    if x.dtype.is_complex and g.dtype.is_floating:  # complex -> real kept the real part
+        return (m.cast(complex_(g, zeros_like(g)), x.dtype),)
+    if x.dtype.is_floating and g.dtype.is_complex:  # real -> complex: the real part flows back
+        return (m.cast(real(g), x.dtype),)
+    if (x.dtype.is_floating or x.dtype.is_complex) and (g.dtype.is_floating or g.dtype.is_complex):
         return (m.cast(g, x.dtype),)
     return (None,)
 

@@ -26,7 +26,7 @@ def unary(tf_name, prim_name, kernel, doc, differentiable=True, floats_only=Fals
 
         def op(x, name=None):
             x = as_tensor(x)
-            if x._value.dtype.kind != "f":
+            if x._value.dtype.kind not in "fc":
                 raise not_a_float(x, tf_name, prim_name)
             return execute(primitive, (x,))
     else:

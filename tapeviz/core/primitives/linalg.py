@@ -34,7 +34,8 @@ def _matmul(a, b, transpose_a, transpose_b):
         b = xp.swapaxes(b, -1, -2)
     if a.shape[-1] != b.shape[-2]:
         raise ValueError(
-            f"Matrix size-incompatible: In[0]: {list(a.shape)}, In[1]: {list(b.shape)}. The inner sizes "
+            f"Matrix size-incompatible: In[0]: [{','.join(map(str, a.shape))}], In[1]: [{','.join(map(str, b.shape))}]. "
+            "The inner sizes "
             f"must match ({a.shape[-1]} vs {b.shape[-2]}): transpose one side (transpose_b=True) or reshape it."
         )
     if a.shape[-1] == 1 and a.ndim == 2 and b.ndim == 2:

@@ -27,7 +27,7 @@ divide = binary("divide", "RealDiv", operator.truediv, "x / y elementwise (float
 def truediv(x, y, name=None):
     """x / y; integer tensors are divided as float64, as TF's ``/`` does."""
     x, y = as_tensors(x, y)
-    if not x.dtype.is_floating:
+    if not (x.dtype.is_floating or x.dtype.is_complex):
         x, y = cast(x, "float64"), cast(y, "float64")
     return divide(x, y)
 
@@ -450,7 +450,13 @@ def add_n(inputs, name=None):
     return execute(ADD_N, tuple(tensors))
 
 
-CAST = Primitive("Cast", lambda x, dtype: x.astype(dtype))
+def _cast_kernel(x, dtype):
+    if x.dtype.kind == "c" and np.dtype(dtype).kind != "c":
+        x = x.real  # complex -> real keeps the real part, as TF (NumPy would warn)
+    return x.astype(dtype)
+
+
+CAST = Primitive("Cast", _cast_kernel)
 
 
 def cast(x, dtype, name=None):

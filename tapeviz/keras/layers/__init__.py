@@ -1,6 +1,7 @@
 """``tf.keras.layers``."""
 
 from tapeviz.keras.layers.activations import ELU, LeakyReLU, ReLU, Softmax  # noqa: F401
+from tapeviz.keras.layers.attention import AdditiveAttention, Attention, MultiHeadAttention  # noqa: F401
 from tapeviz.keras.layers.base import InputSpec, Layer  # noqa: F401
 from tapeviz.keras.layers.conv import (  # noqa: F401
     Conv1D,
@@ -22,6 +23,7 @@ from tapeviz.keras.layers.core import (  # noqa: F401
     InputLayer,
     Reshape,
 )
+from tapeviz.keras.layers.depthwise import DepthwiseConv2D, SeparableConv2D  # noqa: F401
 from tapeviz.keras.layers.merging import (  # noqa: F401
     Add,
     Average,
@@ -49,7 +51,38 @@ from tapeviz.keras.layers.pooling import (  # noqa: F401
     GlobalMaxPooling2D,
     MaxPooling1D,
 )
+from tapeviz.keras.layers.preprocessing import (  # noqa: F401
+    CategoryEncoding,
+    CenterCrop,
+    Normalization,
+    Rescaling,
+    Resizing,
+)
+from tapeviz.keras.layers.reshaping import (  # noqa: F401
+    Cropping1D,
+    Cropping2D,
+    UpSampling1D,
+    UpSampling2D,
+    ZeroPadding1D,
+    ZeroPadding2D,
+)
 from tapeviz.keras.layers.rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, SimpleRNN, SimpleRNNCell  # noqa: F401
+from tapeviz.keras.layers.simple import (  # noqa: F401
+    ActivityRegularization,
+    Dot,
+    GaussianDropout,
+    GaussianNoise,
+    Identity,
+    Permute,
+    PReLU,
+    RepeatVector,
+    RMSNormalization,
+    SpatialDropout1D,
+    SpatialDropout2D,
+    UnitNormalization,
+    dot,
+)
+from tapeviz.keras.layers.wrappers import Bidirectional, Lambda, Masking, TimeDistributed  # noqa: F401
 
 __all__ = [
     "Layer",
@@ -105,4 +138,51 @@ __all__ = [
     "SimpleRNNCell",
     "LSTMCell",
     "GRUCell",
+    "DepthwiseConv2D",
+    "SeparableConv2D",
+    "SeparableConvolution2D",
+    "Rescaling",
+    "Normalization",
+    "UpSampling1D",
+    "UpSampling2D",
+    "ZeroPadding1D",
+    "ZeroPadding2D",
+    "Cropping1D",
+    "Cropping2D",
+    "Lambda",
+    "Masking",
+    "TimeDistributed",
+    "Bidirectional",
+    "MultiHeadAttention",
+    "Attention",
+    "AdditiveAttention",
+    "Resizing",
+    "CenterCrop",
+    "CategoryEncoding",
+    "ActivityRegularization",
+    "Dot",
+    "dot",
+    "GaussianDropout",
+    "GaussianNoise",
+    "Identity",
+    "Permute",
+    "PReLU",
+    "RepeatVector",
+    "RMSNormalization",
+    "SpatialDropout1D",
+    "SpatialDropout2D",
+    "UnitNormalization",
+    "MaxPool1D",
+    "AvgPool1D",
+    "GlobalAvgPool1D",
+    "GlobalAvgPool2D",
+    "GlobalMaxPool1D",
+    "GlobalMaxPool2D",
 ]
+
+MaxPool1D = MaxPooling1D
+AvgPool1D = AveragePooling1D
+GlobalAvgPool1D, GlobalAvgPool2D = GlobalAveragePooling1D, GlobalAveragePooling2D
+GlobalMaxPool1D, GlobalMaxPool2D = GlobalMaxPooling1D, GlobalMaxPooling2D
+
+SeparableConvolution2D = SeparableConv2D

@@ -17,12 +17,12 @@ import threading
 import numpy as np
 
 from tapeviz import backend as B
-from tapeviz.core import nest, state
+from tapeviz.core import nest, pending_restores, state
 from tapeviz.core.primitives.math import cast
 from tapeviz.core.records import RecordsInit
 from tapeviz.core.scopes import name_scope
 from tapeviz.core.tensor import Tensor, Variable, convert_to_tensor, to_array
-from tapeviz.keras import initializers
+from tapeviz.keras import constraints, initializers, masking, regularizers
 from tapeviz.keras.variables import Variable as KerasVariable
 from tapeviz.keras.variables import _stack as _path_stack
 from tapeviz.keras.variables import path_scope
@@ -140,15 +140,31 @@ class Layer(RecordsInit):
     weight of the layer (and its nested layers).
     """
 
+    # The weights that take `<name>_regularizer=` and `<name>_constraint=` arguments (Dense: kernel, bias);
+    # add_weight(name=<name>) then applies them.
+    _weight_names = ()
+
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         build = cls.__dict__.get("build")
         if build is not None and not getattr(build, "_marks_built", False):
             cls.build = _marking_built(build)
 
-    def __init__(self, trainable=True, name=None, dtype=None, input_shape=None, input_dim=None, **kwargs):
+    def __init__(
+        self,
+        trainable=True,
+        name=None,
+        dtype=None,
+        input_shape=None,
+        input_dim=None,
+        activity_regularizer=None,
+        **kwargs,
+    ):
         if "batch_input_shape" in kwargs:
             input_shape = tuple(kwargs.pop("batch_input_shape"))[1:]
+        for weight in type(self)._weight_names:  # kernel_regularizer=, bias_constraint=... of the subclass's weights
+            setattr(self, f"{weight}_regularizer", regularizers.get(kwargs.pop(f"{weight}_regularizer", None)))
+            setattr(self, f"{weight}_constraint", constraints.get(kwargs.pop(f"{weight}_constraint", None)))
         unknown = set(kwargs) - {"autocast", "dynamic", "input_length"}
         if unknown:
             raise TypeError(f"Unrecognized keyword arguments passed to {type(self).__name__}: {kwargs}")
@@ -164,13 +180,14 @@ class Layer(RecordsInit):
         self._input_shape_arg = tuple(input_shape) if input_shape is not None else None
         self._output_shape = None
         self._losses = []
-        self._weight_regularizers = []  # (regularizer, weight) from add_weight(regularizer=...)
+        self.activity_regularizer = regularizers.get(activity_regularizer)
 
     # -- tracking -------------------------------------------------------------------------
     def __setattr__(self, name, value):
         if not name.startswith("__") and "_layers" in self.__dict__:
             self._track(value, name)
         object.__setattr__(self, name, value)
+        pending_restores.notify(self)  # a checkpoint restored before this weight existed fills it now
 
     def _track(self, value, attribute=None):
         if isinstance(value, Layer):
@@ -237,8 +254,11 @@ class Layer(RecordsInit):
                 name=name or "variable",
             )
         self._own_weights.append(variable)
-        if regularizer is not None:
-            self._weight_regularizers.append((regularizer, variable))
+        if name in type(self)._weight_names:
+            regularizer = regularizer or getattr(self, f"{name}_regularizer", None)
+            constraint = constraint or getattr(self, f"{name}_constraint", None)
+        variable.regularizer = regularizers.get(regularizer)
+        variable.constraint = constraints.get(constraint)
         return variable
 
     @property
@@ -327,12 +347,26 @@ class Layer(RecordsInit):
 
     @property
     def losses(self):
-        """Losses added with ``add_loss`` during the last call (of this layer and nested ones)."""
-        own = list(self._losses) + [regularizer(weight) for regularizer, weight in self._weight_regularizers]
-        return own + [loss for layer in self._layers for loss in layer.losses]
+        """The ``add_loss`` losses of the last call (this layer's, then nested ones'), then the penalties of the
+        trainable weights that have a regularizer, in Keras 3's order."""
+        added, seen, stack = [], set(), [self]
+        while stack:  # depth first, each layer once (a shared layer is nested twice)
+            layer = stack.pop(0)
+            if id(layer) in seen:
+                continue
+            seen.add(id(layer))
+            added.extend(layer._losses)
+            stack[:0] = layer._layers
+        penalties = [w.regularizer(w) for w in self.trainable_weights if getattr(w, "regularizer", None) is not None]
+        return added + penalties
 
     def add_loss(self, loss):
         """Add a loss term (e.g. a regularization penalty) that ``fit`` adds to the main loss."""
+        if any(isinstance(t, KerasTensor) for t in nest.flatten(loss)):
+            raise NotImplementedError(
+                "Keras 3 does not support add_loss() on symbolic tensors of a functional model. "
+                "Add the loss inside a layer's call(): self.add_loss(...), and use that layer in the model."
+            )
         self._losses.append(loss)
 
     # -- calling ------------------------------------------------------------------------------
@@ -380,6 +414,9 @@ class Layer(RecordsInit):
             training = outer
         if _accepts(self.call, "training"):
             kwargs["training"] = training
+        input_mask = masking.mask_of(first) if "mask" not in kwargs else kwargs["mask"]
+        if input_mask is not None and "mask" not in kwargs and _accepts(self.call, "mask"):
+            kwargs["mask"] = input_mask
         if self._losses:
             self._losses.clear()  # losses are those of the last call
         _context.training = training
@@ -388,14 +425,34 @@ class Layer(RecordsInit):
         scopes.append(self.name)
         try:
             outputs = self.call(inputs, *args, **kwargs)
+        except (ValueError, TypeError, NotImplementedError, RuntimeError) as exc:
+            raise _with_call_info(exc, self, inputs, args, kwargs).with_traceback(exc.__traceback__) from None
         finally:
             scopes.pop()
             _context.training = outer
+        if self.activity_regularizer is not None:
+            self._add_activity_losses(outputs)
+        output_mask = self.compute_mask(inputs, input_mask)
+        if output_mask is not None or input_mask is not None:
+            for output in nest.flatten(outputs)[:1]:
+                masking.attach(output, output_mask)
         last = outputs if type(outputs) is Tensor else next(iter(nest.flatten(outputs)), None)
+        if hasattr(last, "dtype"):
+            self.__dict__["_last_output_dtype"] = last.dtype.name
         if hasattr(last, "shape"):
             # Set directly: attribute tracking has nothing to find in a shape.
             self.__dict__["_output_shape"] = (None,) + tuple(last.shape)[1:]
         return outputs
+
+    def _add_activity_losses(self, outputs):
+        """The activity penalty of each output, divided by the batch size (Keras 3's rule)."""
+        for output in nest.flatten(outputs):
+            if isinstance(output, Tensor):
+                with name_scope(self.name):
+                    loss = self.activity_regularizer(output)
+                    if output.ndim > 0:
+                        loss = loss / float(output.shape[0]) if output.shape[0] else loss * 0.0
+                self.add_loss(loss)
 
     def _build_from(self, inputs):
         shapes = nest.map_structure(lambda t: tuple(t.shape), inputs)
@@ -409,19 +466,20 @@ class Layer(RecordsInit):
     def _call_symbolic(self, inputs, *args, **kwargs):
         """Functional API: run on a zero batch of one to learn the output shape, return a KerasTensor."""
         flat = nest.flatten(inputs)
-        concrete = nest.map_structure(lambda k: np.zeros((1,) + tuple(k.shape[1:]), dtype=k.dtype), inputs)
         kwargs.setdefault("training", False)
+        out_shape, _ = probe_output_shape(lambda probe: self(probe, *args, **kwargs), inputs)
+        return KerasTensor(out_shape, self._last_output_dtype, layer=(self, args, kwargs), parents=flat)
 
-        with state.no_tapes():
-            out = self(concrete, *args, **kwargs)
-        return KerasTensor((None,) + tuple(out.shape)[1:], out.dtype.name, layer=(self, args, kwargs), parents=flat)
+    supports_masking = False  # True: an input mask passes through to the output unchanged
+
+    def compute_mask(self, inputs, mask=None):
+        """The output's mask: the input's if the layer ``supports_masking``, else None."""
+        return mask if self.supports_masking else None
 
     def compute_output_shape(self, input_shape):
         """The output shape for ``input_shape`` (the batch may be None), by running a batch of one."""
-
-        with state.no_tapes():
-            out = self(np.zeros((1,) + tuple(input_shape)[1:], dtype=np.float32), training=False)
-        return (input_shape[0],) + tuple(out.shape)[1:]
+        shape, _ = probe_output_shape(lambda probe: self(probe, training=False), KerasTensor(tuple(input_shape)))
+        return (input_shape[0],) + shape[1:]
 
     @property
     def output_shape(self):
@@ -430,10 +488,81 @@ class Layer(RecordsInit):
         return self._output_shape
 
     def get_config(self):
-        return {"name": self.name, "trainable": self.trainable, "dtype": self._dtype}
+        """The layer's name, trainable, dtype and constructor arguments (objects as Keras's config dicts)."""
+        from tapeviz.keras.layers.layer_config import constructor_config
+
+        return {**constructor_config(self), "name": self.name, "trainable": self.trainable, "dtype": self._dtype}
+
+    @classmethod
+    def from_config(cls, config):
+        """The layer again from ``get_config()``'s dict: ``cls(**config)``, objects revived (tapeviz's classes only)."""
+        from tapeviz.keras.layers.layer_config import revive_config
+
+        return cls(**revive_config(config))
 
     def __repr__(self):
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"
+
+
+# Sizes a dimension left unknown (None) takes in a probe: two runs tell which output sizes follow it.
+_PROBE_SIZES = (32, 45)
+
+
+def probe_output_shape(run, inputs):
+    """``(output shape with None where unknown, output of the last run)``: ``run`` on zero batches of one.
+
+    An input dimension that is None beyond the batch (``input_shape=(None, None, 3)``) is tried at two
+    sizes; an output dimension that changes between them is unknown (None), as Keras infers symbolically.
+    """
+    specs = nest.flatten(inputs)
+    unknown = any(n is None for k in specs for n in tuple(k.shape)[1:])
+    shapes = []
+    for size in _PROBE_SIZES if unknown else _PROBE_SIZES[:1]:
+        probe = nest.map_structure(
+            lambda k, size=size: np.zeros(
+                (1,) + tuple(size if n is None else n for n in tuple(k.shape)[1:]), dtype=getattr(k, "dtype", "float32")
+            ),
+            inputs,
+        )
+        with state.no_tapes():
+            out = run(probe)
+        shapes.append(tuple(next(iter(nest.flatten(out))).shape))
+    merged = tuple(a if a == b else None for a, b in zip(shapes[0], shapes[-1]))
+    return (None,) + merged[1:], out
+
+
+def _describe_argument(value):
+    if isinstance(value, Tensor):
+        return f"tf.Tensor(shape={tuple(value.shape)}, dtype={value.dtype.name})"
+    if isinstance(value, np.ndarray):
+        return f"np.ndarray(shape={value.shape}, dtype={value.dtype})"
+    return repr(value)
+
+
+def _with_call_info(exc, layer, inputs, args, kwargs):
+    """Keras 3's message for an error inside ``call``: the layer's name first, the arguments it got last."""
+    if getattr(exc, "_keras_call_info_injected", False) or len(exc.args) != 1 or not isinstance(exc.args[0], str):
+        return exc
+    name = type(layer).__name__
+    try:
+        bound = inspect.signature(layer.call).bind(inputs, *args, **kwargs)
+        received = list(bound.arguments.items())
+    except (TypeError, ValueError):
+        received = [("inputs", inputs)]
+    lines = "\n".join(f"  \u2022 {key}={_describe_argument(value)}" for key, value in received)
+    message = (
+        f"Exception encountered when calling {name}.call().\n\n{exc.args[0]}\n\n"
+        f"Arguments received by {name}.call():\n{lines}"
+    )
+    try:
+        wrapped = type(exc)(message)
+    except Exception:  # noqa: BLE001  (an exception type that takes other arguments keeps its own message)
+        return exc
+    wrapped._keras_call_info_injected = True
+    for attribute in ("op",):  # tf.errors keep the op that failed
+        if hasattr(exc, attribute):
+            setattr(wrapped, attribute, getattr(exc, attribute))
+    return wrapped
 
 
 def _marking_built(build):

@@ -62,6 +62,8 @@ class Conv2D(Layer):
     ceil(input / stride)). Kernel (kh, kw, in, filters), 'glorot_uniform'.
     """
 
+    _weight_names = ("kernel", "bias")
+
     def __init__(
         self,
         filters,
@@ -143,6 +145,8 @@ class Conv2DTranspose(Layer):
     output_padding``. Kernel (kh, kw, filters, in_channels), as in Keras.
     """
 
+    _weight_names = ("kernel", "bias")
+
     def __init__(
         self,
         filters,
@@ -214,6 +218,8 @@ class Conv1D(Layer):
     ``padding`` 'valid', 'same' or 'causal' (padded on the left only, so an
     output never sees later steps).
     """
+
+    _weight_names = ("kernel", "bias")
 
     def __init__(
         self,

@@ -26,6 +26,8 @@ class Dense(Layer):
         bias_initializer: an initializer or its name.
         kernel_regularizer: a regularizer whose penalty joins ``model.losses``.
         bias_regularizer: likewise for the bias.
+        kernel_constraint, bias_constraint: constraints applied after each optimizer step.
+        activity_regularizer: a regularizer of the output (divided by the batch size).
         **kwargs: ``name``, ``input_shape``, ``dtype``... as for every layer.
 
     Returns:
@@ -44,6 +46,9 @@ class Dense(Layer):
         TensorShape([2, 3])
     """
 
+    _weight_names = ("kernel", "bias")
+    supports_masking = True
+
     def __init__(
         self,
         units,
@@ -51,8 +56,6 @@ class Dense(Layer):
         use_bias=True,
         kernel_initializer="glorot_uniform",
         bias_initializer="zeros",
-        kernel_regularizer=None,
-        bias_regularizer=None,
         **kwargs,
     ):
         super().__init__(**kwargs)
@@ -65,7 +68,6 @@ class Dense(Layer):
         self.use_bias = use_bias
         self.kernel_initializer = initializers.get(kernel_initializer)
         self.bias_initializer = initializers.get(bias_initializer)
-        self.kernel_regularizer = kernel_regularizer
         self.input_spec = InputSpec(min_ndim=2)
 
     def build(self, input_shape):
@@ -83,8 +85,6 @@ class Dense(Layer):
             x = reshape(matmul(reshape(inputs, (-1, inputs.shape[-1])), self.kernel), lead + (self.units,))
         if self.use_bias:
             x = x + self.bias
-        if self.kernel_regularizer is not None:
-            self.add_loss(self.kernel_regularizer(self.kernel))
         return self.activation(x)
 
 
@@ -111,6 +111,8 @@ class Reshape(Layer):
 class Activation(Layer):
     """Apply an activation function ('relu', 'softmax'... or a callable)."""
 
+    supports_masking = True
+
     def __init__(self, activation, **kwargs):
         super().__init__(**kwargs)
         self.activation = activations.get(activation)
@@ -125,6 +127,8 @@ class Dropout(Layer):
     At inference (``training`` False or not given, ``model.predict``) it
     passes inputs through unchanged, as in Keras.
     """
+
+    supports_masking = True
 
     def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
         super().__init__(**kwargs)
@@ -147,9 +151,12 @@ class Embedding(Layer):
     gradient is dense here (TF's is an IndexedSlices with the same values).
     """
 
+    _weight_names = ("embeddings",)
+
     def __init__(self, input_dim, output_dim, embeddings_initializer="uniform", **kwargs):
-        kwargs.pop("mask_zero", None)
+        mask_zero = kwargs.pop("mask_zero", False)
         super().__init__(**kwargs)
+        self.mask_zero = mask_zero
         self.input_dim, self.output_dim = int(input_dim), int(output_dim)
         self.embeddings_initializer = initializers.get(embeddings_initializer)
 
@@ -157,6 +164,14 @@ class Embedding(Layer):
         self.embeddings = self.add_weight(
             "embeddings", (self.input_dim, self.output_dim), initializer=self.embeddings_initializer
         )
+
+    def compute_mask(self, inputs, mask=None):
+        """With ``mask_zero=True``, the positions whose index is not 0 (0 is padding), as Keras."""
+        if not self.mask_zero:
+            return None
+        from tapeviz.keras import ops
+
+        return ops.not_equal(inputs, 0)
 
     def call(self, inputs):
         if inputs.dtype.is_floating:
@@ -179,8 +194,15 @@ class InputLayer(Layer):
         return inputs
 
 
-def Input(shape=None, batch_size=None, dtype=None, name=None, **kwargs):  # noqa: N802 (Keras's name)
-    """A symbolic input of ``shape`` (one example's shape): starts a Sequential or a functional model."""
+def Input(shape=None, batch_size=None, dtype=None, name=None, batch_shape=None, **kwargs):  # noqa: N802 (Keras's name)
+    """A symbolic input of ``shape`` (one example's shape; None for a size known only at call time,
+    ``Input(shape=(None, 3))``), or of ``batch_shape`` (the batch included): starts a Sequential or a
+    functional model."""
+    if batch_shape is not None:
+        if shape is not None:
+            raise ValueError("You cannot pass both `shape` and `batch_shape` at the same time.")
+        batch_shape = tuple(batch_shape)
+        shape, batch_size = batch_shape[1:], batch_shape[0]
     if shape is None:
         raise ValueError(
             "Please provide to Input a `shape` argument. Note that `shape` does not include the batch dimension."

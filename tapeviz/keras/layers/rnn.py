@@ -10,8 +10,9 @@ Keras's outputs.
 """
 
 from tapeviz import nn
-from tapeviz.core.primitives.array import split, stack, unstack, zeros
+from tapeviz.core.primitives.array import expand_dims, split, stack, unstack, zeros
 from tapeviz.core.primitives.linalg import matmul
+from tapeviz.core.primitives.math import cast
 from tapeviz.core.scopes import name_scope
 from tapeviz.keras import activations, initializers
 from tapeviz.keras.layers.base import InputSpec, Layer, _own_path
@@ -281,6 +282,7 @@ class RNN(Layer):
         self.cell = cell
         self.return_sequences, self.return_state = return_sequences, return_state
         self.go_backwards, self.stateful, self.unroll = go_backwards, stateful, unroll
+        self.zero_output_for_mask = zero_output_for_mask
         self.states = None
         self.input_spec = InputSpec(min_ndim=3)
 
@@ -291,8 +293,6 @@ class RNN(Layer):
         self.cell.built = True
 
     def call(self, inputs, initial_state=None, mask=None, training=None):
-        if mask is not None:
-            raise NotImplementedError("tapeviz's RNN layers do not support masks yet; pad and slice instead.")
         batch = inputs.shape[0]
         if initial_state is not None:
             states = list(initial_state) if isinstance(initial_state, (list, tuple)) else [initial_state]
@@ -301,13 +301,20 @@ class RNN(Layer):
         else:
             states = self.cell.get_initial_state(batch)
         steps = unstack(inputs, axis=1)
+        keep = None if mask is None else unstack(expand_dims(cast(mask, inputs.dtype), -1), axis=1)
         if self.go_backwards:
             steps = steps[::-1]
+            keep = None if keep is None else keep[::-1]
         self.cell.start_sequence(steps[0], states[0], training)
         outputs = []
         try:
-            for x_t in steps:
-                output, states = self.cell(x_t, states, training=training)
+            for t, x_t in enumerate(steps):
+                output, new_states = self.cell(x_t, states, training=training)
+                if keep is not None:  # a masked step keeps the previous output and states, as Keras
+                    previous = outputs[-1] if outputs and not self.zero_output_for_mask else output * 0.0
+                    output = keep[t] * output + (1.0 - keep[t]) * previous
+                    new_states = [keep[t] * n + (1.0 - keep[t]) * o for n, o in zip(new_states, states)]
+                states = new_states
                 outputs.append(output)
         finally:
             self.cell._masks = None
@@ -315,6 +322,10 @@ class RNN(Layer):
             self.states = [s for s in states]
         result = stack(outputs, axis=1) if self.return_sequences else outputs[-1]
         return [result] + list(states) if self.return_state else result
+
+    def compute_mask(self, inputs, mask=None):
+        """The sequence output keeps the input's mask; a last-step output has none (as Keras)."""
+        return mask if self.return_sequences else None
 
     def reset_states(self):
         """Forget the states a ``stateful`` RNN carried over (the next call starts from zeros)."""

@@ -4,13 +4,37 @@ from tapeviz.keras.optimizers import schedules
 from tapeviz.keras.optimizers.adagrad import Adagrad
 from tapeviz.keras.optimizers.adam import Adam, AdamW
 from tapeviz.keras.optimizers.base import Optimizer
+from tapeviz.keras.optimizers.more import Adadelta, Adamax, Lion, Nadam
 from tapeviz.keras.optimizers.rmsprop import RMSprop
 from tapeviz.keras.optimizers.sgd import SGD
 from tapeviz.keras.registry import resolve
 
-__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "schedules", "get"]
+__all__ = [
+    "Optimizer",
+    "SGD",
+    "Adam",
+    "AdamW",
+    "RMSprop",
+    "Adagrad",
+    "Adamax",
+    "Nadam",
+    "Adadelta",
+    "Lion",
+    "schedules",
+    "get",
+]
 
-_BY_NAME = {"sgd": SGD, "adam": Adam, "adamw": AdamW, "rmsprop": RMSprop, "adagrad": Adagrad}
+_BY_NAME = {
+    "sgd": SGD,
+    "adam": Adam,
+    "adamw": AdamW,
+    "rmsprop": RMSprop,
+    "adagrad": Adagrad,
+    "adamax": Adamax,
+    "nadam": Nadam,
+    "adadelta": Adadelta,
+    "lion": Lion,
+}
 
 
 def get(identifier):

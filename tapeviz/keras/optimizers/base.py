@@ -15,10 +15,11 @@ import warnings
 import numpy as np
 
 from tapeviz import backend as B
-from tapeviz.core import nest
+from tapeviz.core import nest, pending_restores
+from tapeviz.core.indexed_slices import IndexedSlices
 from tapeviz.core.records import RecordsInit
 from tapeviz.core.tape import GradientTape
-from tapeviz.core.tensor import Tensor, Variable, to_array, updating
+from tapeviz.core.tensor import Tensor, Variable, convert_to_tensor, to_array, updating
 from tapeviz.core.tracing import host_call
 from tapeviz.keras.optimizers.schedules import LearningRateSchedule
 from tapeviz.keras.variables import Variable as KerasVariable
@@ -170,6 +171,7 @@ class Optimizer(RecordsInit):
                 )
         self._slots[variable._id] = slots
         self._tracked.append(variable)
+        pending_restores.notify(self)  # slots restored from a checkpoint before they existed
 
     def slot_initial_value(self, slot, variable):
         """A slot's initial value (zeros; Adagrad overrides it)."""
@@ -224,7 +226,7 @@ class Optimizer(RecordsInit):
         Without ``trainable_variables``, the variables the optimizer was built
         with (``build``) are updated, in that order.
         """
-        grads = list(grads)
+        grads = [convert_to_tensor(g) if isinstance(g, IndexedSlices) else g for g in grads]  # dense, as Keras 3
         if trainable_variables is None:
             if not self.built:
                 raise ValueError(
@@ -294,6 +296,11 @@ class Optimizer(RecordsInit):
         for g, v in zip(arrays, variables):
             with updating(v):  # read, compute, assign: no other thread's assign* in between
                 self.update_step(g, v, to_array(v).dtype.type(lr))
+        for v in variables:  # add_weight(constraint=...): projected after the update, as Keras 3 does
+            constraint = getattr(v, "constraint", None)
+            if constraint is not None:
+                with updating(v):
+                    v.assign(constraint(v))
         self._iterations.assign(to_array(self._iterations) + 1)
         return None
 

@@ -6,6 +6,7 @@ var frames=JSON.parse(document.getElementById('tapeviz-frames').textContent);
 var boxes=JSON.parse(document.getElementById('tapeviz-boxes').textContent);
 var paths=JSON.parse(document.getElementById('tapeviz-paths').textContent);
 var links=JSON.parse(document.getElementById('tapeviz-links').textContent);
+var spots=JSON.parse(document.getElementById('tapeviz-spots').textContent);  // where each badge sits (placed once, in Python)
 var style=JSON.parse(document.getElementById('tapeviz-style').textContent);
 var view=root.querySelector('.tv-view'); var svg=view.querySelector('svg'); var graph=svg.querySelector('g.graph');
 var NS='http://www.w3.org/2000/svg';
@@ -14,8 +15,9 @@ var mark=style.forward?'tv-ahead':'tv-back';
 var defs=el('defs',{}); var marker=el('marker',{id:mark,viewBox:'0 0 10 10',refX:style.forward?8:2,refY:5,markerWidth:5,markerHeight:5,orient:style.forward?'auto':'auto-start-reverse'});
 marker.appendChild(el('path',{d:'M0,0 L10,5 L0,10 z',fill:style.flow})); defs.appendChild(marker); svg.insertBefore(defs,svg.firstChild);
 var still=el('g',{'class':'tv-links'}); graph.appendChild(still);
-links.forEach(function(l){var a=boxes[l[0]],b=boxes[l[1]];if(!a||!b)return;
-  still.appendChild(el('line',{x1:(a[0]+a[2])/2,y1:(a[1]+a[3])/2,x2:(b[0]+b[2])/2,y2:(b[1]+b[3])/2,stroke:'#7c3aed','stroke-width':1.5,'stroke-dasharray':'2,3'}));});
+// each link is a list of points, bent around the nodes it does not connect (tapeviz/viz/svg_frames.py link_routes)
+links.forEach(function(l){if(l.length<2)return;
+  still.appendChild(el('path',{d:'M'+l.map(function(p){return p[0]+','+p[1];}).join(' L'),fill:'none',stroke:'#7c3aed','stroke-width':1.5,'stroke-dasharray':'2,3'}));});
 var layer=el('g',{'class':'tapeviz-overlay'}); graph.appendChild(layer);
 var slider=root.querySelector('.tv-slider'), caption=root.querySelector('.tv-caption'), cardBox=root.querySelector('.tv-card');
 var playBtn=root.querySelector('.tv-play'), speed=root.querySelector('.tv-speed');
@@ -63,8 +65,9 @@ function draw(){var f=frames[current]; var hide=hiding(current);
   Object.keys(badges).sort().forEach(function(id){var b=boxes[id];if(!b||(f.hidden||[]).indexOf(id)>=0)return;
     if(hide&&(f.set||{})[id])return;
     var label=badges[id]; var w=6.2*label.length+8;
-    layer.appendChild(el('rect',{x:b[2]-6,y:b[3]-8,width:w,height:16,rx:4,fill:style.badge,stroke:style.badge_edge}));
-    var t=el('text',{x:b[2]-2,y:b[3]+4,'font-size':11,'font-family':'Helvetica,Arial,sans-serif',fill:style.badge_text});
+    var p=spots[id]||[b[2]+3,b[3]-16];
+    layer.appendChild(el('rect',{x:p[0],y:p[1],width:w,height:16,rx:4,fill:style.badge,stroke:style.badge_edge}));
+    var t=el('text',{x:p[0]+4,y:p[1]+12,'font-size':11,'font-family':'Helvetica,Arial,sans-serif',fill:style.badge_text});
     t.textContent=label; layer.appendChild(t);});
   caption.textContent='step '+current+' of '+(frames.length-1)+': '+(hide?f.caption.split(';')[0]+'; what is '+style.ask+'?':f.caption);
   drawCard(f,hide); guessBox.style.display=hide?'':'none'; if(hide){verdict.textContent='';guess.value='';}

@@ -1,0 +1,72 @@
+"""Complex numbers: building them from parts and taking them apart (``tf.complex``, ``tf.math.real`` ...).
+
+The arithmetic itself (add, multiply, matmul, exp, reductions) is the
+ordinary primitives on complex64/complex128 tensors; their gradient rules
+follow TF's convention for complex inputs (the upstream times the conjugate
+of the derivative).
+"""
+
+import numpy as np
+
+from tapeviz import backend as B
+from tapeviz.core.errors import InvalidArgumentError
+from tapeviz.core.ops import as_tensor, execute
+from tapeviz.core.primitive import Primitive
+from tapeviz.core.primitives._define import unary
+from tapeviz.core.primitives.array import zeros_like
+
+__all__ = ["complex", "real", "imag", "conj", "angle"]
+
+_COMPLEX_OF = {np.dtype(np.float32): np.complex64, np.dtype(np.float64): np.complex128}
+
+
+def _complex_kernel(re, im):
+    target = _COMPLEX_OF[re.dtype]
+    return (re + 1j * im).astype(target, copy=False)
+
+
+COMPLEX = Primitive("Complex", _complex_kernel)
+
+
+def complex(real, imag, name=None):  # noqa: A001  (TF's name)
+    """``real + i * imag`` elementwise: float32 parts give complex64, float64 parts complex128."""
+    real, imag = as_tensor(real), as_tensor(imag)
+    if real.dtype != imag.dtype or real._value.dtype not in _COMPLEX_OF:
+        raise InvalidArgumentError(
+            f"tf.complex needs two float32 or two float64 tensors, got {real.dtype.name} and {imag.dtype.name}: "
+            "cast them first. [Op:Complex]",
+            "Complex",
+        )
+    return execute(COMPLEX, (real, imag))
+
+
+def _part(name, prim_name, take, doc):
+    op = unary(name, prim_name, take, doc)
+    plain = op
+
+    def part(input, name=None):  # noqa: A002  (TF's argument name)
+        x = as_tensor(input)
+        if x._value.dtype.kind != "c":
+            return _of_real(prim_name, x)
+        return plain(x)
+
+    part.__name__ = part.__qualname__ = name
+    part.__doc__ = doc
+    part.primitive = op.primitive
+    return part
+
+
+def _of_real(prim_name, x):
+    """TF on a real tensor: real and conj return it, imag gives zeros, angle 0 or pi."""
+    if prim_name in ("Real", "Conj"):
+        return x
+    if prim_name == "Imag":
+        return zeros_like(x)
+    return execute(ANGLE_OF_REAL, (x,))
+
+
+real = _part("real", "Real", lambda x: B.xp.real(x).copy(), "The real part (a real tensor is returned as it is).")
+imag = _part("imag", "Imag", lambda x: B.xp.imag(x).copy(), "The imaginary part (zeros for a real tensor).")
+conj = _part("conj", "Conj", B.xp.conj, "The complex conjugate (a real tensor is returned as it is).")
+angle = _part("angle", "Angle", B.xp.angle, "The argument atan2(imag, real), in (-pi, pi].")
+ANGLE_OF_REAL = Primitive("AngleOfReal", lambda x: B.xp.where(x < 0, np.pi, 0.0).astype(x.dtype), differentiable=False)

@@ -1,0 +1,21 @@
+"""``tf.data.experimental``: the CSV readers, ``cardinality`` and the constants code refers to."""
+
+from tapeviz.data.dataset import AUTOTUNE, INFINITE, UNKNOWN
+from tapeviz.data.readers import CsvDataset, make_csv_dataset
+
+__all__ = [
+    "AUTOTUNE",
+    "CsvDataset",
+    "INFINITE_CARDINALITY",
+    "UNKNOWN_CARDINALITY",
+    "cardinality",
+    "make_csv_dataset",
+]
+
+INFINITE_CARDINALITY = INFINITE
+UNKNOWN_CARDINALITY = UNKNOWN
+
+
+def cardinality(dataset):
+    """``dataset.cardinality()``: an int64 tensor, -1 for infinite, -2 for unknown."""
+    return dataset.cardinality()

@@ -1,0 +1,146 @@
+"""Layers that wrap layers: Lambda, Masking, TimeDistributed, Bidirectional."""
+
+from tapeviz.core import nest
+from tapeviz.keras import ops
+from tapeviz.keras.layers.base import Layer
+
+__all__ = ["Lambda", "Masking", "TimeDistributed", "Bidirectional"]
+
+
+class Lambda(Layer):
+    """A layer from a function of the inputs: ``Lambda(lambda x: x ** 2)``; ``arguments`` are passed as keywords.
+
+    Its weights are none (a Lambda's function must not create variables, as in Keras).
+    """
+
+    def __init__(self, function, output_shape=None, mask=None, arguments=None, **kwargs):
+        super().__init__(**kwargs)
+        if not callable(function):
+            raise ValueError(f"Lambda's `function` must be callable. Received: function={function!r}")
+        self.function, self.arguments = function, dict(arguments or {})
+        self._lambda_output_shape = output_shape
+
+    def call(self, inputs, mask=None, training=None):
+        return self.function(inputs, **self.arguments)
+
+    def compute_output_shape(self, input_shape):
+        if self._lambda_output_shape is None:
+            return super().compute_output_shape(input_shape)
+        shape = self._lambda_output_shape
+        return shape(input_shape) if callable(shape) else (input_shape[0],) + tuple(shape)
+
+
+class Masking(Layer):
+    """Zero the timesteps whose features all equal ``mask_value``, and mask them for the next layers
+    (an RNN then skips them), as Keras."""
+
+    def __init__(self, mask_value=0.0, **kwargs):
+        super().__init__(**kwargs)
+        self.mask_value = mask_value
+
+    def compute_mask(self, inputs, mask=None):
+        return ops.any(ops.not_equal(inputs, self.mask_value), axis=-1)
+
+    def call(self, inputs):
+        keep = ops.any(ops.not_equal(inputs, self.mask_value), axis=-1, keepdims=True)
+        return inputs * ops.cast(keep, inputs.dtype.name)
+
+    def get_config(self):
+        return {**super().get_config(), "mask_value": self.mask_value}
+
+
+class TimeDistributed(Layer):
+    """Apply ``layer`` to every timestep of (batch, steps, ...) inputs, with one set of weights."""
+
+    def __init__(self, layer, **kwargs):
+        super().__init__(**kwargs)
+        if not isinstance(layer, Layer):
+            raise ValueError(
+                f"Please initialize `TimeDistributed` layer with a `keras.layers.Layer` instance. Received: {layer}"
+            )
+        self.layer = layer
+
+    def build(self, input_shape):
+        if len(input_shape) < 3:
+            raise ValueError(
+                f"`TimeDistributed` Layer should be passed an `input_shape` with at least 3 dimensions, received: {input_shape}"
+            )
+        self.layer.build((None,) + tuple(input_shape[2:]))
+        self.layer.built = True
+
+    def call(self, inputs, training=None):
+        batch, steps = inputs.shape[0], inputs.shape[1]
+        flat = ops.reshape(inputs, (batch * steps,) + tuple(inputs.shape[2:]))
+        out = self.layer(flat, training=training)
+        return nest.map_structure(lambda o: ops.reshape(o, (batch, steps) + tuple(o.shape[1:])), out)
+
+
+class Bidirectional(Layer):
+    """Run an RNN layer forwards and a copy of it backwards, and merge their outputs.
+
+    ``merge_mode``: 'concat' (default), 'sum', 'mul', 'ave', or None (a list
+    of both). The backward copy is made from the layer's constructor
+    arguments with ``go_backwards`` flipped (or given as ``backward_layer``);
+    with ``return_sequences`` its output is reversed back before merging.
+    Weights: the forward layer's, then the backward layer's.
+    """
+
+    def __init__(self, layer, merge_mode="concat", weights=None, backward_layer=None, **kwargs):
+        super().__init__(**kwargs)
+        if merge_mode not in ("sum", "mul", "ave", "concat", None):
+            raise ValueError(
+                f"Invalid merge mode. Received: {merge_mode}. Merge mode should be one of "
+                '{"sum", "mul", "ave", "concat", None}'
+            )
+        if backward_layer is None:
+            backward_layer = _backward_copy(layer)
+        if not layer.name.startswith("forward_"):
+            layer.name = "forward_" + layer.name  # as Keras names the pair
+        self.forward_layer, self.backward_layer = layer, backward_layer
+        for direction in (layer, backward_layer):  # masked steps output zeros in both directions, as Keras
+            if hasattr(direction, "zero_output_for_mask"):
+                direction.zero_output_for_mask = getattr(layer, "return_sequences", False)
+        self.merge_mode = merge_mode
+        self.return_sequences = getattr(layer, "return_sequences", False)
+        self.return_state = getattr(layer, "return_state", False)
+
+    def call(self, inputs, training=None, initial_state=None):
+        forward = self.forward_layer(inputs, training=training)
+        backward = self.backward_layer(inputs, training=training)
+        forward_states = backward_states = []
+        if self.return_state:
+            forward, *forward_states = forward
+            backward, *backward_states = backward
+        if self.return_sequences:
+            backward = ops.flip(backward, axis=1)
+        if self.merge_mode == "concat":
+            out = ops.concatenate([forward, backward], axis=-1)
+        elif self.merge_mode == "sum":
+            out = forward + backward
+        elif self.merge_mode == "ave":
+            out = (forward + backward) / 2.0
+        elif self.merge_mode == "mul":
+            out = forward * backward
+        else:
+            out = [forward, backward]
+        if self.return_state:
+            return (out if isinstance(out, list) else [out]) + list(forward_states) + list(backward_states)
+        return out
+
+    def compute_mask(self, inputs, mask=None):
+        return mask if self.return_sequences else None
+
+    def get_config(self):
+        return {**super().get_config(), "merge_mode": self.merge_mode}
+
+
+def _backward_copy(layer):
+    """The layer again, from its constructor arguments, running backwards and named 'backward_<name>'."""
+    from tapeviz.keras.saving import config
+
+    data = config.serialize(layer)
+    kwargs = dict(data["kwargs"])
+    kwargs["go_backwards"] = not getattr(layer, "go_backwards", False)
+    kwargs["name"] = "backward_" + layer.name
+    copy = config.deserialize({**data, "kwargs": kwargs})
+    return copy

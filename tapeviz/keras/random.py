@@ -1,0 +1,223 @@
+"""``keras.random``: Keras 3's seeded random draws on tapeviz tensors.
+
+Keras 3's rules: an int ``seed`` is stateless (the same seed gives the same
+values on every call); a ``SeedGenerator`` advances its state on each draw;
+``seed=None`` draws from a global SeedGenerator, which
+``keras.utils.set_random_seed`` resets. The streams are NumPy's (PCG64 keyed
+by the seed state), so the values differ from Keras's TensorFlow ones; the
+distributions, shapes, dtypes and seed semantics are Keras's.
+"""
+
+import random as _python_random
+
+import numpy as np
+
+from tapeviz.core.primitives import array as _pa
+from tapeviz.core.scopes import name_scope as _name_scope
+from tapeviz.core.tensor import constant as _constant
+from tapeviz.keras.ops._common import FLOATX, standardize_dtype, tensor
+
+__all__ = [
+    "SeedGenerator",
+    "beta",
+    "binomial",
+    "categorical",
+    "dropout",
+    "gamma",
+    "normal",
+    "randint",
+    "shuffle",
+    "truncated_normal",
+    "uniform",
+]
+
+_global = {"generator": None}
+
+
+class SeedGenerator:
+    """A random state that advances on each draw: ``keras.random.normal((2,), seed=SeedGenerator(42))``.
+
+    ``state`` is a non-trainable Variable [seed, counter]; ``next()`` returns
+    the current state and moves the counter on.
+    """
+
+    _count = 0
+
+    def __init__(self, seed=None, name=None, **kwargs):
+        if kwargs:
+            raise ValueError(f"Unrecognized keyword arguments: {kwargs}")
+        if name is None:
+            SeedGenerator._count += 1
+            name = "seed_generator" if SeedGenerator._count == 1 else f"seed_generator_{SeedGenerator._count - 1}"
+        self.name = name
+        self._initial_seed = seed
+        if seed is None:
+            seed = _python_random.randint(1, int(1e9))
+        if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool):
+            raise ValueError(f"Argument `seed` must be an integer. Received: seed={seed}")
+        from tapeviz.keras.variables import Variable
+
+        self.state = Variable(
+            np.array([int(seed), 0], np.int64), trainable=False, name="seed_generator_state", dtype="int64"
+        )
+
+    def next(self, ordered=True):
+        """The current [seed, counter] state (a tensor); the state advances by one step."""
+        current = self.state.numpy().copy()
+        if ordered:
+            self.state.assign(current + np.array([0, 1], np.int64))
+        else:
+            self.state.assign((current + 1) * 5387 % 933199)
+        return _constant(current)
+
+    def get_config(self):
+        return {"seed": self._initial_seed, "name": self.name}
+
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)
+
+    def __repr__(self):
+        return f"<SeedGenerator name={self.name} state={self.state.numpy().tolist()}>"
+
+
+def global_seed_generator():
+    """The SeedGenerator behind ``seed=None`` draws (made on first use)."""
+    if _global["generator"] is None:
+        _global["generator"] = SeedGenerator()
+    return _global["generator"]
+
+
+def reset_global_seed_generator(seed):
+    """A new global SeedGenerator seeded with ``seed`` (``keras.utils.set_random_seed`` calls this)."""
+    _global["generator"] = SeedGenerator(seed)
+
+
+def _rng(seed):
+    """The NumPy generator for one draw, by Keras's seed rules."""
+    if isinstance(seed, SeedGenerator):
+        state = seed.next().numpy()
+    elif isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+        state = np.array([int(seed) & 0xFFFFFFFF, 0])
+    elif seed is None:
+        state = global_seed_generator().next(ordered=False).numpy()
+    else:
+        raise ValueError(
+            "Argument `seed` must be either an integer or an instance of `SeedGenerator`. "
+            f"Received: seed={seed} (of type {type(seed)})"
+        )
+    return np.random.default_rng([int(s) & 0xFFFFFFFF for s in state])
+
+
+def _shape(shape):
+    return tuple(int(n) for n in ([shape] if isinstance(shape, int) else shape))
+
+
+def _float(dtype):
+    name = standardize_dtype(dtype) or FLOATX
+    if not np.issubdtype(np.dtype(name), np.floating):
+        raise ValueError(f"A float dtype is needed for this draw, got {name}.")
+    return name
+
+
+def _host(value):
+    from tapeviz.keras.ops.core import convert_to_numpy
+
+    return convert_to_numpy(value)
+
+
+def normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
+    """Values from a normal distribution with ``mean`` and ``stddev`` (float32 unless ``dtype``)."""
+    values = _rng(seed).normal(_host(mean), _host(stddev), _shape(shape))
+    return _constant(values, dtype=_float(dtype))
+
+
+def uniform(shape, minval=0.0, maxval=1.0, dtype=None, seed=None):
+    """Values drawn uniformly from [minval, maxval) (float32 unless ``dtype``)."""
+    name = _float(dtype)
+    values = _rng(seed).uniform(_host(minval), _host(maxval), _shape(shape))
+    return _constant(
+        np.minimum(values.astype(name), np.nextafter(np.asarray(_host(maxval), name), -np.inf)), dtype=name
+    )
+
+
+def randint(shape, minval, maxval, dtype="int32", seed=None):
+    """Integers drawn uniformly from [minval, maxval) (int32 unless ``dtype``)."""
+    name = standardize_dtype(dtype)
+    values = _rng(seed).integers(int(_host(minval)), int(_host(maxval)), _shape(shape))
+    return _constant(values, dtype=name)
+
+
+def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
+    """Normal values, redrawn until within two standard deviations of the mean."""
+    rng = _rng(seed)
+    size = int(np.prod(_shape(shape)))
+    values = rng.standard_normal(size)
+    outside = np.abs(values) > 2
+    while outside.any():
+        values[outside] = rng.standard_normal(int(outside.sum()))
+        outside = np.abs(values) > 2
+    values = values.reshape(_shape(shape)) * _host(stddev) + _host(mean)
+    return _constant(values, dtype=_float(dtype))
+
+
+def categorical(logits, num_samples, dtype="int32", seed=None):
+    """For each row of the 2-D ``logits``, ``num_samples`` class indices drawn from softmax(row)."""
+    logits = np.asarray(_host(logits), np.float64)
+    if logits.ndim != 2:
+        raise ValueError(
+            f"`logits` should be a 2-D tensor with shape [batch_size, num_classes]. Received: logits={logits.shape}"
+        )
+    gumbel = -np.log(-np.log(_rng(seed).uniform(1e-20, 1.0, (logits.shape[0], num_samples, logits.shape[1]))))
+    samples = np.argmax(logits[:, None, :] + gumbel, axis=-1)
+    return _constant(samples, dtype=standardize_dtype(dtype))
+
+
+def gamma(shape, alpha, dtype=None, seed=None):
+    """Values from a gamma distribution with shape ``alpha`` (scale 1)."""
+    return _constant(_rng(seed).gamma(_host(alpha), 1.0, _shape(shape)), dtype=_float(dtype))
+
+
+def binomial(shape, counts, probabilities, dtype=None, seed=None):
+    """Values from a binomial distribution (as floats, as Keras returns them)."""
+    values = _rng(seed).binomial(np.asarray(_host(counts)).astype(np.int64), _host(probabilities), _shape(shape))
+    return _constant(values.astype(np.float64), dtype=_float(dtype))
+
+
+def beta(shape, alpha, beta, dtype=None, seed=None):
+    """Values from a beta distribution with ``alpha`` and ``beta``."""
+    return _constant(_rng(seed).beta(_host(alpha), _host(beta), _shape(shape)), dtype=_float(dtype))
+
+
+def dropout(inputs, rate, noise_shape=None, seed=None):
+    """``inputs`` with each value zeroed with probability ``rate`` and the rest scaled by 1 / (1 - rate).
+
+    Differentiable in ``inputs`` (a multiply by a fixed mask), drawn as
+    "dropout". ``noise_shape`` entries of None take the input's size.
+    """
+    with _name_scope("dropout"):
+        x = tensor(inputs)
+        if rate == 1.0:
+            return _pa.zeros_like(x)
+        if rate == 0.0:
+            return x
+        if not 0 <= rate < 1:
+            raise ValueError(
+                f"Invalid value received for argument `rate`. Expected a float value between 0 and 1. Received: rate={rate}"
+            )
+        shape = (
+            tuple(x.shape)
+            if noise_shape is None
+            else tuple(x.shape[i] if n is None else n for i, n in enumerate(noise_shape))
+        )
+        keep = _rng(seed).uniform(size=shape) >= rate
+        scale = _constant((keep / (1.0 - rate)).astype(x.dtype.as_numpy_dtype))
+        return x * scale
+
+
+def shuffle(x, axis=0, seed=None):
+    """``x`` with its entries along ``axis`` randomly permuted (differentiable: a gather)."""
+    with _name_scope("shuffle"):
+        x = tensor(x)
+        order = _rng(seed).permutation(x.shape[axis]).astype(np.int32)
+        return _pa.gather(x, _constant(order), axis=axis % len(x.shape))

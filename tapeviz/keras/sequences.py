@@ -1,0 +1,91 @@
+"""``keras.utils.pad_sequences`` and ``keras.utils.PyDataset``: ragged sequences to one array; batches by index."""
+
+import numpy as np
+
+__all__ = ["pad_sequences", "PyDataset"]
+
+
+def pad_sequences(sequences, maxlen=None, dtype="int32", padding="pre", truncating="pre", value=0.0):
+    """Lists of different lengths as one (n, maxlen) array, as Keras 3.
+
+    Shorter ones are filled with ``value`` ('pre': in front, 'post': after);
+    longer ones lose their start ('pre') or end ('post'). ``maxlen`` defaults
+    to the longest sequence.
+    """
+    if not hasattr(sequences, "__len__"):
+        raise ValueError("`sequences` must be iterable.")
+    if padding not in ("pre", "post"):
+        raise ValueError(f'Padding type "{padding}" not understood')
+    if truncating not in ("pre", "post"):
+        raise ValueError(f'Truncating type "{truncating}" not understood')
+    lengths, sample_shape = [], ()
+    for x in sequences:
+        if not hasattr(x, "__len__"):
+            raise ValueError(f"`sequences` must be a list of iterables. Found non-iterable: {x}")
+        lengths.append(len(x))
+        if len(x) and not sample_shape:
+            sample_shape = np.asarray(x).shape[1:]
+    maxlen = max(lengths, default=0) if maxlen is None else maxlen
+    is_text = np.issubdtype(np.dtype(dtype), np.str_) or np.issubdtype(np.dtype(dtype), np.object_)
+    if isinstance(value, str) and dtype is not object and not is_text:
+        raise ValueError(
+            f"`dtype` {dtype} is not compatible with `value`'s type: {type(value)}\n"
+            "You should set `dtype=object` for variable length strings."
+        )
+    out = np.full((len(sequences), maxlen) + sample_shape, value, dtype=dtype)
+    for i, s in enumerate(sequences):
+        if not len(s):
+            continue
+        trunc = s[-maxlen:] if truncating == "pre" else s[:maxlen]
+        trunc = np.asarray(trunc, dtype=dtype)
+        if trunc.shape[1:] != sample_shape:
+            raise ValueError(
+                f"Shape of sample {trunc.shape[1:]} of sequence at position {i} is different from expected shape {sample_shape}"
+            )
+        if maxlen == 0:
+            continue
+        if padding == "post":
+            out[i, : len(trunc)] = trunc
+        else:
+            out[i, -len(trunc) :] = trunc
+    return out
+
+
+class PyDataset:
+    """Batches by index: subclass it with ``__len__`` (the number of batches) and ``__getitem__(i)``
+    (batch i: ``(x, y)`` or ``(x, y, sample_weight)``); ``fit`` calls ``on_epoch_end`` after each epoch.
+
+    ``workers``/``use_multiprocessing``/``max_queue_size`` are accepted and
+    ignored: tapeviz loads batches in the training thread.
+    """
+
+    def __init__(self, workers=1, use_multiprocessing=False, max_queue_size=10):
+        self._workers, self._use_multiprocessing, self._max_queue_size = workers, use_multiprocessing, max_queue_size
+
+    @property
+    def workers(self):
+        return self._workers
+
+    @property
+    def use_multiprocessing(self):
+        return self._use_multiprocessing
+
+    @property
+    def max_queue_size(self):
+        return self._max_queue_size
+
+    def __getitem__(self, index):
+        raise NotImplementedError
+
+    def __len__(self):
+        raise NotImplementedError
+
+    @property
+    def num_batches(self):
+        return len(self)
+
+    def on_epoch_begin(self):
+        pass
+
+    def on_epoch_end(self):
+        pass
