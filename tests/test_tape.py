@@ -837,3 +837,83 @@ def test_tape_stack_is_empty_after_an_exception_in_the_block():
             1 / 0
     assert tf.core.state.local.tapes == []
     assert not tape.recording
+
+
+# -- the sweep's shortcut: what a tape noted at record time (issue 19) ---------------------------
+
+
+def _programs():
+    """Tapes where the noted needs hold, and where they must not be trusted (late watch,
+    a non-differentiable op, an int source, an intermediate or unwatched source)."""
+
+    def chain(tape, x, v):
+        tape.watch(x)
+        y = x
+        for _ in range(5):
+            y = y * x + 0.5
+        return y, [x]
+
+    def late_watch(tape, x, v):
+        c = tf.constant(3.0)
+        tape.watch(c)
+        z = x * c  # recorded for c; x is watched only afterwards, and still gets its gradient
+        tape.watch(x)
+        return z * x, [x, c]
+
+    def through_round(tape, x, v):
+        tape.watch(x)
+        r = tf.round(x * 1.5)  # no gradient through it, but a sweep reaches its output
+        return r * x + tf.sin(r), [x]
+
+    def variables_read_late(tape, x, v):
+        h = tf.sin(x) * 2.0  # x is not watched: not recorded
+        return tf.reduce_sum(h * v) + v[0] * v[1], [v, x]
+
+    def intermediate_source(tape, x, v):
+        tape.watch(x)
+        h = tf.exp(x)
+        return h * h + x, [h]
+
+    def int_root(tape, x, v):
+        n = tf.constant(3)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            tape.watch(n)
+        tape.watch(x)
+        return x * tf.cast(n, tf.float32) * x, [x, n]
+
+    def not_all_roots(tape, x, v):
+        y = tf.constant(2.0)
+        tape.watch(x)
+        tape.watch(y)
+        return x * y + y * y, [x]
+
+    return [chain, late_watch, through_round, variables_read_late, intermediate_source, int_root, not_all_roots]
+
+
+@pytest.mark.parametrize("program", _programs(), ids=lambda p: p.__name__)
+def test_the_noted_needs_give_what_the_walk_gives(program, monkeypatch):
+    from tapeviz import events
+    from tapeviz.core.tape import GradientTape
+
+    def run():
+        x = tf.constant(1.25)
+        v = tf.Variable([0.5, -1.5])
+        steps = []
+        with events.listening(lambda e: steps.append(e) if isinstance(e, events.BackwardStep) else None):
+            with tf.GradientTape(persistent=True) as tape:
+                target, sources = program(tape, x, v)
+            grads = tape.gradient(target, sources)
+        grads = [None if g is None else g.numpy().tolist() for g in grads]
+        return grads, [(s.entry.primitive.name, s.needs) for s in steps]
+
+    taken = []
+    noted_needs = GradientTape.needs_for
+    monkeypatch.setattr(GradientTape, "needs_for", lambda self, r: taken.append(noted_needs(self, r)) or taken[-1])
+    noted = run()
+    # the shortcut is taken where it holds, and refused where it must not be trusted
+    assert (taken[0] is not None) == (program.__name__ in ("chain", "variables_read_late"))
+    monkeypatch.setattr(GradientTape, "needs_for", lambda self, reachable: None)  # always walk
+    walked = run()
+    assert noted == walked
+    assert any(g is not None for g in noted[0])

@@ -22,14 +22,49 @@ object, so a recorder never keeps a tape alive. Entries and tensors are live
 objects: tensors are immutable, so keeping a reference is a cheap copy.
 """
 
+import dataclasses
 import difflib
-import threading
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-_listeners = []  # shared by reference with core.state: its truthiness is the fast check
-_sweep_op_listeners = []  # the listeners that want untaped sweep ops (see subscribe), shared likewise
+
+class _Subscribers(list):
+    """A list of listeners that caches, per event class, whom to call and how.
+
+    Emitting reads the cached ``(listener, handler)`` tuple instead of
+    copying the list and looking up an ``on_<kind>`` method for every event;
+    any change to the list, in place or not, drops the cache.
+    """
+
+    __slots__ = ("routes",)
+
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.routes = {}  # event class -> ((listener, handler), ...)
+
+
+def _dropping_routes(name):
+    method = getattr(list, name)
+
+    def changed(self, *args):
+        result = method(self, *args)
+        self.routes = {}
+        return self if name.startswith("__i") else result
+
+    changed.__name__ = name
+    return changed
+
+
+for _name in (
+    "append", "extend", "insert", "remove", "pop", "clear", "sort", "reverse",
+    "__setitem__", "__delitem__", "__iadd__", "__imul__",
+):  # fmt: skip
+    setattr(_Subscribers, _name, _dropping_routes(_name))
+
+
+_listeners = _Subscribers()  # shared by reference with core.state: its truthiness is the fast check
+_sweep_op_listeners = _Subscribers()  # the listeners that want untaped sweep ops (see subscribe), shared likewise
 
 
 def subscribe(listener, untaped_sweep_ops=True):
@@ -40,6 +75,9 @@ def subscribe(listener, untaped_sweep_ops=True):
     differentiates further): when no listener wants them, they are not even
     built. The visualizer's session recorder subscribes so; ``trace()`` keeps
     them.
+
+    An object's ``on_<kind>`` methods are looked up when it subscribes (on
+    the first event of each kind), not again for every event.
     """
     if not callable(listener):
         _check_handlers(listener)
@@ -86,15 +124,23 @@ def listening(listener):
         unsubscribe(listener)
 
 
-_local = None  # the thread state (core.state sets it): what tf.function is tracing now
+_local = None  # the thread state (core.state sets it): what tf.function traces, which listeners run
 
 
-class _Calling(threading.local):
-    def __init__(self):
-        self.listeners = []  # the listeners this thread is inside now, innermost last
-
-
-_calling = _Calling()
+def _routes(listeners, cls):
+    """``(listener, handler)`` for each of ``listeners`` that hears events of class ``cls``."""
+    # The cache is taken before the list is read: if another thread changes the list
+    # meanwhile, what is built here lands in the cache that change discarded.
+    cache = listeners.routes if type(listeners) is _Subscribers else {}
+    routes = cache.get(cls)
+    if routes is None:
+        routes = []
+        for listener in tuple(listeners):
+            handler = listener if callable(listener) else getattr(listener, "on_" + cls.kind, None)
+            if handler is not None:
+                routes.append((listener, handler))
+        routes = cache[cls] = tuple(routes)
+    return routes
 
 
 def emit(event, listeners=_listeners):
@@ -105,32 +151,73 @@ def emit(event, listeners=_listeners):
     without end. Other listeners hear them. The guard is per thread, so the
     same listener still hears what other threads do meanwhile.
     """
-    if _local is not None and _local.tracers:
+    routes = listeners.routes.get(type(event)) if type(listeners) is _Subscribers else None
+    if routes is None:
+        routes = _routes(listeners, type(event))
+    local = _local
+    if local.tracers:
         # A listener looking at values (the recorder's previews) is not the traced code reading them.
-        saved, _local.tracers = _local.tracers, []
+        saved, local.tracers = local.tracers, []
         try:
-            _send(event, listeners)
+            _send(event, routes, local.listening)
         finally:
-            _local.tracers = saved
+            local.tracers = saved
         return
-    _send(event, listeners)
-
-
-def _send(event, listeners):
-    calling = _calling.listeners
-    for listener in tuple(listeners):
+    calling = local.listening  # the listeners this thread is inside now, innermost last
+    for listener, handler in routes:  # _send, spelled out: it runs for every op while anyone listens
         if calling and any(inside is listener for inside in calling):
             continue
         calling.append(listener)
         try:
-            if callable(listener):
-                listener(event)
-            else:
-                method = getattr(listener, "on_" + event.kind, None)
-                if method is not None:
-                    method(event)
+            handler(event)
         finally:
             calling.pop()
+
+
+def _send(event, routes, calling):
+    for listener, handler in routes:
+        if calling and any(inside is listener for inside in calling):
+            continue
+        calling.append(listener)
+        try:
+            handler(event)
+        finally:
+            calling.pop()
+
+
+def _builder(cls):
+    """A fast constructor of ``cls``, for the events emitted once per op or step.
+
+    A frozen dataclass's ``__init__`` sets each field through
+    ``object.__setattr__``; this sets them through their slots. The class is
+    looked up by name on each call, so replacing it in this module (as a test
+    does, to prove no event is built without listeners) still takes effect.
+    """
+    setters = tuple(cls.__dict__[field.name].__set__ for field in dataclasses.fields(cls))
+    new, classes, name = object.__new__, globals(), cls.__name__
+    if len(setters) == 2:
+        set_a, set_b = setters
+
+        def build(a, b):
+            event = new(classes[name])
+            set_a(event, a)
+            set_b(event, b)
+            return event
+
+    else:
+        set_a, set_b, set_c, set_d, set_e = setters
+
+        def build(a, b, c, d, e):
+            event = new(classes[name])
+            set_a(event, a)
+            set_b(event, b)
+            set_c(event, c)
+            set_d(event, d)
+            set_e(event, e)
+            return event
+
+    build.__name__ = f"new_{cls.kind}"
+    return build
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,6 +331,10 @@ class TapeReleased:
     reason: str
     kind: ClassVar[str] = "tape_released"
 
+
+# What record() and the sweep call once per op or step: the same objects as the classes build.
+op_executed = _builder(OpExecuted)
+backward_step = _builder(BackwardStep)
 
 #: Every event class, in the order a tape emits them; ``event.kind`` names each one.
 ALL_EVENTS = (

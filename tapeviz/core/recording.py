@@ -49,6 +49,7 @@ _local = state.local  # bound once: record runs for every op while a tape is act
 _listeners = state.listeners
 _SERIAL = operator.attrgetter("serial")
 _sweep_op_listeners = state.sweep_op_listeners
+_op_executed = events.op_executed
 
 
 def record(primitive, inputs, outputs, attrs):
@@ -58,13 +59,21 @@ def record(primitive, inputs, outputs, attrs):
         for tracer in local.tracers:
             tracer.capture(primitive, inputs, outputs, attrs)
     tapes = local.tapes
+    if not tapes and local.depth and not _sweep_op_listeners:
+        return None  # a sweep's arithmetic that no tape records and no listener wants: the commonest early out
     differentiable = primitive.differentiable
     if differentiable is None or not tapes:
         recorders = ()
     elif len(tapes) == 1:  # the commonest case: no list to build
-        recorders = tapes if tapes[0].watches_any(inputs) else ()
+        needs = tapes[0].needs_of(inputs)
+        recorders = tapes if needs is not None else ()
     else:
-        recorders = [tape for tape in tapes if tape.watches_any(inputs)]
+        recorders, needs = [], []
+        for tape in tapes:
+            tape_needs = tape.needs_of(inputs)
+            if tape_needs is not None:
+                recorders.append(tape)
+                needs.append(tape_needs)
     depth = local.depth
     # Ops a sweep runs (depth > 0) that no tape records go to the listeners that want them.
     listeners = _listeners if recorders or not depth else _sweep_op_listeners
@@ -72,11 +81,20 @@ def record(primitive, inputs, outputs, attrs):
         return None
     scopes = local.scopes
     entry = TapeEntry(primitive, inputs, outputs, attrs, "/".join(scopes) if scopes else "", depth)
-    for tape in recorders:  # gradients flow only through float outputs of differentiable ops
-        tape.append(entry, differentiable)
+    if recorders:  # gradients flow only through float outputs of differentiable ops
+        if len(recorders) == 1:
+            recorders[0].append(entry, differentiable, needs if type(needs) is tuple else needs[0])
+        else:
+            for tape, tape_needs in zip(recorders, needs):
+                tape.append(entry, differentiable, tape_needs)
     if listeners:
-        serials = tuple(map(_SERIAL, recorders)) if recorders else ()
-        events.emit(events.OpExecuted(entry, serials), listeners)
+        if not recorders:
+            serials = ()
+        elif len(recorders) == 1:
+            serials = (recorders[0].serial,)
+        else:
+            serials = tuple(map(_SERIAL, recorders))
+        events.emit(_op_executed(entry, serials), listeners)
     return entry
 
 
@@ -100,6 +118,9 @@ class AccessedVariables:
 
     def watches_any(self, tensors):
         return False  # so `record` never records on it
+
+    def needs_of(self, tensors):
+        return None  # likewise
 
 
 def note_access(variable):

@@ -16,10 +16,11 @@ class _ThreadState(threading.local):
         self.scopes = []  # the name_scope stack
         self.depth = 0  # derivative order of the ops now running (0 = forward)
         self.tracers = []  # tf.function traces recording the ops now running (core.tracing)
+        self.listening = []  # the listeners this thread is inside now, innermost last (core.events)
 
 
 local = _ThreadState()
-events._local = local  # emit sets tracing aside while listeners run
+events._local = local  # emit sets tracing aside while listeners run, and guards them
 listeners = events._listeners  # the same list: its truthiness is the hot path's check
 sweep_op_listeners = events._sweep_op_listeners  # those of them that want untaped sweep ops
 

@@ -83,6 +83,9 @@ class GradientTape:
         self.serial = _next_serial()  # how events name this tape
         _live[self.serial] = self
         self._entries = []  # recorded TapeEntry objects, in execution order
+        self._needs = []  # per entry: which of its inputs this tape watched when it was recorded
+        self._roots = set()  # ids of what watch() (or a variable's read) added: the watched sources
+        self._needs_exact = True  # see needs_for: False once a record could differ from a sweep's view
         self._released = history.EMPTY  # a sketch of the entries dropped by the last release
         self._watched = set()  # ids of watched sources and of everything computed from them
         self._watched_variables = {}  # id -> Variable
@@ -187,23 +190,58 @@ class GradientTape:
                 return True
         return False
 
+    def needs_of(self, tensors):
+        """Which of ``tensors`` this tape watches (a tuple of bools), or None when none is
+        (an op on them is recorded here when one is)."""
+        watched = self._watched
+        if len(tensors) == 2:  # binary ops, the commonest: spelled out rather than a comprehension
+            needs = (tensors[0]._id in watched, tensors[1]._id in watched)
+        else:
+            needs = tuple([t._id in watched for t in tensors])
+        return needs if True in needs else None
+
     def add_watched(self, source):
         """Watch ``source`` (a Tensor or Variable); False when it already was."""
         if source._id in self._watched:
             return False
         self._watched.add(source._id)
+        self._roots.add(source._id)
         if hasattr(source, "assign"):
             self._watched_variables[source._id] = source
+        elif self._entries:
+            # A tensor watched late may be an input an earlier entry did not count as watched; a
+            # sweep counts it (as TF does). A variable is only ever an input of its own reads,
+            # which a tape records once it watches the variable.
+            self._needs_exact = False
         return True
 
-    def append(self, entry, gradient_flows):
-        """Record ``entry``; when gradients flow through it, its float outputs become watched."""
+    def append(self, entry, gradient_flows, needs=None):
+        """Record ``entry``; when gradients flow through it, its float outputs become watched.
+
+        ``needs``: which of its inputs this tape watches now (``needs_of``), kept for the sweep.
+        """
         self._entries.append(entry)
+        self._needs.append(needs)
         if gradient_flows:
             watched = self._watched
             for tensor in entry.outputs:
                 if tensor._value.dtype.kind in "fc":
                     watched.add(tensor._id)
+        if not gradient_flows or needs is None:  # a sweep would reach what this left unwatched
+            self._needs_exact = False
+
+    def needs_for(self, reachable):
+        """The recorded ``needs`` of every entry, and the ids a sweep reaches, when a sweep
+        from ``reachable`` (the watched float sources) would find the same; else None.
+
+        It does when every watched source is among them, every entry let gradients through,
+        and nothing was watched after an entry that used it: then what the sweep needs of
+        each entry is what the tape watched when it recorded it, and the walk that finds
+        the path (``_entries_on_path``) can be skipped.
+        """
+        if not self._needs_exact or not self._roots <= reachable:
+            return None
+        return self._needs, set(self._watched)
 
     def watched_variables(self):
         """The variables this tape watches, in order of construction (as TF returns them)."""
@@ -258,6 +296,9 @@ class GradientTape:
         if self._entries:
             self._released = history.Sketch(self._entries)
         self._entries = []
+        self._needs = []
+        self._roots = set()
+        self._needs_exact = True
         self._watched = set()
         self._watched_variables = {}
         if had_state and state.listeners:
@@ -662,6 +703,10 @@ def _entries_on_path(entries, tape, sources):
     inputs want a gradient) is final when the walk reaches it.
     """
     reachable = {s._id for s in sources if tape.watches(s) and _is_float(s)}
+    recorded = tape.needs_for(reachable)
+    if recorded is not None:  # what the tape noted when it recorded each entry is the answer
+        needs, reachable = recorded
+        return list(zip(entries, needs)), reachable
     path = []
     for entry in entries:
         inputs = entry.inputs
@@ -678,9 +723,14 @@ def _entries_on_path(entries, tape, sources):
 
 
 def _walk_back(path, cotangents, announce):
-    """Apply each entry's rule, last to first, moving cotangents from its outputs to its inputs."""
+    """Apply each entry's rule, last to first, moving cotangents from its outputs to its inputs.
+
+    Reading an entry's one output and adding what its rule produced are
+    spelled out here (``_Cotangents`` documents the bookkeeping): they run
+    once per entry.
+    """
     depth = None
-    read, write, step = cotangents.read, cotangents.write, announce.step
+    pending, source_ids, step = cotangents.pending, cotangents.source_ids, announce.step
     for entry, needs in reversed(path):
         if entry.depth != depth:  # ops the rule (and summing its upstream) runs are one order higher
             depth = entry.depth
@@ -688,10 +738,23 @@ def _walk_back(path, cotangents, announce):
         rule = entry.primitive.rule
         if rule is None:  # not differentiable, or no rule in the table
             continue
-        upstream = read(entry)
-        if upstream is None:  # no gradient reached its outputs
-            continue
-        produced = rule(entry, needs, *upstream)
+        outputs = entry.outputs
+        if len(outputs) == 1:  # the commonest case: _Cotangents.read for one output
+            key = outputs[0]._id
+            arrived = pending.pop(key, None)
+            if arrived is None:  # no gradient reached its output
+                continue
+            if type(arrived) is list:
+                arrived = _sum_grads(arrived)
+            if key in source_ids:
+                pending[key] = arrived
+            upstream = (arrived,)
+            produced = rule(entry, needs, arrived)
+        else:
+            upstream = cotangents.read(entry)
+            if upstream is None:
+                continue
+            produced = rule(entry, needs, *upstream)
         if type(produced) is not tuple:
             produced = tuple(produced) if isinstance(produced, list) else (produced,)
         if len(produced) != len(needs):
@@ -699,7 +762,16 @@ def _walk_back(path, cotangents, announce):
                 f"The gradient rule of {entry.primitive.name} returned {len(produced)} gradients "
                 f"for {len(needs)} inputs."
             )
-        write(entry.inputs, produced, needs)
+        for tensor, grad, need in zip(entry.inputs, produced, needs):  # _Cotangents.write, inline
+            if need and grad is not None:
+                key = tensor._id
+                arriving = pending.get(key)
+                if arriving is None:
+                    pending[key] = grad
+                elif type(arriving) is list:
+                    arriving.append(grad)
+                else:
+                    pending[key] = [arriving, grad]
         if step is not None:
             step(entry, needs, upstream, produced)
 
@@ -707,22 +779,45 @@ def _walk_back(path, cotangents, announce):
 class _Cotangents:
     """The gradients that arrived at each tensor, by id, summed when the tensor is read.
 
-    Gradients at a tensor are complete once the sweep reaches the entry that
-    made it (the tape is in topological order), so reading sums and drops
-    them, except at sources, whose totals are the answer.
+    ``pending[id]`` is the one gradient that arrived there, or a list when
+    several did (fan-out). Gradients at a tensor are complete once the sweep
+    reaches the entry that made it (the tape is in topological order), so
+    reading sums and drops them, except at sources, whose totals are the answer.
     """
 
     __slots__ = ("pending", "source_ids")
 
     def __init__(self, sources):
-        self.pending = {}  # id -> gradients arriving at that tensor
+        self.pending = {}  # id -> the gradient (or list of gradients) arriving at that tensor
         self.source_ids = {s._id for s in sources}
 
     def seed(self, targets, seeds, reachable):
         """Each target's seed (ones by default), where a path leads from a source to it."""
         for target, seed in zip(targets, seeds):
             if target._id in reachable or (target._id in self.source_ids and _is_float(target)):
-                self.pending.setdefault(target._id, []).append(seed if seed is not None else ones_like(target))
+                self.add(target._id, seed if seed is not None else ones_like(target))
+
+    def add(self, key, grad):
+        """One more gradient arrived at the tensor with id ``key``."""
+        arriving = self.pending.get(key)
+        if arriving is None:
+            self.pending[key] = grad
+        elif type(arriving) is list:
+            arriving.append(grad)
+        else:
+            self.pending[key] = [arriving, grad]
+
+    def summed(self, key):
+        """The sum of what arrived at ``key`` (None when nothing did); a source keeps it."""
+        arrived = self.pending.get(key)
+        if type(arrived) is list:
+            arrived = _sum_grads(arrived)
+        if arrived is not None:
+            if key in self.source_ids:
+                self.pending[key] = arrived
+            else:
+                del self.pending[key]
+        return arrived
 
     def read(self, entry):
         """The summed gradient at each output of ``entry``, or None when none arrived.
@@ -730,58 +825,33 @@ class _Cotangents:
         Outputs that got none receive zeros when others did, as TF feeds its
         multi-output rules.
         """
-        outputs, pending = entry.outputs, self.pending
-        if len(outputs) == 1:  # the common case, spelled out: it runs for every entry
-            key = outputs[0]._id
-            grads = pending.pop(key, None)
-            if grads is None:
-                return None
-            summed = grads[0] if len(grads) == 1 else _sum_grads(grads)
-            if key in self.source_ids:
-                pending[key] = [summed]
-            return (summed,)
-        arrived = [pending.get(t._id) for t in outputs]
-        if not any(arrived):
+        if not any(t._id in self.pending for t in entry.outputs):
             return None
         upstream = []
-        for tensor, grads in zip(outputs, arrived):
-            if grads is None:
-                upstream.append(zeros_like(tensor))
-                continue
-            summed = _sum_grads(grads)
-            upstream.append(summed)
-            if tensor._id in self.source_ids:
-                pending[tensor._id] = [summed]
-            else:
-                del pending[tensor._id]
+        for tensor in entry.outputs:
+            summed = self.summed(tensor._id)
+            upstream.append(zeros_like(tensor) if summed is None else summed)
         return tuple(upstream)
 
     def write(self, inputs, produced, needs):
         """Add each produced gradient to its input's arrivals (where the input needs one)."""
-        pending = self.pending
-        position = 0
-        for grad in produced:
-            if grad is not None and needs[position]:
-                key = inputs[position]._id
-                arriving = pending.get(key)
-                if arriving is None:
-                    pending[key] = [grad]
-                else:
-                    arriving.append(grad)
-            position += 1
+        for tensor, grad, need in zip(inputs, produced, needs):
+            if need and grad is not None:
+                self.add(tensor._id, grad)
 
     def totals(self, sources):
         """The summed gradient at each source, or None where none arrived."""
         results = []
         for source in sources:
-            grads = self.pending.get(source._id)
-            if grads is None:
+            arrived = self.pending.get(source._id)
+            if arrived is None:
                 results.append(None)
-            else:
-                sliced = combine(grads)  # only gathers' rows arrived: TF returns IndexedSlices
-                summed = _sum_grads(grads) if sliced is None or len(grads) == 1 else None
-                self.pending[source._id] = [summed if summed is not None else sliced._tapeviz_tensor_()]
-                results.append(summed if sliced is None else sliced)
+                continue
+            grads = arrived if type(arrived) is list else [arrived]
+            sliced = combine(grads)  # only gathers' rows arrived: TF returns IndexedSlices
+            summed = _sum_grads(grads) if sliced is None or len(grads) == 1 else None
+            self.pending[source._id] = summed if summed is not None else sliced._tapeviz_tensor_()
+            results.append(summed if sliced is None else sliced)
         return results
 
 
@@ -800,7 +870,7 @@ class _Announcer:
             events.emit(events.SweepStarted(self.serial, tuple(targets), tuple(sources), tuple(seeds)))
 
     def _step(self, entry, needs, upstream, produced):
-        events.emit(events.BackwardStep(self.serial, entry, needs, upstream, produced))
+        events.emit(events.backward_step(self.serial, entry, needs, upstream, produced))
 
     def finished(self, results):
         if self.step is not None:  # the visualizer shows gradients as tensors: an IndexedSlices as its dense form

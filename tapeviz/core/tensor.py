@@ -847,6 +847,20 @@ def any_larger(tensors, nbytes):
     return False
 
 
+def total_nbytes(tensors, over=-1, extra=0):
+    """Bytes of the arrays behind ``tensors`` (None skipped) that hold more than ``over``
+    bytes, plus ``extra`` for each of them. One call per event for listeners that weigh
+    every op (the visualizer's recorder); not a copy, nor a reduction of any array."""
+    total = 0
+    for tensor in tensors:
+        if tensor is None:
+            continue
+        size = (tensor._value if type(tensor) is Tensor else to_array(tensor)).nbytes
+        if size > over:
+            total += size + extra
+    return total
+
+
 _SOLE_REFERENCES = _calibrate()
 
 

@@ -51,7 +51,7 @@ from collections import OrderedDict, deque
 from tapeviz.core import events
 from tapeviz.core.history import EntrySketch, TensorSketch
 from tapeviz.core.tape import tape_with_serial
-from tapeviz.core.tensor import Tensor, any_larger, is_tensor, tensor_id, to_array
+from tapeviz.core.tensor import Tensor, any_larger, is_tensor, tensor_id, to_array, total_nbytes
 
 SMALL_BYTES = 1024  # tensors up to this size are kept whole whatever happens
 DEFAULT_BUDGET = 16 << 20  # bytes the session recorder may hold that no tape holds
@@ -231,23 +231,19 @@ class _Sweep:
         self.open = True  # events still arrive (from the thread sweeping); only that thread rewrites them
         self.alive = True
 
-    def charge(self, tensors):
-        """Count the tensors of one event; returns the large bytes added."""
-        large = 0
-        for tensor in tensors:
-            if type(tensor) is not Tensor:  # None, a variable (the user's), a summary
-                continue
-            key = id(tensor)  # unique while the event holds it
-            if key in self.seen:
-                continue
-            self.seen.add(key)
-            size = to_array(tensor).nbytes
-            if size > SMALL_BYTES:
-                large += size + TENSOR_BYTES
-            else:
-                self.small += size + TENSOR_BYTES
+    def charge(self, sweep_events):
+        """Count the tensors of ``sweep_events`` not counted yet, and the events; returns the large bytes added."""
+        held = {}  # id -> tensor: ids are unique while the events hold the tensors
+        for tensors in map(_charged_tensors, sweep_events):
+            for tensor in tensors:
+                if type(tensor) is Tensor:  # not None, a variable (the user's), a summary
+                    held[id(tensor)] = tensor
+        fresh = held.keys() - self.seen
+        self.seen |= fresh
+        tensors = [held[key] for key in fresh]
+        large = total_nbytes(tensors, SMALL_BYTES, TENSOR_BYTES)
         self.large += large
-        self.small += EVENT_BYTES
+        self.small += total_nbytes(tensors, -1, TENSOR_BYTES) - large + EVENT_BYTES * len(sweep_events)
         return large
 
 
@@ -312,8 +308,8 @@ _READ = "ReadVariableOp"  # its output shares the variable's array: the variable
 class SessionRecorder:
     """Keeps per-tape events for every live tape; see the module docstring.
 
-    Called once per op while listening: each kind of event has its handler
-    (``HANDLERS``), and the commonest (an op, a backward step) only append a
+    Called once per op while listening: each kind of event has its
+    ``on_<kind>`` handler (the bus finds it once), and the commonest (an op, a backward step) only append a
     reference and add up bytes. Everything that counts bytes takes ``_lock``,
     so several threads recording at once keep the count exact.
 
@@ -323,8 +319,6 @@ class SessionRecorder:
     compacted (large tensors become summaries: a copy of its events, done
     only then), then sweeps and untaped ops are dropped, never the newest sweep.
     """
-
-    HANDLERS = {}  # event type -> method, filled below the class
 
     def __init__(self, budget=DEFAULT_BUDGET, untaped_limit=2000):
         self.budget = budget
@@ -345,9 +339,6 @@ class SessionRecorder:
         with self._lock:
             self._bury()
             return self.untaped_bytes + self.sweep_bytes + self.log_bytes
-
-    def __call__(self, event):
-        self.HANDLERS[type(event)](self, event)
 
     def _log(self, serial):
         log = self.logs.get(serial)
@@ -380,12 +371,7 @@ class SessionRecorder:
         entry = event.entry
         if tapes:
             seq = _next_seq()
-            outputs = 0
-            if entry.primitive.name != _READ:
-                for tensor in entry.outputs:
-                    size = to_array(tensor).nbytes
-                    if size > SMALL_BYTES:
-                        outputs += size + TENSOR_BYTES
+            outputs = total_nbytes(entry.outputs, SMALL_BYTES, TENSOR_BYTES) if entry.primitive.name != _READ else 0
             for serial in tapes:
                 log = self.logs.get(serial) or self._log(serial)
                 log.seqs.append(seq)
@@ -405,11 +391,7 @@ class SessionRecorder:
             return
         sweep.seqs.append(_next_seq())
         sweep.events.append(event)
-        rough = EVENT_BYTES
-        for grad in event.grads:
-            if grad is not None:
-                rough += to_array(grad).nbytes + TENSOR_BYTES
-        sweep.rough += rough
+        sweep.rough += EVENT_BYTES + total_nbytes(event.grads, -1, TENSOR_BYTES)
         # Settled early only when what it holds uncounted is worth a pass (past the budget, or big).
         if sweep.rough > SETTLE_BYTES and sweep.rough + self.untaped_bytes + self.sweep_bytes + self.log_bytes > (
             self.budget
@@ -440,8 +422,13 @@ class SessionRecorder:
         log.open_sweep = None
         self._settle(sweep, closing=True)
 
-    def on_keep_untaped(self, event):
+    def on_variable_assigned(self, event):
         self._keep_untaped(_next_seq(), event)  # an assignment: explain() tells what changed a variable
+
+    def on_tape_entered(self, event):
+        self._keep_in_log(event)
+
+    on_tape_exited = on_watched = on_tape_entered
 
     def on_tape_released(self, event):
         """The tape no longer holds its entries: the log's large tensors are charged to the budget."""
@@ -475,8 +462,7 @@ class SessionRecorder:
                 for position in range(sweep.counted, len(events_)):
                     events_[position] = compaction.event(events_[position], True)
             before = sweep.large + sweep.small
-            for position in range(sweep.counted, len(events_)):
-                sweep.charge(_charged_tensors(events_[position]))
+            sweep.charge(events_[sweep.counted :])
             sweep.counted, sweep.rough = len(events_), 0
             if sweep.demoted:  # what is still large is a result: the sweep's fixed cost
                 sweep.small, sweep.large = sweep.small + sweep.large, 0
@@ -615,19 +601,6 @@ class SessionRecorder:
 def _may_demote(item, own):
     """A sweep another thread is still adding to is left alone (its thread settles it)."""
     return type(item) is not _Sweep or not item.open or item is own
-
-
-SessionRecorder.HANDLERS = {
-    events.OpExecuted: SessionRecorder.on_op_executed,
-    events.BackwardStep: SessionRecorder.on_backward_step,
-    events.SweepStarted: SessionRecorder.on_sweep_started,
-    events.SweepFinished: SessionRecorder.on_sweep_finished,
-    events.TapeEntered: SessionRecorder._keep_in_log,
-    events.TapeExited: SessionRecorder._keep_in_log,
-    events.VariableAssigned: SessionRecorder.on_keep_untaped,
-    events.Watched: SessionRecorder._keep_in_log,
-    events.TapeReleased: SessionRecorder.on_tape_released,
-}
 
 
 def _is_lighter(kept, event):

@@ -47,7 +47,11 @@ def _mean_text(x, y):
 def _add(op, needs, g):
     x, y = op.inputs
     need_x, need_y = needs
-    return (unbroadcast(g, x) if need_x else None, unbroadcast(g, y) if need_y else None)
+    shape = g._value.shape  # unbroadcast only where broadcasting happened (a call saved per input)
+    return (
+        (g if x._value.shape == shape else unbroadcast(g, x)) if need_x else None,
+        (g if y._value.shape == shape else unbroadcast(g, y)) if need_y else None,
+    )
 
 
 @defgrad(m.subtract, "d(x-y)/dx = 1,  d(x-y)/dy = -1", local=elementwise("1", "-1"))
@@ -63,8 +67,14 @@ def _mul(op, needs, g):
     need_x, need_y = needs
     if x._value.dtype.kind == "c":  # TF's convention: the upstream times the conjugate derivative
         x, y = conj(x), conj(y)
-    # m.multiply rather than `*`: one call fewer in the hottest rule
-    return (unbroadcast(m.multiply(g, y), x) if need_x else None, unbroadcast(m.multiply(g, x), y) if need_y else None)
+    # m.multiply rather than `*`, and unbroadcast only where shapes differ: the hottest rule
+    gx = m.multiply(g, y) if need_x else None
+    gy = m.multiply(g, x) if need_y else None
+    if gx is not None and gx._value.shape != x._value.shape:
+        gx = unbroadcast(gx, x)
+    if gy is not None and gy._value.shape != y._value.shape:
+        gy = unbroadcast(gy, y)
+    return gx, gy
 
 
 @defgrad(m.divide, "d(x/y)/dx = 1/y,  d(x/y)/dy = -x/y**2", local=elementwise("1/y", "-x/y**2"))
