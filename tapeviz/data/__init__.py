@@ -14,5 +14,7 @@ __all__ = [
     "experimental",
 ]
 
+#: ``tf.data.INFINITE_CARDINALITY``: what ``cardinality()`` says of a dataset that never ends (-1, as TF).
 INFINITE_CARDINALITY = INFINITE
+#: ``tf.data.UNKNOWN_CARDINALITY``: what ``cardinality()`` says when the length cannot be known (-2, as TF).
 UNKNOWN_CARDINALITY = UNKNOWN

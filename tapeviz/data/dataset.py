@@ -528,7 +528,7 @@ class Dataset:
 
     @property
     def element_spec(self):
-        """The structure of ``TensorSpec``s of one element; a batch's first dimension is None unless drop_remainder.
+        """The structure of ``TensorSpec`` objects of one element; a batch's first dimension is None unless drop_remainder.
 
         **Difference:** where tapeviz cannot know it without running the
         pipeline (after ``map``, ``filter``, a generator...), it runs it for
