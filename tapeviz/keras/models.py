@@ -7,6 +7,7 @@ A Model is a Layer that can also ``summary()`` itself; training
 import numpy as np
 
 from tapeviz.core import nest, state
+from tapeviz.keras import model_summary
 from tapeviz.keras.cloning import clone_model  # noqa: F401  (``tf.keras.models.clone_model``: the docs find it here)
 from tapeviz.keras.layers.base import KerasTensor, Layer, _batchless, probe_output_shape
 from tapeviz.keras.layers.core import InputLayer
@@ -176,38 +177,101 @@ class Model(Trainer, Layer):
         model_file.save_model(self, filepath, overwrite=overwrite, **kwargs)
 
     # -- summary ---------------------------------------------------------------------------
-    def summary(self, line_length=65, print_fn=None):
-        """Print a table of the layers, their output shapes and parameter counts."""
-        if not self.built or (self._output_shape is None and self._functional is None):
-            raise ValueError(
-                f"Model {self.name} has not yet been built. Build the model first by calling `build()` "
-                "or by calling the model on a batch of data."
-            )
-        print_fn = print_fn or print
-        widths = (29, 26, 10)
-        lines = [
-            f'Model: "{self.name}"',
-            "_" * line_length,
-            " " + "Layer (type)".ljust(widths[0]) + "Output Shape".ljust(widths[1]) + "Param #",
-            "=" * line_length,
-        ]
-        for layer in self.layers:
-            shape = str(layer._output_shape) if layer._output_shape is not None else "?"
-            params = layer.count_params() if layer.built else 0
-            lines.append(
-                " " + f"{layer.name} ({type(layer).__name__})".ljust(widths[0]) + shape.ljust(widths[1]) + f"{params}"
-            )
-        trainable = sum(int(np.prod(w.shape)) for w in self.trainable_weights)
-        total = sum(int(np.prod(w.shape)) for w in self.weights)
-        lines += [
-            "=" * line_length,
-            f"Total params: {total:,}",
-            f"Trainable params: {trainable:,}",
-            f"Non-trainable params: {total - trainable:,}",
-            "_" * line_length,
-        ]
-        for line in lines:
-            print_fn(line)
+    def summary(
+        self,
+        line_length=None,
+        positions=None,
+        print_fn=None,
+        expand_nested=False,
+        show_trainable=False,
+        layer_range=None,
+    ):
+        """Print Keras 3's table of the layers, their output shapes and parameter counts, then the totals.
+
+        Args:
+            line_length: the table's width; by default Keras's (88, or 108
+                with the "Connected to" column), narrowed to the terminal.
+            positions: not supported (Keras's custom column positions).
+            print_fn: called once with the whole text (as Keras 3 does);
+                by default the text goes to stdout.
+            expand_nested: also list the layers inside nested models.
+            show_trainable: add a "Trainable" column (Y, N, or - without weights).
+            layer_range: two name patterns; only the rows between them are shown.
+
+        A layer not built yet shows ``?`` and ``0 (unbuilt)``, as in Keras.
+        """
+        if positions is not None:
+            raise NotImplementedError("summary(positions=...) is not supported by tapeviz; use line_length=.")
+        rows, connected = self._summary_rows()
+        text = model_summary.summary_text(
+            self,
+            rows,
+            connected,
+            line_length=line_length,
+            expand_nested=expand_nested,
+            show_trainable=show_trainable,
+            layer_range=layer_range,
+        )
+        model_summary.emit(text, print_fn)
+
+    def _summary_rows(self):
+        """``([{"layer", "shape", "connections"}], connected)``: the rows in Keras's order."""
+        if self._functional is None:
+            return [{"layer": layer, "shape": layer._output_shape} for layer in self.layers], False
+        return _functional_rows(*self._functional)
+
+
+def _functional_rows(inputs, outputs, order):
+    """A functional model's operations ordered as Keras orders them (deepest first, then first seen from the outputs)."""
+
+    def operation(node):
+        return node.layer[0] if node.layer is not None else node.input_layer
+
+    first_seen, done = {}, set()
+
+    def visit(node):  # Keras numbers operations as its depth-first walk from the outputs meets them
+        if id(node) in done:
+            return
+        first_seen.setdefault(id(operation(node)), len(first_seen))
+        for parent in node.parents:
+            visit(parent)
+        done.add(id(node))
+
+    for out in nest.flatten(outputs):
+        visit(out)
+    node_depth, op_depth = {}, {}
+    for node in reversed(order):
+        depth = max(node_depth.setdefault(id(node), 0), op_depth.get(id(operation(node)), 0))
+        op_depth[id(operation(node))] = node_depth[id(node)] = depth
+        for parent in node.parents:
+            node_depth[id(parent)] = max(depth + 1, node_depth.get(id(parent), 0))
+    for symbolic in nest.flatten(inputs):  # an input no output uses still gets a row
+        if id(operation(symbolic)) not in op_depth:
+            op_depth[id(operation(symbolic))], first_seen[id(operation(symbolic))] = 0, -1
+            node_depth[id(symbolic)] = 0
+            order = [symbolic, *order]
+
+    calls = {}  # operation -> its nodes in this graph, in call order
+    for node in order:
+        calls.setdefault(id(operation(node)), []).append(node)
+    depths = [node_depth[id(node)] for node in order]
+    chain = all(depths.count(d) == 1 for d in depths) and all(len(node.parents) <= 1 for node in order)
+    chain = chain and all(len(nodes) == 1 for nodes in calls.values())
+
+    def source(node):
+        producer = operation(node)
+        return f"{producer.name}[{calls[id(producer)].index(node)}][0]"
+
+    rows, placed = [], set()
+    for node in sorted(order, key=lambda n: (-op_depth[id(operation(n))], first_seen[id(operation(n))])):
+        op = operation(node)
+        if id(op) in placed:
+            continue
+        placed.add(id(op))
+        nodes = calls[id(op)]
+        connections = ", ".join(source(p) for n in nodes for p in n.parents)
+        rows.append({"layer": op, "shape": tuple(nodes[-1].shape), "connections": connections})
+    return rows, not chain
 
 
 class Sequential(Model):
