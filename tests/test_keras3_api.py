@@ -311,3 +311,24 @@ def test_one_get_for_every_family():
             family.get("nope")
     with pytest.raises(ValueError, match="Could not interpret optimizer identifier"):
         K.optimizers.get(len)
+
+
+def test_train_step_gets_batches_packed_as_keras_3_packs_them():
+    # Keras 3 hands train_step (x, y) when no sample weight is given, so the guides' `x, y = data` works;
+    # (x, y, sample_weight) with one; x alone without targets (checked on Keras 3.15 / TF 2.21).
+    seen = []
+
+    class Recording(tf.keras.Sequential):
+        def train_step(self, data):
+            seen.append(len(data) if isinstance(data, tuple) else type(data).__name__)
+            return {"loss": 0.0}
+
+    model = Recording([tf.keras.Input((2,)), tf.keras.layers.Dense(1)])
+    model.compile("sgd", "mse")
+    x, y = np.zeros((4, 2), "float32"), np.zeros((4, 1), "float32")
+    model.fit(x, y, batch_size=4, verbose=0)
+    model.fit(x, y, sample_weight=np.ones(4), batch_size=4, verbose=0)
+    model.fit(x, batch_size=4, verbose=0)
+    model.train_on_batch(x, y)
+    assert seen == [2, 3, "ndarray", 2]
+    assert model.predict(x, batch_size=2, verbose=0).shape == (4, 1)  # predict still takes whole batches

@@ -43,6 +43,15 @@ def _take(data, rows):
     return nest.map_structure(lambda a: a[rows], data)
 
 
+def _pack(x, y=None, sample_weight=None):
+    """A batch as Keras 3 hands it to ``train_step``: x alone, (x, y), or (x, y, sample_weight)."""
+    if y is None:
+        return (x,) if isinstance(x, (tuple, list)) else x
+    if sample_weight is None:
+        return (x, y)
+    return (x, y, sample_weight)
+
+
 def _unpack(batch):
     """(x, y, sample_weight) from a batch that is x, (x,), (x, y) or (x, y, sample_weight)."""
     if isinstance(batch, tuple):
@@ -226,7 +235,7 @@ class Trainer:
         """One ``train_step`` on the given batch; returns the loss (and metrics)."""
         self._assert_compiled()
         self.reset_metrics()
-        logs = _logs(self.train_step((x, y, sample_weight)))
+        logs = _logs(self.train_step(_pack(x, y, sample_weight)))
         return logs if return_dict else _flat_logs(logs)
 
     def test_on_batch(self, x, y=None, sample_weight=None, return_dict=False):
@@ -234,7 +243,7 @@ class Trainer:
         self.reset_metrics()
 
         with state.no_tapes():
-            logs = _logs(self.test_step((x, y, sample_weight)))
+            logs = _logs(self.test_step(_pack(x, y, sample_weight)))
         return logs if return_dict else _flat_logs(logs)
 
     def predict_on_batch(self, x):
@@ -281,7 +290,7 @@ class Trainer:
         def generate():
             for start in range(0, n, batch_size):
                 rows = order[start : start + batch_size]
-                yield (
+                yield _pack(
                     _take(x, rows),
                     None if y is None else _take(y, rows),
                     None if sample_weight is None else _take(sample_weight, rows),
@@ -524,7 +533,7 @@ class Trainer:
         with state.no_tapes():
             for step, batch in enumerate(batches, start=1):
                 callbacks.on_predict_batch_begin(step - 1)
-                outputs.append(_to_numpy(self(batch[0], training=False)))
+                outputs.append(_to_numpy(self(_unpack(batch)[0], training=False)))
                 callbacks.on_predict_batch_end(step - 1, {"outputs": outputs[-1]})
                 if bar is not None:
                     bar.update(step)
@@ -551,7 +560,7 @@ def _py_dataset_batches(dataset, order):
     for index in order:
         batch = dataset[int(index)]
         batch = batch if isinstance(batch, tuple) else (batch,)
-        yield tuple(_host(part) if part is not None else None for part in batch) + (None,) * (3 - len(batch))
+        yield _pack(*(_host(part) if part is not None else None for part in batch))
     dataset.on_epoch_end()
 
 
