@@ -100,9 +100,10 @@ except TypeError as error:
 #
 # `tf.viz.show(f)` draws a `tf.function`'s latest trace (pass a concrete
 # function, from `f.get_concrete_function(...)`, to draw that one): the
-# placeholders it was traced with (blue), the recorded ops, and the outputs
-# (green). Printing the concrete function gives its signature, as TensorFlow
-# prints it.
+# placeholders it was traced with (blue; the `None` dimension is drawn as
+# `-1`), the recorded ops, and the outputs (green). Here `v` enters `Mul`
+# twice (`v * v`). Printing the concrete function gives its signature, as
+# TensorFlow prints it.
 
 # %% check
 concrete = squared_norm.get_concrete_function()
@@ -128,6 +129,7 @@ def loss_of(w):
 traced_loss = tf.function(loss_of)
 with tf.GradientTape() as traced_tape:
     traced = traced_loss(w)
+recorded = [op.primitive.name for op in traced_tape.recorded_ops]  # before gradient() releases them
 traced_gradient = traced_tape.gradient(traced, w)
 with tf.GradientTape() as tape:
     eager = loss_of(w)
@@ -135,11 +137,11 @@ eager_gradient = tape.gradient(eager, w)
 print("traced:", traced_gradient.numpy())
 print("eager: ", eager_gradient.numpy())
 print("the same:", bool(tf.reduce_all(traced_gradient == eager_gradient)))
-print("ops the tape recorded from the traced call:", [op.primitive.name for op in traced_tape.recorded_ops])
+print("ops the tape recorded from the traced call:", recorded)
 
 # %% [markdown]
 # The tape around the traced call: it recorded the replayed ops one by one,
-# as it records eager code (`w` is read twice, once per use), so the sweep,
+# as it records eager code (`w` feeds both `Sin` and `Mul`), so the sweep,
 # and each gradient written on the picture, is the eager one.
 
 # %%
@@ -192,10 +194,25 @@ answer = ...
 lessons.check("12.trace_count", answer)
 
 # %% [markdown]
-# **2.** A `@tf.function` does `log.append(x)` on a Python list `log`, and is
-# called three times with `tf.constant(1.0)`, `tf.constant(2.0)` and
-# `tf.constant(3.0)`. Afterwards `log` holds **one** item, a symbolic
-# `Tensor("x:0", ...)`. Why? One letter:
+# **2.** A `@tf.function` appends its argument to a Python list `log`, and is
+# called three times:
+
+# %% check
+log = []
+
+
+@tf.function
+def remember(x):
+    log.append(x)
+    return x
+
+
+for value in [1.0, 2.0, 3.0]:
+    remember(tf.constant(value))
+print("items in log after three calls:", len(log))
+
+# %% [markdown]
+# Three calls, yet `log` holds one item. Why? One letter:
 #
 # * **a** Python lists are copied into the trace, so later appends go to the copy.
 # * **b** `tf.function` remembers each call's result and skips the function.

@@ -494,14 +494,14 @@ lessons.check("12.trace_count", answer)
 """,
     ),
     "12.why_once": Exercise(
-        "Why does log hold one symbolic tensor after three calls? 'a', 'b' or 'c'.",
+        "Why does log hold one item after three calls? 'a', 'b' or 'c'.",
         judge=judges.choice(
             "c",
-            "(c) the first call traced: it ran the Python, append included, on a placeholder. The other two "
+            "(c) the first call traced: it ran the Python, append included. The other two calls "
             "matched that signature and replayed only the recorded ops; append is not one of them.",
             {
-                "a": "nothing is copied: the one item in log is the placeholder of the trace, appended while the "
-                "Python body ran for the first and only time.",
+                "a": "nothing is copied: the one item in log was appended while the Python body ran, on the first "
+                "call, the only one that traced.",
                 "b": "nothing is remembered per value: tf.print inside such a function prints every call's value, "
                 "so the recorded ops run again on each call.",
             },
