@@ -68,6 +68,7 @@ TYPED_ANSWERS = {
     "08.clip": ["1.5"],
     "10.safe_where": ["0.25", "[0, 0.5"],
     "11.fewer_ops": ["7"],
+    "12.trace_count": ["3"],
     "02.unwatched_read": ["None]"],
 }
 
@@ -312,6 +313,7 @@ def test_a_typed_result_is_refused_where_code_is_asked(name):
         ("06.stopped", "8"),
         ("07.fanout", "7"),
         ("11.fewer_ops", "7"),
+        ("12.trace_count", "3"),
         ("01.which_none", ["3", "2", None]),
         ("08.clip", [["1.5", "2"], "6"]),
         ("07.bias", "-2"),
@@ -343,6 +345,12 @@ def test_text_is_refused_where_numbers_are_asked(name, text):
         ("08.clip", [[1.5, 2.0], 6.0], [([[0.6, 0.8], 1.0], "global norm")]),
         ("09.keeps_path", [True, False, False, True], [([True, True, True, True], "[2, 3]")]),
         ("11.fewer_ops", 7, [(8, "reading W2"), (3, "ANY of its inputs")]),
+        (
+            "12.trace_count",
+            3,
+            [(6, "every call"), (1, "new shape"), (2, "by its value"), (5, "tensor's value"), (4, "replays")],
+        ),
+        ("12.why_once", "c", [("a", "nothing is copied"), ("b", "every call's value")]),
     ],
 )
 def test_predictions_accept_the_right_answer_and_name_the_misconception(name, right, misconceptions):
@@ -362,7 +370,7 @@ def test_every_exercise_is_tested_here():
     tested = set(WRITTEN) | {"09.accuracy", "02.which_watched", "05.jacobian", "05.zero"}
     tested |= {"01.cube", "01.which_none", "02.unwatched_read", "04.symmetric", "05.none_or_zero", "05.batch"}
     tested |= {"06.stopped", "06.why_finite", "07.fanout", "07.bias", "07.tangent", "08.clip", "09.keeps_path"}
-    tested |= {"11.fewer_ops"}
+    tested |= {"11.fewer_ops", "12.trace_count", "12.why_once"}
     assert set(lessons.EXERCISES) == tested
 
 

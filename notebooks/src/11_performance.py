@@ -267,6 +267,4 @@ answer = ...
 lessons.check("11.fewer_ops", answer)
 
 # %% [markdown]
-# That is the whole series. Where next: the documentation (`./dev.sh docs`
-# builds it) has the concepts, the hooks API (write your own listener) and the
-# map of every difference from TensorFlow.
+# Next: [lesson 12](12_tracing.ipynb), what `tf.function` does with your Python.

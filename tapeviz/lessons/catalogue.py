@@ -475,4 +475,42 @@ print([entry.primitive.name for entry in tape.recorded_ops])
 lessons.check("11.fewer_ops", answer)
 """,
     ),
+    # 12
+    "12.trace_count": Exercise(
+        "How many traces does the fresh tf.function h make over the calls listed above "
+        "(h.experimental_get_tracing_count() afterwards)?",
+        judge=judges.trace_count,
+        hint="A call traces when its signature is new: each tensor's dtype and shape, each Python argument's "
+        "value. Write down the signature of every call and count the different ones.",
+        solution="""
+@tf.function
+def h(x):
+    return x * 2
+
+for x in [tf.constant(1.0), tf.constant(2.0), tf.constant([1.0, 2.0]), 2.0, 2.0, tf.constant(5.0)]:
+    h(x)
+answer = h.experimental_get_tracing_count()  # scalar float32, vector float32 [2], Python 2.0
+lessons.check("12.trace_count", answer)
+""",
+    ),
+    "12.why_once": Exercise(
+        "Why does log hold one item after three calls? 'a', 'b' or 'c'.",
+        judge=judges.choice(
+            "c",
+            "(c) the first call traced: it ran the Python, append included. The other two calls "
+            "matched that signature and replayed only the recorded ops; append is not one of them.",
+            {
+                "a": "nothing is copied: the one item in log was appended while the Python body ran, on the first "
+                "call, the only one that traced.",
+                "b": "nothing is remembered per value: tf.print inside such a function prints every call's value, "
+                "so the recorded ops run again on each call.",
+            },
+        ),
+        hint="Which parts of f ran on its second call, earlier in this lesson: the Python print, the tf.print, "
+        "or both?",
+        solution="""
+answer = "c"
+lessons.check("12.why_once", answer)
+""",
+    ),
 }

@@ -482,3 +482,37 @@ def fewer_ops(answer):
     if answer < 7:
         return False, f"{answer}: an op is recorded when ANY of its inputs depends on W1, all the way to the loss."
     return False, f"{answer}: more than forward() runs with W1 on its path."
+
+
+# -- 12 ----------------------------------------------------------------------------------------
+_TRACE_MISTAKES = {
+    6: "6 counts every call as a trace: a call whose signature (dtype and shape of each tensor, value of each "
+    "Python argument) was seen before replays the recorded ops instead.",
+    1: "1 counts only the first call: a new shape, or a new Python value, is a new signature and traces again.",
+    2: "2 treats the Python float like a float32 scalar tensor: a Python argument is part of the signature by its "
+    "value, so it is a signature of its own.",
+    5: "5 retraces on every new tensor value: a tensor's value is not part of the signature, only its dtype and "
+    "shape are.",
+    4: "4 traced one call too many: the second call with the same Python value replays, and so does a scalar "
+    "tensor after the first scalar tensor, whatever its value.",
+}
+
+
+def trace_count(answer):
+    if not isinstance(answer, int) or isinstance(answer, bool):
+        refuse_text(answer)
+        count = number(answer)
+        if count != int(count):
+            raise Refused(f"got {count:g}: a count of traces is a whole number.")
+        answer = int(count)
+    if answer == 3:
+        return True, (
+            "3 traces: a float32 scalar, a float32 vector of length 2, and the Python value 2.0; the other "
+            "calls replayed a trace they matched."
+        )
+    if answer in _TRACE_MISTAKES:
+        return False, _TRACE_MISTAKES[answer]
+    return False, (
+        f"{answer}: list each call's signature (dtype and shape of a tensor, the value of a Python number) and "
+        "count the different ones."
+    )
