@@ -217,6 +217,7 @@ def _builder(cls):
             return event
 
     build.__name__ = f"new_{cls.kind}"
+    build.__doc__ = f"A :class:`{name}` from its fields, in order: what ``{name}(...)`` builds, built faster."
     return build
 
 
