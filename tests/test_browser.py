@@ -245,15 +245,34 @@ def _player_state(player):
 
 def _step(page, player, times=1):
     for _ in range(times):
-        before = _player_state(player)["caption"]
+        before = _player_state(player)
         player.locator("button", has_text="step \u25b6").first.click()
         page.wait_for_function(
             "([root, before]) => { const c = [...root.querySelectorAll('.widget-html-content')]"
             ".map(n => n.textContent).find(t => /step \\d+ of/.test(t)); return c && c !== before; }",
-            arg=[player.element_handle(), before],
+            arg=[player.element_handle(), before["caption"]],
             timeout=15_000,
         )
+        _settle(page, player, before["highlight"])
     return _player_state(player)
+
+
+def _settle(page, player, highlight_before):
+    """The caption and the picture are two widgets, updated one after the other: give the picture
+    a moment to follow the caption (a loaded machine draws it later). A step that keeps the
+    highlight where it was simply waits the moment out; the callers assert what must change."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        page.wait_for_function(
+            "([root, colour, before]) => { const r = [...root.querySelectorAll('rect')]"
+            ".find(r => r.getAttribute('stroke') === colour);"
+            " return r && (r.getAttribute('x') !== before[0] || r.getAttribute('y') !== before[1]); }",
+            arg=[player.element_handle(), HIGHLIGHT, highlight_before or ["", ""]],
+            timeout=3_000,
+        )
+    except PlaywrightTimeout:
+        pass
 
 
 def test_exported_html_animation_plays_offline(browser, tmp_path):
