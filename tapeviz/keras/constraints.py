@@ -7,7 +7,7 @@ optimizer assigns ``constraint(variable)`` after updating it, as Keras 3 does.
 from tapeviz.core.records import RecordsInit
 from tapeviz.core.scopes import name_scope
 from tapeviz.keras import ops
-from tapeviz.keras.registry import resolve
+from tapeviz.keras.registry import deserialize_object, resolve, serialize_object
 
 __all__ = [
     "Constraint",
@@ -120,25 +120,12 @@ _BY_NAME = {
 
 def serialize(constraint):
     """A constraint as Keras's JSON-able dict: module, class_name, config, registered_name."""
-    if constraint is None:
-        return None
-    return {
-        "module": "keras.constraints",
-        "class_name": type(constraint).__name__,
-        "config": constraint.get_config(),
-        "registered_name": None,
-    }
+    return serialize_object(constraint, "keras.constraints")
 
 
 def deserialize(config, custom_objects=None):
     """A constraint from ``serialize``'s dict (or a name); classes come from this module or ``custom_objects``."""
-    if isinstance(config, str):
-        return get(config)
-    name = config.get("class_name")
-    table = {**_BY_NAME, **(custom_objects or {})}
-    if name not in table:
-        raise ValueError(f"Could not interpret constraint identifier: {config}")
-    return table[name].from_config(config.get("config", {}))
+    return deserialize_object(config, kind="constraint", table=_BY_NAME, get=get, custom_objects=custom_objects)
 
 
 def get(identifier):

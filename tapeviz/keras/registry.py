@@ -5,7 +5,7 @@ family's table (its class instantiated, or its function returned), a class
 of the family (instantiated), or a plain callable (returned, or wrapped).
 """
 
-__all__ = ["resolve"]
+__all__ = ["resolve", "serialize_object", "deserialize_object"]
 
 
 def resolve(identifier, *, kind, table, base=None, instantiate=True, wrap_callable=None):
@@ -29,3 +29,24 @@ def resolve(identifier, *, kind, table, base=None, instantiate=True, wrap_callab
     if callable(identifier):
         return wrap_callable(identifier) if wrap_callable is not None else identifier
     raise ValueError(f"Could not interpret {kind} identifier: {identifier!r}")
+
+
+def serialize_object(obj, module):
+    """``obj`` as Keras's JSON-able dict (module, class_name, config, registered_name); None stays None."""
+    if obj is None:
+        return None
+    return {"module": module, "class_name": type(obj).__name__, "config": obj.get_config(), "registered_name": None}
+
+
+def deserialize_object(config, *, kind, table, get, custom_objects=None):
+    """An object of the family ``kind`` from ``serialize_object``'s dict (a name goes to ``get``).
+
+    Only the classes of ``table`` and ``custom_objects`` are built: nothing is found by a name in the dict.
+    """
+    if isinstance(config, str):
+        return get(config)
+    name = config.get("class_name")
+    classes = {**table, **(custom_objects or {})}
+    if name not in classes or not isinstance(classes[name], type):
+        raise ValueError(f"Could not interpret {kind} identifier: {config}")
+    return classes[name].from_config(config.get("config", {}))

@@ -12,7 +12,7 @@ import numpy as np
 from tapeviz.core.records import RecordsInit
 from tapeviz.core.scopes import name_scope
 from tapeviz.keras import ops
-from tapeviz.keras.registry import resolve
+from tapeviz.keras.registry import deserialize_object, resolve, serialize_object
 
 __all__ = [
     "Regularizer",
@@ -158,25 +158,12 @@ _BY_NAME = {
 
 def serialize(regularizer):
     """A regularizer as Keras's JSON-able dict: module, class_name, config, registered_name."""
-    if regularizer is None:
-        return None
-    return {
-        "module": "keras.regularizers",
-        "class_name": type(regularizer).__name__,
-        "config": regularizer.get_config(),
-        "registered_name": None,
-    }
+    return serialize_object(regularizer, "keras.regularizers")
 
 
 def deserialize(config, custom_objects=None):
     """A regularizer from ``serialize``'s dict (or a name); classes come from this module or ``custom_objects``."""
-    if isinstance(config, str):
-        return get(config)
-    name = config.get("class_name")
-    table = {**_BY_NAME, **(custom_objects or {})}
-    if name not in table or not isinstance(table[name], type):
-        raise ValueError(f"Could not interpret regularizer identifier: {config}")
-    return table[name].from_config(config.get("config", {}))
+    return deserialize_object(config, kind="regularizer", table=_BY_NAME, get=get, custom_objects=custom_objects)
 
 
 def get(identifier):
