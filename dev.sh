@@ -207,9 +207,10 @@ case "$cmd" in
         # Lint and format first (configured in pyproject.toml): a failure names the file and line.
         "$VENV/bin/ruff" check . && "$VENV/bin/ruff" format --check . \
             || die "ruff found problems (above). Fix them, or run: .venv/bin/ruff check --fix . && .venv/bin/ruff format ."
-        # One worker per core (pytest-xdist), a whole file per worker: a notebook's cells share
-        # one kernel and the browser tests one JupyterLab. `-n 0` (after these) runs serially.
-        exec "$VPY" -m pytest ${paths[@]+"${paths[@]}"} -n auto --dist loadfile --nbval-lax --nbval-current-env \
+        # One worker per core (pytest-xdist), a whole file per worker (a notebook's cells share one
+        # kernel) or a whole class (the browser lessons are two, each run in its own JupyterLab),
+        # the longest first (tests/conftest.py orders them). `-n 0` (after these) runs serially.
+        exec "$VPY" -m pytest ${paths[@]+"${paths[@]}"} -n auto --dist loadscope --no-loadscope-reorder --nbval-lax --nbval-current-env \
             --nbval-sanitize-with notebooks/sanitize.cfg "$@"
         ;;
     quick)
@@ -218,7 +219,7 @@ case "$cmd" in
         # (tests/conftest.py adds the `quick` marker).
         "$VENV/bin/ruff" check . && "$VENV/bin/ruff" format --check . \
             || die "ruff found problems (above). Fix them, or run: .venv/bin/ruff check --fix . && .venv/bin/ruff format ."
-        exec "$VPY" -m pytest tests -m quick -n auto --dist loadfile "$@"
+        exec "$VPY" -m pytest tests -m quick -n auto --dist loadscope --no-loadscope-reorder "$@"
         ;;
     docs)
         setup

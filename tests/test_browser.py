@@ -5,8 +5,9 @@ lessons in a temporary folder) and drive Debian's Chromium with Playwright
 (the ``playwright`` package pointed at ``/usr/bin/chromium``: no browser
 download).
 
-One JupyterLab server and one browser page serve every lesson, and each
-lesson is executed once here:
+One JupyterLab server and one browser page serve the lessons of each test
+worker (the lessons come in two classes, which ``./dev.sh test`` runs on two
+workers at once), and each lesson is executed once here:
 
 * opened as shipped, before running it (untrusted, as after a clone): every
   stored drawing is visible (an image or SVG of real size), no output is a
@@ -553,8 +554,7 @@ def _bare_number_refused(page, name):
     cell.screenshot(path=str(ARTIFACTS / f"{name}_bare_number_refused.png"))
 
 
-@pytest.mark.parametrize("lesson", ALL_LESSONS)
-def test_lesson_opened_unexecuted_then_run_all(lab_page, jupyterlab, lesson):
+def _opened_unexecuted_then_run_all(lab_page, jupyterlab, lesson):
     """Each lesson, once: as shipped (untrusted), then cleared and run in the same tab."""
     base, token, work = jupyterlab
     page, problems = lab_page
@@ -600,3 +600,23 @@ def test_lesson_opened_unexecuted_then_run_all(lab_page, jupyterlab, lesson):
         assert not problems, problems
     finally:
         _shut_down_kernels(base, token)
+
+
+# Two classes, so that ``./dev.sh test`` (``--dist loadscope``: a class is a unit of work) runs
+# them on two workers at once, each worker with its own JupyterLab and page (the module's
+# fixtures); run on one worker, they share one. Every other lesson is in each.
+#
+# Adding a browser test: a check of one lesson goes into _opened_unexecuted_then_run_all, after
+# Run All (as lessons 1, 6 and 7 have theirs): the lesson is not run again. A new test that needs
+# JupyterLab (``lab_page``, ``jupyterlab``) is a method of one of these two classes, so that it
+# shares that lab; a test that needs only Chromium (``browser``) is a plain function, as above.
+class TestLessonsInLabA:
+    @pytest.mark.parametrize("lesson", ALL_LESSONS[0::2])
+    def test_lesson_opened_unexecuted_then_run_all(self, lab_page, jupyterlab, lesson):
+        _opened_unexecuted_then_run_all(lab_page, jupyterlab, lesson)
+
+
+class TestLessonsInLabB:
+    @pytest.mark.parametrize("lesson", ALL_LESSONS[1::2])
+    def test_lesson_opened_unexecuted_then_run_all(self, lab_page, jupyterlab, lesson):
+        _opened_unexecuted_then_run_all(lab_page, jupyterlab, lesson)

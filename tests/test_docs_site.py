@@ -264,7 +264,9 @@ def test_every_source_and_docs_link_resolves(docs_site):
                 broken.append(f"{page.relative_to(docs_site)} -> {href} (no such page)")
                 continue
             if parts.fragment:
-                ids = pages.setdefault(target, _links(target).ids)
+                if target not in pages:  # each page parsed once (setdefault would parse it for every link)
+                    pages[target] = _links(target).ids
+                ids = pages[target]
                 if unquote(parts.fragment) not in ids:
                     broken.append(f"{page.relative_to(docs_site)} -> {href} (no such anchor)")
     assert checked > 100, f"only {checked} source links found: is sphinx.ext.viewcode on?"

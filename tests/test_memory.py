@@ -12,6 +12,20 @@ import tapeviz as tf
 from tapeviz import events
 
 
+@pytest.fixture(scope="module", autouse=True)
+def older_objects_left_out_of_collections():
+    """Objects made before this module (the earlier tests of this process) are moved out of the
+    collector's sight: gc.collect() then walks only what these tests made, in well under a second
+    instead of many seconds after a thousand tests. Frozen objects stay alive as before; whatever
+    these tests make is collected as usual."""
+    gc.collect()
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+
+
 @pytest.fixture(autouse=True)
 def no_listeners():
     """A subscribed listener (a recorder) keeps events, and with them tensors, alive."""
