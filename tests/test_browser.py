@@ -386,15 +386,32 @@ def _open(page, base, token, path):
         pass
 
 
+PICTURES = ".jp-OutputArea-output svg, .jp-OutputArea-output img, .jp-OutputArea-output iframe"
+SIZES = """nodes => nodes.filter(n => !n.parentElement.closest('svg')).map(n => {
+    const r = n.getBoundingClientRect();
+    return [n.tagName.toLowerCase(), Math.round(r.width), Math.round(r.height)];
+})"""
+
+
 def _pictures(page):
     """The drawings in output areas that a student can see: [(tag, width, height)]."""
-    return page.eval_on_selector_all(
-        ".jp-OutputArea-output svg, .jp-OutputArea-output img, .jp-OutputArea-output iframe",
-        """nodes => nodes.filter(n => !n.parentElement.closest('svg')).map(n => {
-            const r = n.getBoundingClientRect();
-            return [n.tagName.toLowerCase(), Math.round(r.width), Math.round(r.height)];
-        })""",
-    )
+    return page.eval_on_selector_all(PICTURES, SIZES)
+
+
+def _wait_for_pictures(page, expected, timeout=15_000):
+    """Wait until ``expected`` drawings of real size (40 x 20 or more) are visible: outputs render
+    after the notebook model loads, widgets after their manager starts. The caller asserts the count."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        page.wait_for_function(
+            f"""expected => ({SIZES})([...document.querySelectorAll({PICTURES!r})])
+                .filter(p => p[1] >= 40 && p[2] >= 20).length >= expected""",
+            arg=expected,
+            timeout=timeout,
+        )
+    except PlaywrightTimeout:
+        pass
 
 
 def _screenshots(page, name):
@@ -406,8 +423,10 @@ def _screenshots(page, name):
     view = scroller.evaluate("n => n.clientHeight")
     shots, top = 0, 0
     while True:
-        scroller.evaluate(f"n => {{ n.scrollTop = {top}; }}")
-        page.wait_for_timeout(250)
+        # scrolled, then two animation frames: the next frame is drawn at the new position
+        scroller.evaluate(
+            f"n => new Promise(done => {{ n.scrollTop = {top}; requestAnimationFrame(() => requestAnimationFrame(done)); }})"
+        )
         page.screenshot(path=str(ARTIFACTS / f"{name}_{shots:02d}.png"))
         shots += 1
         if top + view >= height or shots >= 40:
@@ -433,10 +452,11 @@ def _stored_pictures(path):
 
 def _executed_drawings_visible(page, lesson):
     """After Run All: screenshots saved, and at least as many drawings visible as the lesson stores."""
-    page.wait_for_timeout(1500)
+    expected = _stored_pictures(NOTEBOOKS / lesson)
+    _wait_for_pictures(page, expected)
     _screenshots(page, f"{lesson.removesuffix('.ipynb')}_executed")
     visible = [p for p in _pictures(page) if p[1] >= 40 and p[2] >= 20]
-    assert len(visible) >= _stored_pictures(NOTEBOOKS / lesson), _pictures(page)
+    assert len(visible) >= expected, _pictures(page)
 
 
 @pytest.fixture(scope="module")
@@ -563,12 +583,12 @@ def _opened_unexecuted_then_run_all(lab_page, jupyterlab, lesson):
     try:
         # -- opened before running (untrusted, as cloned): every stored drawing is visible
         _open(page, base, token, f"shipped/{lesson}")
-        page.wait_for_timeout(1500)  # outputs render after the notebook model loads
+        expected = _stored_pictures(NOTEBOOKS / lesson)
+        assert expected >= 1, f"{lesson} stores no drawing at all"
+        _wait_for_pictures(page, expected)
         shots = _screenshots(page, f"{name}_unexecuted")
         assert shots >= 1
         visible = [p for p in _pictures(page) if p[1] >= 40 and p[2] >= 20]
-        expected = _stored_pictures(NOTEBOOKS / lesson)
-        assert expected >= 1, f"{lesson} stores no drawing at all"
         assert len(visible) >= expected, (
             f"{lesson}: {expected} stored drawings, but only {len(visible)} visible before running: {_pictures(page)}"
         )

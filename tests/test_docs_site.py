@@ -89,13 +89,18 @@ BUILTINS = [int, float, bool, str, tuple, list, dict, set, frozenset, object, ty
 
 @pytest.fixture(scope="session")
 def docs_site(tmp_path_factory):
-    """The site, built once as ``./dev.sh docs`` builds it: the folder of its HTML."""
+    """The site, built once as ``./dev.sh docs`` builds it: the folder of its HTML.
+
+    Into a temporary folder, or into ``$TAPEVIZ_DOCS_OUT`` when set (``.ci/run`` sets it to
+    ``docs/_build/html`` and then need not build the site a second time), from scratch either way."""
     # Only a missing Sphinx skips; with Sphinx but without the theme or myst-nb the build fails and says so.
     pytest.importorskip("sphinx", reason="Sphinx is not installed: pip install -e '.[docs]' to build the docs")
-    out = tmp_path_factory.mktemp("site")
+    given = os.environ.get("TAPEVIZ_DOCS_OUT")
+    out = Path(given).resolve() if given else tmp_path_factory.mktemp("site")
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     build = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-b", "html", "-q", "docs", str(out)],
+        # -E: every page read again, whatever an earlier build left in the folder
+        [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-E", "-b", "html", "-q", "docs", str(out)],
         cwd=ROOT,
         env=env,
         capture_output=True,
