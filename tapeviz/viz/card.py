@@ -22,7 +22,7 @@ import numpy as np
 
 from tapeviz.core.gradients import rule_named
 from tapeviz.viz import format as fmt
-from tapeviz.viz import tangent_card
+from tapeviz.viz import tangent_card, update_card
 from tapeviz.viz.card_parts import array_of, evaluated_locals, local_shown, named, ratio, value_text, wrt  # noqa: F401  (the cards' shared vocabulary, used by frames and export)
 
 
@@ -176,6 +176,8 @@ def text(card, target="y"):
         return []
     if card.get("forward"):  # the tangent player's card
         return tangent_card.text(card)
+    if card.get("update"):  # the optimizer's update
+        return update_card.text(card)
     if card.get("seed"):
         return [f"seed: {ratio(n, n)} = {row['total']}" for n, row in zip(card["outputs"].split(", "), card["rows"])]
     target = card.get("target") or target  # the sweep's target, as the player names it (loss)
@@ -208,6 +210,8 @@ def html(card, target="y"):
         return ""
     if card.get("forward"):  # the tangent player's card
         return tangent_card.html(card)
+    if card.get("update"):  # the optimizer's update
+        return update_card.html(card)
     e = fmt.html_text
     if card.get("seed"):
         body = "".join(

@@ -107,13 +107,13 @@ class Namer:
         return tape_id
 
 
-def sweep_frames(trace, sweep="last", view=None, tape=None, internals=False, names=None, **options):
+def sweep_frames(trace, sweep="last", view=None, tape=None, internals=False, names=None, start=0, **options):
     """Frames of the chosen sweep(s): the seed, one per backward step, and the result.
 
     ``tape``: a GradientTape whose own sweeps are played (the trace may hold
     an outer tape's sweeps too). ``names``: {trace id: label}; None looks the
     Python names up in the caller's namespace. ``internals``: show the
-    variable reads' own steps.
+    variable reads' own steps. ``start``: the index of the first frame (frames before it play something else).
     """
     data = trace.data if hasattr(trace, "data") else trace
     tape_id = None
@@ -134,7 +134,7 @@ def sweep_frames(trace, sweep="last", view=None, tape=None, internals=False, nam
     namer = Namer(data, view, found)
     frames = []
     for index in chosen:
-        frames += _one_sweep(trace, data, index, view, namer, internals, start=len(frames))
+        frames += _one_sweep(trace, data, index, view, namer, internals, start=start + len(frames))
     return frames, view
 
 

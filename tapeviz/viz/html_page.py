@@ -15,7 +15,7 @@ from importlib import resources
 
 from tapeviz.viz import card as cards
 from tapeviz.viz import format as fmt
-from tapeviz.viz import tangent_card
+from tapeviz.viz import tangent_card, update_card
 
 
 @functools.cache
@@ -33,6 +33,8 @@ def _compact_card(card):
         return None
     if card.get("forward"):
         return tangent_card.compact(card)
+    if card.get("update"):
+        return update_card.compact(card)
     if card.get("seed"):
         rows = [[cards.ratio(r["input"], r["input"]), "", "", r["total"], r["total"], 0] for r in card["rows"]]
     else:

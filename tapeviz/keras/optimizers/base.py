@@ -15,7 +15,7 @@ import warnings
 import numpy as np
 
 from tapeviz import backend as B
-from tapeviz.core import nest, pending_restores
+from tapeviz.core import nest, pending_restores, recording
 from tapeviz.core.indexed_slices import IndexedSlices
 from tapeviz.core.records import RecordsInit
 from tapeviz.core.tape import GradientTape
@@ -292,6 +292,7 @@ class Optimizer(RecordsInit):
             arrays.append(g)
         arrays = self._clip_gradients(arrays)
         lr = self._current_lr_value()
+        recording.announce_optimizer_step(self, variables, arrays, lr, int(to_array(self._iterations)) + 1)
         self._apply_weight_decay(variables, lr)
         for g, v in zip(arrays, variables):
             with updating(v):  # read, compute, assign: no other thread's assign* in between

@@ -27,13 +27,14 @@ var W0=svg.width.baseVal.value, H0=svg.height.baseVal.value, zoom=1;
 function replay(i){badges={};edges={};var s=i;while(s>0&&!frames[s].clear)s--;
   for(var k=s;k<=i;k++)apply(frames[k]);}
 function apply(f){if(f.clear){badges={};edges={};} var k; for(k in (f.set||{}))badges[k]=f.set[k]; for(k in (f.edges||{}))edges[k]=f.edges[k];}
-function answerOf(f){if(!f.card||f.card.seed||!f.card.rows.length)return null;
+function answerOf(f){if(!f.card||f.card.seed||f.card.upd||!f.card.rows.length)return null;
   if(f.card.fwd){var a=parseFloat(f.card.ans);return isNaN(a)?null:a;} var r=f.card.rows[0];
   var m=String(r[3]).split(' = ');var v=parseFloat(m[m.length-1]);return isNaN(v)?null:v;}
 function hiding(i){return predict.checked&&!revealed[i]&&answerOf(frames[i])!==null;}
 function text(tag,t,cls){var e=document.createElement(tag);e.textContent=t;if(cls)e.className=cls;return e;}
 function drawCard(f,hide){cardBox.innerHTML='';var c=f.card;if(!c)return;var t=document.createElement('table');
   if(c.fwd){drawTangentCard(c,t,hide);cardBox.appendChild(t);return;}
+  if(c.upd){drawUpdateCard(c,t);cardBox.appendChild(t);return;}
   if(c.seed){c.rows.forEach(function(r){var tr=document.createElement('tr');tr.appendChild(text('td','seed'));
     tr.appendChild(text('td',r[0]+' = '+r[3]));t.appendChild(tr);});cardBox.appendChild(t);return;}
   var h=document.createElement('tr');h.appendChild(text('th',c.op+' \u2192 '+c.out));var fm=text('th',c.f,'tv-formula');fm.colSpan=4;h.appendChild(fm);t.appendChild(h);
@@ -42,6 +43,11 @@ function drawCard(f,hide){cardBox.innerHTML='';var c=f.card;if(!c)return;var t=d
     tr.appendChild(text('td',r[1]||c.f));tr.appendChild(text('td',hide?'? (your turn)':r[3],'tv-product'));
     tr.appendChild(text('td',hide?'?':r[4]));t.appendChild(tr);});
   cardBox.appendChild(t);}
+// the optimizer's update (tapeviz/viz/update_card.py): quantity, rule with the numbers, value
+function drawUpdateCard(c,t){var h=document.createElement('tr');var th=text('th',c.t);th.colSpan=3;h.appendChild(th);t.appendChild(h);
+  var hd=document.createElement('tr');['quantity','rule, with the numbers','value'].forEach(function(x){hd.appendChild(text('td',x,'tv-head'));});t.appendChild(hd);
+  c.rows.forEach(function(r){var tr=document.createElement('tr');tr.appendChild(text('td',r[0]));tr.appendChild(text('td',r[1]));
+    tr.appendChild(text('td',r[2],'tv-product'));t.appendChild(tr);});}
 function drawTangentCard(c,t,hide){
   if(c.seed){c.rows.forEach(function(r){var tr=document.createElement('tr');tr.appendChild(text('td','tangent'));
     tr.appendChild(text('td',r[0]+' = '+r[1]));t.appendChild(tr);});return;}
