@@ -600,3 +600,63 @@ def test_lesson_opened_unexecuted_then_run_all(lab_page, jupyterlab, lesson):
         assert not problems, problems
     finally:
         _shut_down_kernels(base, token)
+
+
+def test_lesson_8_player_steps_to_the_adam_update(lab_page, jupyterlab):
+    """Lesson 8 after Run All: its training-step player steps through the clipping (the global norm the
+    lesson printed, the scale) to Adam's update of the first weight (g, m, v, alpha, the step)."""
+    base, token, _work = jupyterlab
+    page, problems = lab_page
+    problems.clear()
+    name = "08_training_loops"
+    try:
+        _open(page, base, token, f"shipped/{name}.ipynb")
+        _menu(page, "Edit", "Clear Outputs of All Cells")
+        page.wait_for_function("() => !document.querySelector('.jp-OutputArea-output')", timeout=10_000)
+        _run_all(page)
+        assert not _errors(page), _errors(page)
+        printed = page.locator(".jp-OutputArea-output").filter(has_text="global norm of the gradients").first
+        norm = printed.text_content().split("global norm of the gradients ")[1].split(",")[0]
+        player = (
+            page.locator(".jp-OutputArea-output .widget-vbox")
+            .filter(has=page.locator("button", has_text="step \u25b6"))
+            .first
+        )
+        player.scroll_into_view_if_needed()
+        seen = {}
+        for _ in range(60):  # forward, sweep, clipping, then the first update
+            state = _player_state(player)
+            caption = state["caption"]
+            if "Before apply_gradients" in caption and "clip" not in seen:
+                _settle(page, player, None)
+                seen["clip"] = _player_state(player)
+                player.screenshot(path=str(ARTIFACTS / f"{name}_player_clipping.png"))
+            if "Adam step" in caption:
+                break
+            player.locator("button", has_text="step \u25b6").first.click()
+            page.wait_for_function(
+                "([root, before]) => { const c = [...root.querySelectorAll('.widget-html-content')]"
+                ".map(n => n.textContent).find(t => /step \\d+ of/.test(t)); return c && c !== before; }",
+                arg=[player.element_handle(), caption],
+                timeout=15_000,
+            )
+        else:
+            pytest.fail(f"the player never reached Adam's update; last caption: {caption}")
+        assert "clip" in seen, "the player skipped the clipping step"
+        clip_card = seen["clip"]["card"]
+        # the card's global norm is the number the lesson printed
+        assert clip_card[clip_card.index("global norm") + 2] == norm, clip_card
+        assert "scale" in clip_card, clip_card
+        _settle(page, player, seen["clip"]["highlight"])
+        adam = _player_state(player)
+        assert adam["highlight"] is not None, "the updated weight is not highlighted"
+        cells = adam["card"]
+        assert cells[:3] == ["quantity", "rule, with the numbers", "value"], cells
+        quantities = cells[3::3]
+        assert quantities[:5] == ["g", "m", "v", "\u03b1", "step"], cells
+        assert cells[cells.index("m") + 1].startswith("0.9\u00b7m + 0.1\u00b7g"), cells
+        assert any(b.startswith("now ") for b in adam["badges"]), adam["badges"]
+        player.screenshot(path=str(ARTIFACTS / f"{name}_player_adam.png"))
+        assert not problems, problems
+    finally:
+        _shut_down_kernels(base, token)

@@ -235,6 +235,12 @@ def test_training_step_player_plays_forward_sweep_clip_and_update():
     assert any(line.strip().startswith("m = 0.9\u00b7m + 0.1\u00b7g") for line in lines)
     clip = next(f for f in player.frames if f["kind"] == "clip")
     assert "clip_by_global_norm(gradients, 0.5)" in clip["caption"]
+    # from the clipping on, only the variables carry badges: what each gets, then its new value
+    badges, edges = player.animation.state(clip["index"])
+    assert set(badges) == {f["node"] for f in updates} and not edges
+    assert all(text.startswith("gets ") for text in badges.values())
+    badges, _ = player.animation.state(updates[0]["index"])
+    assert badges[updates[0]["node"]].startswith("now ")
     # predict mode never asks about the update (no single gradient to type)
     from tapeviz.viz.widget import answer_of
 

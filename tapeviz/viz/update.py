@@ -283,6 +283,8 @@ def update_frames(record, node_of, name_of, target="loss", start=0):
 
     ``node_of(variable)``: the picture's node for a variable (or None);
     ``name_of(variable)``: what the player calls it; ``target``: the loss's name.
+    The first frame clears the sweep's badges: from then on the badges are the
+    variables' (the gradient each one gets, then its new value).
     """
     step = record.last if isinstance(record, UpdateRecord) else record
     if step is None:
@@ -298,6 +300,9 @@ def update_frames(record, node_of, name_of, target="loss", start=0):
             {
                 "index": start + len(frames),
                 "kind": kind,
+                # the update's first frame starts the badges afresh: the sweep's labels on the
+                # edges and the tensors are not what this part is about (nor do they crowd it)
+                "clear": not frames,
                 "node": node,
                 "op": None,
                 "caption": caption,
