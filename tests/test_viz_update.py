@@ -241,6 +241,7 @@ def test_training_step_player_plays_forward_sweep_clip_and_update():
     assert all(text.startswith("gets ") for text in badges.values())
     badges, _ = player.animation.state(updates[0]["index"])
     assert badges[updates[0]["node"]].startswith("now ")
+    assert "new value (now ...)" in player.animation.legend_html()
     # predict mode never asks about the update (no single gradient to type)
     from tapeviz.viz.widget import answer_of
 
