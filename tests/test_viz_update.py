@@ -138,6 +138,17 @@ def test_clipping_by_the_global_norm_is_found_as_one_scale():
     assert "clip_by_global_norm(gradients, 0.5)" in update.clip_caption(found)
 
 
+def test_a_record_hears_only_its_own_thread():
+    import threading
+
+    w = tf.Variable(1.0)
+    with viz.record_update() as record:
+        other = threading.Thread(target=lambda: tf.keras.optimizers.SGD(0.1).apply_gradients([(tf.constant(1.0), w)]))
+        other.start()
+        other.join()
+    assert record.steps == [] and math.isclose(float(w.numpy()), 0.9, rel_tol=1e-6)
+
+
 def test_a_change_that_is_not_one_scale_is_called_changed():
     a, b = tf.Variable([1.0, 2.0]), tf.Variable(3.0)
     with viz.record_update() as record:
@@ -242,6 +253,8 @@ def test_training_step_player_plays_forward_sweep_clip_and_update():
     badges, _ = player.animation.state(updates[0]["index"])
     assert badges[updates[0]["node"]].startswith("now ")
     assert "new value (now ...)" in player.animation.legend_html()
+    table = cards.html(updates[0]["card"])
+    assert "rule, with the numbers" in table and "<script" not in table
     # predict mode never asks about the update (no single gradient to type)
     from tapeviz.viz.widget import answer_of
 

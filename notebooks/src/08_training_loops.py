@@ -152,7 +152,7 @@ print(
 # 1. **forward**: the ops appear on the tape as they run, layer by layer, then the loss;
 # 2. **the reverse sweep**: from `d(loss)/d(loss) = 1` back through `loss`,
 #    `out` and `hidden` to each weight's gradient (the red badges);
-# 3. **clipping**: the global norm of all four gradients together and the
+# 3. **clipping**: the global norm of all the gradients together and the
 #    scale `clip_by_global_norm` multiplies them by (the badges show what the
 #    optimizer gets);
 # 4. **Adam**, one weight at a time: the card shows `m` and `v` moving toward

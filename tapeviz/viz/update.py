@@ -24,6 +24,7 @@ events. Cards are drawn by :mod:`tapeviz.viz.update_card`.
 """
 
 import math
+import threading
 from contextlib import contextmanager
 
 import numpy as np
@@ -55,6 +56,7 @@ class UpdateRecord:
     """
 
     def __init__(self):
+        self.thread = threading.get_ident()  # a record hears its own thread's step, as trace() does
         self.steps = []
         self._sources = {}  # tape serial -> the sources of its open sweep
         self._raw = {}  # id(source) -> (source, the gradient a sweep returned for it)
@@ -62,14 +64,20 @@ class UpdateRecord:
 
     # -- listening ---------------------------------------------------------------------------
     def on_sweep_started(self, event):
+        if threading.get_ident() != self.thread:
+            return
         self._sources[event.tape] = event.sources
 
     def on_sweep_finished(self, event):
+        if threading.get_ident() != self.thread:
+            return
         for source, result in zip(self._sources.pop(event.tape, ()), event.results):
             if result is not None and hasattr(result, "shape"):
                 self._raw[id(source)] = (source, _copy(result))
 
     def on_optimizer_step(self, event):
+        if threading.get_ident() != self.thread:
+            return
         optimizer = event.optimizer
         names = list(getattr(optimizer, "slot_names", ()))
         rows, whose = [], {}
@@ -101,6 +109,8 @@ class UpdateRecord:
         self._open = (step, whose, getattr(optimizer, "iterations", None))
 
     def on_variable_assigned(self, event):
+        if threading.get_ident() != self.thread:
+            return
         if self._open is None:
             return
         step, whose, iterations = self._open
