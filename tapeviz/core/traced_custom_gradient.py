@@ -9,7 +9,7 @@ gradient graph, as the eager ``custom_gradient`` does with the user's grad_fn.
 
 from tapeviz.core import nest, recording, state
 from tapeviz.core.graph import SPECIAL_OPS
-from tapeviz.core.tensor import Tensor, convert_to_tensor
+from tapeviz.core.tensor import Tensor, convert_to_tensor, tensor_id, to_array
 from tapeviz.core.tracing import Tracer, _tracing_only
 
 # TF's message for a custom gradient saved without its gradient, when a tape needs it.
@@ -31,8 +31,9 @@ class _GradientTracer(Tracer):
         self.saved = []  # forward value ids, in placeholder order after the upstreams
 
     def ref(self, value):
-        if value._id not in self.refs and value._id in self.forward.symbolic:
-            self.saved.append(self.forward.refs[value._id])
+        key = tensor_id(value)
+        if key not in self.refs and key in self.forward.symbolic:
+            self.saved.append(self.forward.refs[key])
             return self.add_placeholder(value, f"saved{len(self.saved) - 1}")
         return super().ref(value)
 
@@ -54,7 +55,7 @@ def trace_gradient(forward, flat, grad_fn, variables):
     """Trace ``grad_fn`` on placeholder upstreams; returns (gradient graph, forward graph)."""
     gradient = _GradientTracer(forward)
     gradient.relaxed_sizes = forward.relaxed_sizes
-    upstream = [Tensor(t._value * 0 + 1) for t in flat]
+    upstream = [Tensor(to_array(t) * 0 + 1) for t in flat]
     for position, tensor in enumerate(upstream):
         gradient.add_placeholder(tensor, f"upstream{position}")
     muted = list(state.listeners)
@@ -96,7 +97,7 @@ def _run(node, inputs):
     args, variables = inputs[:n_args], inputs[n_args:]
     with _tracing_only(None, tapes=[recording.AccessedVariables()]):
         flat, saved = attrs["forward"].run(args)
-    outputs = [Tensor(t._value) for t in flat]  # fresh ids, as the eager wrapper makes
+    outputs = [Tensor(to_array(t)) for t in flat]  # fresh ids, as the eager wrapper makes
     gradient = attrs["gradient"]
 
     def grad_fn(*upstream, variables=None):

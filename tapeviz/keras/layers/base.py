@@ -21,7 +21,7 @@ from tapeviz.core import nest, pending_restores, state
 from tapeviz.core.primitives.math import cast
 from tapeviz.core.records import RecordsInit
 from tapeviz.core.scopes import name_scope
-from tapeviz.core.tensor import Tensor, Variable, convert_to_tensor, to_array
+from tapeviz.core.tensor import Tensor, Variable, convert_to_tensor, tensor_id, to_array
 from tapeviz.keras import constraints, initializers, masking, regularizers
 from tapeviz.keras.variables import Variable as KerasVariable
 from tapeviz.keras.variables import _stack as _path_stack
@@ -623,7 +623,8 @@ def _is_symbolic(inputs):
 def _unique(variables):
     seen, result = set(), []
     for v in variables:
-        if v._id not in seen:
-            seen.add(v._id)
+        key = tensor_id(v)
+        if key not in seen:
+            seen.add(key)
             result.append(v)
     return result
