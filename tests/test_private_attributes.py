@@ -1,0 +1,85 @@
+"""Outside the module that defines them, a Tensor's array and id are read through
+the public internal API (``to_array``, ``tensor_id`` in tapeviz/core/tensor.py),
+never as ``._value`` / ``._id``: public internal APIs instead of another
+module's private attributes. Checked on the source (ast), no code run.
+"""
+
+import ast
+import pathlib
+
+import tapeviz
+
+ROOT = pathlib.Path(tapeviz.__file__).parent
+PRIVATE = {"_value", "_id"}  # Tensor's and Variable's slots (core/tensor.py)
+
+# Core modules already clean: they stay so. The rest of the core is being moved
+# over; add a module here once it reads no ``._value`` / ``._id``.
+CLEAN_CORE = {
+    "core/tracing.py",
+    "core/traced_custom_gradient.py",
+    "core/indexed_slices.py",
+    "core/custom_gradient.py",
+}
+
+
+def private_reads(path):
+    """(line, text) of each ``x._value`` / ``x._id`` (x not self or cls), and each
+    ``hasattr``/``getattr``/``setattr`` naming one of them, in the file at ``path``."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr in PRIVATE:
+            owner = node.value
+            if not (isinstance(owner, ast.Name) and owner.id in ("self", "cls")):
+                found.append((node.lineno, ast.unparse(node)))
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in ("hasattr", "getattr", "setattr")
+            and len(node.args) >= 2
+            and isinstance(node.args[1], ast.Constant)
+            and node.args[1].value in PRIVATE
+        ):
+            found.append((node.lineno, ast.unparse(node)))
+    return sorted(found)
+
+
+def _guarded():
+    for path in sorted(ROOT.rglob("*.py")):
+        relative = path.relative_to(ROOT).as_posix()
+        if not relative.startswith("core/") or relative in CLEAN_CORE:
+            yield relative, path
+
+
+def test_the_scan_finds_the_reads_where_they_are_allowed():
+    # tensor.py defines the slots and reads them: a scan that saw nothing there would prove nothing below
+    reads = private_reads(ROOT / "core" / "tensor.py")
+    assert any(text.endswith("._value") for _, text in reads)
+    assert any(text.endswith("._id") for _, text in reads)
+
+
+def test_the_scan_sees_hasattr_and_ignores_own_attributes(tmp_path):
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        "def f(t, other):\n"
+        "    ok = self._value, cls._id\n"
+        "    return t._value, other._id, hasattr(t, '_value'), getattr(t, 'name')\n",
+        encoding="utf-8",
+    )
+    assert [text for _, text in private_reads(sample)] == ["t._value", "other._id", "hasattr(t, '_value')"]
+
+
+def test_no_module_outside_the_core_reads_a_tensors_private_value_or_id():
+    offenders = [
+        f"tapeviz/{relative}:{line}: {text}" for relative, path in _guarded() for line, text in private_reads(path)
+    ]
+    assert not offenders, (
+        "Read a Tensor's array with to_array(t) and its id with tensor_id(t) (tapeviz.core.tensor), "
+        "not its private slots:\n" + "\n".join(offenders)
+    )
+
+
+def test_the_guarded_core_modules_exist():
+    # a renamed module would drop out of the check silently
+    missing = [name for name in CLEAN_CORE if not (ROOT / name).is_file()]
+    assert not missing
