@@ -31,7 +31,7 @@ def private_reads(path):
         if isinstance(node, ast.Attribute) and node.attr in PRIVATE:
             owner = node.value
             if not (isinstance(owner, ast.Name) and owner.id in ("self", "cls")):
-                found.append((node.lineno, ast.unparse(node)))
+                found.append((node.lineno, node.col_offset, ast.unparse(node)))
         elif (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Name)
@@ -40,8 +40,8 @@ def private_reads(path):
             and isinstance(node.args[1], ast.Constant)
             and node.args[1].value in PRIVATE
         ):
-            found.append((node.lineno, ast.unparse(node)))
-    return sorted(found)
+            found.append((node.lineno, node.col_offset, ast.unparse(node)))
+    return [(line, text) for line, _, text in sorted(found)]
 
 
 def _guarded():
