@@ -82,7 +82,7 @@ def step_card(op, step, event, name_of, totals, node_of, skip=()):
                     row["underflow"] = _underflow(up, local_value, grad_value)
         node = node_of(tid)
         if position not in skip:
-            row["sum"], row["total"] = _accumulate(totals, node, grad_value, grad, step["totals"].get(tid))
+            row["sum"], row["total"] = accumulate(totals, node, grad_value, grad, step["totals"].get(tid))
         rows.append(row)
     return {
         "op": op["name"],
@@ -121,7 +121,7 @@ def _formula_on_inputs(op, step, name_of):
     return named(",  ".join(pieces), op["name"], [symbol_of(t) for t in op["inputs"]])
 
 
-def _accumulate(totals, node, value, preview, fallback):
+def accumulate(totals, node, value, preview, fallback):
     """Add one gradient to ``node``'s running total: (running-sum text or None, new total text)."""
     previous = totals.get(node)
     if value is not None and not isinstance(previous, str):

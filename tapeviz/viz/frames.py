@@ -163,7 +163,7 @@ def _one_sweep(trace, data, index, view, namer, internals, start):
                 else (cards.np.ones(tuple(target_tensor.shape)) if hasattr(target_tensor, "shape") else None)
             )
         node = namer.node(tid)
-        cards._accumulate(totals, node, value, seed, None)
+        cards.accumulate(totals, node, value, seed, None)
         seeds[node] = badge(node, seed)
     tape_name = namer.tape(sweep["tape"])
     seed_text = ", ".join(f"{cards.ratio(namer(t), namer(t))} = {s}" for t, s in zip(sweep["targets"], sweep["seeds"]))

@@ -78,7 +78,7 @@ class Player:
             if hide:  # predict mode: the new gradients stay hidden, the highlight moves
                 badges, edges = self.animation.state(index - 1)
                 frame = dict(self.frames[index], flow=[])
-                svg = self.animation._draw(frame, badges, edges, caption=False, zoom=zoom)
+                svg = self.animation.draw_frame(frame, badges, edges, caption=False, zoom=zoom)
             else:
                 svg = self.animation.frame_svg(index, caption=False, zoom=zoom)  # the widget shows the caption
             self._cache[key] = svg
