@@ -117,7 +117,7 @@ class Tracer:
             if value is None:
                 return None
             if hasattr(value, "assign"):
-                with _tracing_only(self):
+                with tracing_only(self):
                     value = value.read_value()
             elif not isinstance(value, Tensor):
                 value = convert_to_tensor(value)
@@ -176,7 +176,7 @@ def user_frame():
     return "<unknown>", 0
 
 
-class _tracing_only:
+class tracing_only:
     """Run a block with only ``tracer`` listening (tapes and other tracers set aside)."""
 
     def __init__(self, tracer, tapes=None):
@@ -290,13 +290,13 @@ def _template(structure, tensors):
     def leaf(value):
         if _is_tensorlike(value):
             tensors.append(value)
-            return _Slot(len(tensors) - 1)
+            return Slot(len(tensors) - 1)
         return value
 
     return nest.map_structure(leaf, structure)
 
 
-class _Slot:
+class Slot:
     """A tensor's place in a host call's arguments or result."""
 
     __slots__ = ("index",)
@@ -309,7 +309,7 @@ class _Slot:
 
 
 def fill(template, values):
-    return nest.map_structure(lambda v: values[v.index] if isinstance(v, _Slot) else v, template)
+    return nest.map_structure(lambda v: values[v.index] if isinstance(v, Slot) else v, template)
 
 
 def _traced_host_call(fn, name, stateful, args, kwargs):
@@ -320,7 +320,7 @@ def _traced_host_call(fn, name, stateful, args, kwargs):
         result = None
     else:
         watcher = _CreationWatcher()
-        with _tracing_only(watcher):
+        with tracing_only(watcher):
             result = fn(*args, **kwargs)
         for tracer in tracers:  # an optimizer building its slots on a later trace is TF's error too
             tracer.created_variables.extend(watcher.created_variables)

@@ -50,9 +50,9 @@ def _slot_base(variable):
 
 
 def _default_name(optimizer):
-    from tapeviz.keras.layers.base import _snake_case, unique_name
+    from tapeviz.keras.layers.base import snake_case, unique_name
 
-    return unique_name(_snake_case(type(optimizer).__name__))
+    return unique_name(snake_case(type(optimizer).__name__))
 
 
 class Optimizer(RecordsInit):
