@@ -48,7 +48,7 @@ function scoreText(){var first=0,answered=0;Object.keys(given).forEach(function(
   if(g.status==='right'||g.status==='revealed'){answered++;if(g.status==='right'&&!g.wrong)first++;}});
   return answered?said.score.replace('{first}',first).replace('{answered}',answered):said.nothing;}
 function text(tag,t,cls){var e=document.createElement(tag);e.textContent=t;if(cls)e.className=cls;return e;}
-function mark(n){return '? ('+n+')';}
+function unknown(n){return '? ('+n+')';}
 function drawCard(f,hidden){cardBox.innerHTML='';var c=f.card;if(!c)return;var t=document.createElement('table');
   if(c.fwd){drawTangentCard(c,t,hidden['0:total']);cardBox.appendChild(t);return;}
   if(c.seed){c.rows.forEach(function(r){var tr=document.createElement('tr');tr.appendChild(text('td','seed'));
@@ -57,8 +57,8 @@ function drawCard(f,hidden){cardBox.innerHTML='';var c=f.card;if(!c)return;var t
   var hd=document.createElement('tr');['to','upstream','local derivative','upstream \u00d7 local','collected at the input'].forEach(function(x){hd.appendChild(text('td',x,'tv-head'));});t.appendChild(hd);
   c.rows.forEach(function(r,k){var tr=document.createElement('tr');tr.appendChild(text('td',r[0]));tr.appendChild(text('td',c.up));
     var p=hidden[k+':product'], s=hidden[k+':sum'];
-    tr.appendChild(text('td',r[1]||c.f));tr.appendChild(text('td',p?mark(p):r[3],'tv-product'));
-    tr.appendChild(text('td',s?mark(s):(p?'?':r[4])));t.appendChild(tr);});
+    tr.appendChild(text('td',r[1]||c.f));tr.appendChild(text('td',p?unknown(p):r[3],'tv-product'));
+    tr.appendChild(text('td',s?unknown(s):(p?'?':r[4])));t.appendChild(tr);});
   cardBox.appendChild(t);}
 function drawTangentCard(c,t,hide){
   if(c.seed){c.rows.forEach(function(r){var tr=document.createElement('tr');tr.appendChild(text('td','tangent'));
@@ -67,7 +67,7 @@ function drawTangentCard(c,t,hide){
   var hd=document.createElement('tr');['from','tangent in','local derivative','local \u00d7 tangent'].forEach(function(x){hd.appendChild(text('td',x,'tv-head'));});t.appendChild(hd);
   c.rows.forEach(function(r){var tr=document.createElement('tr');tr.appendChild(text('td',r[0]));tr.appendChild(text('td',r[1]));
     tr.appendChild(text('td',r[2]));tr.appendChild(text('td',hide?'?':r[3],'tv-product'));t.appendChild(tr);});
-  var last=document.createElement('tr');var tot=text('td',hide?mark(hide):c.tot,'tv-product');tot.colSpan=4;last.appendChild(tot);t.appendChild(last);}
+  var last=document.createElement('tr');var tot=text('td',hide?unknown(hide):c.tot,'tv-product');tot.colSpan=4;last.appendChild(tot);t.appendChild(last);}
 function draw(){var f=frames[current]; var hide=hiding(current);
   while(layer.firstChild)layer.removeChild(layer.firstChild);
   (f.hidden||[]).forEach(function(id){var b=boxes[id];if(!b)return;
