@@ -555,6 +555,8 @@ PREDICT_SCRIPTS = {
         ],
         "4 of 6",
     ),
+    # forward mode, y = x * x at 3 with the tangent 1: the output's tangent is 3 + 3
+    "fw": ([("step", "your turn"), ("3", "one input's share"), ("6", "\u2714 right on the second try")], "0 of 1"),
 }
 
 
@@ -575,7 +577,7 @@ def _predict_wrong_then_right(page, root, parts, lesson, shot=None):
             arg=[root.element_handle(), said, before],
             timeout=15_000,
         )
-        if said == "not yet" or "forgot" in said or "added" in said:
+        if typed != "step" and "\u2714" not in said:  # a first wrong answer: the retry
             card = root.locator(parts["card"]).first.text_content()
             assert "? (" in card, f"a first wrong answer revealed the value: {card}"
             if shot is not None:  # the first retry, as a student sees it
@@ -587,7 +589,8 @@ def _predict_wrong_then_right(page, root, parts, lesson, shot=None):
 
 def test_predict_mode_retry_then_right_kernel_free(browser, tmp_path):
     """The kernel-free player (player.js) in lessons 1 and 7 as shipped, unexecuted (the stored copy
-    the docs site embeds; JupyterLab drops it in an untrusted notebook), and in a freshly exported page."""
+    the docs site embeds; JupyterLab drops it in an untrusted notebook), and in freshly exported pages
+    (the reverse sweep, and forward mode's tangents)."""
     import html
 
     import nbformat
@@ -608,6 +611,10 @@ def test_predict_mode_retry_then_right_kernel_free(browser, tmp_path):
         f = x * y + tf.sin(x)
     tape.gradient(f, [x, y])
     pages["07_exported"] = viz.player(tape, predict=True).to_html()
+    x = tf.Variable(3.0, name="x")
+    with tf.autodiff.ForwardAccumulator(primals=x, tangents=tf.constant(1.0)) as acc:
+        y = x * x  # noqa: F841
+    pages["fw_exported"] = viz.player(acc, predict=True).to_html()
     problems = []
     context, page = _new_page(browser, problems)
     try:

@@ -191,6 +191,7 @@ def test_kernel_free_page_carries_the_same_questions_and_rules():
     page = player.to_html()
     shipped = json.loads(re.search(r'id="tapeviz-frames">(.*?)</script>', page).group(1))
     rules = json.loads(re.search(r'id="tapeviz-predict">(.*?)</script>', page).group(1))
+    texts = rules.pop("texts")
     assert rules == json.loads(json.dumps(predict.rules()))
     for frame, sent in zip(player.frames, shipped):
         want = frame.get("ask", [])
@@ -199,4 +200,8 @@ def test_kernel_free_page_carries_the_same_questions_and_rules():
             (q["label"], q["cell"], q["row"], q["reveal"]) for q in want
         ]
         assert [q["answer"] for q in got] == pytest.approx([q["answer"] for q in want], rel=1e-6)
+        # the messages travel once, each question pointing at its own
+        assert [texts[q["otherwise"]] for q in got] == [q["otherwise"] for q in want]
+        assert [[texts[i] for _v, i in q["hints"]] for q in got] == [[m for _v, m in q["hints"]] for q in want]
+    assert len(texts) == len(set(texts))
     assert '<div class="tv-ask"></div>' in page and '<div class="tv-score"></div>' in page

@@ -58,30 +58,38 @@ def _compact_card(card):
     }
 
 
-def _rounded(question):
+def _shipped(question, texts):
+    """A question as the page ships it: 6 digits (plenty for a 1e-3 tolerance), and each message as an
+    index into ``texts`` (a long sweep repeats the same few messages at every step)."""
+
     def short(value):
         return float(f"{value:.6g}")
+
+    def index(text):
+        return texts.setdefault(text, len(texts))
 
     upstream = question["upstream"]
     return dict(
         question,
         answer=short(question["answer"]),
-        hints=[[short(value), said] for value, said in question["hints"]],
+        hints=[[short(value), index(said)] for value, said in question["hints"]],
+        otherwise=index(question["otherwise"]),
         upstream=None if upstream is None else short(upstream),
     )
 
 
 def _frame_json(animation):
-    out = []
+    """(frames as the page replays them, the predict-mode messages their questions point into)."""
+    out, texts = [], {}
     for frame in animation.frames:
         item = {k: frame[k] for k in _KEEP if frame.get(k)}
         if "card" in item:
             item["card"] = _compact_card(item["card"])
-        if "ask" in item:  # predict mode's questions; 6 digits are plenty for a 1e-3 tolerance
-            item["ask"] = [_rounded(question) for question in item["ask"]]
+        if "ask" in item:
+            item["ask"] = [_shipped(question, texts) for question in item["ask"]]
         item["index"] = frame["index"]
         out.append(item)
-    return out
+    return out, list(texts)
 
 
 def html_player(animation, title="tapeviz", predict=False):
@@ -89,7 +97,8 @@ def html_player(animation, title="tapeviz", predict=False):
 
     ``predict``: the page opens in predict mode (as ``tf.viz.player(tape, predict=True)`` does).
     """
-    frames = fmt.script_json(json.dumps(_frame_json(animation), sort_keys=True, separators=(",", ":")))
+    shipped, texts = _frame_json(animation)
+    frames = fmt.script_json(json.dumps(shipped, sort_keys=True, separators=(",", ":")))
     boxes = fmt.script_json(
         json.dumps({k: [round(v, 1) for v in b] for k, b in sorted(animation.boxes.items())}, separators=(",", ":"))
     )
@@ -106,7 +115,7 @@ def html_player(animation, title="tapeviz", predict=False):
         )
     )
     style = fmt.script_json(json.dumps(animation.style, sort_keys=True, separators=(",", ":")))
-    rules = fmt.script_json(json.dumps(predicting.rules(), sort_keys=True, separators=(",", ":")))
+    rules = fmt.script_json(json.dumps(dict(predicting.rules(), texts=texts), sort_keys=True, separators=(",", ":")))
     return f"""<!DOCTYPE html>
 <html><head><meta charset="utf-8"><title>{fmt.html_text(title)}</title>
 <style>{static_text("player.css")}</style></head><body>

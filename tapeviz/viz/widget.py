@@ -178,7 +178,9 @@ class Player:
                 if now is not None and position > now:
                     break
                 given = quiz.given.get((index, position), {})
-                label = w.HTML(f"{position + 1}. {fmt.html_text(question['label'])} =")
+                label = w.HTML(
+                    f"{position + 1}. {fmt.html_text(question['label'])} =", layout=w.Layout(flex="0 0 auto")
+                )
                 field = w.Text(value=given.get("typed", ""), layout=w.Layout(width="110px"))
                 said = w.HTML(_verdict_html(given))
                 self._parts["verdict"] = said  # the last question shown: the one asked now, or the last answered

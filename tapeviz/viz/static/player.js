@@ -38,8 +38,9 @@ function pending(i){var out={},start=currentQ(i);if(start<0)return out;
   asks(i).forEach(function(q,n){if(n>=start)out[q.row+':'+q.cell]=n+1;});return out;}
 function close(got,want){return Math.abs(got-want)<=rules.tolerance[0]*Math.max(1,Math.abs(want))+rules.tolerance[1];}
 function num(v){return String(Number(v.toPrecision(4)));}
-function teaching(q,got){for(var k=0;k<q.hints.length;k++)if(close(got,q.hints[k][0]))return q.hints[k][1];
-  return q.otherwise.replace('{needed}',q.upstream?num(got/q.upstream):'?');}
+// messages are shipped once, in rules.texts; the questions hold their indices
+function teaching(q,got){for(var k=0;k<q.hints.length;k++)if(close(got,q.hints[k][0]))return rules.texts[q.hints[k][1]];
+  return rules.texts[q.otherwise].replace('{needed}',q.upstream?num(got/q.upstream):'?');}
 function judge(q,typed,wrong){if(!numberRe.test(typed))return ['unreadable',said.unreadable];var got=parseFloat(typed);
   if(close(got,q.answer))return ['right',wrong?said.second:said.first];
   if(wrong+1>=rules.tries)return ['revealed',said.revealed.replace('{reveal}',q.reveal)];
