@@ -632,6 +632,11 @@ def test_predict_mode_retry_then_right_kernel_free(browser, tmp_path):
             shot = ARTIFACTS / f"predict_kernel_free_{label}_retry.png"
             _predict_wrong_then_right(page, page.locator("#tapeviz-player"), parts, label[:2], shot)
             page.screenshot(path=str(ARTIFACTS / f"predict_kernel_free_{label}.png"))
+            page.reload()  # afresh: step on past an unanswered step is refused, as in the widget
+            page.click(".tv-next")
+            page.click(".tv-next")
+            caption = page.locator(".tv-caption").text_content()
+            assert caption.startswith("step 1 of") and "your turn" in caption, caption
         assert not problems, problems
     finally:
         context.close()

@@ -181,12 +181,12 @@ class Player:
                 label = w.HTML(
                     f"{position + 1}. {fmt.html_text(question['label'])} =", layout=w.Layout(flex="0 0 auto")
                 )
-                field = w.Text(value=given.get("typed", ""), layout=w.Layout(width="110px"))
+                field = w.Text(value=given.get("typed", ""), layout=w.Layout(width="110px", flex="0 0 auto"))
                 said = w.HTML(_verdict_html(given))
                 self._parts["verdict"] = said  # the last question shown: the one asked now, or the last answered
                 if position == now:
                     field.value = "" if given.get("status") == "retry" else field.value
-                    check = w.Button(description="check", layout=w.Layout(width="70px"))
+                    check = w.Button(description="check", layout=w.Layout(width="70px", flex="0 0 auto"))
                     check.on_click(on_check)
                     self._parts.update(guess=field, check=check)
                     rows.append(w.HBox([label, field, check, said]))

@@ -123,7 +123,7 @@ function check(typed){var p=currentQ(current);if(p<0)return;var g=record(current
   var next=askBox.querySelector('input:not([disabled])');if(next)next.focus();}
 root.querySelector('.tv-first').onclick=function(){stop();show(0);};
 root.querySelector('.tv-back').onclick=function(){stop();show(current-1);};
-root.querySelector('.tv-next').onclick=function(){stop();show(current+1);};
+root.querySelector('.tv-next').onclick=function(){stop();if(!hiding(current))show(current+1);};  // predict: answer first, as in the widget
 root.querySelector('.tv-last').onclick=function(){stop();show(frames.length-1);};
 root.querySelector('.tv-zoom-in').onclick=function(){setZoom(zoom*1.25);};
 root.querySelector('.tv-zoom-out').onclick=function(){setZoom(zoom/1.25);};
