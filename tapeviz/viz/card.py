@@ -81,8 +81,17 @@ def step_card(op, step, event, name_of, totals, node_of, skip=()):
                 elif grad_value is not None and up is not None:
                     row["underflow"] = _underflow(up, local_value, grad_value)
         node = node_of(tid)
+        before = totals.get(node)
         if position not in skip:
             row["sum"], row["total"] = accumulate(totals, node, grad_value, grad, step["totals"].get(tid))
+        # The card's numbers as floats where they are single numbers: what predict mode asks and checks.
+        row["numbers"] = {
+            "upstream": _scalar(upstream_values[0] if upstream_values else upstream[0]),
+            "local": _scalar(item[1]) if item is not None else None,
+            "product": _scalar(grad_value if grad_value is not None else grad),
+            "before": _scalar(before) if row["sum"] else None,
+            "after": _scalar(totals.get(node)) if row["sum"] else None,
+        }
         rows.append(row)
     return {
         "op": op["name"],
@@ -94,6 +103,19 @@ def step_card(op, step, event, name_of, totals, node_of, skip=()):
         "rows": rows,
         "evaluated": described is not None,
     }
+
+
+def _scalar(value):
+    """A single finite number as a float (from an array or a preview text), else None."""
+    if value is None:
+        return None
+    try:
+        array = np.asarray(float(value) if isinstance(value, str) else value, dtype=np.float64)
+    except (TypeError, ValueError):
+        return None
+    if array.size != 1 or not np.isfinite(array).all():
+        return None
+    return float(array.reshape(()))
 
 
 def _underflow(upstream, local, grad):
