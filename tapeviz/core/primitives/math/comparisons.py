@@ -1,0 +1,68 @@
+"""Comparisons and logic (recorded, not differentiable) and selection (where); each kernel with its gradient rule."""
+
+import operator
+
+import numpy as np
+
+from tapeviz import backend as B
+from tapeviz.core.ops import as_tensor, as_tensors, execute
+from tapeviz.core.primitive import Primitive
+from tapeviz.core.primitives._define import binary, unary
+from tapeviz.core.primitives.math.arithmetic import xp_function
+
+# -- comparisons and logic (recorded, not differentiable) ---------------------------
+equal = binary("equal", "Equal", operator.eq, "x == y elementwise (bool).", differentiable=False)
+not_equal = binary("not_equal", "NotEqual", operator.ne, "x != y elementwise (bool).", differentiable=False)
+greater = binary("greater", "Greater", operator.gt, "x > y elementwise (bool).", differentiable=False)
+greater_equal = binary("greater_equal", "GreaterEqual", operator.ge, "x >= y elementwise (bool).", differentiable=False)
+less = binary("less", "Less", operator.lt, "x < y elementwise (bool).", differentiable=False)
+less_equal = binary("less_equal", "LessEqual", operator.le, "x <= y elementwise (bool).", differentiable=False)
+logical_and = binary(
+    "logical_and", "LogicalAnd", xp_function("logical_and"), "x and y elementwise (bool tensors).", differentiable=False
+)
+logical_or = binary(
+    "logical_or", "LogicalOr", xp_function("logical_or"), "x or y elementwise (bool tensors).", differentiable=False
+)
+logical_not = unary(
+    "logical_not", "LogicalNot", xp_function("logical_not"), "not x elementwise (bool tensor).", differentiable=False
+)
+is_nan = unary(
+    "is_nan", "IsNan", xp_function("isnan"), "Where x is NaN (bool).", differentiable=False, floats_only=True
+)
+is_inf = unary(
+    "is_inf", "IsInf", xp_function("isinf"), "Where x is +-inf (bool).", differentiable=False, floats_only=True
+)
+is_finite = unary(
+    "is_finite",
+    "IsFinite",
+    xp_function("isfinite"),
+    "Where x is finite (bool).",
+    differentiable=False,
+    floats_only=True,
+)
+
+# -- selection -------------------------------------------------------------------
+SELECT = Primitive("SelectV2", lambda c, x, y: B.xp.where(c, x, y))
+
+
+def where(condition, x=None, y=None, name=None):
+    """Pick ``x`` where ``condition`` holds, else ``y`` (broadcasting all three).
+
+    With only ``condition``: the indices where it holds, as int64 [n, rank].
+    The gradient is masked, but a NaN the unused branch produced in its own
+    backward pass still arrives (0 * nan = nan): the "tf.where trap".
+    """
+    condition = as_tensor(condition)
+    if x is None and y is None:
+        return execute(INDICES_WHERE, (condition,))
+    if x is None or y is None:
+        raise ValueError("tf.where needs both x and y, or neither.")
+    if condition.dtype.name != "bool":
+        raise TypeError(
+            f"tf.where's condition must be a bool tensor, got {condition.dtype.name}. Compare first, e.g. x > 0."
+        )
+    x, y = as_tensors(x, y)
+    return execute(SELECT, (condition, x, y))
+
+
+INDICES_WHERE = Primitive("Where", lambda c: B.xp.stack(B.xp.nonzero(c), axis=-1).astype(np.int64), differentiable=None)
