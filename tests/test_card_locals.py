@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 import tapeviz as tf
-from tapeviz.core.gradients import RULES, Local, rule_named
-from tapeviz.core.gradients.derived import local_derivatives
+from tapeviz.core.local_derivatives import local_derivatives
+from tapeviz.core.rules import RULES, Local, rule_named
 from tapeviz.core.tensor import to_array
 from tapeviz.viz.card_parts import named
 from tests.rule_cases import collect
@@ -31,7 +31,7 @@ def test_rules_are_keyed_by_the_primitive_object():
     for primitive, rule in RULES.items():
         assert rule.primitive is primitive and rule_named(primitive.name) is rule
     with pytest.raises(TypeError, match="Primitive object"):
-        tf.core.gradients.defgrad("Sin", "d sin(x)/dx = cos(x)")
+        tf.core.rules.defgrad("Sin", "d sin(x)/dx = cos(x)")
 
 
 def _entries(case, name):

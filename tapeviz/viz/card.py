@@ -20,7 +20,7 @@ import re
 
 import numpy as np
 
-from tapeviz.core.gradients import rule_named
+from tapeviz.core.rules import rule_named
 from tapeviz.viz import format as fmt
 from tapeviz.viz import tangent_card
 from tapeviz.viz.card_parts import array_of, evaluated_locals, local_shown, named, ratio, value_text, wrt  # noqa: F401  (the cards' shared vocabulary, used by frames and export)

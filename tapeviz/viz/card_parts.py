@@ -10,8 +10,8 @@ import re
 
 import numpy as np
 
-from tapeviz.core.gradients import rule_named
-from tapeviz.core.gradients.derived import local_derivatives
+from tapeviz.core.local_derivatives import local_derivatives
+from tapeviz.core.rules import rule_named
 from tapeviz.core.tensor import is_tensor
 from tapeviz.viz import format as fmt
 

@@ -25,6 +25,7 @@ from tapeviz import backend as B
 from tapeviz.core.ops import as_tensor, as_tensors, execute
 from tapeviz.core.primitive import Primitive
 from tapeviz.core.primitives import array as _array
+from tapeviz.core.rules import defgrad, described
 
 # -- geometry ------------------------------------------------------------------------
 
@@ -291,6 +292,24 @@ def conv2d(input, filters, strides=1, padding="VALID", data_format="NHWC", dilat
     return _back_to(execute(CONV2D, (_nhwc(x, data_format), w), attrs), data_format)
 
 
+def _geometry(attrs):
+    """The strides, padding and dilations a convolution was recorded with."""
+    return attrs["strides"], attrs["padding"], attrs.get("dilations")
+
+
+@defgrad(
+    CONV2D,
+    "d conv(x,w)/dx = conv_backprop_input(g, w),  d/dw = conv_backprop_filter(x, g)",
+    local=described("w (a transposed convolution of the upstream)", "x (the upstream correlated with x)"),
+)
+def _conv2d_rule(op, needs, g):
+    x, w = op.inputs
+    s, p, d = _geometry(op.attrs)
+    gx = c.conv2d_backprop_input(x.shape, w, g, s, p, d) if needs[0] else None
+    gw = c.conv2d_backprop_filter(x, w.shape, g, s, p, d) if needs[1] else None
+    return gx, gw
+
+
 def conv2d_backprop_input(input_sizes, filters, out_backprop, strides, padding, dilations=None, data_format="NHWC"):
     """The gradient of ``conv2d`` with respect to its input, of shape ``input_sizes``."""
     data_format = _data_format(data_format, "conv2d_backprop_input")
@@ -300,6 +319,19 @@ def conv2d_backprop_input(input_sizes, filters, out_backprop, strides, padding, 
     return _back_to(execute(CONV2D_BACKPROP_INPUT, (_nhwc(g, data_format), w), attrs), data_format)
 
 
+@defgrad(
+    CONV2D_BACKPROP_INPUT,
+    "d/dg = conv(h, w),  d/dw = conv_backprop_filter(h, g)",
+    local=described("w (a convolution of the upstream)", "h correlated with g"),
+)
+def _conv2d_backprop_input_rule(op, needs, h):
+    g, w = op.inputs
+    s, p, d = _geometry(op.attrs)
+    gg = c.conv2d(h, w, s, p, dilations=d) if needs[0] else None
+    gw = c.conv2d_backprop_filter(h, w.shape, g, s, p, d) if needs[1] else None
+    return gg, gw
+
+
 def conv2d_backprop_filter(input, filter_sizes, out_backprop, strides, padding, dilations=None, data_format="NHWC"):
     """The gradient of ``conv2d`` with respect to its filter, of shape ``filter_sizes``."""
     data_format = _data_format(data_format, "conv2d_backprop_filter")
@@ -307,6 +339,19 @@ def conv2d_backprop_filter(input, filter_sizes, out_backprop, strides, padding, 
     attrs = {"filter_shape": tuple(int(n) for n in filter_sizes)}
     attrs.update(_conv_attrs(strides, padding, dilations, data_format))
     return execute(CONV2D_BACKPROP_FILTER, (_nhwc(x, data_format), _nhwc(g, data_format)), attrs)
+
+
+@defgrad(
+    CONV2D_BACKPROP_FILTER,
+    "d/dx = conv_backprop_input(g, h),  d/dg = conv(x, h)",
+    local=described("h (a transposed convolution)", "x correlated with the upstream"),
+)
+def _conv2d_backprop_filter_rule(op, needs, h):
+    x, g = op.inputs
+    s, p, d = _geometry(op.attrs)
+    gx = c.conv2d_backprop_input(x.shape, h, g, s, p, d) if needs[0] else None
+    gg = c.conv2d(x, h, s, p, dilations=d) if needs[1] else None
+    return gx, gg
 
 
 # -- max pooling kernels ----------------------------------------------------------------
@@ -494,16 +539,45 @@ def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):
     return execute(MAX_POOL, (as_tensor(input),), _pool_attrs(ksize, strides, padding))
 
 
+@defgrad(
+    MAX_POOL,
+    "d maxpool(x)/dx = the upstream routed to each window's first max",
+    local=described("1 at each window's first maximum, 0 elsewhere"),
+)
+def _max_pool_rule(op, needs, g):
+    return (c.max_pool_grad(op.inputs[0], g, op.attrs),)
+
+
 def max_pool_grad(input, grad, attrs):
     """The gradient of ``max_pool2d`` at ``input`` for the upstream ``grad``."""
     x, g = as_tensors(input, grad)
     return execute(MAX_POOL_GRAD, (x, g), attrs)
 
 
+@defgrad(
+    MAX_POOL_GRAD,
+    "d/dg = the upstream picked at each window's first max; d/dx = 0 (piecewise constant)",
+    local=described(None, "1 at each window's first maximum"),
+)
+def _max_pool_grad_rule(op, needs, h):
+    x, _ = op.inputs
+    return None, (c.max_pool_grad_grad(x, h, op.attrs) if needs[1] else None)
+
+
 def max_pool_grad_grad(input, grad, attrs):
     """The gradient of ``max_pool_grad`` with respect to its upstream: ``grad`` at each window's first max."""
     x, h = as_tensors(input, grad)
     return execute(MAX_POOL_GRAD_GRAD, (x, h), attrs)
+
+
+@defgrad(
+    MAX_POOL_GRAD_GRAD,
+    "d/dh = the upstream routed to each window's first max; d/dx = 0",
+    local=described(None, "1 at each window's first maximum"),
+)
+def _max_pool_grad_grad_rule(op, needs, g):
+    x, _ = op.inputs
+    return None, (c.max_pool_grad(x, g, op.attrs) if needs[1] else None)
 
 
 # -- average pooling kernels ----------------------------------------------------------------
@@ -565,6 +639,29 @@ def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):
     return execute(AVG_POOL, (as_tensor(input),), _pool_attrs(ksize, strides, padding))
 
 
+@defgrad(
+    AVG_POOL,
+    "d avgpool(x)/dx = the upstream shared equally by each window's pixels (avg_pool_grad)",
+    local=described("1/(window size) for each pixel of each window it falls in"),
+)
+def _avg_pool_rule(op, needs, g):
+    return (c.avg_pool_grad(op.inputs[0].shape, g, op.attrs),)
+
+
 def avg_pool_grad(input_shape, grad, attrs):
     """The gradient of ``avg_pool2d`` for an input of ``input_shape`` and the upstream ``grad``."""
     return execute(AVG_POOL_GRAD, (as_tensor(grad),), {"input_shape": tuple(int(n) for n in input_shape), **attrs})
+
+
+@defgrad(
+    AVG_POOL_GRAD,
+    "d/dg = avgpool(upstream): the operation is linear, its transpose is the pooling",
+    local=described("1/(window size) over each window (the pooling itself)"),
+)
+def _avg_pool_grad_rule(op, needs, h):
+    attrs = {k: v for k, v in op.attrs.items() if k != "input_shape"}
+    return (c.avg_pool2d(h, attrs["ksize"], attrs["strides"], attrs["padding"]),)
+
+
+# What the rules above call from other families, imported last: those families import this one.
+from tapeviz.core.primitives import conv as c  # noqa: E402

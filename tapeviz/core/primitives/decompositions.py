@@ -17,7 +17,9 @@ from tapeviz.core.errors import InvalidArgumentError
 from tapeviz.core.ops import as_tensor, execute, same_dtype
 from tapeviz.core.primitive import Primitive
 from tapeviz.core.primitives.linalg import diag, diag_part, matrix_transpose
-from tapeviz.core.primitives.math import log, reduce_sum
+from tapeviz.core.primitives.math.elementary import log
+from tapeviz.core.primitives.math.reductions import reduce_sum
+from tapeviz.core.rules import defgrad, described
 from tapeviz.core.scopes import name_scope
 
 Qr = collections.namedtuple("Qr", ["q", "r"])
@@ -92,6 +94,11 @@ def band_part(input, num_lower, num_upper, name=None):  # noqa: A002 - TF's name
     return execute(MATRIX_BAND_PART, (x,), {"num_lower": lower, "num_upper": upper})
 
 
+@defgrad(MATRIX_BAND_PART, "keep the same band of the upstream", local=described("1 inside the band, 0 outside"))
+def _band_part_rule(op, needs, g):
+    return (dec.band_part(g, op.attrs["num_lower"], op.attrs["num_upper"]),)
+
+
 def set_diag(input, diagonal, name="set_diag", k=0, align="RIGHT_LEFT"):  # noqa: A002
     """``input`` with its main diagonal replaced by ``diagonal`` (a composite: x - diag(x) + diag(d))."""
     x = as_tensor(input)
@@ -148,6 +155,22 @@ def solve(matrix, rhs, adjoint=False, name=None):
     return execute(MATRIX_SOLVE, (a, b), {"adjoint": bool(adjoint)})
 
 
+@defgrad(
+    MATRIX_SOLVE,
+    "x = A⁻¹B:  dB = A⁻ᵀG,  dA = -dB xᵀ",
+    local=described("-A⁻ᵀG xᵀ (through the solution x)", "A⁻ᵀ (a solve with Aᵀ)"),
+)
+def _matrix_solve_rule(op, needs, g):
+    a, _ = op.inputs
+    x = op.outputs[0]
+    adjoint = op.attrs["adjoint"]
+    grad_b = dec.solve(a, g, adjoint=not adjoint)
+    grad_a = None
+    if needs[0]:
+        grad_a = -matmul(x, grad_b, transpose_b=True) if adjoint else -matmul(grad_b, x, transpose_b=True)
+    return grad_a, grad_b if needs[1] else None
+
+
 def _triangular_solve(a, b, lower, adjoint):
     """Forward or back substitution, one row at a time, batched (broadcasting).
 
@@ -196,6 +219,23 @@ def triangular_solve(matrix, rhs, lower=True, adjoint=False, name=None):
     return execute(MATRIX_TRIANGULAR_SOLVE, (a, b), {"lower": bool(lower), "adjoint": bool(adjoint)})
 
 
+@defgrad(
+    MATRIX_TRIANGULAR_SOLVE,
+    "x = T⁻¹B:  dB = T⁻ᵀG,  dA = the triangle of -dB xᵀ",
+    local=described("the triangle of -T⁻ᵀG xᵀ", "T⁻ᵀ (a solve with Tᵀ)"),
+)
+def _matrix_triangular_solve_rule(op, needs, g):
+    a, b = op.inputs
+    x = op.outputs[0]
+    lower, adjoint = op.attrs["lower"], op.attrs["adjoint"]
+    grad_b = dec.triangular_solve(a, g, lower=lower, adjoint=not adjoint)
+    grad_a = None
+    if needs[0]:
+        grad_a = -matmul(x, grad_b, transpose_b=True) if adjoint else -matmul(grad_b, x, transpose_b=True)
+        grad_a = unbroadcast(dec.band_part(grad_a, -1, 0) if lower else dec.band_part(grad_a, 0, -1), a)
+    return grad_a, unbroadcast(grad_b, b) if needs[1] else None
+
+
 def cholesky_solve(chol, rhs, name=None):
     """x with ``A @ x = rhs``, given A's Cholesky factor ``chol`` (two triangular solves)."""
     with name_scope("cholesky_solve"):
@@ -238,6 +278,26 @@ def cholesky(input, name=None):  # noqa: A002
     return execute(CHOLESKY, (_matrices(input, "Cholesky"),))
 
 
+# As TF's rules (linalg_grad.py), written in tapeviz ops: each is recorded by an
+# outer tape, so second derivatives come from the same rules.
+def _t(x):
+    return matrix_transpose(x)
+
+
+@defgrad(
+    CHOLESKY,
+    "A = LLᵀ:  dA = sym(L⁻ᵀ Φ(LᵀG) L⁻¹), Φ = lower triangle with half the diagonal",
+    local=described("L⁻ᵀ Φ(LᵀG) L⁻¹, symmetrised"),
+)
+def _cholesky_rule(op, needs, g):
+    chol = op.outputs[0]
+    chol_inverse = dec.triangular_solve(chol, dec.eye_like(chol), lower=True)
+    middle = matmul(chol, g, transpose_a=True)
+    middle = dec.band_part(dec.set_diag(middle, 0.5 * diag_part(middle)), -1, 0)
+    grad = matmul(matmul(chol_inverse, middle, transpose_a=True), chol_inverse)
+    return (0.5 * (grad + _t(grad)),)  # symmetric, as TF's
+
+
 def _qr(a, full_matrices):
     q, r = B.xp.linalg.qr(a, mode="complete" if full_matrices else "reduced")
     return q, r
@@ -251,6 +311,49 @@ def qr(input, full_matrices=False, name=None):  # noqa: A002
     the same signs as TF's)."""
     q, r = execute(QR, (_matrices(input, "Qr", square=False),), {"full_matrices": bool(full_matrices)})
     return Qr(q, r)
+
+
+def _columns(x, start, stop):
+    return slice_tensor(x, (Ellipsis, slice(None), slice(start, stop)))
+
+
+def _qr_tall(q, r, dq, dr):
+    """QR's gradient for m >= n (reduced): arXiv 2009.10071, as TF implements it."""
+
+    def times_r_inverse_t(x):  # x @ inv(r)ᵀ, by a triangular solve
+        return _t(dec.triangular_solve(r, _t(x), lower=False))
+
+    qdq = matmul(q, dq, transpose_a=True)
+    rdr = matmul(r, dr, transpose_b=True)
+    lower = dec.band_part((qdq - _t(qdq)) + (rdr - _t(rdr)), -1, 0)
+    return matmul(q, dr + times_r_inverse_t(lower)) + times_r_inverse_t(dq - matmul(q, qdq))
+
+
+@defgrad(
+    QR,
+    "A = QR:  see arXiv 2009.10071 (not for full_matrices=True with more rows than columns)",
+    local=described("through Q and R (arXiv 2009.10071)"),
+)
+def _qr_rule(op, needs, dq, dr):
+    from tapeviz.core.errors import UnimplementedError
+
+    q, r = op.outputs
+    m, n = q._value.shape[-2], r._value.shape[-1]
+    if r._value.shape[-2] > n and q._value.shape[-1] == m:
+        raise UnimplementedError(
+            f"QrGrad not implemented when nrows > ncols and full_matrices is true. Received r.shape="
+            f"{list(r._value.shape)}: use tf.linalg.qr(x, full_matrices=False) to differentiate.",
+            "Qr",
+        )
+    if m >= n:
+        return (_qr_tall(q, r, dq, dr),)
+    # A wide matrix: split A = [X, Y], R = [U, V] and reduce to the square case.
+    a = op.inputs[0]
+    y = _columns(a, m, None)
+    u = _columns(r, 0, m)
+    dv, du = _columns(dr, m, None), _columns(dr, 0, m)
+    dx = _qr_tall(q, u, dq + matmul(y, dv, transpose_b=True), du)
+    return (concat([dx, matmul(q, dv)], axis=-1),)
 
 
 def _svd(a, full_matrices, compute_uv):
@@ -280,6 +383,58 @@ def svd(tensor, full_matrices=False, compute_uv=True, name=None):
     return tuple(outputs) if compute_uv else outputs[0]
 
 
+def _safe_reciprocal(x):
+    """1/x, but about 0 (not inf) where x is 0: x / (x² + 1e-20), TF's guard for repeated
+    eigen- and singular values."""
+    return x * reciprocal(x * x + 1e-20)
+
+
+def _off_diagonal_reciprocals(values):
+    """f[i, j] = 1 / (values[j] - values[i]) off the diagonal, 0 on it."""
+    return dec.set_diag(_safe_reciprocal(expand_dims(values, -2) - expand_dims(values, -1)), zeros_like(values))
+
+
+@defgrad(
+    SVD,
+    "A = U diag(s) Vᵀ:  dA = U (diag(ds) + sym. F∘(UᵀdU) S + S sym. F∘(VᵀdV)) Vᵀ (+ the rectangular term)",
+    local=described("through U, s and V (the rule's formula)"),
+)
+def _svd_rule(op, needs, gs, gu=None, gv=None):
+    from tapeviz.core.errors import UnimplementedError
+
+    a = op.inputs[0]
+    if not op.attrs["compute_uv"]:
+        _, u, v = dec.svd(a, full_matrices=False)
+        return (matmul(u, matmul(diag(gs), v, transpose_b=True)),)
+    s, u, v = op.outputs
+    m, n = a._value.shape[-2:]
+    transposed = m > n
+    if transposed:  # differentiate Aᵀ = V diag(s) Uᵀ instead
+        m, n, u, v, gu, gv = n, m, v, u, gv, gu
+    full = op.attrs["full_matrices"]
+    if full and abs(m - n) > 1:
+        raise UnimplementedError(
+            f"svd gradient is not implemented for abs(m - n) > 1 when full_matrices is True; the input has "
+            f"shape {list(a._value.shape)}. Use tf.linalg.svd(x, full_matrices=False) to differentiate.",
+            "Svd",
+        )
+    s_mat = diag(s)
+    f = _off_diagonal_reciprocals(s * s)
+    v1, gv1 = _columns(v, 0, m), _columns(gv, 0, m)
+    f_u = f * matmul(u, gu, transpose_a=True)
+    f_v = f * matmul(v1, gv1, transpose_a=True)
+    inner = diag(gs) + matmul(f_u + _t(f_u), s_mat) + matmul(s_mat, f_v + _t(f_v))
+    grad = matmul(u, matmul(inner, v1, transpose_b=True))
+    if m != n:
+        gv1_t = _t(gv1)
+        rest = gv1_t - matmul(matmul(gv1_t, v1), v1, transpose_b=True)
+        if full:
+            v2, gv2 = _columns(v, m, n), _columns(gv, m, n)
+            rest = rest - matmul(matmul(v1, gv2, transpose_a=True), v2, transpose_b=True)
+        grad = grad + matmul(matmul(u, diag(_safe_reciprocal(s))), rest)
+    return (_t(grad) if transposed else grad,)
+
+
 def _eigh(a, compute_v):
     xp = B.xp
     if not compute_v:
@@ -297,6 +452,25 @@ def eigh(tensor, name=None):
     tapeviz's (LAPACK's) can differ from TF's.
     """
     return tuple(execute(EIGH, (_matrices(tensor, "SelfAdjointEigV2"),), {"compute_v": True}))
+
+
+@defgrad(
+    EIGH,
+    "A = V diag(e) Vᵀ:  dA = V (diag(de) + F∘(VᵀdV)) Vᵀ, folded onto the lower triangle",
+    local=described("through the eigenvalues and eigenvectors (the rule's formula)"),
+)
+def _eigh_rule(op, needs, ge, gv=None):
+    e = op.outputs[0]
+    if op.attrs["compute_v"]:
+        v = op.outputs[1]
+        inner = diag(ge) + _off_diagonal_reciprocals(e) * matmul(v, gv, transpose_a=True)
+    else:
+        _, v = dec.eigh(op.inputs[0])
+        inner = diag(ge)
+    grad = matmul(v, matmul(inner, v, transpose_b=True))
+    # The kernel reads only the lower triangle: fold the gradient onto it.
+    grad = dec.band_part(grad + _t(grad), -1, 0)
+    return (dec.set_diag(grad, 0.5 * diag_part(grad)),)
 
 
 def eigvalsh(tensor, name=None):
@@ -322,6 +496,12 @@ def slogdet(input, name=None):  # noqa: A002
     """
     sign, logabs = execute(LOG_MATRIX_DETERMINANT, (_matrices(input, "LogMatrixDeterminant"),))
     return LogMatrixDeterminant(sign, logabs)
+
+
+@defgrad(LOG_MATRIX_DETERMINANT, "d log|det A|/dA = inv(A)ᵀ (the sign has no gradient)", local=described("inv(A)ᵀ"))
+def _log_matrix_determinant_rule(op, needs, _g_sign, g_logabs):
+    scale = expand_dims(expand_dims(g_logabs, -1), -1)
+    return (scale * inv(op.inputs[0], adjoint=True),)
 
 
 def logdet(matrix, name=None):
@@ -355,3 +535,13 @@ __all__ = [
     "slogdet",
     "logdet",
 ]
+
+
+# What the rules above call from other families, imported last: those families import this one.
+from tapeviz.core.primitives import decompositions as dec  # noqa: E402
+from tapeviz.core.primitives.array.constants import zeros_like  # noqa: E402
+from tapeviz.core.primitives.array.indexing import slice_tensor  # noqa: E402
+from tapeviz.core.primitives.array.shapes import concat, expand_dims  # noqa: E402
+from tapeviz.core.primitives.linalg import inv, matmul  # noqa: E402
+from tapeviz.core.primitives.math.elementary import reciprocal  # noqa: E402
+from tapeviz.core.primitives.math.reductions import unbroadcast  # noqa: E402

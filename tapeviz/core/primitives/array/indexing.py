@@ -10,6 +10,8 @@ from tapeviz import backend as B
 from tapeviz.core.ops import as_tensor, execute
 from tapeviz.core.primitive import Primitive
 from tapeviz.core.primitives.array.arguments import axis_index, host_array, int_indices, int_list, invalid_argument
+from tapeviz.core.rules import defgrad, described
+from tapeviz.core.tensor import Tensor
 
 # -- indexing (differentiable) ----------------------------------------------------------
 
@@ -39,9 +41,23 @@ def slice_tensor(x, key):
     return execute(STRIDED_SLICE, (x,), {"key": _index_arrays(key)})
 
 
+@defgrad(
+    STRIDED_SLICE,
+    "scatter the upstream into zeros at the sliced positions",
+    local=described("1 at the sliced positions, 0 elsewhere"),
+)
+def _strided_slice_rule(op, needs, g):
+    return (a.slice_grad(g, op.attrs["key"], op.inputs[0]._value.shape),)
+
+
 def slice_grad(g, key, shape):
     """Scatter ``g`` into zeros of ``shape`` at ``key``: the adjoint of slicing."""
     return execute(SLICE_GRAD, (as_tensor(g),), {"key": key, "shape": tuple(shape)})
+
+
+@defgrad(SLICE_GRAD, "slice the upstream at the same positions", local=described("1 at the sliced positions"))
+def _strided_slice_grad_rule(op, needs, g):
+    return (a.slice_tensor(g, op.attrs["key"]),)
 
 
 # -- gathering ---------------------------------------------------------------------------------
@@ -138,10 +154,34 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
     return execute(GATHER, (x, indices), {"axis": axis, "batch_dims": b})
 
 
+@defgrad(
+    GATHER,
+    "scatter-add the upstream into zeros at the gathered indices (dense, not IndexedSlices)",
+    local=described("1 at each gathered index (summed where repeated)", None),
+)
+def _gather_rule(op, needs, g):
+    params, indices = op.inputs
+    grad = a.gather_grad(g, indices, op.attrs["axis"], op.attrs["batch_dims"], params._value.shape)
+    if op.attrs["axis"] == 0 and op.attrs["batch_dims"] == 0:  # TF returns these rows as IndexedSlices
+        shape = params._value.shape
+        if indices.ndim == 1:  # the common case: no op added to the sweep
+            flat, rows = indices, g
+        else:
+            flat, rows = Tensor(indices._value.reshape(-1)), a.reshape(g, [-1, *shape[1:]])
+        remember(grad, rows, flat, Tensor(np.asarray(shape, dtype=np.int32)))
+    return grad, None
+
+
 def gather_grad(g, indices, axis, batch_dims, params_shape):
     """The adjoint of ``gather``: ``g`` scatter-added into zeros of ``params_shape``."""
     attrs = {"axis": axis, "batch_dims": batch_dims, "params_shape": tuple(params_shape)}
     return execute(GATHER_GRAD, (as_tensor(g), indices), attrs)
+
+
+@defgrad(GATHER_GRAD, "gather the upstream at the same indices", local=described("1 at each gathered index", None))
+def _gather_grad_rule(op, needs, g):
+    indices = op.inputs[1]
+    return a.gather(g, indices, axis=op.attrs["axis"], batch_dims=op.attrs["batch_dims"]), None
 
 
 def _nd_layout(params_shape, indices, batch_dims):
@@ -217,11 +257,30 @@ def gather_nd(params, indices, batch_dims=0, name=None):
     return execute(GATHER_ND, (x, indices), {"batch_dims": b})
 
 
+@defgrad(
+    GATHER_ND,
+    "scatter-add the upstream into zeros at the gathered index tuples (dense)",
+    local=described("1 at each gathered index tuple (summed where repeated)", None),
+)
+def _gather_nd_rule(op, needs, g):
+    params, indices = op.inputs
+    return a.gather_nd_grad(g, indices, op.attrs["batch_dims"], params._value.shape), None
+
+
 def gather_nd_grad(g, indices, batch_dims, params_shape):
     """The adjoint of ``gather_nd``: ``g`` scatter-added into zeros of ``params_shape``."""
     return execute(
         GATHER_ND_GRAD, (as_tensor(g), indices), {"batch_dims": batch_dims, "params_shape": tuple(params_shape)}
     )
+
+
+@defgrad(
+    GATHER_ND_GRAD,
+    "gather_nd the upstream at the same index tuples",
+    local=described("1 at each gathered index tuple", None),
+)
+def _gather_nd_grad_rule(op, needs, g):
+    return a.gather_nd(g, op.inputs[1], batch_dims=op.attrs["batch_dims"]), None
 
 
 def slice(input_, begin, size, name=None):  # noqa: A001 - TF's name
@@ -244,3 +303,8 @@ def slice(input_, begin, size, name=None):  # noqa: A001 - TF's name
             )
         key.append(builtins.slice(start, stop))
     return slice_tensor(x, tuple(key))
+
+
+# What the rules above call from other families, imported last: those families import this one.
+from tapeviz.core.indexed_slices import remember  # noqa: E402  (it imports the array ops)
+from tapeviz.core.primitives import array as a  # noqa: E402

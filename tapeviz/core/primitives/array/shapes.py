@@ -10,6 +10,7 @@ from tapeviz.core.ops import as_tensor, execute
 from tapeviz.core.primitive import Primitive
 from tapeviz.core.primitives.array.arguments import axis_index, host_array, int_list, invalid_argument, shape_arg
 from tapeviz.core.primitives.array.indexing import gather
+from tapeviz.core.rules import defgrad, described
 from tapeviz.core.tensor import Tensor
 
 # -- reshaping ---------------------------------------------------------------------
@@ -28,6 +29,15 @@ def reshape(tensor, shape, name=None):
     return execute(RESHAPE, (x,), {"shape": shape})
 
 
+@defgrad(
+    RESHAPE,
+    "reshape the upstream back to x's shape",
+    local=described("1 per element: the upstream reshaped back to x's shape"),
+)
+def _reshape_rule(op, needs, g):
+    return (a.reshape(g, op.inputs[0]._value.shape),)
+
+
 def broadcast_to(input, shape, name=None):
     """``input`` repeated along size-1 (or missing) dimensions to ``shape``."""
     x = as_tensor(input)
@@ -37,6 +47,15 @@ def broadcast_to(input, shape, name=None):
     return execute(BROADCAST_TO, (x,), {"shape": shape})
 
 
+@defgrad(
+    BROADCAST_TO,
+    "sum the upstream over the broadcast axes",
+    local=described("1 per copy: the upstream summed over the broadcast axes"),
+)
+def _broadcast_to_rule(op, needs, g):
+    return (unbroadcast(g, op.inputs[0]),)
+
+
 def transpose(a, perm=None, conjugate=False, name=None):
     """Permute dimensions (reverse them when ``perm`` is None)."""
     x = as_tensor(a)
@@ -44,6 +63,19 @@ def transpose(a, perm=None, conjugate=False, name=None):
     if sorted(perm) != list(builtins.range(x.ndim)):
         raise ValueError(f"transpose: perm {list(perm)} is not a permutation of the {x.ndim} axes.")
     return execute(TRANSPOSE, (x,), {"perm": perm})
+
+
+@defgrad(
+    TRANSPOSE,
+    "transpose the upstream back by the inverse permutation",
+    local=described("1 per element: the upstream transposed back"),
+)
+def _transpose_rule(op, needs, g):
+    perm = op.attrs["perm"]
+    inverse = [0] * len(perm)
+    for position, axis in enumerate(perm):
+        inverse[axis] = position
+    return (a.transpose(g, inverse),)
 
 
 PACK = Primitive("Pack", lambda *xs, axis: B.xp.stack(xs, axis=axis))
@@ -66,6 +98,16 @@ def stack(values, axis=0, name=None):
     return execute(PACK, tuple(tensors), {"axis": axis % rank})
 
 
+@defgrad(
+    PACK,
+    "unstack the upstream: each input gets its slice",
+    local=described(every="1: this input's slice of the upstream"),
+)
+def _pack_rule(op, needs, g):
+    parts = a.unstack(g, axis=op.attrs["axis"])
+    return tuple(part if need else None for part, need in zip(parts, needs))
+
+
 def unstack(value, num=None, axis=0, name=None):
     """Split a tensor along ``axis`` into a list of tensors one rank lower."""
     x = as_tensor(value)
@@ -75,6 +117,11 @@ def unstack(value, num=None, axis=0, name=None):
     if num is not None and num != x._value.shape[axis]:
         raise ValueError(f"unstack: num={num} but axis {axis} has size {x._value.shape[axis]}.")
     return execute(UNPACK, (x,), {"axis": axis})
+
+
+@defgrad(UNPACK, "stack the upstreams (zeros for unused outputs)", local=described("1: the upstreams stacked back"))
+def _unpack_rule(op, needs, *grads):
+    return (a.stack(grads, axis=op.attrs["axis"]),)
 
 
 def shape(input, out_type=dtypes.int32, name=None):
@@ -162,6 +209,18 @@ def concat(values, axis, name=None):
     return execute(CONCAT, tuple(tensors), {"axis": axis})
 
 
+@defgrad(
+    CONCAT,
+    "split the upstream back into the inputs' sizes along the axis",
+    local=described(every="1: this input's piece of the upstream"),
+)
+def _concat_rule(op, needs, g):
+    axis = op.attrs["axis"]
+    sizes = [t._value.shape[axis] for t in op.inputs]
+    parts = a.split(g, sizes, axis=axis)
+    return tuple(part if need else None for part, need in zip(parts, needs))
+
+
 def split(value, num_or_size_splits, axis=0, num=None, name=None):
     """Split ``value`` along ``axis`` into a list of tensors.
 
@@ -191,6 +250,15 @@ def split(value, num_or_size_splits, axis=0, num=None, name=None):
     if num is not None and int(num) != len(sizes):
         raise ValueError(f"split: num={num} but there are {len(sizes)} pieces.")
     return execute(SPLIT, (x,), {"sizes": tuple(sizes), "axis": axis})
+
+
+@defgrad(
+    SPLIT,
+    "concatenate the upstreams (zeros for unused pieces)",
+    local=described("1: the upstreams concatenated back"),
+)
+def _split_rule(op, needs, *grads):
+    return (a.concat(list(grads), axis=op.attrs["axis"]),)
 
 
 def _split_sizes(sizes, length):
@@ -231,6 +299,21 @@ def tile(input, multiples, name=None):
     return execute(TILE, (x,), {"multiples": tuple(multiples)})
 
 
+@defgrad(
+    TILE,
+    "sum the upstream over the copies: reshape to [copies, size] per axis, reduce",
+    local=described("1 per copy: the upstream summed over the copies"),
+)
+def _tile_rule(op, needs, g):
+
+    shape = op.inputs[0]._value.shape
+    split_shape = []
+    for copies, n in zip(op.attrs["multiples"], shape):
+        split_shape += [copies, n]
+    summed = reduce_sum(a.reshape(g, split_shape), axis=list(range(0, 2 * len(shape), 2)))
+    return (a.reshape(summed, shape),)
+
+
 def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
     """Pad each axis i with ``paddings[i] = [before, after]`` entries.
 
@@ -262,6 +345,16 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
     raise ValueError(f"Unknown padding mode: {mode!r}. Use 'CONSTANT', 'REFLECT' or 'SYMMETRIC'.")
 
 
+@defgrad(
+    PAD,
+    "slice the upstream back to the unpadded block",
+    local=described("1 inside the unpadded block, 0 on the padding"),
+)
+def _pad_rule(op, needs, g):
+    key = tuple(slice(before, before + n) for (before, _), n in zip(op.attrs["paddings"], op.inputs[0]._value.shape))
+    return (a.slice_tensor(g, key),)
+
+
 def _mirror_pad(x, pairs, mode):
     offset = 0 if mode == "REFLECT" else 1
     for axis, (before, after) in enumerate(pairs):
@@ -290,3 +383,15 @@ def reverse(tensor, axis, name=None):
     if len(set(axes)) != len(axes):
         raise invalid_argument(f"axis {int_list(axis)} names an axis more than once.", "ReverseV2")
     return execute(REVERSE, (x,), {"axis": tuple(sorted(axes))})
+
+
+@defgrad(
+    REVERSE, "reverse the upstream along the same axes", local=described("1 per element: the upstream reversed back")
+)
+def _reverse_rule(op, needs, g):
+    return (a.reverse(g, list(op.attrs["axis"])),)
+
+
+# What the rules above call from other families, imported last: those families import this one.
+from tapeviz.core.primitives import array as a  # noqa: E402
+from tapeviz.core.primitives.math.reductions import reduce_sum, unbroadcast  # noqa: E402

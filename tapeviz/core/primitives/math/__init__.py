@@ -23,7 +23,6 @@ from tapeviz.core.primitives.math.arithmetic import (
     negative,
     pow,
     round,
-    sign,
     squared_difference,
     stop_gradient,
     subtract,
@@ -67,6 +66,7 @@ from tapeviz.core.primitives.math.elementary import (
     rsqrt,
     rsqrt_grad,
     sigmoid,
+    sign,
     sin,
     sinh,
     sqrt,
@@ -90,6 +90,7 @@ from tapeviz.core.primitives.math.reductions import (
     reduce_min,
     reduce_prod,
     reduce_sum,
+    unbroadcast,
 )
 
 __all__ = [
@@ -113,7 +114,6 @@ __all__ = [
     "negative",
     "pow",
     "round",
-    "sign",
     "squared_difference",
     "stop_gradient",
     "subtract",
@@ -138,6 +138,7 @@ __all__ = [
     "rsqrt",
     "rsqrt_grad",
     "sigmoid",
+    "sign",
     "sin",
     "sinh",
     "sqrt",
@@ -174,4 +175,5 @@ __all__ = [
     "reduce_min",
     "reduce_prod",
     "reduce_sum",
+    "unbroadcast",
 ]

@@ -9,6 +9,7 @@ from tapeviz.core.ops import as_tensor, as_tensors, execute
 from tapeviz.core.primitive import Primitive
 from tapeviz.core.primitives._define import binary, unary
 from tapeviz.core.primitives.math.arithmetic import xp_function
+from tapeviz.core.rules import defgrad, elementwise
 
 # -- comparisons and logic (recorded, not differentiable) ---------------------------
 equal = binary("equal", "Equal", operator.eq, "x == y elementwise (bool).", differentiable=False)
@@ -65,4 +66,25 @@ def where(condition, x=None, y=None, name=None):
     return execute(SELECT, (condition, x, y))
 
 
+@defgrad(
+    SELECT,
+    "d where(c,x,y)/dx = 1 where c, d/dy = 1 where not c",
+    local=elementwise(None, "1 where c", "1 where not c", symbols=("c", "x", "y")),
+)
+def _select_rule(op, needs, g):
+    c, x, y = op.inputs
+    zeros = zeros_like(g)
+    return (
+        None,
+        unbroadcast(m.where(c, g, zeros), x) if needs[1] else None,
+        unbroadcast(m.where(c, zeros, g), y) if needs[2] else None,
+    )
+
+
 INDICES_WHERE = Primitive("Where", lambda c: B.xp.stack(B.xp.nonzero(c), axis=-1).astype(np.int64), differentiable=None)
+
+
+# What the rules above call from other families, imported last: those families import this one.
+from tapeviz.core.primitives import math as m  # noqa: E402
+from tapeviz.core.primitives.array.constants import zeros_like  # noqa: E402
+from tapeviz.core.primitives.math.reductions import unbroadcast  # noqa: E402

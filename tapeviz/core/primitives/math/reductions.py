@@ -10,6 +10,7 @@ from tapeviz.core.dtypes import as_dtype
 from tapeviz.core.ops import as_tensor, execute
 from tapeviz.core.primitive import Primitive
 from tapeviz.core.primitives._define import not_a_number
+from tapeviz.core.rules import defgrad, described
 
 # -- reductions ------------------------------------------------------------------
 
@@ -60,6 +61,20 @@ def _sum(x, axis, keepdims):
 reduce_sum = _reduction("reduce_sum", "Sum", _sum, "Sum over ``axis`` (all axes when None).")
 
 
+def _restore(g, op):
+    """Upstream of a reduction, reshaped with its reduced axes kept, broadcast to the input."""
+    x = op.inputs[0]
+    if not op.attrs["keepdims"]:
+        kept = tuple(1 if i in op.attrs["axis"] else n for i, n in enumerate(x._value.shape))
+        g = reshape(g, kept)
+    return broadcast_to(g, x._value.shape)
+
+
+@defgrad(reduce_sum, "d sum(x)/dxi = 1", local=described("1 for every element: the upstream copied back to x's shape"))
+def _sum_rule(op, needs, g):
+    return (_restore(g, op),)
+
+
 def _mean(x, axis, keepdims):
     count = math.prod([x.shape[a] for a in axis])
     if x.dtype.kind in "iu":  # TF divides integers with integer division
@@ -75,6 +90,25 @@ reduce_mean = _reduction(
     _mean,
     "Mean over ``axis`` (all axes when None). Integer tensors use integer division, as in TF.",
 )
+
+
+def _mean_text(x, y):
+    """``1/n = 1/4 for every element``: how many elements each mean took."""
+    return f"1/n = 1/{max(1, int(np.size(x) // max(1, np.size(y))))} for every element"
+
+
+def _count(op):
+    shape = op.inputs[0]._value.shape
+    return int(np.prod([shape[a] for a in op.attrs["axis"]], dtype=np.int64))
+
+
+@defgrad(
+    reduce_mean,
+    "d mean(x)/dxi = 1/n",
+    local=described(_mean_text),
+)
+def _mean_rule(op, needs, g):
+    return (_restore(g, op) / float(max(_count(op), 1)),)
 
 
 def _extreme(fn, largest):
@@ -99,18 +133,67 @@ reduce_max = _reduction(
     _extreme(lambda x, axis, keepdims: B.xp.max(x, axis=axis, keepdims=keepdims), largest=True),
     "Maximum over ``axis``. Tied maxima share the gradient evenly, as in TF. Empty: -inf (ints: the lowest value).",
 )
+
+
+def _min_or_max(op, needs, g):
+    x, y = op.inputs[0], op.outputs[0]
+    y_full = _restore(y, op)
+    hits = m.cast(m.equal(x, y_full), g.dtype)
+    count = _restore(m.reduce_sum(hits, axis=op.attrs["axis"], keepdims=op.attrs["keepdims"]), op)
+    return (_restore(g, op) * hits / count,)
+
+
+defgrad(
+    reduce_max,
+    "d max(x)/dxi = 1/k at the k tied maxima, else 0",
+    local=described("1 at the maximum (1/k when k tie), 0 elsewhere"),
+)(_min_or_max)
+
+
 reduce_min = _reduction(
     "reduce_min",
     "Min",
     _extreme(lambda x, axis, keepdims: B.xp.min(x, axis=axis, keepdims=keepdims), largest=False),
     "Minimum over ``axis``. Tied minima share the gradient evenly, as in TF. Empty: +inf (ints: the highest value).",
 )
+
+
+defgrad(
+    reduce_min,
+    "d min(x)/dxi = 1/k at the k tied minima, else 0",
+    local=described("1 at the minimum (1/k when k tie), 0 elsewhere"),
+)(_min_or_max)
+
+
 reduce_prod = _reduction(
     "reduce_prod",
     "Prod",
     lambda x, axis, keepdims: B.prod(x, axis=axis, keepdims=keepdims, dtype=x.dtype),
     "Product over ``axis``; its gradient handles zeros.",
 )
+
+
+@defgrad(
+    reduce_prod,
+    "d prod(x)/dxi = product of the others (exact with zeros)",
+    local=described("the product of the other elements"),
+)
+def _prod_rule(op, needs, g):
+    x = op.inputs[0]
+    axes = op.attrs["axis"]
+    if not axes:
+        return (g,)
+    rest = [a for a in range(x.ndim) if a not in axes]
+    # Move the reduced axes last, flatten them, and take exclusive cumulative
+    # products from both ends: the product of all the others, zeros included.
+    perm = rest + list(axes)
+    moved = transpose(x, perm)
+    flat = reshape(moved, [int(np.prod([x._value.shape[a] for a in rest], dtype=np.int64)), -1])
+    others = m.cumprod(flat, axis=1, exclusive=True) * m.cumprod(flat, axis=1, exclusive=True, reverse=True)
+    others = transpose(reshape(others, moved._value.shape), list(np.argsort(perm)))
+    return (_restore(g, op) * others,)
+
+
 reduce_any = _reduction(
     "reduce_any",
     "Any",
@@ -189,9 +272,76 @@ def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
     return execute(CUMSUM, (x,), {"axis": int(axis) % x.ndim, "exclusive": bool(exclusive), "reverse": bool(reverse)})
 
 
+@defgrad(
+    CUMSUM,
+    "d cumsum(x)/dx = reverse cumsum of the upstream",
+    local=described("1 for every later output: a reverse cumsum of the upstream"),
+)
+def _cumsum_rule(op, needs, g):
+    a = op.attrs
+    return (m.cumsum(g, axis=a["axis"], exclusive=a["exclusive"], reverse=not a["reverse"]),)
+
+
 def cumprod(x, axis=0, exclusive=False, reverse=False, name=None):
     """Running product along ``axis``; ``exclusive`` leaves out the current element."""
     x = as_tensor(x)
     if x._value.dtype.kind == "b":
         raise not_a_number(x, "math.cumprod", "Cumprod")
     return execute(CUMPROD, (x,), {"axis": int(axis) % x.ndim, "exclusive": bool(exclusive), "reverse": bool(reverse)})
+
+
+@defgrad(
+    CUMPROD,
+    "d cumprod(x)/dx = reverse cumsum(upstream * cumprod) / x (exact at zeros: the product of the others)",
+    local=described("cumprod / x for every later output"),
+)
+def _cumprod_rule(op, needs, g):
+    a = op.attrs
+    x, y = op.inputs[0], op.outputs[0]
+    axis, exclusive, reverse = a["axis"], a["exclusive"], a["reverse"]
+
+    def over_later_outputs(v):  # each x[j] feeds the outputs after it: sum v over those
+        return m.cumsum(v, axis=axis, exclusive=exclusive, reverse=not reverse)
+
+    # Dividing by x is 0/0 at a zero (TF gives 0 there, PyTorch the exact value; so do we).
+    # Along the axis, before the first zero the division is safe; at the first zero the
+    # gradient is the upstream times the products with that zero left out; after it, every
+    # product holds that zero: the gradient is the zero times the gradient with the zero
+    # replaced by 1 (so 0, but its own derivative is right). That inner gradient may meet
+    # the next zero: one level per zero, folded from the last.
+    levels = []
+    while bool(B.xp.any(x._value == 0)):
+        nonzero = m.not_equal(x, zeros_like(x))
+        no_zero_yet = m.greater(m.cumprod(m.cast(nonzero, x.dtype), axis=axis, exclusive=True, reverse=reverse), 0)
+        before = m.logical_and(no_zero_yet, nonzero)
+        first_zero = m.logical_and(no_zero_yet, m.logical_not(nonzero))
+        ones, zeros = ones_like(x), zeros_like(x)
+        divided = over_later_outputs(g * y) / m.where(before, x, ones)
+        zero = m.reduce_sum(m.where(first_zero, x, zeros), axis=axis, keepdims=True)  # 0, with x's derivative
+        x = m.where(first_zero, ones, x)
+        y = m.cumprod(x, axis=axis, exclusive=exclusive, reverse=reverse)
+        levels.append((before, divided, first_zero, over_later_outputs(g * y), zero))
+    grad = over_later_outputs(g * y) / x
+    for before, divided, first_zero, at_first_zero, zero in reversed(levels):
+        grad = m.where(before, divided, m.where(first_zero, at_first_zero, zero * grad))
+    return (grad,)
+
+
+def unbroadcast(grad, like):
+    """Sum ``grad`` back to the shape of ``like`` (undoing broadcasting)."""
+    shape = like._value.shape
+    if grad._value.shape == shape:
+        return grad
+    extra = grad.ndim - len(shape)
+    axes = list(range(extra)) + [extra + i for i, n in enumerate(shape) if n == 1 and grad._value.shape[extra + i] != 1]
+    if not axes:
+        return reshape(grad, shape)
+    summed = reduce_sum(grad, axis=axes)
+    # Summing away leading axes (a bias) already gives the shape: no Reshape op.
+    return summed if summed._value.shape == shape else reshape(summed, shape)
+
+
+# What the rules above call from other families, imported last: those families import this one.
+from tapeviz.core.primitives import math as m  # noqa: E402
+from tapeviz.core.primitives.array.constants import ones_like, zeros_like  # noqa: E402
+from tapeviz.core.primitives.array.shapes import broadcast_to, reshape, transpose  # noqa: E402
