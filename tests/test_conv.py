@@ -13,7 +13,6 @@ import tapeviz as tf
 from tapeviz import backend as B
 from tapeviz import keras
 from tapeviz.core import finite_differences as testing
-from tapeviz.core.primitives import conv as c
 from tapeviz.core.primitives.conv import convolution
 from tests.rule_cases.conv import VARIANTS
 from tests.tf_reference import conv_cases
