@@ -1,5 +1,13 @@
 """The primitive ops, by family. Composite ops (softmax, losses...) live in the
-TF namespaces (tapeviz.math, tapeviz.nn...) and are built from these."""
+TF namespaces (tapeviz.math, tapeviz.nn...) and are built from these.
+
+A family is a module of a few related ops, each kernel followed by its
+gradient rule (``sin = unary(...)``, then ``_unary(sin, ...)`` or
+``@defgrad(sin, ...)``), so one screen shows both; the rule table itself is
+:mod:`tapeviz.core.rules`. Importing this package fills that table. The rules
+call ops of other families through imports at the end of each module (those
+families import this one at load time).
+"""
 
 from tapeviz.core.primitives import (  # noqa: F401  (registers them and their rules)
     array,

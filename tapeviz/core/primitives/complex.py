@@ -3,7 +3,7 @@
 The arithmetic itself (add, multiply, matmul, exp, reductions) is the
 ordinary primitives on complex64/complex128 tensors; their gradient rules
 follow TF's convention for complex inputs (the upstream times the conjugate
-of the derivative).
+of the derivative), through ``conj_if_complex`` below.
 """
 
 import numpy as np

@@ -1,4 +1,4 @@
-"""Image kernels (rules in core.gradients.image): bilinear and nearest-neighbour
+"""Image kernels, each with its gradient rule: bilinear and nearest-neighbour
 resizing with TF 2's half-pixel centres, and TF's AdjustContrastv2.
 
 Images are [batch, height, width, channels]. The resize kernels and their

@@ -1,4 +1,4 @@
-"""Matrix ops (kernels only; rules in core.gradients).
+"""Matrix ops; each kernel with its gradient rule.
 
 Primitives: MatMul, Einsum, MatrixInverse, MatrixDeterminant, MatrixDiagPart
 and MatrixDiag. ``tensordot``, ``trace``, ``matvec`` and ``matrix_transpose``

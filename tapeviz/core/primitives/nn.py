@@ -1,4 +1,4 @@
-"""Neural-network primitives (kernels only; rules in core.gradients.nn).
+"""Neural-network primitives; each kernel with its gradient rule (TF's conventions at kinks).
 
 Only the ops whose fused kernel matters for speed or numerical stability are
 primitives, as in TF: relu (and its gradient), softplus, softmax, log-softmax

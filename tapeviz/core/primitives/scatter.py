@@ -1,5 +1,5 @@
 """Scattering slices into tensors at index tuples: ``tf.scatter_nd`` and the
-``tf.tensor_scatter_nd_*`` family (kernels only; rules in core.gradients.scatter).
+``tf.tensor_scatter_nd_*`` family; each kernel with its gradient rule.
 
 ``indices[..., :]`` addresses the first ``indices.shape[-1]`` axes of the
 result, as in ``tf.gather_nd``, whose adjoint ``scatter_nd`` is.

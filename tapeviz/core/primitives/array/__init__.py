@@ -1,7 +1,8 @@
 """Shape, indexing and constant-making ops, by family; each module holds its kernels with their gradient rules.
 
 This face gathers the families' ops under one name (``from tapeviz.core.primitives import array as a``);
-``__all__`` is what the package face re-exports."""
+``__all__`` is what the package face re-exports.
+"""
 
 from tapeviz.core.primitives.array.constants import (
     eye,

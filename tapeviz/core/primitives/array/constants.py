@@ -1,7 +1,8 @@
 """Constant-making ops (not recorded: no tape watches them): zeros, ones, fill, range, eye, one_hot.
 
 This module defines ``tf.range``, which shadows Python's ``range`` here: code in
-this module spells the builtin ``builtins.range``."""
+this module spells the builtin ``builtins.range``.
+"""
 
 import numpy as np
 

@@ -1,6 +1,7 @@
 """Indexing ops: strided slices, gather, gather_nd, slice; each kernel with its gradient rule.
 
-``slice`` shadows Python's builtin here: code in this module spells it ``builtins.slice``."""
+``slice`` shadows Python's builtin here: code in this module spells it ``builtins.slice``.
+"""
 
 import builtins
 

@@ -18,7 +18,8 @@ ops and second derivatives exist (each kernel's rule sits below it):
   the other's transpose: both linear).
 
 A transposed convolution (``conv2d_transpose``, Keras's Conv2DTranspose) is
-``Conv2DBackpropInput`` itself, as in TF."""
+``Conv2DBackpropInput`` itself, as in TF.
+"""
 
 from tapeviz.core.primitives.conv.convolution import (
     CONV2D,

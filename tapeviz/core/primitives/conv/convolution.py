@@ -2,7 +2,8 @@
 
 The convolution and its two backprops are each linear in each input, so the
 gradient of any of them is another of them: the three close under
-differentiation, and derivatives of every order exist."""
+differentiation, and derivatives of every order exist.
+"""
 
 from tapeviz import backend as B
 from tapeviz.core.ops import as_tensors, execute

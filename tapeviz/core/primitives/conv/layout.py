@@ -1,5 +1,6 @@
 """Window geometry (output sizes, SAME padding), padding and window views, and the NHWC/NCHW layout
-the convolution and pooling ops share."""
+the convolution and pooling ops share.
+"""
 
 from tapeviz import backend as B
 from tapeviz.core.primitives import array as _array

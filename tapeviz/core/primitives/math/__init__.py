@@ -1,6 +1,7 @@
 """Elementwise math, comparisons and reductions, by family; each module holds its kernels with their gradient rules.
 
-This face gathers the families' ops under one name (``from tapeviz.core.primitives import math as m``)."""
+This face gathers the families' ops under one name (``from tapeviz.core.primitives import math as m``).
+"""
 
 from tapeviz.core.primitives.math.arithmetic import (
     ADD_N,

@@ -1,4 +1,7 @@
-"""Arithmetic: + - * / and their kin, absolute value, rounding, identity, add_n and cast; each kernel with its gradient rule."""
+"""Arithmetic: + - * / and their kin, absolute value, rounding, identity, add_n and cast; each kernel with its gradient rule.
+
+TF's conventions at kinks and ties (maximum, minimum, abs at 0).
+"""
 
 import operator
 

@@ -9,8 +9,6 @@ from tapeviz.core.primitives._define import unary
 from tapeviz.core.primitives.math.arithmetic import xp_function
 from tapeviz.core.rules import defgrad, elementwise
 
-sign = unary("sign", "Sign", xp_function("sign"), "-1, 0 or 1. Its gradient is zero everywhere.")
-
 
 def _unary(primitive, formula, factor, shown):
     """Register an elementwise rule: gradient = upstream * factor(x, y), y the output.
@@ -25,6 +23,7 @@ def _unary(primitive, formula, factor, shown):
     return rule
 
 
+sign = unary("sign", "Sign", xp_function("sign"), "-1, 0 or 1. Its gradient is zero everywhere.")
 _unary(sign, "d sign(x)/dx = 0", lambda x, y: zeros_like(x), "0")
 
 exp = unary("exp", "Exp", xp_function("exp"), "e ** x.", floats_only=True)

@@ -1,5 +1,6 @@
 """Reductions (sum, mean, max...), arg-reductions and cumulative sums and products; each kernel with its gradient rule,
-and unbroadcast (summing a gradient back to an input's shape)."""
+and unbroadcast (summing a gradient back to an input's shape).
+"""
 
 import math
 
