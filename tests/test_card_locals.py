@@ -1,8 +1,8 @@
 """The chain-rule card's local derivatives, derived from the rules, against finite differences.
 
-Each derivative is written once, in its rule (tapeviz.core.gradients); the
+Each derivative is written once, in its rule (beside its kernel in tapeviz.core.primitives); the
 card's ``upstream x local = product`` takes the local derivative from the
-rule itself (tapeviz.core.gradients.derived). Here the derived value of every
+rule itself (tapeviz.core.local_derivatives). Here the derived value of every
 elementwise rule is checked against float64 central finite differences of the
 primitive's own kernel, at the values recorded on each rule's case
 (tests/rule_cases), and every other rule must at least say in words what its

@@ -3,7 +3,7 @@
 At each step of the reverse sweep the player shows, for the op being
 differentiated, the gradient arriving at its output (*upstream*), each
 input's local derivative evaluated at the recorded values (``2*x = 6``,
-derived from the rule itself: :mod:`tapeviz.core.gradients.derived`), their product
+derived from the rule itself: :mod:`tapeviz.core.local_derivatives`), their product
 (``1 x 6 = 6``), and where the product goes, with the running sum when
 several gradients meet at one tensor (``-0.99 + 6 = 5.01``). Only the inputs
 the sweep differentiates get a row (not ``d(x**y)/dy`` for a constant ``y``).

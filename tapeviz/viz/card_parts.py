@@ -1,7 +1,7 @@
 """What the reverse (chain-rule) card and the forward (tangent) card share.
 
 Reading live values, the local derivatives at a recorded op (derived from its
-rule by :mod:`tapeviz.core.gradients.derived`), the symbols of a rule's texts
+rule by :mod:`tapeviz.core.local_derivatives`), the symbols of a rule's texts
 replaced by the tensors' names, and the ``d/dx`` spellings. Both cards import
 this module; neither imports the other's helpers, so there is no cycle.
 """
