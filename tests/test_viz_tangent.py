@@ -15,7 +15,7 @@ import pytest
 
 import tapeviz as tf
 import tapeviz.viz as viz
-from tapeviz.core.gradients.derived import local_derivatives
+from tapeviz.core.local_derivatives import local_derivatives
 from tests.rule_cases import collect, rand
 from tests.rule_cases import complex as complex_cases
 

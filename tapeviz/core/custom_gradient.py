@@ -10,8 +10,8 @@ import functools
 import inspect
 
 from tapeviz.core import nest, recording, state
-from tapeviz.core.gradients import defgrad, described
 from tapeviz.core.primitive import Primitive
+from tapeviz.core.rules import defgrad, described
 from tapeviz.core.tensor import Tensor, convert_to_tensor, to_array
 
 CUSTOM_GRADIENT = Primitive("CustomGradient", kernel=None)

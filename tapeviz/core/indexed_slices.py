@@ -11,7 +11,7 @@ import weakref
 
 import numpy as np
 
-from tapeviz.core.primitives.array import concat
+from tapeviz.core.primitives.array.shapes import concat
 from tapeviz.core.primitives.scatter import scatter_nd
 from tapeviz.core.tensor import TensorShape, tensor_id
 

@@ -3,7 +3,7 @@
 At each step of the reverse sweep the player shows, for the op being
 differentiated, the gradient arriving at its output (*upstream*), each
 input's local derivative evaluated at the recorded values (``2*x = 6``,
-derived from the rule itself: :mod:`tapeviz.core.gradients.derived`), their product
+derived from the rule itself: :mod:`tapeviz.core.local_derivatives`), their product
 (``1 x 6 = 6``), and where the product goes, with the running sum when
 several gradients meet at one tensor (``-0.99 + 6 = 5.01``). Only the inputs
 the sweep differentiates get a row (not ``d(x**y)/dy`` for a constant ``y``).
@@ -20,7 +20,7 @@ import re
 
 import numpy as np
 
-from tapeviz.core.gradients import rule_named
+from tapeviz.core.rules import rule_named
 from tapeviz.viz import format as fmt
 from tapeviz.viz import tangent_card
 from tapeviz.viz.card_parts import array_of, evaluated_locals, local_shown, named, ratio, value_text, wrt  # noqa: F401  (the cards' shared vocabulary, used by frames and export)
