@@ -48,8 +48,9 @@ def player(tape, sweep="last", tangents=None, primals=None, recording=False, upd
 
     ``player(inner_tape)`` plays that tape's own sweep; ``sweep="all"`` plays
     every sweep in order (a nested tape's first-order sweep, then the
-    second-order one). Options: ``predict=True`` (type each gradient before it
-    is shown), ``rankdir="LR"``, ``internals=True`` (the variable reads'
+    second-order one). Options: ``predict=True`` (type each unknown on the card,
+    products and running sums, before it is shown: one retry, then the value,
+    and a score), ``rankdir="LR"``, ``internals=True`` (the variable reads'
     steps), and the view's (``fold``, ``open``, ``max_nodes``).
 
     Forward mode: ``player(acc)`` for a ``tf.autodiff.ForwardAccumulator``

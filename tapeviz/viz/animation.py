@@ -196,9 +196,10 @@ class Animation:
         """Frame ``index`` as SVG; ``caption=False`` leaves caption and card to the caller (the player).
         ``zoom`` > 1 shows that much of the picture around the highlighted node."""
         badges, edges = self.state(index)
-        return self._draw(self.frames[index], badges, edges, caption, zoom)
+        return self.draw_frame(self.frames[index], badges, edges, caption, zoom)
 
-    def _draw(self, frame, badges, edges, caption=True, zoom=1.0):
+    def draw_frame(self, frame, badges, edges, caption=True, zoom=1.0):
+        """``frame`` as SVG with these ``badges`` and ``edges`` (what ``state`` gives, or a player's own)."""
         svg = frame_svg(
             self.base_svg,
             self.boxes,
@@ -214,7 +215,7 @@ class Animation:
         return zoomed(svg, self.boxes.get(frame.get("node")), zoom) if zoom > 1 and not caption else svg
 
     def svg_frames(self):
-        return [self._draw(frame, badges, edges) for frame, badges, edges in self.states()]
+        return [self.draw_frame(frame, badges, edges) for frame, badges, edges in self.states()]
 
     def legend_html(self):
         return legends.html(
@@ -232,7 +233,7 @@ class Animation:
         paths = []
         for i, (frame, badges, edges) in enumerate(self.states()):
             path = f"{prefix}{i:03d}.svg"
-            write_bytes(path, self._draw(frame, badges, edges).encode("utf-8"))
+            write_bytes(path, self.draw_frame(frame, badges, edges).encode("utf-8"))
             paths.append(path)
         return paths
 

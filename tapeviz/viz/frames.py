@@ -15,6 +15,7 @@ and the GIF, and tests check them as data::
      "flow": [edge ids] the edges the gradient runs along on this frame,
      "clear": True on the first frame of a sweep (badges and labels start afresh),
      "hidden": [node ids not yet recorded]  (recording frames only),
+     "ask": [questions] what predict mode asks on a step (see tapeviz.viz.predict),
      "upstream", "formula", "grads", "accumulated": the trace's step data}
 
 :func:`state_at` replays the deltas: the badges and edge labels shown on a
@@ -28,6 +29,7 @@ from tapeviz.core import events as ev
 from tapeviz.viz import card as cards
 from tapeviz.viz import format as fmt
 from tapeviz.viz import names as naming
+from tapeviz.viz import predict
 from tapeviz.viz import view as views
 
 READ = "ReadVariableOp"
@@ -163,7 +165,7 @@ def _one_sweep(trace, data, index, view, namer, internals, start):
                 else (cards.np.ones(tuple(target_tensor.shape)) if hasattr(target_tensor, "shape") else None)
             )
         node = namer.node(tid)
-        cards._accumulate(totals, node, value, seed, None)
+        cards.accumulate(totals, node, value, seed, None)
         seeds[node] = badge(node, seed)
     tape_name = namer.tape(sweep["tape"])
     seed_text = ", ".join(f"{cards.ratio(namer(t), namer(t))} = {s}" for t, s in zip(sweep["targets"], sweep["seeds"]))
@@ -232,6 +234,7 @@ def _one_sweep(trace, data, index, view, namer, internals, start):
                 "accumulated": list(step["accumulated"]),
                 "caption": _caption(card, is_read) + _underflow_note(card),
                 "card": card,
+                "ask": predict.reverse_questions(card),
                 "set": changed,
                 "edges": labels,
                 "flow": flow,
