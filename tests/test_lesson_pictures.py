@@ -352,6 +352,9 @@ def test_each_badge_sits_just_right_of_its_node_in_room_the_layout_kept():
         assert abs((by + svg_frames.BADGE_H / 2) - (y0 + y1) / 2) < 1, nid  # level with its middle
     for index in range(len(animation.frames)):
         assert overlaps(animation.frame_svg(index)) == [], index
+    legend = animation.legend_html()  # the legend says what a badge and a number by an edge are
+    assert "right of a value: the gradient it has collected so far" in legend
+    assert "number by an edge: the gradient sent back along it" in legend
 
 
 @pytest.fixture(autouse=True)

@@ -49,7 +49,15 @@ def entries(view, frames=(), links=(), data=None, forward=False):
         if any(f.get("node") for f in frames):
             out.append(("highlight", {"stroke": "#f59e0b"}, "the op this step differentiates"))
         if any(f.get("set") for f in frames):
-            out.append(("badge", {"fill": "#fee2e2", "stroke": "#b91c1c"}, "gradient collected so far (dy/dx = ...)"))
+            out.append(
+                (
+                    "badge",
+                    {"fill": "#fee2e2", "stroke": "#b91c1c"},
+                    "right of a value: the gradient it has collected so far (dy/dx = ...)",
+                )
+            )
+        if any(f.get("edges") for f in frames):
+            out.append(("edge-label", {"stroke": "#dc2626"}, "number by an edge: the gradient sent back along it"))
         if any(f.get("flow") for f in frames):
             out.append(("flow", {"stroke": "#dc2626"}, "gradient flowing back along an edge (against the arrow)"))
     if links:
@@ -65,7 +73,9 @@ def _forward_marks(frames):
     if any(f.get("node") for f in frames):
         out.append(("highlight", {"stroke": "#f59e0b"}, "the op this step pushes the tangents through"))
     if any(f.get("set") for f in frames):
-        out.append(("badge", {"fill": "#dbeafe", "stroke": "#1d4ed8"}, "tangent of a value (dy/dt = ...)"))
+        out.append(("badge", {"fill": "#dbeafe", "stroke": "#1d4ed8"}, "right of a value: its tangent (dy/dt = ...)"))
+    if any(f.get("edges") for f in frames):
+        out.append(("edge-label", {"stroke": "#2563eb"}, "number by an edge: the tangent sent forward along it"))
     if any(f.get("flow") for f in frames):
         out.append(("flow-forward", {"stroke": "#2563eb"}, "tangent flowing forward along an edge (with the arrow)"))
     return out
@@ -97,6 +107,10 @@ def _swatch(kind, c):
             f'<path d="M26,9 L19,5 L19,13 z" fill="{stroke}"/>'
         ),
         "link": f'<line x1="2" y1="9" x2="26" y2="9" stroke="{stroke}" stroke-width="1.5" stroke-dasharray="2,3"/>',
+        "edge-label": (
+            f'<line x1="6" y1="1" x2="6" y2="17" stroke="#6b7280"/>'
+            f'<text x="9" y="13" font-size="10" font-family="Helvetica,Arial,sans-serif" fill="{stroke}">2</text>'
+        ),
         "partial": f'<text x="9" y="14" font-size="14" font-family="Helvetica,Arial,sans-serif" fill="{stroke}">\u2202</text>',
         "hidden": f'<rect x="2" y="3" width="24" height="12" fill="{fill}" stroke="{stroke}"/>',
     }
