@@ -72,7 +72,7 @@ function draw(){var f=frames[current]; var hide=hiding(current);
     t.textContent=label; layer.appendChild(t);});
   caption.textContent='step '+current+' of '+(frames.length-1)+': '+(hide?f.caption.split(';')[0]+'; what is '+style.ask+'?':f.caption);
   drawCard(f,hide); guessBox.style.display=hide?'':'none'; if(hide){verdict.textContent='';guess.value='';}
-  if(f.node&&boxes[f.node])follow(boxes[f.node]);}
+  if(f.node&&boxes[f.node])follow(boxes[f.node]); fitFrame();}
 function show(i){i=Math.max(0,Math.min(frames.length-1,i));
   if(i===current+1&&current>=0)apply(frames[i]);else if(i!==current)replay(i);
   current=i; slider.value=current; draw();}
@@ -107,5 +107,12 @@ view.onmousemove=function(e){if(!drag)return;view.scrollLeft=drag[2]-(e.clientX-
 view.addEventListener('wheel',function(e){if(!e.ctrlKey)return;e.preventDefault();setZoom(zoom*(e.deltaY<0?1.1:1/1.1));},{passive:false});
 playBtn.onclick=play; slider.oninput=function(){stop();show(parseInt(slider.value));};
 speed.onchange=function(){if(timer){stop();play();}};
+// Embedded in an <iframe srcdoc> (a notebook's output, a docs page): the frame takes the player's height, with
+// no blank below it; it only grows after that, so the page does not jump as the steps' cards change size.
+var host=null; try{host=window.frameElement;}catch(e){}
+if(host){try{view.style.maxHeight=Math.max(300,Math.round(0.75*window.parent.innerHeight))+'px';}catch(e){view.style.maxHeight='600px';}}
+var fitted=false;
+function fitFrame(){if(!host)return; var h=Math.ceil(root.getBoundingClientRect().bottom+(window.scrollY||0))+8;
+  if(!fitted||h>host.clientHeight){host.style.height=h+'px';fitted=true;}}
 setZoom(1); show(0);
 })();
