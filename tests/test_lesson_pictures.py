@@ -154,7 +154,9 @@ def _edge_label_boxes(svg):
 def _drawn_boxes(svg, kind, prefix):
     """Boxes of the ``<g class=kind><rect .../><text>label</text>`` marks a frame draws, named prefix + label."""
     found = []
-    for match in re.finditer(rf'<g class="{kind}"><rect ([^>]*)/><text[^>]*>([^<]*)</text>', svg):
+    for match in re.finditer(
+        rf'<g class="{kind}"(?: data-node="[^"]*")?><rect ([^>]*)/><text[^>]*>([^<]*)</text>', svg
+    ):
         attrs = dict(re.findall(r'(\w+)="([^"]*)"', match.group(1)))
         x, y, w, h = (float(attrs[k]) for k in ("x", "y", "width", "height"))
         found.append((x, y, x + w, y + h, prefix + html.unescape(match.group(2))))
@@ -225,6 +227,31 @@ def _edge_points(svg):
     return found
 
 
+def _strays(svg, near=12.0):
+    """[(badge, why)] for each badge (``data-node`` says whose) not clearly its node's: another node is as
+    near it as its own, or its own is more than ``near`` pt away."""
+    shapes = {box[4].removeprefix("node "): box for box in _shape_boxes(svg)}
+    found = []
+    for match in re.finditer(r'<g class="tv-badge" data-node="([^"]*)"><rect ([^>]*)/><text[^>]*>([^<]*)</text>', svg):
+        attrs = dict(re.findall(r'(\w+)="([^"]*)"', match.group(2)))
+        x, y, w, h = (float(attrs[k]) for k in ("x", "y", "width", "height"))
+        badge, label = (x, y, x + w, y + h), html.unescape(match.group(3))
+        own = _gap(badge, shapes[match.group(1)])
+        if own > near:
+            found.append((label, f"its node {match.group(1)}, {own:.0f} pt away"))
+        found += [
+            (label, f"{n}, as near as its node")
+            for n, b in shapes.items()
+            if n != match.group(1) and _gap(badge, b) <= own
+        ]
+    return found
+
+
+def _gap(a, b):
+    """The distance between two boxes (0 when they touch or overlap)."""
+    return math.hypot(max(0.0, b[0] - a[2], a[0] - b[2]), max(0.0, b[1] - a[3], a[1] - b[3]))
+
+
 def _overlap(a, b):
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
@@ -238,6 +265,7 @@ def overlaps(svg):
     found += [(m[4], b[4]) for m in labels + arrows for b in badges if _overlap(m, b)]
     found += [(a[4], b[4]) for i, a in enumerate(badges) for b in badges[i + 1 :] if _overlap(a, b)]
     found += [(a[4], b[4]) for i, a in enumerate(labels) for b in labels[i + 1 :] if _overlap(a, b)]
+    found += _strays(svg)
     found += [
         (b[4], f"edge {eid}")
         for b in badges
@@ -326,6 +354,12 @@ def test_the_overlap_check_sees_an_arrowhead_an_edge_label_and_a_badge_on_an_edg
     assert ("edge label 2", "5") in overlaps(node + f'<g class="tapeviz-overlay">{label}</g>')
     on_edge = '<g class="tv-badge"><rect x="10" y="30" width="40" height="16"/><text>dy/dx = 1</text></g>'
     assert overlaps(node + edge + f'<g class="tapeviz-overlay">{on_edge}</g>') == [("dy/dx = 1", "edge e0")]
+    far = '<g class="tv-badge" data-node="y"><rect x="60" y="2" width="40" height="16"/><text>dy/dx = 1</text></g>'
+    other = '<g id="z" class="node"><polygon points="105,0 125,0 125,20 105,20"/></g>'
+    assert overlaps(node + other + f'<g class="tapeviz-overlay">{far}</g>') == [
+        ("dy/dx = 1", "its node y, 20 pt away"),
+        ("dy/dx = 1", "z, as near as its node"),
+    ]
 
 
 def test_each_badge_sits_just_right_of_its_node_in_room_the_layout_kept():

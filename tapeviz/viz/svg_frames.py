@@ -432,7 +432,7 @@ def _overlay(boxes, frame, badges, edges, paths, links, style=REVERSE_STYLE, spo
         label = badges[nid]
         x, y = spots.get(nid) or (boxes[nid][2] + _GAP, boxes[nid][3] - BADGE_H)
         parts.append(
-            f'<g class="tv-badge"><rect x="{x:.1f}" y="{y:.1f}" width="{_badge_width(label):.1f}" '
+            f'<g class="tv-badge" data-node="{nid}"><rect x="{x:.1f}" y="{y:.1f}" width="{_badge_width(label):.1f}" '
             f'height="{BADGE_H}" rx="4" fill="{style["badge"]}" stroke="{style["badge_edge"]}" stroke-width="1"/>'
             f'<text x="{x + 4:.1f}" y="{y + 12:.1f}" font-family="Helvetica,Arial,sans-serif" '
             f'font-size="11" fill="{style["badge_text"]}">{fmt.html_text(label)}</text></g>'
