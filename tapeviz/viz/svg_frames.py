@@ -206,10 +206,13 @@ def _on_an_edge(rect, edges, pad=1.0):
 def edge_label_spots(boxes, paths, frames, badges, svg=None):
     """Edge id -> (x, y): the top-left corner of the gradient label an edge carries, the same on every frame.
 
-    Beside the edge near its middle, right then left, moving along the edge until the label covers no
-    node, badge, tape label or other edge label.
+    Beside the edge near its middle (right, then left, level with it, above or below), moving along the
+    edge until the label covers no node, badge, tape label or other edge label, and crosses no edge and no
+    tape's frame; failing that, the first place that covers nothing.
     """
     taken = list(boxes.values()) + list(badges) + (cluster_label_boxes(svg) if svg else [])
+    frames_ = cluster_boxes(svg) if svg else []
+    lines = [np.asarray(points, dtype=float) for points in paths.values() if len(points) > 1]
     spots = {}
     for eid, w in sorted(edge_label_widths(frames).items()):
         points = paths.get(eid)
@@ -218,16 +221,38 @@ def edge_label_spots(boxes, paths, frames, badges, svg=None):
         tries = []
         for t in (0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8):
             x, y = _along(points, t)
-            tries += [(x + 3, y - 7), (x - 3 - w, y - 7)]
-        spot = tries[0]
-        for x, y in tries:
-            rect = (x, y, x + w, y + EDGE_LABEL_H)
-            if not any(_overlaps(rect, other) for other in taken):
-                spot = (x, y)
-                break
+            for dy in (-7, -EDGE_LABEL_H - 2, 2):
+                tries += [(x + 3, y + dy), (x - 3 - w, y + dy)]
+        rects = [(x, y, x + w, y + EDGE_LABEL_H) for x, y in tries]
+        clear = [r for r in rects if not any(_overlaps(r, other) for other in taken)]
+        tidy = [r for r in clear if not _on_an_edge(r, lines) and not any(_across(r, f) for f in frames_)]
+        spot = (tidy or clear or rects)[0][:2]
         spots[eid] = spot
         taken.append((spot[0], spot[1], spot[0] + w, spot[1] + EDGE_LABEL_H))
     return spots
+
+
+def cluster_boxes(svg):
+    """Boxes of the tapes' frames (graphviz's clusters that draw one)."""
+    boxes = []
+    for match in re.finditer(r'<g id="[^"]+" class="cluster">(.*?)</g>', svg, re.S):
+        xs, ys = [], []
+        for shape in re.findall(r"<(?:polygon|path)[^>]*>", match.group(1)):
+            if 'stroke="none"' in shape or 'stroke="transparent"' in shape:
+                continue
+            found = re.search(r' (?:points|d)="([^"]+)"', shape)
+            nums = [float(n) for n in re.findall(_NUM, found.group(1))] if found else []
+            xs += nums[0::2]
+            ys += nums[1::2]
+        if xs:
+            boxes.append((min(xs), min(ys), max(xs), max(ys)))
+    return boxes
+
+
+def _across(rect, frame):
+    """True when ``rect`` lies on the border of ``frame`` (partly inside, partly out)."""
+    inside = frame[0] <= rect[0] and rect[2] <= frame[2] and frame[1] <= rect[1] and rect[3] <= frame[3]
+    return _overlaps(rect, frame) and not inside
 
 
 def _edge_label_at(points):
