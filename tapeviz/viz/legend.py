@@ -41,6 +41,11 @@ def entries(view, frames=(), links=(), data=None, forward=False):
         )
     if any(node["kind"] == "op" and not node["op"]["tapes"] for node in view.nodes.values()):
         out.append(("op", {"fill": "#f3f4f6", "stroke": "#6b7280"}, "op no tape recorded"))
+    marks = {node.get("mark") for node in view.nodes.values()}
+    if "break" in marks:
+        out.append(("break", {"fill": "#fecaca", "stroke": "#b91c1c"}, "where the gradient breaks (the cause)"))
+    if "path" in marks:
+        out.append(("path", {"stroke": "#b91c1c"}, "on the path from the source to the target"))
     if view.folds:
         out.append(("fold", {"fill": "#dbeafe", "stroke": "#1f2937"}, "folded group of ops (open=[...] shows it)"))
     if forward:
@@ -96,6 +101,8 @@ def _swatch(kind, c):
             f'<rect x="5" y="2" width="21" height="11" fill="{fill}" stroke="{stroke}"/>'
             f'<rect x="2" y="5" width="21" height="11" fill="{fill}" stroke="{stroke}"/>'
         ),
+        "break": f'<rect x="2" y="3" width="24" height="12" rx="4" fill="{fill}" stroke="{stroke}" stroke-width="3"/>',
+        "path": f'<rect x="2" y="3" width="24" height="12" rx="4" fill="none" stroke="{stroke}" stroke-width="2.5"/>',
         "highlight": f'<rect x="2" y="2" width="24" height="14" rx="4" fill="none" stroke="{stroke}" stroke-width="3"/>',
         "badge": f'<rect x="2" y="4" width="24" height="10" rx="3" fill="{fill}" stroke="{stroke}"/>',
         "flow": (
