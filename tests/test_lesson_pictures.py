@@ -391,6 +391,20 @@ def test_each_badge_sits_just_right_of_its_node_in_room_the_layout_kept():
     assert "number by an edge: the gradient sent back along it" in legend
 
 
+def test_the_recording_player_says_what_each_step_recorded_in_the_pictures_names():
+    import tapeviz as tf
+
+    viz.watch_all()  # the fixture below turns it off again
+    x = tf.Variable(2.0, name="x")
+    with tf.GradientTape() as tape:
+        f = x * tf.sin(x) + 1.0  # noqa: F841 - named, so the picture calls it f
+    captions = [frame["caption"] for frame in Animation(tape, mode="record").frames]
+    assert captions[1] == "Recorded the read of x on tape."  # not "ReadVariableOp (op0)"
+    assert captions[2] == "Recorded Sin on tape: #2 from x."  # the read is drawn as x, so it is called x
+    assert captions[-1] == "Recorded AddV2 on tape: f from #4, #5."
+    assert not any("(op" in caption or ":0" in caption for caption in captions), captions
+
+
 @pytest.fixture(autouse=True)
 def _in_a_scratch_folder(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # lessons write their exports next to them
