@@ -463,6 +463,13 @@ def _screenshots(page, name):
         if top + view >= height or shots >= 40:
             break
         top = min(top + view - 60, height - view)  # the last screenful ends at the last cell, not in blank space
+    last_shown = scroller.evaluate(
+        """n => { const cells = n.querySelectorAll('.jp-Cell'), box = n.getBoundingClientRect();
+            if (!cells.length) return true;
+            const last = cells[cells.length - 1].getBoundingClientRect();
+            return last.top < box.bottom && last.bottom > box.top; }"""
+    )
+    assert last_shown, f"{name}: the last screenshot does not show the notebook's last cell"
     scroller.evaluate("n => { n.scrollTop = 0; }")
     return shots
 
@@ -554,6 +561,7 @@ def _player_checks(page, lesson, name):
     assert first["caption"].startswith("step 0 of"), first
     assert first["highlight"] is not None, "step 0 highlights no node"
     page.screenshot(path=str(ARTIFACTS / f"{name}_player_step0.png"), full_page=False)
+    _controls_fit_one_line(player, 738)
     second = _step(page, player)
     assert second["caption"].startswith("step 1 of"), second
     assert second["highlight"] != first["highlight"], "the highlighted node did not move"
@@ -572,6 +580,23 @@ def _player_checks(page, lesson, name):
     )
     player.screenshot(path=str(ARTIFACTS / f"{name}_player_stepped.png"))
     page.screenshot(path=str(ARTIFACTS / f"{name}_page.png"), full_page=False)
+
+
+def _controls_fit_one_line(player, width):
+    """The widget's control bar, squeezed to ``width`` px (a notebook's width): one line, nothing cut off."""
+    fits = player.evaluate(
+        """(root, width) => {
+            const bar = [...root.querySelectorAll('.widget-hbox')].filter(b => b.querySelector('.widget-play')).pop();
+            const old = root.style.width;
+            root.style.width = width + 'px';
+            const tops = [...bar.children].map(c => Math.round(c.getBoundingClientRect().top));
+            const result = {tops, scroll: bar.scrollWidth, client: bar.clientWidth};
+            root.style.width = old;
+            return result;
+        }""",
+        width,
+    )
+    assert len(set(fits["tops"])) == 1 and fits["scroll"] <= fits["client"] + 1, f"the controls at {width} px: {fits}"
 
 
 def _predict_mode_checks(page, lesson, name):
