@@ -398,7 +398,10 @@ def test_the_recording_player_says_what_each_step_recorded_in_the_pictures_names
     x = tf.Variable(2.0, name="x")
     with tf.GradientTape() as tape:
         f = x * tf.sin(x) + 1.0  # noqa: F841 - named, so the picture calls it f
-    captions = [frame["caption"] for frame in Animation(tape, mode="record").frames]
+    recording = Animation(tape, mode="record")
+    captions = [frame["caption"] for frame in recording.frames]
+    variables = [n for n, node in recording.view.nodes.items() if node.get("role") == "variable"]
+    assert variables and not set(variables) & set(recording.frames[0]["hidden"])  # "variables exist": x is drawn
     assert captions[1] == "Recorded the read of x on tape."  # not "ReadVariableOp (op0)"
     assert captions[2] == "Recorded Sin on tape: #2 from x."  # the read is drawn as x, so it is called x
     assert captions[-1] == "Recorded AddV2 on tape: f from #4, #5."

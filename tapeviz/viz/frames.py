@@ -387,10 +387,10 @@ def recording_frames(trace, view=None, **options):
             producer.setdefault(dst, src)
     appear = {}  # node id -> frame index where it appears
     for index, op in enumerate(shown_ops, start=1):
-        nid = view.op_node[op["id"]]
-        appear.setdefault(nid, index)
-        for t in op["outputs"]:
-            appear.setdefault(view.alias.get(t, t), index)
+        # a variable's read is drawn as the variable, which exists before the tape starts: never hidden
+        for node in [view.op_node[op["id"]], *(view.alias.get(t, t) for t in op["outputs"])]:
+            if view.nodes.get(node, {}).get("role") != "variable":
+                appear.setdefault(node, index)
     frames = []
     ordered = list(view.nodes)
     for index in range(len(shown_ops) + 1):
