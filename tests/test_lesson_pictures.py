@@ -406,6 +406,7 @@ def test_the_recording_player_says_what_each_step_recorded_in_the_pictures_names
     assert captions[2] == "Recorded Sin on tape: #2 from x."  # the read is drawn as x, so it is called x
     assert captions[-1] == "Recorded AddV2 on tape: f from #4, #5."
     assert not any("(op" in caption or ":0" in caption for caption in captions), captions
+    assert "the op this step records on the tape" in recording.legend_html()  # it differentiates nothing
 
 
 @pytest.fixture(autouse=True)

@@ -52,7 +52,9 @@ def entries(view, frames=(), links=(), data=None, forward=False):
         out += _forward_marks(frames)
     else:
         if any(f.get("node") for f in frames):
-            out.append(("highlight", {"stroke": "#f59e0b"}, "the op this step differentiates"))
+            recording = all(f.get("kind") == "record" for f in frames)
+            doing = "records on the tape" if recording else "differentiates"
+            out.append(("highlight", {"stroke": "#f59e0b"}, f"the op this step {doing}"))
         if any(f.get("set") for f in frames):
             out.append(
                 (
