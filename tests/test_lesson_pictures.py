@@ -157,7 +157,7 @@ def _drawn_boxes(svg, kind, prefix):
     for match in re.finditer(
         rf'<g class="{kind}"(?: data-node="[^"]*")?><rect ([^>]*)/><text[^>]*>([^<]*)</text>', svg
     ):
-        attrs = dict(re.findall(r'(\w+)="([^"]*)"', match.group(1)))
+        attrs = dict(re.findall(r'([\w-]+)="([^"]*)"', match.group(1)))
         x, y, w, h = (float(attrs[k]) for k in ("x", "y", "width", "height"))
         found.append((x, y, x + w, y + h, prefix + html.unescape(match.group(2))))
     return found
@@ -233,7 +233,7 @@ def _strays(svg, near=12.0):
     shapes = {box[4].removeprefix("node "): box for box in _shape_boxes(svg)}
     found = []
     for match in re.finditer(r'<g class="tv-badge" data-node="([^"]*)"><rect ([^>]*)/><text[^>]*>([^<]*)</text>', svg):
-        attrs = dict(re.findall(r'(\w+)="([^"]*)"', match.group(2)))
+        attrs = dict(re.findall(r'([\w-]+)="([^"]*)"', match.group(2)))
         x, y, w, h = (float(attrs[k]) for k in ("x", "y", "width", "height"))
         badge, label = (x, y, x + w, y + h), html.unescape(match.group(3))
         own = _gap(badge, shapes[match.group(1)])
@@ -317,7 +317,8 @@ def test_the_overlap_check_sees_a_badge_over_a_value():
         '<text text-anchor="middle" x="10" y="14" font-size="10.00">2.5</text></g>'
     )
     covering = (
-        '<g class="tv-badge"><rect x="0" y="2" width="40" height="16" rx="4"/><text x="4" y="14">dy/dx = 1</text></g>'
+        '<g class="tv-badge"><rect x="0" y="2" width="40" height="16" rx="4" stroke-width="1"/>'
+        '<text x="4" y="14">dy/dx = 1</text></g>'
     )
     beside = (
         '<g class="tv-badge"><rect x="40" y="2" width="40" height="16" rx="4"/><text x="44" y="14">dy/dx = 1</text></g>'
@@ -389,6 +390,21 @@ def test_each_badge_sits_just_right_of_its_node_in_room_the_layout_kept():
     legend = animation.legend_html()  # the legend says what a badge and a number by an edge are
     assert "right of a value: the gradient it has collected so far" in legend
     assert "number by an edge: the gradient sent back along it" in legend
+
+
+def test_a_left_to_right_player_keeps_clear_too():
+    """rankdir="LR": a rank is a column, so the room kept for a badge is above or below its node."""
+    import tapeviz as tf
+
+    viz.watch_all()  # the fixture below turns it off again
+    x = tf.Variable(2.0, name="x")
+    with tf.GradientTape() as tape:
+        f = x * tf.sin(x) + x
+    tape.gradient(f, x)
+    animation = Animation(tape, rankdir="LR")
+    assert "rankdir=LR" in animation.dot
+    for index in range(len(animation.frames)):
+        assert overlaps(animation.frame_svg(index)) == [], index
 
 
 def test_the_recording_player_says_what_each_step_recorded_in_the_pictures_names():

@@ -153,12 +153,12 @@ def badge_spots(svg, boxes, frames, paths=None):
     widths = {nid: w for nid, w in badge_widths(frames).items() if nid in boxes}
     rooms = badge_rooms(svg)
     edges = [np.asarray(points, dtype=float) for points in (paths or edge_paths(svg)).values() if len(points) > 1]
-    taken = list(boxes.values()) + cluster_label_boxes(svg)
+    taken = list(boxes.values()) + cluster_label_boxes(svg) + arrow_zones(paths or edge_paths(svg))
     spots = {}
     for nid in sorted(widths, key=lambda n: (n not in rooms, boxes[n][1], boxes[n][0], n)):
         w = widths[nid]
         tries = _room_tries(boxes[nid], rooms[nid], w) if nid in rooms else _beside(svg, boxes[nid], w)
-        spot = tries[0]
+        spot = tries[-1] if nid in rooms else tries[0]  # the room itself: dot kept it free
         for x, y in tries:
             rect = (x, y, x + w, y + BADGE_H)
             if not any(_overlaps(rect, other) for other in taken) and not _on_an_edge(rect, edges):
@@ -169,13 +169,37 @@ def badge_spots(svg, boxes, frames, paths=None):
     return spots, widths
 
 
+def arrow_zones(paths, length=15.0):
+    """Boxes around both ends of every edge, where a flowing edge's arrowhead (``length`` pt long and as wide)
+    is drawn on some frame, whichever way the edge leaves its node."""
+    reach = length / 2 * 2**0.5 + 0.5  # the triangle turned 45 degrees: its box's half size around its middle
+    zones = []
+    for points in paths.values():
+        for end, rest in ((points[0], points[1:]), (points[-1], points[-2::-1])):
+            other = next((q for q in rest if q != end), None)
+            if other is None:
+                continue
+            step = np.hypot(other[0] - end[0], other[1] - end[1])
+            cx = end[0] + (other[0] - end[0]) / step * length / 2
+            cy = end[1] + (other[1] - end[1]) / step * length / 2
+            zones.append((cx - reach, cy - reach, cx + reach, cy + reach))
+    return zones
+
+
 def _room_tries(node, room, width):
-    """Where a badge may sit in its room: next to the node first, then the room itself."""
+    """Where a badge may sit: against its node on the room's side first, then steps towards the room, then the
+    room itself (right of the node with rankdir TB; above or below it with LR, where a rank is a column)."""
     x0, y0, x1, y1 = node
-    mid = (y0 + y1) / 2 - BADGE_H / 2
-    if room[0] >= x1 - 1:  # the room is right of the node (rankdir TB)
-        return [(x1 + _GAP + 2, mid), (room[0], mid)]
-    return [(room[0], y1 + _GAP), (room[0], room[1])]  # below it (rankdir LR)
+    if room[0] >= x1 - 1:  # right of the node
+        mid = (y0 + y1) / 2 - BADGE_H / 2
+        near, far = (x1 + _GAP + 2, mid), (room[0], mid)
+    elif room[3] <= y0 + 1:  # above it
+        near, far = (room[0], y0 - _GAP - BADGE_H), (room[0], room[1])
+    else:  # below it
+        near, far = (room[0], y1 + _GAP), (room[0], room[1])
+    return [(near[0] + (far[0] - near[0]) * k / 4, near[1] + (far[1] - near[1]) * k / 4) for k in range(5)] + [
+        (room[0], room[1])
+    ]
 
 
 def _beside(svg, box, w):
