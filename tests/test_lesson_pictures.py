@@ -457,4 +457,6 @@ def test_nothing_drawn_covers_a_value_or_a_badge(path):
         assert "tapeviz-legend" in figure.html, f"{path.name}: a static picture without its legend"
         if 'fill="#fecaca"' in figure.svg:  # an op marked as where the gradient breaks (explain's verdicts)
             assert "where the gradient breaks" in figure.html, f"{path.name}: a red op the legend does not explain"
+        if 'fill="#fee2e2"' in figure.svg:  # a value that is inf or NaN
+            assert "holds inf or NaN" in figure.html, f"{path.name}: a pink value the legend does not explain"
     assert players or figures, f"{path.name} shows no picture"

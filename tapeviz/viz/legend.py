@@ -25,6 +25,8 @@ def entries(view, frames=(), links=(), data=None, forward=False):
         out.append(("ellipse-dashed", {"fill": "white", "stroke": "#6b7280"}, "constant: not watched, no gradient"))
     if "tensor" in roles:
         out.append(("ellipse", {"fill": "white", "stroke": "#1f2937"}, "tensor computed by an op"))
+    if any(node["kind"] == "tensor" and node["info"].get("nonfinite") for node in view.nodes.values()):
+        out.append(("ellipse", {"fill": "#fee2e2", "stroke": "#1f2937"}, "holds inf or NaN"))
     if targets:
         out.append(("ellipse-double", {"fill": "white", "stroke": "#b91c1c"}, "target of gradient()"))
     if any(node.get("grad") is not None for node in view.nodes.values()):
