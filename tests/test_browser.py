@@ -335,6 +335,57 @@ def test_exported_html_animation_plays_offline(browser, tmp_path):
         context.close()
 
 
+def test_embedded_player_keeps_its_controls_on_one_line_and_its_frame_fits(browser, tmp_path):
+    """The kernel-free player as a notebook output or a docs lesson page embeds it (an ``<iframe srcdoc>``)
+    at a notebook's width, 738 px: the controls fit on one line, and the frame is as tall as the player,
+    no blank below it, growing when a step's card needs more room."""
+    import tapeviz as tf
+    import tapeviz.viz as viz
+
+    if viz.render.dot_binary() is None:
+        pytest.skip("the player's picture is drawn by graphviz's `dot`, which is not installed")
+    from tapeviz.viz.export import animate, iframe
+
+    x = tf.Variable(2.0, name="x")
+    y = tf.Variable(5.0, name="y")
+    with viz.trace() as recorded:
+        with tf.GradientTape() as tape:
+            f = x * y + tf.sin(x)
+        tape.gradient(f, [x, y])
+    host = tmp_path / "lesson_page.html"
+    host.write_text(
+        f"<!DOCTYPE html><html><body style='margin:8px;width:738px'>{iframe(animate(recorded).to_html())}"
+        "<p>the text after the player</p></body></html>"
+    )
+    problems = []
+    context, page = _new_page(browser, problems)
+    try:
+        page.goto(host.as_uri())
+        frame = page.locator("iframe.tapeviz-embed")
+        player = page.frame_locator("iframe.tapeviz-embed")
+        player.locator(".tv-caption").filter(has_text="step 0 of").wait_for(timeout=10_000)
+
+        def measure():
+            return page.evaluate(
+                """() => { const f = document.querySelector('iframe.tapeviz-embed'), d = f.contentDocument;
+                    const h = r => d.querySelector(r).getBoundingClientRect().height;
+                    return {frame: f.getBoundingClientRect().height, controls: h('.tv-controls'),
+                            button: h('.tv-controls button'), player: h('#tapeviz-player')}; }"""
+            )
+
+        sizes = measure()
+        assert sizes["controls"] < 1.5 * sizes["button"] + 4, f"the controls wrap at 738 px: {sizes}"
+        assert sizes["player"] <= sizes["frame"] <= sizes["player"] + 30, f"the frame does not fit the player: {sizes}"
+        player.locator(".tv-next").click()
+        player.locator(".tv-caption").filter(has_text="step 1 of").wait_for(timeout=10_000)
+        stepped = measure()
+        assert stepped["player"] <= stepped["frame"], f"a step's card is cut off: {stepped}"
+        frame.screenshot(path=str(ARTIFACTS / "embedded_player_738px.png"))
+        assert not problems, problems
+    finally:
+        context.close()
+
+
 def test_exported_tangent_player_steps_forward(browser, tmp_path):
     """The forward-mode player's page: blue tangents run with the arrows, the card multiplies and sums."""
     import tapeviz as tf
@@ -401,7 +452,7 @@ def _screenshots(page, name):
     for old in ARTIFACTS.glob(f"{name}_*.png"):
         old.unlink()
     scroller = page.locator(".jp-NotebookPanel .jp-WindowedPanel-outer").first
-    height = scroller.evaluate("n => n.scrollHeight")
+    height = _content_height(scroller)
     view = scroller.evaluate("n => n.clientHeight")
     shots, top = 0, 0
     while True:
@@ -411,9 +462,27 @@ def _screenshots(page, name):
         shots += 1
         if top + view >= height or shots >= 40:
             break
-        top += view - 60
+        top = min(top + view - 60, height - view)  # the last screenful ends at the last cell, not in blank space
+    last_shown = scroller.evaluate(
+        """n => { const cells = n.querySelectorAll('.jp-Cell'), box = n.getBoundingClientRect();
+            if (!cells.length) return true;
+            const last = cells[cells.length - 1].getBoundingClientRect();
+            return last.top < box.bottom && last.bottom > box.top; }"""
+    )
+    assert last_shown, f"{name}: the last screenshot does not show the notebook's last cell"
     scroller.evaluate("n => { n.scrollTop = 0; }")
     return shots
+
+
+def _content_height(scroller):
+    """How far down the notebook's last cell ends (JupyterLab pads the notebook below it: scrollHeight
+    counts that blank space, where the last screenshot used to land)."""
+    return scroller.evaluate(
+        """n => { const cells = n.querySelectorAll('.jp-Cell');
+            if (!cells.length) return n.scrollHeight;
+            const end = cells[cells.length - 1].getBoundingClientRect().bottom;
+            return Math.ceil(end - n.getBoundingClientRect().top + n.scrollTop + 20); }"""
+    )
 
 
 def _stored_pictures(path):
@@ -492,6 +561,7 @@ def _player_checks(page, lesson, name):
     assert first["caption"].startswith("step 0 of"), first
     assert first["highlight"] is not None, "step 0 highlights no node"
     page.screenshot(path=str(ARTIFACTS / f"{name}_player_step0.png"), full_page=False)
+    _controls_fit_one_line(player, 738)
     second = _step(page, player)
     assert second["caption"].startswith("step 1 of"), second
     assert second["highlight"] != first["highlight"], "the highlighted node did not move"
@@ -510,6 +580,23 @@ def _player_checks(page, lesson, name):
     )
     player.screenshot(path=str(ARTIFACTS / f"{name}_player_stepped.png"))
     page.screenshot(path=str(ARTIFACTS / f"{name}_page.png"), full_page=False)
+
+
+def _controls_fit_one_line(player, width):
+    """The widget's control bar, squeezed to ``width`` px (a notebook's width): one line, nothing cut off."""
+    fits = player.evaluate(
+        """(root, width) => {
+            const bar = [...root.querySelectorAll('.widget-hbox')].filter(b => b.querySelector('.widget-play')).pop();
+            const old = root.style.width;
+            root.style.width = width + 'px';
+            const tops = [...bar.children].map(c => Math.round(c.getBoundingClientRect().top));
+            const result = {tops, scroll: bar.scrollWidth, client: bar.clientWidth};
+            root.style.width = old;
+            return result;
+        }""",
+        width,
+    )
+    assert len(set(fits["tops"])) == 1 and fits["scroll"] <= fits["client"] + 1, f"the controls at {width} px: {fits}"
 
 
 def _predict_mode_checks(page, lesson, name):

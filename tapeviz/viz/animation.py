@@ -22,10 +22,14 @@ from tapeviz.viz import tangents as tangent_frames
 from tapeviz.viz.gif_frames import save_gif
 from tapeviz.viz.html_page import html_player
 from tapeviz.viz.svg_frames import (
+    BADGE_H,
     FORWARD_STYLE,
     REVERSE_STYLE,
     badge_overhang,
     badge_spots,
+    badge_widths,
+    edge_label_spots,
+    edge_label_widths,
     edge_paths,
     frame_svg,
     link_routes,
@@ -104,7 +108,8 @@ class Animation:
             self.tangents = {}
         self.mode = mode
         self.rankdir = rankdir
-        source = dotmod.write(self.view, naming.relabel(self.trace.data, self.names), title)
+        rooms = {nid: (w, BADGE_H) for nid, w in badge_widths(self.frames).items() if nid in self.view.nodes}
+        source = dotmod.write(self.view, naming.relabel(self.trace.data, self.names), title, badges=rooms)
         if rankdir != "TB":
             source = source.replace("rankdir=TB", f"rankdir={rankdir}", 1)
         self.dot = source
@@ -146,7 +151,11 @@ class Animation:
             svg = render.svg(self.dot)
             self._boxes = node_boxes(svg)
             self._paths = edge_paths(svg)
-            self._spots, widths = badge_spots(svg, self._boxes, self.frames)
+            spots, widths = badge_spots(svg, self._boxes, self.frames, self._paths)
+            badges = [(x, y, x + widths[n], y + BADGE_H) for n, (x, y) in spots.items()]
+            edges = edge_label_spots(self._boxes, self._paths, self.frames, badges, svg)
+            widths.update(edge_label_widths(self.frames))
+            self._spots = {**spots, **edges}  # node ids (t3, op5) and edge ids (e2) never meet
             self._svg = widen(svg, badge_overhang(svg, self._spots, widths))
         return self._svg
 
@@ -166,7 +175,8 @@ class Animation:
 
     @property
     def spots(self):
-        """Node id -> (x, y): where its gradient badge is drawn (top-left), the same on every frame."""
+        """Node id -> (x, y): where its gradient badge is drawn (top-left), the same on every frame;
+        edge id -> (x, y): where the gradient label it carries is drawn."""
         if self._spots is None:
             self.base_svg  # noqa: B018
         return self._spots

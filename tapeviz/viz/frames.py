@@ -25,6 +25,8 @@ read's gradient reaches the variable on the step that computes it;
 ``internals=True`` shows those steps too.
 """
 
+import re
+
 from tapeviz.core import events as ev
 from tapeviz.viz import card as cards
 from tapeviz.viz import format as fmt
@@ -354,6 +356,28 @@ def backward_links(data, view, sweep_ids=None):
     return links
 
 
+def _recorded(op, data, found, alias):
+    """A recording step's caption, in the student's names: ``Recorded Mul on tape: #4 from x, #2.``
+
+    ``alias``: the view's tensor -> the node drawing it (a variable's read is drawn as the variable).
+    """
+
+    def label(tid):
+        tid = alias.get(tid, tid)
+        info = data["tensors"].get(tid, {})
+        if info.get("kind") == "variable":
+            return re.sub(r":\d+$", "", info.get("name") or "") or naming.shown(tid, data, found)
+        return naming.shown(tid, data, found)
+
+    tapes = ", ".join(found.get(t, t) for t in op["tapes"]) or "no tape"
+    scope = f" in scope {op['scope']}" if op["scope"] else ""
+    if op["name"] == READ and op["inputs"]:
+        return f"Recorded the read of {label(op['inputs'][0])}{scope} on {tapes}."
+    made = ", ".join(label(t) for t in op["outputs"])
+    used = ", ".join(label(t) for t in op["inputs"])
+    return f"Recorded {op['name']}{scope} on {tapes}: {made}" + (f" from {used}." if used else ".")
+
+
 def recording_frames(trace, view=None, **options):
     """Frames of the forward pass: ops appear on the tape in the order they ran."""
     data = trace.data if hasattr(trace, "data") else trace
@@ -366,10 +390,10 @@ def recording_frames(trace, view=None, **options):
             producer.setdefault(dst, src)
     appear = {}  # node id -> frame index where it appears
     for index, op in enumerate(shown_ops, start=1):
-        nid = view.op_node[op["id"]]
-        appear.setdefault(nid, index)
-        for t in op["outputs"]:
-            appear.setdefault(view.alias.get(t, t), index)
+        # a variable's read is drawn as the variable, which exists before the tape starts: never hidden
+        for node in [view.op_node[op["id"]], *(view.alias.get(t, t) for t in op["outputs"])]:
+            if view.nodes.get(node, {}).get("role") != "variable":
+                appear.setdefault(node, index)
     frames = []
     ordered = list(view.nodes)
     for index in range(len(shown_ops) + 1):
@@ -378,9 +402,7 @@ def recording_frames(trace, view=None, **options):
         caption = (
             "The tape starts empty; inputs and variables exist."
             if op is None
-            else f"Recorded {op['name']} ({op['id']})"
-            + (f" in scope {op['scope']}" if op["scope"] else "")
-            + f" on {', '.join(found.get(t, t) for t in op['tapes']) or 'no tape'}."
+            else _recorded(op, data, found, view.alias)
         )
         frames.append(
             {

@@ -124,8 +124,8 @@ def html_player(animation, title="tapeviz", predict=False):
 <div id="tapeviz-player">
 <div class="tv-bar">
 <div class="tv-controls">
-<button class="tv-first" title="first">&#x25C0;&#x25C0; first</button><button class="tv-back" title="step back">&#x25C0; step</button><button class="tv-play">&#x25B6; play</button><button class="tv-next" title="step forward">step &#x25B6;</button><button class="tv-last" title="last">last &#x25B6;&#x25B6;</button>
-<input class="tv-slider" type="range" min="0" max="0" value="0" style="width:240px">
+<button class="tv-first" title="first step">&#x25C0;&#x25C0;</button><button class="tv-back" title="step back">&#x25C0; step</button><button class="tv-play">&#x25B6; play</button><button class="tv-next" title="step forward">step &#x25B6;</button><button class="tv-last" title="last step">&#x25B6;&#x25B6;</button>
+<input class="tv-slider" type="range" min="0" max="0" value="0" title="go to a step">
 <label>speed <select class="tv-speed"><option value="1600">slow</option><option value="900" selected>normal</option><option value="400">fast</option></select></label>
 <button class="tv-zoom-out" title="zoom out">&#x2212;</button><span class="tv-zoom-level">100%</span><button class="tv-zoom-in" title="zoom in">+</button><button class="tv-zoom-fit" title="fit the width">fit</button>
 <label title="hide each gradient until you type it"><input type="checkbox" class="tv-predict"{" checked" if predict else ""}> predict</label>

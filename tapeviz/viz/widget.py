@@ -117,8 +117,18 @@ class Player:
                 "player.save_html(path) works without it."
             ) from None
         last = len(self.frames) - 1
-        play = w.Play(value=0, min=0, max=last, step=1, interval=self.interval_ms, description="play")
-        slider = w.IntSlider(value=0, min=0, max=last, description="step", continuous_update=True)
+        play = w.Play(
+            value=0, min=0, max=last, step=1, interval=self.interval_ms, description="play", show_repeat=False
+        )
+        slider = w.IntSlider(  # gives way, so the bar stays one line at a notebook's width (about 740 px)
+            value=0,
+            min=0,
+            max=last,
+            description="step",
+            continuous_update=True,
+            layout=w.Layout(flex="1 1 120px", min_width="120px", width="auto"),
+            style={"description_width": "initial"},
+        )
         w.jslink((play, "value"), (slider, "value"))
         back = w.Button(description="\u25c0 step", layout=w.Layout(width="80px"))
         forward = w.Button(description="step \u25b6", layout=w.Layout(width="80px"))
@@ -126,13 +136,15 @@ class Player:
             options=[("slow", 1600), ("normal", 900), ("fast", 400)],
             value=900,
             description="speed",
-            layout=w.Layout(width="150px"),
+            layout=w.Layout(width="130px", flex="0 0 auto"),
+            style={"description_width": "initial"},  # the word, then the whole choice ("normal", not "norma")
         )
         zoom = w.Dropdown(
             options=ZOOMS,
             value=1.0,
             description="zoom",
-            layout=w.Layout(width="130px"),
+            layout=w.Layout(width="110px", flex="0 0 auto"),
+            style={"description_width": "initial"},
             tooltip="zoom in on the highlighted node; it stays in view as the sweep moves",
         )
         predict = w.Checkbox(

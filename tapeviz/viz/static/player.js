@@ -6,13 +6,13 @@ var frames=JSON.parse(document.getElementById('tapeviz-frames').textContent);
 var boxes=JSON.parse(document.getElementById('tapeviz-boxes').textContent);
 var paths=JSON.parse(document.getElementById('tapeviz-paths').textContent);
 var links=JSON.parse(document.getElementById('tapeviz-links').textContent);
-var spots=JSON.parse(document.getElementById('tapeviz-spots').textContent);  // where each badge sits (placed once, in Python)
+var spots=JSON.parse(document.getElementById('tapeviz-spots').textContent);  // where each badge and edge label sits (placed once, in Python)
 var style=JSON.parse(document.getElementById('tapeviz-style').textContent);
 var view=root.querySelector('.tv-view'); var svg=view.querySelector('svg'); var graph=svg.querySelector('g.graph');
 var NS='http://www.w3.org/2000/svg';
 function el(tag,attrs){var e=document.createElementNS(NS,tag);for(var k in attrs)e.setAttribute(k,attrs[k]);return e;}
 var mark=style.forward?'tv-ahead':'tv-back';
-var defs=el('defs',{}); var marker=el('marker',{id:mark,viewBox:'0 0 10 10',refX:style.forward?8:2,refY:5,markerWidth:5,markerHeight:5,orient:style.forward?'auto':'auto-start-reverse'});
+var defs=el('defs',{}); var marker=el('marker',{id:mark,viewBox:'0 0 10 10',refX:10,refY:5,markerWidth:5,markerHeight:5,orient:style.forward?'auto':'auto-start-reverse'});
 marker.appendChild(el('path',{d:'M0,0 L10,5 L0,10 z',fill:style.flow})); defs.appendChild(marker); svg.insertBefore(defs,svg.firstChild);
 var still=el('g',{'class':'tv-links'}); graph.appendChild(still);
 // each link is a list of points, bent around the nodes it does not connect (tapeviz/viz/svg_frames.py link_routes)
@@ -81,10 +81,11 @@ function draw(){var f=frames[current]; var hide=hiding(current);
     layer.appendChild(el('rect',{x:b[0]-2,y:b[1]-2,width:b[2]-b[0]+4,height:b[3]-b[1]+4,fill:'white','fill-opacity':0.9}));});
   if(!hide)(f.flow||[]).forEach(function(id){var p=paths[id];if(!p)return;
     var path=el('path',{d:'M'+p.map(function(q){return q[0]+','+q[1];}).join(' L'),fill:'none',stroke:style.flow,'stroke-width':3,'class':'tv-flow'});path.setAttribute(style.forward?'marker-end':'marker-start','url(#'+mark+')');layer.appendChild(path);});
-  Object.keys(edges).sort().forEach(function(id){var p=paths[id];if(!p||(hide&&(f.edges||{})[id]))return;var q=p[Math.floor(p.length/2)];
+  Object.keys(edges).sort().forEach(function(id){var p=paths[id];if(!p||(hide&&(f.edges||{})[id]))return;var m=p[Math.floor(p.length/2)];
+    var q=spots[id]||[m[0]+3,m[1]-7];  // the label's corner, placed once in Python off nodes and badges
     var w=6*edges[id].length+6; var g=el('g',{'class':'tv-edge-grad'});
-    g.appendChild(el('rect',{x:q[0]+3,y:q[1]-7,width:w,height:13,rx:3,fill:'white','fill-opacity':0.85}));
-    var t=el('text',{x:q[0]+6,y:q[1]+3,'font-size':10,'font-family':'Helvetica,Arial,sans-serif',fill:style.flow});t.textContent=edges[id];g.appendChild(t);layer.appendChild(g);});
+    g.appendChild(el('rect',{x:q[0],y:q[1],width:w,height:13,rx:3,fill:'white','fill-opacity':0.85}));
+    var t=el('text',{x:q[0]+3,y:q[1]+10,'font-size':10,'font-family':'Helvetica,Arial,sans-serif',fill:style.flow});t.textContent=edges[id];g.appendChild(t);layer.appendChild(g);});
   if(f.node&&boxes[f.node]){var b=boxes[f.node];
     layer.appendChild(el('rect',{x:b[0]-4,y:b[1]-4,width:b[2]-b[0]+8,height:b[3]-b[1]+8,rx:6,fill:'none',stroke:'#f59e0b','stroke-width':4}));}
   Object.keys(badges).sort().forEach(function(id){var b=boxes[id];if(!b||(f.hidden||[]).indexOf(id)>=0)return;
@@ -96,7 +97,7 @@ function draw(){var f=frames[current]; var hide=hiding(current);
     t.textContent=label; layer.appendChild(t);});
   caption.textContent='step '+current+' of '+(frames.length-1)+': '+(hide?f.caption.split(';')[0]+'; '+said.asking:f.caption);
   drawCard(f,predict.checked?pending(current):{}); drawAsk();
-  if(f.node&&boxes[f.node])follow(boxes[f.node]);}
+  if(f.node&&boxes[f.node])follow(boxes[f.node]); fitFrame();}
 function show(i){i=Math.max(0,Math.min(frames.length-1,i));
   if(i===current+1&&current>=0)apply(frames[i]);else if(i!==current)replay(i);
   current=i; slider.value=current; draw();}
@@ -141,5 +142,12 @@ view.onmousemove=function(e){if(!drag)return;view.scrollLeft=drag[2]-(e.clientX-
 view.addEventListener('wheel',function(e){if(!e.ctrlKey)return;e.preventDefault();setZoom(zoom*(e.deltaY<0?1.1:1/1.1));},{passive:false});
 playBtn.onclick=play; slider.oninput=function(){stop();show(parseInt(slider.value));};
 speed.onchange=function(){if(timer){stop();play();}};
+// Embedded in an <iframe srcdoc> (a notebook's output, a docs page): the frame takes the player's height, with
+// no blank below it; it only grows after that, so the page does not jump as the steps' cards change size.
+var host=null; try{host=window.frameElement;}catch(e){}
+if(host){try{view.style.maxHeight=Math.max(300,Math.round(0.75*window.parent.innerHeight))+'px';}catch(e){view.style.maxHeight='600px';}}
+var fitted=false;
+function fitFrame(){if(!host)return; var h=Math.ceil(root.getBoundingClientRect().bottom+(window.scrollY||0))+8;
+  if(!fitted||h>host.clientHeight){host.style.height=h+'px';fitted=true;}}
 setZoom(1); show(0);
 })();
