@@ -52,19 +52,45 @@ _sweep_op_listeners = state.sweep_op_listeners
 _op_executed = events.op_executed
 
 
+_new = object.__new__
+
+
 def record(primitive, inputs, outputs, attrs):
     """Record an executed op on every active tape that watches one of its inputs."""
-    local = _local
-    if local.tracers:  # tf.function is tracing: every tracer keeps the op
-        for tracer in local.tracers:
+    local = _local.__dict__  # this thread's state: one thread-local lookup, then dict reads (state.py)
+    tracers = local["tracers"]
+    if tracers:  # tf.function is tracing: every tracer keeps the op
+        for tracer in tracers:
             tracer.capture(primitive, inputs, outputs, attrs)
-    tapes = local.tapes
-    if not tapes and local.depth and not _sweep_op_listeners:
+    tapes = local["tapes"]
+    if len(tapes) == 1 and not _listeners:
+        # The commonest case, spelled out: one tape, nobody listening. TapeEntry.__init__ is
+        # inlined (a class call costs more than the op's arithmetic).
+        differentiable = primitive.differentiable
+        if differentiable is None:
+            return None
+        tape = tapes[0]
+        needs = tape.needs_of(inputs)
+        if needs is None:
+            return None
+        scopes = local["scopes"]
+        entry = _new(TapeEntry)
+        entry.primitive = primitive
+        entry.inputs = inputs
+        entry.outputs = outputs
+        entry.attrs = attrs
+        entry.scope = "/".join(scopes) if scopes else ""
+        entry.depth = local["depth"]
+        entry.index = _next_index()
+        tape.append(entry, differentiable, needs)
+        return entry
+    depth = local["depth"]
+    if not tapes and depth and not _sweep_op_listeners:
         return None  # a sweep's arithmetic that no tape records and no listener wants: the commonest early out
     differentiable = primitive.differentiable
     if differentiable is None or not tapes:
         recorders = ()
-    elif len(tapes) == 1:  # the commonest case: no list to build
+    elif len(tapes) == 1:  # no list to build
         needs = tapes[0].needs_of(inputs)
         recorders = tapes if needs is not None else ()
     else:
@@ -74,12 +100,11 @@ def record(primitive, inputs, outputs, attrs):
             if tape_needs is not None:
                 recorders.append(tape)
                 needs.append(tape_needs)
-    depth = local.depth
     # Ops a sweep runs (depth > 0) that no tape records go to the listeners that want them.
     listeners = _listeners if recorders or not depth else _sweep_op_listeners
     if not recorders and not listeners:
         return None
-    scopes = local.scopes
+    scopes = local["scopes"]
     entry = TapeEntry(primitive, inputs, outputs, attrs, "/".join(scopes) if scopes else "", depth)
     if recorders:  # gradients flow only through float outputs of differentiable ops
         if len(recorders) == 1:

@@ -8,7 +8,10 @@ from tapeviz.core.ops import as_tensor, as_tensors, execute
 from tapeviz.core.primitive import Primitive
 from tapeviz.core.quiet import run_quietly
 from tapeviz.core.recording import NO_ATTRS, record
-from tapeviz.core.tensor import Tensor
+from tapeviz.core.tensor import Tensor, next_id
+
+_new = object.__new__
+_next_id = next_id
 
 _local = state.local
 _listeners = state.listeners
@@ -86,12 +89,16 @@ def binary(tf_name, prim_name, kernel, doc, differentiable=True, numbers_only=Fa
             if numbers_only and x._value.dtype is _BOOL:  # checked off the common path
                 raise not_a_number(x, tf_name, prim_name)
         try:
-            output = Tensor(primitive.kernel(x._value, y._value))
+            value = primitive.kernel(x._value, y._value)
         except (ValueError, IndexError, ArithmeticError) as exc:
             raise InvalidArgumentError(f"{exc} [Op:{prim_name}]", prim_name) from None
         except RuntimeWarning:  # the user made warnings errors: TF's inf/nan come silently
-            output = Tensor(run_quietly(primitive.kernel, (x._value, y._value)))
-        if _local.tapes or _listeners or _local.tracers:
+            value = run_quietly(primitive.kernel, (x._value, y._value))
+        output = _new(Tensor)  # Tensor(value), inlined: a class call costs more than the arithmetic
+        output._value = value
+        output._id = _next_id()
+        local = _local.__dict__  # one thread-local lookup (state.py)
+        if local["tapes"] or _listeners or local["tracers"]:
             record(primitive, (x, y), (output,), NO_ATTRS)
         return output
 
