@@ -12,6 +12,7 @@ from tapeviz.core import events, state
 from tapeviz.core.primitive import Primitive
 
 _next_index = itertools.count().__next__
+next_entry_index = _next_index  # for the tape's inlined TapeEntry construction
 
 
 class TapeEntry:
@@ -26,6 +27,7 @@ class TapeEntry:
     __slots__ = ("primitive", "inputs", "outputs", "attrs", "scope", "depth", "index")
 
     def __init__(self, primitive, inputs, outputs, attrs, scope, depth):
+        # (GradientTape.record_op builds its entries with these same stores, inlined.)
         self.primitive = primitive
         self.inputs = inputs
         self.outputs = outputs
@@ -52,9 +54,6 @@ _sweep_op_listeners = state.sweep_op_listeners
 _op_executed = events.op_executed
 
 
-_new = object.__new__
-
-
 def record(primitive, inputs, outputs, attrs):
     """Record an executed op on every active tape that watches one of its inputs."""
     local = _local.__dict__  # this thread's state: one thread-local lookup, then dict reads (state.py)
@@ -63,27 +62,10 @@ def record(primitive, inputs, outputs, attrs):
         for tracer in tracers:
             tracer.capture(primitive, inputs, outputs, attrs)
     tapes = local["tapes"]
-    if len(tapes) == 1 and not _listeners:
-        # The commonest case, spelled out: one tape, nobody listening. TapeEntry.__init__ is
-        # inlined (a class call costs more than the op's arithmetic).
-        differentiable = primitive.differentiable
-        if differentiable is None:
+    if len(tapes) == 1 and not _listeners:  # the commonest case: one tape, nobody listening
+        if primitive.differentiable is None:
             return None
-        tape = tapes[0]
-        needs = tape.needs_of(inputs)
-        if needs is None:
-            return None
-        scopes = local["scopes"]
-        entry = _new(TapeEntry)
-        entry.primitive = primitive
-        entry.inputs = inputs
-        entry.outputs = outputs
-        entry.attrs = attrs
-        entry.scope = "/".join(scopes) if scopes else ""
-        entry.depth = local["depth"]
-        entry.index = _next_index()
-        tape.append(entry, differentiable, needs)
-        return entry
+        return tapes[0].record_op(primitive, inputs, outputs, attrs, local)
     depth = local["depth"]
     if not tapes and depth and not _sweep_op_listeners:
         return None  # a sweep's arithmetic that no tape records and no listener wants: the commonest early out
@@ -145,6 +127,9 @@ class AccessedVariables:
         return False  # so `record` never records on it
 
     def needs_of(self, tensors):
+        return None  # likewise
+
+    def record_op(self, primitive, inputs, outputs, attrs, local):
         return None  # likewise
 
 

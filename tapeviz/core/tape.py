@@ -12,6 +12,8 @@ import operator
 import warnings
 import weakref
 
+import numpy as np
+
 from tapeviz import backend as B
 from tapeviz.core import display, events, history, nest, recording, state
 from tapeviz.core.errors import InvalidArgumentError
@@ -19,6 +21,7 @@ from tapeviz.core.indexed_slices import IndexedSlices, combine, slices_of
 from tapeviz.core.ops import execute
 from tapeviz.core.primitives.array import ones_like, reshape, stack, zeros, zeros_like
 from tapeviz.core.primitives.math import ADD_N
+from tapeviz.core.recording import TapeEntry
 from tapeviz.core.tensor import Tensor, Variable, convert_to_tensor
 
 _local = state.local
@@ -29,6 +32,10 @@ _live = weakref.WeakValueDictionary()  # serial -> tape, while the tape lives
 
 # A binary op's ``needs`` (which inputs a tape watches): shared, as rules only read them.
 _BOTH, _FIRST, _SECOND = (True, True), (True, False), (False, True)
+_new = object.__new__
+_next_entry_index = recording.next_entry_index
+# NumPy float and complex scalar types: a value of one is a float without reading its dtype.
+_FLOAT_SCALARS = frozenset(np.dtype(code).type for code in "efdgFDG")
 
 
 def tape_with_serial(serial):
@@ -204,6 +211,45 @@ class GradientTape:
             return _SECOND if tensors[1]._id in watched else None
         needs = tuple([t._id in watched for t in tensors])
         return needs if True in needs else None
+
+    def record_op(self, primitive, inputs, outputs, attrs, local):
+        """``recording.record`` when this tape is the only one and nobody listens, in one call:
+        the new entry when one of ``inputs`` is watched, else None.
+
+        ``needs_of``, ``TapeEntry(...)`` and ``append`` spelled out (a class call costs more
+        than a scalar op's arithmetic); ``local`` is this thread's state dict (state.py).
+        """
+        watched = self._watched
+        if len(inputs) == 2:  # binary ops, the commonest: one of three shared tuples
+            if inputs[0]._id in watched:
+                needs = _BOTH if inputs[1]._id in watched else _FIRST
+            elif inputs[1]._id in watched:
+                needs = _SECOND
+            else:
+                return None
+        else:
+            needs = tuple([t._id in watched for t in inputs])
+            if True not in needs:
+                return None
+        scopes = local["scopes"]
+        entry = _new(TapeEntry)
+        entry.primitive = primitive
+        entry.inputs = inputs
+        entry.outputs = outputs
+        entry.attrs = attrs
+        entry.scope = "/".join(scopes) if scopes else ""
+        entry.depth = local["depth"]
+        entry.index = _next_entry_index()
+        self._entries.append(entry)
+        self._needs.append(needs)
+        if primitive.differentiable:  # gradients flow through its float outputs
+            for tensor in outputs:
+                value = tensor._value
+                if type(value) in _FLOAT_SCALARS or value.dtype.kind in "fc":
+                    watched.add(tensor._id)
+        else:
+            self._needs_exact = False
+        return entry
 
     def add_watched(self, source):
         """Watch ``source`` (a Tensor or Variable); False when it already was."""
@@ -784,9 +830,11 @@ def _walk_back(entries, entry_needs, cotangents, announce):
                 f"The gradient rule of {entry.primitive.name} returned {len(produced)} gradients "
                 f"for {len(needs)} inputs."
             )
-        for tensor, grad, need in zip(entry.inputs, produced, needs):  # _Cotangents.write, inline
-            if need and grad is not None:
-                key = tensor._id
+        inputs = entry.inputs
+        for i in range(len(needs)):  # _Cotangents.write, inline (indexing beats zip for two)
+            grad = produced[i]
+            if grad is not None and needs[i]:
+                key = inputs[i]._id
                 arriving = pending.get(key)
                 if arriving is None:
                     pending[key] = grad

@@ -65,6 +65,8 @@ def not_a_number(x, tf_name, prim_name):
 
 
 _BOOL = np.dtype(bool)
+# NumPy scalar types whose dtype the type fixes (every scalar of one has the same dtype object).
+_NUMBER_SCALARS = frozenset(np.dtype(code).type for code in "efdgFDGbhilqBHILQ")
 
 
 def binary(tf_name, prim_name, kernel, doc, differentiable=True, numbers_only=False):
@@ -74,16 +76,18 @@ def binary(tf_name, prim_name, kernel, doc, differentiable=True, numbers_only=Fa
     InvalidArgumentError rather than come back as a logical or.
     """
     primitive = Primitive(prim_name, kernel, differentiable=differentiable)
+    recorded_by_one = differentiable is not None  # tapes record it (record()'s first test)
 
     def op(x, y, name=None):
         # Every chain of arithmetic (and most gradient rules) runs through here,
         # so ops.execute is spelled out for its commonest case: two tensors of
         # one dtype (converted only otherwise), one output, no attributes.
+        # Two NumPy number scalars of one type are one dtype, not bool: no dtype read for them.
         if (
             type(x) is not Tensor
             or type(y) is not Tensor
-            or (dtype := x._value.dtype) is not y._value.dtype
-            or (numbers_only and dtype is _BOOL)
+            or ((kind := type(x._value)) is not type(y._value) or kind not in _NUMBER_SCALARS)
+            and ((dtype := x._value.dtype) is not y._value.dtype or (numbers_only and dtype is _BOOL))
         ):
             x, y = as_tensors(x, y, prim_name)
             if numbers_only and x._value.dtype is _BOOL:  # checked off the common path
@@ -98,8 +102,12 @@ def binary(tf_name, prim_name, kernel, doc, differentiable=True, numbers_only=Fa
         output._value = value
         output._id = _next_id()
         local = _local.__dict__  # one thread-local lookup (state.py)
-        if local["tapes"] or _listeners or local["tracers"]:
-            record(primitive, (x, y), (output,), NO_ATTRS)
+        tapes = local["tapes"]
+        if tapes or _listeners or local["tracers"]:
+            if len(tapes) == 1 and recorded_by_one and not _listeners and not local["tracers"]:
+                tapes[0].record_op(primitive, (x, y), (output,), NO_ATTRS, local)  # record()'s commonest case
+            else:
+                record(primitive, (x, y), (output,), NO_ATTRS)
         return output
 
     op.__name__ = op.__qualname__ = tf_name
