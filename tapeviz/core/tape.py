@@ -243,10 +243,15 @@ class GradientTape:
         self._entries.append(entry)
         self._needs.append(needs)
         if primitive.differentiable:  # gradients flow through its float outputs
-            for tensor in outputs:
-                value = tensor._value
+            if len(outputs) == 1:
+                value = outputs[0]._value
                 if type(value) in _FLOAT_SCALARS or value.dtype.kind in "fc":
-                    watched.add(tensor._id)
+                    watched.add(outputs[0]._id)
+            else:
+                for tensor in outputs:
+                    value = tensor._value
+                    if type(value) in _FLOAT_SCALARS or value.dtype.kind in "fc":
+                        watched.add(tensor._id)
         else:
             self._needs_exact = False
         return entry
