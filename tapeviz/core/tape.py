@@ -797,10 +797,9 @@ def _walk_back(entries, entry_needs, cotangents, announce):
     """
     depth = deepest = None
     pending, source_ids, step = cotangents.pending, cotangents.source_ids, announce.step
-    # Walked by position from the end: the lists may grow meanwhile (a persistent tape
-    # recording the sweep's own ops), and only the entries there at the start are walked.
-    for position in range(len(entries) - 1, -1, -1):
-        entry = entries[position]
+    # Reversed list iterators start at the end the lists have now: should they grow meanwhile
+    # (a persistent tape recording the sweep's own ops), only the entries there at the start are walked.
+    for entry, needs in zip(reversed(entries), reversed(entry_needs)):
         if entry.depth != depth:  # ops the rule (and summing its upstream) runs are one order higher
             depth = entry.depth
             _local.depth = depth + 1
@@ -809,7 +808,6 @@ def _walk_back(entries, entry_needs, cotangents, announce):
         rule = entry.primitive.rule
         if rule is None:  # not differentiable, or no rule in the table
             continue
-        needs = entry_needs[position]
         outputs = entry.outputs
         if len(outputs) == 1:  # the commonest case: _Cotangents.read for one output
             key = outputs[0]._id
@@ -836,8 +834,8 @@ def _walk_back(entries, entry_needs, cotangents, announce):
                 f"for {len(needs)} inputs."
             )
         inputs = entry.inputs
-        for i in range(len(needs)):  # _Cotangents.write, inline (indexing beats zip for two)
-            grad = produced[i]
+        i = 0
+        for grad in produced:  # _Cotangents.write, inline (a counter beats zip for two)
             if grad is not None and needs[i]:
                 key = inputs[i]._id
                 arriving = pending.get(key)
@@ -847,6 +845,7 @@ def _walk_back(entries, entry_needs, cotangents, announce):
                     arriving.append(grad)
                 else:
                     pending[key] = [arriving, grad]
+            i += 1
         if step is not None:
             step(entry, needs, upstream, produced)
     return deepest
