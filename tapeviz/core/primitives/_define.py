@@ -86,18 +86,19 @@ def binary(tf_name, prim_name, kernel, doc, differentiable=True, numbers_only=Fa
         if (
             type(x) is not Tensor
             or type(y) is not Tensor
-            or ((kind := type(x._value)) is not type(y._value) or kind not in _NUMBER_SCALARS)
-            and ((dtype := x._value.dtype) is not y._value.dtype or (numbers_only and dtype is _BOOL))
+            or ((kind := type(xv := x._value)) is not type(yv := y._value) or kind not in _NUMBER_SCALARS)
+            and ((dtype := xv.dtype) is not yv.dtype or (numbers_only and dtype is _BOOL))
         ):
             x, y = as_tensors(x, y, prim_name)
             if numbers_only and x._value.dtype is _BOOL:  # checked off the common path
                 raise not_a_number(x, tf_name, prim_name)
+            xv, yv = x._value, y._value
         try:
-            value = primitive.kernel(x._value, y._value)
+            value = kernel(xv, yv)
         except (ValueError, IndexError, ArithmeticError) as exc:
             raise InvalidArgumentError(f"{exc} [Op:{prim_name}]", prim_name) from None
         except RuntimeWarning:  # the user made warnings errors: TF's inf/nan come silently
-            value = run_quietly(primitive.kernel, (x._value, y._value))
+            value = run_quietly(kernel, (xv, yv))
         output = _new(Tensor)  # Tensor(value), inlined: a class call costs more than the arithmetic
         output._value = value
         output._id = _next_id()
