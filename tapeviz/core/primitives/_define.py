@@ -103,10 +103,11 @@ def binary(tf_name, prim_name, kernel, doc, differentiable=True, numbers_only=Fa
         output._value = value
         output._id = _next_id()
         local = _local.__dict__  # one thread-local lookup (state.py)
-        tapes = local["tapes"]
-        if tapes or _listeners or local["tracers"]:
-            if len(tapes) == 1 and recorded_by_one and not _listeners and not local["tracers"]:
-                tapes[0].record_op(primitive, (x, y), (output,), NO_ATTRS, local)  # record()'s commonest case
+        if _listeners or local["tracers"]:
+            record(primitive, (x, y), (output,), NO_ATTRS)
+        elif tapes := local["tapes"]:
+            if len(tapes) == 1 and recorded_by_one:  # record()'s commonest case, without its tests
+                tapes[0].record_op(primitive, (x, y), (output,), NO_ATTRS, local)
             else:
                 record(primitive, (x, y), (output,), NO_ATTRS)
         return output
