@@ -151,6 +151,12 @@ def record_read(variable, tensor):
     record(READ_VARIABLE, (variable,), (tensor,), NO_ATTRS)
 
 
+def announce_optimizer_step(optimizer, variables, gradients, learning_rate, step):
+    """An optimizer is about to apply ``gradients`` to ``variables`` (listeners hear of it first)."""
+    if _listeners:
+        events.emit(events.OptimizerStep(optimizer, tuple(variables), tuple(gradients), float(learning_rate), step))
+
+
 def announce_assign(variable):
     """A variable's value was replaced (no tape records it; listeners hear of it)."""
     if _listeners:

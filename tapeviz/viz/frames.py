@@ -15,6 +15,7 @@ and the GIF, and tests check them as data::
      "flow": [edge ids] the edges the gradient runs along on this frame,
      "clear": True on the first frame of a sweep (badges and labels start afresh),
      "hidden": [node ids not yet recorded]  (recording frames only),
+     "ask": [questions] what predict mode asks on a step (see tapeviz.viz.predict),
      "upstream", "formula", "grads", "accumulated": the trace's step data}
 
 :func:`state_at` replays the deltas: the badges and edge labels shown on a
@@ -28,6 +29,7 @@ from tapeviz.core import events as ev
 from tapeviz.viz import card as cards
 from tapeviz.viz import format as fmt
 from tapeviz.viz import names as naming
+from tapeviz.viz import predict
 from tapeviz.viz import view as views
 
 READ = "ReadVariableOp"
@@ -107,13 +109,13 @@ class Namer:
         return tape_id
 
 
-def sweep_frames(trace, sweep="last", view=None, tape=None, internals=False, names=None, **options):
+def sweep_frames(trace, sweep="last", view=None, tape=None, internals=False, names=None, start=0, **options):
     """Frames of the chosen sweep(s): the seed, one per backward step, and the result.
 
     ``tape``: a GradientTape whose own sweeps are played (the trace may hold
     an outer tape's sweeps too). ``names``: {trace id: label}; None looks the
     Python names up in the caller's namespace. ``internals``: show the
-    variable reads' own steps.
+    variable reads' own steps. ``start``: the index of the first frame (frames before it play something else).
     """
     data = trace.data if hasattr(trace, "data") else trace
     tape_id = None
@@ -134,7 +136,7 @@ def sweep_frames(trace, sweep="last", view=None, tape=None, internals=False, nam
     namer = Namer(data, view, found)
     frames = []
     for index in chosen:
-        frames += _one_sweep(trace, data, index, view, namer, internals, start=len(frames))
+        frames += _one_sweep(trace, data, index, view, namer, internals, start=start + len(frames))
     return frames, view
 
 
@@ -163,7 +165,7 @@ def _one_sweep(trace, data, index, view, namer, internals, start):
                 else (cards.np.ones(tuple(target_tensor.shape)) if hasattr(target_tensor, "shape") else None)
             )
         node = namer.node(tid)
-        cards._accumulate(totals, node, value, seed, None)
+        cards.accumulate(totals, node, value, seed, None)
         seeds[node] = badge(node, seed)
     tape_name = namer.tape(sweep["tape"])
     seed_text = ", ".join(f"{cards.ratio(namer(t), namer(t))} = {s}" for t, s in zip(sweep["targets"], sweep["seeds"]))
@@ -232,6 +234,7 @@ def _one_sweep(trace, data, index, view, namer, internals, start):
                 "accumulated": list(step["accumulated"]),
                 "caption": _caption(card, is_read) + _underflow_note(card),
                 "card": card,
+                "ask": predict.reverse_questions(card),
                 "set": changed,
                 "edges": labels,
                 "flow": flow,

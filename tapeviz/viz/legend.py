@@ -50,6 +50,14 @@ def entries(view, frames=(), links=(), data=None, forward=False):
             out.append(("highlight", {"stroke": "#f59e0b"}, "the op this step differentiates"))
         if any(f.get("set") for f in frames):
             out.append(("badge", {"fill": "#fee2e2", "stroke": "#b91c1c"}, "gradient collected so far (dy/dx = ...)"))
+        if any(f.get("kind") == "update" for f in frames):  # a training step's player (tapeviz.viz.update)
+            out.append(
+                (
+                    "badge",
+                    {"fill": "#fee2e2", "stroke": "#b91c1c"},
+                    "after the sweep: the gradient the optimizer gets, then the variable's new value (now ...)",
+                )
+            )
         if any(f.get("flow") for f in frames):
             out.append(("flow", {"stroke": "#dc2626"}, "gradient flowing back along an edge (against the arrow)"))
     if links:
