@@ -47,8 +47,8 @@ import tapeviz as tf  # noqa: E402
 
 TARGETS = {
     "per_op_us": 6.0,
-    "torch_ratio": 0.8,
-    "torch_recorder_ratio": 1.6,
+    "torch_ratio": 0.5,
+    "torch_recorder_ratio": 1.0,
     "mlp_ratio": 1.15,
     "mlp_hooked_ratio": 2.0,
 }

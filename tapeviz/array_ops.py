@@ -48,6 +48,8 @@ from tapeviz.core.primitives.sorting import descending_order as _descending_orde
 from tapeviz.core.primitives.sorting import searchsorted, top_k  # noqa: F401
 from tapeviz.core.scopes import name_scope as _name_scope
 from tapeviz.core.tensor import Tensor as _Tensor
+from tapeviz.core.tensor import is_tensor as _is_tensor
+from tapeviz.core.tensor import to_array as _to_array
 
 __all__ = [
     "linspace",
@@ -64,7 +66,7 @@ __all__ = [
 
 
 def _axis(axis, rank, what):
-    axis = int(axis._value) if hasattr(axis, "_value") else int(axis)
+    axis = int(_to_array(axis)) if _is_tensor(axis) else int(axis)
     if not -rank <= axis < rank:
         raise _InvalidArgumentError(f"{what}: axis {axis} is out of range [{-rank}, {rank}).", what)
     return axis % rank
@@ -75,14 +77,14 @@ def _axis(axis, rank, what):
 
 def _count(num):
     """linspace's ``num`` as a Python int; TF refuses floats."""
-    if hasattr(num, "_value") or isinstance(num, _Tensor):
+    if _is_tensor(num):
         num = _as_tensor(num)
         if not num.dtype.is_integer:
             raise TypeError(
                 f"Argument `tensor` (name: num) must be of type integer. Received `tensor` = "
                 f"{num.numpy()} of dtype: {num.dtype.name}. Pass an int, e.g. num=5."
             )
-        return int(num._value)
+        return int(_to_array(num))
     if isinstance(num, (bool, float, _np.floating)) or not isinstance(num, (int, _np.integer)):
         raise TypeError(
             f"Argument `tensor` (name: num) must be of type integer. Received `tensor` = {num!r}. "
@@ -105,7 +107,7 @@ def linspace(start, stop, num, name=None, axis=0):
     if n < 0:
         raise _InvalidArgumentError(f"linspace: num must be >= 0, got {n}. [Op:LinSpace]", "LinSpace")
     with _name_scope("linspace"):
-        shape = _np.broadcast_shapes(start._value.shape, stop._value.shape)
+        shape = _np.broadcast_shapes(_to_array(start).shape, _to_array(stop).shape)
         start, stop = _broadcast_to(start, shape), _broadcast_to(stop, shape)
         axis = _axis(axis, len(shape) + 1, "linspace")
         start, stop = _expand_dims(start, axis), _expand_dims(stop, axis)
@@ -116,7 +118,7 @@ def linspace(start, stop, num, name=None, axis=0):
         ramp_shape[axis] = steps - 1
         ramp = _as_tensor(_np.arange(1, steps).reshape(ramp_shape), dtype=delta.dtype)
         joined = _concat([start, start + delta * ramp, stop], axis=axis)
-        if joined._value.shape[axis] == n:
+        if _to_array(joined).shape[axis] == n:
             return joined
         key = (slice(None),) * axis + (slice(0, n),)
         return _slice_tensor(joined, key)
@@ -143,7 +145,7 @@ def meshgrid(*args, **kwargs):
         vectors = [_reshape(_as_tensor(x), [-1]) for x in args]
         _same_dtype(*vectors, op="meshgrid")
         ndim = len(vectors)
-        sizes = [v._value.shape[0] for v in vectors]
+        sizes = [_to_array(v).shape[0] for v in vectors]
         positions = list(range(ndim))
         if indexing == "xy" and ndim > 1:
             positions[0], positions[1] = 1, 0
@@ -170,7 +172,7 @@ def _direction(direction):
 def _sortable(values, axis):
     x = _as_tensor(values)
     if x.ndim < 1:
-        raise _InvalidArgumentError(f"input must be >= 1-D, got shape {list(x._value.shape)} [Op:TopKV2]", "TopKV2")
+        raise _InvalidArgumentError(f"input must be >= 1-D, got shape {list(_to_array(x).shape)} [Op:TopKV2]", "TopKV2")
     if x.dtype == _dtypes.bool:
         raise TypeError("sort takes numbers, not bool: cast first, e.g. tf.cast(x, tf.int32).")
     return x, _axis(axis, x.ndim, "sort")
@@ -187,13 +189,14 @@ def sort(values, axis=-1, direction="ASCENDING", name=None):
     x, axis = _sortable(values, axis)
     last = x.ndim - 1
     if not x.dtype.is_floating:  # integers carry no gradient: sort directly
-        order = _B.xp.argsort(x._value, axis=axis, kind="stable") if ascending else _descending_order(x._value, axis)
-        return _Tensor(_B.xp.take_along_axis(x._value, order, axis=axis))
+        array = _to_array(x)
+        order = _B.xp.argsort(array, axis=axis, kind="stable") if ascending else _descending_order(array, axis)
+        return _Tensor(_B.xp.take_along_axis(array, order, axis=axis))
     with _name_scope("sort"):
         perm = list(range(x.ndim))
         perm[axis], perm[last] = last, axis
         moved = x if axis == last else _transpose(x, perm)
-        n = moved._value.shape[-1]
+        n = _to_array(moved).shape[-1]
         result = -top_k(-moved, k=n).values if ascending else top_k(moved, k=n).values
         return result if axis == last else _transpose(result, perm)
 
@@ -206,7 +209,8 @@ def argsort(values, axis=-1, direction="ASCENDING", stable=False, name=None):
     """
     ascending = _direction(direction)
     x, axis = _sortable(values, axis)
-    order = _B.xp.argsort(x._value, axis=axis, kind="stable") if ascending else _descending_order(x._value, axis)
+    array = _to_array(x)
+    order = _B.xp.argsort(array, axis=axis, kind="stable") if ascending else _descending_order(array, axis)
     return _Tensor(order.astype(_np.int32))
 
 
@@ -227,14 +231,14 @@ def boolean_mask(tensor, mask, axis=None, name="boolean_mask"):
     if k == 0:
         raise ValueError("mask cannot be scalar.")
     axis = 0 if axis is None else _axis(axis, x.ndim, "boolean_mask")
-    covered = tuple(x._value.shape[axis : axis + k])
-    if covered != tuple(m._value.shape):
+    covered = tuple(_to_array(x).shape[axis : axis + k])
+    if covered != tuple(_to_array(m).shape):
         raise ValueError(
-            f"Shapes {covered} and {tuple(m._value.shape)} are incompatible: the mask must have "
+            f"Shapes {covered} and {tuple(_to_array(m).shape)} are incompatible: the mask must have "
             f"the shape of the tensor's axes {axis}..{axis + k - 1}."
         )
     with _name_scope("boolean_mask"):
-        shape = x._value.shape
+        shape = _to_array(x).shape
         flat = _reshape(x, shape[:axis] + (int(_np.prod(covered, dtype=_np.int64)),) + shape[axis + k :])
         positions = _reshape(_where(_reshape(m, [-1])), [-1])
         return _gather(flat, positions, axis=axis)

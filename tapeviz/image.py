@@ -24,6 +24,8 @@ from tapeviz.core.primitives.math import maximum as _maximum
 from tapeviz.core.primitives.math import minimum as _minimum
 from tapeviz.core.primitives.math import where as _where
 from tapeviz.core.scopes import name_scope as _name_scope
+from tapeviz.core.tensor import is_tensor as _is_tensor
+from tapeviz.core.tensor import to_array as _to_array
 
 __all__ = [
     "ResizeMethod",
@@ -110,7 +112,7 @@ def _batched(images, what="images"):
 
 
 def _size(size):
-    if hasattr(size, "_value"):
+    if _is_tensor(size):
         size = _np.asarray(size.numpy()).tolist()
     size = [int(n) for n in size]
     if len(size) != 2 or min(size) <= 0:
@@ -135,7 +137,7 @@ def resize(images, size, method=ResizeMethod.BILINEAR, preserve_aspect_ratio=Fal
         raise ValueError(f"Resize method is not implemented: {method}")
     batch, added = _batched(images)
     height, width = _size(size)
-    in_h, in_w = batch._value.shape[1:3]
+    in_h, in_w = _to_array(batch).shape[1:3]
     if preserve_aspect_ratio:
         factor = min(height / in_h, width / in_w)
         height, width = max(round(in_h * factor), 1), max(round(in_w * factor), 1)
@@ -148,7 +150,7 @@ def resize(images, size, method=ResizeMethod.BILINEAR, preserve_aspect_ratio=Fal
             out = _kernels.resize_bilinear(_cast(batch, _dtypes.float32), (height, width))
         else:
             out = _kernels.resize_nearest(batch, (height, width))
-        return _reshape(out, out._value.shape[1:]) if added else out
+        return _reshape(out, _to_array(out).shape[1:]) if added else out
 
 
 # -- flips --------------------------------------------------------------------------------------
@@ -157,7 +159,7 @@ def resize(images, size, method=ResizeMethod.BILINEAR, preserve_aspect_ratio=Fal
 def _flip_axis(image, axis_from_end):
     image = _as_tensor(image)
     if image.ndim < 3:
-        raise ValueError(f"'image' (shape {tuple(image._value.shape)}) must be at least three-dimensional.")
+        raise ValueError(f"'image' (shape {tuple(_to_array(image).shape)}) must be at least three-dimensional.")
     return image, image.ndim - axis_from_end
 
 
@@ -176,11 +178,11 @@ def flip_up_down(image):
 def _random_flip(image, seed, axis_from_end):
     image, axis = _flip_axis(image, axis_from_end)
     if image.ndim > 4:
-        raise ValueError(f"'image' (shape {tuple(image._value.shape)}) must have either 3 or 4 dimensions.")
+        raise ValueError(f"'image' (shape {tuple(_to_array(image).shape)}) must have either 3 or 4 dimensions.")
     flipped = _reverse(image, [axis])
     if image.ndim == 3:  # one coin for the image
         return flipped if float(_random.uniform([], seed=seed).numpy()) < 0.5 else image
-    coins = _random.uniform([image._value.shape[0]], seed=seed).numpy() < 0.5  # one coin per image
+    coins = _random.uniform([_to_array(image).shape[0]], seed=seed).numpy() < 0.5  # one coin per image
     return _where(_as_tensor(coins.reshape(-1, 1, 1, 1)), flipped, image)
 
 
@@ -218,7 +220,7 @@ def adjust_contrast(images, contrast_factor):
     """
     images = _as_tensor(images)
     if images.ndim < 3:
-        raise ValueError(f"input must be at least 3-D, got shape {list(images._value.shape)}")
+        raise ValueError(f"input must be at least 3-D, got shape {list(_to_array(images).shape)}")
     with _name_scope("adjust_contrast"):
         adjusted = _kernels.adjust_contrast_kernel(
             _as_float(images), _as_tensor(contrast_factor, dtype=_dtypes.float32)
@@ -241,9 +243,9 @@ _RGB_WEIGHTS = [0.2989, 0.5870, 0.1140]  # TF's (ITU-R BT.601 luma)
 def rgb_to_grayscale(images, name=None):
     """One channel: 0.2989 R + 0.5870 G + 0.1140 B, in the input's dtype (computed in float32, as TF)."""
     images = _as_tensor(images)
-    if images.ndim < 1 or images._value.shape[-1] != 3:
+    if images.ndim < 1 or _to_array(images).shape[-1] != 3:
         raise ValueError(
-            f"rgb_to_grayscale needs 3 channels (R, G, B) in the last axis, got shape {list(images._value.shape)}."
+            f"rgb_to_grayscale needs 3 channels (R, G, B) in the last axis, got shape {list(_to_array(images).shape)}."
         )
     with _name_scope("rgb_to_grayscale"):
         flt = convert_image_dtype(images, _dtypes.float32)
@@ -254,6 +256,8 @@ def rgb_to_grayscale(images, name=None):
 def grayscale_to_rgb(images, name=None):
     """The single channel repeated three times."""
     images = _as_tensor(images)
-    if images.ndim < 2 or images._value.shape[-1] != 1:
-        raise ValueError(f"grayscale_to_rgb needs 1 channel in the last axis, got shape {list(images._value.shape)}.")
+    if images.ndim < 2 or _to_array(images).shape[-1] != 1:
+        raise ValueError(
+            f"grayscale_to_rgb needs 1 channel in the last axis, got shape {list(_to_array(images).shape)}."
+        )
     return _tile(images, [1] * (images.ndim - 1) + [3])

@@ -1,20 +1,6 @@
 """``tf.linalg``: matrix products, inverses, determinants, diagonals, solvers and factorizations."""
 
-from tapeviz.core.primitives.decompositions import (  # noqa: F401
-    adjoint,
-    band_part,
-    cholesky,
-    cholesky_solve,
-    eigh,
-    eigvalsh,
-    logdet,
-    qr,
-    set_diag,
-    slogdet,
-    solve,
-    svd,
-    triangular_solve,
-)
+from tapeviz.core.primitives.decompositions import cholesky, eigh, eigvalsh, logdet, qr, slogdet, svd  # noqa: F401
 from tapeviz.core.primitives.linalg import (  # noqa: F401
     det,
     diag,
@@ -28,6 +14,7 @@ from tapeviz.core.primitives.linalg import (  # noqa: F401
     tensordot,
     trace,
 )
+from tapeviz.core.primitives.solvers import adjoint, band_part, cholesky_solve, set_diag, solve, triangular_solve  # noqa: F401
 from tapeviz.math import global_norm, l2_normalize, norm  # noqa: F401  (TF lists these here too)
 
 __all__ = [

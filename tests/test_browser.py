@@ -17,7 +17,9 @@ workers at once), and each lesson is executed once here:
   hint shows before a wrong answer. For lesson 1 and the reverse-sweep lesson,
   pressing the player's "step" button moves the highlighted node and changes
   the gradient; in lesson 6 a bare number typed into the "write a custom
-  gradient" exercise is refused, and only then does its hint appear.
+  gradient" exercise is refused, and only then does its hint appear; in
+  lesson 8 the training-step player steps through the clipping to Adam's
+  update.
 * An exported HTML animation opened from disk, with every network request
   refused, plays.
 
@@ -49,6 +51,7 @@ CHROMIUM = os.environ.get("TAPEVIZ_CHROMIUM") or shutil.which("chromium") or "/u
 HIGHLIGHT = "#f59e0b"  # the player's highlight colour (tapeviz.viz.export.HIGHLIGHT)
 LESSONS = ["01_first_gradient.ipynb", "07_reverse_sweep.ipynb"]  # their players are stepped
 CUSTOM_GRADIENT_LESSON = "06_steering.ipynb"  # its exercise 06.reverse asks for a custom gradient
+TRAINING_LESSON = "08_training_loops.ipynb"  # its training-step player is stepped to Adam's update
 
 CHROMIUM_ARGS = [
     # As root in a container Chromium needs --no-sandbox; the rest keep it off
@@ -336,6 +339,57 @@ def test_exported_html_animation_plays_offline(browser, tmp_path):
         context.close()
 
 
+def test_embedded_player_keeps_its_controls_on_one_line_and_its_frame_fits(browser, tmp_path):
+    """The kernel-free player as a notebook output or a docs lesson page embeds it (an ``<iframe srcdoc>``)
+    at a notebook's width, 738 px: the controls fit on one line, and the frame is as tall as the player,
+    no blank below it, growing when a step's card needs more room."""
+    import tapeviz as tf
+    import tapeviz.viz as viz
+
+    if viz.render.dot_binary() is None:
+        pytest.skip("the player's picture is drawn by graphviz's `dot`, which is not installed")
+    from tapeviz.viz.export import animate, iframe
+
+    x = tf.Variable(2.0, name="x")
+    y = tf.Variable(5.0, name="y")
+    with viz.trace() as recorded:
+        with tf.GradientTape() as tape:
+            f = x * y + tf.sin(x)
+        tape.gradient(f, [x, y])
+    host = tmp_path / "lesson_page.html"
+    host.write_text(
+        f"<!DOCTYPE html><html><body style='margin:8px;width:738px'>{iframe(animate(recorded).to_html())}"
+        "<p>the text after the player</p></body></html>"
+    )
+    problems = []
+    context, page = _new_page(browser, problems)
+    try:
+        page.goto(host.as_uri())
+        frame = page.locator("iframe.tapeviz-embed")
+        player = page.frame_locator("iframe.tapeviz-embed")
+        player.locator(".tv-caption").filter(has_text="step 0 of").wait_for(timeout=10_000)
+
+        def measure():
+            return page.evaluate(
+                """() => { const f = document.querySelector('iframe.tapeviz-embed'), d = f.contentDocument;
+                    const h = r => d.querySelector(r).getBoundingClientRect().height;
+                    return {frame: f.getBoundingClientRect().height, controls: h('.tv-controls'),
+                            button: h('.tv-controls button'), player: h('#tapeviz-player')}; }"""
+            )
+
+        sizes = measure()
+        assert sizes["controls"] < 1.5 * sizes["button"] + 4, f"the controls wrap at 738 px: {sizes}"
+        assert sizes["player"] <= sizes["frame"] <= sizes["player"] + 30, f"the frame does not fit the player: {sizes}"
+        player.locator(".tv-next").click()
+        player.locator(".tv-caption").filter(has_text="step 1 of").wait_for(timeout=10_000)
+        stepped = measure()
+        assert stepped["player"] <= stepped["frame"], f"a step's card is cut off: {stepped}"
+        frame.screenshot(path=str(ARTIFACTS / "embedded_player_738px.png"))
+        assert not problems, problems
+    finally:
+        context.close()
+
+
 def test_exported_tangent_player_steps_forward(browser, tmp_path):
     """The forward-mode player's page: blue tangents run with the arrows, the card multiplies and sums."""
     import tapeviz as tf
@@ -419,7 +473,7 @@ def _screenshots(page, name):
     for old in ARTIFACTS.glob(f"{name}_*.png"):
         old.unlink()
     scroller = page.locator(".jp-NotebookPanel .jp-WindowedPanel-outer").first
-    height = scroller.evaluate("n => n.scrollHeight")
+    height = _content_height(scroller)
     view = scroller.evaluate("n => n.clientHeight")
     shots, top = 0, 0
     while True:
@@ -431,9 +485,27 @@ def _screenshots(page, name):
         shots += 1
         if top + view >= height or shots >= 40:
             break
-        top += view - 60
+        top = min(top + view - 60, height - view)  # the last screenful ends at the last cell, not in blank space
+    last_shown = scroller.evaluate(
+        """n => { const cells = n.querySelectorAll('.jp-Cell'), box = n.getBoundingClientRect();
+            if (!cells.length) return true;
+            const last = cells[cells.length - 1].getBoundingClientRect();
+            return last.top < box.bottom && last.bottom > box.top; }"""
+    )
+    assert last_shown, f"{name}: the last screenshot does not show the notebook's last cell"
     scroller.evaluate("n => { n.scrollTop = 0; }")
     return shots
+
+
+def _content_height(scroller):
+    """How far down the notebook's last cell ends (JupyterLab pads the notebook below it: scrollHeight
+    counts that blank space, where the last screenshot used to land)."""
+    return scroller.evaluate(
+        """n => { const cells = n.querySelectorAll('.jp-Cell');
+            if (!cells.length) return n.scrollHeight;
+            const end = cells[cells.length - 1].getBoundingClientRect().bottom;
+            return Math.ceil(end - n.getBoundingClientRect().top + n.scrollTop + 20); }"""
+    )
 
 
 def _stored_pictures(path):
@@ -513,6 +585,7 @@ def _player_checks(page, lesson, name):
     assert first["caption"].startswith("step 0 of"), first
     assert first["highlight"] is not None, "step 0 highlights no node"
     page.screenshot(path=str(ARTIFACTS / f"{name}_player_step0.png"), full_page=False)
+    _controls_fit_one_line(player, 738)
     second = _step(page, player)
     assert second["caption"].startswith("step 1 of"), second
     assert second["highlight"] != first["highlight"], "the highlighted node did not move"
@@ -533,8 +606,25 @@ def _player_checks(page, lesson, name):
     page.screenshot(path=str(ARTIFACTS / f"{name}_page.png"), full_page=False)
 
 
+def _controls_fit_one_line(player, width):
+    """The widget's control bar, squeezed to ``width`` px (a notebook's width): one line, nothing cut off."""
+    fits = player.evaluate(
+        """(root, width) => {
+            const bar = [...root.querySelectorAll('.widget-hbox')].filter(b => b.querySelector('.widget-play')).pop();
+            const old = root.style.width;
+            root.style.width = width + 'px';
+            const tops = [...bar.children].map(c => Math.round(c.getBoundingClientRect().top));
+            const result = {tops, scroll: bar.scrollWidth, client: bar.clientWidth};
+            root.style.width = old;
+            return result;
+        }""",
+        width,
+    )
+    assert len(set(fits["tops"])) == 1 and fits["scroll"] <= fits["client"] + 1, f"the controls at {width} px: {fits}"
+
+
 def _predict_mode_checks(page, lesson, name):
-    """The predict-mode player (lessons 1 and 7): a step hides its gradient until the student types one."""
+    """The predict-mode widget of lessons 1 and 7 after Run All: see _predict_wrong_then_right."""
     predicting = (
         page.locator(".jp-OutputArea-output .widget-vbox")
         .filter(has=page.locator("button", has_text="step \u25b6"))
@@ -542,18 +632,125 @@ def _predict_mode_checks(page, lesson, name):
         .first
     )
     predicting.scroll_into_view_if_needed()
-    state = _step(page, predicting)
-    assert state["caption"].startswith("step 1 of") and "Type it below" in state["caption"], state
-    # lesson 1: y = x**2 at 3 sends 6 to x, answered wrong; lesson 7: the Add sends its upstream 1 on, answered right
-    typed, said = (
-        ("5", "\u2718 not quite: upstream \u00d7 local = 6") if lesson.startswith("01") else ("1", "\u2714 right")
-    )
-    predicting.locator("input[type='text']").first.fill(typed)
-    predicting.locator("button", has_text="check").first.click()
-    page.wait_for_function(
-        "([root, said]) => root.textContent.includes(said)", arg=[predicting.element_handle(), said], timeout=15_000
-    )
+    widget = {
+        "step": lambda: _step(page, predicting),
+        "field": "input[type='text']:not([disabled])",
+        "check": "button:has-text('check')",
+        "card": "table.tv-card",
+    }
+    _predict_wrong_then_right(page, predicting, widget, lesson[:2], ARTIFACTS / f"{name}_predict_retry.png")
     predicting.screenshot(path=str(ARTIFACTS / f"{name}_predict_mode.png"))
+
+
+# -- predict mode (issue 20): each unknown on the card, a wrong answer, the retry, then "right" ----------
+# One script for lessons 1 and 7's players, run on the ipywidgets player (after Run All, above) and on the
+# kernel-free page (test_predict_mode_retry_then_right_kernel_free): [(typed, what the player says)],
+# "step" pressing step.
+PREDICT_SCRIPTS = {
+    # lesson 1: y = x ** 2 at 3; the card asks d/dx = upstream 1 x local 6
+    "01": ([("step", "your turn"), ("5", "not yet"), ("6", "\u2714 right on the second try")], "0 of 1"),
+    # lesson 7: f = x * y + sin(x) at x = 2, y = 5: two products, then cos(2), then x's product and running sum
+    "07": (
+        [
+            ("step", "your turn"),
+            ("2", "You added the upstream gradient and the local derivative"),
+            ("1", "\u2714 right on the second try"),
+            ("1", "\u2714 right first time"),
+            ("step", "your turn"),
+            ("-0.4161", "\u2714 right first time"),
+            ("step", "your turn"),
+            ("5", "\u2714 right first time"),
+            ("5", "you forgot to add the gradient that already arrived at x"),
+            ("4.584", "\u2714 right on the second try"),
+            ("2", "\u2714 right first time"),
+        ],
+        "4 of 6",
+    ),
+    # forward mode, y = x * x at 3 with the tangent 1: the output's tangent is 3 + 3
+    "fw": ([("step", "your turn"), ("3", "one input's share"), ("6", "\u2714 right on the second try")], "0 of 1"),
+}
+
+
+def _predict_wrong_then_right(page, root, parts, lesson, shot=None):
+    """Play ``PREDICT_SCRIPTS[lesson]`` on a predict-mode player (``root``; ``parts``: how to step, and
+    the selectors of the open field, its check button and the card); each answer must bring one more
+    ``said`` into the player, and a retry must leave the card's ``?`` in place."""
+    script, score = PREDICT_SCRIPTS[lesson]
+    for typed, said in script:
+        before = root.evaluate("(node, said) => node.textContent.split(said).length - 1", said)
+        if typed == "step":
+            parts["step"]()
+        else:
+            root.locator(parts["field"]).first.fill(typed)
+            root.locator(parts["check"]).first.click()
+        page.wait_for_function(
+            "([node, said, before]) => node.textContent.split(said).length - 1 > before",
+            arg=[root.element_handle(), said, before],
+            timeout=15_000,
+        )
+        if typed != "step" and "\u2714" not in said:  # a first wrong answer: the retry
+            card = root.locator(parts["card"]).first.text_content()
+            assert "? (" in card, f"a first wrong answer revealed the value: {card}"
+            if shot is not None:  # the first retry, as a student sees it
+                root.screenshot(path=str(shot))
+                shot = None
+    text = root.text_content()
+    assert f"score: {score} right first time" in text, text
+
+
+def test_predict_mode_retry_then_right_kernel_free(browser, tmp_path):
+    """The kernel-free player (player.js) in lessons 1 and 7 as shipped, unexecuted (the stored copy
+    the docs site embeds; JupyterLab drops it in an untrusted notebook), and in freshly exported pages
+    (the reverse sweep, and forward mode's tangents)."""
+    import html
+
+    import nbformat
+
+    import tapeviz as tf
+    import tapeviz.viz as viz
+
+    if viz.render.dot_binary() is None:
+        pytest.skip("the exported animation is drawn by graphviz's `dot`, which is not installed")
+    pages = {}
+    for lesson in LESSONS:
+        cell = next(c for c in nbformat.read(NOTEBOOKS / lesson, as_version=4).cells if "predict=True" in c.source)
+        stored = cell.outputs[0]["data"]["text/html"]
+        pages[f"{lesson[:2]}_stored"] = html.unescape(stored.split('srcdoc="', 1)[1].split('"', 1)[0])
+    viz.watch_all()  # other tests may have turned the session recorder off
+    x, y = tf.Variable(2.0, name="x"), tf.Variable(5.0, name="y")
+    with tf.GradientTape() as tape:
+        f = x * y + tf.sin(x)
+    tape.gradient(f, [x, y])
+    pages["07_exported"] = viz.player(tape, predict=True).to_html()
+    x = tf.Variable(3.0, name="x")
+    with tf.autodiff.ForwardAccumulator(primals=x, tangents=tf.constant(1.0)) as acc:
+        y = x * x  # noqa: F841
+    pages["fw_exported"] = viz.player(acc, predict=True).to_html()
+    problems = []
+    context, page = _new_page(browser, problems)
+    try:
+        for label, text in pages.items():
+            path = tmp_path / f"{label}.html"
+            path.write_text(text, encoding="utf-8")
+            page.goto(path.as_uri())
+            assert page.locator(".tv-predict").is_checked(), f"{label}: the page does not open in predict mode"
+            parts = {
+                "step": lambda: page.click(".tv-next"),
+                "field": ".tv-ask input.tv-guess-input:not([disabled])",
+                "check": ".tv-ask .tv-check",
+                "card": ".tv-card",
+            }
+            shot = ARTIFACTS / f"predict_kernel_free_{label}_retry.png"
+            _predict_wrong_then_right(page, page.locator("#tapeviz-player"), parts, label[:2], shot)
+            page.screenshot(path=str(ARTIFACTS / f"predict_kernel_free_{label}.png"))
+            page.reload()  # afresh: step on past an unanswered step is refused, as in the widget
+            page.click(".tv-next")
+            page.click(".tv-next")
+            caption = page.locator(".tv-caption").text_content()
+            assert caption.startswith("step 1 of") and "your turn" in caption, caption
+        assert not problems, problems
+    finally:
+        context.close()
 
 
 def _bare_number_refused(page, name):
@@ -617,9 +814,58 @@ def _opened_unexecuted_then_run_all(lab_page, jupyterlab, lesson):
             _predict_mode_checks(page, lesson, name)
         if lesson == CUSTOM_GRADIENT_LESSON:
             _bare_number_refused(page, name)
+        if lesson == TRAINING_LESSON:
+            _lesson_8_player_checks(page, name)
         assert not problems, problems
     finally:
         _shut_down_kernels(base, token)
+
+
+def _lesson_8_player_checks(page, name):
+    """Lesson 8 after Run All: its training-step player steps through the clipping (the global norm the
+    lesson printed, the scale) to Adam's update of the first weight (g, m, v, alpha, the step)."""
+    printed = page.locator(".jp-OutputArea-output").filter(has_text="global norm of the gradients").first
+    norm = printed.text_content().split("global norm of the gradients ")[1].split(",")[0]
+    player = (
+        page.locator(".jp-OutputArea-output .widget-vbox")
+        .filter(has=page.locator("button", has_text="step \u25b6"))
+        .first
+    )
+    player.scroll_into_view_if_needed()
+    seen = {}
+    for _ in range(60):  # forward, sweep, clipping, then the first update
+        state = _player_state(player)
+        caption = state["caption"]
+        if "Before apply_gradients" in caption and "clip" not in seen:
+            _settle(page, player, None)
+            seen["clip"] = _player_state(player)
+            player.screenshot(path=str(ARTIFACTS / f"{name}_player_clipping.png"))
+        if "Adam step" in caption:
+            break
+        player.locator("button", has_text="step \u25b6").first.click()
+        page.wait_for_function(
+            "([root, before]) => { const c = [...root.querySelectorAll('.widget-html-content')]"
+            ".map(n => n.textContent).find(t => /step \\d+ of/.test(t)); return c && c !== before; }",
+            arg=[player.element_handle(), caption],
+            timeout=15_000,
+        )
+    else:
+        pytest.fail(f"the player never reached Adam's update; last caption: {caption}")
+    assert "clip" in seen, "the player skipped the clipping step"
+    clip_card = seen["clip"]["card"]
+    # the card's global norm is the number the lesson printed
+    assert clip_card[clip_card.index("global norm") + 2] == norm, clip_card
+    assert "scale" in clip_card, clip_card
+    _settle(page, player, seen["clip"]["highlight"])
+    adam = _player_state(player)
+    assert adam["highlight"] is not None, "the updated weight is not highlighted"
+    cells = adam["card"]
+    assert cells[:3] == ["quantity", "rule, with the numbers", "value"], cells
+    quantities = cells[3::3]
+    assert quantities[:5] == ["g", "m", "v", "\u03b1", "step"], cells
+    assert cells[cells.index("m") + 1].startswith("0.9\u00b7m + 0.1\u00b7g"), cells
+    assert any(b.startswith("now ") for b in adam["badges"]), adam["badges"]
+    player.screenshot(path=str(ARTIFACTS / f"{name}_player_adam.png"))
 
 
 # Two classes, so that ``./dev.sh test`` (``--dist loadscope``: a class is a unit of work) runs
@@ -627,7 +873,7 @@ def _opened_unexecuted_then_run_all(lab_page, jupyterlab, lesson):
 # fixtures); run on one worker, they share one. Every other lesson is in each.
 #
 # Adding a browser test: a check of one lesson goes into _opened_unexecuted_then_run_all, after
-# Run All (as lessons 1, 6 and 7 have theirs): the lesson is not run again. A new test that needs
+# Run All (as lessons 1, 6, 7 and 8 have theirs): the lesson is not run again. A new test that needs
 # JupyterLab (``lab_page``, ``jupyterlab``) is a method of one of these two classes, so that it
 # shares that lab; a test that needs only Chromium (``browser``) is a plain function, as above.
 class TestLessonsInLabA:

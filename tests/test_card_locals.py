@@ -1,8 +1,8 @@
 """The chain-rule card's local derivatives, derived from the rules, against finite differences.
 
-Each derivative is written once, in its rule (tapeviz.core.gradients); the
+Each derivative is written once, in its rule (beside its kernel in tapeviz.core.primitives); the
 card's ``upstream x local = product`` takes the local derivative from the
-rule itself (tapeviz.core.gradients.derived). Here the derived value of every
+rule itself (tapeviz.core.local_derivatives). Here the derived value of every
 elementwise rule is checked against float64 central finite differences of the
 primitive's own kernel, at the values recorded on each rule's case
 (tests/rule_cases), and every other rule must at least say in words what its
@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 import tapeviz as tf
-from tapeviz.core.gradients import RULES, Local, rule_named
-from tapeviz.core.gradients.derived import local_derivatives
+from tapeviz.core.local_derivatives import local_derivatives
+from tapeviz.core.rules import RULES, Local, rule_named
 from tapeviz.core.tensor import to_array
 from tapeviz.viz.card_parts import named
 from tests.rule_cases import collect
@@ -31,7 +31,7 @@ def test_rules_are_keyed_by_the_primitive_object():
     for primitive, rule in RULES.items():
         assert rule.primitive is primitive and rule_named(primitive.name) is rule
     with pytest.raises(TypeError, match="Primitive object"):
-        tf.core.gradients.defgrad("Sin", "d sin(x)/dx = cos(x)")
+        tf.core.rules.defgrad("Sin", "d sin(x)/dx = cos(x)")
 
 
 def _entries(case, name):

@@ -13,7 +13,7 @@ import tapeviz as tf
 from tapeviz import backend as B
 from tapeviz import keras
 from tapeviz.core import finite_differences as testing
-from tapeviz.core.primitives import conv as c
+from tapeviz.core.primitives.conv import convolution
 from tests.rule_cases.conv import VARIANTS
 from tests.tf_reference import conv_cases
 from tests.tf_reference.conv_values import VALUES
@@ -97,13 +97,13 @@ def test_blocks_of_images_give_the_whole_batch_result(kernel, monkeypatch):
     x, w = B.asarray(rng.standard_normal((5, 6, 7, 3))), B.asarray(rng.standard_normal((3, 2, 3, 4)))
     g = B.asarray(rng.standard_normal((5, 3, 7, 4)))
     calls = {
-        "_conv2d": lambda: c._conv2d(x, w, (2, 1), "SAME"),
-        "_conv2d_backprop_input": lambda: c._conv2d_backprop_input(g, w, x.shape, (2, 1), "SAME"),
-        "_conv2d_backprop_filter": lambda: c._conv2d_backprop_filter(x, g, w.shape, (2, 1), "SAME"),
+        "_conv2d": lambda: convolution._conv2d(x, w, (2, 1), "SAME"),
+        "_conv2d_backprop_input": lambda: convolution._conv2d_backprop_input(g, w, x.shape, (2, 1), "SAME"),
+        "_conv2d_backprop_filter": lambda: convolution._conv2d_backprop_filter(x, g, w.shape, (2, 1), "SAME"),
     }
     whole = B.to_numpy(calls[kernel]())
-    monkeypatch.setattr(c, "_BLOCK_BYTES", 1)
-    assert len(c._Conv(x.shape, w.shape, (2, 1), "SAME", (1, 1)).image_blocks(18, 8)) == 5
+    monkeypatch.setattr(convolution, "_BLOCK_BYTES", 1)
+    assert len(convolution._Conv(x.shape, w.shape, (2, 1), "SAME", (1, 1)).image_blocks(18, 8)) == 5
     np.testing.assert_allclose(B.to_numpy(calls[kernel]()), whole, rtol=1e-12, atol=1e-12)
 
 

@@ -5,7 +5,7 @@ import pytest
 
 import tapeviz as tf
 from tapeviz.core import finite_differences as testing
-from tapeviz.core.gradients import RULES
+from tapeviz.core.rules import RULES
 
 RULE_NAMES = {rule.name for rule in RULES.values()}
 from tests.rule_cases import collect

@@ -221,6 +221,7 @@ def test_the_visualizer_advertises_one_entry_point_per_purpose():
         "show",
         "player",
         "trace",
+        "record_update",
         "explain",
         "find_nonfinite",
         "gradcheck",

@@ -10,6 +10,7 @@ import pytest
 
 from tapeviz import backend as B
 from tapeviz.core.primitives import conv as c
+from tapeviz.core.primitives.conv import pooling
 
 
 def _on_backend(kernel):
@@ -18,7 +19,7 @@ def _on_backend(kernel):
 
 
 _max_pool, _max_pool_grad, _max_pool_grad_grad = map(
-    _on_backend, (c._max_pool, c._max_pool_grad, c._max_pool_grad_grad)
+    _on_backend, (pooling._max_pool, pooling._max_pool_grad, pooling._max_pool_grad_grad)
 )
 
 TILED = [((2, 2), (2, 2), "VALID"), ((3, 3), (3, 3), "VALID"), ((2, 3), (2, 3), "VALID"), ((1, 1), (1, 1), "VALID")]

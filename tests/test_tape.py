@@ -917,3 +917,31 @@ def test_the_noted_needs_give_what_the_walk_gives(program, monkeypatch):
     walked = run()
     assert noted == walked
     assert any(g is not None for g in noted[0])
+
+
+def _sketched(entries):
+    """Each entry's op name, and the id, shape and dtype of its inputs and outputs."""
+
+    def tensor(t):
+        return tf.core.tensor.tensor_id(t), tuple(t.shape), t.dtype.name
+
+    return [(e.primitive.name, [tensor(t) for t in e.inputs], [tensor(t) for t in e.outputs]) for e in entries]
+
+
+def test_a_released_tape_of_scalars_keeps_each_shape_and_dtype():
+    """Scalar ops (NumPy scalars inside, the sketch's short path) sketch as the live entries were."""
+    x = tf.constant(1.5)
+    with tf.GradientTape(persistent=True) as inner:
+        inner.watch(x)
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = x * x + 0.5
+            z = tf.cast(y, tf.float64) * 2.0
+            n = tf.cast(y, tf.int32) + tf.constant(3)
+    tape.gradient(z, x)
+    assert tape.released
+    kept = _sketched(tape.history)
+    assert {dtype for *_, outputs in kept for _, _, dtype in outputs} == {"float32", "float64", "int32"}
+    by_index = {e.index: e for e in inner.recorded_ops}
+    assert kept == _sketched([by_index[e.index] for e in tape.history])
+    assert int(n) == 5  # int(2.75) + 3

@@ -11,8 +11,8 @@ import pytest
 
 import tapeviz as tf
 from tapeviz.core.errors import InvalidArgumentError
-from tapeviz.core.gradients import RULES
 from tapeviz.core.primitive import PRIMITIVES
+from tapeviz.core.rules import RULES
 from tests.tf_compare import assert_tf
 
 nan, inf = float("nan"), float("inf")

@@ -202,3 +202,23 @@ def test_gradcheck_of_a_function_that_ignores_an_argument():
     result = viz.gradcheck(lambda x, unused: tf.sin(x) * 2.0, [0.3, 0.7], [1.0, 2.0])
     assert result.ok, result.message
     np.testing.assert_array_equal(result.analytic[1], [0.0, 0.0])
+
+
+def test_gradcheck_picture_names_the_checkers_own_tensors():
+    """Its arguments by the function's parameter names; the projection and the projected sum by what they are."""
+
+    def f(a, b):
+        return tf.sin(a) * b
+
+    result = viz.gradcheck(f, [0.3, 0.7], [1.0, 2.0])
+    data, labels = result.trace.data, result.labels
+    by_label = {label: data["tensors"][tid] for tid, label in labels.items()}
+    assert set(by_label) == {"a", "b", "random weights", "checked sum"}
+    assert by_label["random weights"]["kind"] == "leaf" and by_label["checked sum"]["shape"] == []
+    dot = result.figure().dot
+    assert "random weights" in dot and "checked sum" in dot
+    without = viz.gradcheck(f, [0.3, 0.7], [1.0, 2.0])
+    without.labels = {}
+    assert "random weights" not in without.figure().dot  # the names come from the labels
+    # a callable without a signature still checks; its arguments are numbered
+    assert viz.gradcheck(tf.sin, [0.3]).labels.get("t0") in ("x", "argument 0")

@@ -169,11 +169,14 @@ def test_html_export_is_self_contained_and_parses(tmp_path):
     page = path.read_text()
     parser = _Page()
     parser.feed(page)
-    assert "svg" in parser.tags and "input" in parser.tags and parser.tags.count("button") == 9
+    assert (
+        "svg" in parser.tags and "input" in parser.tags and parser.tags.count("button") == 8
+    )  # predict mode's check buttons are made per question by the script
     data = json.loads(parser.scripts["tapeviz-frames"])
     assert len(data) == 5 and data[2]["set"] and data[3]["card"]["rows"]
     boxes = json.loads(parser.scripts["tapeviz-boxes"])
     assert data[1]["node"] in boxes
+    assert json.loads(parser.scripts["tapeviz-predict"])["tries"] == 2
     assert "http://" not in page.replace("http://www.w3.org", "")  # no network needed
     assert "src=" not in page
 
@@ -335,14 +338,17 @@ def test_predict_mode_hides_the_gradient_until_answered():
     parts = (player.widget, player._parts)[1]
     parts["forward"].click()
     assert parts["slider"].value == 1
-    assert "1 \u00d7 6 = 6" not in parts["card"].value and "your turn" in parts["card"].value
+    assert "1 \u00d7 6 = 6" not in parts["card"].value and "? (1)" in parts["card"].value
     assert "dy/dx = 6" not in parts["picture"].value
     parts["forward"].click()
     assert parts["slider"].value == 1, "the player waits for an answer"
     parts["guess"].value = "5"
     parts["check"].click()
-    assert "not quite" in parts["verdict"].value and "1 \u00d7 6 = 6" in parts["card"].value
-    assert "dy/dx = 6" in parts["picture"].value
+    assert "not yet" in parts["verdict"].value and "1 \u00d7 6 = 6" not in parts["card"].value, "one retry first"
+    parts["guess"].value = "5"
+    parts["check"].click()
+    assert "not quite: it is 1 \u00d7 6 = 6" in parts["asking"].children[0].children[-1].value
+    assert "1 \u00d7 6 = 6" in parts["card"].value and "dy/dx = 6" in parts["picture"].value
 
 
 @needs_dot

@@ -15,7 +15,7 @@ import pytest
 
 import tapeviz as tf
 import tapeviz.viz as viz
-from tapeviz.core.gradients.derived import local_derivatives
+from tapeviz.core.local_derivatives import local_derivatives
 from tests.rule_cases import collect, rand
 from tests.rule_cases import complex as complex_cases
 
@@ -277,9 +277,10 @@ def test_predict_mode_asks_for_the_tangent():
     parts = (player.widget, player._parts)[1]
     parts["forward"].click()
     assert parts["slider"].value == 1
-    assert "6 \u00d7 1 = 6" not in parts["card"].value and "your turn" in parts["card"].value
-    assert "tangent" in parts["caption"].value and "dy/dt = 6" not in parts["picture"].value
+    assert "6 \u00d7 1 = 6" not in parts["card"].value and "? (1)" in parts["card"].value
+    assert "your turn" in parts["caption"].value and "dy/dt = 6" not in parts["picture"].value
+    assert "1. dy/dt: the output&#x27;s tangent =" == parts["asking"].children[0].children[0].value
     parts["guess"].value = "6"
     parts["check"].click()
-    assert "right" in parts["verdict"].value and "dy/dt = 6" in parts["card"].value
+    assert "right first time" in parts["verdict"].value and "dy/dt = 6" in parts["card"].value
     assert "dy/dt = 6" in parts["picture"].value

@@ -76,11 +76,13 @@ tf.viz.player(tape)
 # %% [markdown]
 # ### Your turn: predict each step
 #
-# The same player in **predict mode**. At each step the gradient the op sends
-# back is hidden: work it out first (the card shows the upstream gradient and
-# the local rule, multiply them), type your number into **your answer** and
-# press **check**. The player says whether you were right and shows the value;
-# only then does **step ▶** move on. Untick **predict** to see every step again.
+# The same player in **predict mode**. **What to do:** press **step ▶**; the
+# card hides what this step computes behind `? (1)`. Multiply the upstream
+# gradient by the local derivative (both on the card), type the product into
+# field 1 and press **check**. A wrong answer gets a hint and one more try;
+# then the player shows the value. When every `?` is filled, **step ▶** moves
+# on. The score under the fields counts your answers right the first time.
+# Untick **predict** to see every step again (and start the score afresh).
 
 # %%
 tf.viz.player(tape, predict=True)

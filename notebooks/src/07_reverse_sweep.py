@@ -45,12 +45,14 @@ sweep
 # %% [markdown]
 # ### Your turn: predict each step
 #
-# The same sweep in **predict mode**. At each step the gradient the op sends
-# back is hidden. Work it out first: multiply the upstream gradient by the local
-# rule the card shows, and at `x`, where two gradients arrive, think about what
-# happens to them. Type your number into **your answer** and press **check**:
-# the player says whether you were right and shows the value; only then does
-# **step ▶** move on.
+# The same sweep in **predict mode**. **What to do:** press **step ▶**, then
+# fill in each `?` on the card in order, one field per `?`: first each input's
+# product (upstream × local derivative, both on the card), and where a gradient
+# had already arrived at that input (at `x`, which is used twice), the running
+# sum it collects: the gradient on its badge plus this step's product. Type a
+# number and press **check**. A wrong answer gets a hint and one more try; then
+# the player shows the value. When every `?` is filled, **step ▶** moves on,
+# and the score counts your answers right the first time.
 
 # %%
 tf.viz.player(tape, predict=True)

@@ -4,8 +4,10 @@
 # **Goal:** write the training loop yourself: forward pass and loss inside the
 # tape, `gradient` after it, then `apply_gradients`. First linear regression
 # with SGD, then with Adam (and a look at its moments), then gradient clipping
-# between `gradient` and `apply_gradients`, and finally two models trained by
-# one tape.
+# between `gradient` and `apply_gradients`. Then a player steps through one
+# whole training step of a model with layers: the forward pass, the loss, the
+# reverse sweep to each weight's gradient, the clipping and Adam's update of
+# each weight. Finally two models trained by one tape.
 
 # %%
 import numpy as np
@@ -56,14 +58,6 @@ for step in range(100):
         print(f"step {step:3d}  loss {loss.numpy():.4f}  w {w.numpy():.3f}  b {b.numpy():.3f}")
 
 # %% [markdown]
-# The tape of the last step: the loss at the bottom, the variables `w` and `b`
-# (green) where they enter the computation, their gradients on them. A tensor of 200 values is summarised on its node by
-# its mean, min and max; the red `∂` line is the same summary of its gradient.
-
-# %%
-tape
-
-# %% [markdown]
 # ## The same with Adam
 #
 # Only the optimizer changes. Adam keeps two **slots** per variable, the running
@@ -111,6 +105,89 @@ print(f"w {w.numpy():.3f}  b {b.numpy():.3f}")
 # %% [markdown]
 # (Optimizers also clip for you: `SGD(..., global_clipnorm=1.0)`, `clipnorm`,
 # `clipvalue`.)
+#
+# ## One training step, played
+#
+# How does a gradient become a weight change? A model with two layers,
+# `hidden` (2 `tanh` units) and `out`, learns the same line with Adam, its
+# gradients clipped to a global norm of 1. Ten steps first, so that Adam's
+# running means `m` and `v` have a history; then one more step, inside
+# `tf.viz.record_update()`, which listens to the optimizer (through the same
+# hooks as the pictures) and keeps every value it changed.
+
+# %% check
+tf.random.set_seed(0)
+model = tf.keras.Sequential(
+    [tf.keras.layers.Dense(2, activation="tanh", name="hidden"), tf.keras.layers.Dense(1, name="out")], name="model"
+)
+adam = tf.keras.optimizers.Adam(learning_rate=0.05)
+
+
+def clipped_adam_step():
+    with tf.GradientTape() as tape:
+        predictions = model(xs)
+        with tf.name_scope("loss"):  # the loss's ops fold into one box named "loss"
+            loss = loss_function(ys, predictions)
+    gradients = tape.gradient(loss, model.trainable_variables)
+    clipped, norm = tf.clip_by_global_norm(gradients, clip_norm=1.0)
+    adam.apply_gradients(zip(clipped, model.trainable_variables))
+    return tape, loss, norm
+
+
+for _step in range(10):
+    clipped_adam_step()
+with tf.viz.record_update() as update:
+    tape, loss, norm = clipped_adam_step()
+print(f"step {int(adam.iterations.numpy())}: loss {loss.numpy():.4f}")
+print(
+    f"global norm of the gradients {norm.numpy():.4g}, so clip_by_global_norm scales them by "
+    f"1 / {norm.numpy():.4g} = {1.0 / norm.numpy():.4g}"
+)
+
+# %% [markdown]
+# Play it. Each layer is one box (`fold="scopes"`: a box per name scope; Keras
+# puts each layer's ops in its own), so the whole step fits the page. The
+# steps, in order:
+#
+# 1. **forward**: the ops appear on the tape as they run, layer by layer, then the loss;
+# 2. **the reverse sweep**: from `d(loss)/d(loss) = 1` back through `loss`,
+#    `out` and `hidden` to each weight's gradient (the red badges);
+# 3. **clipping**: the global norm of all the gradients together and the
+#    scale `clip_by_global_norm` multiplies them by (the badges show what the
+#    optimizer gets);
+# 4. **Adam**, one weight at a time: the card shows `m` and `v` moving toward
+#    the new gradient, the step size `α` and the step `α·m / (√v + ε)` with
+#    this step's numbers, and the weight before and after.
+#
+# To see inside a layer, open its box: `tf.viz.player(tape, update=update,
+# fold="scopes", open=["model/hidden"])`.
+
+# %%
+tf.viz.player(tape, update=update, fold="scopes")
+
+# %% [markdown]
+# Compare the `g` rows of Adam's cards with the `step` rows. `update.last`
+# holds what the player shows (for each weight: the gradient the optimizer got,
+# the values before and after):
+
+# %% check
+gradient_sizes = np.concatenate([np.abs(row["gradient"]).ravel() for row in update.last["variables"]])
+step_sizes = np.concatenate([np.abs(row["before"] - row["after"]).ravel() for row in update.last["variables"]])
+print(
+    f"|g|:    from {gradient_sizes.min():.3g} to {gradient_sizes.max():.3g}, "
+    f"{gradient_sizes.max() / gradient_sizes.min():.0f} times apart"
+)
+print(
+    f"|step|: from {step_sizes.min():.3g} to {step_sizes.max():.3g}, "
+    f"{step_sizes.max() / step_sizes.min():.1f} times apart"
+)
+
+# %% [markdown]
+# The gradients are far apart, the steps much less: Adam divides `m` by `√v`,
+# so the size of each weight's gradient mostly cancels. For the same reason a
+# factor common to all the gradients (clipping's scale) cancels in `m / √v`,
+# up to `ε` and the history `m` and `v` carry from earlier steps, while SGD's
+# step `lr·g` shrinks by the whole factor.
 #
 # ## Two models, one tape
 #

@@ -207,10 +207,11 @@ print(result)
 result
 
 # %% [markdown]
-# The picture is the tape `gradcheck` made itself: your `f` (`Sin`,
-# `bad_square` as one op, `AddV2`), then a `Mul` by a constant of fixed random
-# weights and a `Sum`, so that one gradient call checks every element of `x`
-# at once. The `Mul` marked *not recorded* is the `x * x` inside
+# The picture is the tape `gradcheck` made itself: your `f` on its argument
+# `x` (`Sin`, `bad_square` as one op, `AddV2`), then the checker's own two
+# ops: a `Mul` by `random weights` (a constant of fixed random numbers, one per
+# element of `f`'s output) and a `Sum` into `checked sum`, one number whose
+# gradient checks every element of `x` at once. The `Mul` marked *not recorded* is the `x * x` inside
 # `bad_square`: a custom gradient's inside is never recorded.
 #
 # ## Exercises

@@ -27,6 +27,6 @@ quiet_numpy_warnings()
 
 from tapeviz.core import tensor  # noqa: E402,F401
 from tapeviz.core import primitives  # noqa: E402,F401
-from tapeviz.core import gradients  # noqa: E402,F401
+from tapeviz.core import rules  # noqa: E402,F401  (the primitives above filled its table)
 from tapeviz.core import tape  # noqa: E402,F401
 from tapeviz.core import custom_gradient  # noqa: E402,F401  (registers its rule)

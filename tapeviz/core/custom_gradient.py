@@ -10,9 +10,9 @@ import functools
 import inspect
 
 from tapeviz.core import nest, recording, state
-from tapeviz.core.gradients import defgrad, described
 from tapeviz.core.primitive import Primitive
-from tapeviz.core.tensor import Tensor, convert_to_tensor
+from tapeviz.core.rules import defgrad, described
+from tapeviz.core.tensor import Tensor, convert_to_tensor, to_array
 
 CUSTOM_GRADIENT = Primitive("CustomGradient", kernel=None)
 
@@ -77,7 +77,7 @@ def custom_gradient(f=None):
                 "must accept a keyword argument 'variables' and return (input_grads, variable_grads)."
             )
         flat = nest.flatten(result)
-        outputs = [Tensor(convert_to_tensor(t)._value) for t in flat]  # fresh ids: never an input's
+        outputs = [Tensor(to_array(t)) for t in flat]  # fresh ids: never an input's
         for variable in variables:
             recording.note_access(variable)  # by the tapes, or by an enclosing custom_gradient
         attrs = {"grad_fn": grad_fn, "function": f.__name__, "n_args": len(inputs), "variables": variables}

@@ -333,6 +333,27 @@ class TapeReleased:
     kind: ClassVar[str] = "tape_released"
 
 
+@dataclass(frozen=True, slots=True)
+class OptimizerStep:
+    """An optimizer is about to update ``variables`` from ``gradients``: step number ``step`` (1 first).
+
+    ``gradients`` are the arrays the update uses, one per variable, after the
+    optimizer's own clipping (``clipnorm``, ``global_clipnorm``...); pairs whose
+    gradient was None are left out of both. ``learning_rate`` is the rate of
+    this step (a schedule's value). Nothing has changed yet when this is
+    heard, so a listener can read the values before the step; the changes
+    follow as ``variable_assigned`` events (each variable's slots, then the
+    variable), and the step ends with ``optimizer.iterations`` assigned.
+    """
+
+    optimizer: Any
+    variables: tuple
+    gradients: tuple
+    learning_rate: float
+    step: int
+    kind: ClassVar[str] = "optimizer_step"
+
+
 # What record() and the sweep call once per op or step: the same objects as the classes build.
 op_executed = _builder(OpExecuted)
 backward_step = _builder(BackwardStep)
@@ -348,4 +369,5 @@ ALL_EVENTS = (
     BackwardStep,
     SweepFinished,
     TapeReleased,
+    OptimizerStep,
 )

@@ -12,7 +12,7 @@ signature's tensors match the graph's placeholders.
 import inspect
 
 from tapeviz.core.primitive import PRIMITIVES
-from tapeviz.core.tracing import _Slot
+from tapeviz.core.tracing import Slot
 
 _MAX_VALUES = 10_000_000
 _VARIABLE_OPS = {"ReadVariableOp": (1, 1), "AssignVariableOp": (2, 0), "AssignAddVariableOp": (2, 0)}
@@ -177,7 +177,7 @@ def _is_shape(shape, open_sizes=False):
 
 
 def _slots(template):
-    return [leaf for leaf in _leaves(template) if isinstance(leaf, _Slot)]
+    return [leaf for leaf in _leaves(template) if isinstance(leaf, Slot)]
 
 
 def _leaves(structure):

@@ -16,7 +16,7 @@ from tapeviz import backend
 from tapeviz.core import dtypes
 from tapeviz.core.graph import SPECIAL_OPS, Graph, Node
 from tapeviz.core.primitive import PRIMITIVES
-from tapeviz.core.tracing import HOST_CALLS, _Slot
+from tapeviz.core.tracing import HOST_CALLS, Slot
 
 FORMAT = "tapeviz.graph/1"
 
@@ -49,7 +49,7 @@ def encode_value(value, where):
         return {"slice": [encode_value(v, where) for v in (value.start, value.stop, value.step)]}
     if value is Ellipsis:
         return {"ellipsis": True}
-    if isinstance(value, _Slot):
+    if isinstance(value, Slot):
         return {"slot": value.index}
     if isinstance(value, np.generic):
         return {"scalar": encode_array(np.asarray(value))}
@@ -88,7 +88,7 @@ def decode_value(data):
     if kind == "ellipsis":
         return Ellipsis
     if kind == "slot":
-        return _Slot(int(payload))
+        return Slot(int(payload))
     if kind == "scalar":
         return decode_array(payload)[()]
     if kind == "array":

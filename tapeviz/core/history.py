@@ -11,12 +11,16 @@ never drawn, so taking one must cost next to nothing: ``Sketch`` copies the
 fields into a few flat lists in C-level passes (``map`` with
 ``attrgetter``, no Python call per entry or per tensor), and builds the
 ``EntrySketch`` objects only when they are asked for. The lists hold ints,
-shapes and NumPy dtypes, which the garbage collector does not track, so a
-kept sketch does not slow down later collections either.
+shapes and NumPy dtypes (or, when every output is a NumPy scalar, as in a
+chain of scalar ops, just their types, which say shape () and the dtype),
+which the garbage collector does not track, so a kept sketch does not slow
+down later collections either.
 """
 
-from itertools import accumulate, chain, compress
-from operator import attrgetter, not_
+from itertools import accumulate, chain
+from operator import attrgetter
+
+import numpy as np
 
 from tapeviz.core.dtypes import as_dtype
 from tapeviz.core.tensor import Variable
@@ -74,7 +78,9 @@ class EntrySketch:
 
 _PRIMITIVE, _SCOPE, _DEPTH, _INDEX = map(attrgetter, ("primitive", "scope", "depth", "index"))
 _INPUTS, _OUTPUTS, _ID = map(attrgetter, ("inputs", "outputs", "_id"))
-_SHAPE, _DTYPE = attrgetter("_value.shape"), attrgetter("_value.dtype")
+_SHAPE, _DTYPE, _VALUE = attrgetter("_value.shape"), attrgetter("_value.dtype"), attrgetter("_value")
+# NumPy scalar types whose every value has shape () and one dtype, np.dtype(the type).
+_NUMPY_SCALARS = frozenset(np.dtype(code).type for code in "?efdgFDGbhilqBHILQ")
 
 
 class Sketch:
@@ -112,13 +118,16 @@ class Sketch:
         outputs = list(chain.from_iterable(outputs))
         self._input_ids = list(map(_ID, inputs))
         self._output_ids = list(map(_ID, outputs))
-        self._output_shapes = list(map(_SHAPE, outputs))
-        self._output_dtypes = list(map(_DTYPE, outputs))
-        # Inputs that no entry made (sources, constants, variables) are sketched now, while at hand.
-        made = set(self._output_ids)
-        others = list(compress(inputs, map(not_, map(made.__contains__, self._input_ids))))
-        others = dict(zip(map(_ID, others), others))  # each once (a source is used again and again)
-        self._others = {tensor_id: _sketch_of(t) for tensor_id, t in others.items()}
+        types = list(map(type, map(_VALUE, outputs)))
+        if _NUMPY_SCALARS.issuperset(types):  # a scalar chain: each type says shape () and its dtype
+            self._output_shapes, self._output_dtypes = None, types
+        else:
+            self._output_shapes = list(map(_SHAPE, outputs))
+            self._output_dtypes = list(map(_DTYPE, outputs))
+        # Inputs that no entry made (sources, constants, variables) are sketched now, while at
+        # hand: each once (a source is used again and again), found by set difference in C.
+        by_id = dict(zip(self._input_ids, inputs))
+        self._others = {tensor_id: _sketch_of(by_id[tensor_id]) for tensor_id in by_id.keys() - self._output_ids}
         self._built = None
 
     def __len__(self):
@@ -128,7 +137,11 @@ class Sketch:
         """One ``EntrySketch`` per entry, in recorded order (built on the first call)."""
         if self._built is None:
             tensors = dict(self._others)  # id -> its TensorSketch (or Variable), shared by the entries naming it
-            for tensor_id, shape, dtype in zip(self._output_ids, self._output_shapes, self._output_dtypes):
+            if self._output_shapes is None:  # NumPy scalars, kept as their types
+                shapes, dtypes = [()] * len(self._output_ids), map(np.dtype, self._output_dtypes)
+            else:
+                shapes, dtypes = self._output_shapes, self._output_dtypes
+            for tensor_id, shape, dtype in zip(self._output_ids, shapes, dtypes):
                 tensors[tensor_id] = TensorSketch(tensor_id, tuple(shape), as_dtype(dtype))
             built = []
             in_start = out_start = 0

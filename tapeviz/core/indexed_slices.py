@@ -11,9 +11,9 @@ import weakref
 
 import numpy as np
 
-from tapeviz.core.primitives.array import concat
+from tapeviz.core.primitives.array.shapes import concat
 from tapeviz.core.primitives.scatter import scatter_nd
-from tapeviz.core.tensor import TensorShape
+from tapeviz.core.tensor import TensorShape, tensor_id
 
 __all__ = ["IndexedSlices", "remember", "slices_of", "combine"]
 
@@ -73,13 +73,13 @@ class IndexedSlices:
 
 def remember(dense, values, indices, dense_shape):
     """Note that ``dense`` (a gather's gradient) is ``values`` at ``indices``; forgotten when ``dense`` goes."""
-    key = dense._id
+    key = tensor_id(dense)
     _ROWS[key] = (values, indices, dense_shape)
     weakref.finalize(dense, _ROWS.pop, key, None)
 
 
 def slices_of(dense):
-    return _ROWS.get(dense._id)
+    return _ROWS.get(tensor_id(dense))
 
 
 def combine(grads):

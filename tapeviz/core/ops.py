@@ -31,13 +31,14 @@ def execute(primitive, inputs, attrs=_NO_ATTRS):
         raise InvalidArgumentError(f"{exc} [Op:{primitive.name}]", primitive.name) from None
     except RuntimeWarning:  # the user made warnings errors: TF's inf/nan come silently
         result = run_quietly(primitive.kernel, [t._value for t in inputs], attrs)
+    local = _local.__dict__  # one thread-local lookup (state.py)
     if primitive.n_outputs == 1:
         output = Tensor(result)
-        if _local.tapes or _listeners or _local.tracers:
+        if local["tapes"] or _listeners or local["tracers"]:
             record(primitive, inputs, (output,), attrs)
         return output
     outputs = tuple([Tensor(r) for r in result])
-    if _local.tapes or _listeners or _local.tracers:
+    if local["tapes"] or _listeners or local["tracers"]:
         record(primitive, inputs, outputs, attrs)
     return list(outputs)
 

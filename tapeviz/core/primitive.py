@@ -1,4 +1,4 @@
-"""Primitive: a named op with one backend kernel. Its gradient lives in core.gradients."""
+"""Primitive: a named op with one backend kernel. Its gradient rule (core.rules) sits beside its kernel in core.primitives."""
 
 PRIMITIVES = {}  # name -> Primitive, every primitive defined anywhere
 
@@ -34,7 +34,7 @@ class Primitive:
         self.kernel = kernel
         self.n_outputs = n_outputs  # 1, a fixed count, or None when it varies (split, unstack)
         self.differentiable = differentiable
-        # Its gradient function, replaced when core.gradients registers one.
+        # Its gradient function, replaced when core.rules.defgrad registers one.
         self.rule = _unregistered if differentiable else None
         PRIMITIVES[name] = self
 

@@ -12,6 +12,7 @@ from tapeviz.core import events, state
 from tapeviz.core.primitive import Primitive
 
 _next_index = itertools.count().__next__
+next_entry_index = _next_index  # for the tape's inlined TapeEntry construction
 
 
 class TapeEntry:
@@ -26,6 +27,7 @@ class TapeEntry:
     __slots__ = ("primitive", "inputs", "outputs", "attrs", "scope", "depth", "index")
 
     def __init__(self, primitive, inputs, outputs, attrs, scope, depth):
+        # (GradientTape.record_op builds its entries with these same stores, inlined.)
         self.primitive = primitive
         self.inputs = inputs
         self.outputs = outputs
@@ -54,17 +56,23 @@ _op_executed = events.op_executed
 
 def record(primitive, inputs, outputs, attrs):
     """Record an executed op on every active tape that watches one of its inputs."""
-    local = _local
-    if local.tracers:  # tf.function is tracing: every tracer keeps the op
-        for tracer in local.tracers:
+    local = _local.__dict__  # this thread's state: one thread-local lookup, then dict reads (state.py)
+    tracers = local["tracers"]
+    if tracers:  # tf.function is tracing: every tracer keeps the op
+        for tracer in tracers:
             tracer.capture(primitive, inputs, outputs, attrs)
-    tapes = local.tapes
-    if not tapes and local.depth and not _sweep_op_listeners:
+    tapes = local["tapes"]
+    if len(tapes) == 1 and not _listeners:  # the commonest case: one tape, nobody listening
+        if primitive.differentiable is None:
+            return None
+        return tapes[0].record_op(primitive, inputs, outputs, attrs, local)
+    depth = local["depth"]
+    if not tapes and depth and not _sweep_op_listeners:
         return None  # a sweep's arithmetic that no tape records and no listener wants: the commonest early out
     differentiable = primitive.differentiable
     if differentiable is None or not tapes:
         recorders = ()
-    elif len(tapes) == 1:  # the commonest case: no list to build
+    elif len(tapes) == 1:  # no list to build
         needs = tapes[0].needs_of(inputs)
         recorders = tapes if needs is not None else ()
     else:
@@ -74,12 +82,11 @@ def record(primitive, inputs, outputs, attrs):
             if tape_needs is not None:
                 recorders.append(tape)
                 needs.append(tape_needs)
-    depth = local.depth
     # Ops a sweep runs (depth > 0) that no tape records go to the listeners that want them.
     listeners = _listeners if recorders or not depth else _sweep_op_listeners
     if not recorders and not listeners:
         return None
-    scopes = local.scopes
+    scopes = local["scopes"]
     entry = TapeEntry(primitive, inputs, outputs, attrs, "/".join(scopes) if scopes else "", depth)
     if recorders:  # gradients flow only through float outputs of differentiable ops
         if len(recorders) == 1:
@@ -122,6 +129,9 @@ class AccessedVariables:
     def needs_of(self, tensors):
         return None  # likewise
 
+    def record_op(self, primitive, inputs, outputs, attrs, local):
+        return None  # likewise
+
 
 def note_access(variable):
     """A trainable variable was used: tapes that auto-watch watch it, and a
@@ -139,6 +149,12 @@ def record_read(variable, tensor):
     """A variable was read: tapes that auto-watch watch it, and record the read."""
     note_access(variable)
     record(READ_VARIABLE, (variable,), (tensor,), NO_ATTRS)
+
+
+def announce_optimizer_step(optimizer, variables, gradients, learning_rate, step):
+    """An optimizer is about to apply ``gradients`` to ``variables`` (listeners hear of it first)."""
+    if _listeners:
+        events.emit(events.OptimizerStep(optimizer, tuple(variables), tuple(gradients), float(learning_rate), step))
 
 
 def announce_assign(variable):

@@ -19,6 +19,8 @@ class _ThreadState(threading.local):
         self.listening = []  # the listeners this thread is inside now, innermost last (core.events)
 
 
+# Hot paths (every op) read ``local.__dict__`` once and index it: this thread's dict in
+# one thread-local lookup, where each ``local.attr`` would be a lookup of its own.
 local = _ThreadState()
 events._local = local  # emit sets tracing aside while listeners run, and guards them
 listeners = events._listeners  # the same list: its truthiness is the hot path's check

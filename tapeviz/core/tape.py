@@ -12,19 +12,30 @@ import operator
 import warnings
 import weakref
 
+import numpy as np
+
 from tapeviz import backend as B
 from tapeviz.core import display, events, history, nest, recording, state
 from tapeviz.core.errors import InvalidArgumentError
-from tapeviz.core.indexed_slices import IndexedSlices, combine
+from tapeviz.core.indexed_slices import IndexedSlices, combine, slices_of
 from tapeviz.core.ops import execute
 from tapeviz.core.primitives.array import ones_like, reshape, stack, zeros, zeros_like
 from tapeviz.core.primitives.math import ADD_N
+from tapeviz.core.recording import TapeEntry
 from tapeviz.core.tensor import Tensor, Variable, convert_to_tensor
 
 _local = state.local
 _DEPTH = operator.attrgetter("depth")
 _next_serial = itertools.count().__next__
 _live = weakref.WeakValueDictionary()  # serial -> tape, while the tape lives
+
+
+# A binary op's ``needs`` (which inputs a tape watches): shared, as rules only read them.
+_BOTH, _FIRST, _SECOND = (True, True), (True, False), (False, True)
+_new = object.__new__
+_next_entry_index = recording.next_entry_index
+# NumPy float and complex scalar types: a value of one is a float without reading its dtype.
+_FLOAT_SCALARS = frozenset(np.dtype(code).type for code in "efdgFDG")
 
 
 def tape_with_serial(serial):
@@ -194,11 +205,56 @@ class GradientTape:
         """Which of ``tensors`` this tape watches (a tuple of bools), or None when none is
         (an op on them is recorded here when one is)."""
         watched = self._watched
-        if len(tensors) == 2:  # binary ops, the commonest: spelled out rather than a comprehension
-            needs = (tensors[0]._id in watched, tensors[1]._id in watched)
-        else:
-            needs = tuple([t._id in watched for t in tensors])
+        if len(tensors) == 2:  # binary ops, the commonest: one of three shared tuples, none built
+            if tensors[0]._id in watched:
+                return _BOTH if tensors[1]._id in watched else _FIRST
+            return _SECOND if tensors[1]._id in watched else None
+        needs = tuple([t._id in watched for t in tensors])
         return needs if True in needs else None
+
+    def record_op(self, primitive, inputs, outputs, attrs, local):
+        """``recording.record`` when this tape is the only one and nobody listens, in one call:
+        the new entry when one of ``inputs`` is watched, else None.
+
+        ``needs_of``, ``TapeEntry(...)`` and ``append`` spelled out (a class call costs more
+        than a scalar op's arithmetic); ``local`` is this thread's state dict (state.py).
+        """
+        watched = self._watched
+        if len(inputs) == 2:  # binary ops, the commonest: one of three shared tuples
+            if inputs[0]._id in watched:
+                needs = _BOTH if inputs[1]._id in watched else _FIRST
+            elif inputs[1]._id in watched:
+                needs = _SECOND
+            else:
+                return None
+        else:
+            needs = tuple([t._id in watched for t in inputs])
+            if True not in needs:
+                return None
+        scopes = local["scopes"]
+        entry = _new(TapeEntry)
+        entry.primitive = primitive
+        entry.inputs = inputs
+        entry.outputs = outputs
+        entry.attrs = attrs
+        entry.scope = "/".join(scopes) if scopes else ""
+        entry.depth = local["depth"]
+        entry.index = _next_entry_index()
+        self._entries.append(entry)
+        self._needs.append(needs)
+        if primitive.differentiable:  # gradients flow through its float outputs
+            if len(outputs) == 1:
+                value = outputs[0]._value
+                if type(value) in _FLOAT_SCALARS or value.dtype.kind in "fc":
+                    watched.add(outputs[0]._id)
+            else:
+                for tensor in outputs:
+                    value = tensor._value
+                    if type(value) in _FLOAT_SCALARS or value.dtype.kind in "fc":
+                        watched.add(tensor._id)
+        else:
+            self._needs_exact = False
+        return entry
 
     def add_watched(self, source):
         """Watch ``source`` (a Tensor or Variable); False when it already was."""
@@ -223,16 +279,23 @@ class GradientTape:
         self._entries.append(entry)
         self._needs.append(needs)
         if gradient_flows:
-            watched = self._watched
-            for tensor in entry.outputs:
-                if tensor._value.dtype.kind in "fc":
-                    watched.add(tensor._id)
+            outputs = entry.outputs
+            if len(outputs) == 1:  # the commonest case, without a loop
+                if outputs[0]._value.dtype.kind in "fc":
+                    self._watched.add(outputs[0]._id)
+            else:
+                watched = self._watched
+                for tensor in outputs:
+                    if tensor._value.dtype.kind in "fc":
+                        watched.add(tensor._id)
         if not gradient_flows or needs is None:  # a sweep would reach what this left unwatched
             self._needs_exact = False
 
     def needs_for(self, reachable):
-        """The recorded ``needs`` of every entry, and the ids a sweep reaches, when a sweep
-        from ``reachable`` (the watched float sources) would find the same; else None.
+        """The recorded entries, the ``needs`` of each, and the ids a sweep reaches, when a
+        sweep from ``reachable`` (the watched float sources) would find the same; else None.
+        The tape's own lists and set, not copies: the sweep only reads them (and walks the
+        entries there when it starts, should a recording sweep append more).
 
         It does when every watched source is among them, every entry let gradients through,
         and nothing was watched after an entry that used it: then what the sweep needs of
@@ -241,7 +304,7 @@ class GradientTape:
         """
         if not self._needs_exact or not self._roots <= reachable:
             return None
-        return self._needs, set(self._watched)
+        return self._entries, self._needs, self._watched  # read only, never changed by the caller
 
     def watched_variables(self):
         """The variables this tape watches, in order of construction (as TF returns them)."""
@@ -680,14 +743,14 @@ def sweep(tape, targets, sources, seeds):
     """
     announce = _Announcer(tape.serial)
     announce.started(targets, sources, seeds)
-    path, reachable = _entries_on_path(tape.recorded_ops, tape, sources)
+    entries, needs, reachable = _entries_on_path(tape, sources)
     cotangents = _Cotangents(sources)
     cotangents.seed(targets, seeds, reachable)
     saved_depth = _local.depth
     try:
-        _walk_back(path, cotangents, announce)
+        deepest = _walk_back(entries, needs, cotangents, announce)
         # The sums at the sources belong to the sweep's own order.
-        _local.depth = 1 + max((entry.depth for entry, _ in path), default=saved_depth)
+        _local.depth = 1 + (saved_depth if deepest is None else deepest)
         results = cotangents.totals(sources)
     finally:
         _local.depth = saved_depth
@@ -695,46 +758,53 @@ def sweep(tape, targets, sources, seeds):
     return results
 
 
-def _entries_on_path(entries, tape, sources):
-    """The entries on a path from a watched float source, each with its ``needs``; and the ids reached.
+def _entries_on_path(tape, sources):
+    """The entries on a path from a watched float source, the ``needs`` of each; and the ids reached.
 
-    An unwatched source gets None, as in TF, even if an op used it. An
-    input's producer comes before its user, so an entry's ``needs`` (which
-    inputs want a gradient) is final when the walk reaches it.
+    Two lists of one length (entry i wants gradients for the inputs ``needs[i]``
+    marks), and a set of ids that the caller only reads. An unwatched source
+    gets None, as in TF, even if an op used it. An input's producer comes
+    before its user, so an entry's ``needs`` (which inputs want a gradient) is
+    final when the walk reaches it.
     """
     reachable = {s._id for s in sources if tape.watches(s) and _is_float(s)}
     recorded = tape.needs_for(reachable)
     if recorded is not None:  # what the tape noted when it recorded each entry is the answer
-        needs, reachable = recorded
-        return list(zip(entries, needs)), reachable
-    path = []
-    for entry in entries:
+        return recorded
+    path, path_needs = [], []
+    for entry in tape.recorded_ops:
         inputs = entry.inputs
         if len(inputs) == 2:  # binary ops, the commonest: spelled out rather than a comprehension
             needs = (inputs[0]._id in reachable, inputs[1]._id in reachable)
         else:
             needs = tuple([t._id in reachable for t in inputs])
         if True in needs:
-            path.append((entry, needs))
+            path.append(entry)
+            path_needs.append(needs)
             for tensor in entry.outputs:
                 if tensor._value.dtype.kind in "fc":
                     reachable.add(tensor._id)
-    return path, reachable
+    return path, path_needs, reachable
 
 
-def _walk_back(path, cotangents, announce):
+def _walk_back(entries, entry_needs, cotangents, announce):
     """Apply each entry's rule, last to first, moving cotangents from its outputs to its inputs.
 
+    Returns the highest derivative order among ``entries`` (None when there are none).
     Reading an entry's one output and adding what its rule produced are
     spelled out here (``_Cotangents`` documents the bookkeeping): they run
     once per entry.
     """
-    depth = None
+    depth = deepest = None
     pending, source_ids, step = cotangents.pending, cotangents.source_ids, announce.step
-    for entry, needs in reversed(path):
+    # Reversed list iterators start at the end the lists have now: should they grow meanwhile
+    # (a persistent tape recording the sweep's own ops), only the entries there at the start are walked.
+    for entry, needs in zip(reversed(entries), reversed(entry_needs)):
         if entry.depth != depth:  # ops the rule (and summing its upstream) runs are one order higher
             depth = entry.depth
             _local.depth = depth + 1
+            if deepest is None or depth > deepest:
+                deepest = depth
         rule = entry.primitive.rule
         if rule is None:  # not differentiable, or no rule in the table
             continue
@@ -748,8 +818,9 @@ def _walk_back(path, cotangents, announce):
                 arrived = _sum_grads(arrived)
             if key in source_ids:
                 pending[key] = arrived
-            upstream = (arrived,)
             produced = rule(entry, needs, arrived)
+            if step is not None:
+                upstream = (arrived,)
         else:
             upstream = cotangents.read(entry)
             if upstream is None:
@@ -762,9 +833,11 @@ def _walk_back(path, cotangents, announce):
                 f"The gradient rule of {entry.primitive.name} returned {len(produced)} gradients "
                 f"for {len(needs)} inputs."
             )
-        for tensor, grad, need in zip(entry.inputs, produced, needs):  # _Cotangents.write, inline
-            if need and grad is not None:
-                key = tensor._id
+        inputs = entry.inputs
+        i = 0
+        for grad in produced:  # _Cotangents.write, inline (a counter beats zip for two)
+            if grad is not None and needs[i]:
+                key = inputs[i]._id
                 arriving = pending.get(key)
                 if arriving is None:
                     pending[key] = grad
@@ -772,8 +845,10 @@ def _walk_back(path, cotangents, announce):
                     arriving.append(grad)
                 else:
                     pending[key] = [arriving, grad]
+            i += 1
         if step is not None:
             step(entry, needs, upstream, produced)
+    return deepest
 
 
 class _Cotangents:
@@ -848,7 +923,9 @@ class _Cotangents:
                 results.append(None)
                 continue
             grads = arrived if type(arrived) is list else [arrived]
-            sliced = combine(grads)  # only gathers' rows arrived: TF returns IndexedSlices
+            # Only gathers' rows arrived: TF returns IndexedSlices. One dense gradient among them
+            # is enough to tell otherwise, so the last (combine's first) is looked at first.
+            sliced = combine(grads) if slices_of(grads[-1]) is not None else None
             summed = _sum_grads(grads) if sliced is None or len(grads) == 1 else None
             self.pending[source._id] = summed if summed is not None else sliced._tapeviz_tensor_()
             results.append(summed if sliced is None else sliced)

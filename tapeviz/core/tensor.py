@@ -18,6 +18,7 @@ from tapeviz.core.errors import InvalidArgumentError
 from tapeviz.core.quiet import run_quietly
 
 _next_id = itertools.count(1).__next__
+next_id = _next_id  # the counter of Tensor and Variable ids, for hot paths that build a Tensor inline
 
 
 def _format_numpy(array):

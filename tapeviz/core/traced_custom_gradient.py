@@ -9,8 +9,8 @@ gradient graph, as the eager ``custom_gradient`` does with the user's grad_fn.
 
 from tapeviz.core import nest, recording, state
 from tapeviz.core.graph import SPECIAL_OPS
-from tapeviz.core.tensor import Tensor, convert_to_tensor
-from tapeviz.core.tracing import Tracer, _tracing_only
+from tapeviz.core.tensor import Tensor, convert_to_tensor, tensor_id, to_array
+from tapeviz.core.tracing import Tracer, tracing_only
 
 # TF's message for a custom gradient saved without its gradient, when a tape needs it.
 NO_GRADIENT = (
@@ -31,8 +31,9 @@ class _GradientTracer(Tracer):
         self.saved = []  # forward value ids, in placeholder order after the upstreams
 
     def ref(self, value):
-        if value._id not in self.refs and value._id in self.forward.symbolic:
-            self.saved.append(self.forward.refs[value._id])
+        key = tensor_id(value)
+        if key not in self.refs and key in self.forward.symbolic:
+            self.saved.append(self.forward.refs[key])
             return self.add_placeholder(value, f"saved{len(self.saved) - 1}")
         return super().ref(value)
 
@@ -44,7 +45,7 @@ def trace_forward(f, inputs, kwargs):
     for position, tensor in enumerate(inputs):
         forward.add_placeholder(tensor, f"x{position}")
     accessed = recording.AccessedVariables()
-    with _tracing_only(forward, tapes=[accessed]):
+    with tracing_only(forward, tapes=[accessed]):
         result, grad_fn = f(*inputs, **kwargs)
         flat = [convert_to_tensor(t) for t in nest.flatten(result)]
     return result, flat, grad_fn, list(accessed.variables.values()), forward
@@ -54,13 +55,13 @@ def trace_gradient(forward, flat, grad_fn, variables):
     """Trace ``grad_fn`` on placeholder upstreams; returns (gradient graph, forward graph)."""
     gradient = _GradientTracer(forward)
     gradient.relaxed_sizes = forward.relaxed_sizes
-    upstream = [Tensor(t._value * 0 + 1) for t in flat]
+    upstream = [Tensor(to_array(t) * 0 + 1) for t in flat]
     for position, tensor in enumerate(upstream):
         gradient.add_placeholder(tensor, f"upstream{position}")
     muted = list(state.listeners)
     state.listeners.clear()  # a trace of grad_fn is not an op the student ran
     try:
-        with _tracing_only(gradient, tapes=[]):
+        with tracing_only(gradient, tapes=[]):
             produced = grad_fn(*upstream, variables=variables) if variables else grad_fn(*upstream)
             gradient_graph = gradient.finish(produced)
     finally:
@@ -94,9 +95,9 @@ def _run(node, inputs):
     attrs = node.attrs
     n_args = attrs["n_args"]
     args, variables = inputs[:n_args], inputs[n_args:]
-    with _tracing_only(None, tapes=[recording.AccessedVariables()]):
+    with tracing_only(None, tapes=[recording.AccessedVariables()]):
         flat, saved = attrs["forward"].run(args)
-    outputs = [Tensor(t._value) for t in flat]  # fresh ids, as the eager wrapper makes
+    outputs = [Tensor(to_array(t)) for t in flat]  # fresh ids, as the eager wrapper makes
     gradient = attrs["gradient"]
 
     def grad_fn(*upstream, variables=None):

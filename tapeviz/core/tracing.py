@@ -21,6 +21,7 @@ import warnings
 
 from tapeviz.core import nest, state
 from tapeviz.core.graph import SPECIAL_OPS, Graph, Node
+from tapeviz.core.tensor import tensor_id, to_array
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -54,14 +55,16 @@ class Tracer:
         graph.inputs.append(value_id)
         is_variable = hasattr(value, "assign")
         graph.input_kinds.append("variable" if is_variable else "tensor")
-        self.refs[value._id] = value_id
+        key = tensor_id(value)
+        self.refs[key] = value_id
         if not is_variable:
-            self.symbolic.add(value._id)
+            self.symbolic.add(key)
         return value_id
 
     def ref(self, value):
         """The value id of a tensor or variable an op reads (captured on first sight)."""
-        value_id = self.refs.get(value._id)
+        key = tensor_id(value)
+        value_id = self.refs.get(key)
         if value_id is not None:
             return value_id
         value_id = self.graph.new_value()
@@ -69,10 +72,11 @@ class Tracer:
             self.graph.variables[value_id] = value
             self.graph.names[value_id] = value.name
         else:
-            self.graph.constants[value_id] = value._value
-            if value._id > self.first_id and value._id not in self.literals and self._sized_like_input(value._value):
+            array = to_array(value)
+            self.graph.constants[value_id] = array
+            if key > self.first_id and key not in self.literals and self._sized_like_input(array):
                 self.shape_specific = True
-        self.refs[value._id] = value_id
+        self.refs[key] = value_id
         return value_id
 
     def _sized_like_input(self, array):
@@ -89,9 +93,10 @@ class Tracer:
             count = self._op_counts.get(op, 0)
             name = f"{op}:{position}" if not count else f"{op}_{count}:{position}"
             value_id = self.graph.new_value(name)
-            self.refs[tensor._id] = value_id
+            key = tensor_id(tensor)
+            self.refs[key] = value_id
             if symbolic:
-                self.symbolic.add(tensor._id)
+                self.symbolic.add(key)
             output_ids.append(value_id)
         self._op_counts[op] = self._op_counts.get(op, 0) + 1
         self.graph.nodes.append(Node(op, input_ids, output_ids, attrs))
@@ -112,7 +117,7 @@ class Tracer:
             if value is None:
                 return None
             if hasattr(value, "assign"):
-                with _tracing_only(self):
+                with tracing_only(self):
                     value = value.read_value()
             elif not isinstance(value, Tensor):
                 value = convert_to_tensor(value)
@@ -131,8 +136,8 @@ class Tracer:
     def _output_shape(self, tensor):
         """An output's shape as TF would infer it: open where it follows an open input dimension
         (a size only open dimensions had), unknown when an input's rank was unknown."""
-        shape = tuple(tensor._value.shape)
-        if tensor._id not in self.symbolic:
+        shape = tuple(to_array(tensor).shape)
+        if tensor_id(tensor) not in self.symbolic:
             return shape
         open_shapes = list(self.display_shapes.values())
         if any(s is None for s in open_shapes):
@@ -171,7 +176,7 @@ def user_frame():
     return "<unknown>", 0
 
 
-class _tracing_only:
+class tracing_only:
     """Run a block with only ``tracer`` listening (tapes and other tracers set aside)."""
 
     def __init__(self, tracer, tapes=None):
@@ -193,7 +198,7 @@ def value_read(value, what):
     """Python asked for a value (``float(x)``, ``x.numpy()``, ``if x:``)."""
     is_variable = hasattr(value, "assign")
     for tracer in state.local.tracers:
-        if is_variable or value._id in tracer.symbolic:
+        if is_variable or tensor_id(value) in tracer.symbolic:
             tracer.refuse(what)
 
 
@@ -203,17 +208,18 @@ def shape_read(value):
     if os.path.abspath(caller).startswith(_PACKAGE_DIR + os.sep):
         return
     for tracer in state.local.tracers:
-        if value._id in tracer.symbolic:
+        if tensor_id(value) in tracer.symbolic:
             tracer.shape_specific = True
 
 
 def symbolic_name(tensor):
     """TF's graph-tensor text (``Tensor("x:0", shape=(), dtype=float32)``) while tracing, else None."""
     for tracer in reversed(state.local.tracers):
-        value_id = tracer.refs.get(tensor._id)
-        if value_id is not None and tensor._id in tracer.symbolic:
+        key = tensor_id(tensor)
+        value_id = tracer.refs.get(key)
+        if value_id is not None and key in tracer.symbolic:
             name = tracer.graph.names.get(value_id, "Tensor")
-            shape = tracer.display_shapes.get(value_id, tuple(tensor._value.shape))
+            shape = tracer.display_shapes.get(value_id, tuple(to_array(tensor).shape))
             if shape is None:
                 return f'Tensor("{_colon(name)}", dtype={tensor.dtype.name})'
             dims = ", ".join("None" if n is None else str(n) for n in shape) + ("," if len(shape) == 1 else "")
@@ -227,7 +233,7 @@ def _colon(name):
 
 def literal_made(tensor):
     for tracer in state.local.tracers:
-        tracer.literals.add(tensor._id)
+        tracer.literals.add(tensor_id(tensor))
 
 
 def assigned(variable, op, tensor):
@@ -284,13 +290,13 @@ def _template(structure, tensors):
     def leaf(value):
         if _is_tensorlike(value):
             tensors.append(value)
-            return _Slot(len(tensors) - 1)
+            return Slot(len(tensors) - 1)
         return value
 
     return nest.map_structure(leaf, structure)
 
 
-class _Slot:
+class Slot:
     """A tensor's place in a host call's arguments or result."""
 
     __slots__ = ("index",)
@@ -303,7 +309,7 @@ class _Slot:
 
 
 def fill(template, values):
-    return nest.map_structure(lambda v: values[v.index] if isinstance(v, _Slot) else v, template)
+    return nest.map_structure(lambda v: values[v.index] if isinstance(v, Slot) else v, template)
 
 
 def _traced_host_call(fn, name, stateful, args, kwargs):
@@ -314,7 +320,7 @@ def _traced_host_call(fn, name, stateful, args, kwargs):
         result = None
     else:
         watcher = _CreationWatcher()
-        with _tracing_only(watcher):
+        with tracing_only(watcher):
             result = fn(*args, **kwargs)
         for tracer in tracers:  # an optimizer building its slots on a later trace is TF's error too
             tracer.created_variables.extend(watcher.created_variables)
@@ -386,7 +392,7 @@ def trace_call(run, placeholders, dry=False, display_shapes=None):
         tracer.add_placeholder(value, name)
     tracer.display_shapes = {} if display_shapes is None else display_shapes
     for position, (value, _) in enumerate(placeholders):
-        shape, open_shape = tuple(value._value.shape), tracer.display_shapes.get(position, ())
+        shape, open_shape = tuple(to_array(value).shape), tracer.display_shapes.get(position, ())
         if open_shape is None or len(open_shape) != len(shape):
             tracer.relaxed_sizes.update(shape)
         else:

@@ -52,7 +52,7 @@ def _checked(value, spec):
     if getattr(spec.dtype, "name", None) == "string":
         return strings.element(strings.as_string_leaf(value))
     tensor = convert_to_tensor(value.numpy() if isinstance(value, Tensor) else value, dtype=spec.dtype)
-    if not spec._shape_fits(tuple(tensor.shape)):
+    if not spec.is_compatible_with(tensor):
         raise InvalidArgumentError(
             f"TypeError: `generator` yielded an element of shape {_shape_text(tuple(tensor.shape))} where an element "
             f"of shape {_shape_text(tuple(spec.shape))} was expected."

@@ -9,7 +9,7 @@ import numpy as np
 from tapeviz.core import nest, state
 from tapeviz.keras import model_summary
 from tapeviz.keras.cloning import clone_model  # noqa: F401  (``tf.keras.models.clone_model``: the docs find it here)
-from tapeviz.keras.layers.base import KerasTensor, Layer, _batchless, probe_output_shape
+from tapeviz.keras.layers.base import KerasTensor, Layer, batchless, probe_output_shape
 from tapeviz.keras.layers.core import InputLayer
 from tapeviz.keras.saving import model_file
 from tapeviz.keras.saving import weights as saved_weights
@@ -112,7 +112,7 @@ class Model(Trainer, Layer):
         self.built = True
 
     def _build_from(self, inputs):
-        self.__dict__["_build_input_shape"] = _batchless(nest.map_structure(lambda t: tuple(t.shape), inputs))
+        self.__dict__["_build_input_shape"] = batchless(nest.map_structure(lambda t: tuple(t.shape), inputs))
         self.built = True  # a subclassed model builds through its layers' first calls
 
     # -- saving --------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ import numpy as np
 
 from tapeviz.core import tensor as _tensor
 
-__all__ = ["Variable", "current_path", "path_scope"]
+__all__ = ["Variable", "current_path", "path_entries", "path_scope"]
 
 
 class _PathStack(threading.local):
@@ -51,6 +51,12 @@ class path_scope:  # noqa: N801 - a context manager, named like name_scope
             _stack.entries.pop()
             self._pushed = False
         return False
+
+
+def path_entries():
+    """This thread's (name, owner) path list, outermost first, to push and pop directly where
+    ``path_scope`` would cost too much (every layer call)."""
+    return _stack.entries
 
 
 def current_path():

@@ -13,7 +13,8 @@ Pieces (model and view apart): ``trace`` (events -> plain data), ``view`` +
 ``tangent_card`` (forward mode, step by step), ``animation`` (the model the
 widget and the files share) drawn by ``svg_frames``, ``html_page`` and
 ``gif_frames`` (SVG frames, kernel-free HTML, GIF; ``export`` names them), ``explain`` (why a gradient is None, non-finite values,
-gradcheck), ``memory_view`` (bytes a tape holds), ``fold`` (large tapes).
+gradcheck), ``memory_view`` (bytes a tape holds), ``fold`` (large tapes),
+``update`` + ``update_card`` (the optimizer's step, on a training step's player).
 No submodule shares a name with a function here, so ``viz.player`` and
 ``viz.memory`` stay functions whatever gets imported later.
 
@@ -38,16 +39,18 @@ from tapeviz.viz.recorder import stop_watching, watch_all
 from tapeviz.viz.render import GraphvizUnavailable
 from tapeviz.viz.text import table  # noqa: F401
 from tapeviz.viz.trace import Trace, trace, trace_of  # noqa: F401
+from tapeviz.viz.update import record_update
 from tapeviz.viz.widget import Player
 
 
-def player(tape, sweep="last", tangents=None, primals=None, recording=False, **options):
+def player(tape, sweep="last", tangents=None, primals=None, recording=False, update=None, **options):
     """An ipywidgets player over the reverse sweep of ``tape`` (or a trace), with a chain-rule card.
 
     ``player(inner_tape)`` plays that tape's own sweep; ``sweep="all"`` plays
     every sweep in order (a nested tape's first-order sweep, then the
-    second-order one). Options: ``predict=True`` (type each gradient before it
-    is shown), ``rankdir="LR"``, ``internals=True`` (the variable reads'
+    second-order one). Options: ``predict=True`` (type each unknown on the card,
+    products and running sums, before it is shown: one retry, then the value,
+    and a score), ``rankdir="LR"``, ``internals=True`` (the variable reads'
     steps), and the view's (``fold``, ``open``, ``max_nodes``).
 
     Forward mode: ``player(acc)`` for a ``tf.autodiff.ForwardAccumulator``
@@ -59,6 +62,14 @@ def player(tape, sweep="last", tangents=None, primals=None, recording=False, **o
     ``recording=True`` plays the forward pass instead: the ops appearing on
     the tape in the order they were recorded.
 
+    One training step: ``player(tape, update=record)``, with ``record`` from
+    ``with tf.viz.record_update() as record:`` around the step, plays the
+    forward pass, the sweep to each weight's gradient, what happened between
+    ``gradient`` and ``apply_gradients`` (the global norm and the scale of
+    ``tf.clip_by_global_norm``), then the optimizer's update of each variable
+    (Adam: ``m``, ``v`` and the step). ``fold="scopes"`` draws each layer as
+    one box (``open=["model/dense"]`` opens one).
+
     Args:
         tape: a GradientTape whose ``gradient`` ran, a trace, or a
             ForwardAccumulator.
@@ -66,6 +77,7 @@ def player(tape, sweep="last", tangents=None, primals=None, recording=False, **o
         tangents: play forward mode on a tape, along these tangents.
         primals: with ``tangents``: the tensors that move.
         recording: play the forward pass being recorded instead of a sweep.
+        update: an UpdateRecord (``tf.viz.record_update()``): play the whole training step.
         **options: ``predict``, ``rankdir``, ``internals``, ``fold``, ``open``,
             ``max_nodes``.
 
@@ -91,9 +103,15 @@ def player(tape, sweep="last", tangents=None, primals=None, recording=False, **o
     if recording:
         if tangents is not None:
             raise ValueError("player(recording=True) plays the recording; it takes no tangents (leave one out).")
+        if update is not None:
+            raise ValueError("player(recording=True) plays the recording; update= plays a training step (one of them).")
         return Player(tape, mode="record", **options)
     if tangents is not None:
+        if update is not None:
+            raise ValueError("player(update=...) plays a training step's reverse sweep; it takes no tangents.")
         return Player(tape, mode="forward", tangents=tangents, primals=primals, **options)
+    if update is not None:
+        return Player(tape, sweep=sweep, update=update, **options)
     return Player(tape, sweep=sweep, **options)
 
 
@@ -119,6 +137,7 @@ __all__ = [
     "show",  # a static picture (a Figure: .svg(), .save(); a table without a layout program)
     "player",  # step through: the reverse sweep, forward mode (tangents=), the recording (recording=True)
     "trace",  # the events of a block as plain data (for your own pictures)
+    "record_update",  # a training step's optimizer update, for player(tape, update=...)
     "explain",  # why a gradient is None
     "find_nonfinite",  # the first op that made an inf or nan
     "gradcheck",  # a function's gradients against finite differences

@@ -22,10 +22,14 @@ from tapeviz.viz import tangents as tangent_frames
 from tapeviz.viz.gif_frames import save_gif
 from tapeviz.viz.html_page import html_player
 from tapeviz.viz.svg_frames import (
+    BADGE_H,
     FORWARD_STYLE,
     REVERSE_STYLE,
     badge_overhang,
     badge_spots,
+    badge_widths,
+    edge_label_spots,
+    edge_label_widths,
     edge_paths,
     frame_svg,
     link_routes,
@@ -34,6 +38,7 @@ from tapeviz.viz.svg_frames import (
     zoomed,
 )
 from tapeviz.viz.trace import Trace, trace_of
+from tapeviz.viz.update import update_frames
 
 
 class Animation:
@@ -63,6 +68,7 @@ class Animation:
         names=None,
         primals=None,
         tangents=None,
+        update=None,
         **options,
     ):
         who = None
@@ -90,6 +96,8 @@ class Animation:
             self.frames, self.view = framing.sweep_frames(
                 self.trace, sweep=sweep, tape=tape, internals=internals, names=self.names, **options
             )
+            if update is not None:  # one training step: forward, this sweep, then the optimizer's update
+                self.frames = self._training_step(update, sweep, tape, internals)
             # every sweep's links, not only the played ones: the outer tape's player shows which forward op
             # each of its (backward) ops came from, as the inner tape's player does
             self.links = framing.backward_links(self.trace.data, self.view)
@@ -100,7 +108,8 @@ class Animation:
             self.tangents = {}
         self.mode = mode
         self.rankdir = rankdir
-        source = dotmod.write(self.view, naming.relabel(self.trace.data, self.names), title)
+        rooms = {nid: (w, BADGE_H) for nid, w in badge_widths(self.frames).items() if nid in self.view.nodes}
+        source = dotmod.write(self.view, naming.relabel(self.trace.data, self.names), title, badges=rooms)
         if rankdir != "TB":
             source = source.replace("rankdir=TB", f"rankdir={rankdir}", 1)
         self.dot = source
@@ -110,6 +119,31 @@ class Animation:
         self._spots = None
         self._routes = None
 
+    def _training_step(self, update, sweep, tape, internals):
+        """The forward pass recorded on the sweep's picture, the sweep (its frames made again, numbered
+        after the forward pass's), then the optimizer's update."""
+        forward, _ = framing.recording_frames(self.trace, view=self.view)
+        data = self.trace.data
+        namer = framing.Namer(data, self.view, self.names)
+        ids = {id(obj): tid for tid, obj in (self.trace.objects or {}).get("tensors", {}).items()}
+
+        def node_of(variable):
+            tid = ids.get(id(variable))
+            node = self.view.alias.get(tid, tid) if tid is not None else None
+            return node if node in self.view.nodes else None
+
+        def name_of(variable):
+            tid = ids.get(id(variable))
+            return namer(tid) if tid is not None else variable.name.split(":")[0]
+
+        played = next((s for s in data["sweeps"] if s["id"] == self.frames[-1]["sweep"]), None)
+        target = namer(played["targets"][0]) if played and played["targets"] else "loss"
+        sweep_frames = framing.sweep_frames(
+            self.trace, sweep, self.view, tape, internals, names=self.names, start=len(forward)
+        )[0]
+        then = update_frames(update, node_of, name_of, target, start=len(forward) + len(sweep_frames))
+        return forward + sweep_frames + then
+
     @property
     def base_svg(self):
         """The laid-out picture, widened so every frame's gradient badges fit."""
@@ -117,7 +151,11 @@ class Animation:
             svg = render.svg(self.dot)
             self._boxes = node_boxes(svg)
             self._paths = edge_paths(svg)
-            self._spots, widths = badge_spots(svg, self._boxes, self.frames)
+            spots, widths = badge_spots(svg, self._boxes, self.frames, self._paths)
+            badges = [(x, y, x + widths[n], y + BADGE_H) for n, (x, y) in spots.items()]
+            edges = edge_label_spots(self._boxes, self._paths, self.frames, badges, svg)
+            widths.update(edge_label_widths(self.frames))
+            self._spots = {**spots, **edges}  # node ids (t3, op5) and edge ids (e2) never meet
             self._svg = widen(svg, badge_overhang(svg, self._spots, widths))
         return self._svg
 
@@ -137,7 +175,8 @@ class Animation:
 
     @property
     def spots(self):
-        """Node id -> (x, y): where its gradient badge is drawn (top-left), the same on every frame."""
+        """Node id -> (x, y): where its gradient badge is drawn (top-left), the same on every frame;
+        edge id -> (x, y): where the gradient label it carries is drawn."""
         if self._spots is None:
             self.base_svg  # noqa: B018
         return self._spots
@@ -167,9 +206,10 @@ class Animation:
         """Frame ``index`` as SVG; ``caption=False`` leaves caption and card to the caller (the player).
         ``zoom`` > 1 shows that much of the picture around the highlighted node."""
         badges, edges = self.state(index)
-        return self._draw(self.frames[index], badges, edges, caption, zoom)
+        return self.draw_frame(self.frames[index], badges, edges, caption, zoom)
 
-    def _draw(self, frame, badges, edges, caption=True, zoom=1.0):
+    def draw_frame(self, frame, badges, edges, caption=True, zoom=1.0):
+        """``frame`` as SVG with these ``badges`` and ``edges`` (what ``state`` gives, or a player's own)."""
         svg = frame_svg(
             self.base_svg,
             self.boxes,
@@ -185,7 +225,7 @@ class Animation:
         return zoomed(svg, self.boxes.get(frame.get("node")), zoom) if zoom > 1 and not caption else svg
 
     def svg_frames(self):
-        return [self._draw(frame, badges, edges) for frame, badges, edges in self.states()]
+        return [self.draw_frame(frame, badges, edges) for frame, badges, edges in self.states()]
 
     def legend_html(self):
         return legends.html(
@@ -203,7 +243,7 @@ class Animation:
         paths = []
         for i, (frame, badges, edges) in enumerate(self.states()):
             path = f"{prefix}{i:03d}.svg"
-            write_bytes(path, self._draw(frame, badges, edges).encode("utf-8"))
+            write_bytes(path, self.draw_frame(frame, badges, edges).encode("utf-8"))
             paths.append(path)
         return paths
 

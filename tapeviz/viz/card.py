@@ -3,7 +3,7 @@
 At each step of the reverse sweep the player shows, for the op being
 differentiated, the gradient arriving at its output (*upstream*), each
 input's local derivative evaluated at the recorded values (``2*x = 6``,
-derived from the rule itself: :mod:`tapeviz.core.gradients.derived`), their product
+derived from the rule itself: :mod:`tapeviz.core.local_derivatives`), their product
 (``1 x 6 = 6``), and where the product goes, with the running sum when
 several gradients meet at one tensor (``-0.99 + 6 = 5.01``). Only the inputs
 the sweep differentiates get a row (not ``d(x**y)/dy`` for a constant ``y``).
@@ -20,9 +20,9 @@ import re
 
 import numpy as np
 
-from tapeviz.core.gradients import rule_named
+from tapeviz.core.rules import rule_named
 from tapeviz.viz import format as fmt
-from tapeviz.viz import tangent_card
+from tapeviz.viz import tangent_card, update_card
 from tapeviz.viz.card_parts import array_of, evaluated_locals, local_shown, named, ratio, value_text, wrt  # noqa: F401  (the cards' shared vocabulary, used by frames and export)
 
 
@@ -81,8 +81,17 @@ def step_card(op, step, event, name_of, totals, node_of, skip=()):
                 elif grad_value is not None and up is not None:
                     row["underflow"] = _underflow(up, local_value, grad_value)
         node = node_of(tid)
+        before = totals.get(node)
         if position not in skip:
-            row["sum"], row["total"] = _accumulate(totals, node, grad_value, grad, step["totals"].get(tid))
+            row["sum"], row["total"] = accumulate(totals, node, grad_value, grad, step["totals"].get(tid))
+        # The card's numbers as floats where they are single numbers: what predict mode asks and checks.
+        row["numbers"] = {
+            "upstream": _scalar(upstream_values[0] if upstream_values else upstream[0]),
+            "local": _scalar(item[1]) if item is not None else None,
+            "product": _scalar(grad_value if grad_value is not None else grad),
+            "before": _scalar(before) if row["sum"] else None,
+            "after": _scalar(totals.get(node)) if row["sum"] else None,
+        }
         rows.append(row)
     return {
         "op": op["name"],
@@ -94,6 +103,19 @@ def step_card(op, step, event, name_of, totals, node_of, skip=()):
         "rows": rows,
         "evaluated": described is not None,
     }
+
+
+def _scalar(value):
+    """A single finite number as a float (from an array or a preview text), else None."""
+    if value is None:
+        return None
+    try:
+        array = np.asarray(float(value) if isinstance(value, str) else value, dtype=np.float64)
+    except (TypeError, ValueError):
+        return None
+    if array.size != 1 or not np.isfinite(array).all():
+        return None
+    return float(array.reshape(()))
 
 
 def _underflow(upstream, local, grad):
@@ -121,7 +143,7 @@ def _formula_on_inputs(op, step, name_of):
     return named(",  ".join(pieces), op["name"], [symbol_of(t) for t in op["inputs"]])
 
 
-def _accumulate(totals, node, value, preview, fallback):
+def accumulate(totals, node, value, preview, fallback):
     """Add one gradient to ``node``'s running total: (running-sum text or None, new total text)."""
     previous = totals.get(node)
     if value is not None and not isinstance(previous, str):
@@ -176,6 +198,8 @@ def text(card, target="y"):
         return []
     if card.get("forward"):  # the tangent player's card
         return tangent_card.text(card)
+    if card.get("update"):  # the optimizer's update
+        return update_card.text(card)
     if card.get("seed"):
         return [f"seed: {ratio(n, n)} = {row['total']}" for n, row in zip(card["outputs"].split(", "), card["rows"])]
     target = card.get("target") or target  # the sweep's target, as the player names it (loss)
@@ -208,6 +232,8 @@ def html(card, target="y"):
         return ""
     if card.get("forward"):  # the tangent player's card
         return tangent_card.html(card)
+    if card.get("update"):  # the optimizer's update
+        return update_card.html(card)
     e = fmt.html_text
     if card.get("seed"):
         body = "".join(

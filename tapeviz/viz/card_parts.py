@@ -1,7 +1,7 @@
 """What the reverse (chain-rule) card and the forward (tangent) card share.
 
 Reading live values, the local derivatives at a recorded op (derived from its
-rule by :mod:`tapeviz.core.gradients.derived`), the symbols of a rule's texts
+rule by :mod:`tapeviz.core.local_derivatives`), the symbols of a rule's texts
 replaced by the tensors' names, and the ``d/dx`` spellings. Both cards import
 this module; neither imports the other's helpers, so there is no cycle.
 """
@@ -10,8 +10,8 @@ import re
 
 import numpy as np
 
-from tapeviz.core.gradients import rule_named
-from tapeviz.core.gradients.derived import local_derivatives
+from tapeviz.core.local_derivatives import local_derivatives
+from tapeviz.core.rules import rule_named
 from tapeviz.core.tensor import is_tensor
 from tapeviz.viz import format as fmt
 

@@ -188,8 +188,33 @@ def _tape_label(tape_id, tapes):
     return label
 
 
-def write(view, data, title=None):
-    """The DOT text of a :class:`view.View`."""
+BADGE_PREFIX = "badge_"  # the id of the room kept beside a node for its gradient badge: badge_t3
+
+
+def badge_room(statement, nid, width, height):
+    """DOT lines drawing node ``nid`` (its ``statement``) with an empty box of ``width`` x ``height`` points
+    kept right beside it.
+
+    The player draws the node's gradient badge there, so ``dot`` lays the graph out with room for it: edges
+    are routed around it and no other node sits on it. The two share a frameless cluster, which ``dot`` keeps
+    together (no other node or edge between them). The box is transparent, not invisible, so the SVG says
+    where it is.
+    """
+    room = BADGE_PREFIX + nid
+    return [
+        f'subgraph cluster_{room} {{ graph [id="cluster_{room}" label="" peripheries=0 margin=0]',
+        "  " + statement.lstrip(),
+        f'  {room} [id="{room}" shape=box fixedsize=true width={width / 72:.3f} height={height / 72:.3f} '
+        'label="" color="transparent"]',
+        f"  {{rank=same; {nid}; {room}}}",
+        f"  {nid} -> {room} [style=invis minlen=0]",  # minlen=0: as close as nodesep allows, to its right
+        "}",
+    ]
+
+
+def write(view, data, title=None, badges=None):
+    """The DOT text of a :class:`view.View`; ``badges``: node id -> (width, height) of room kept for its badge."""
+    badges = badges or {}
     tapes = {t["id"]: t for t in data["tapes"]}
     lines = [
         "digraph tape {",
@@ -223,7 +248,10 @@ def write(view, data, title=None):
     def emit(prefix, indent):
         pad = "  " * indent
         for node in by_cluster.get(prefix, []):
-            lines.append(pad + node_statement(node).lstrip())
+            if node["id"] in badges:
+                lines.extend(pad + line for line in badge_room(node_statement(node), node["id"], *badges[node["id"]]))
+            else:
+                lines.append(pad + node_statement(node).lstrip())
         children = sorted({p[: len(prefix) + 1] for p in paths if len(p) > len(prefix) and p[: len(prefix)] == prefix})
         for child in children:
             name = "cluster_" + "_".join(child)

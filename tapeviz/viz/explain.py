@@ -23,6 +23,8 @@ that applies, in this order:
 did my gradient go wrong" and highlight the op in the picture.
 """
 
+import inspect
+
 import numpy as np
 
 from tapeviz import backend
@@ -628,12 +630,18 @@ def find_nonfinite(tape):
 class GradcheckResult(_Verdict):
     """``ok``, per-argument ``errors``, ``analytic``/``numeric`` arrays, and the ``suspect`` op."""
 
-    def __init__(self, ok, errors, analytic, numeric, suspect, message, trace):
+    def __init__(self, ok, errors, analytic, numeric, suspect, message, trace, labels=None):
         self.ok, self.errors, self.analytic, self.numeric = ok, errors, analytic, numeric
         self.suspect, self.message, self.trace = suspect, message, trace
+        self.labels = labels or {}  # trace id -> what the picture calls the checker's own tensors
 
     def _blamed(self):
         return self.suspect
+
+    def figure(self):
+        # the tape is the checker's: its tensors are named for what they are, not the student's namespace
+        blamed = self._blamed()
+        return Figure(self.trace, names=self.labels, marks={blamed: "break"} if blamed else None)
 
     def __bool__(self):
         return self.ok
@@ -655,10 +663,12 @@ def gradcheck(fn, *args, eps=1e-6, rtol=1e-4, atol=1e-6, seed=0):
     weights = testing.projection_weights(fn, arrays, seed=seed)
     with _trace() as recorded:
         inputs = [constant(a) for a in arrays]
+        projection = constant(weights)
         with GradientTape() as tape:
             tape.watch(inputs)
-            loss = reduce_sum(fn(*inputs) * weights)
+            loss = reduce_sum(fn(*inputs) * projection)
         grads = tape.gradient(loss, inputs)
+    labels = _checker_labels(recorded, fn, inputs, projection, loss)
     analytic = [np.zeros_like(x) if g is None else np.asarray(g, dtype=np.float64) for g, x in zip(grads, arrays)]
     numeric = testing.numeric_gradients(fn, arrays, weights, eps=eps)
     errors = [float(np.max(np.abs(a - n))) if a.size else 0.0 for a, n in zip(analytic, numeric)]
@@ -672,12 +682,34 @@ def gradcheck(fn, *args, eps=1e-6, rtol=1e-4, atol=1e-6, seed=0):
             None,
             f"Gradients agree with finite differences (max error {max(errors, default=0):.2e}).",
             recorded,
+            labels,
         )
     suspect, why = _localise(recorded, eps, rtol, atol)
     message = f"Analytic and numeric gradients disagree (max error {max(errors):.2e}). " + (
         why if suspect else "No single op could be blamed."
     )
-    return GradcheckResult(False, errors, analytic, numeric, suspect, message, recorded)
+    return GradcheckResult(False, errors, analytic, numeric, suspect, message, recorded, labels)
+
+
+def _checker_labels(recorded, fn, inputs, projection, loss):
+    """{trace id: label} for the tensors gradcheck made: ``fn``'s arguments by its parameter names,
+    the fixed random weights that project the output to one number, and that number."""
+    try:
+        parameters = [
+            p.name
+            for p in inspect.signature(fn).parameters.values()
+            if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+        ]
+    except (TypeError, ValueError):  # a builtin or a callable without a signature
+        parameters = []
+    wanted = {id(x): parameters[i] if i < len(parameters) else f"argument {i}" for i, x in enumerate(inputs)}
+    wanted[id(projection)] = "random weights"
+    wanted[id(loss)] = "checked sum"
+    labels = {}
+    for tid, obj in recorded.objects["tensors"].items():
+        if id(obj) in wanted and any(obj is x for x in (*inputs, projection, loss)):
+            labels[tid] = wanted[id(obj)]
+    return labels
 
 
 def _localise(recorded, eps, rtol, atol):

@@ -169,6 +169,12 @@ def _by_scope(ops, level, opened):
     return _drop_singletons(plan)
 
 
+def scope_boxes(ops, opened=()):
+    """The plan folding each innermost name scope into one box (a model's layers, a loss), unless opened."""
+    depth = max((len(op["scope"].split("/")) for op in ops if op["scope"]), default=0)
+    return _by_scope(ops, depth, tuple(opened)) if depth else {}
+
+
 def _scope_plan(ops, budget, opened, alias, keep):
     """(plan, fits): the deepest scope level that fits, else the shallowest."""
     depth = max((len(op["scope"].split("/")) for op in ops if op["scope"]), default=0)

@@ -15,6 +15,7 @@ and the GIF, and tests check them as data::
      "flow": [edge ids] the edges the gradient runs along on this frame,
      "clear": True on the first frame of a sweep (badges and labels start afresh),
      "hidden": [node ids not yet recorded]  (recording frames only),
+     "ask": [questions] what predict mode asks on a step (see tapeviz.viz.predict),
      "upstream", "formula", "grads", "accumulated": the trace's step data}
 
 :func:`state_at` replays the deltas: the badges and edge labels shown on a
@@ -24,10 +25,13 @@ read's gradient reaches the variable on the step that computes it;
 ``internals=True`` shows those steps too.
 """
 
+import re
+
 from tapeviz.core import events as ev
 from tapeviz.viz import card as cards
 from tapeviz.viz import format as fmt
 from tapeviz.viz import names as naming
+from tapeviz.viz import predict
 from tapeviz.viz import view as views
 
 READ = "ReadVariableOp"
@@ -107,13 +111,13 @@ class Namer:
         return tape_id
 
 
-def sweep_frames(trace, sweep="last", view=None, tape=None, internals=False, names=None, **options):
+def sweep_frames(trace, sweep="last", view=None, tape=None, internals=False, names=None, start=0, **options):
     """Frames of the chosen sweep(s): the seed, one per backward step, and the result.
 
     ``tape``: a GradientTape whose own sweeps are played (the trace may hold
     an outer tape's sweeps too). ``names``: {trace id: label}; None looks the
     Python names up in the caller's namespace. ``internals``: show the
-    variable reads' own steps.
+    variable reads' own steps. ``start``: the index of the first frame (frames before it play something else).
     """
     data = trace.data if hasattr(trace, "data") else trace
     tape_id = None
@@ -134,7 +138,7 @@ def sweep_frames(trace, sweep="last", view=None, tape=None, internals=False, nam
     namer = Namer(data, view, found)
     frames = []
     for index in chosen:
-        frames += _one_sweep(trace, data, index, view, namer, internals, start=len(frames))
+        frames += _one_sweep(trace, data, index, view, namer, internals, start=start + len(frames))
     return frames, view
 
 
@@ -163,7 +167,7 @@ def _one_sweep(trace, data, index, view, namer, internals, start):
                 else (cards.np.ones(tuple(target_tensor.shape)) if hasattr(target_tensor, "shape") else None)
             )
         node = namer.node(tid)
-        cards._accumulate(totals, node, value, seed, None)
+        cards.accumulate(totals, node, value, seed, None)
         seeds[node] = badge(node, seed)
     tape_name = namer.tape(sweep["tape"])
     seed_text = ", ".join(f"{cards.ratio(namer(t), namer(t))} = {s}" for t, s in zip(sweep["targets"], sweep["seeds"]))
@@ -232,6 +236,7 @@ def _one_sweep(trace, data, index, view, namer, internals, start):
                 "accumulated": list(step["accumulated"]),
                 "caption": _caption(card, is_read) + _underflow_note(card),
                 "card": card,
+                "ask": predict.reverse_questions(card),
                 "set": changed,
                 "edges": labels,
                 "flow": flow,
@@ -351,6 +356,28 @@ def backward_links(data, view, sweep_ids=None):
     return links
 
 
+def _recorded(op, data, found, alias):
+    """A recording step's caption, in the student's names: ``Recorded Mul on tape: #4 from x, #2.``
+
+    ``alias``: the view's tensor -> the node drawing it (a variable's read is drawn as the variable).
+    """
+
+    def label(tid):
+        tid = alias.get(tid, tid)
+        info = data["tensors"].get(tid, {})
+        if info.get("kind") == "variable":
+            return re.sub(r":\d+$", "", info.get("name") or "") or naming.shown(tid, data, found)
+        return naming.shown(tid, data, found)
+
+    tapes = ", ".join(found.get(t, t) for t in op["tapes"]) or "no tape"
+    scope = f" in scope {op['scope']}" if op["scope"] else ""
+    if op["name"] == READ and op["inputs"]:
+        return f"Recorded the read of {label(op['inputs'][0])}{scope} on {tapes}."
+    made = ", ".join(label(t) for t in op["outputs"])
+    used = ", ".join(label(t) for t in op["inputs"])
+    return f"Recorded {op['name']}{scope} on {tapes}: {made}" + (f" from {used}." if used else ".")
+
+
 def recording_frames(trace, view=None, **options):
     """Frames of the forward pass: ops appear on the tape in the order they ran."""
     data = trace.data if hasattr(trace, "data") else trace
@@ -363,10 +390,10 @@ def recording_frames(trace, view=None, **options):
             producer.setdefault(dst, src)
     appear = {}  # node id -> frame index where it appears
     for index, op in enumerate(shown_ops, start=1):
-        nid = view.op_node[op["id"]]
-        appear.setdefault(nid, index)
-        for t in op["outputs"]:
-            appear.setdefault(view.alias.get(t, t), index)
+        # a variable's read is drawn as the variable, which exists before the tape starts: never hidden
+        for node in [view.op_node[op["id"]], *(view.alias.get(t, t) for t in op["outputs"])]:
+            if view.nodes.get(node, {}).get("role") != "variable":
+                appear.setdefault(node, index)
     frames = []
     ordered = list(view.nodes)
     for index in range(len(shown_ops) + 1):
@@ -375,9 +402,7 @@ def recording_frames(trace, view=None, **options):
         caption = (
             "The tape starts empty; inputs and variables exist."
             if op is None
-            else f"Recorded {op['name']} ({op['id']})"
-            + (f" in scope {op['scope']}" if op["scope"] else "")
-            + f" on {', '.join(found.get(t, t) for t in op['tapes']) or 'no tape'}."
+            else _recorded(op, data, found, view.alias)
         )
         frames.append(
             {

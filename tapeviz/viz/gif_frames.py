@@ -127,9 +127,10 @@ def gif_images(animation, text_lines=3, max_size=(960, 720)):
         for eid in sorted(edges):
             points = animation.paths.get(eid)
             if points:
-                x, y = at(*points[len(points) // 2])
+                mx, my = points[len(points) // 2]
+                x, y = at(*animation.spots.get(eid, (mx + 3, my - 7)))  # the label's corner, as the SVG frames
                 if visible(x, y):
-                    canvas.paste(sprite(edges[eid], False), (int(x + 3), int(y - 7)))
+                    canvas.paste(sprite(edges[eid], False), (int(x), int(y)))
         if frame.get("node") in animation.boxes:
             x0, y0, x1, y1 = box(frame["node"])
             draw.rounded_rectangle((x0 - 4, y0 - 4, x1 + 4, y1 + 4), radius=6, outline=ink["highlight"], width=4)

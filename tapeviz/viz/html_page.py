@@ -15,7 +15,8 @@ from importlib import resources
 
 from tapeviz.viz import card as cards
 from tapeviz.viz import format as fmt
-from tapeviz.viz import tangent_card
+from tapeviz.viz import predict as predicting
+from tapeviz.viz import tangent_card, update_card
 
 
 @functools.cache
@@ -24,7 +25,7 @@ def static_text(name):
     return resources.files("tapeviz.viz").joinpath("static", name).read_text(encoding="utf-8")
 
 
-_KEEP = ("index", "kind", "node", "caption", "set", "edges", "flow", "clear", "hidden", "card")
+_KEEP = ("index", "kind", "node", "caption", "set", "edges", "flow", "clear", "hidden", "card", "ask")
 
 
 def _compact_card(card):
@@ -33,6 +34,8 @@ def _compact_card(card):
         return None
     if card.get("forward"):
         return tangent_card.compact(card)
+    if card.get("update"):
+        return update_card.compact(card)
     if card.get("seed"):
         rows = [[cards.ratio(r["input"], r["input"]), "", "", r["total"], r["total"], 0] for r in card["rows"]]
     else:
@@ -57,15 +60,38 @@ def _compact_card(card):
     }
 
 
+def _shipped(question, texts):
+    """A question as the page ships it: 6 digits (plenty for a 1e-3 tolerance), and each message as an
+    index into ``texts`` (a long sweep repeats the same few messages at every step)."""
+
+    def short(value):
+        return float(f"{value:.6g}")
+
+    def index(text):
+        return texts.setdefault(text, len(texts))
+
+    upstream = question["upstream"]
+    return dict(
+        question,
+        answer=short(question["answer"]),
+        hints=[[short(value), index(said)] for value, said in question["hints"]],
+        otherwise=index(question["otherwise"]),
+        upstream=None if upstream is None else short(upstream),
+    )
+
+
 def _frame_json(animation):
-    out = []
+    """(frames as the page replays them, the predict-mode messages their questions point into)."""
+    out, texts = [], {}
     for frame in animation.frames:
         item = {k: frame[k] for k in _KEEP if frame.get(k)}
         if "card" in item:
             item["card"] = _compact_card(item["card"])
+        if "ask" in item:
+            item["ask"] = [_shipped(question, texts) for question in item["ask"]]
         item["index"] = frame["index"]
         out.append(item)
-    return out
+    return out, list(texts)
 
 
 def html_player(animation, title="tapeviz", predict=False):
@@ -73,7 +99,8 @@ def html_player(animation, title="tapeviz", predict=False):
 
     ``predict``: the page opens in predict mode (as ``tf.viz.player(tape, predict=True)`` does).
     """
-    frames = fmt.script_json(json.dumps(_frame_json(animation), sort_keys=True, separators=(",", ":")))
+    shipped, texts = _frame_json(animation)
+    frames = fmt.script_json(json.dumps(shipped, sort_keys=True, separators=(",", ":")))
     boxes = fmt.script_json(
         json.dumps({k: [round(v, 1) for v in b] for k, b in sorted(animation.boxes.items())}, separators=(",", ":"))
     )
@@ -90,22 +117,22 @@ def html_player(animation, title="tapeviz", predict=False):
         )
     )
     style = fmt.script_json(json.dumps(animation.style, sort_keys=True, separators=(",", ":")))
-    ask = fmt.html_text(animation.style["ask"])
+    rules = fmt.script_json(json.dumps(dict(predicting.rules(), texts=texts), sort_keys=True, separators=(",", ":")))
     return f"""<!DOCTYPE html>
 <html><head><meta charset="utf-8"><title>{fmt.html_text(title)}</title>
 <style>{static_text("player.css")}</style></head><body>
 <div id="tapeviz-player">
 <div class="tv-bar">
 <div class="tv-controls">
-<button class="tv-first" title="first">&#x25C0;&#x25C0; first</button><button class="tv-back" title="step back">&#x25C0; step</button><button class="tv-play">&#x25B6; play</button><button class="tv-next" title="step forward">step &#x25B6;</button><button class="tv-last" title="last">last &#x25B6;&#x25B6;</button>
-<input class="tv-slider" type="range" min="0" max="0" value="0" style="width:240px">
+<button class="tv-first" title="first step">&#x25C0;&#x25C0;</button><button class="tv-back" title="step back">&#x25C0; step</button><button class="tv-play">&#x25B6; play</button><button class="tv-next" title="step forward">step &#x25B6;</button><button class="tv-last" title="last step">&#x25B6;&#x25B6;</button>
+<input class="tv-slider" type="range" min="0" max="0" value="0" title="go to a step">
 <label>speed <select class="tv-speed"><option value="1600">slow</option><option value="900" selected>normal</option><option value="400">fast</option></select></label>
 <button class="tv-zoom-out" title="zoom out">&#x2212;</button><span class="tv-zoom-level">100%</span><button class="tv-zoom-in" title="zoom in">+</button><button class="tv-zoom-fit" title="fit the width">fit</button>
 <label title="hide each gradient until you type it"><input type="checkbox" class="tv-predict"{" checked" if predict else ""}> predict</label>
 </div>
 <div class="tv-caption"></div>
 <div class="tv-card"></div>
-<div class="tv-guess" style="display:none">your answer for {ask}: <input class="tv-guess-input" size="10"> <button class="tv-check">check</button> <span class="tv-verdict"></span></div>
+<div class="tv-ask"></div><div class="tv-score"></div>
 </div>
 <div class="tv-view">
 {animation.base_svg}
@@ -118,6 +145,7 @@ def html_player(animation, title="tapeviz", predict=False):
 <script type="application/json" id="tapeviz-links">{links}</script>
 <script type="application/json" id="tapeviz-spots">{spots}</script>
 <script type="application/json" id="tapeviz-style">{style}</script>
+<script type="application/json" id="tapeviz-predict">{rules}</script>
 <script>{static_text("player.js")}</script>
 </body></html>
 """

@@ -25,6 +25,8 @@ def entries(view, frames=(), links=(), data=None, forward=False):
         out.append(("ellipse-dashed", {"fill": "white", "stroke": "#6b7280"}, "constant: not watched, no gradient"))
     if "tensor" in roles:
         out.append(("ellipse", {"fill": "white", "stroke": "#1f2937"}, "tensor computed by an op"))
+    if any(node["kind"] == "tensor" and node["info"].get("nonfinite") for node in view.nodes.values()):
+        out.append(("ellipse", {"fill": "#fee2e2", "stroke": "#1f2937"}, "holds inf or NaN"))
     if targets:
         out.append(("ellipse-double", {"fill": "white", "stroke": "#b91c1c"}, "target of gradient()"))
     if any(node.get("grad") is not None for node in view.nodes.values()):
@@ -41,15 +43,38 @@ def entries(view, frames=(), links=(), data=None, forward=False):
         )
     if any(node["kind"] == "op" and not node["op"]["tapes"] for node in view.nodes.values()):
         out.append(("op", {"fill": "#f3f4f6", "stroke": "#6b7280"}, "op no tape recorded"))
+    marks = {node.get("mark") for node in view.nodes.values()}
+    if "break" in marks:
+        out.append(("break", {"fill": "#fecaca", "stroke": "#b91c1c"}, "where the gradient breaks (the cause)"))
+    if "path" in marks:
+        out.append(("path", {"stroke": "#b91c1c"}, "on the path from the source to the target"))
     if view.folds:
         out.append(("fold", {"fill": "#dbeafe", "stroke": "#1f2937"}, "folded group of ops (open=[...] shows it)"))
     if forward:
         out += _forward_marks(frames)
     else:
         if any(f.get("node") for f in frames):
-            out.append(("highlight", {"stroke": "#f59e0b"}, "the op this step differentiates"))
+            recording = all(f.get("kind") == "record" for f in frames)
+            doing = "records on the tape" if recording else "differentiates"
+            out.append(("highlight", {"stroke": "#f59e0b"}, f"the op this step {doing}"))
         if any(f.get("set") for f in frames):
-            out.append(("badge", {"fill": "#fee2e2", "stroke": "#b91c1c"}, "gradient collected so far (dy/dx = ...)"))
+            out.append(
+                (
+                    "badge",
+                    {"fill": "#fee2e2", "stroke": "#b91c1c"},
+                    "right of a value: the gradient it has collected so far (dy/dx = ...)",
+                )
+            )
+        if any(f.get("kind") == "update" for f in frames):  # a training step's player (tapeviz.viz.update)
+            out.append(
+                (
+                    "badge",
+                    {"fill": "#fee2e2", "stroke": "#b91c1c"},
+                    "after the sweep: the gradient the optimizer gets, then the variable's new value (now ...)",
+                )
+            )
+        if any(f.get("edges") for f in frames):
+            out.append(("edge-label", {"stroke": "#dc2626"}, "number by an edge: the gradient sent back along it"))
         if any(f.get("flow") for f in frames):
             out.append(("flow", {"stroke": "#dc2626"}, "gradient flowing back along an edge (against the arrow)"))
     if links:
@@ -65,7 +90,9 @@ def _forward_marks(frames):
     if any(f.get("node") for f in frames):
         out.append(("highlight", {"stroke": "#f59e0b"}, "the op this step pushes the tangents through"))
     if any(f.get("set") for f in frames):
-        out.append(("badge", {"fill": "#dbeafe", "stroke": "#1d4ed8"}, "tangent of a value (dy/dt = ...)"))
+        out.append(("badge", {"fill": "#dbeafe", "stroke": "#1d4ed8"}, "right of a value: its tangent (dy/dt = ...)"))
+    if any(f.get("edges") for f in frames):
+        out.append(("edge-label", {"stroke": "#2563eb"}, "number by an edge: the tangent sent forward along it"))
     if any(f.get("flow") for f in frames):
         out.append(("flow-forward", {"stroke": "#2563eb"}, "tangent flowing forward along an edge (with the arrow)"))
     return out
@@ -86,6 +113,8 @@ def _swatch(kind, c):
             f'<rect x="5" y="2" width="21" height="11" fill="{fill}" stroke="{stroke}"/>'
             f'<rect x="2" y="5" width="21" height="11" fill="{fill}" stroke="{stroke}"/>'
         ),
+        "break": f'<rect x="2" y="3" width="24" height="12" rx="4" fill="{fill}" stroke="{stroke}" stroke-width="3"/>',
+        "path": f'<rect x="2" y="3" width="24" height="12" rx="4" fill="none" stroke="{stroke}" stroke-width="2.5"/>',
         "highlight": f'<rect x="2" y="2" width="24" height="14" rx="4" fill="none" stroke="{stroke}" stroke-width="3"/>',
         "badge": f'<rect x="2" y="4" width="24" height="10" rx="3" fill="{fill}" stroke="{stroke}"/>',
         "flow": (
@@ -97,6 +126,10 @@ def _swatch(kind, c):
             f'<path d="M26,9 L19,5 L19,13 z" fill="{stroke}"/>'
         ),
         "link": f'<line x1="2" y1="9" x2="26" y2="9" stroke="{stroke}" stroke-width="1.5" stroke-dasharray="2,3"/>',
+        "edge-label": (
+            f'<line x1="6" y1="1" x2="6" y2="17" stroke="#6b7280"/>'
+            f'<text x="9" y="13" font-size="10" font-family="Helvetica,Arial,sans-serif" fill="{stroke}">2</text>'
+        ),
         "partial": f'<text x="9" y="14" font-size="14" font-family="Helvetica,Arial,sans-serif" fill="{stroke}">\u2202</text>',
         "hidden": f'<rect x="2" y="3" width="24" height="12" fill="{fill}" stroke="{stroke}"/>',
     }

@@ -15,6 +15,7 @@ import numpy as np
 
 from tapeviz.viz import card as cards
 from tapeviz.viz import format as fmt
+from tapeviz.viz.dot import BADGE_PREFIX
 
 HIGHLIGHT = "#f59e0b"
 FLOW = "#dc2626"  # a gradient flowing along an edge, against its arrow
@@ -44,7 +45,16 @@ _NUM = r"-?\d+(?:\.\d+)?"
 
 
 def node_boxes(svg):
-    """Bounding boxes of the ``<g id=... class="node">`` groups of a graphviz SVG."""
+    """Bounding boxes of the ``<g id=... class="node">`` groups of a graphviz SVG (not the rooms kept for badges)."""
+    return {nid: box for nid, box in _all_node_boxes(svg).items() if not nid.startswith(BADGE_PREFIX)}
+
+
+def badge_rooms(svg):
+    """Node id -> the box ``dot`` kept empty beside it for its badge (see :func:`tapeviz.viz.dot.badge_room`)."""
+    return {nid[len(BADGE_PREFIX) :]: box for nid, box in _all_node_boxes(svg).items() if nid.startswith(BADGE_PREFIX)}
+
+
+def _all_node_boxes(svg):
     boxes = {}
     for match in re.finditer(r'<g id="([^"]+)" class="node">(.*?)</g>', svg, re.S):
         nid, body = match.group(1), match.group(2)
@@ -106,48 +116,186 @@ def _overlaps(a, b):
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
-def badge_spots(svg, boxes, frames):
-    """Node id -> (x, y): the top-left corner of its gradient badge, the same on every frame.
-
-    Each badge is as wide as the widest label its node gets in any frame and
-    sits beside its node (right, then below, above, left, then further down
-    the right side), where it covers no node (so no value) and no badge placed
-    before it. Placed once, so a badge never jumps between frames and every
-    renderer (this module, the kernel-free page, the GIF) draws it in one place.
-    """
+def badge_widths(frames):
+    """Node id -> the width of its widest badge over all ``frames`` (a badge keeps one size on every frame)."""
     widths = {}
     for frame in frames:
         for nid, label in frame.get("set", {}).items():
-            if nid in boxes:
-                widths[nid] = max(widths.get(nid, 0.0), _badge_width(label))
-    _, height = size(svg)
-    dx, dy = svg_translate(svg)
-    top, bottom, left = -dy + 2, height - dy - 2, -dx + 2  # the picture's edges in graph coordinates
-    taken = list(boxes.values()) + cluster_label_boxes(svg)
+            widths[nid] = max(widths.get(nid, 0.0), _badge_width(label))
+    return widths
+
+
+def edge_label_widths(frames):
+    """Edge id -> the width of the widest gradient label it carries on any frame."""
+    widths = {}
+    for frame in frames:
+        for eid, label in frame.get("edges", {}).items():
+            widths[eid] = max(widths.get(eid, 0.0), _edge_label_width(label))
+    return widths
+
+
+def _edge_label_width(label):
+    return 6.0 * len(label) + 6
+
+
+EDGE_LABEL_H = 13
+
+
+def badge_spots(svg, boxes, frames, paths=None):
+    """Node id -> (x, y): the top-left corner of its gradient badge, the same on every frame.
+
+    A badge sits just right of its node, in the room ``dot`` kept there (:func:`badge_rooms`), pulled
+    close to the node when no edge, node or other badge is in the gap, so it reads as the node's. A node
+    with no room (a layout made without one) gets the first free place beside it. Placed once, so a badge
+    never jumps between frames and every renderer (this module, the kernel-free page, the GIF) draws it in
+    one place.
+    """
+    widths = {nid: w for nid, w in badge_widths(frames).items() if nid in boxes}
+    rooms = badge_rooms(svg)
+    edges = [np.asarray(points, dtype=float) for points in (paths or edge_paths(svg)).values() if len(points) > 1]
+    taken = list(boxes.values()) + cluster_label_boxes(svg) + arrow_zones(paths or edge_paths(svg))
     spots = {}
-    for nid in sorted(widths, key=lambda n: (boxes[n][1], boxes[n][0], n)):
-        x0, y0, x1, y1 = boxes[nid]
-        w, mid = widths[nid], (y0 + y1) / 2 - BADGE_H / 2
-        tries = [
-            (x1 + _GAP, y1 - BADGE_H),
-            (x1 + _GAP, mid),
-            (x1 + _GAP, y0),
-            (x0, y1 + _GAP),
-            (x0, y0 - BADGE_H - _GAP),
-            (x0 - _GAP - w, mid),
-        ]
-        tries += [(x1 + _GAP, mid + k * (BADGE_H + 2)) for n in range(1, 12) for k in (n, -n)]
-        tries += [(x1 + _GAP + k * 40, mid) for k in range(1, 20)]
-        spot = tries[0]
+    for nid in sorted(widths, key=lambda n: (n not in rooms, boxes[n][1], boxes[n][0], n)):
+        w = widths[nid]
+        tries = _room_tries(boxes[nid], rooms[nid], w) if nid in rooms else _beside(svg, boxes[nid], w)
+        spot = tries[-1] if nid in rooms else tries[0]  # the room itself: dot kept it free
         for x, y in tries:
             rect = (x, y, x + w, y + BADGE_H)
-            inside = x >= left and y >= top and y + BADGE_H <= bottom  # the right edge widens to fit
-            if inside and not any(_overlaps(rect, other) for other in taken):
+            if not any(_overlaps(rect, other) for other in taken) and not _on_an_edge(rect, edges):
                 spot = (x, y)
                 break
         spots[nid] = spot
         taken.append((spot[0], spot[1], spot[0] + w, spot[1] + BADGE_H))
     return spots, widths
+
+
+def arrow_zones(paths, length=15.0):
+    """Boxes around both ends of every edge, where a flowing edge's arrowhead (``length`` pt long and as wide)
+    is drawn on some frame, whichever way the edge leaves its node."""
+    reach = length / 2 * 2**0.5 + 0.5  # the triangle turned 45 degrees: its box's half size around its middle
+    zones = []
+    for points in paths.values():
+        for end, rest in ((points[0], points[1:]), (points[-1], points[-2::-1])):
+            other = next((q for q in rest if q != end), None)
+            if other is None:
+                continue
+            step = np.hypot(other[0] - end[0], other[1] - end[1])
+            cx = end[0] + (other[0] - end[0]) / step * length / 2
+            cy = end[1] + (other[1] - end[1]) / step * length / 2
+            zones.append((cx - reach, cy - reach, cx + reach, cy + reach))
+    return zones
+
+
+def _room_tries(node, room, width):
+    """Where a badge may sit: against its node on the room's side first, then steps towards the room, then the
+    room itself (right of the node with rankdir TB; above or below it with LR, where a rank is a column)."""
+    x0, y0, x1, y1 = node
+    if room[0] >= x1 - 1:  # right of the node
+        mid = (y0 + y1) / 2 - BADGE_H / 2
+        near, far = (x1 + _GAP + 2, mid), (room[0], mid)
+    elif room[3] <= y0 + 1:  # above it
+        near, far = (room[0], y0 - _GAP - BADGE_H), (room[0], room[1])
+    else:  # below it
+        near, far = (room[0], y1 + _GAP), (room[0], room[1])
+    return [(near[0] + (far[0] - near[0]) * k / 4, near[1] + (far[1] - near[1]) * k / 4) for k in range(5)] + [
+        (room[0], room[1])
+    ]
+
+
+def _beside(svg, box, w):
+    """Places beside a node with no room kept for its badge: right, below, above, left, then further out."""
+    x0, y0, x1, y1 = box
+    mid = (y0 + y1) / 2 - BADGE_H / 2
+    _, height = size(svg)
+    dx, dy = svg_translate(svg)
+    top, bottom, left = -dy + 2, height - dy - 2, -dx + 2  # the picture's edges in graph coordinates
+    tries = [
+        (x1 + _GAP, mid),
+        (x1 + _GAP, y1 - BADGE_H),
+        (x1 + _GAP, y0),
+        (x0, y1 + _GAP),
+        (x0, y0 - BADGE_H - _GAP),
+        (x0 - _GAP - w, mid),
+    ]
+    tries += [(x1 + _GAP, mid + k * (BADGE_H + 2)) for n in range(1, 12) for k in (n, -n)]
+    tries += [(x1 + _GAP + k * 40, mid) for k in range(1, 20)]
+    return [(x, y) for x, y in tries if x >= left and y >= top and y + BADGE_H <= bottom] or tries[:1]
+
+
+def _on_an_edge(rect, edges, pad=1.0):
+    box = np.array([rect], dtype=float)
+    return any(_crosses(points, box, pad) for points in edges)
+
+
+def edge_label_spots(boxes, paths, frames, badges, svg=None):
+    """Edge id -> (x, y): the top-left corner of the gradient label an edge carries, the same on every frame.
+
+    Beside the edge near its middle (right, then left, level with it, above or below), moving along the
+    edge until the label covers no node, badge, tape label or other edge label, and crosses no edge and no
+    tape's frame; failing that, the first place that covers nothing.
+    """
+    taken = list(boxes.values()) + list(badges) + (cluster_label_boxes(svg) if svg else [])
+    frames_ = cluster_boxes(svg) if svg else []
+    lines = [np.asarray(points, dtype=float) for points in paths.values() if len(points) > 1]
+    spots = {}
+    for eid, w in sorted(edge_label_widths(frames).items()):
+        points = paths.get(eid)
+        if not points:
+            continue
+        tries = []
+        for t in (0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8):
+            x, y = _along(points, t)
+            for dy in (-7, -EDGE_LABEL_H - 2, 2):
+                tries += [(x + 3, y + dy), (x - 3 - w, y + dy)]
+        rects = [(x, y, x + w, y + EDGE_LABEL_H) for x, y in tries]
+        clear = [r for r in rects if not any(_overlaps(r, other) for other in taken)]
+        tidy = [r for r in clear if not _on_an_edge(r, lines) and not any(_across(r, f) for f in frames_)]
+        spot = (tidy or clear or rects)[0][:2]
+        spots[eid] = spot
+        taken.append((spot[0], spot[1], spot[0] + w, spot[1] + EDGE_LABEL_H))
+    return spots
+
+
+def cluster_boxes(svg):
+    """Boxes of the tapes' frames (graphviz's clusters that draw one)."""
+    boxes = []
+    for match in re.finditer(r'<g id="[^"]+" class="cluster">(.*?)</g>', svg, re.S):
+        xs, ys = [], []
+        for shape in re.findall(r"<(?:polygon|path)[^>]*>", match.group(1)):
+            if 'stroke="none"' in shape or 'stroke="transparent"' in shape:
+                continue
+            found = re.search(r' (?:points|d)="([^"]+)"', shape)
+            nums = [float(n) for n in re.findall(_NUM, found.group(1))] if found else []
+            xs += nums[0::2]
+            ys += nums[1::2]
+        if xs:
+            boxes.append((min(xs), min(ys), max(xs), max(ys)))
+    return boxes
+
+
+def _across(rect, frame):
+    """True when ``rect`` lies on the border of ``frame`` (partly inside, partly out)."""
+    inside = frame[0] <= rect[0] and rect[2] <= frame[2] and frame[1] <= rect[1] and rect[3] <= frame[3]
+    return _overlaps(rect, frame) and not inside
+
+
+def _edge_label_at(points):
+    """Where an edge's label goes when no place was chosen for it: right of the edge's middle."""
+    x, y = _along(points, 0.5)
+    return x + 3, y - 7
+
+
+def _along(points, t):
+    """The point a fraction ``t`` of the way along the polyline through ``points``."""
+    pts = np.asarray(points, dtype=float)
+    steps = np.hypot(*np.diff(pts, axis=0).T)
+    goal, walked = t * steps.sum(), 0.0
+    for (a, b), step in zip(zip(pts, pts[1:]), steps):
+        if walked + step >= goal and step > 0:
+            u = (goal - walked) / step
+            return float(a[0] + (b[0] - a[0]) * u), float(a[1] + (b[1] - a[1]) * u)
+        walked += step
+    return float(pts[-1][0]), float(pts[-1][1])
 
 
 def _crosses(points, boxes, pad=2.0):
@@ -268,7 +416,7 @@ def zoomed(svg, box, zoom):
 def _defs(style):
     """The arrowhead on a flowing edge: at its tail for gradients (they flow back), at its head for tangents."""
     orient = "auto" if style["forward"] else "auto-start-reverse"
-    ref = 8 if style["forward"] else 2
+    ref = 10  # the tip on the edge's end (reversed at the tail for gradients): at the node's border, off its text
     return (
         f'<defs><marker id="{_marker(style)}" viewBox="0 0 10 10" refX="{ref}" refY="5" markerWidth="5" '
         f'markerHeight="5" orient="{orient}"><path d="M0,0 L10,5 L0,10 z" fill="{style["flow"]}"/></marker></defs>'
@@ -311,12 +459,12 @@ def _overlay(boxes, frame, badges, edges, paths, links, style=REVERSE_STYLE, spo
     for eid in sorted(edges):
         points = paths.get(eid)
         if points:
-            x, y = points[len(points) // 2]
             label = edges[eid]
-            w = 6.0 * len(label) + 6
+            x, y = spots.get(eid) or _edge_label_at(points)
             parts.append(
-                f'<g class="tv-edge-grad"><rect x="{x + 3:.1f}" y="{y - 7:.1f}" width="{w:.1f}" height="13" '
-                f'rx="3" fill="white" fill-opacity="0.85"/><text x="{x + 6:.1f}" y="{y + 3:.1f}" '
+                f'<g class="tv-edge-grad"><rect x="{x:.1f}" y="{y:.1f}" width="{_edge_label_width(label):.1f}" '
+                f'height="{EDGE_LABEL_H}" rx="3" fill="white" fill-opacity="0.85"/><text x="{x + 3:.1f}" '
+                f'y="{y + 10:.1f}" '
                 f'font-family="Helvetica,Arial,sans-serif" font-size="10" fill="{flow}">'
                 f"{fmt.html_text(label)}</text></g>"
             )
@@ -333,7 +481,7 @@ def _overlay(boxes, frame, badges, edges, paths, links, style=REVERSE_STYLE, spo
         label = badges[nid]
         x, y = spots.get(nid) or (boxes[nid][2] + _GAP, boxes[nid][3] - BADGE_H)
         parts.append(
-            f'<g class="tv-badge"><rect x="{x:.1f}" y="{y:.1f}" width="{_badge_width(label):.1f}" '
+            f'<g class="tv-badge" data-node="{nid}"><rect x="{x:.1f}" y="{y:.1f}" width="{_badge_width(label):.1f}" '
             f'height="{BADGE_H}" rx="4" fill="{style["badge"]}" stroke="{style["badge_edge"]}" stroke-width="1"/>'
             f'<text x="{x + 4:.1f}" y="{y + 12:.1f}" font-family="Helvetica,Arial,sans-serif" '
             f'font-size="11" fill="{style["badge_text"]}">{fmt.html_text(label)}</text></g>'

@@ -25,6 +25,7 @@ from tapeviz.core.tensor import convert_to_tensor, is_tensor, tensor_id
 from tapeviz.viz import format as fmt
 from tapeviz.viz import frames as framing
 from tapeviz.viz import names as naming
+from tapeviz.viz import predict
 from tapeviz.viz import tangent_card as tcards
 from tapeviz.viz import view as views
 
@@ -192,6 +193,7 @@ def forward_frames(trace, primals, tangents, tape=None, internals=False, names=N
                 "accumulated": [],
                 "tangents": list(card["totals"]),
                 "answer": answer,
+                "ask": predict.tangent_questions(card, answer),
                 "caption": tcards.caption(card),
                 "card": card,
                 "set": changed,

@@ -39,7 +39,7 @@ import numpy as np
 
 from tapeviz.core import display as core_display
 from tapeviz.core import events as ev
-from tapeviz.core.gradients import formula as _formula
+from tapeviz.core.rules import formula as _formula
 from tapeviz.core.tensor import is_tensor, tensor_id, to_array
 from tapeviz.viz import format as fmt
 from tapeviz.viz import recorder

@@ -48,7 +48,8 @@ def build(
     """The :class:`View` of ``trace``.
 
     ``sweep``: "last", None, or a sweep id/index whose gradients label the
-    nodes. ``fold``: True (automatic), False, or a ready plan. ``open``:
+    nodes. ``fold``: True (automatic), False, "scopes" (every
+    innermost name scope one box, whatever the size: a model's layers), or a ready plan. ``open``:
     scopes, or the first op ids of loops and segments, to unfold.
     ``untaped``: "forward", "all" or "none". ``marks``: {op or tensor id:
     "path" | "break"} used by explain to highlight a path. ``grads``: False
@@ -125,6 +126,8 @@ def _plan(view, data, drawn, fold, opened, max_nodes):
         plan = {}
     elif isinstance(fold, dict):
         plan = fold
+    elif fold == "scopes":
+        plan = folding.scope_boxes(drawn, tuple(opened))
     else:
         plan = folding.plan(drawn, max_nodes, tuple(opened), view.alias, keep)
     view.hidden, _, _ = folding.hidden_tensors(drawn, plan, view.alias, keep)

@@ -13,9 +13,12 @@ kernel-free copy (what a static viewer or the rendered docs show) and plain
 text. Without Graphviz's ``dot`` program it still plays: captions, the card
 and the gradients so far, under a note on how to install Graphviz.
 
-Predict mode hides each step's gradient until the student types
-upstream x local (in forward mode: the output's tangent), then says right or
-wrong and shows it.
+Predict mode hides each step's new gradients and asks for every unknown on
+the card in turn: each input's product (upstream x local) and, where a
+gradient had already arrived (fan-out), the running sum; in forward mode the
+output's tangent. A wrong answer gets a teaching message and one retry, then
+the value is revealed; the score counts the answers right the first time.
+What is asked and how it is judged: :mod:`tapeviz.viz.predict`.
 """
 
 import html
@@ -23,6 +26,7 @@ from collections import OrderedDict
 
 from tapeviz.viz import card as cards
 from tapeviz.viz import format as fmt
+from tapeviz.viz import predict as predicting
 from tapeviz.viz.animation import Animation
 from tapeviz.viz.html_page import iframe
 from tapeviz.viz.render import GraphvizUnavailable
@@ -31,28 +35,16 @@ ZOOMS = [("fit", 1.0), ("1.5x", 1.5), ("2x", 2.0), ("3x", 3.0), ("5x", 5.0)]
 
 
 def answer_of(frame):
-    """The number a student predicts on this step (the first input's gradient; in forward mode
-    the output's tangent), or None."""
-    if frame.get("kind") != "step":
-        return None
-    if "answer" in frame:  # the tangent player's frames say it
-        return frame["answer"]
-    for grad in frame.get("grads", ()):
-        if grad is not None:
-            try:
-                return float(grad)
-            except ValueError:
-                return None  # an array: nothing to type in
-    return None
+    """The first number predict mode asks for on this step (the first input's product; in forward
+    mode the output's tangent), or None."""
+    asked = frame.get("ask") or []
+    return asked[0]["answer"] if asked else None
 
 
 def is_right(guess, want):
     """A typed answer against the value: right to the 4 digits the player shows."""
-    try:
-        got = float(str(guess).strip())
-    except ValueError:
-        return False
-    return abs(got - want) <= 1e-3 * max(1.0, abs(want)) + 5e-4
+    got = predicting.read(guess)
+    return got is not None and predicting.close(got, want)
 
 
 class Player:
@@ -78,7 +70,7 @@ class Player:
             if hide:  # predict mode: the new gradients stay hidden, the highlight moves
                 badges, edges = self.animation.state(index - 1)
                 frame = dict(self.frames[index], flow=[])
-                svg = self.animation._draw(frame, badges, edges, caption=False, zoom=zoom)
+                svg = self.animation.draw_frame(frame, badges, edges, caption=False, zoom=zoom)
             else:
                 svg = self.animation.frame_svg(index, caption=False, zoom=zoom)  # the widget shows the caption
             self._cache[key] = svg
@@ -86,20 +78,15 @@ class Player:
                 self._cache.popitem(last=False)
         return self._cache[key]
 
-    def card_html(self, index, hide=False):
+    def card_html(self, index, hidden=None):
+        """The card of frame ``index``; ``hidden``: {(row, cell): question number} of the cells predict
+        mode still asks for, shown as ``? (1)`` (True hides every question's cell)."""
         card = self.frames[index].get("card")
         if card is None:
             return ""
-        if hide and card.get("forward"):
-            card = dict(
-                card,
-                rows=[dict(r, product="? (your turn)") for r in card["rows"]],
-                sum=None,
-                totals=["?"] * len(card["totals"]),
-            )
-        elif hide:
-            card = dict(card, rows=[dict(r, product="? (your turn)", sum=None, total="?") for r in card["rows"]])
-        return cards.html(card)
+        if hidden is True:
+            hidden = {(q["row"], q["cell"]): n + 1 for n, q in enumerate(self.frames[index].get("ask") or [])}
+        return cards.html(hide_cells(card, hidden or {}))
 
     def to_html(self, title="tapeviz"):
         """The kernel-free copy of this player, in predict mode when the widget starts in it."""
@@ -130,8 +117,18 @@ class Player:
                 "player.save_html(path) works without it."
             ) from None
         last = len(self.frames) - 1
-        play = w.Play(value=0, min=0, max=last, step=1, interval=self.interval_ms, description="play")
-        slider = w.IntSlider(value=0, min=0, max=last, description="step", continuous_update=True)
+        play = w.Play(
+            value=0, min=0, max=last, step=1, interval=self.interval_ms, description="play", show_repeat=False
+        )
+        slider = w.IntSlider(  # gives way, so the bar stays one line at a notebook's width (about 740 px)
+            value=0,
+            min=0,
+            max=last,
+            description="step",
+            continuous_update=True,
+            layout=w.Layout(flex="1 1 120px", min_width="120px", width="auto"),
+            style={"description_width": "initial"},
+        )
         w.jslink((play, "value"), (slider, "value"))
         back = w.Button(description="\u25c0 step", layout=w.Layout(width="80px"))
         forward = w.Button(description="step \u25b6", layout=w.Layout(width="80px"))
@@ -139,13 +136,15 @@ class Player:
             options=[("slow", 1600), ("normal", 900), ("fast", 400)],
             value=900,
             description="speed",
-            layout=w.Layout(width="150px"),
+            layout=w.Layout(width="130px", flex="0 0 auto"),
+            style={"description_width": "initial"},  # the word, then the whole choice ("normal", not "norma")
         )
         zoom = w.Dropdown(
             options=ZOOMS,
             value=1.0,
             description="zoom",
-            layout=w.Layout(width="130px"),
+            layout=w.Layout(width="110px", flex="0 0 auto"),
+            style={"description_width": "initial"},
             tooltip="zoom in on the highlighted node; it stays in view as the sweep moves",
         )
         predict = w.Checkbox(
@@ -158,47 +157,60 @@ class Player:
         speed.observe(lambda change: setattr(play, "interval", change["new"]), names="value")
         caption = w.HTML()
         card = w.HTML()
-        ask = self.animation.style["ask"]
-        guess = w.Text(placeholder=f"{ask} = ?", layout=w.Layout(width="160px"))
-        check = w.Button(description="check", layout=w.Layout(width="70px"))
-        verdict = w.HTML()
-        asking = w.HBox([w.HTML("your answer:"), guess, check, verdict])
+        asking = w.VBox()  # one field per unknown on the card, asked in order, then the score
+        score = w.HTML()
         picture = w.HTML()
         legend = w.HTML(self.animation.legend_html())
         problem = self.missing_dot()
-        revealed = set()
+        quiz = self.quiz = predicting.Quiz(self.frames)
 
         def hiding(index):
-            return predict.value and index not in revealed and answer_of(self.frames[index]) is not None
+            return predict.value and not quiz.done(index)
 
         def show(index):
             frame = self.frames[index]
             hide = hiding(index)
             text = frame["caption"]
             if hide:
-                text = text.split(";")[0] + f"; what is {ask}? Type it below."
+                text = text.split(";")[0] + f"; {predicting.ASKING}"
             caption.value = f"<b>step {index} of {last}</b>: {fmt.html_text(text)}"
-            card.value = self.card_html(index, hide)
-            asking.layout.display = "" if hide or index in revealed else "none"
-            if hide:
-                guess.value, verdict.value = "", ""
+            card.value = self.card_html(index, quiz.pending(index) if predict.value else None)
+            score.value = f'<span class="tv-score">{quiz.score_text()}</span>' if predict.value else ""
+            asking.children = (*questions(index), score) if predict.value else ()
             if problem is None:
                 body = self.frame_svg(index, zoom.value, hide)
                 picture.value = f'<div style="overflow:auto;max-height:75vh">{body}</div>'
             else:
                 picture.value = _gradients_so_far(self.animation.state(index)[0], problem)
 
+        def questions(index):
+            """A row per question asked so far on this step: answered ones keep their verdicts."""
+            rows, now = [], quiz.current(index)
+            for position, question in enumerate(quiz.questions(index)):
+                if now is not None and position > now:
+                    break
+                given = quiz.given.get((index, position), {})
+                label = w.HTML(
+                    f"{position + 1}. {fmt.html_text(question['label'])} =", layout=w.Layout(flex="0 0 auto")
+                )
+                field = w.Text(value=given.get("typed", ""), layout=w.Layout(width="110px", flex="0 0 auto"))
+                said = w.HTML(_verdict_html(given))
+                self._parts["verdict"] = said  # the last question shown: the one asked now, or the last answered
+                if position == now:
+                    field.value = "" if given.get("status") == "retry" else field.value
+                    check = w.Button(description="check", layout=w.Layout(width="70px", flex="0 0 auto"))
+                    check.on_click(on_check)
+                    self._parts.update(guess=field, check=check)
+                    rows.append(w.HBox([label, field, check, said]))
+                else:
+                    field.disabled = True
+                    rows.append(w.HBox([label, field, said]))
+            return rows
+
         def on_check(_=None):
             index = slider.value
-            want = answer_of(self.frames[index])
-            if want is None:
-                return
-            right = is_right(guess.value, want)
-            revealed.add(index)
-            show(index)
-            colour = "#15803d" if right else "#b91c1c"
-            said = "\u2714 right" if right else "\u2718 not quite"
-            verdict.value = f'<span style="color:{colour}">{said}: {html.escape(ask)} = {fmt.number(want)}</span>'
+            if quiz.answer(index, self._parts["guess"].value) is not None:
+                show(index)
 
         def step_to(index):
             if predict.value and hiding(slider.value) and index > slider.value:
@@ -207,24 +219,22 @@ class Player:
 
         slider.observe(lambda change: show(change["new"]), names="value")
         zoom.observe(lambda change: show(slider.value), names="value")
-        predict.observe(lambda change: (revealed.clear(), show(slider.value)), names="value")
+        predict.observe(lambda change: (quiz.reset(), show(slider.value)), names="value")
         back.on_click(lambda _: step_to(slider.value - 1))
         forward.on_click(lambda _: step_to(slider.value + 1))
-        check.on_click(on_check)
-        show(0)
         controls = w.HBox([play, back, forward, slider, speed, zoom, predict])
         self._parts = {
             "slider": slider,
             "caption": caption,
             "card": card,
+            "asking": asking,
+            "score": score,
             "picture": picture,
-            "guess": guess,
-            "check": check,
-            "verdict": verdict,
             "predict": predict,
             "zoom": zoom,
             "forward": forward,
         }
+        show(0)
         return w.VBox([controls, caption, card, asking, picture, legend])
 
     def missing_dot(self):
@@ -248,6 +258,41 @@ class Player:
 
     def __len__(self):
         return len(self.frames)
+
+
+def hide_cells(card, hidden):
+    """A copy of ``card`` whose cells predict mode still asks for read ``? (n)``.
+
+    ``hidden``: {(row, cell): n}; a product's cell also hides the row's running total unless a
+    question of its own asks for the sum; a forward card's "total" hides its products and total."""
+    if not hidden:
+        return card
+    if card.get("forward"):
+        if (0, "total") not in hidden:
+            return card
+        mark = f"? ({hidden[(0, 'total')]})"
+        return dict(
+            card, rows=[dict(r, product="?") for r in card["rows"]], sum=None, totals=[mark] * len(card["totals"])
+        )
+    rows = []
+    for index, row in enumerate(card["rows"]):
+        row = dict(row)
+        if (index, "product") in hidden:
+            row["product"] = f"? ({hidden[(index, 'product')]})"
+            if (index, "sum") not in hidden:
+                row["sum"], row["total"] = None, "?"
+        if (index, "sum") in hidden:
+            row["sum"], row["total"] = None, f"? ({hidden[(index, 'sum')]})"
+        rows.append(row)
+    return dict(card, rows=rows)
+
+
+def _verdict_html(given):
+    status = given.get("status")
+    if not status:
+        return ""
+    colour = "#15803d" if status == "right" else ("#92400e" if status == "unreadable" else "#b91c1c")
+    return f'<span style="color:{colour}">{fmt.html_text(given["message"])}</span>'
 
 
 def _notice(problem):

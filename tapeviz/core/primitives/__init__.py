@@ -1,4 +1,24 @@
 """The primitive ops, by family. Composite ops (softmax, losses...) live in the
-TF namespaces (tapeviz.math, tapeviz.nn...) and are built from these."""
+TF namespaces (tapeviz.math, tapeviz.nn...) and are built from these.
 
-from tapeviz.core.primitives import array, complex, conv, decompositions, image, linalg, math, nn, scatter, sorting  # noqa: F401  (registers them)
+A family is a module of a few related ops, each kernel followed by its
+gradient rule (``sin = unary(...)``, then ``_unary(sin, ...)`` or
+``@defgrad(sin, ...)``), so one screen shows both; the rule table itself is
+:mod:`tapeviz.core.rules`. Importing this package fills that table. The rules
+call ops of other families through imports at the end of each module (those
+families import this one at load time).
+"""
+
+from tapeviz.core.primitives import (  # noqa: F401  (registers them and their rules)
+    array,
+    complex,
+    conv,
+    decompositions,
+    image,
+    linalg,
+    math,
+    nn,
+    scatter,
+    solvers,
+    sorting,
+)

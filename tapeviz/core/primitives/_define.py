@@ -8,7 +8,10 @@ from tapeviz.core.ops import as_tensor, as_tensors, execute
 from tapeviz.core.primitive import Primitive
 from tapeviz.core.quiet import run_quietly
 from tapeviz.core.recording import NO_ATTRS, record
-from tapeviz.core.tensor import Tensor
+from tapeviz.core.tensor import Tensor, next_id
+
+_new = object.__new__
+_next_id = next_id
 
 _local = state.local
 _listeners = state.listeners
@@ -62,6 +65,8 @@ def not_a_number(x, tf_name, prim_name):
 
 
 _BOOL = np.dtype(bool)
+# NumPy scalar types whose dtype the type fixes (every scalar of one has the same dtype object).
+_NUMBER_SCALARS = frozenset(np.dtype(code).type for code in "efdgFDGbhilqBHILQ")
 
 
 def binary(tf_name, prim_name, kernel, doc, differentiable=True, numbers_only=False):
@@ -71,28 +76,40 @@ def binary(tf_name, prim_name, kernel, doc, differentiable=True, numbers_only=Fa
     InvalidArgumentError rather than come back as a logical or.
     """
     primitive = Primitive(prim_name, kernel, differentiable=differentiable)
+    recorded_by_one = differentiable is not None  # tapes record it (record()'s first test)
 
     def op(x, y, name=None):
         # Every chain of arithmetic (and most gradient rules) runs through here,
         # so ops.execute is spelled out for its commonest case: two tensors of
         # one dtype (converted only otherwise), one output, no attributes.
+        # Two NumPy number scalars of one type are one dtype, not bool: no dtype read for them.
         if (
             type(x) is not Tensor
             or type(y) is not Tensor
-            or (dtype := x._value.dtype) is not y._value.dtype
-            or (numbers_only and dtype is _BOOL)
+            or ((kind := type(xv := x._value)) is not type(yv := y._value) or kind not in _NUMBER_SCALARS)
+            and ((dtype := xv.dtype) is not yv.dtype or (numbers_only and dtype is _BOOL))
         ):
             x, y = as_tensors(x, y, prim_name)
             if numbers_only and x._value.dtype is _BOOL:  # checked off the common path
                 raise not_a_number(x, tf_name, prim_name)
+            xv, yv = x._value, y._value
         try:
-            output = Tensor(primitive.kernel(x._value, y._value))
+            value = kernel(xv, yv)
         except (ValueError, IndexError, ArithmeticError) as exc:
             raise InvalidArgumentError(f"{exc} [Op:{prim_name}]", prim_name) from None
         except RuntimeWarning:  # the user made warnings errors: TF's inf/nan come silently
-            output = Tensor(run_quietly(primitive.kernel, (x._value, y._value)))
-        if _local.tapes or _listeners or _local.tracers:
+            value = run_quietly(kernel, (xv, yv))
+        output = _new(Tensor)  # Tensor(value), inlined: a class call costs more than the arithmetic
+        output._value = value
+        output._id = _next_id()
+        local = _local.__dict__  # one thread-local lookup (state.py)
+        if _listeners or local["tracers"]:
             record(primitive, (x, y), (output,), NO_ATTRS)
+        elif tapes := local["tapes"]:
+            if len(tapes) == 1 and recorded_by_one:  # record()'s commonest case, without its tests
+                tapes[0].record_op(primitive, (x, y), (output,), NO_ATTRS, local)
+            else:
+                record(primitive, (x, y), (output,), NO_ATTRS)
         return output
 
     op.__name__ = op.__qualname__ = tf_name

@@ -1,11 +1,9 @@
-"""Solvers, factorizations and band masks of matrices (kernels only; rules in
-core.gradients.linalg).
+"""Factorizations of matrices and their determinants; each kernel with its gradient rule.
 
-Primitives: MatrixSolve, MatrixTriangularSolve, MatrixBandPart, Cholesky, Qr,
-Svd, SelfAdjointEigV2, LogMatrixDeterminant: TF's ops of the same names.
-``logdet``, ``set_diag``, ``adjoint``, ``eigvalsh`` and ``cholesky_solve``
-are compositions, as in TF. Every op works on the last two axes, batched
-over the others.
+Primitives: Cholesky, Qr, Svd, SelfAdjointEigV2, LogMatrixDeterminant: TF's
+ops of the same names. ``logdet`` and ``eigvalsh`` are compositions, as in TF.
+Every op works on the last two axes, batched over the others. The checks every
+matrix op shares (``float_matrices``) live here.
 """
 
 import collections
@@ -13,194 +11,36 @@ import collections
 import numpy as np
 
 from tapeviz import backend as B
-from tapeviz.core.errors import InvalidArgumentError
-from tapeviz.core.ops import as_tensor, execute, same_dtype
+from tapeviz.core.ops import as_tensor, execute
 from tapeviz.core.primitive import Primitive
+from tapeviz.core.primitives.array.arguments import invalid_argument
 from tapeviz.core.primitives.linalg import diag, diag_part, matrix_transpose
-from tapeviz.core.primitives.math import log, reduce_sum
+from tapeviz.core.primitives.math.elementary import log
+from tapeviz.core.primitives.math.reductions import reduce_sum
+from tapeviz.core.rules import defgrad, described
 from tapeviz.core.scopes import name_scope
 
 Qr = collections.namedtuple("Qr", ["q", "r"])
 LogMatrixDeterminant = collections.namedtuple("LogMatrixDeterminant", ["sign", "log_abs_determinant"])
 
 
-def _invalid(message, op):
-    return InvalidArgumentError(f"{message} [Op:{op}]", op)
-
-
-def _matrices(x, op, square=True):
+def float_matrices(x, op, square=True):
     """``x`` as a float tensor of rank >= 2 (square in its last two axes when asked)."""
     x = as_tensor(x)
     if not x.dtype.is_floating:
-        raise _invalid(
+        raise invalid_argument(
             f"Value for attr 'T' of {x.dtype.name} is not in the list of allowed values: half, float, double. "
             f"{op} takes float matrices: cast first, e.g. tf.cast(x, tf.float32).",
             op,
         )
     if x.ndim < 2:
-        raise _invalid(
+        raise invalid_argument(
             f"Input tensor 0 must have rank >= 2, got shape {list(x._value.shape)} (the last two axes are the matrix).",
             op,
         )
     if square and x._value.shape[-1] != x._value.shape[-2]:
-        raise _invalid(f"Input matrix must be square, got shape {list(x._value.shape)}.", op)
+        raise invalid_argument(f"Input matrix must be square, got shape {list(x._value.shape)}.", op)
     return x
-
-
-# -- band_part -------------------------------------------------------------------------------
-
-
-def _band_mask(rows, cols, num_lower, num_upper):
-    i = np.arange(rows)[:, None]
-    j = np.arange(cols)[None, :]
-    keep = np.ones((rows, cols), dtype=bool)
-    if num_lower >= 0:
-        keep &= i - j <= num_lower
-    if num_upper >= 0:
-        keep &= j - i <= num_upper
-    return B.xp.asarray(keep)
-
-
-def _band_part(x, num_lower, num_upper):
-    keep = _band_mask(x.shape[-2], x.shape[-1], num_lower, num_upper)
-    return B.xp.where(keep, x, B.xp.zeros((), dtype=x.dtype))
-
-
-MATRIX_BAND_PART = Primitive("MatrixBandPart", _band_part)
-
-
-def band_part(input, num_lower, num_upper, name=None):  # noqa: A002 - TF's name
-    """Keep ``num_lower`` diagonals below the main one and ``num_upper`` above; zero the rest.
-
-    A negative count keeps the whole triangle: ``band_part(x, -1, 0)`` is the
-    lower triangle, ``band_part(x, 0, 0)`` the diagonal.
-    """
-    x = as_tensor(input)
-    if x.ndim < 2:
-        raise _invalid(f"input must be at least 2-dim, received shape: {list(x._value.shape)}", "MatrixBandPart")
-    lower = int(num_lower._value) if hasattr(num_lower, "_value") else int(num_lower)
-    upper = int(num_upper._value) if hasattr(num_upper, "_value") else int(num_upper)
-    rows, cols = x._value.shape[-2:]
-    if lower > rows:
-        raise _invalid(
-            f"num_lower must be negative or less or equal to number of rows ({rows}) got: {lower}", "MatrixBandPart"
-        )
-    if upper > cols:
-        raise _invalid(
-            f"num_upper must be negative or less or equal to number of columns ({cols}) got: {upper}", "MatrixBandPart"
-        )
-    return execute(MATRIX_BAND_PART, (x,), {"num_lower": lower, "num_upper": upper})
-
-
-def set_diag(input, diagonal, name="set_diag", k=0, align="RIGHT_LEFT"):  # noqa: A002
-    """``input`` with its main diagonal replaced by ``diagonal`` (a composite: x - diag(x) + diag(d))."""
-    x = as_tensor(input)
-    d = as_tensor(diagonal, dtype=x.dtype)
-    if k != 0:
-        raise NotImplementedError("tapeviz's set_diag replaces only the main diagonal (k=0).")
-    rows, cols = x._value.shape[-2:]
-    with name_scope("set_diag"):
-        return x - diag(diag_part(x), num_rows=rows, num_cols=cols) + diag(d, num_rows=rows, num_cols=cols)
-
-
-def adjoint(matrix, name=None):
-    """The conjugate transpose of the last two axes (the transpose, for real matrices)."""
-    return matrix_transpose(matrix)
-
-
-# -- solving ---------------------------------------------------------------------------------
-
-
-def _solve(a, b, adjoint):
-    xp = B.xp
-    if adjoint:
-        a = xp.swapaxes(a, -1, -2)
-    try:
-        return xp.linalg.solve(a, b)
-    except np.linalg.LinAlgError:
-        raise ValueError("Input matrix is not invertible.") from None
-
-
-MATRIX_SOLVE = Primitive("MatrixSolve", _solve)
-
-
-def solve(matrix, rhs, adjoint=False, name=None):
-    """x with ``matrix @ x = rhs`` (``matrix^T @ x = rhs`` with ``adjoint``), as ``tf.linalg.solve``.
-
-    ``matrix`` [..., M, M], ``rhs`` [..., M, K] with the same batch shape.
-    A singular matrix raises InvalidArgumentError, as in TF.
-    """
-    a = _matrices(matrix, "MatrixSolve")
-    b = as_tensor(rhs)
-    same_dtype(a, b, op="MatrixSolve")
-    if b.ndim != a.ndim:
-        raise _invalid(
-            f"All input tensors must have the same rank: matrix {list(a._value.shape)}, "
-            f"rhs {list(b._value.shape)}. Give rhs a last axis, e.g. rhs[..., None].",
-            "MatrixSolve",
-        )
-    if a._value.shape[:-2] != b._value.shape[:-2] or a._value.shape[-1] != b._value.shape[-2]:
-        raise _invalid(
-            f"Input matrix and right-hand side must have the same batch shape and number of rows: "
-            f"{list(a._value.shape)} vs. {list(b._value.shape)}",
-            "MatrixSolve",
-        )
-    return execute(MATRIX_SOLVE, (a, b), {"adjoint": bool(adjoint)})
-
-
-def _triangular_solve(a, b, lower, adjoint):
-    """Forward or back substitution, one row at a time, batched (broadcasting).
-
-    A zero on the diagonal gives inf/nan, as TF's kernel does, not an error.
-    """
-    xp = B.xp
-    a = xp.tril(a) if lower else xp.triu(a)
-    if adjoint:
-        a, lower = xp.swapaxes(a, -1, -2), not lower
-    batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
-    a = xp.broadcast_to(a, batch + a.shape[-2:])
-    x = xp.array(xp.broadcast_to(b, batch + b.shape[-2:]))  # a copy the rows are written into
-    n = a.shape[-1]
-    for i in range(n) if lower else range(n - 1, -1, -1):
-        done = slice(0, i) if lower else slice(i + 1, n)
-        row = x[..., i : i + 1, :] - xp.matmul(a[..., i : i + 1, done], x[..., done, :])
-        x[..., i : i + 1, :] = row / a[..., i : i + 1, i : i + 1]
-    return x
-
-
-MATRIX_TRIANGULAR_SOLVE = Primitive("MatrixTriangularSolve", _triangular_solve)
-
-
-def triangular_solve(matrix, rhs, lower=True, adjoint=False, name=None):
-    """x with ``T @ x = rhs``, T the lower (or upper) triangle of ``matrix``, as ``tf.linalg.triangular_solve``.
-
-    The other triangle is ignored. With ``adjoint``, T^T is used. Batch
-    dimensions broadcast. Zeros on the diagonal give inf/nan, as in TF.
-    """
-    a = _matrices(matrix, "MatrixTriangularSolve")
-    b = as_tensor(rhs)
-    same_dtype(a, b, op="MatrixTriangularSolve")
-    if b.ndim < 2 or b._value.shape[-2] != a._value.shape[-1]:
-        raise _invalid(
-            f"Input matrix and rhs are incompatible: {list(a._value.shape)} vs. {list(b._value.shape)}; "
-            "rhs needs shape [..., M, K].",
-            "MatrixTriangularSolve",
-        )
-    try:
-        np.broadcast_shapes(a._value.shape[:-2], b._value.shape[:-2])
-    except ValueError:
-        raise _invalid(
-            f"Incompatible batch shapes {list(a._value.shape[:-2])} and {list(b._value.shape[:-2])}.",
-            "MatrixTriangularSolve",
-        ) from None
-    return execute(MATRIX_TRIANGULAR_SOLVE, (a, b), {"lower": bool(lower), "adjoint": bool(adjoint)})
-
-
-def cholesky_solve(chol, rhs, name=None):
-    """x with ``A @ x = rhs``, given A's Cholesky factor ``chol`` (two triangular solves)."""
-    with name_scope("cholesky_solve"):
-        y = triangular_solve(chol, rhs, lower=True)
-        return triangular_solve(chol, y, lower=True, adjoint=True)
 
 
 # -- factorizations --------------------------------------------------------------------------
@@ -235,7 +75,27 @@ def cholesky(input, name=None):  # noqa: A002
     Only the lower triangle of ``input`` is read. A matrix that is not
     positive definite gives NaN in its lower triangle, as TF 2.21 does.
     """
-    return execute(CHOLESKY, (_matrices(input, "Cholesky"),))
+    return execute(CHOLESKY, (float_matrices(input, "Cholesky"),))
+
+
+# As TF's rules (linalg_grad.py), written in tapeviz ops: each is recorded by an
+# outer tape, so second derivatives come from the same rules.
+def _t(x):
+    return matrix_transpose(x)
+
+
+@defgrad(
+    CHOLESKY,
+    "A = LLᵀ:  dA = sym(L⁻ᵀ Φ(LᵀG) L⁻¹), Φ = lower triangle with half the diagonal",
+    local=described("L⁻ᵀ Φ(LᵀG) L⁻¹, symmetrised"),
+)
+def _cholesky_rule(op, needs, g):
+    chol = op.outputs[0]
+    chol_inverse = solvers.triangular_solve(chol, dec.eye_like(chol), lower=True)
+    middle = matmul(chol, g, transpose_a=True)
+    middle = solvers.band_part(solvers.set_diag(middle, 0.5 * diag_part(middle)), -1, 0)
+    grad = matmul(matmul(chol_inverse, middle, transpose_a=True), chol_inverse)
+    return (0.5 * (grad + _t(grad)),)  # symmetric, as TF's
 
 
 def _qr(a, full_matrices):
@@ -249,8 +109,51 @@ QR = Primitive("Qr", _qr, n_outputs=2)
 def qr(input, full_matrices=False, name=None):  # noqa: A002
     """``Qr(q, r)`` with ``input = q @ r``, q orthonormal columns, r upper triangular (Householder,
     the same signs as TF's)."""
-    q, r = execute(QR, (_matrices(input, "Qr", square=False),), {"full_matrices": bool(full_matrices)})
+    q, r = execute(QR, (float_matrices(input, "Qr", square=False),), {"full_matrices": bool(full_matrices)})
     return Qr(q, r)
+
+
+def _columns(x, start, stop):
+    return slice_tensor(x, (Ellipsis, slice(None), slice(start, stop)))
+
+
+def _qr_tall(q, r, dq, dr):
+    """QR's gradient for m >= n (reduced): arXiv 2009.10071, as TF implements it."""
+
+    def times_r_inverse_t(x):  # x @ inv(r)ᵀ, by a triangular solve
+        return _t(solvers.triangular_solve(r, _t(x), lower=False))
+
+    qdq = matmul(q, dq, transpose_a=True)
+    rdr = matmul(r, dr, transpose_b=True)
+    lower = solvers.band_part((qdq - _t(qdq)) + (rdr - _t(rdr)), -1, 0)
+    return matmul(q, dr + times_r_inverse_t(lower)) + times_r_inverse_t(dq - matmul(q, qdq))
+
+
+@defgrad(
+    QR,
+    "A = QR:  see arXiv 2009.10071 (not for full_matrices=True with more rows than columns)",
+    local=described("through Q and R (arXiv 2009.10071)"),
+)
+def _qr_rule(op, needs, dq, dr):
+    from tapeviz.core.errors import UnimplementedError
+
+    q, r = op.outputs
+    m, n = q._value.shape[-2], r._value.shape[-1]
+    if r._value.shape[-2] > n and q._value.shape[-1] == m:
+        raise UnimplementedError(
+            f"QrGrad not implemented when nrows > ncols and full_matrices is true. Received r.shape="
+            f"{list(r._value.shape)}: use tf.linalg.qr(x, full_matrices=False) to differentiate.",
+            "Qr",
+        )
+    if m >= n:
+        return (_qr_tall(q, r, dq, dr),)
+    # A wide matrix: split A = [X, Y], R = [U, V] and reduce to the square case.
+    a = op.inputs[0]
+    y = _columns(a, m, None)
+    u = _columns(r, 0, m)
+    dv, du = _columns(dr, m, None), _columns(dr, 0, m)
+    dx = _qr_tall(q, u, dq + matmul(y, dv, transpose_b=True), du)
+    return (concat([dx, matmul(q, dv)], axis=-1),)
 
 
 def _svd(a, full_matrices, compute_uv):
@@ -274,10 +177,62 @@ def svd(tensor, full_matrices=False, compute_uv=True, name=None):
     """
     outputs = execute(
         SVD,
-        (_matrices(tensor, "Svd", square=False),),
+        (float_matrices(tensor, "Svd", square=False),),
         {"full_matrices": bool(full_matrices), "compute_uv": bool(compute_uv)},
     )
     return tuple(outputs) if compute_uv else outputs[0]
+
+
+def _safe_reciprocal(x):
+    """1/x, but about 0 (not inf) where x is 0: x / (x² + 1e-20), TF's guard for repeated
+    eigen- and singular values."""
+    return x * reciprocal(x * x + 1e-20)
+
+
+def _off_diagonal_reciprocals(values):
+    """f[i, j] = 1 / (values[j] - values[i]) off the diagonal, 0 on it."""
+    return solvers.set_diag(_safe_reciprocal(expand_dims(values, -2) - expand_dims(values, -1)), zeros_like(values))
+
+
+@defgrad(
+    SVD,
+    "A = U diag(s) Vᵀ:  dA = U (diag(ds) + sym. F∘(UᵀdU) S + S sym. F∘(VᵀdV)) Vᵀ (+ the rectangular term)",
+    local=described("through U, s and V (the rule's formula)"),
+)
+def _svd_rule(op, needs, gs, gu=None, gv=None):
+    from tapeviz.core.errors import UnimplementedError
+
+    a = op.inputs[0]
+    if not op.attrs["compute_uv"]:
+        _, u, v = dec.svd(a, full_matrices=False)
+        return (matmul(u, matmul(diag(gs), v, transpose_b=True)),)
+    s, u, v = op.outputs
+    m, n = a._value.shape[-2:]
+    transposed = m > n
+    if transposed:  # differentiate Aᵀ = V diag(s) Uᵀ instead
+        m, n, u, v, gu, gv = n, m, v, u, gv, gu
+    full = op.attrs["full_matrices"]
+    if full and abs(m - n) > 1:
+        raise UnimplementedError(
+            f"svd gradient is not implemented for abs(m - n) > 1 when full_matrices is True; the input has "
+            f"shape {list(a._value.shape)}. Use tf.linalg.svd(x, full_matrices=False) to differentiate.",
+            "Svd",
+        )
+    s_mat = diag(s)
+    f = _off_diagonal_reciprocals(s * s)
+    v1, gv1 = _columns(v, 0, m), _columns(gv, 0, m)
+    f_u = f * matmul(u, gu, transpose_a=True)
+    f_v = f * matmul(v1, gv1, transpose_a=True)
+    inner = diag(gs) + matmul(f_u + _t(f_u), s_mat) + matmul(s_mat, f_v + _t(f_v))
+    grad = matmul(u, matmul(inner, v1, transpose_b=True))
+    if m != n:
+        gv1_t = _t(gv1)
+        rest = gv1_t - matmul(matmul(gv1_t, v1), v1, transpose_b=True)
+        if full:
+            v2, gv2 = _columns(v, m, n), _columns(gv, m, n)
+            rest = rest - matmul(matmul(v1, gv2, transpose_a=True), v2, transpose_b=True)
+        grad = grad + matmul(matmul(u, diag(_safe_reciprocal(s))), rest)
+    return (_t(grad) if transposed else grad,)
 
 
 def _eigh(a, compute_v):
@@ -296,12 +251,31 @@ def eigh(tensor, name=None):
     Only the lower triangle is read. Eigenvectors are defined up to sign:
     tapeviz's (LAPACK's) can differ from TF's.
     """
-    return tuple(execute(EIGH, (_matrices(tensor, "SelfAdjointEigV2"),), {"compute_v": True}))
+    return tuple(execute(EIGH, (float_matrices(tensor, "SelfAdjointEigV2"),), {"compute_v": True}))
+
+
+@defgrad(
+    EIGH,
+    "A = V diag(e) Vᵀ:  dA = V (diag(de) + F∘(VᵀdV)) Vᵀ, folded onto the lower triangle",
+    local=described("through the eigenvalues and eigenvectors (the rule's formula)"),
+)
+def _eigh_rule(op, needs, ge, gv=None):
+    e = op.outputs[0]
+    if op.attrs["compute_v"]:
+        v = op.outputs[1]
+        inner = diag(ge) + _off_diagonal_reciprocals(e) * matmul(v, gv, transpose_a=True)
+    else:
+        _, v = dec.eigh(op.inputs[0])
+        inner = diag(ge)
+    grad = matmul(v, matmul(inner, v, transpose_b=True))
+    # The kernel reads only the lower triangle: fold the gradient onto it.
+    grad = solvers.band_part(grad + _t(grad), -1, 0)
+    return (solvers.set_diag(grad, 0.5 * diag_part(grad)),)
 
 
 def eigvalsh(tensor, name=None):
     """The eigenvalues (ascending) of symmetric matrices (lower triangle read)."""
-    return execute(EIGH, (_matrices(tensor, "SelfAdjointEigV2"),), {"compute_v": False})[0]
+    return execute(EIGH, (float_matrices(tensor, "SelfAdjointEigV2"),), {"compute_v": False})[0]
 
 
 # -- determinants ------------------------------------------------------------------------------
@@ -320,8 +294,14 @@ def slogdet(input, name=None):  # noqa: A002
 
     A singular matrix gives sign 0 and -inf, as in TF.
     """
-    sign, logabs = execute(LOG_MATRIX_DETERMINANT, (_matrices(input, "LogMatrixDeterminant"),))
+    sign, logabs = execute(LOG_MATRIX_DETERMINANT, (float_matrices(input, "LogMatrixDeterminant"),))
     return LogMatrixDeterminant(sign, logabs)
+
+
+@defgrad(LOG_MATRIX_DETERMINANT, "d log|det A|/dA = inv(A)ᵀ (the sign has no gradient)", local=described("inv(A)ᵀ"))
+def _log_matrix_determinant_rule(op, needs, _g_sign, g_logabs):
+    scale = expand_dims(expand_dims(g_logabs, -1), -1)
+    return (scale * inv(op.inputs[0], adjoint=True),)
 
 
 def logdet(matrix, name=None):
@@ -340,18 +320,11 @@ def eye_like(x):
     return as_tensor(xp.broadcast_to(xp.eye(shape[-2], shape[-1], dtype=x._value.dtype), shape).copy())
 
 
-__all__ = [
-    "band_part",
-    "set_diag",
-    "adjoint",
-    "solve",
-    "triangular_solve",
-    "cholesky_solve",
-    "cholesky",
-    "qr",
-    "svd",
-    "eigh",
-    "eigvalsh",
-    "slogdet",
-    "logdet",
-]
+# What the rules above call from other families, imported last: those families import this one.
+from tapeviz.core.primitives import decompositions as dec  # noqa: E402
+from tapeviz.core.primitives import solvers  # noqa: E402
+from tapeviz.core.primitives.array.constants import zeros_like  # noqa: E402
+from tapeviz.core.primitives.array.indexing import slice_tensor  # noqa: E402
+from tapeviz.core.primitives.array.shapes import concat, expand_dims  # noqa: E402
+from tapeviz.core.primitives.linalg import inv, matmul  # noqa: E402
+from tapeviz.core.primitives.math.elementary import reciprocal  # noqa: E402

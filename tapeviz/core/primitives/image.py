@@ -1,4 +1,4 @@
-"""Image kernels (rules in core.gradients.image): bilinear and nearest-neighbour
+"""Image kernels, each with its gradient rule: bilinear and nearest-neighbour
 resizing with TF 2's half-pixel centres, and TF's AdjustContrastv2.
 
 Images are [batch, height, width, channels]. The resize kernels and their
@@ -11,6 +11,7 @@ import numpy as np
 from tapeviz import backend as B
 from tapeviz.core.ops import as_tensor, execute
 from tapeviz.core.primitive import Primitive
+from tapeviz.core.rules import defgrad, described
 
 # -- where each output pixel samples the input (computed in float32, as TF's kernels do) --------
 
@@ -87,9 +88,27 @@ def resize_bilinear(images, size):
     return execute(RESIZE_BILINEAR, (as_tensor(images),), {"size": tuple(int(n) for n in size)})
 
 
+@defgrad(
+    RESIZE_BILINEAR,
+    "spread the upstream back onto the 4 source pixels with the bilinear weights",
+    local=described("the bilinear weight of each source pixel"),
+)
+def _resize_bilinear_rule(op, needs, g):
+    return (im.resize_bilinear_grad(g, op.inputs[0]._value.shape),)
+
+
 def resize_bilinear_grad(g, original_shape):
     """The adjoint of ``resize_bilinear``: ``g`` spread back onto the source pixels."""
     return execute(RESIZE_BILINEAR_GRAD, (as_tensor(g),), {"original_shape": tuple(original_shape)})
+
+
+@defgrad(
+    RESIZE_BILINEAR_GRAD,
+    "bilinear resize of the upstream (the adjoint of the adjoint)",
+    local=described("the bilinear weights (a resize of the upstream)"),
+)
+def _resize_bilinear_grad_rule(op, needs, g):
+    return (im.resize_bilinear(g, op.inputs[0]._value.shape[1:3]),)
 
 
 # -- nearest neighbour -------------------------------------------------------------------------
@@ -115,9 +134,27 @@ def resize_nearest(images, size):
     return execute(RESIZE_NEAREST, (as_tensor(images),), {"size": tuple(int(n) for n in size)})
 
 
+@defgrad(
+    RESIZE_NEAREST,
+    "add each upstream value to the source pixel it was copied from",
+    local=described("1 from each output pixel to the source pixel it copies"),
+)
+def _resize_nearest_rule(op, needs, g):
+    return (im.resize_nearest_grad(g, op.inputs[0]._value.shape),)
+
+
 def resize_nearest_grad(g, original_shape):
     """The adjoint of ``resize_nearest``: each output's upstream added to the pixel it copied."""
     return execute(RESIZE_NEAREST_GRAD, (as_tensor(g),), {"original_shape": tuple(original_shape)})
+
+
+@defgrad(
+    RESIZE_NEAREST_GRAD,
+    "nearest-neighbour resize of the upstream",
+    local=described("1 per source pixel (a nearest resize of the upstream)"),
+)
+def _resize_nearest_grad_rule(op, needs, g):
+    return (im.resize_nearest(g, op.inputs[0]._value.shape[1:3]),)
 
 
 # -- contrast (no gradient in TF) ------------------------------------------------------------------
@@ -134,3 +171,7 @@ ADJUST_CONTRAST = Primitive("AdjustContrastv2", _adjust_contrast)  # differentia
 def adjust_contrast_kernel(images, factor):
     """TF's AdjustContrastv2 on float images [..., height, width, channels]."""
     return execute(ADJUST_CONTRAST, (as_tensor(images), as_tensor(factor)))
+
+
+# What the rules above call from other families, imported last: those families import this one.
+from tapeviz.core.primitives import image as im  # noqa: E402

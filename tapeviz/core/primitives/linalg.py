@@ -1,4 +1,4 @@
-"""Matrix ops (kernels only; rules in core.gradients).
+"""Matrix ops; each kernel with its gradient rule.
 
 Primitives: MatMul, Einsum, MatrixInverse, MatrixDeterminant, MatrixDiagPart
 and MatrixDiag. ``tensordot``, ``trace``, ``matvec`` and ``matrix_transpose``
@@ -10,11 +10,13 @@ import string
 import numpy as np
 
 from tapeviz import backend as B
-from tapeviz.core.errors import InvalidArgumentError
+from tapeviz.core.errors import InvalidArgumentError, UnimplementedError
 from tapeviz.core.ops import as_tensor, as_tensors, execute, same_dtype
 from tapeviz.core.primitive import Primitive
-from tapeviz.core.primitives.array import expand_dims, eye, reshape, squeeze, transpose
-from tapeviz.core.primitives.math import reduce_sum
+from tapeviz.core.primitives.array.constants import eye
+from tapeviz.core.primitives.array.shapes import expand_dims, reshape, squeeze, transpose
+from tapeviz.core.primitives.math.reductions import reduce_sum
+from tapeviz.core.rules import defgrad, described
 from tapeviz.core.scopes import name_scope
 
 
@@ -54,6 +56,26 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
     return execute(
         MATMUL, (a, b), {"transpose_a": bool(transpose_a or adjoint_a), "transpose_b": bool(transpose_b or adjoint_b)}
     )
+
+
+@defgrad(
+    MATMUL,
+    "d(A@B)/dA = G @ Bᵀ,  d(A@B)/dB = Aᵀ @ G",
+    local=described("B (the upstream times Bᵀ)", "A (Aᵀ times the upstream)"),
+)
+def _matmul_rule(op, needs, g):
+    a, b = op.inputs
+    if a._value.dtype.kind == "c":  # TF: G @ adjoint(B) and adjoint(A) @ G
+        a, b = conj(a), conj(b)
+    ta, tb = op.attrs["transpose_a"], op.attrs["transpose_b"]
+    ga = gb = None
+    if needs[0]:
+        ga = matmul(b, g, transpose_a=tb, transpose_b=True) if ta else matmul(g, b, transpose_b=not tb)
+        ga = unbroadcast(ga, a)
+    if needs[1]:
+        gb = matmul(g, a, transpose_a=True, transpose_b=ta) if tb else matmul(a, g, transpose_a=not ta)
+        gb = unbroadcast(gb, b)
+    return ga, gb
 
 
 def matrix_transpose(a, name="matrix_transpose", conjugate=False):
@@ -201,6 +223,46 @@ def einsum(equation, *inputs, **kwargs):
     return execute(EINSUM, tuple(tensors), {"equation": explicit})
 
 
+def _einsum_operand_grad(op, g, terms, output, i):
+
+    x = op.inputs[i]
+    term = terms[i]
+    if len(set(term)) != len(term):
+        raise UnimplementedError(
+            f"The gradient of einsum {op.attrs['equation']!r} with respect to operand {i} "
+            f"({term!r}) repeats a subscript (a diagonal), which tapeviz does not differentiate. "
+            "Take diagonals with tf.linalg.diag_part or tf.linalg.trace instead.",
+            "Einsum",
+        )
+    others = [t for j, t in enumerate(terms) if j != i]
+    tensors = [t for j, t in enumerate(op.inputs) if j != i]
+    known = set(output).union(*others)
+    kept = "".join(c for c in term if c in known)
+    grad = einsum(",".join(others + [output]) + "->" + kept, *tensors, g)
+    # Axes where x had size 1 but was broadcast against a longer one: sum them.
+    shape = x._value.shape
+    kept_shape = [n for c, n in zip(term, shape) if c in known]
+    summed = [k for k, (n, m) in enumerate(zip(kept_shape, grad._value.shape)) if n == 1 and m != 1]
+    if summed:
+        grad = reduce_sum(grad, axis=summed, keepdims=True)
+    # Subscripts only x has were summed away in the forward pass: broadcast back.
+    if len(kept) != len(term):
+        grad = broadcast_to(reshape(grad, [n if c in known else 1 for c, n in zip(term, shape)]), shape)
+    return grad
+
+
+@defgrad(
+    EINSUM,
+    "d/d(operand i) = einsum of the upstream with the other operands, onto i's subscripts",
+    local=described(every="the other operands (contracted with the upstream)"),
+)
+def _einsum_rule(op, needs, g):
+    equation = op.attrs["equation"]
+    lhs, output = equation.split("->")
+    terms = lhs.split(",")
+    return tuple(_einsum_operand_grad(op, g, terms, output, i) if need else None for i, need in enumerate(needs))
+
+
 # -- inverse, determinant, diagonals ---------------------------------------------------------
 
 
@@ -243,11 +305,24 @@ def inv(input, adjoint=False, name=None):
     return execute(MATRIX_INVERSE, (x,))
 
 
+@defgrad(MATRIX_INVERSE, "d inv(A) = -inv(A)ᵀ G inv(A)ᵀ", local=described("-inv(A)ᵀ · inv(A)ᵀ around the upstream"))
+def _matrix_inverse_rule(op, needs, g):
+    c = op.outputs[0]
+    return (-matmul(c, matmul(g, c, transpose_b=True), transpose_a=True),)
+
+
 def det(input, name=None):
     """The determinant of each square matrix in the last two axes."""
     x = as_tensor(input)
     _square(x, "MatrixDeterminant")
     return execute(MATRIX_DETERMINANT, (x,))
+
+
+@defgrad(MATRIX_DETERMINANT, "d det(A)/dA = G · det(A) · inv(A)ᵀ", local=described("det(A) · inv(A)ᵀ"))
+def _matrix_determinant_rule(op, needs, g):
+    a, d = op.inputs[0], op.outputs[0]
+    scale = expand_dims(expand_dims(g * d, -1), -1)
+    return (scale * inv(a, adjoint=True),)
 
 
 def diag_part(input, name="diag_part", k=0, padding_value=0, align="RIGHT_LEFT"):
@@ -263,6 +338,16 @@ def diag_part(input, name="diag_part", k=0, padding_value=0, align="RIGHT_LEFT")
     if x.ndim < 2:
         raise _invalid(f"diag_part needs a tensor of rank >= 2, got rank {x.ndim}.", "MatrixDiagPart")
     return execute(MATRIX_DIAG_PART, (x,))
+
+
+@defgrad(
+    MATRIX_DIAG_PART,
+    "put the upstream on the diagonal of zero matrices",
+    local=described("1 on the diagonal, 0 elsewhere"),
+)
+def _matrix_diag_part_rule(op, needs, g):
+    rows, cols = op.inputs[0]._value.shape[-2:]
+    return (diag(g, num_rows=rows, num_cols=cols),)
 
 
 def diag(diagonal, name="diag", k=0, num_rows=-1, num_cols=-1, padding_value=0, align="RIGHT_LEFT"):
@@ -287,6 +372,11 @@ def diag(diagonal, name="diag", k=0, num_rows=-1, num_cols=-1, padding_value=0, 
     return execute(MATRIX_DIAG, (d,), {"num_rows": rows, "num_cols": cols})
 
 
+@defgrad(MATRIX_DIAG, "the diagonal of the upstream", local=described("1 on the diagonal"))
+def _matrix_diag_rule(op, needs, g):
+    return (diag_part(g),)
+
+
 def trace(x, name=None):
     """The sum of each matrix's main diagonal: [..., m, n] -> [...]."""
 
@@ -307,3 +397,9 @@ __all__ = [
     "trace",
     "eye",
 ]
+
+
+# What the rules above call from other families, imported last: those families import this one.
+from tapeviz.core.primitives.array.shapes import broadcast_to  # noqa: E402
+from tapeviz.core.primitives.complex import conj  # noqa: E402
+from tapeviz.core.primitives.math.reductions import unbroadcast  # noqa: E402

@@ -1,4 +1,4 @@
-"""Neural-network primitives (kernels only; rules in core.gradients.nn).
+"""Neural-network primitives; each kernel with its gradient rule (TF's conventions at kinks).
 
 Only the ops whose fused kernel matters for speed or numerical stability are
 primitives, as in TF: relu (and its gradient), softplus, softmax, log-softmax
@@ -11,7 +11,8 @@ from tapeviz.core.errors import InvalidArgumentError
 from tapeviz.core.ops import as_tensor, execute
 from tapeviz.core.primitive import Primitive
 from tapeviz.core.primitives._define import unary
-from tapeviz.core.primitives.math import cast
+from tapeviz.core.primitives.math.arithmetic import cast
+from tapeviz.core.rules import defgrad, described, elementwise
 
 # -- activations --------------------------------------------------------------------
 
@@ -27,6 +28,13 @@ def _relu_grad(g, y):
 
 
 relu = unary("relu", "Relu", _relu, "max(x, 0). Its gradient at 0 is 0, as in TF.")
+
+
+@defgrad(relu, "d relu(x)/dx = 1 where x > 0, else 0 (0 at 0, as in TF)", local=elementwise("1 where x > 0"))
+def _relu_rule(op, needs, g):
+    return (nn.relu_grad(g, op.outputs[0]),)
+
+
 RELU_GRAD = Primitive("ReluGrad", _relu_grad)
 
 
@@ -37,6 +45,17 @@ def relu_grad(g, y):
     own rule is itself again (which gives relu's second derivative, zero).
     """
     return execute(RELU_GRAD, (as_tensor(g), as_tensor(y)))
+
+
+@defgrad(
+    RELU_GRAD,
+    "d relu_grad(g, y)/dg = 1 where y > 0, else 0;  d/dy = 0",
+    local=elementwise("1 where y > 0", "0", symbols=("g", "y")),
+)
+def _relu_grad_rule(op, needs, h):
+    _, y = op.inputs
+    # d/dy is zero, not absent: TF returns zeros_like(y), so a second derivative through relu is 0, not None
+    return (nn.relu_grad(h, y) if needs[0] else None, zeros_like(y) if needs[1] else None)
 
 
 def _softplus(x):
@@ -51,6 +70,11 @@ softplus = unary(
     "log(exp(x) + 1), computed stably (finite at +-1000). Its gradient is sigmoid(x).",
     floats_only=True,
 )
+
+
+@defgrad(softplus, "d softplus(x)/dx = sigmoid(x)", local=elementwise("sigmoid(x)"))
+def _softplus_rule(op, needs, g):
+    return (g * sigmoid(op.inputs[0]),)
 
 
 # -- softmax ------------------------------------------------------------------------
@@ -104,10 +128,32 @@ def softmax(logits, axis=None, name=None):
     return execute(SOFTMAX, (x,), {"axis": axis_arg(axis, x.ndim, "softmax")})
 
 
+@defgrad(
+    SOFTMAX,
+    "d softmax(x)/dx · g = (g - sum(g*y, axis)) * y",
+    local=described("y·(1 - y) on the diagonal, -yi·yj off it (the softmax Jacobian)"),
+)
+def _softmax_rule(op, needs, g):
+    y = op.outputs[0]
+    axis = op.attrs["axis"]
+    return ((g - reduce_sum(g * y, axis=axis, keepdims=True)) * y,)
+
+
 def log_softmax(logits, axis=None, name=None):
     """logits - log(sum(exp(logits), axis)), computed stably, along ``axis`` (default -1)."""
     x = float_tensor(logits, "log_softmax")
     return execute(LOG_SOFTMAX, (x,), {"axis": axis_arg(axis, x.ndim, "log_softmax")})
+
+
+@defgrad(
+    LOG_SOFTMAX,
+    "d log_softmax(x)/dx · g = g - sum(g, axis) * exp(y)",
+    local=described("1 - softmax(x) on the diagonal, -softmax(x) off it"),
+)
+def _log_softmax_rule(op, needs, g):
+    y = op.outputs[0]
+    axis = op.attrs["axis"]
+    return (g - reduce_sum(g, axis=axis, keepdims=True) * exp(y),)
 
 
 # -- fused softmax cross-entropies ------------------------------------------------------
@@ -169,6 +215,24 @@ def cross_entropy_backprop(logits, backprop, labels=None, axis=-1):
     return execute(CROSS_ENTROPY_BACKPROP, inputs, {"axis": axis % logits.ndim})
 
 
+@defgrad(
+    CROSS_ENTROPY_BACKPROP,
+    "d(softmax(x) - labels)/dx · h = (h - sum(h*softmax(x))) * softmax(x),  d/dlabels · h = -h",
+    local=described("the softmax Jacobian", None, "-1"),
+)
+def _cross_entropy_backprop_rule(op, needs, h):
+    logits = op.inputs[0]
+    axis = op.attrs["axis"]
+    grads = [None] * len(op.inputs)  # never into `backprop`: it is a saved value
+    if needs[0]:
+        # The softmax Jacobian, through the Softmax op so that higher orders work too.
+        s = nn.softmax(logits, axis=axis)
+        grads[0] = (h - reduce_sum(h * s, axis=axis, keepdims=True)) * s
+    if len(op.inputs) == 3 and needs[2]:
+        grads[2] = -h
+    return tuple(grads)
+
+
 def _check_same_shape(labels, logits):
     if labels._value.shape != logits._value.shape:
         raise InvalidArgumentError(
@@ -200,6 +264,32 @@ def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
     return cast(loss, "float16") if wide else loss
 
 
+def _keep_axis(g, like, axis):
+    """``g`` (a loss per example) reshaped to broadcast against ``like`` along ``axis``."""
+    shape = list(like._value.shape)
+    shape[axis] = 1
+    return reshape(g, shape)
+
+
+@defgrad(
+    SOFTMAX_CROSS_ENTROPY,
+    "d loss/d logits = (softmax(logits) - labels) * g,  d loss/d labels = -log_softmax(logits) * g",
+    local=described("softmax(logits) - labels", "-log_softmax(logits)"),
+)
+def _softmax_cross_entropy_rule(op, needs, g, _g_backprop):
+    # _g_backprop is always zero: gradients reach `backprop` through the
+    # SoftmaxCrossEntropyBackprop op instead (see core.primitives.nn).
+    logits, labels = op.inputs
+    axis = op.attrs["axis"]
+    g = _keep_axis(g, logits, axis)
+    grad_logits = grad_labels = None
+    if needs[0]:
+        grad_logits = g * nn.cross_entropy_backprop(logits, op.outputs[1], labels, axis=axis)
+    if needs[1]:
+        grad_labels = -g * nn.log_softmax(logits, axis=axis)
+    return grad_logits, grad_labels
+
+
 def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
     """-log_softmax(logits)[..., labels]: the loss for class indices ``labels``.
 
@@ -229,6 +319,17 @@ def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
     return cast(loss, "float16") if wide else loss
 
 
+@defgrad(
+    SPARSE_SOFTMAX_CROSS_ENTROPY,
+    "d loss/d logits = (softmax(logits) - one_hot(labels)) * g;  none for the int labels",
+    local=described("softmax(logits) - one_hot(labels)", None),
+)
+def _sparse_softmax_cross_entropy_rule(op, needs, g, _g_backprop):
+    logits = op.inputs[0]
+    g = _keep_axis(g, logits, logits.ndim - 1)
+    return (g * nn.cross_entropy_backprop(logits, op.outputs[1]), None)
+
+
 __all__ = [
     "relu",
     "relu_grad",
@@ -238,3 +339,11 @@ __all__ = [
     "softmax_cross_entropy_with_logits",
     "sparse_softmax_cross_entropy_with_logits",
 ]
+
+
+# What the rules above call from other families, imported last: those families import this one.
+from tapeviz.core.primitives import nn  # noqa: E402
+from tapeviz.core.primitives.array.constants import zeros_like  # noqa: E402
+from tapeviz.core.primitives.array.shapes import reshape  # noqa: E402
+from tapeviz.core.primitives.math.elementary import exp, sigmoid  # noqa: E402
+from tapeviz.core.primitives.math.reductions import reduce_sum  # noqa: E402

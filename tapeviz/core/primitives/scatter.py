@@ -1,5 +1,5 @@
 """Scattering slices into tensors at index tuples: ``tf.scatter_nd`` and the
-``tf.tensor_scatter_nd_*`` family (kernels only; rules in core.gradients.scatter).
+``tf.tensor_scatter_nd_*`` family; each kernel with its gradient rule.
 
 ``indices[..., :]`` addresses the first ``indices.shape[-1]`` axes of the
 result, as in ``tf.gather_nd``, whose adjoint ``scatter_nd`` is.
@@ -11,6 +11,7 @@ from tapeviz import backend as B
 from tapeviz.core.errors import InvalidArgumentError
 from tapeviz.core.ops import as_tensor, execute
 from tapeviz.core.primitive import Primitive
+from tapeviz.core.rules import defgrad, described
 
 
 def _flat_rows(shape, indices):
@@ -104,6 +105,15 @@ def scatter_nd(indices, updates, shape, name=None):
     return execute(SCATTER_ND, (indices, updates), {"shape": shape})
 
 
+@defgrad(
+    SCATTER_ND,
+    "d/d updates = gather_nd(upstream, indices)",
+    local=described(None, "1 from each update to the slot it is scattered to"),
+)
+def _scatter_nd_rule(op, needs, g):
+    return None, gather_nd(g, op.inputs[0])
+
+
 def _tensor_scatter_op(primitive, tensor, indices, updates):
     tensor = as_tensor(tensor)
     indices = _int_indices(indices, primitive.name)
@@ -122,9 +132,29 @@ def tensor_scatter_nd_update(tensor, indices, updates, name=None):
     return _tensor_scatter_op(TENSOR_SCATTER_UPDATE, tensor, indices, updates)
 
 
+@defgrad(
+    TENSOR_SCATTER_UPDATE,
+    "d/d tensor = upstream with the replaced slices zeroed,  d/d updates = gather_nd(upstream, indices)",
+    local=described("1 outside the replaced slices, 0 inside", None, "1 from each update to its slot"),
+)
+def _tensor_scatter_update_rule(op, needs, g):
+    _, indices, updates = op.inputs
+    grad_tensor = tensor_scatter_nd_update(g, indices, zeros_like(updates)) if needs[0] else None
+    return grad_tensor, None, gather_nd(g, indices) if needs[2] else None
+
+
 def tensor_scatter_nd_add(tensor, indices, updates, name=None):
     """A copy of ``tensor`` with ``updates`` added at ``indices`` (repeats add up)."""
     return _tensor_scatter_op(TENSOR_SCATTER_ADD, tensor, indices, updates)
+
+
+@defgrad(
+    TENSOR_SCATTER_ADD,
+    "d/d tensor = upstream,  d/d updates = gather_nd(upstream, indices)",
+    local=described("1", None, "1 from each update to its slot"),
+)
+def _tensor_scatter_add_rule(op, needs, g):
+    return g if needs[0] else None, None, gather_nd(g, op.inputs[1]) if needs[2] else None
 
 
 def tensor_scatter_nd_sub(tensor, indices, updates, name=None):
@@ -132,4 +162,18 @@ def tensor_scatter_nd_sub(tensor, indices, updates, name=None):
     return _tensor_scatter_op(TENSOR_SCATTER_SUB, tensor, indices, updates)
 
 
+@defgrad(
+    TENSOR_SCATTER_SUB,
+    "d/d tensor = upstream,  d/d updates = -gather_nd(upstream, indices)",
+    local=described("1", None, "-1 from each update to its slot"),
+)
+def _tensor_scatter_sub_rule(op, needs, g):
+    return g if needs[0] else None, None, -gather_nd(g, op.inputs[1]) if needs[2] else None
+
+
 __all__ = ["scatter_nd", "tensor_scatter_nd_update", "tensor_scatter_nd_add", "tensor_scatter_nd_sub"]
+
+
+# What the rules above call from other families, imported last: those families import this one.
+from tapeviz.core.primitives.array.constants import zeros_like  # noqa: E402
+from tapeviz.core.primitives.array.indexing import gather_nd  # noqa: E402

@@ -13,6 +13,7 @@ from tapeviz.core import dtypes
 from tapeviz.core.errors import InvalidArgumentError
 from tapeviz.core.ops import as_tensor, execute, same_dtype
 from tapeviz.core.primitive import Primitive
+from tapeviz.core.rules import defgrad, described
 
 TopKV2 = collections.namedtuple("TopKV2", ["values", "indices"])
 
@@ -78,6 +79,19 @@ def top_k(input, k=1, sorted=True, index_type=dtypes.int32, name=None):  # noqa:
     return TopKV2(values, indices)
 
 
+@defgrad(
+    TOP_K,
+    "scatter the upstream of the values back to where they were taken from",
+    local=described("1 at each of the k largest entries, 0 elsewhere", None),
+)
+def _top_k_rule(op, needs, g_values, _g_indices):
+    x = op.inputs[0]
+    indices = op.outputs[1]
+    last = x.ndim - 1
+    # The values are x gathered along the last axis, batched over the others.
+    return (gather_grad(g_values, indices, last, last, x._value.shape),)
+
+
 # -- binary search (integer results: not differentiable, not recorded) ------------------------
 
 
@@ -127,3 +141,7 @@ def searchsorted(sorted_sequence, values, side="left", out_type=dtypes.int32, na
 
 
 __all__ = ["top_k", "searchsorted"]
+
+
+# What the rules above call from other families, imported last: those families import this one.
+from tapeviz.core.primitives.array.indexing import gather_grad  # noqa: E402

@@ -21,11 +21,10 @@ from tapeviz.core import nest, pending_restores, state
 from tapeviz.core.primitives.math import cast
 from tapeviz.core.records import RecordsInit
 from tapeviz.core.scopes import name_scope
-from tapeviz.core.tensor import Tensor, Variable, convert_to_tensor, to_array
+from tapeviz.core.tensor import Tensor, Variable, convert_to_tensor, tensor_id, to_array
 from tapeviz.keras import constraints, initializers, masking, regularizers
 from tapeviz.keras.variables import Variable as KerasVariable
-from tapeviz.keras.variables import _stack as _path_stack
-from tapeviz.keras.variables import path_scope
+from tapeviz.keras.variables import path_entries, path_scope
 
 __all__ = ["Layer", "InputSpec", "KerasTensor"]
 
@@ -36,7 +35,7 @@ _warned_untracked = set()
 _FLOAT32 = np.dtype(np.float32)
 
 
-def _snake_case(name):
+def snake_case(name):
     name = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", name)
     return re.sub(r"([a-z])([A-Z])", r"\1_\2", name).lower()
 
@@ -170,7 +169,7 @@ class Layer(RecordsInit):
             raise TypeError(f"Unrecognized keyword arguments passed to {type(self).__name__}: {kwargs}")
         object.__setattr__(self, "_layers", [])
         object.__setattr__(self, "_own_weights", [])
-        self.name = name or unique_name(_snake_case(type(self).__name__))
+        self.name = name or unique_name(snake_case(type(self).__name__))
         self._trainable = bool(trainable)
         self.built = False
         self.input_spec = None
@@ -246,7 +245,7 @@ class Layer(RecordsInit):
         if initializer is None:
             initializer = "glorot_uniform" if np.dtype(dtype).kind == "f" else "zeros"
         init = initializers.get(initializer)
-        with _own_path(self):
+        with own_path(self):
             variable = KerasVariable(
                 init(shape, dtype=dtype),
                 trainable=trainable if trainable is not None else True,
@@ -396,7 +395,7 @@ class Layer(RecordsInit):
                 return self._call_symbolic(inputs, *args, **kwargs)
             inputs = nest.map_structure(_autocast, inputs)
             first = nest.flatten(inputs)[0]
-        paths = _path_stack.entries  # nested layers built inside this call live under its name
+        paths = path_entries()  # nested layers built inside this call live under its name
         paths.append((self.name, self))
         try:
             return self._call_built(inputs, first, args, kwargs)
@@ -458,8 +457,8 @@ class Layer(RecordsInit):
         shapes = nest.map_structure(lambda t: tuple(t.shape), inputs)
         if self.input_spec is not None and not isinstance(shapes, (list, dict)):
             self.input_spec.check(self, shapes)
-        self.__dict__["_build_input_shape"] = _batchless(shapes)  # what a saved model is rebuilt with
-        with name_scope(self.name), _own_path(self):
+        self.__dict__["_build_input_shape"] = batchless(shapes)  # what a saved model is rebuilt with
+        with name_scope(self.name), own_path(self):
             self.build(shapes)
         self.built = True
 
@@ -573,7 +572,7 @@ def _marking_built(build):
 
     @functools.wraps(build)
     def wrapped(self, *args, **kwargs):
-        with _own_path(self):
+        with own_path(self):
             result = build(self, *args, **kwargs)
         self.built = True
         return result
@@ -582,18 +581,18 @@ def _marking_built(build):
     return wrapped
 
 
-def _batchless(shapes):
+def batchless(shapes):
     """A shape (or structure of shapes) with the batch size replaced by None."""
     if isinstance(shapes, tuple) and all(isinstance(n, (int, type(None))) for n in shapes):
         return (None,) + shapes[1:] if shapes else shapes
     if isinstance(shapes, (list, tuple)):
-        return type(shapes)(_batchless(s) for s in shapes)
+        return type(shapes)(batchless(s) for s in shapes)
     if isinstance(shapes, dict):
-        return {k: _batchless(v) for k, v in shapes.items()}
+        return {k: batchless(v) for k, v in shapes.items()}
     return shapes
 
 
-def _own_path(layer):
+def own_path(layer):
     """The weights a layer creates live under its name (once, however deep its build goes)."""
     return path_scope(layer.name, owner=layer)
 
@@ -623,7 +622,8 @@ def _is_symbolic(inputs):
 def _unique(variables):
     seen, result = set(), []
     for v in variables:
-        if v._id not in seen:
-            seen.add(v._id)
+        key = tensor_id(v)
+        if key not in seen:
+            seen.add(key)
             result.append(v)
     return result

@@ -7,11 +7,13 @@ from tapeviz.keras import activations, initializers
 from tapeviz.keras.layers.base import InputSpec, Layer
 
 
-def _pair(value):
+def pair(value):
+    """A size or stride given as one int or two, as two (the pooling layers share these checks)."""
     return (value, value) if isinstance(value, int) else tuple(value)
 
 
-def _padding(padding, allowed=("valid", "same")):
+def checked_padding(padding, allowed=("valid", "same")):
+    """``padding`` lower-cased, or Keras's ValueError when it is not one of ``allowed``."""
     padding = str(padding).lower()
     if padding not in allowed:
         names = ", ".join(repr(p) for p in allowed)
@@ -19,7 +21,8 @@ def _padding(padding, allowed=("valid", "same")):
     return padding
 
 
-def _channels_last(data_format, layer):
+def require_channels_last(data_format, layer):
+    """Refuse a data_format other than channels_last, naming ``layer``."""
     if data_format not in (None, "channels_last"):
         raise ValueError(f"tapeviz's {layer} supports data_format='channels_last' only.")
 
@@ -35,7 +38,7 @@ def _nn_format(data_format):
 
 def _dilation(dilation_rate, strides):
     """Keras's rule: a dilated kernel moves by 1 (strides and dilation_rate both > 1 is refused)."""
-    dilation_rate = _pair(dilation_rate)
+    dilation_rate = pair(dilation_rate)
     if max(dilation_rate) > 1 and max(strides) > 1:
         raise ValueError(
             "`strides > 1` not supported in conjunction with `dilation_rate > 1`. "
@@ -81,10 +84,10 @@ class Conv2D(Layer):
         super().__init__(**kwargs)
         self.data_format = _nn_format(data_format)
         self.filters = int(filters)
-        self.kernel_size = _pair(kernel_size)
-        self.strides = _pair(strides)
+        self.kernel_size = pair(kernel_size)
+        self.strides = pair(strides)
         self.dilation_rate = _dilation(dilation_rate, self.strides)
-        self.padding = _padding(padding)
+        self.padding = checked_padding(padding)
         self.activation = activations.get(activation)
         self.use_bias = use_bias
         self.kernel_initializer = initializers.get(kernel_initializer)
@@ -126,9 +129,9 @@ class MaxPooling2D(Layer):
         super().__init__(**kwargs)
         if data_format not in (None, "channels_last"):
             raise ValueError("tapeviz's MaxPooling2D supports data_format='channels_last' (NHWC) only.")
-        self.pool_size = _pair(pool_size)
-        self.strides = self.pool_size if strides is None else _pair(strides)
-        self.padding = _padding(padding)
+        self.pool_size = pair(pool_size)
+        self.strides = self.pool_size if strides is None else pair(strides)
+        self.padding = checked_padding(padding)
         self.input_spec = InputSpec(ndim=4)
 
     def call(self, inputs):
@@ -165,11 +168,11 @@ class Conv2DTranspose(Layer):
         super().__init__(**kwargs)
         self.data_format = _nn_format(data_format)
         self.filters = int(filters)
-        self.kernel_size = _pair(kernel_size)
-        self.strides = _pair(strides)
+        self.kernel_size = pair(kernel_size)
+        self.strides = pair(strides)
         self.dilation_rate = _dilation(dilation_rate, self.strides)
-        self.padding = _padding(padding)
-        self.output_padding = None if output_padding is None else _pair(output_padding)
+        self.padding = checked_padding(padding)
+        self.output_padding = None if output_padding is None else pair(output_padding)
         self.activation = activations.get(activation)
         self.use_bias = use_bias
         self.kernel_initializer = initializers.get(kernel_initializer)
@@ -237,13 +240,13 @@ class Conv1D(Layer):
         **kwargs,
     ):
         super().__init__(**kwargs)
-        _channels_last(data_format, "Conv1D")
+        require_channels_last(data_format, "Conv1D")
         _ones(groups, "Conv1D", "groups")
         self.filters = int(filters)
         self.kernel_size = int(kernel_size[0] if isinstance(kernel_size, (tuple, list)) else kernel_size)
         self.strides = int(strides[0] if isinstance(strides, (tuple, list)) else strides)
         self.dilation_rate = _dilation(dilation_rate, (self.strides,))[0]
-        self.padding = _padding(padding, ("valid", "same", "causal"))
+        self.padding = checked_padding(padding, ("valid", "same", "causal"))
         self.activation = activations.get(activation)
         self.use_bias = use_bias
         self.kernel_initializer = initializers.get(kernel_initializer)

@@ -4,7 +4,7 @@ from tapeviz.core.primitives import conv as _conv
 from tapeviz.core.primitives.array import reshape
 from tapeviz.core.primitives.math import reduce_max, reduce_mean
 from tapeviz.keras.layers.base import InputSpec, Layer
-from tapeviz.keras.layers.conv import _channels_last, _padding, _pair
+from tapeviz.keras.layers.conv import checked_padding, pair, require_channels_last
 
 __all__ = [
     "AveragePooling2D",
@@ -26,10 +26,10 @@ class AveragePooling2D(Layer):
 
     def __init__(self, pool_size=(2, 2), strides=None, padding="valid", data_format=None, **kwargs):
         super().__init__(**kwargs)
-        _channels_last(data_format, "AveragePooling2D")
-        self.pool_size = _pair(pool_size)
-        self.strides = self.pool_size if strides is None else _pair(strides)
-        self.padding = _padding(padding)
+        require_channels_last(data_format, "AveragePooling2D")
+        self.pool_size = pair(pool_size)
+        self.strides = self.pool_size if strides is None else pair(strides)
+        self.padding = checked_padding(padding)
         self.input_spec = InputSpec(ndim=4)
 
     def call(self, inputs):
@@ -43,11 +43,11 @@ class _Pooling1D(Layer):
 
     def __init__(self, pool_size=2, strides=None, padding="valid", data_format=None, **kwargs):
         super().__init__(**kwargs)
-        _channels_last(data_format, type(self).__name__)
+        require_channels_last(data_format, type(self).__name__)
         self.pool_size = int(pool_size[0] if isinstance(pool_size, (tuple, list)) else pool_size)
         strides = self.pool_size if strides is None else strides
         self.strides = int(strides[0] if isinstance(strides, (tuple, list)) else strides)
-        self.padding = _padding(padding)
+        self.padding = checked_padding(padding)
         self.input_spec = InputSpec(ndim=3)
 
     def call(self, inputs):
@@ -75,7 +75,7 @@ class _GlobalPooling(Layer):
 
     def __init__(self, data_format=None, keepdims=False, **kwargs):
         super().__init__(**kwargs)
-        _channels_last(data_format, type(self).__name__)
+        require_channels_last(data_format, type(self).__name__)
         self.keepdims = keepdims
         self.input_spec = InputSpec(ndim=len(self.spatial_axes) + 2)
 

@@ -15,7 +15,7 @@ from tapeviz.core.primitives.linalg import matmul
 from tapeviz.core.primitives.math import cast
 from tapeviz.core.scopes import name_scope
 from tapeviz.keras import activations, initializers
-from tapeviz.keras.layers.base import InputSpec, Layer, _own_path
+from tapeviz.keras.layers.base import InputSpec, Layer, own_path
 
 __all__ = ["RNN", "SimpleRNNCell", "LSTMCell", "GRUCell", "SimpleRNN", "LSTM", "GRU"]
 
@@ -288,7 +288,7 @@ class RNN(Layer):
 
     def build(self, input_shape):
         step_shape = (input_shape[0],) + tuple(input_shape[2:])
-        with name_scope(self.cell.name), _own_path(self.cell):
+        with name_scope(self.cell.name), own_path(self.cell):
             self.cell.build(step_shape)
         self.cell.built = True
 

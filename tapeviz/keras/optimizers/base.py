@@ -15,11 +15,11 @@ import warnings
 import numpy as np
 
 from tapeviz import backend as B
-from tapeviz.core import nest, pending_restores
+from tapeviz.core import nest, pending_restores, recording
 from tapeviz.core.indexed_slices import IndexedSlices
 from tapeviz.core.records import RecordsInit
 from tapeviz.core.tape import GradientTape
-from tapeviz.core.tensor import Tensor, Variable, convert_to_tensor, to_array, updating
+from tapeviz.core.tensor import Tensor, Variable, convert_to_tensor, tensor_id, to_array, updating
 from tapeviz.core.tracing import host_call
 from tapeviz.keras.optimizers.schedules import LearningRateSchedule
 from tapeviz.keras.variables import Variable as KerasVariable
@@ -50,9 +50,9 @@ def _slot_base(variable):
 
 
 def _default_name(optimizer):
-    from tapeviz.keras.layers.base import _snake_case, unique_name
+    from tapeviz.keras.layers.base import snake_case, unique_name
 
-    return unique_name(_snake_case(type(optimizer).__name__))
+    return unique_name(snake_case(type(optimizer).__name__))
 
 
 class Optimizer(RecordsInit):
@@ -156,7 +156,7 @@ class Optimizer(RecordsInit):
         self.built = True
 
     def _ensure_slots(self, variable):
-        if variable._id in self._slots:
+        if tensor_id(variable) in self._slots:
             return
         slots = {}
         base = _slot_base(variable)
@@ -169,7 +169,7 @@ class Optimizer(RecordsInit):
                     dtype=variable.dtype.name,
                     name=f"{base}_{_KERAS_SLOT_NAMES.get(slot, slot)}",
                 )
-        self._slots[variable._id] = slots
+        self._slots[tensor_id(variable)] = slots
         self._tracked.append(variable)
         pending_restores.notify(self)  # slots restored from a checkpoint before they existed
 
@@ -186,7 +186,7 @@ class Optimizer(RecordsInit):
         """The slot Variable ``slot_name`` of ``var`` (e.g. Adam's first moment ``'m'``)."""
         if slot_name not in self.slot_names:
             raise KeyError(f"{type(self).__name__} has no slot {slot_name!r}; its slots are {list(self.slot_names)}.")
-        slots = self._slots.get(var._id)
+        slots = self._slots.get(tensor_id(var))
         if slots is None:
             raise KeyError(f"No slots for variable {var.name!r}: the optimizer has not updated it yet.")
         return slots[slot_name]
@@ -198,7 +198,7 @@ class Optimizer(RecordsInit):
         if isinstance(self._learning_rate, Variable):
             result.append(self._learning_rate)
         for variable in self._tracked:
-            result.extend(self._slots[variable._id].values())
+            result.extend(self._slots[tensor_id(variable)].values())
         return result
 
     # -- applying gradients --------------------------------------------------------------
@@ -262,7 +262,7 @@ class Optimizer(RecordsInit):
             self.build(variables)
         else:
             for variable in variables:
-                if variable._id not in self._slots:
+                if tensor_id(variable) not in self._slots:
                     raise ValueError(
                         f"Unknown variable: {variable!r}. This optimizer can only be called for the variables it was "
                         "originally built with. When working with a new set of variables, you should recreate a new "
@@ -292,6 +292,7 @@ class Optimizer(RecordsInit):
             arrays.append(g)
         arrays = self._clip_gradients(arrays)
         lr = self._current_lr_value()
+        recording.announce_optimizer_step(self, variables, arrays, lr, int(to_array(self._iterations)) + 1)
         self._apply_weight_decay(variables, lr)
         for g, v in zip(arrays, variables):
             with updating(v):  # read, compute, assign: no other thread's assign* in between
@@ -378,7 +379,7 @@ class Optimizer(RecordsInit):
         raise NotImplementedError
 
     def _slot(self, variable, name):
-        return self._slots[variable._id][name]
+        return self._slots[tensor_id(variable)][name]
 
     def get_config(self):
         return {

@@ -8,7 +8,7 @@ __all__ = ["Adamax", "Nadam", "Adadelta", "Lion"]
 
 
 def _step(optimizer, dtype):
-    return dtype(int(to_array(optimizer._iterations)) + 1)
+    return dtype(int(to_array(optimizer.iterations)) + 1)
 
 
 class Adamax(Optimizer):

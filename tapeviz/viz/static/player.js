@@ -6,13 +6,13 @@ var frames=JSON.parse(document.getElementById('tapeviz-frames').textContent);
 var boxes=JSON.parse(document.getElementById('tapeviz-boxes').textContent);
 var paths=JSON.parse(document.getElementById('tapeviz-paths').textContent);
 var links=JSON.parse(document.getElementById('tapeviz-links').textContent);
-var spots=JSON.parse(document.getElementById('tapeviz-spots').textContent);  // where each badge sits (placed once, in Python)
+var spots=JSON.parse(document.getElementById('tapeviz-spots').textContent);  // where each badge and edge label sits (placed once, in Python)
 var style=JSON.parse(document.getElementById('tapeviz-style').textContent);
 var view=root.querySelector('.tv-view'); var svg=view.querySelector('svg'); var graph=svg.querySelector('g.graph');
 var NS='http://www.w3.org/2000/svg';
 function el(tag,attrs){var e=document.createElementNS(NS,tag);for(var k in attrs)e.setAttribute(k,attrs[k]);return e;}
 var mark=style.forward?'tv-ahead':'tv-back';
-var defs=el('defs',{}); var marker=el('marker',{id:mark,viewBox:'0 0 10 10',refX:style.forward?8:2,refY:5,markerWidth:5,markerHeight:5,orient:style.forward?'auto':'auto-start-reverse'});
+var defs=el('defs',{}); var marker=el('marker',{id:mark,viewBox:'0 0 10 10',refX:10,refY:5,markerWidth:5,markerHeight:5,orient:style.forward?'auto':'auto-start-reverse'});
 marker.appendChild(el('path',{d:'M0,0 L10,5 L0,10 z',fill:style.flow})); defs.appendChild(marker); svg.insertBefore(defs,svg.firstChild);
 var still=el('g',{'class':'tv-links'}); graph.appendChild(still);
 // each link is a list of points, bent around the nodes it does not connect (tapeviz/viz/svg_frames.py link_routes)
@@ -21,45 +21,71 @@ links.forEach(function(l){if(l.length<2)return;
 var layer=el('g',{'class':'tapeviz-overlay'}); graph.appendChild(layer);
 var slider=root.querySelector('.tv-slider'), caption=root.querySelector('.tv-caption'), cardBox=root.querySelector('.tv-card');
 var playBtn=root.querySelector('.tv-play'), speed=root.querySelector('.tv-speed');
-var predict=root.querySelector('.tv-predict'), guessBox=root.querySelector('.tv-guess'), guess=root.querySelector('.tv-guess-input'), verdict=root.querySelector('.tv-verdict');
-var current=-1, timer=null, badges={}, edges={}, revealed={}; slider.max=frames.length-1;
+var predict=root.querySelector('.tv-predict'), askBox=root.querySelector('.tv-ask'), scoreBox=root.querySelector('.tv-score');
+// Predict mode: the questions are the frames' data ("ask"); the rules and every word said come from
+// tapeviz/viz/predict.py (its judge() and Quiz are the same logic in Python).
+var rules=JSON.parse(document.getElementById('tapeviz-predict').textContent), said=rules.said, numberRe=new RegExp(rules.number);
+var current=-1, timer=null, badges={}, edges={}, given={}; slider.max=frames.length-1;
 var W0=svg.width.baseVal.value, H0=svg.height.baseVal.value, zoom=1;
 function replay(i){badges={};edges={};var s=i;while(s>0&&!frames[s].clear)s--;
   for(var k=s;k<=i;k++)apply(frames[k]);}
 function apply(f){if(f.clear){badges={};edges={};} var k; for(k in (f.set||{}))badges[k]=f.set[k]; for(k in (f.edges||{}))edges[k]=f.edges[k];}
-function answerOf(f){if(!f.card||f.card.seed||!f.card.rows.length)return null;
-  if(f.card.fwd){var a=parseFloat(f.card.ans);return isNaN(a)?null:a;} var r=f.card.rows[0];
-  var m=String(r[3]).split(' = ');var v=parseFloat(m[m.length-1]);return isNaN(v)?null:v;}
-function hiding(i){return predict.checked&&!revealed[i]&&answerOf(frames[i])!==null;}
+function asks(i){return frames[i].ask||[];}
+function record(i,p){return given[i+':'+p]||{status:null,typed:'',message:'',wrong:0};}
+function currentQ(i){var q=asks(i);for(var p=0;p<q.length;p++){var s=record(i,p).status;if(s!=='right'&&s!=='revealed')return p;}return -1;}
+function hiding(i){return predict.checked&&currentQ(i)>=0;}
+function pending(i){var out={},start=currentQ(i);if(start<0)return out;
+  asks(i).forEach(function(q,n){if(n>=start)out[q.row+':'+q.cell]=n+1;});return out;}
+function close(got,want){return Math.abs(got-want)<=rules.tolerance[0]*Math.max(1,Math.abs(want))+rules.tolerance[1];}
+function num(v){return String(Number(v.toPrecision(4)));}
+// messages are shipped once, in rules.texts; the questions hold their indices
+function teaching(q,got){for(var k=0;k<q.hints.length;k++)if(close(got,q.hints[k][0]))return rules.texts[q.hints[k][1]];
+  return rules.texts[q.otherwise].replace('{needed}',q.upstream?num(got/q.upstream):'?');}
+function judge(q,typed,wrong){if(!numberRe.test(typed))return ['unreadable',said.unreadable];var got=parseFloat(typed);
+  if(close(got,q.answer))return ['right',wrong?said.second:said.first];
+  if(wrong+1>=rules.tries)return ['revealed',said.revealed.replace('{reveal}',q.reveal)];
+  return ['retry',said.retry.replace('{teaching}',teaching(q,got))];}
+function scoreText(){var first=0,answered=0;Object.keys(given).forEach(function(k){var g=given[k];
+  if(g.status==='right'||g.status==='revealed'){answered++;if(g.status==='right'&&!g.wrong)first++;}});
+  return answered?said.score.replace('{first}',first).replace('{answered}',answered):said.nothing;}
 function text(tag,t,cls){var e=document.createElement(tag);e.textContent=t;if(cls)e.className=cls;return e;}
-function drawCard(f,hide){cardBox.innerHTML='';var c=f.card;if(!c)return;var t=document.createElement('table');
-  if(c.fwd){drawTangentCard(c,t,hide);cardBox.appendChild(t);return;}
+function unknown(n){return '? ('+n+')';}
+function drawCard(f,hidden){cardBox.innerHTML='';var c=f.card;if(!c)return;var t=document.createElement('table');
+  if(c.fwd){drawTangentCard(c,t,hidden['0:total']);cardBox.appendChild(t);return;}
+  if(c.upd){drawUpdateCard(c,t);cardBox.appendChild(t);return;}
   if(c.seed){c.rows.forEach(function(r){var tr=document.createElement('tr');tr.appendChild(text('td','seed'));
     tr.appendChild(text('td',r[0]+' = '+r[3]));t.appendChild(tr);});cardBox.appendChild(t);return;}
   var h=document.createElement('tr');h.appendChild(text('th',c.op+' \u2192 '+c.out));var fm=text('th',c.f,'tv-formula');fm.colSpan=4;h.appendChild(fm);t.appendChild(h);
   var hd=document.createElement('tr');['to','upstream','local derivative','upstream \u00d7 local','collected at the input'].forEach(function(x){hd.appendChild(text('td',x,'tv-head'));});t.appendChild(hd);
-  c.rows.forEach(function(r){var tr=document.createElement('tr');tr.appendChild(text('td',r[0]));tr.appendChild(text('td',c.up));
-    tr.appendChild(text('td',r[1]||c.f));tr.appendChild(text('td',hide?'? (your turn)':r[3],'tv-product'));
-    tr.appendChild(text('td',hide?'?':r[4]));t.appendChild(tr);});
+  c.rows.forEach(function(r,k){var tr=document.createElement('tr');tr.appendChild(text('td',r[0]));tr.appendChild(text('td',c.up));
+    var p=hidden[k+':product'], s=hidden[k+':sum'];
+    tr.appendChild(text('td',r[1]||c.f));tr.appendChild(text('td',p?unknown(p):r[3],'tv-product'));
+    tr.appendChild(text('td',s?unknown(s):(p?'?':r[4])));t.appendChild(tr);});
   cardBox.appendChild(t);}
+// the optimizer's update (tapeviz/viz/update_card.py): quantity, rule with the numbers, value
+function drawUpdateCard(c,t){var h=document.createElement('tr');var th=text('th',c.t);th.colSpan=3;h.appendChild(th);t.appendChild(h);
+  var hd=document.createElement('tr');['quantity','rule, with the numbers','value'].forEach(function(x){hd.appendChild(text('td',x,'tv-head'));});t.appendChild(hd);
+  c.rows.forEach(function(r){var tr=document.createElement('tr');tr.appendChild(text('td',r[0]));tr.appendChild(text('td',r[1]));
+    tr.appendChild(text('td',r[2],'tv-product'));t.appendChild(tr);});}
 function drawTangentCard(c,t,hide){
   if(c.seed){c.rows.forEach(function(r){var tr=document.createElement('tr');tr.appendChild(text('td','tangent'));
     tr.appendChild(text('td',r[0]+' = '+r[1]));t.appendChild(tr);});return;}
   var h=document.createElement('tr');h.appendChild(text('th',c.op+' \u2192 '+c.out));var fm=text('th',c.f,'tv-formula');fm.colSpan=3;h.appendChild(fm);t.appendChild(h);
   var hd=document.createElement('tr');['from','tangent in','local derivative','local \u00d7 tangent'].forEach(function(x){hd.appendChild(text('td',x,'tv-head'));});t.appendChild(hd);
   c.rows.forEach(function(r){var tr=document.createElement('tr');tr.appendChild(text('td',r[0]));tr.appendChild(text('td',r[1]));
-    tr.appendChild(text('td',r[2]));tr.appendChild(text('td',hide?'? (your turn)':r[3],'tv-product'));t.appendChild(tr);});
-  var last=document.createElement('tr');var tot=text('td',hide?'? (your turn)':c.tot,'tv-product');tot.colSpan=4;last.appendChild(tot);t.appendChild(last);}
+    tr.appendChild(text('td',r[2]));tr.appendChild(text('td',hide?'?':r[3],'tv-product'));t.appendChild(tr);});
+  var last=document.createElement('tr');var tot=text('td',hide?unknown(hide):c.tot,'tv-product');tot.colSpan=4;last.appendChild(tot);t.appendChild(last);}
 function draw(){var f=frames[current]; var hide=hiding(current);
   while(layer.firstChild)layer.removeChild(layer.firstChild);
   (f.hidden||[]).forEach(function(id){var b=boxes[id];if(!b)return;
     layer.appendChild(el('rect',{x:b[0]-2,y:b[1]-2,width:b[2]-b[0]+4,height:b[3]-b[1]+4,fill:'white','fill-opacity':0.9}));});
   if(!hide)(f.flow||[]).forEach(function(id){var p=paths[id];if(!p)return;
     var path=el('path',{d:'M'+p.map(function(q){return q[0]+','+q[1];}).join(' L'),fill:'none',stroke:style.flow,'stroke-width':3,'class':'tv-flow'});path.setAttribute(style.forward?'marker-end':'marker-start','url(#'+mark+')');layer.appendChild(path);});
-  Object.keys(edges).sort().forEach(function(id){var p=paths[id];if(!p||(hide&&(f.edges||{})[id]))return;var q=p[Math.floor(p.length/2)];
+  Object.keys(edges).sort().forEach(function(id){var p=paths[id];if(!p||(hide&&(f.edges||{})[id]))return;var m=p[Math.floor(p.length/2)];
+    var q=spots[id]||[m[0]+3,m[1]-7];  // the label's corner, placed once in Python off nodes and badges
     var w=6*edges[id].length+6; var g=el('g',{'class':'tv-edge-grad'});
-    g.appendChild(el('rect',{x:q[0]+3,y:q[1]-7,width:w,height:13,rx:3,fill:'white','fill-opacity':0.85}));
-    var t=el('text',{x:q[0]+6,y:q[1]+3,'font-size':10,'font-family':'Helvetica,Arial,sans-serif',fill:style.flow});t.textContent=edges[id];g.appendChild(t);layer.appendChild(g);});
+    g.appendChild(el('rect',{x:q[0],y:q[1],width:w,height:13,rx:3,fill:'white','fill-opacity':0.85}));
+    var t=el('text',{x:q[0]+3,y:q[1]+10,'font-size':10,'font-family':'Helvetica,Arial,sans-serif',fill:style.flow});t.textContent=edges[id];g.appendChild(t);layer.appendChild(g);});
   if(f.node&&boxes[f.node]){var b=boxes[f.node];
     layer.appendChild(el('rect',{x:b[0]-4,y:b[1]-4,width:b[2]-b[0]+8,height:b[3]-b[1]+8,rx:6,fill:'none',stroke:'#f59e0b','stroke-width':4}));}
   Object.keys(badges).sort().forEach(function(id){var b=boxes[id];if(!b||(f.hidden||[]).indexOf(id)>=0)return;
@@ -69,9 +95,9 @@ function draw(){var f=frames[current]; var hide=hiding(current);
     layer.appendChild(el('rect',{x:p[0],y:p[1],width:w,height:16,rx:4,fill:style.badge,stroke:style.badge_edge}));
     var t=el('text',{x:p[0]+4,y:p[1]+12,'font-size':11,'font-family':'Helvetica,Arial,sans-serif',fill:style.badge_text});
     t.textContent=label; layer.appendChild(t);});
-  caption.textContent='step '+current+' of '+(frames.length-1)+': '+(hide?f.caption.split(';')[0]+'; what is '+style.ask+'?':f.caption);
-  drawCard(f,hide); guessBox.style.display=hide?'':'none'; if(hide){verdict.textContent='';guess.value='';}
-  if(f.node&&boxes[f.node])follow(boxes[f.node]);}
+  caption.textContent='step '+current+' of '+(frames.length-1)+': '+(hide?f.caption.split(';')[0]+'; '+said.asking:f.caption);
+  drawCard(f,predict.checked?pending(current):{}); drawAsk();
+  if(f.node&&boxes[f.node])follow(boxes[f.node]); fitFrame();}
 function show(i){i=Math.max(0,Math.min(frames.length-1,i));
   if(i===current+1&&current>=0)apply(frames[i]);else if(i!==current)replay(i);
   current=i; slider.value=current; draw();}
@@ -87,24 +113,41 @@ function stop(){if(timer){clearInterval(timer);timer=null;}playBtn.textContent='
 function play(){if(timer){stop();return;} if(current>=frames.length-1)show(0);
   playBtn.textContent='\u23F8 pause';
   timer=setInterval(function(){if(current>=frames.length-1||hiding(current)){stop();return;}show(current+1);},parseInt(speed.value));}
-function check(){var want=answerOf(frames[current]);var got=parseFloat(guess.value);if(want===null)return;
-  var ok=!isNaN(got)&&Math.abs(got-want)<=1e-3*Math.max(1,Math.abs(want))+5e-4;
-  revealed[current]=true; draw(); verdict.textContent=(ok?'\u2714 right: ':'\u2718 not quite: ')+style.ask+' = '+want;
-  verdict.className='tv-verdict '+(ok?'tv-right':'tv-wrong'); guessBox.style.display='';}
+// One line per question asked so far on this step: the answered ones keep their verdicts.
+function drawAsk(){askBox.innerHTML='';scoreBox.textContent=predict.checked?scoreText():'';if(!predict.checked)return;
+  var now=currentQ(current);
+  asks(current).forEach(function(q,p){if(now>=0&&p>now)return;var g=record(current,p);
+    var line=text('div','','tv-question');line.appendChild(text('span',(p+1)+'. '+q.label+' = '));
+    var box=document.createElement('input');box.className='tv-guess-input';box.size=10;
+    box.value=(p===now&&g.status==='retry')?'':g.typed;line.appendChild(box);
+    if(p===now){var b=text('button','check','tv-check');b.onclick=function(){check(box.value);};
+      box.onkeydown=function(e){if(e.key==='Enter')check(box.value);};line.appendChild(b);}else box.disabled=true;
+    line.appendChild(text('span',' '+g.message,'tv-verdict'+(g.status?' '+(g.status==='right'?'tv-right':g.status==='unreadable'?'tv-note':'tv-wrong'):'')));
+    askBox.appendChild(line);});}
+function check(typed){var p=currentQ(current);if(p<0)return;var g=record(current,p);
+  var r=judge(asks(current)[p],String(typed),g.wrong);if(r[0]==='retry'||r[0]==='revealed')g.wrong++;
+  g.status=r[0];g.typed=String(typed);g.message=r[1];given[current+':'+p]=g;draw();
+  var next=askBox.querySelector('input:not([disabled])');if(next)next.focus();}
 root.querySelector('.tv-first').onclick=function(){stop();show(0);};
 root.querySelector('.tv-back').onclick=function(){stop();show(current-1);};
-root.querySelector('.tv-next').onclick=function(){stop();show(current+1);};
+root.querySelector('.tv-next').onclick=function(){stop();if(!hiding(current))show(current+1);};  // predict: answer first, as in the widget
 root.querySelector('.tv-last').onclick=function(){stop();show(frames.length-1);};
 root.querySelector('.tv-zoom-in').onclick=function(){setZoom(zoom*1.25);};
 root.querySelector('.tv-zoom-out').onclick=function(){setZoom(zoom/1.25);};
 root.querySelector('.tv-zoom-fit').onclick=fit;
-root.querySelector('.tv-check').onclick=check; guess.onkeydown=function(e){if(e.key==='Enter')check();};
-predict.onchange=function(){revealed={};draw();};
+predict.onchange=function(){given={};draw();};
 var drag=null; view.onmousedown=function(e){drag=[e.clientX,e.clientY,view.scrollLeft,view.scrollTop];view.style.cursor='grabbing';};
 window.addEventListener('mouseup',function(){drag=null;view.style.cursor='grab';});
 view.onmousemove=function(e){if(!drag)return;view.scrollLeft=drag[2]-(e.clientX-drag[0]);view.scrollTop=drag[3]-(e.clientY-drag[1]);};
 view.addEventListener('wheel',function(e){if(!e.ctrlKey)return;e.preventDefault();setZoom(zoom*(e.deltaY<0?1.1:1/1.1));},{passive:false});
 playBtn.onclick=play; slider.oninput=function(){stop();show(parseInt(slider.value));};
 speed.onchange=function(){if(timer){stop();play();}};
+// Embedded in an <iframe srcdoc> (a notebook's output, a docs page): the frame takes the player's height, with
+// no blank below it; it only grows after that, so the page does not jump as the steps' cards change size.
+var host=null; try{host=window.frameElement;}catch(e){}
+if(host){try{view.style.maxHeight=Math.max(300,Math.round(0.75*window.parent.innerHeight))+'px';}catch(e){view.style.maxHeight='600px';}}
+var fitted=false;
+function fitFrame(){if(!host)return; var h=Math.ceil(root.getBoundingClientRect().bottom+(window.scrollY||0))+8;
+  if(!fitted||h>host.clientHeight){host.style.height=h+'px';fitted=true;}}
 setZoom(1); show(0);
 })();

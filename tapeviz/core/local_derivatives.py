@@ -13,8 +13,8 @@ from types import SimpleNamespace
 import numpy as np
 
 from tapeviz.core import state
-from tapeviz.core.gradients import RULES
 from tapeviz.core.primitives.array import broadcast_to, ones_like
+from tapeviz.core.rules import RULES
 from tapeviz.core.tensor import to_array
 
 

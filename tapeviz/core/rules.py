@@ -1,5 +1,10 @@
 """THE table of gradient rules: one per primitive, keyed by the Primitive object.
 
+Each rule is registered beside its kernel, in the family module of
+:mod:`tapeviz.core.primitives` that defines the primitive (``sin = unary(...)``
+then ``@defgrad(sin, ...)``): importing the primitives fills this table.
+This module imports no primitive, so every family can import it.
+
 A rule is called as ``rule(op, needs, *upstream)``: the recorded entry
 ``op`` (``op.inputs``, ``op.outputs``, ``op.attrs``; never changed once
 recorded), ``needs`` (one bool per input: does it want a gradient in this
@@ -14,7 +19,7 @@ Each derivative is written once, in the rule. ``local`` only says how the
 chain-rule card (upstream x local = product) *writes* each input's local
 derivative: :func:`elementwise` texts for ops whose output element depends on
 one element of each input (the card then shows the value, which
-:mod:`tapeviz.core.gradients.derived` gets from the rule itself), or
+:mod:`tapeviz.core.local_derivatives` gets from the rule itself), or
 :func:`described` texts for the others (a reshape, a matmul), where the card
 shows the text and the product the rule computed. None for an input that never
 gets a gradient (integer indices).
@@ -24,8 +29,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from tapeviz.core.primitive import Primitive
-from tapeviz.core.primitives.array import reshape
-from tapeviz.core.primitives.math import reduce_sum
 
 RULES = {}  # Primitive -> Rule
 _BY_NAME = {}  # primitive name -> Rule, for display (the trace knows ops by name)
@@ -111,24 +114,7 @@ def rule_named(name):
     return _BY_NAME.get(name)
 
 
-def unbroadcast(grad, like):
-    """Sum ``grad`` back to the shape of ``like`` (undoing broadcasting)."""
-    shape = like._value.shape
-    if grad._value.shape == shape:
-        return grad
-    extra = grad.ndim - len(shape)
-    axes = list(range(extra)) + [extra + i for i, n in enumerate(shape) if n == 1 and grad._value.shape[extra + i] != 1]
-    if not axes:
-        return reshape(grad, shape)
-    summed = reduce_sum(grad, axis=axes)
-    # Summing away leading axes (a bias) already gives the shape: no Reshape op.
-    return summed if summed._value.shape == shape else reshape(summed, shape)
-
-
 def formula(name):
     """The human-readable rule for a primitive (by name or object), or a note that it has none."""
     rule = rule_named(name) if isinstance(name, str) else rule_of(name)
     return rule.formula if rule else "no gradient"
-
-
-from tapeviz.core.gradients import array, complex, conv, image, linalg, math, nn, scatter, sorting  # noqa: E402,F401  (fill the table)

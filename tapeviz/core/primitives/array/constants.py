@@ -1,0 +1,123 @@
+"""Constant-making ops (not recorded: no tape watches them): zeros, ones, fill, range, eye, one_hot.
+
+This module defines ``tf.range``, which shadows Python's ``range`` here: code in
+this module spells the builtin ``builtins.range``.
+"""
+
+import numpy as np
+
+from tapeviz import backend as B
+from tapeviz.core import dtypes
+from tapeviz.core.ops import as_tensor
+from tapeviz.core.primitives.array.arguments import int_indices, int_list, invalid_argument, shape_arg
+from tapeviz.core.tensor import Tensor
+
+# -- constants: not recorded (no tape watches them) ---------------------------------
+
+
+def zeros(shape, dtype=dtypes.float32, name=None):
+    """A tensor of zeros."""
+    return Tensor(B.xp.zeros(shape_arg(shape), dtype=dtypes.as_dtype(dtype).as_numpy_dtype))
+
+
+def ones(shape, dtype=dtypes.float32, name=None):
+    """A tensor of ones."""
+    return Tensor(B.xp.ones(shape_arg(shape), dtype=dtypes.as_dtype(dtype).as_numpy_dtype))
+
+
+def fill(dims, value, name=None):
+    """A tensor of shape ``dims`` filled with ``value`` (its dtype from ``value``)."""
+    value = as_tensor(value)
+    return Tensor(B.xp.full(shape_arg(dims), value._value, dtype=value._value.dtype))
+
+
+def zeros_like(input, dtype=None, name=None):
+    """Zeros with the shape (and dtype, unless given) of ``input``."""
+    x = as_tensor(input)
+    return Tensor(B.xp.zeros(x._value.shape, dtype=dtypes.as_dtype(dtype).as_numpy_dtype if dtype else x._value.dtype))
+
+
+def ones_like(input, dtype=None, name=None):
+    """Ones with the shape (and dtype, unless given) of ``input``."""
+    x = as_tensor(input)
+    return Tensor(B.xp.ones(x._value.shape, dtype=dtypes.as_dtype(dtype).as_numpy_dtype if dtype else x._value.dtype))
+
+
+# -- constant-making ops that take shapes (not recorded) --------------------------------------
+
+
+def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001 - TF's name
+    """[start, start + delta, ...) up to ``limit`` (``range(n)`` counts 0..n-1).
+
+    The dtype follows the arguments: int32 for Python ints, float32 when any
+    is a float, or a tensor argument's dtype; ``dtype`` overrides it.
+    """
+    if limit is None:
+        start, limit = 0, start
+    values = [as_tensor(v) if hasattr(v, "_value") or isinstance(v, Tensor) else v for v in (start, limit, delta)]
+    if dtype is None:
+        dtype = _range_dtype(values)
+    target = dtypes.as_dtype(dtype).as_numpy_dtype
+    start, limit, delta = (v.numpy().item() if hasattr(v, "numpy") else v for v in values)
+    if delta == 0:
+        raise invalid_argument("Requires delta != 0: 0", "Range")
+    if (delta > 0 and start > limit) or (delta < 0 and start < limit):
+        raise invalid_argument(
+            f"Requires start <= limit when delta > 0: {start}/{limit} (or start >= limit when delta < 0).", "Range"
+        )
+    return Tensor(B.xp.arange(start, limit, delta).astype(target))
+
+
+def _range_dtype(values):
+    order = [dtypes.int32, dtypes.int64, dtypes.float32, dtypes.float64]
+    best = dtypes.int32
+    for v in values:
+        if hasattr(v, "dtype") and isinstance(v, Tensor):
+            kind = v.dtype
+        elif isinstance(v, (float, np.floating)):
+            kind = dtypes.float32
+        else:
+            continue
+        if kind in order and order.index(kind) > order.index(best):
+            best = kind
+    return best
+
+
+def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name=None):
+    """An identity matrix [num_rows, num_columns], repeated over ``batch_shape``."""
+    rows = int(num_rows)
+    cols = rows if num_columns is None else int(num_columns)
+    if rows < 0 or cols < 0:
+        raise invalid_argument(f"num_rows and num_columns must be non-negative, got {rows} and {cols}.", "Eye")
+    matrix = B.xp.eye(rows, cols, dtype=dtypes.as_dtype(dtype).as_numpy_dtype)
+    if batch_shape is not None:
+        matrix = B.xp.broadcast_to(matrix, tuple(int_list(batch_shape)) + (rows, cols)).copy()
+    return Tensor(matrix)
+
+
+def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
+    """A new axis of length ``depth`` at ``axis`` (default last): ``on_value`` at each index.
+
+    Defaults: on 1, off 0, float32 (or the dtype of ``on_value``/``off_value``).
+    Indices outside [0, depth) give a row of ``off_value``, as in TF. Not
+    differentiable (TF registers no gradient for OneHot), so not recorded.
+    """
+    indices = int_indices(indices, "OneHot")
+    if dtype is None:
+        given = [as_tensor(v) for v in (on_value, off_value) if v is not None]
+        dtype = given[0].dtype if given else dtypes.float32
+    dtype = dtypes.as_dtype(dtype)
+    on = as_tensor(1 if on_value is None else on_value, dtype=dtype)._value
+    off = as_tensor(0 if off_value is None else off_value, dtype=dtype)._value
+    depth = int(depth._value) if hasattr(depth, "_value") else int(depth)
+    if depth < 0:
+        raise invalid_argument(f"depth must be non-negative, got: {depth}", "OneHot")
+    axis = -1 if axis is None else int(axis)
+    if not -1 <= axis <= indices.ndim:
+        raise invalid_argument(
+            f"Expected axis to be -1 or between [0, {indices.ndim}).  But received: {axis}", "OneHot"
+        )
+    xp = B.xp
+    hot = indices._value[..., None] == xp.arange(depth)
+    out = xp.where(hot, on, off).astype(dtype.as_numpy_dtype)
+    return Tensor(xp.moveaxis(out, -1, axis) if axis != -1 else out)

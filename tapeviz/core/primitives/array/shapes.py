@@ -1,0 +1,397 @@
+"""Shape ops: reshape, broadcast, transpose, stack, expand/squeeze, concat/split, tile, pad, reverse; each kernel with its gradient rule."""
+
+import builtins
+
+import numpy as np
+
+from tapeviz import backend as B
+from tapeviz.core import dtypes, ops
+from tapeviz.core.ops import as_tensor, execute
+from tapeviz.core.primitive import Primitive
+from tapeviz.core.primitives.array.arguments import axis_index, host_array, int_list, invalid_argument, shape_arg
+from tapeviz.core.primitives.array.indexing import gather
+from tapeviz.core.rules import defgrad, described
+from tapeviz.core.tensor import Tensor
+
+# -- reshaping ---------------------------------------------------------------------
+
+RESHAPE = Primitive("Reshape", lambda x, shape: B.xp.reshape(x, shape))
+BROADCAST_TO = Primitive("BroadcastTo", lambda x, shape: B.xp.broadcast_to(x, shape))
+TRANSPOSE = Primitive("Transpose", lambda x, perm: B.xp.transpose(x, perm))
+
+
+def reshape(tensor, shape, name=None):
+    """The same values in a new shape (one dimension may be -1)."""
+    x = as_tensor(tensor)
+    shape = shape_arg(shape)
+    if x._value.shape == shape:
+        return x
+    return execute(RESHAPE, (x,), {"shape": shape})
+
+
+@defgrad(
+    RESHAPE,
+    "reshape the upstream back to x's shape",
+    local=described("1 per element: the upstream reshaped back to x's shape"),
+)
+def _reshape_rule(op, needs, g):
+    return (a.reshape(g, op.inputs[0]._value.shape),)
+
+
+def broadcast_to(input, shape, name=None):
+    """``input`` repeated along size-1 (or missing) dimensions to ``shape``."""
+    x = as_tensor(input)
+    shape = shape_arg(shape)
+    if x._value.shape == shape:
+        return x
+    return execute(BROADCAST_TO, (x,), {"shape": shape})
+
+
+@defgrad(
+    BROADCAST_TO,
+    "sum the upstream over the broadcast axes",
+    local=described("1 per copy: the upstream summed over the broadcast axes"),
+)
+def _broadcast_to_rule(op, needs, g):
+    return (unbroadcast(g, op.inputs[0]),)
+
+
+def transpose(a, perm=None, conjugate=False, name=None):
+    """Permute dimensions (reverse them when ``perm`` is None)."""
+    x = as_tensor(a)
+    perm = tuple(builtins.range(x.ndim))[::-1] if perm is None else tuple(int(p) for p in perm)
+    if sorted(perm) != list(builtins.range(x.ndim)):
+        raise ValueError(f"transpose: perm {list(perm)} is not a permutation of the {x.ndim} axes.")
+    return execute(TRANSPOSE, (x,), {"perm": perm})
+
+
+@defgrad(
+    TRANSPOSE,
+    "transpose the upstream back by the inverse permutation",
+    local=described("1 per element: the upstream transposed back"),
+)
+def _transpose_rule(op, needs, g):
+    perm = op.attrs["perm"]
+    inverse = [0] * len(perm)
+    for position, axis in enumerate(perm):
+        inverse[axis] = position
+    return (a.transpose(g, inverse),)
+
+
+PACK = Primitive("Pack", lambda *xs, axis: B.xp.stack(xs, axis=axis))
+UNPACK = Primitive("Unpack", lambda x, axis: tuple(B.xp.moveaxis(x, axis, 0)), n_outputs=None)
+
+
+def stack(values, axis=0, name=None):
+    """Join tensors of one shape along a new axis."""
+    tensors = [as_tensor(v) for v in values]
+    if not tensors:
+        raise ValueError("stack needs at least one tensor.")
+    ops.same_dtype(*tensors, op="Pack")
+    shapes = {t._value.shape for t in tensors}
+    if len(shapes) > 1:
+        raise ValueError(f"stack needs tensors of one shape, got shapes {sorted(shapes)}.")
+    axis = int(axis)
+    rank = tensors[0].ndim + 1
+    if not -rank <= axis < rank:
+        raise ValueError(f"axis {axis} is out of range for stacking rank-{rank - 1} tensors.")
+    return execute(PACK, tuple(tensors), {"axis": axis % rank})
+
+
+@defgrad(
+    PACK,
+    "unstack the upstream: each input gets its slice",
+    local=described(every="1: this input's slice of the upstream"),
+)
+def _pack_rule(op, needs, g):
+    parts = a.unstack(g, axis=op.attrs["axis"])
+    return tuple(part if need else None for part, need in zip(parts, needs))
+
+
+def unstack(value, num=None, axis=0, name=None):
+    """Split a tensor along ``axis`` into a list of tensors one rank lower."""
+    x = as_tensor(value)
+    if x.ndim == 0:
+        raise ValueError("Cannot unstack a scalar tensor.")
+    axis = int(axis) % x.ndim
+    if num is not None and num != x._value.shape[axis]:
+        raise ValueError(f"unstack: num={num} but axis {axis} has size {x._value.shape[axis]}.")
+    return execute(UNPACK, (x,), {"axis": axis})
+
+
+@defgrad(UNPACK, "stack the upstreams (zeros for unused outputs)", local=described("1: the upstreams stacked back"))
+def _unpack_rule(op, needs, *grads):
+    return (a.stack(grads, axis=op.attrs["axis"]),)
+
+
+def shape(input, out_type=dtypes.int32, name=None):
+    """The shape as a 1-D int tensor."""
+    x = as_tensor(input)
+    return Tensor(B.xp.asarray(x._value.shape, dtype=dtypes.as_dtype(out_type).as_numpy_dtype))
+
+
+def rank(input, name=None):
+    """The number of dimensions, as an int32 scalar tensor."""
+    return Tensor(B.xp.asarray(as_tensor(input).ndim, dtype=np.int32))
+
+
+def size(input, out_type=dtypes.int32, name=None):
+    """The number of elements, as a scalar tensor."""
+    return Tensor(B.xp.asarray(as_tensor(input)._value.size, dtype=dtypes.as_dtype(out_type).as_numpy_dtype))
+
+
+# -- adding and removing size-1 axes (compositions of reshape) ------------------------------
+
+
+def expand_dims(input, axis, name=None):
+    """Insert a size-1 axis at ``axis`` (in [-rank-1, rank]). Recorded as a Reshape."""
+    x = as_tensor(input)
+    shape = list(x._value.shape)
+    position = axis_index(axis, x.ndim, "ExpandDims", extra=1)
+    shape.insert(position, 1)
+    return reshape(x, shape)
+
+
+def squeeze(input, axis=None, name=None):
+    """Remove size-1 axes: all of them, or only those in ``axis``. Recorded as a Reshape."""
+    x = as_tensor(input)
+    shape = x._value.shape
+    if axis is None:
+        drop = {i for i, n in enumerate(shape) if n == 1}
+    else:
+        drop = {axis_index(a, x.ndim, "Squeeze") for a in int_list(axis)}
+        for i in sorted(drop):
+            if shape[i] != 1:
+                raise invalid_argument(
+                    f"Can not squeeze dim[{i}], expected a dimension of 1, got {shape[i]}. "
+                    "Leave that axis out of `axis`.",
+                    "Squeeze",
+                )
+    return reshape(x, [n for i, n in enumerate(shape) if i not in drop])
+
+
+# -- joining and splitting -----------------------------------------------------------------
+
+CONCAT = Primitive("ConcatV2", lambda *xs, axis: B.xp.concatenate(xs, axis=axis))
+SPLIT = Primitive("SplitV", lambda x, sizes, axis: tuple(_split(x, sizes, axis)), n_outputs=None)
+
+
+def _split(x, sizes, axis):
+    ends = np.cumsum(sizes)[:-1].tolist()
+    return B.xp.split(x, ends, axis=axis)
+
+
+def concat(values, axis, name=None):
+    """Join tensors along an existing ``axis``; the other dimensions must match."""
+    tensors = [as_tensor(v) for v in values]
+    if not tensors:
+        raise ValueError("concat needs at least one tensor: tf.concat([x, y], axis).")
+    ops.same_dtype(*tensors, op="ConcatV2")
+    first = tensors[0]._value.shape
+    axis = axis_index(axis, len(first), "ConcatV2")
+    for position, t in enumerate(tensors[1:], start=1):
+        shape = t._value.shape
+        if len(shape) != len(first):
+            raise invalid_argument(
+                f"ConcatOp : Ranks of all input tensors should match: shape[0] = {list(first)} vs. "
+                f"shape[{position}] = {list(shape)}",
+                "ConcatV2",
+            )
+        for d, (m, n) in enumerate(zip(first, shape)):
+            if d != axis and m != n:
+                raise invalid_argument(
+                    f"ConcatOp : Dimension {d} in both shapes must be equal: shape[0] = {list(first)} "
+                    f"vs. shape[{position}] = {list(shape)}. Only axis {axis} may differ.",
+                    "ConcatV2",
+                )
+    if len(tensors) == 1:
+        return tensors[0]
+    return execute(CONCAT, tuple(tensors), {"axis": axis})
+
+
+@defgrad(
+    CONCAT,
+    "split the upstream back into the inputs' sizes along the axis",
+    local=described(every="1: this input's piece of the upstream"),
+)
+def _concat_rule(op, needs, g):
+    axis = op.attrs["axis"]
+    sizes = [t._value.shape[axis] for t in op.inputs]
+    parts = a.split(g, sizes, axis=axis)
+    return tuple(part if need else None for part, need in zip(parts, needs))
+
+
+def split(value, num_or_size_splits, axis=0, num=None, name=None):
+    """Split ``value`` along ``axis`` into a list of tensors.
+
+    ``num_or_size_splits`` is either a count (it must divide the axis evenly)
+    or a list of sizes, one of which may be -1 (whatever is left).
+    """
+    x = as_tensor(value)
+    if x.ndim == 0:
+        raise ValueError("Cannot split a scalar tensor: it has no axis to split along.")
+    axis = axis_index(axis, x.ndim, "SplitV")
+    length = x._value.shape[axis]
+    count = num_or_size_splits
+    if hasattr(count, "_value") and count.ndim == 0:
+        count = int(count._value)
+    if isinstance(count, (int, np.integer)):
+        count = int(count)
+        if count <= 0 or length % count:
+            raise invalid_argument(
+                f"Number of ways to split should evenly divide the split dimension, but got "
+                f"split_dim {axis} (size = {length}) and num_split {count}. "
+                "Pass a list of sizes instead for uneven pieces.",
+                "Split",
+            )
+        sizes = [length // count] * count
+    else:
+        sizes = _split_sizes(int_list(count), length)
+    if num is not None and int(num) != len(sizes):
+        raise ValueError(f"split: num={num} but there are {len(sizes)} pieces.")
+    return execute(SPLIT, (x,), {"sizes": tuple(sizes), "axis": axis})
+
+
+@defgrad(
+    SPLIT,
+    "concatenate the upstreams (zeros for unused pieces)",
+    local=described("1: the upstreams concatenated back"),
+)
+def _split_rule(op, needs, *grads):
+    return (a.concat(list(grads), axis=op.attrs["axis"]),)
+
+
+def _split_sizes(sizes, length):
+    unknown = [i for i, s in enumerate(sizes) if s == -1]
+    known = sum(s for s in sizes if s != -1)
+    bad = len(unknown) > 1 or any(s < -1 for s in sizes)
+    if unknown and not bad and known <= length:
+        sizes[unknown[0]] = length - known
+    elif bad or known != length:
+        raise invalid_argument(
+            f"Determined shape must either match input shape along split_dim exactly if fully "
+            f"specified, or be less than the size of the input along split_dim if not fully "
+            f"specified.  Got: sizes {sizes} for a dimension of size {length}.",
+            "SplitV",
+        )
+    return sizes
+
+
+# -- repeating, padding, reversing ------------------------------------------------------------
+
+TILE = Primitive("Tile", lambda x, multiples: B.xp.tile(x, multiples))
+PAD = Primitive("Pad", lambda x, paddings, constant_values: B.xp.pad(x, paddings, constant_values=constant_values))
+REVERSE = Primitive("ReverseV2", lambda x, axis: B.xp.flip(x, axis=axis))
+
+
+def tile(input, multiples, name=None):
+    """Repeat the whole tensor ``multiples[i]`` times along each axis i."""
+    x = as_tensor(input)
+    multiples = int_list(multiples)
+    if len(multiples) != x.ndim:
+        raise invalid_argument(
+            f"Expected multiples argument to be a vector of length {x.ndim} but got length "
+            f"{len(multiples)}: give one multiple per axis.",
+            "Tile",
+        )
+    if any(m < 0 for m in multiples):
+        raise invalid_argument(f"Expected multiples to be non-negative, got {multiples}.", "Tile")
+    return execute(TILE, (x,), {"multiples": tuple(multiples)})
+
+
+@defgrad(
+    TILE,
+    "sum the upstream over the copies: reshape to [copies, size] per axis, reduce",
+    local=described("1 per copy: the upstream summed over the copies"),
+)
+def _tile_rule(op, needs, g):
+
+    shape = op.inputs[0]._value.shape
+    split_shape = []
+    for copies, n in zip(op.attrs["multiples"], shape):
+        split_shape += [copies, n]
+    summed = reduce_sum(a.reshape(g, split_shape), axis=list(range(0, 2 * len(shape), 2)))
+    return (a.reshape(summed, shape),)
+
+
+def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
+    """Pad each axis i with ``paddings[i] = [before, after]`` entries.
+
+    ``mode`` is CONSTANT (fill with ``constant_values``), REFLECT (mirror,
+    leaving out the edge; each pad < the axis size) or SYMMETRIC (mirror,
+    repeating the edge; each pad <= the axis size), in any letter case.
+    REFLECT and SYMMETRIC are recorded as one gather per padded axis rather
+    than TF's MirrorPad op: same values and gradients.
+    """
+    x = as_tensor(tensor)
+    pairs = np.asarray(B.to_numpy(paddings._value) if hasattr(paddings, "_value") else paddings)
+    if pairs.shape != (x.ndim, 2) or pairs.dtype.kind not in "iu":
+        raise invalid_argument(
+            f"paddings must be a matrix of ints with shape [{x.ndim}, 2] (one [before, after] "
+            f"pair per axis), got {pairs.tolist()}.",
+            "Pad",
+        )
+    if (pairs < 0).any():
+        raise invalid_argument(f"Paddings must be non-negative, got {pairs.tolist()}.", "Pad")
+    pairs = tuple((int(a), int(b)) for a, b in pairs)
+    mode = str(mode).upper()
+    if mode == "CONSTANT":
+        fill_value = as_tensor(constant_values, dtype=x.dtype)
+        if fill_value.ndim:
+            raise ValueError("pad: constant_values must be a scalar.")
+        return execute(PAD, (x,), {"paddings": pairs, "constant_values": host_array(fill_value._value).item()})
+    if mode in ("REFLECT", "SYMMETRIC"):
+        return _mirror_pad(x, pairs, mode)
+    raise ValueError(f"Unknown padding mode: {mode!r}. Use 'CONSTANT', 'REFLECT' or 'SYMMETRIC'.")
+
+
+@defgrad(
+    PAD,
+    "slice the upstream back to the unpadded block",
+    local=described("1 inside the unpadded block, 0 on the padding"),
+)
+def _pad_rule(op, needs, g):
+    key = tuple(slice(before, before + n) for (before, _), n in zip(op.attrs["paddings"], op.inputs[0]._value.shape))
+    return (a.slice_tensor(g, key),)
+
+
+def _mirror_pad(x, pairs, mode):
+    offset = 0 if mode == "REFLECT" else 1
+    for axis, (before, after) in enumerate(pairs):
+        n = x._value.shape[axis]
+        limit = n - 1 + offset
+        if before > limit or after > limit:
+            relation = "less than" if mode == "REFLECT" else "no greater than"
+            raise invalid_argument(
+                f"paddings must be {relation} the dimension size: {before}, {after} not "
+                f"{relation} {n} (axis {axis}, mode {mode}).",
+                "MirrorPad",
+            )
+        if before == after == 0:
+            continue
+        positions = np.arange(-before, n + after)
+        positions = np.where(positions < 0, -positions - offset, positions)
+        positions = np.where(positions >= n, 2 * n - 2 + offset - positions, positions)
+        x = gather(x, Tensor(B.xp.asarray(positions, dtype=np.int32)), axis=axis)
+    return x
+
+
+def reverse(tensor, axis, name=None):
+    """Reverse the order of entries along each axis in ``axis``."""
+    x = as_tensor(tensor)
+    axes = [axis_index(a, x.ndim, "ReverseV2") for a in int_list(axis)]
+    if len(set(axes)) != len(axes):
+        raise invalid_argument(f"axis {int_list(axis)} names an axis more than once.", "ReverseV2")
+    return execute(REVERSE, (x,), {"axis": tuple(sorted(axes))})
+
+
+@defgrad(
+    REVERSE, "reverse the upstream along the same axes", local=described("1 per element: the upstream reversed back")
+)
+def _reverse_rule(op, needs, g):
+    return (a.reverse(g, list(op.attrs["axis"])),)
+
+
+# What the rules above call from other families, imported last: those families import this one.
+from tapeviz.core.primitives import array as a  # noqa: E402
+from tapeviz.core.primitives.math.reductions import reduce_sum, unbroadcast  # noqa: E402

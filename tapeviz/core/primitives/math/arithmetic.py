@@ -1,0 +1,436 @@
+"""Arithmetic: + - * / and their kin, absolute value, rounding, identity, add_n and cast; each kernel with its gradient rule.
+
+TF's conventions at kinks and ties (maximum, minimum, abs at 0).
+"""
+
+import operator
+
+import numpy as np
+
+from tapeviz import backend as B
+from tapeviz.core.dtypes import as_dtype
+from tapeviz.core.ops import as_tensor, as_tensors, execute, same_dtype
+from tapeviz.core.primitive import Primitive
+from tapeviz.core.primitives._define import binary, not_a_number, unary
+from tapeviz.core.recording import READ_VARIABLE
+from tapeviz.core.rules import defgrad, elementwise
+
+
+def xp_function(name):
+    """A kernel calling the active backend's function ``name`` (numpy or cupy)."""
+    return lambda *arrays: getattr(B.xp, name)(*arrays)
+
+
+# -- arithmetic ------------------------------------------------------------------
+add = binary("add", "AddV2", operator.add, "x + y elementwise, with broadcasting.", numbers_only=True)
+
+
+# The three hottest rules are spelled out rather than going through _pair.
+@defgrad(add, "d(x+y)/dx = 1,  d(x+y)/dy = 1", local=elementwise("1", "1"))
+def _add_rule(op, needs, g):
+    x, y = op.inputs
+    need_x, need_y = needs
+    shape = g._value.shape  # unbroadcast only where broadcasting happened (a call saved per input)
+    return (
+        (g if x._value.shape == shape else unbroadcast(g, x)) if need_x else None,
+        (g if y._value.shape == shape else unbroadcast(g, y)) if need_y else None,
+    )
+
+
+subtract = binary("subtract", "Sub", operator.sub, "x - y elementwise, with broadcasting.", numbers_only=True)
+
+
+@defgrad(subtract, "d(x-y)/dx = 1,  d(x-y)/dy = -1", local=elementwise("1", "-1"))
+def _sub_rule(op, needs, g):
+    x, y = op.inputs
+    need_x, need_y = needs
+    return (unbroadcast(g, x) if need_x else None, unbroadcast(-g, y) if need_y else None)
+
+
+multiply = binary("multiply", "Mul", operator.mul, "x * y elementwise, with broadcasting.")
+
+
+@defgrad(multiply, "d(x*y)/dx = y,  d(x*y)/dy = x", local=elementwise("y", "x"))
+def _mul_rule(op, needs, g):
+    x, y = op.inputs
+    need_x, need_y = needs
+    if x._value.dtype.kind == "c":  # TF's convention: the upstream times the conjugate derivative
+        x, y = conj(x), conj(y)
+    # m.multiply rather than `*`, and unbroadcast only where shapes differ: the hottest rule
+    gx = m.multiply(g, y) if need_x else None
+    gy = m.multiply(g, x) if need_y else None
+    if gx is not None and gx._value.shape != x._value.shape:
+        gx = unbroadcast(gx, x)
+    if gy is not None and gy._value.shape != y._value.shape:
+        gy = unbroadcast(gy, y)
+    return gx, gy
+
+
+divide = binary("divide", "RealDiv", operator.truediv, "x / y elementwise (float division).")
+
+
+def _pair(op, needs, gx, gy):
+    """Gradients for a broadcasting binary op, each only if needed, summed to shape."""
+    x, y = op.inputs
+    return (unbroadcast(gx(), x) if needs[0] else None, unbroadcast(gy(), y) if needs[1] else None)
+
+
+@defgrad(divide, "d(x/y)/dx = 1/y,  d(x/y)/dy = -x/y**2", local=elementwise("1/y", "-x/y**2"))
+def _div_rule(op, needs, g):
+    x, y = op.inputs
+    if x._value.dtype.kind == "c":
+        x, y = conj(x), conj(y)
+    return _pair(op, needs, lambda: g / y, lambda: g * (-x / y / y))
+
+
+def truediv(x, y, name=None):
+    """x / y; integer tensors are divided as float64, as TF's ``/`` does."""
+    x, y = as_tensors(x, y)
+    if not (x.dtype.is_floating or x.dtype.is_complex):
+        x, y = cast(x, "float64"), cast(y, "float64")
+    return divide(x, y)
+
+
+def _integer_safe(fn):
+    """``fn`` for FloorDiv/FloorMod: integers divided by zero raise, as TF's kernels do
+    (NumPy would give 0 with a warning); floats give inf/nan silently, as in TF."""
+
+    def kernel(x, y):
+        if x.dtype.kind in "iu" and not B.xp.all(y):
+            raise ZeroDivisionError(
+                "Integer division by zero: the divisor holds a 0. Replace the zeros first, "
+                "e.g. tf.where(y == 0, 1, y), or divide floats."
+            )
+        return fn(x, y)
+
+    return kernel
+
+
+floordiv = binary(
+    "floordiv",
+    "FloorDiv",
+    _integer_safe(operator.floordiv),
+    "x // y elementwise. Not differentiable (gradient None). Integers divided by 0 raise, as in TF.",
+    differentiable=False,
+)
+floormod = binary(
+    "floormod",
+    "FloorMod",
+    _integer_safe(operator.mod),
+    "x % y elementwise, the sign of y (Python's and TF's convention). Integers modulo 0 raise, as in TF.",
+)
+
+
+@defgrad(floormod, "d(x%y)/dx = 1,  d(x%y)/dy = -floor(x/y)", local=elementwise("1", "-floor(x/y)"))
+def _floormod_rule(op, needs, g):
+    x, y = op.inputs
+    return _pair(op, needs, lambda: g, lambda: g * -m.floordiv(x, y))
+
+
+pow = binary("pow", "Pow", operator.pow, "x ** y elementwise, differentiable in both x and y.")  # noqa: A001
+
+
+def _scalar_text(values):
+    """A scalar's value for a local derivative's text (``2`` in ``2*x``), or None for arrays."""
+    value = np.asarray(values)
+    if value.size != 1:
+        return None
+    value = float(value.reshape(()))
+    return str(int(value)) if value.is_integer() and abs(value) < 1e15 else f"{value:.4g}"
+
+
+def _power_text(x, y, z):
+    """``2*x`` for x**2, ``3*x**2`` for x**3: the exponent written in when it is one number."""
+    n = _scalar_text(y)
+    if n is None:
+        return "y*x**(y-1)"
+    lower = _scalar_text(np.asarray(y, dtype=np.float64) - 1.0)
+    return f"{n}*x" if lower == "1" else ("1" if n == "1" else f"{n}*x**{lower}")
+
+
+@defgrad(
+    pow,
+    "d(x**y)/dx = y*x**(y-1),  d(x**y)/dy = x**y*log(x) (0 where x <= 0)",
+    local=elementwise(_power_text, "x**y*log(x)"),
+)
+def _pow_rule(op, needs, g):
+    x, y = op.inputs
+    z = op.outputs[0]
+
+    def gy():
+        log_x = m.where(x > 0, m.log(m.where(x > 0, x, ones_like(x))), zeros_like(x))
+        return g * z * log_x
+
+    return _pair(op, needs, lambda: g * y * m.pow(x, y - 1), gy)
+
+
+maximum = binary(
+    "maximum", "Maximum", xp_function("maximum"), "The larger of x and y. At ties the gradient goes to x, as in TF."
+)
+
+
+def _route(op, needs, g, to_x):
+    """A max/min's gradient: the upstream goes to x where ``to_x`` holds, else to y."""
+    zeros = zeros_like(g)
+    return _pair(op, needs, lambda: m.where(to_x, g, zeros), lambda: m.where(to_x, zeros, g))
+
+
+@defgrad(
+    maximum,
+    "d max(x,y)/dx = 1 where x >= y (ties go to x), else 0",
+    local=elementwise("1 where x >= y", "1 where x < y"),
+)
+def _maximum_rule(op, needs, g):
+    return _route(op, needs, g, m.greater_equal(*op.inputs))
+
+
+minimum = binary(
+    "minimum", "Minimum", xp_function("minimum"), "The smaller of x and y. At ties the gradient goes to x, as in TF."
+)
+
+
+@defgrad(
+    minimum,
+    "d min(x,y)/dx = 1 where x <= y (ties go to x), else 0",
+    local=elementwise("1 where x <= y", "1 where x > y"),
+)
+def _minimum_rule(op, needs, g):
+    return _route(op, needs, g, m.less_equal(*op.inputs))
+
+
+squared_difference = binary(
+    "squared_difference", "SquaredDifference", lambda x, y: (x - y) * (x - y), "(x - y) ** 2 elementwise."
+)
+
+
+@defgrad(squared_difference, "d(x-y)**2/dx = 2(x-y),  d/dy = -2(x-y)", local=elementwise("2(x-y)", "-2(x-y)"))
+def _squared_difference_rule(op, needs, g):
+    x, y = op.inputs
+    twice = 2.0 * g * (x - y)
+    return _pair(op, needs, lambda: twice, lambda: -twice)
+
+
+atan2 = binary(
+    "atan2",
+    "Atan2",
+    xp_function("arctan2"),
+    "The angle of the point (x, y): atan2(y, x), arguments in TF's order (y first).",
+)
+
+
+@defgrad(
+    atan2,
+    "d atan2(y,x)/dy = x/(x²+y²),  d/dx = -y/(x²+y²)",
+    local=elementwise(
+        "x/(x²+y²)",
+        "-y/(x²+y²)",
+        symbols=("y", "x"),
+    ),
+)
+def _atan2_rule(op, needs, g):
+    y, x = op.inputs
+    scale = g / (x * x + y * y)
+    return _pair(op, needs, lambda: scale * x, lambda: -scale * y)
+
+
+def _div_no_nan(x, y):
+    xp = B.xp
+    safe = xp.where(y == 0, xp.ones_like(y), y)
+    return xp.where(y == 0, xp.zeros_like(x * y), x / safe)
+
+
+def _xlogy(x, y):
+    xp = B.xp
+    return xp.where(x == 0, xp.zeros_like(x * y), x * xp.log(xp.where(x == 0, xp.ones_like(y), y)))
+
+
+def _xdivy(x, y):
+    xp = B.xp
+    return xp.where(x == 0, xp.zeros_like(x * y), x / xp.where(x == 0, xp.ones_like(y), y))
+
+
+divide_no_nan = binary(
+    "divide_no_nan", "DivNoNan", _div_no_nan, "x / y, but 0 where y == 0 (and the gradient there is 0 too)."
+)
+
+
+@defgrad(
+    divide_no_nan,
+    "d(x/y)/dx = 1/y,  d/dy = -x/y**2 (0 where y == 0)",
+    local=elementwise(
+        "1/y (0 where y == 0)",
+        "-x/y**2 (0 where y == 0)",
+    ),
+)
+def _div_no_nan_rule(op, needs, g):
+    x, y = op.inputs
+    return _pair(op, needs, lambda: m.divide_no_nan(g, y), lambda: g * m.divide_no_nan(m.divide_no_nan(-x, y), y))
+
+
+xlogy = binary("xlogy", "Xlogy", _xlogy, "x * log(y), but 0 where x == 0.")
+
+
+@defgrad(
+    xlogy,
+    "d(x*log y)/dx = log y (0 where x == 0),  d/dy = x/y (0 where x == 0)",
+    local=elementwise(
+        "log y (0 where x == 0)",
+        "x/y (0 where x == 0)",
+    ),
+)
+def _xlogy_rule(op, needs, g):
+    x, y = op.inputs
+    nonzero = m.cast(m.not_equal(x, 0.0), x.dtype)
+    return _pair(op, needs, lambda: g * m.xlogy(nonzero, y), lambda: g * m.xdivy(x, y))
+
+
+xdivy = binary("xdivy", "Xdivy", _xdivy, "x / y, but 0 where x == 0.")
+
+
+@defgrad(
+    xdivy,
+    "d(x/y)/dx = 1/y (0 where x == 0),  d/dy = -x/y**2 (0 where x == 0)",
+    local=elementwise(
+        "1/y (0 where x == 0)",
+        "-x/y**2 (0 where x == 0)",
+    ),
+)
+def _xdivy_rule(op, needs, g):
+    x, y = op.inputs
+    nonzero = m.cast(m.not_equal(x, 0.0), x.dtype)
+    return _pair(op, needs, lambda: g * m.xdivy(nonzero, y), lambda: g * m.xdivy(-x, y * y))
+
+
+negative = unary("negative", "Neg", operator.neg, "-x elementwise.")
+
+
+@defgrad(negative, "d(-x)/dx = -1", local=elementwise("-1"))
+def _neg_rule(op, needs, g):
+    return (-g,)
+
+
+abs = unary("abs", "Abs", xp_function("abs"), "|x|. Its gradient at 0 is 0, as in TF.")  # noqa: A001
+
+
+@defgrad(abs, "d|x|/dx = sign(x) (0 at 0; x/|x| for complex x)", local=elementwise("sign(x)"))
+def _abs_rule(op, needs, g):
+    x = op.inputs[0]
+    if x._value.dtype.kind == "c":  # TF's ComplexAbsGrad: the real upstream times x/|x| (0 at 0)
+        return (m.multiply(complex_(g, zeros_like(g)), m.sign(x)),)
+    return (g * m.sign(x),)
+
+
+floor = unary(
+    "floor",
+    "Floor",
+    xp_function("floor"),
+    "Round down. Not differentiable (gradient None, as in TF).",
+    differentiable=False,
+    floats_only=True,
+)
+ceil = unary(
+    "ceil",
+    "Ceil",
+    xp_function("ceil"),
+    "Round up. Not differentiable (gradient None, as in TF).",
+    differentiable=False,
+    floats_only=True,
+)
+round = unary(
+    "round",
+    "Round",
+    xp_function("round"),
+    "Round half to even. Not differentiable (gradient None, as in TF).",
+    differentiable=False,
+)  # noqa: A001
+stop_gradient = unary(
+    "stop_gradient",
+    "StopGradient",
+    lambda x: x,
+    "The same value, but gradients do not flow back through it (recorded, shown on the tape).",
+    differentiable=False,
+)
+identity = unary(
+    "identity", "Identity", lambda x: x, "The same value as a new tensor (recorded, gradient passes through)."
+)
+
+
+@defgrad(READ_VARIABLE, "d read(v)/dv = 1", local=elementwise("1"))
+def _read_variable_rule(op, needs, g):
+    return (g,)
+
+
+@defgrad(identity, "d x/dx = 1", local=elementwise("1"))
+def _identity_rule(op, needs, g):
+    return (g,)
+
+
+ADD_N = Primitive("AddN", lambda *xs: _add_all(xs))
+
+
+def _add_all(arrays):
+    total = arrays[0]
+    for array in arrays[1:]:
+        total = total + array
+    return total
+
+
+def add_n(inputs, name=None):
+    """The sum of a list of tensors of one shape and dtype."""
+    tensors = [as_tensor(t) for t in inputs]
+    if not tensors:
+        raise ValueError("add_n needs at least one tensor.")
+    if len({t._value.dtype for t in tensors}) > 1:
+        same_dtype(*tensors, op="AddN")
+    if tensors[0]._value.dtype.kind == "b":
+        raise not_a_number(tensors[0], "math.add_n", "AddN")
+    shapes = {t._value.shape for t in tensors}
+    if len(shapes) > 1:
+        raise ValueError(f"add_n needs tensors of one shape, got shapes {sorted(shapes)}.")
+    if len(tensors) == 1:
+        return tensors[0]
+    return execute(ADD_N, tuple(tensors))
+
+
+@defgrad(ADD_N, "d(x1+...+xn)/dxi = 1", local=elementwise(every="1"))
+def _add_n_rule(op, needs, g):
+    return tuple(g if need else None for need in needs)
+
+
+def _cast_kernel(x, dtype):
+    if x.dtype.kind == "c" and np.dtype(dtype).kind != "c":
+        x = x.real  # complex -> real keeps the real part, as TF (NumPy would warn)
+    return x.astype(dtype)
+
+
+CAST = Primitive("Cast", _cast_kernel)
+
+
+def cast(x, dtype, name=None):
+    """``x`` converted to ``dtype``. The gradient flows between float dtypes only."""
+
+    x = as_tensor(x)
+    target = as_dtype(dtype)
+    if x.dtype == target:
+        return x
+    return execute(CAST, (x,), {"dtype": target.as_numpy_dtype})
+
+
+@defgrad(CAST, "d cast(x)/dx = 1 (cast back to x's dtype; none for integers)", local=elementwise("1 (cast back)"))
+def _cast_rule(op, needs, g):
+    x = op.inputs[0]
+    if x.dtype.is_complex and g.dtype.is_floating:  # complex -> real kept the real part
+        return (m.cast(complex_(g, zeros_like(g)), x.dtype),)
+    if x.dtype.is_floating and g.dtype.is_complex:  # real -> complex: the real part flows back
+        return (m.cast(real(g), x.dtype),)
+    if (x.dtype.is_floating or x.dtype.is_complex) and (g.dtype.is_floating or g.dtype.is_complex):
+        return (m.cast(g, x.dtype),)
+    return (None,)
+
+
+# What the rules above call from other families, imported last: those families import this one.
+from tapeviz.core.primitives import math as m  # noqa: E402
+from tapeviz.core.primitives.array.constants import ones_like, zeros_like  # noqa: E402
+from tapeviz.core.primitives.complex import complex as complex_  # noqa: E402
+from tapeviz.core.primitives.complex import conj, real  # noqa: E402
+from tapeviz.core.primitives.math.reductions import unbroadcast  # noqa: E402
