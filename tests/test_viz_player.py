@@ -441,3 +441,17 @@ def test_the_html_page_inlines_the_players_script_and_styles_from_package_data()
     script, styles = static.joinpath("player.js").read_text(), static.joinpath("player.css").read_text()
     assert f"<script>{script}</script>" in page and f"<style>{styles}</style>" in page
     assert html_page.static_text("player.js") == script
+
+
+def test_an_edge_label_between_close_nodes_keeps_clear_of_them():
+    """A short edge between two nodes 25 pt apart: its wide label goes in the gap or beside it, never on (or
+    touching, once drawn to 0.1 pt) either node."""
+    top, below = (50.0, -609.1, 170.0, -562.78), (105.0, -537.78, 197.0, -493.86)
+    paths = {"e0": [(123.88, -561.88), (127.29, -556.21), (130.98, -550.09), (134.5, -544.23)]}
+    frames_ = [{"edges": {"e0": "[[-0.04943, 0.4…"}}]
+    spots = svg_frames.edge_label_spots({"a": top, "b": below}, paths, frames_, [])
+    x, y = (round(v, 1) for v in spots["e0"])
+    label = (x, y, x + svg_frames.edge_label_widths(frames_)["e0"], y + svg_frames.EDGE_LABEL_H)
+    for node in (top, below):
+        apart = max(node[0] - label[2], label[0] - node[2], node[1] - label[3], label[1] - node[3])
+        assert apart >= 1.0, (label, node)

@@ -231,8 +231,9 @@ def edge_label_spots(boxes, paths, frames, badges, svg=None):
     """Edge id -> (x, y): the top-left corner of the gradient label an edge carries, the same on every frame.
 
     Beside the edge near its middle (right, then left, level with it, above or below), moving along the
-    edge until the label covers no node, badge, tape label or other edge label, and crosses no edge and no
-    tape's frame; failing that, the first place that covers nothing.
+    edge until the label keeps clear of every node, badge, tape label and other edge label (by ``_CLEAR``
+    pt: a label touching a node reads as on it), and crosses no edge and no tape's frame; failing that, the
+    first place that keeps clear of them all, further out from a short edge's middle if need be.
     """
     taken = list(boxes.values()) + list(badges) + (cluster_label_boxes(svg) if svg else [])
     frames_ = cluster_boxes(svg) if svg else []
@@ -247,13 +248,24 @@ def edge_label_spots(boxes, paths, frames, badges, svg=None):
             x, y = _along(points, t)
             for dy in (-7, -EDGE_LABEL_H - 2, 2):
                 tries += [(x + 3, y + dy), (x - 3 - w, y + dy)]
+        x, y = _along(points, 0.5)
+        for k in range(1, 8):  # a short edge between close nodes: further out sideways, then up and down
+            tries += [(x + 3 + 12 * k, y - 7), (x - 3 - w - 12 * k, y - 7)]
+            tries += [(x + 3, y - 7 + s * (EDGE_LABEL_H + 2) * k) for s in (-1, 1)]
         rects = [(x, y, x + w, y + EDGE_LABEL_H) for x, y in tries]
-        clear = [r for r in rects if not any(_overlaps(r, other) for other in taken)]
+        clear = [r for r in rects if not any(_overlaps(_grown(r, _CLEAR), other) for other in taken)]
         tidy = [r for r in clear if not _on_an_edge(r, lines) and not any(_across(r, f) for f in frames_)]
         spot = (tidy or clear or rects)[0][:2]
         spots[eid] = spot
         taken.append((spot[0], spot[1], spot[0] + w, spot[1] + EDGE_LABEL_H))
     return spots
+
+
+_CLEAR = 2.0
+
+
+def _grown(rect, pad):
+    return rect[0] - pad, rect[1] - pad, rect[2] + pad, rect[3] + pad
 
 
 def cluster_boxes(svg):
