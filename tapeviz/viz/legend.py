@@ -53,10 +53,9 @@ def entries(view, frames=(), links=(), data=None, forward=False):
     if forward:
         out += _forward_marks(frames)
     else:
-        if any(f.get("node") for f in frames):
-            recording = all(f.get("kind") == "record" for f in frames)
-            doing = "records on the tape" if recording else "differentiates"
-            out.append(("highlight", {"stroke": "#f59e0b"}, f"the op this step {doing}"))
+        highlighted = _highlighted(frames)
+        if highlighted:
+            out.append(("highlight", {"stroke": "#f59e0b"}, highlighted))
         if any(f.get("set") for f in frames):
             out.append(
                 (
@@ -82,6 +81,26 @@ def entries(view, frames=(), links=(), data=None, forward=False):
     if any(f.get("hidden") for f in frames):
         out.append(("hidden", {"fill": "white", "stroke": "#e5e7eb"}, "not recorded yet"))
     return out
+
+
+# What a frame of each kind highlights (the training-step player has all four).
+_HIGHLIGHTS = {
+    "record": "the op this step records on the tape",
+    "seed": "the target the sweep starts from",
+    "step": "the op this step differentiates",
+    "update": "the variable this step updates",
+}
+
+
+def _highlighted(frames):
+    """What the highlight marks on these frames, one phrase per kind of frame that highlights something."""
+    kinds = []
+    for frame in frames:
+        kind = frame.get("kind") if frame.get("kind") in _HIGHLIGHTS else "step"
+        if frame.get("node") and kind not in kinds:
+            kinds.append(kind)
+    phrases = [_HIGHLIGHTS[k] for k in kinds]
+    return ", ".join(phrases[:-1]) + (", or " if len(phrases) > 1 else "") + phrases[-1] if phrases else ""
 
 
 def _forward_marks(frames):
