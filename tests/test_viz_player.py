@@ -455,3 +455,23 @@ def test_an_edge_label_between_close_nodes_keeps_clear_of_them():
     for node in (top, below):
         apart = max(node[0] - label[2], label[0] - node[2], node[1] - label[3], label[1] - node[3])
         assert apart >= 1.0, (label, node)
+
+
+def test_a_recording_player_shows_no_predict_box():
+    """Predict mode asks about a sweep's gradients; a recording has none, so neither player shows the box."""
+    pytest.importorskip("ipywidgets")
+    x = tf.Variable(3.0, name="x")
+    with tf.GradientTape() as tape:
+        y = x**2
+    tape.gradient(y, x)
+    box = re.compile(r'<label title="hide each gradient until you type it"( hidden)?><input type="checkbox"')
+    for mode, shown in (("sweep", True), ("record", False)):
+        player = viz.player(tape, mode=mode, predict=True)
+        assert any(f.get("ask") for f in player.frames) == shown, mode
+        predict = player.widget  # noqa: F841 - builds the widget
+        assert (player._parts["predict"].layout.display != "none") == shown, mode
+        assert player._parts["predict"].value == shown, mode  # nothing to ask: not in predict mode either
+        page = player.to_html()
+        assert box.findall(page) == ["" if shown else " hidden"], mode
+        assert ('class="tv-predict" checked' in page) == shown, mode
+    assert "label[hidden] {display: none}" in page  # the controls' inline-flex would show it otherwise
