@@ -475,3 +475,18 @@ def test_a_recording_player_shows_no_predict_box():
         assert box.findall(page) == ["" if shown else " hidden"], mode
         assert ('class="tv-predict" checked' in page) == shown, mode
     assert "label[hidden] {display: none}" in page  # the controls' inline-flex would show it otherwise
+
+
+def test_an_edge_label_with_no_clear_place_is_left_out_not_drawn_over_a_value():
+    """Nodes all round an edge: its label would cover one, so it gets no place and no frame draws it
+    (the step's card still shows that gradient); the edge beside it with room keeps its label."""
+    crowd = {
+        f"n{i}{j}": (i * 40.0, j * 20.0, i * 40.0 + 38, j * 20.0 + 18) for i in range(-8, 9) for j in range(-12, 13)
+    }
+    paths = {"e0": [(19.0, 0.0), (19.0, 18.0)], "e1": [(1000.0, 0.0), (1000.0, 40.0)]}
+    frame = {"edges": {"e0": "[[0.25, 0.5]]", "e1": "3"}}
+    spots = svg_frames.edge_label_spots(crowd, paths, [frame], [])
+    assert spots["e0"] is None and spots["e1"] is not None
+    base = '<svg width="100pt" height="100pt" viewBox="0 0 100 100"><g id="graph0" class="graph"></g></svg>'
+    drawn = svg_frames.frame_svg(base, crowd, frame, caption=False, paths=paths, spots=spots)
+    assert drawn.count('class="tv-edge-grad"') == 1 and "[[0.25, 0.5]]" not in drawn

@@ -116,7 +116,11 @@ def html_player(animation, title="tapeviz", predict=False):
     links = fmt.script_json(json.dumps([points for _b, _f, points in animation.routes], separators=(",", ":")))
     spots = fmt.script_json(
         json.dumps(
-            {k: [round(x, 1), round(y, 1)] for k, (x, y) in sorted(animation.spots.items())}, separators=(",", ":")
+            {
+                k: None if spot is None else [round(spot[0], 1), round(spot[1], 1)]
+                for k, spot in sorted(animation.spots.items())
+            },
+            separators=(",", ":"),
         )
     )
     style = fmt.script_json(json.dumps(animation.style, sort_keys=True, separators=(",", ":")))
