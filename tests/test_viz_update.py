@@ -258,8 +258,7 @@ def test_training_step_player_plays_forward_sweep_clip_and_update():
     # the highlight marks an op being recorded, the target, an op being differentiated, then a variable
     highlight = next(t for kind, _c, t in legends.entries(player.animation.view, player.frames) if kind == "highlight")
     assert highlight == (
-        "the op this step records on the tape, the target the sweep starts from, "
-        "the op this step differentiates, or the variable this step updates"
+        "highlighted: the op recorded, the sweep's target, the op differentiated, or the variable updated"
     )
     table = cards.html(updates[0]["card"])
     assert "rule, with the numbers" in table and "<script" not in table

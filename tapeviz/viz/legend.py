@@ -83,24 +83,27 @@ def entries(view, frames=(), links=(), data=None, forward=False):
     return out
 
 
-# What a frame of each kind highlights (the training-step player has all four).
+# What a frame of each kind highlights (the training-step player has all four): the whole phrase when
+# one kind does, the short one in a list when several do (the legend keeps each entry on one line).
 _HIGHLIGHTS = {
-    "record": "the op this step records on the tape",
-    "seed": "the target the sweep starts from",
-    "step": "the op this step differentiates",
-    "update": "the variable this step updates",
+    "record": ("the op this step records on the tape", "the op recorded"),
+    "seed": ("the target the sweep starts from", "the sweep's target"),
+    "step": ("the op this step differentiates", "the op differentiated"),
+    "update": ("the variable this step updates", "the variable updated"),
 }
 
 
 def _highlighted(frames):
-    """What the highlight marks on these frames, one phrase per kind of frame that highlights something."""
+    """What the highlight marks on these frames, for each kind of frame that highlights something."""
     kinds = []
     for frame in frames:
         kind = frame.get("kind") if frame.get("kind") in _HIGHLIGHTS else "step"
         if frame.get("node") and kind not in kinds:
             kinds.append(kind)
-    phrases = [_HIGHLIGHTS[k] for k in kinds]
-    return ", ".join(phrases[:-1]) + (", or " if len(phrases) > 1 else "") + phrases[-1] if phrases else ""
+    if len(kinds) < 2:
+        return _HIGHLIGHTS[kinds[0]][0] if kinds else ""
+    short = [_HIGHLIGHTS[k][1] for k in kinds]
+    return "highlighted: " + ", ".join(short[:-1]) + ", or " + short[-1]
 
 
 def _forward_marks(frames):
