@@ -5,6 +5,7 @@ Regenerate after an intended change with TAPEVIZ_UPDATE_GOLDEN=1.
 
 import os
 import pathlib
+import re
 
 import pytest
 
@@ -202,3 +203,14 @@ def test_a_custom_gradient_is_drawn_under_its_function_s_name():
         log1pexp(x)
     label = next(line for line in tf.show(tape).dot.splitlines() if line.strip().startswith("op0 "))
     assert "<B>log1pexp</B>" in label and "custom gradient" in label
+
+
+def test_hovering_a_value_names_it_as_the_picture_does():
+    """The tooltip says ``x``, as the node does, not the trace id and TF's ``'x:0'``."""
+    x = tf.Variable(3.0, name="x")
+    with tf.GradientTape() as tape:
+        y = x * x  # noqa: F841 - named, so the picture calls it y
+    tooltips = re.findall(r'tooltip="([^"]*)"', viz.show(tape).dot)
+    values = [t for t in tooltips if "float32" in t]
+    assert "x: float32 () = 3" in values and "y: float32 () = 9" in values, values
+    assert not any(":0" in t or "t0" in t for t in values), values

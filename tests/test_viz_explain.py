@@ -1,5 +1,7 @@
 """explain() names each cause of a None/zero gradient; find_nonfinite; gradcheck."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -70,7 +72,7 @@ def test_the_picture_marks_the_op_the_student_wrote_and_only_it():
         z = y + 1
     v = viz.explain(tape, z, x)
     broken = next(op for op in v.trace.data["ops"] if op["id"] == v.broken_at)
-    assert broken["name"] == "Mul" and v.message.startswith("Mul (")
+    assert broken["name"] == "Mul" and v.message.startswith("Mul \u2192 y ran inside")  # as the picture names it
     assert v.marks() == {v.broken_at: "break"}
     dot = viz.to_dot(v.trace, marks=v.marks())
     assert dot.count('fillcolor="#fecaca"') == 1 and dot.count('penwidth="3"') == 0
@@ -92,6 +94,11 @@ def test_numpy_roundtrip():
         z = tf.constant(y.numpy()) * 3.0
     v = viz.explain(tape, z, x)
     assert v.cause == "numpy_roundtrip" and v.broken_at
+    # the constant and the value it copies, by the names the picture writes on them (#N, y)
+    constant = re.search(r"depends on (#\d+), a new constant whose value equals y \(", v.message)
+    assert constant, v.message
+    dot = v.figure().dot
+    assert f"{constant.group(1)}  constant" in dot and "<B>y</B>" in dot  # y's own Mul is drawn too
 
 
 def test_stop_gradient():
@@ -222,3 +229,42 @@ def test_gradcheck_picture_names_the_checkers_own_tensors():
     assert "random weights" not in without.figure().dot  # the names come from the labels
     # a callable without a signature still checks; its arguments are numbered
     assert viz.gradcheck(tf.sin, [0.3]).labels.get("t0") in ("x", "argument 0")
+
+
+INTERNAL = re.compile(r"\bop\d+\b|\bt\d+\b|:0\b|\bs\d+\b")  # trace ids and TF's output index: never shown
+
+
+def test_messages_use_the_pictures_names_never_internal_ids():
+    """Each verdict names ops and values as its picture does: ``Mul \u2192 y``, ``#4``, variable ``x``."""
+    x = tf.Variable(3.0, trainable=False)
+    with tf.GradientTape() as tape:
+        y = x * x
+    v = viz.explain(tape, y, x)
+    assert v.message.startswith("The variable Variable is non-trainable"), v.message  # drawn "Variable"
+    assert "<B>Variable</B>" in v.figure().dot
+    x = tf.Variable(3.3, name="x")
+    with tf.GradientTape() as tape:
+        y = tf.round(x) * 3.0
+    v = viz.explain(tape, y, x)
+    made = re.match(r"Round \u2192 (#\d+) is not differentiable", v.message)
+    assert made and f"<B>{made.group(1)}</B>" in v.figure().dot, v.message
+    messages = [v.message]
+    x = tf.constant([1.0, 0.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.math.log(x) * 2.0
+    tape.gradient(y, x)
+    found = viz.find_nonfinite(tape)
+    made = re.match(r"Forward: Log \u2192 (#\d+) produced", found.message)
+    assert made and f"<B>{made.group(1)}</B>" in found.figure().dot, found.message
+    messages.append(found.message)
+
+    @tf.custom_gradient
+    def bad_square(x):
+        return x * x, lambda upstream: upstream * x
+
+    result = viz.gradcheck(lambda a: tf.sin(bad_square(a)), [0.5])
+    assert "the suspect is bad_square \u2192 #" in result.message, result.message  # its node shows bad_square
+    messages.append(result.message)
+    for message in messages:
+        assert not INTERNAL.search(message), message

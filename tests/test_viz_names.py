@@ -68,6 +68,17 @@ def test_variables_drop_their_output_index():
     tape.gradient(y, x)
     text = dot.to_dot(tape)
     assert "<B>x</B>" in text and "x:0</B>" not in text
+    assert 'tooltip="x: float32 () = 3"' in text  # hovering it says x too
+    table = viz.text.table(viz.trace_of(tape))  # the picture's stand-in without Graphviz
+    assert "x:0" not in table and re.search(r"ReadVariableOp +x ", table), table
+
+    @tf.function
+    def times_x(a):
+        return a * x
+
+    times_x(tf.constant(2.0))
+    graph = viz.show(times_x).dot  # a tf.function's graph draws its captured variable as the tape does
+    assert 'label="x"' in graph and "x:0" not in graph
 
 
 def test_the_seed_is_drawn_as_the_seed_and_second_order_reads_d_dy_dx():

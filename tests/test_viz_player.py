@@ -386,7 +386,7 @@ def test_legend_lists_only_what_is_drawn():
     outer.gradient(dy_dx, x)
     nested = export.Animation(outer, sweep="all")
     texts = [t for _kind, _c, t in legend.entries(nested.view, nested.frames, nested.links)]
-    assert any("1st-order backward" in t for t in texts) and any("differentiates" in t for t in texts)
+    assert any("1st-order backward" in t for t in texts) and any("the op differentiated" in t for t in texts)
 
 
 @needs_dot
@@ -441,3 +441,52 @@ def test_the_html_page_inlines_the_players_script_and_styles_from_package_data()
     script, styles = static.joinpath("player.js").read_text(), static.joinpath("player.css").read_text()
     assert f"<script>{script}</script>" in page and f"<style>{styles}</style>" in page
     assert html_page.static_text("player.js") == script
+
+
+def test_an_edge_label_between_close_nodes_keeps_clear_of_them():
+    """A short edge between two nodes 25 pt apart: its wide label goes in the gap or beside it, never on (or
+    touching, once drawn to 0.1 pt) either node."""
+    top, below = (50.0, -609.1, 170.0, -562.78), (105.0, -537.78, 197.0, -493.86)
+    paths = {"e0": [(123.88, -561.88), (127.29, -556.21), (130.98, -550.09), (134.5, -544.23)]}
+    frames_ = [{"edges": {"e0": "[[-0.04943, 0.4…"}}]
+    spots = svg_frames.edge_label_spots({"a": top, "b": below}, paths, frames_, [])
+    x, y = (round(v, 1) for v in spots["e0"])
+    label = (x, y, x + svg_frames.edge_label_widths(frames_)["e0"], y + svg_frames.EDGE_LABEL_H)
+    for node in (top, below):
+        apart = max(node[0] - label[2], label[0] - node[2], node[1] - label[3], label[1] - node[3])
+        assert apart >= 1.0, (label, node)
+
+
+def test_a_recording_player_shows_no_predict_box():
+    """Predict mode asks about a sweep's gradients; a recording has none, so neither player shows the box."""
+    pytest.importorskip("ipywidgets")
+    x = tf.Variable(3.0, name="x")
+    with tf.GradientTape() as tape:
+        y = x**2
+    tape.gradient(y, x)
+    box = re.compile(r'<label title="hide each gradient until you type it"( hidden)?><input type="checkbox"')
+    for mode, shown in (("sweep", True), ("record", False)):
+        player = viz.player(tape, mode=mode, predict=True)
+        assert any(f.get("ask") for f in player.frames) == shown, mode
+        predict = player.widget  # noqa: F841 - builds the widget
+        assert (player._parts["predict"].layout.display != "none") == shown, mode
+        assert player._parts["predict"].value == shown, mode  # nothing to ask: not in predict mode either
+        page = player.to_html()
+        assert box.findall(page) == ["" if shown else " hidden"], mode
+        assert ('class="tv-predict" checked' in page) == shown, mode
+    assert "label[hidden] {display: none}" in page  # the controls' inline-flex would show it otherwise
+
+
+def test_an_edge_label_with_no_clear_place_is_left_out_not_drawn_over_a_value():
+    """Nodes all round an edge: its label would cover one, so it gets no place and no frame draws it
+    (the step's card still shows that gradient); the edge beside it with room keeps its label."""
+    crowd = {
+        f"n{i}{j}": (i * 40.0, j * 20.0, i * 40.0 + 38, j * 20.0 + 18) for i in range(-8, 9) for j in range(-12, 13)
+    }
+    paths = {"e0": [(19.0, 0.0), (19.0, 18.0)], "e1": [(1000.0, 0.0), (1000.0, 40.0)]}
+    frame = {"edges": {"e0": "[[0.25, 0.5]]", "e1": "3"}}
+    spots = svg_frames.edge_label_spots(crowd, paths, [frame], [])
+    assert spots["e0"] is None and spots["e1"] is not None
+    base = '<svg width="100pt" height="100pt" viewBox="0 0 100 100"><g id="graph0" class="graph"></g></svg>'
+    drawn = svg_frames.frame_svg(base, crowd, frame, caption=False, paths=paths, spots=spots)
+    assert drawn.count('class="tv-edge-grad"') == 1 and "[[0.25, 0.5]]" not in drawn

@@ -55,8 +55,8 @@ def test_svg_and_html_render_names_as_text():
     parser = _Collect()
     parser.feed(page)
     assert (
-        parser.tags.count("script") == 7
-    )  # six JSON blocks (frames, boxes, paths, links, badge spots, style) and the player, nothing injected
+        parser.tags.count("script") == 8
+    )  # seven JSON blocks (frames, boxes, paths, links, badge spots, style, predict mode's rules) and the player
     assert "img" not in parser.tags
     assert "&lt;img src=x onerror=alert(2)&gt;" in page  # shown, as text
 

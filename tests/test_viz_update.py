@@ -11,6 +11,7 @@ import tapeviz as tf
 import tapeviz.viz as viz
 from tapeviz.viz import card as cards
 from tapeviz.viz import fold, render, update, view
+from tapeviz.viz import legend as legends
 
 viz.stop_watching()  # on only during these tests (see test_viz_player)
 
@@ -252,7 +253,13 @@ def test_training_step_player_plays_forward_sweep_clip_and_update():
     assert all(text.startswith("gets ") for text in badges.values())
     badges, _ = player.animation.state(updates[0]["index"])
     assert badges[updates[0]["node"]].startswith("now ")
-    assert "new value (now ...)" in player.animation.legend_html()
+    legend = player.animation.legend_html()
+    assert "new value (now ...)" in legend
+    # the highlight marks an op being recorded, the target, an op being differentiated, then a variable
+    highlight = next(t for kind, _c, t in legends.entries(player.animation.view, player.frames) if kind == "highlight")
+    assert highlight == (
+        "highlighted: the op recorded, the sweep's target, the op differentiated, or the variable updated"
+    )
     table = cards.html(updates[0]["card"])
     assert "rule, with the numbers" in table and "<script" not in table
     # predict mode never asks about the update (no single gradient to type)

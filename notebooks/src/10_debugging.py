@@ -140,8 +140,10 @@ for name, verdict in verdicts.items():
 # the one op where the path breaks highlighted in red. Here that is the `Mul`
 # of the variable `x` by itself (`y = x * x`, marked *not recorded*) that ran
 # inside `stop_recording()`. The tensors made inside the function have no
-# names the picture could show, so they are drawn by their ids (`t` and a
-# number): the one out of `Mul` is `y`, the constant is the `1.0`:
+# names the picture could find, so they are drawn as `#` and a number, and the
+# message calls them the same: the one out of `Mul` is the function's `y`, the
+# constant is the `1.0`, and `z` is drawn as `target`, the name the loop above
+# gave it:
 
 # %%
 verdicts["inside_stop_recording"]

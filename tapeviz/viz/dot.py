@@ -8,9 +8,8 @@ text is HTML-escaped; the SVG ids are set to the node ids, so the player and
 the HTML export can find nodes in the rendered picture.
 """
 
-import re
-
 from tapeviz.viz import format as fmt
+from tapeviz.viz import names as naming
 from tapeviz.viz import view as views
 from tapeviz.viz.trace import trace_of
 
@@ -57,7 +56,7 @@ def tensor_label(node):
     kind = f"{fmt.short_dtype(info['dtype'])} {fmt.shape_text(info['shape'])}"
     rows = []
     if node["role"] == "variable":
-        rows.append(_row(fmt.clip(re.sub(r":\d+$", "", info["name"] or "Variable")), bold=True))  # x, not x:0
+        rows.append(_row(fmt.clip(naming.variable_name(info)), bold=True))  # x, not x:0
         kind = ("" if info["trainable"] else "non-trainable ") + kind
     elif node["role"] == "source":
         rows.append(_row(f"{info['id']}  watched", bold=True, colour=GREEN))
@@ -109,10 +108,9 @@ def _fold_tooltip(fold_info):
 
 
 def _tensor_tooltip(info):
-    name = f" {info['name']!r}" if info["name"] else ""
-    return (
-        f"{info['id']}{name}: {info['dtype']} {fmt.shape_text(info['shape'])} = {fmt.clip(info['preview'] or '', 80)}"
-    )
+    """What hovering a value says: its name as the picture writes it (``x``, not ``t0 'x:0'``), dtype, shape, value."""
+    name = naming.variable_name(info) if info["kind"] == "variable" else info["id"]
+    return f"{name}: {info['dtype']} {fmt.shape_text(info['shape'])} = {fmt.clip(info['preview'] or '', 80)}"
 
 
 def _op_tooltip(op):

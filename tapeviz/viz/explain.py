@@ -34,6 +34,7 @@ from tapeviz.core.primitives.math import reduce_sum
 from tapeviz.core.tape import GradientTape
 from tapeviz.core.tensor import constant
 from tapeviz.viz import format as fmt
+from tapeviz.viz import names as naming
 from tapeviz.viz import recorder
 from tapeviz.viz.display import Figure
 from tapeviz.viz.trace import Trace, build, trace_of
@@ -64,15 +65,20 @@ FIXES = {
 
 class Explanation:
     """A verdict: ``cause`` (a code), ``message`` (plain words), ``fix``, the
-    ``path`` (trace ids) and the id where it ``broken_at``; shows a picture."""
+    ``path`` (trace ids) and the id where it ``broken_at``; shows a picture.
 
-    def __init__(self, cause, message, trace, path=(), broken_at=None):
+    ``names``: {trace id: the student's name}, looked up when ``explain`` ran; the message and the picture
+    both use them, so the text names what the picture shows (``Mul \u2192 y``, ``#4``, variable ``x``).
+    """
+
+    def __init__(self, cause, message, trace, path=(), broken_at=None, names=None):
         self.cause = cause
         self.message = message
         self.fix = FIXES.get(cause, "")
         self.trace = trace
         self.path = list(path)
         self.broken_at = broken_at
+        self.names = dict(names or {})
 
     def __str__(self):
         return self.message + (f"\nFix: {self.fix}" if self.fix else "")
@@ -92,7 +98,7 @@ class Explanation:
         return {p: "path" for p in self.path}
 
     def figure(self):
-        return Figure(self.trace, marks=self.marks(), untaped="all", fold=False)
+        return Figure(self.trace, names=self.names, marks=self.marks(), untaped="all", fold=False)
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         bundle = self.figure()._repr_mimebundle_(include, exclude)
@@ -109,9 +115,10 @@ class Explanation:
 class _Graph:
     """The full op graph of a trace (every op, recorded or not), with live values."""
 
-    def __init__(self, data, objects):
+    def __init__(self, data, objects, found=None):
         self.data = data
         self.objects = objects["tensors"]
+        self.found = found or {}  # trace id -> the student's name for it
         self.producer = {}
         self.consumers = {}
         for op in data["ops"]:
@@ -123,6 +130,14 @@ class _Graph:
         for index, event in enumerate(data["events"]):
             if event["kind"] == events.OpExecuted.kind:
                 self.position[event["op"]] = index
+
+    def name(self, tid):
+        """A tensor as the picture labels it (``y``, ``#4``, a variable's name without ``:0``)."""
+        return naming.label(tid, self.data, self.found)
+
+    def op(self, op):
+        """An op as the picture and the player's cards show it: ``Mul \u2192 y``."""
+        return naming.op_label(op, self.data, self.found)
 
     def find(self, obj):
         for tid, candidate in self.objects.items():
@@ -220,7 +235,8 @@ def explain(tape, target, source):
     """
     records, complete = _records(tape)
     data, objects = build(records, include_untaped=True)
-    graph = _Graph(data, objects)
+    found = naming.by_identity(dict(objects["tensors"]), naming.namespace(2))  # the student's names, now
+    graph = _Graph(data, objects, found)
     tape_id = _tape_id(records, tape.serial)
     src, tgt = graph.find(source), graph.find(target)
     verdict = _judge(tape, tape_id, graph, source, target, src, tgt, complete)
@@ -238,7 +254,7 @@ def explain(tape, target, source):
             " (Only the tape's recorded ops were available: import tapeviz.viz before running the "
             "cell, so untaped ops and sweeps are recorded too, for a fuller answer.)"
         )
-    return Explanation(cause, message, _subtrace(data, keep), path, broken)
+    return Explanation(cause, message, _subtrace(data, keep), path, broken, found)
 
 
 def _tape_id(records, number):
@@ -252,10 +268,12 @@ def _tape_id(records, number):
 
 
 def _name(graph, tid):
+    """A tensor in a sentence, as the picture shows it: ``variable x``, ``#4 (2,)``."""
     info = graph.data["tensors"].get(tid)
     if info is None:
         return "?"
-    return f"variable '{info['name']}'" if info["kind"] == "variable" else f"{tid} {fmt.shape_text(info['shape'])}"
+    label = graph.name(tid)
+    return f"variable {label}" if info["kind"] == "variable" else f"{label} {fmt.shape_text(info['shape'])}"
 
 
 def _judge(tape, tape_id, graph, source, target, src, tgt, complete):
@@ -281,7 +299,7 @@ def _judge(tape, tape_id, graph, source, target, src, tgt, complete):
     if is_variable and not source.trainable and not watched:
         return (
             "non_trainable",
-            f"{_name(graph, src) if src else 'The variable'} is non-trainable "
+            f"{'The ' + _name(graph, src) if src else 'The variable'} is non-trainable "
             "(trainable=False): the tape does not watch it automatically.",
             [src] if src else [],
             src,
@@ -294,7 +312,7 @@ def _judge(tape, tape_id, graph, source, target, src, tgt, complete):
             if variables:
                 return (
                     "variable_replaced",
-                    f"The source is a tensor made by {producer['name']} ({producer['id']}) "
+                    f"The source{_called(graph, src)} is a tensor made by {producer['name']} "
                     f"from {_name(graph, variables[0])}: an assignment like `x = x + 1` replaced the variable "
                     "by a new tensor, which the tape does not watch.",
                     [variables[0], producer["id"], src],
@@ -341,6 +359,12 @@ def _judge(tape, tape_id, graph, source, target, src, tgt, complete):
     return _disconnected(graph, src, tgt)
 
 
+def _called(graph, tid):
+    """``, y,``: what the picture calls a tensor the sentence names by its role (nothing when that is the name)."""
+    name = graph.name(tid)
+    return "" if name in ("source", "target") else f", {name},"
+
+
 def _taped_path(graph, src, tgt, tape_id):
     parent = {src: None}
     queue = [src]
@@ -379,8 +403,8 @@ def _connected(graph, tape_id, src, tgt, path):
                 ):
                     return (
                         "zero",
-                        f"The gradient is zero because the rule of {op['name']} ({op['id']}: "
-                        f"{op['formula']}) turned a non-zero upstream gradient into zeros.",
+                        f"The gradient is zero because the rule of {graph.op(op)} ({op['formula']}) "
+                        "turned a non-zero upstream gradient into zeros.",
                         path,
                         op["id"],
                     )
@@ -441,22 +465,21 @@ def _first_break(graph, tape_id, steps):
         if op["name"] == "StopGradient":
             return (
                 "stop_gradient",
-                f"tf.stop_gradient ({op['id']}) blocks the path: it passes the value on but no gradient back.",
+                f"tf.stop_gradient ({graph.op(op)}) blocks the path: it passes the value on but no gradient back.",
                 path,
                 op["id"],
             )
         if op["differentiable"] is False or op["differentiable"] is None:
             return (
                 "non_differentiable",
-                f"{op['name']} ({op['id']}) is not differentiable, so no gradient passes through it.",
+                f"{graph.op(op)} is not differentiable, so no gradient passes through it.",
                 path,
                 op["id"],
             )
         if not tensors[out]["dtype"].startswith(("float", "half", "double", "bfloat")):
             return (
                 "non_differentiable",
-                f"{op['name']} ({op['id']}) produces {tensors[out]['dtype']} values: "
-                "a cast to an integer type has no gradient.",
+                f"{graph.op(op)} produces {tensors[out]['dtype']} values: a cast to an integer type has no gradient.",
                 path,
                 op["id"],
             )
@@ -465,7 +488,7 @@ def _first_break(graph, tape_id, steps):
             if when == "paused":
                 return (
                     "stop_recording",
-                    f"{op['name']} ({op['id']}) ran inside `tape.stop_recording()`, so the tape did not record it.",
+                    f"{graph.op(op)} ran inside `tape.stop_recording()`, so the tape did not record it.",
                     path,
                     op["id"],
                 )
@@ -477,13 +500,13 @@ def _first_break(graph, tape_id, steps):
                 )
                 return (
                     "outside_context",
-                    f"{op['name']} ({op['id']}) ran {where}, so the tape did not record it.",
+                    f"{graph.op(op)} ran {where}, so the tape did not record it.",
                     path,
                     op["id"],
                 )
             return (
                 "not_watched",
-                f"{op['name']} ({op['id']}) ran while the tape was recording, but none of its "
+                f"{graph.op(op)} ran while the tape was recording, but none of its "
                 f"inputs was watched: {_name(graph, prev)} was never watched by the tape.",
                 path,
                 prev,
@@ -497,6 +520,11 @@ def _variable_of(graph, tid):
     if producer is not None and producer["name"] == "ReadVariableOp" and producer["inputs"]:
         return producer["inputs"][0]
     return tid
+
+
+def _ops_between(graph, src, tid):
+    """The ids of the ops on a path from ``src`` to ``tid`` (kept in the picture, so ``tid`` is drawn)."""
+    return [op["id"] for _prev, op, _out in graph.path(src, tid) or []]
 
 
 def _disconnected(graph, src, tgt):
@@ -518,15 +546,13 @@ def _disconnected(graph, src, tgt):
             ):
                 return (
                     "numpy_roundtrip",
-                    f"The target depends on {leaf}, a new constant whose value equals {tid} "
+                    f"The target depends on {graph.name(leaf)}, a new constant whose value equals {graph.name(tid)} "
                     "(computed from the source): the value went through NumPy (.numpy(), a NumPy function "
                     "or model.predict) and came back without its history.",
-                    [src, tid, leaf, tgt],
+                    [src, *_ops_between(graph, src, tid), tid, leaf, tgt],  # the value's own ops drawn too
                     leaf,
                 )
-    names = ", ".join(
-        f"{t} {fmt.shape_text(tensors[t]['shape'])}" for t in sorted(leaves, key=lambda t: int(t[1:]))[:4]
-    )
+    names = ", ".join(_name(graph, t) for t in sorted(leaves, key=lambda t: int(t[1:]))[:4])
     return (
         "not_connected",
         "Nothing recorded links the source to the target"
@@ -549,6 +575,7 @@ class _Verdict:
 
     message = ""
     trace = None
+    names = None  # {trace id: label} the message used; None: the picture looks the names up itself
 
     def _blamed(self):
         """The op id to mark in the picture, or None."""
@@ -559,7 +586,7 @@ class _Verdict:
 
     def figure(self):
         blamed = self._blamed()
-        return Figure(self.trace, marks={blamed: "break"} if blamed else None)
+        return Figure(self.trace, names=self.names, marks={blamed: "break"} if blamed else None)
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         bundle = self.figure()._repr_mimebundle_(include, exclude)
@@ -573,8 +600,9 @@ class _Verdict:
 class Finding(_Verdict):
     """Where a value went NaN/Inf first: ``op`` (id), ``phase`` ("forward"/"backward"), ``message``."""
 
-    def __init__(self, op, phase, message, trace):
+    def __init__(self, op, phase, message, trace, names=None):
         self.op, self.phase, self.message, self.trace = op, phase, message, trace
+        self.names = names
 
     def _blamed(self):
         return self.op
@@ -590,6 +618,7 @@ def find_nonfinite(tape):
     """The first op whose forward value, or backward gradient, became NaN or Inf."""
     trace = trace_of(tape)
     data = trace.data
+    found = naming.lookup(trace, naming.namespace(2))  # the student's names, now: the message's and the picture's
     tensors = data["tensors"]
     consumers = {}
     for op in data["ops"]:
@@ -598,8 +627,9 @@ def find_nonfinite(tape):
     for op in data["ops"]:
         bad = [t for t in op["outputs"] if tensors[t]["nonfinite"]]
         if bad and not any(tensors[t]["nonfinite"] for t in op["inputs"]) and op["depth"] == 0:
+            scope = f" (scope {op['scope']})" if op["scope"] else ""
             message = (
-                f"Forward: {op['name']} ({op['id']}{', scope ' + op['scope'] if op['scope'] else ''}) produced "
+                f"Forward: {naming.op_label(op, data, found)}{scope} produced "
                 f"a non-finite value: {tensors[bad[0]]['preview']}."
             )
             if any(c["name"] == "SelectV2" for c in consumers.get(bad[0], [])):
@@ -608,7 +638,7 @@ def find_nonfinite(tape):
                     "branch's gradient by zero: 0 * inf = nan. Make the input safe first: "
                     "safe = tf.where(ok, x, 1.0); tf.where(ok, tf.math.log(safe), 0.0)."
                 )
-            return Finding(op["id"], "forward", message, trace)
+            return Finding(op["id"], "forward", message, trace, found)
     for sweep in data["sweeps"]:
         for step in sweep["steps"]:
             for g in step["grads"]:
@@ -617,11 +647,12 @@ def find_nonfinite(tape):
                     return Finding(
                         op["id"],
                         "backward",
-                        f"Backward ({sweep['id']}): the rule of {op['name']} "
-                        f"({op['id']}: {op['formula']}) produced a non-finite gradient: {g}.",
+                        f"Backward: the rule of {naming.op_label(op, data, found)} "
+                        f"({op['formula']}) produced a non-finite gradient: {g}.",
                         trace,
+                        found,
                     )
-    return Finding(None, None, "No NaN or Inf in any recorded value or gradient.", trace)
+    return Finding(None, None, "No NaN or Inf in any recorded value or gradient.", trace, found)
 
 
 # -- gradcheck -------------------------------------------------------------------------------
@@ -684,7 +715,7 @@ def gradcheck(fn, *args, eps=1e-6, rtol=1e-4, atol=1e-6, seed=0):
             recorded,
             labels,
         )
-    suspect, why = _localise(recorded, eps, rtol, atol)
+    suspect, why = _localise(recorded, labels, eps, rtol, atol)
     message = f"Analytic and numeric gradients disagree (max error {max(errors):.2e}). " + (
         why if suspect else "No single op could be blamed."
     )
@@ -712,7 +743,8 @@ def _checker_labels(recorded, fn, inputs, projection, loss):
     return labels
 
 
-def _localise(recorded, eps, rtol, atol):
+def _localise(recorded, labels, eps, rtol, atol):
+    """(the op to blame, why), naming ops and tensors as the checker's picture does (``labels``)."""
     data = recorded.data
     entries = recorded.objects["entries"]
     kernel_less = []
@@ -729,13 +761,13 @@ def _localise(recorded, eps, rtol, atol):
             bad = _check_op(kernel, entry, record, eps, rtol, atol)
             if bad is not None:
                 return op["id"], (
-                    f"The rule of {op['name']} ({op['id']}: {op['formula']}) disagrees with "
+                    f"The rule of {naming.op_label(op, data, labels)} ({op['formula']}) disagrees with "
                     f"finite differences for input {bad}."
                 )
     if kernel_less:
         op = kernel_less[0]
         return op["id"], (
-            f"Every built-in op checks out; the suspect is {op['name']} ({op['id']}), whose gradient "
+            f"Every built-in op checks out; the suspect is {naming.op_label(op, data, labels)}, whose gradient "
             "is hand-written (custom_gradient): check its grad_fn."
         )
     return None, ""

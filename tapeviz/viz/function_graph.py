@@ -6,6 +6,7 @@ Built on the graph's plain data only (placeholders, captures, nodes, outputs);
 
 from tapeviz.core.files import write_bytes
 from tapeviz.viz import format as fmt
+from tapeviz.viz import names as naming
 from tapeviz.viz import render
 
 _PLACEHOLDER = 'shape=ellipse, style=filled, fillcolor="#dbeafe"'
@@ -65,7 +66,8 @@ def to_dot(concrete, title=None):
         lines.append(f"  v{value_id} [label={fmt.dot_string(text)}, {_CONSTANT}];")
     for value_id, variable in sorted(graph.variables.items(), key=lambda item: item[0]):
         if value_id not in graph.inputs:
-            lines.append(f"  v{value_id} [label={fmt.dot_string(variable.name)}, {_VARIABLE}];")
+            name = naming.variable_name({"name": variable.name})  # x, not x:0, as the tape's pictures
+            lines.append(f"  v{value_id} [label={fmt.dot_string(name)}, {_VARIABLE}];")
     producer = {}
     for index, node in enumerate(graph.nodes):
         text, style = _op_label(node)

@@ -128,7 +128,10 @@ def gif_images(animation, text_lines=3, max_size=(960, 720)):
             points = animation.paths.get(eid)
             if points:
                 mx, my = points[len(points) // 2]
-                x, y = at(*animation.spots.get(eid, (mx + 3, my - 7)))  # the label's corner, as the SVG frames
+                spot = animation.spots.get(eid, (mx + 3, my - 7))  # the label's corner, as the SVG frames
+                if spot is None:  # no clear place for it: not drawn, as in the SVG frames
+                    continue
+                x, y = at(*spot)
                 if visible(x, y):
                     canvas.paste(sprite(edges[eid], False), (int(x), int(y)))
         if frame.get("node") in animation.boxes:

@@ -97,9 +97,12 @@ def _frame_json(animation):
 def html_player(animation, title="tapeviz", predict=False):
     """A self-contained HTML page that plays the frames without a kernel or network.
 
-    ``predict``: the page opens in predict mode (as ``tf.viz.player(tape, predict=True)`` does).
+    ``predict``: the page opens in predict mode (as ``tf.viz.player(tape, predict=True)`` does). Where no
+    frame asks anything (a recording), the predict box is hidden: ticking it would change nothing.
     """
     shipped, texts = _frame_json(animation)
+    asks = predicting.asks_anything(animation.frames)
+    predict = predict and asks
     frames = fmt.script_json(json.dumps(shipped, sort_keys=True, separators=(",", ":")))
     boxes = fmt.script_json(
         json.dumps({k: [round(v, 1) for v in b] for k, b in sorted(animation.boxes.items())}, separators=(",", ":"))
@@ -113,7 +116,11 @@ def html_player(animation, title="tapeviz", predict=False):
     links = fmt.script_json(json.dumps([points for _b, _f, points in animation.routes], separators=(",", ":")))
     spots = fmt.script_json(
         json.dumps(
-            {k: [round(x, 1), round(y, 1)] for k, (x, y) in sorted(animation.spots.items())}, separators=(",", ":")
+            {
+                k: None if spot is None else [round(spot[0], 1), round(spot[1], 1)]
+                for k, spot in sorted(animation.spots.items())
+            },
+            separators=(",", ":"),
         )
     )
     style = fmt.script_json(json.dumps(animation.style, sort_keys=True, separators=(",", ":")))
@@ -128,7 +135,7 @@ def html_player(animation, title="tapeviz", predict=False):
 <input class="tv-slider" type="range" min="0" max="0" value="0" title="go to a step">
 <label>speed <select class="tv-speed"><option value="1600">slow</option><option value="900" selected>normal</option><option value="400">fast</option></select></label>
 <button class="tv-zoom-out" title="zoom out">&#x2212;</button><span class="tv-zoom-level">100%</span><button class="tv-zoom-in" title="zoom in">+</button><button class="tv-zoom-fit" title="fit the width">fit</button>
-<label title="hide each gradient until you type it"><input type="checkbox" class="tv-predict"{" checked" if predict else ""}> predict</label>
+<label title="hide each gradient until you type it"{"" if asks else " hidden"}><input type="checkbox" class="tv-predict"{" checked" if predict else ""}> predict</label>
 </div>
 <div class="tv-caption"></div>
 <div class="tv-card"></div>

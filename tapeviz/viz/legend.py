@@ -53,10 +53,9 @@ def entries(view, frames=(), links=(), data=None, forward=False):
     if forward:
         out += _forward_marks(frames)
     else:
-        if any(f.get("node") for f in frames):
-            recording = all(f.get("kind") == "record" for f in frames)
-            doing = "records on the tape" if recording else "differentiates"
-            out.append(("highlight", {"stroke": "#f59e0b"}, f"the op this step {doing}"))
+        highlighted = _highlighted(frames)
+        if highlighted:
+            out.append(("highlight", {"stroke": "#f59e0b"}, highlighted))
         if any(f.get("set") for f in frames):
             out.append(
                 (
@@ -82,6 +81,29 @@ def entries(view, frames=(), links=(), data=None, forward=False):
     if any(f.get("hidden") for f in frames):
         out.append(("hidden", {"fill": "white", "stroke": "#e5e7eb"}, "not recorded yet"))
     return out
+
+
+# What a frame of each kind highlights (the training-step player has all four): the whole phrase when
+# one kind does, the short one in a list when several do (the legend keeps each entry on one line).
+_HIGHLIGHTS = {
+    "record": ("the op this step records on the tape", "the op recorded"),
+    "seed": ("the target the sweep starts from", "the sweep's target"),
+    "step": ("the op this step differentiates", "the op differentiated"),
+    "update": ("the variable this step updates", "the variable updated"),
+}
+
+
+def _highlighted(frames):
+    """What the highlight marks on these frames, for each kind of frame that highlights something."""
+    kinds = []
+    for frame in frames:
+        kind = frame.get("kind") if frame.get("kind") in _HIGHLIGHTS else "step"
+        if frame.get("node") and kind not in kinds:
+            kinds.append(kind)
+    if len(kinds) < 2:
+        return _HIGHLIGHTS[kinds[0]][0] if kinds else ""
+    short = [_HIGHLIGHTS[k][1] for k in kinds]
+    return "highlighted: " + ", ".join(short[:-1]) + ", or " + short[-1]
 
 
 def _forward_marks(frames):

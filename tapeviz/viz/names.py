@@ -21,6 +21,7 @@ matched to its ``T`` id.
 import ast
 import inspect
 import linecache
+import re
 import sys
 import textwrap
 
@@ -161,6 +162,24 @@ def shown(tid, data, found):
         target = found.get(seed_of) or unnamed(seed_of)
         return ratio(target, target)
     return unnamed(tid)
+
+
+def variable_name(info):
+    """A variable's label: its name without TensorFlow's output index (``x``, not ``x:0``), or ``Variable``."""
+    return re.sub(r":\d+$", "", info.get("name") or "Variable")
+
+
+def label(tid, data, found):
+    """What a picture writes on tensor ``tid``: a variable's name, else :func:`shown` (``y``, ``#4``, ``dy/dy``)."""
+    info = data["tensors"].get(tid, {})
+    return variable_name(info) if info.get("kind") == "variable" else shown(tid, data, found)
+
+
+def op_label(op, data, found):
+    """An op in words, as a picture shows it: its name (a custom gradient's function) and what it made,
+    ``Mul \u2192 y``, the way the player's cards head a step; the picture writes no op ids."""
+    made = f" \u2192 {label(op['outputs'][0], data, found)}" if op.get("outputs") else ""
+    return f"{op.get('function') or op['name']}{made}"
 
 
 def relabel(data, found):

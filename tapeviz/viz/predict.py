@@ -197,6 +197,12 @@ def teaching(question, got):
     return question["otherwise"].replace("{needed}", needed)
 
 
+def asks_anything(frames):
+    """True when some frame has a question: otherwise (a recording, an optimizer's update alone) predict mode
+    has nothing to ask, and the players show no predict box."""
+    return any(frame.get("ask") for frame in frames)
+
+
 class Quiz:
     """One player's predict-mode state: each question's answers so far, and the score."""
 

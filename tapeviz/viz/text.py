@@ -5,6 +5,7 @@ by anyone who prefers reading a tape to looking at it.
 """
 
 from tapeviz.viz import format as fmt
+from tapeviz.viz import names as naming
 from tapeviz.viz.trace import trace_of
 
 CELL = 40  # characters of user text (names, scopes) per cell; longer text is cut with an ellipsis
@@ -12,7 +13,7 @@ CELL = 40  # characters of user text (names, scopes) per cell; longer text is cu
 
 def _tensor_text(trace, tid):
     info = trace["tensors"][tid]
-    name = fmt.clip(info["name"], CELL) if info["name"] else tid
+    name = fmt.clip(naming.variable_name(info), CELL) if info["name"] else tid  # a variable: x, not x:0
     return f"{name}{fmt.shape_text(info['shape']) if info['shape'] else ''}"
 
 

@@ -147,11 +147,12 @@ class Player:
             style={"description_width": "initial"},
             tooltip="zoom in on the highlighted node; it stays in view as the sweep moves",
         )
+        asks = predicting.asks_anything(self.frames)  # a recording asks nothing: no predict box then
         predict = w.Checkbox(
-            value=self.predict,
+            value=self.predict and asks,
             description="predict",
             indent=False,
-            layout=w.Layout(width="90px"),
+            layout=w.Layout(width="90px", display=None if asks else "none"),
             tooltip="hide each gradient until you type it",
         )
         speed.observe(lambda change: setattr(play, "interval", change["new"]), names="value")

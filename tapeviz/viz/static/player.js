@@ -81,7 +81,7 @@ function draw(){var f=frames[current]; var hide=hiding(current);
     layer.appendChild(el('rect',{x:b[0]-2,y:b[1]-2,width:b[2]-b[0]+4,height:b[3]-b[1]+4,fill:'white','fill-opacity':0.9}));});
   if(!hide)(f.flow||[]).forEach(function(id){var p=paths[id];if(!p)return;
     var path=el('path',{d:'M'+p.map(function(q){return q[0]+','+q[1];}).join(' L'),fill:'none',stroke:style.flow,'stroke-width':3,'class':'tv-flow'});path.setAttribute(style.forward?'marker-end':'marker-start','url(#'+mark+')');layer.appendChild(path);});
-  Object.keys(edges).sort().forEach(function(id){var p=paths[id];if(!p||(hide&&(f.edges||{})[id]))return;var m=p[Math.floor(p.length/2)];
+  Object.keys(edges).sort().forEach(function(id){var p=paths[id];if(!p||spots[id]===null||(hide&&(f.edges||{})[id]))return;var m=p[Math.floor(p.length/2)];  // null: no clear place, no label
     var q=spots[id]||[m[0]+3,m[1]-7];  // the label's corner, placed once in Python off nodes and badges
     var w=6*edges[id].length+6; var g=el('g',{'class':'tv-edge-grad'});
     g.appendChild(el('rect',{x:q[0],y:q[1],width:w,height:13,rx:3,fill:'white','fill-opacity':0.85}));
