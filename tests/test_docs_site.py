@@ -389,7 +389,7 @@ def _stored_players(notebook):
 
 
 def _kernel_free_state(player):
-    """(caption, highlight position, predict box ticked, guess box shown) of a player page's root."""
+    """(caption, highlight position, predict box ticked, a question waiting for an answer) of a player page's root."""
     return player.evaluate(
         """(root, colour) => {
             const rect = [...root.querySelectorAll('g.tapeviz-overlay rect')]
@@ -397,14 +397,15 @@ def _kernel_free_state(player):
             return {caption: root.querySelector('.tv-caption').textContent,
                     highlight: rect ? [rect.getAttribute('x'), rect.getAttribute('y')] : null,
                     predict: root.querySelector('.tv-predict').checked,
-                    asking: root.querySelector('.tv-guess').style.display !== 'none'};
+                    asking: root.querySelector('.tv-guess-input:not([disabled])') !== null};
         }""",
         HIGHLIGHT,
     )
 
 
 def _step_through(frame, steps, predicting):
-    """Click "step" to the end; a predict-mode step is answered (wrongly) first. The captions shown."""
+    """Click "step" to the end; in predict mode each question is answered wrongly twice first (a retry,
+    then the value). The captions shown."""
     root = frame.locator("#tapeviz-player")
     shown, highlights = [], []
     state = _kernel_free_state(root)
@@ -414,11 +415,14 @@ def _step_through(frame, steps, predicting):
             state = _kernel_free_state(root)
         if state["asking"]:
             assert predicting, f"a player not in predict mode asks for an answer: {state}"
-            assert f"step {index} of" in state["caption"] and "what is" in state["caption"], state
-            frame.locator(".tv-guess-input").fill("12345")
-            frame.locator(".tv-check").click()
-            verdict = frame.locator(".tv-verdict").text_content()
-            assert verdict.startswith("\u2718 not quite"), f"step {index}: the answer 12345 got {verdict!r}"
+            assert f"step {index} of" in state["caption"] and "your turn" in state["caption"], state
+        while state["asking"]:  # each ? on the card: a wrong answer gets a retry, a second one the value
+            for attempt, expected_verdict in enumerate(("\u2718 not yet", "\u2718 not quite")):
+                frame.locator(".tv-guess-input:not([disabled])").fill("12345")
+                frame.locator(".tv-check").click()
+                # the last verdict said (a revealed question's line may have the next, still blank, below it)
+                verdict = [v.strip() for v in frame.locator(".tv-verdict").all_text_contents() if v.strip()][-1]
+                assert verdict.startswith(expected_verdict), f"step {index}, try {attempt + 1}: 12345 got {verdict!r}"
             state = _kernel_free_state(root)
         shown.append(state["caption"])
         highlights.append(state["highlight"])
