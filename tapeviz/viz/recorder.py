@@ -462,11 +462,16 @@ class SessionRecorder:
             return
         sweep.seqs.append(_next_seq())
         sweep.events.append(event)
-        rough = sweep.rough + EVENT_BYTES
-        for grad in event.grads:
-            if type(grad) is Tensor:  # an IndexedSlices is left to the exact count (reading it would densify it)
-                rough += grad._value.nbytes
-        sweep.rough = rough
+        # Roughly, by the gradient arriving at the step: each gradient is one step's upstream (or a
+        # result), so this adds them all up, a step late. An IndexedSlices is left to the exact count
+        # (reading its size would densify it).
+        try:
+            upstream = event.upstream[0]
+        except IndexError:  # an op without outputs
+            upstream = None
+        rough = sweep.rough = sweep.rough + (
+            EVENT_BYTES + upstream._value.nbytes if type(upstream) is Tensor else EVENT_BYTES
+        )
         # Settled early only when what it holds uncounted is worth a pass (past the budget, or big).
         if rough > SETTLE_BYTES and rough + self.untaped_bytes + self.sweep_bytes + self.log_bytes > self.budget:
             with self._lock:
