@@ -14,9 +14,11 @@ ways to keep them:
   ``explain`` needs them.
 
 It pays only for what a picture shows, and only when the picture is drawn:
-recording an event is appending a reference and adding up bytes (no copy,
-no reduction of an array, whatever its size); previews are computed by the
-trace builder, where the array lives, when something is drawn. What it
+recording an op is appending a reference, a backward step the same and
+adding the bytes of the gradient arriving at it (no copy, no reduction of
+an array, whatever its size); previews are computed by the trace builder,
+where the array lives, when something is drawn. Exact byte counts are
+taken late, and only for what outlives its tape's use (see below). What it
 holds is bounded in bytes, not in counts:
 
 * tensors a live tape holds anyway (its recorded entries) cost nothing more;
@@ -33,9 +35,15 @@ holds is bounded in bytes, not in counts:
   returned (the caller's);
 * everything about a tape goes when the tape is garbage collected.
 
-A running sweep is counted in batches (when it ends, or when it holds more
-than ``SETTLE_BYTES`` uncounted past the budget), so the bound holds
-between sweeps and is exceeded by at most that much during one.
+Counting is exact (distinct tensors, once each) but late. A tape's ops are
+weighed when it releases them, in one C-level pass. A closed sweep is
+counted when the next sweep starts, when a release brings large tensors,
+or when something reads the count (``held_bytes``, ``set_budget``): most
+tapes (a training step's, a lesson's) die before that, and their sweeps are
+never counted. A running sweep is counted early only when the rough sum of
+the gradients arriving at its steps passes ``SETTLE_BYTES`` past the
+budget. So the bound holds when the count is read, and is exceeded by at
+most one sweep between sweeps and about ``SETTLE_BYTES`` during one.
 
 A tape recorded before ``tapeviz.viz`` was imported is still drawn, from the
 tape's own ``history`` (its entries, or their sketches once released).
@@ -377,7 +385,7 @@ class SessionRecorder:
 
     Called once per op while listening: each kind of event has its
     ``on_<kind>`` handler (the bus finds it once), and the commonest (an op, a backward step) only append a
-    reference and add up bytes. Everything that counts bytes takes ``_lock``,
+    reference (and add up one gradient's bytes). Everything that counts bytes takes ``_lock``,
     so several threads recording at once keep the count exact.
 
     The budget bounds three kinds of holdings, oldest shed first: sweeps
