@@ -60,6 +60,7 @@ from itertools import chain
 
 from tapeviz.core import events
 from tapeviz.core.history import EntrySketch, TensorSketch
+from tapeviz.core.recording import TapeEntry
 from tapeviz.core.tape import tape_with_serial
 from tapeviz.core.tensor import Tensor, any_larger, is_tensor, tensor_id, to_array
 
@@ -297,15 +298,20 @@ def _released_bytes(log_events):
     released them; a variable read's output is the variable's array, and a summary holds none)."""
     # Most tapes hold no large output: seen in one C-level pass (no Python call per op), and done.
     try:
-        largest = max(map(_NBYTES, chain.from_iterable(map(_OUTPUTS, filter(_IS_OP, log_events)))), default=0)
+        outputs = chain(
+            chain.from_iterable(map(_OUTPUTS, filter(_IS_ENTRY, log_events))),
+            chain.from_iterable(map(_ENTRY_OUTPUTS, filter(_IS_OP, log_events))),
+        )
+        largest = max(map(_NBYTES, outputs), default=0)
     except AttributeError:  # a summary (the log was compacted): the exact count below
         largest = SMALL_BYTES + 1
     if largest <= SMALL_BYTES:
         return 0
     total = 0
-    for event in log_events:
-        if type(event) is _OP_EXECUTED:
-            entry = event.entry
+    for item in log_events:
+        kind = type(item)
+        if kind is _OP_EXECUTED or kind not in _EVENT_CLASSES:
+            entry = item.entry if kind is _OP_EXECUTED else item
             if entry.primitive.name == _READ:
                 continue
             for tensor in entry.outputs:
@@ -317,7 +323,10 @@ def _released_bytes(log_events):
 
 
 _IS_OP = events.OpExecuted.__instancecheck__
-_OUTPUTS = operator.attrgetter("entry.outputs")
+_IS_ENTRY = TapeEntry.__instancecheck__
+_OUTPUTS = operator.attrgetter("outputs")
+_ENTRY_OUTPUTS = operator.attrgetter("entry.outputs")
+_EVENT_CLASSES = frozenset(events.ALL_EVENTS)
 _NBYTES = operator.attrgetter("_value.nbytes")
 
 
@@ -332,7 +341,8 @@ class _TapeLog:
 
     Two flat lists rather than a list of pairs: one pair per op would be
     one more object for the garbage collector to walk for as long as the
-    tape lives. Sweeps are kept apart (``sweeps``), so the budget can drop
+    tape lives. For the same reason an op that only this tape recorded is
+    kept as its entry (``records`` gives it back as its ``OpExecuted``). Sweeps are kept apart (``sweeps``), so the budget can drop
     the oldest without touching the ops. ``outputs``: bytes of the large
     tensors its ops made (what the log holds alone once the tape releases);
     ``large``: what of that is charged to the budget (after a release).
@@ -366,7 +376,10 @@ class _TapeLog:
 
     @property
     def records(self):
-        records = list(zip(self.seqs, self.events))
+        """``(seq, event)`` in order; an op only this tape recorded is kept as its entry, and rebuilt here."""
+        serials = (self.serial,)
+        events_ = [item if type(item) in _EVENT_CLASSES else _OP_EXECUTED(item, serials) for item in self.events]
+        records = list(zip(self.seqs, events_))
         for sweep in self.sweeps:
             records += zip(sweep.seqs, sweep.events)
         records.sort(key=_SEQ)
@@ -449,9 +462,11 @@ class SessionRecorder:
         if tapes:
             seq = _next_seq()
             if len(tapes) == 1:
+                # Its entry rather than the event: the tape holds the entry anyway, and one object less
+                # kept per op is less for the garbage collector to walk (``records`` rebuilds the event).
                 log = self.logs.get(tapes[0]) or self._log(tapes[0])
                 log.seqs.append(seq)
-                log.events.append(event)
+                log.events.append(event.entry)
                 return
             for serial in tapes:
                 log = self.logs.get(serial) or self._log(serial)
@@ -667,7 +682,9 @@ class SessionRecorder:
         """Keep small tensors only in a released tape's log (and its sweeps): the tape no longer holds
         the large ones. A sweep's results, targets and sources stay: they are the caller's."""
         compaction = Compaction()
-        log.events = [compaction.event(event) for event in log.events]
+        log.events = [
+            compaction.event(item) if type(item) in _EVENT_CLASSES else compaction.entry(item) for item in log.events
+        ]
         self.log_bytes -= log.large
         log.large = log.outputs = 0
         self._heavy.pop(log.key, None)
