@@ -37,8 +37,8 @@ holds is bounded in bytes, not in counts:
 
 Counting is exact (distinct tensors, once each) but late. A tape's ops are
 weighed when it releases them, in one C-level pass. A closed sweep is
-counted when the next sweep starts, when a release brings large tensors,
-or when something reads the count (``held_bytes``, ``set_budget``): most
+counted when the next sweep starts, when a release brings more than the
+budget holds with it, or when something reads the count (``held_bytes``, ``set_budget``): most
 tapes (a training step's, a lesson's) die before that, and their sweeps are
 never counted. A running sweep is counted early only when the rough sum of
 the gradients arriving at its steps passes ``SETTLE_BYTES`` past the
@@ -545,7 +545,16 @@ class SessionRecorder:
         end = len(log.events)
         with self._lock:
             self._charge_release(log, end)
-            if log.large:
+            # Shed now if the budget cannot hold it with what the last sweeps roughly hold; else their
+            # exact count waits (their tape, a training step's, may well die before the next sweep).
+            if (
+                log.large
+                and self.untaped_bytes
+                + self.sweep_bytes
+                + self.log_bytes
+                + sum(sweep.rough for sweep in self._unsettled)
+                > self.budget
+            ):
                 self._fit()
 
     def _keep_in_log(self, event, seq=None):
