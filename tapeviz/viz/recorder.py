@@ -552,7 +552,7 @@ class SessionRecorder:
                 and self.untaped_bytes
                 + self.sweep_bytes
                 + self.log_bytes
-                + sum(sweep.rough for sweep in self._unsettled)
+                + sum(sweep.rough for sweep in tuple(self._unsettled))  # a copy: others append unlocked
                 > self.budget
             ):
                 self._fit()
