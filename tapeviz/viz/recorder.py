@@ -532,7 +532,9 @@ class SessionRecorder:
         self._keep_untaped(_next_seq(), event)  # an assignment: explain() tells what changed a variable
 
     def on_tape_entered(self, event):
-        self._keep_in_log(event)
+        log = self.logs.get(event.tape) or self._log(event.tape)  # _keep_in_log, spelled out: once per tape
+        log.seqs.append(_next_seq())
+        log.events.append(event)
 
     on_tape_exited = on_watched = on_tape_entered
 
@@ -626,7 +628,8 @@ class SessionRecorder:
         then large tensors become summaries (of released logs, closed sweeps, and ``own``: the
         open sweep of the calling thread), then the oldest sweeps and untaped ops go.
         """
-        self._bury()
+        if self._dead:
+            self._bury()
         if self._unsettled:
             self._settle_all()
         if self.untaped_bytes + self.sweep_bytes + self.log_bytes <= self.budget:
