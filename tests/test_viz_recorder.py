@@ -169,3 +169,34 @@ def test_a_dead_tape_gives_its_bytes_back(budget):
     gc.collect()
     after = recorder.SESSION.held_bytes()
     assert after < before - 3 * 128 * 128 * 4
+
+
+def test_a_tape_that_dies_before_the_next_sweep_is_never_counted(monkeypatch):
+    """Counting is late: a training step's tape dies before the next sweep starts, and costs no count."""
+    viz.watch_all()
+    recorder.SESSION.held_bytes()  # what earlier tests left to count is counted now
+    counted = []
+    charge = recorder._Sweep.charge
+
+    def spy(self, sweep_events, last=False):
+        counted.append(len(sweep_events))
+        return charge(self, sweep_events, last)
+
+    monkeypatch.setattr(recorder._Sweep, "charge", spy)
+    x = tf.Variable(np.ones(8, np.float32))
+
+    def step():
+        with tf.GradientTape() as tape:
+            y = tf.reduce_sum(tf.sin(x) * x)
+        return tape.gradient(y, x)
+
+    for _ in range(20):
+        step()
+    assert counted == []
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(x * x)
+    tape.gradient(y, x)
+    before = recorder.SESSION.sweep_bytes
+    recorder.SESSION.held_bytes()  # reading the count counts the live tape's sweep
+    assert len(counted) == 1 and recorder.SESSION.sweep_bytes > before
+    assert viz.trace_of(tape).sweeps[-1]["results"][0].startswith("mean")

@@ -14,9 +14,11 @@ ways to keep them:
   ``explain`` needs them.
 
 It pays only for what a picture shows, and only when the picture is drawn:
-recording an event is appending a reference and adding up bytes (no copy,
-no reduction of an array, whatever its size); previews are computed by the
-trace builder, where the array lives, when something is drawn. What it
+recording an op is appending a reference, a backward step the same and
+adding the bytes of the gradient arriving at it (no copy, no reduction of
+an array, whatever its size); previews are computed by the trace builder,
+where the array lives, when something is drawn. Exact byte counts are
+taken late, and only for what outlives its tape's use (see below). What it
 holds is bounded in bytes, not in counts:
 
 * tensors a live tape holds anyway (its recorded entries) cost nothing more;
@@ -33,9 +35,15 @@ holds is bounded in bytes, not in counts:
   returned (the caller's);
 * everything about a tape goes when the tape is garbage collected.
 
-A running sweep is counted in batches (when it ends, or when it holds more
-than ``SETTLE_BYTES`` uncounted past the budget), so the bound holds
-between sweeps and is exceeded by at most that much during one.
+Counting is exact (distinct tensors, once each) but late. A tape's ops are
+weighed when it releases them, in one C-level pass. A closed sweep is
+counted when the next sweep starts, when a release brings more than the
+budget holds with it, or when something reads the count (``held_bytes``, ``set_budget``): most
+tapes (a training step's, a lesson's) die before that, and their sweeps are
+never counted. A running sweep is counted early only when the rough sum of
+the gradients arriving at its steps passes ``SETTLE_BYTES`` past the
+budget. So the bound holds when the count is read, and is exceeded by at
+most one sweep between sweeps and about ``SETTLE_BYTES`` during one.
 
 A tape recorded before ``tapeviz.viz`` was imported is still drawn, from the
 tape's own ``history`` (its entries, or their sketches once released).
@@ -44,14 +52,17 @@ tape's own ``history`` (its entries, or their sketches once released).
 import dataclasses
 import functools
 import itertools
+import operator
 import threading
 import weakref
 from collections import OrderedDict, deque
+from itertools import chain
 
 from tapeviz.core import events
 from tapeviz.core.history import EntrySketch, TensorSketch
+from tapeviz.core.recording import TapeEntry
 from tapeviz.core.tape import tape_with_serial
-from tapeviz.core.tensor import Tensor, any_larger, is_tensor, tensor_id, to_array, total_nbytes
+from tapeviz.core.tensor import Tensor, any_larger, is_tensor, tensor_id, to_array
 
 SMALL_BYTES = 1024  # tensors up to this size are kept whole whatever happens
 DEFAULT_BUDGET = 16 << 20  # bytes the session recorder may hold that no tape holds
@@ -201,10 +212,12 @@ class _Sweep:
     ``large``: bytes of the tensors over ``SMALL_BYTES`` that the sweep's
     events hold and no tape does (its gradients); ``small``: the rest of its
     cost (events, small tensors). The events before ``counted`` are in those
-    figures; the later ones only in ``rough`` (a quick upper-bound count of
-    their gradients' bytes), until the sweep is settled: at its end, or
-    sooner when ``rough`` would pass the budget. ``seen``: ids of the tensors
-    counted, so a gradient passed on as the next step's upstream counts once.
+    figures; the later ones only in ``rough`` (a quick count of their
+    gradients' bytes), until the sweep is settled: once it ended and the
+    next sweep starts (or something reads the count; never, if its tape dies
+    first), or sooner when ``rough`` would pass the budget. ``seen``: ids of
+    the tensors counted, so a gradient passed on as the next step's upstream
+    counts once (None once the sweep is counted to its end).
     """
 
     __slots__ = (
@@ -231,19 +244,40 @@ class _Sweep:
         self.open = True  # events still arrive (from the thread sweeping); only that thread rewrites them
         self.alive = True
 
-    def charge(self, sweep_events):
-        """Count the tensors of ``sweep_events`` not counted yet, and the events; returns the large bytes added."""
+    def charge(self, sweep_events, last=False):
+        """Count the tensors of ``sweep_events`` not counted yet, and the events; returns the large bytes added.
+
+        ``last``: no event comes after these (the ids seen need not be kept).
+        """
         held = {}  # id -> tensor: ids are unique while the events hold the tensors
-        for tensors in map(_charged_tensors, sweep_events):
-            for tensor in tensors:
-                if type(tensor) is Tensor:  # not None, a variable (the user's), a summary
-                    held[id(tensor)] = tensor
-        fresh = held.keys() - self.seen
-        self.seen |= fresh
-        tensors = [held[key] for key in fresh]
-        large = total_nbytes(tensors, SMALL_BYTES, TENSOR_BYTES)
+        for event in sweep_events:
+            kind = type(event)
+            if kind is _BACKWARD_STEP:
+                for tensor in event.upstream:
+                    if type(tensor) is Tensor:  # not None, a variable (the user's), a summary
+                        held[id(tensor)] = tensor
+                for tensor in event.grads:
+                    if type(tensor) is Tensor:
+                        held[id(tensor)] = tensor
+            else:
+                for tensor in _charged_tensors(event):
+                    if type(tensor) is Tensor:
+                        held[id(tensor)] = tensor
+        seen = self.seen
+        if seen:
+            for key in seen.intersection(held):
+                del held[key]
+        if not last:
+            seen.update(held)
+        large = small = 0
+        for tensor in held.values():
+            size = tensor._value.nbytes
+            if size > SMALL_BYTES:
+                large += size + TENSOR_BYTES
+            else:
+                small += size + TENSOR_BYTES
         self.large += large
-        self.small += total_nbytes(tensors, -1, TENSOR_BYTES) - large + EVENT_BYTES * len(sweep_events)
+        self.small += small + EVENT_BYTES * len(sweep_events)
         return large
 
 
@@ -259,6 +293,43 @@ def _charged_tensors(event):
     return ()
 
 
+def _released_bytes(log_events):
+    """Bytes of the large outputs of the ops among ``log_events`` (what a log holds alone once its tape
+    released them; a variable read's output is the variable's array, and a summary holds none)."""
+    # Most tapes hold no large output: seen in one C-level pass (no Python call per op), and done.
+    try:
+        outputs = chain(
+            chain.from_iterable(map(_OUTPUTS, filter(_IS_ENTRY, log_events))),
+            chain.from_iterable(map(_ENTRY_OUTPUTS, filter(_IS_OP, log_events))),
+        )
+        largest = max(map(_NBYTES, outputs), default=0)
+    except AttributeError:  # a summary (the log was compacted): the exact count below
+        largest = SMALL_BYTES + 1
+    if largest <= SMALL_BYTES:
+        return 0
+    total = 0
+    for item in log_events:
+        kind = type(item)
+        if kind is _OP_EXECUTED or kind not in _EVENT_CLASSES:
+            entry = item.entry if kind is _OP_EXECUTED else item
+            if entry.primitive.name == _READ:
+                continue
+            for tensor in entry.outputs:
+                if type(tensor) is Tensor:
+                    size = tensor._value.nbytes
+                    if size > SMALL_BYTES:
+                        total += size + TENSOR_BYTES
+    return total
+
+
+_IS_OP = events.OpExecuted.__instancecheck__
+_IS_ENTRY = TapeEntry.__instancecheck__
+_OUTPUTS = operator.attrgetter("outputs")
+_ENTRY_OUTPUTS = operator.attrgetter("entry.outputs")
+_EVENT_CLASSES = frozenset(events.ALL_EVENTS)
+_NBYTES = operator.attrgetter("_value.nbytes")
+
+
 def _large_bytes(sweep_events):
     """Bytes of the distinct large tensors (no tape's) that ``sweep_events`` hold."""
     tensors = {id(t): t for event in sweep_events for t in _charged_tensors(event) if _is_large(t)}
@@ -270,13 +341,26 @@ class _TapeLog:
 
     Two flat lists rather than a list of pairs: one pair per op would be
     one more object for the garbage collector to walk for as long as the
-    tape lives. Sweeps are kept apart (``sweeps``), so the budget can drop
+    tape lives. For the same reason an op that only this tape recorded is
+    kept as its entry (``records`` gives it back as its ``OpExecuted``). Sweeps are kept apart (``sweeps``), so the budget can drop
     the oldest without touching the ops. ``outputs``: bytes of the large
     tensors its ops made (what the log holds alone once the tape releases);
     ``large``: what of that is charged to the budget (after a release).
     """
 
-    __slots__ = ("serial", "key", "seqs", "events", "related", "outputs", "large", "sweeps", "open_sweep", "tape_ref")
+    __slots__ = (
+        "serial",
+        "key",
+        "seqs",
+        "events",
+        "related",
+        "outputs",
+        "large",
+        "released",
+        "sweeps",
+        "open_sweep",
+        "tape_ref",
+    )
 
     def __init__(self, serial, key):
         self.serial, self.key = serial, key
@@ -285,13 +369,17 @@ class _TapeLog:
         self.related = set()  # serials of tapes that shared an op with this one
         self.outputs = 0
         self.large = 0
+        self.released = 0  # events before this one were counted into ``outputs``
         self.sweeps = deque()  # _Sweep, oldest first
         self.open_sweep = None
         self.tape_ref = None  # keeps the weak reference (and its callback) alive
 
     @property
     def records(self):
-        records = list(zip(self.seqs, self.events))
+        """``(seq, event)`` in order; an op only this tape recorded is kept as its entry, and rebuilt here."""
+        serials = (self.serial,)
+        events_ = [item if type(item) in _EVENT_CLASSES else _OP_EXECUTED(item, serials) for item in self.events]
+        records = list(zip(self.seqs, events_))
         for sweep in self.sweeps:
             records += zip(sweep.seqs, sweep.events)
         records.sort(key=_SEQ)
@@ -310,7 +398,7 @@ class SessionRecorder:
 
     Called once per op while listening: each kind of event has its
     ``on_<kind>`` handler (the bus finds it once), and the commonest (an op, a backward step) only append a
-    reference and add up bytes. Everything that counts bytes takes ``_lock``,
+    reference (and add up one gradient's bytes). Everything that counts bytes takes ``_lock``,
     so several threads recording at once keep the count exact.
 
     The budget bounds three kinds of holdings, oldest shed first: sweeps
@@ -332,12 +420,13 @@ class SessionRecorder:
         self._heavy = OrderedDict()  # key -> _Sweep or _TapeLog holding large tensors alone, oldest first
         self._next_key = itertools.count().__next__
         self._dead = deque()  # logs of tapes that died, discharged under the lock
+        self._unsettled = deque()  # closed sweeps not counted yet
         self._lock = threading.RLock()
 
     def held_bytes(self):
         """Bytes the recorder holds that no tape does (what ``budget`` bounds)."""
         with self._lock:
-            self._bury()
+            self._fit()  # counts what is left to count, and sheds past the budget
             return self.untaped_bytes + self.sweep_bytes + self.log_bytes
 
     def _log(self, serial):
@@ -367,19 +456,24 @@ class SessionRecorder:
 
     # -- one handler per event type ----------------------------------------------------------
     def on_op_executed(self, event):
+        """The commonest event: a reference appended to each recording tape's log, nothing counted
+        (a log's bytes are counted when its tape releases them: ``on_tape_released``)."""
         tapes = event.tapes
-        entry = event.entry
         if tapes:
             seq = _next_seq()
-            outputs = total_nbytes(entry.outputs, SMALL_BYTES, TENSOR_BYTES) if entry.primitive.name != _READ else 0
+            if len(tapes) == 1:
+                # Its entry rather than the event: the tape holds the entry anyway, and one object less
+                # kept per op is less for the garbage collector to walk (``records`` rebuilds the event).
+                log = self.logs.get(tapes[0]) or self._log(tapes[0])
+                log.seqs.append(seq)
+                log.events.append(event.entry)
+                return
             for serial in tapes:
                 log = self.logs.get(serial) or self._log(serial)
                 log.seqs.append(seq)
                 log.events.append(event)
-                log.outputs += outputs
-                if len(tapes) > 1:
-                    log.related.update(tapes)
-        elif entry.depth == 0:  # ops a sweep ran outside every tape belong to no picture
+                log.related.update(tapes)
+        elif event.entry.depth == 0:  # ops a sweep ran outside every tape belong to no picture
             self._keep_untaped(_next_seq(), compact(event))
 
     def on_backward_step(self, event):
@@ -391,16 +485,27 @@ class SessionRecorder:
             return
         sweep.seqs.append(_next_seq())
         sweep.events.append(event)
-        sweep.rough += EVENT_BYTES + total_nbytes(event.grads, -1, TENSOR_BYTES)
+        # Roughly, by the gradient arriving at the step: each gradient is one step's upstream (or a
+        # result), so this adds them all up, a step late. An IndexedSlices is left to the exact count
+        # (reading its size would densify it).
+        try:
+            upstream = event.upstream[0]
+        except IndexError:  # an op without outputs
+            upstream = None
+        rough = sweep.rough = sweep.rough + (
+            EVENT_BYTES + upstream._value.nbytes if type(upstream) is Tensor else EVENT_BYTES
+        )
         # Settled early only when what it holds uncounted is worth a pass (past the budget, or big).
-        if sweep.rough > SETTLE_BYTES and sweep.rough + self.untaped_bytes + self.sweep_bytes + self.log_bytes > (
-            self.budget
-        ):
-            self._settle(sweep)
+        if rough > SETTLE_BYTES and rough + self.untaped_bytes + self.sweep_bytes + self.log_bytes > self.budget:
+            with self._lock:
+                self._count(sweep)
+                self._fit(sweep)
 
     def on_sweep_started(self, event):
         log = self.logs.get(event.tape) or self._log(event.tape)
         with self._lock:
+            if self._unsettled:  # what the last sweeps left to count, when their tapes lived on
+                self._fit()
             if log.sweeps:
                 previous = log.sweeps[-1]
                 if previous.alive:
@@ -420,13 +525,16 @@ class SessionRecorder:
         sweep.seqs.append(_next_seq())
         sweep.events.append(event)
         log.open_sweep = None
-        self._settle(sweep, closing=True)
+        sweep.open = False
+        self._unsettled.append(sweep)  # counted later, and only if its tape outlives the next sweep's start
 
     def on_variable_assigned(self, event):
         self._keep_untaped(_next_seq(), event)  # an assignment: explain() tells what changed a variable
 
     def on_tape_entered(self, event):
-        self._keep_in_log(event)
+        log = self.logs.get(event.tape) or self._log(event.tape)  # _keep_in_log, spelled out: once per tape
+        log.seqs.append(_next_seq())
+        log.events.append(event)
 
     on_tape_exited = on_watched = on_tape_entered
 
@@ -434,13 +542,22 @@ class SessionRecorder:
         """The tape no longer holds its entries: the log's large tensors are charged to the budget."""
         self._keep_in_log(event)
         log = self.logs.get(event.tape)
-        if event.reason == "deleted" or log is None or not log.outputs:
+        if event.reason == "deleted" or log is None:
             return
+        end = len(log.events)
         with self._lock:
-            self.log_bytes += log.outputs - log.large
-            log.large = log.outputs
-            self._heavy[log.key] = log
-            self._fit()
+            self._charge_release(log, end)
+            # Shed now if the budget cannot hold it with what the last sweeps roughly hold; else their
+            # exact count waits (their tape, a training step's, may well die before the next sweep).
+            if (
+                log.large
+                and self.untaped_bytes
+                + self.sweep_bytes
+                + self.log_bytes
+                + sum(sweep.rough for sweep in tuple(self._unsettled))  # a copy: others append unlocked
+                > self.budget
+            ):
+                self._fit()
 
     def _keep_in_log(self, event, seq=None):
         serial = getattr(event, "tape", None)
@@ -450,30 +567,47 @@ class SessionRecorder:
             log.events.append(event)
 
     # -- the budget ---------------------------------------------------------------------------
-    def _settle(self, sweep, closing=False):
-        """Count the sweep's events not counted yet, exactly, and shed what the budget cannot hold.
+    def _count(self, sweep):
+        """Count the sweep's events not counted yet, exactly (under the lock).
 
-        Called by the thread running the sweep, so rewriting its events (a demotion) races with nothing.
+        By the thread running the sweep, or once it closed: rewriting its events (after a
+        demotion) races with nothing.
         """
-        with self._lock:
-            events_ = sweep.events
-            if sweep.demoted:
-                compaction = Compaction()
-                for position in range(sweep.counted, len(events_)):
-                    events_[position] = compaction.event(events_[position], True)
-            before = sweep.large + sweep.small
-            sweep.charge(events_[sweep.counted :])
-            sweep.counted, sweep.rough = len(events_), 0
-            if sweep.demoted:  # what is still large is a result: the sweep's fixed cost
-                sweep.small, sweep.large = sweep.small + sweep.large, 0
-            if closing:
-                sweep.open = False
-                sweep.seen = set()  # nothing more to count: free the ids
-            if sweep.alive:
-                self.sweep_bytes += sweep.large + sweep.small - before
-                if sweep.large:
-                    self._heavy[sweep.key] = sweep
-                self._fit(sweep)
+        events_ = sweep.events
+        if sweep.demoted:
+            compaction = Compaction()
+            for position in range(sweep.counted, len(events_)):
+                events_[position] = compaction.event(events_[position], True)
+        before = sweep.large + sweep.small
+        sweep.charge(events_[sweep.counted :], last=not sweep.open)
+        sweep.counted, sweep.rough = len(events_), 0
+        if sweep.demoted:  # what is still large is a result: the sweep's fixed cost
+            sweep.small, sweep.large = sweep.small + sweep.large, 0
+        if not sweep.open:
+            sweep.seen = None  # nothing more to count: free the ids
+        if sweep.alive:
+            self.sweep_bytes += sweep.large + sweep.small - before
+            if sweep.large:
+                self._heavy[sweep.key] = sweep
+
+    def _charge_release(self, log, end):
+        """Charge the large outputs of ``log``'s first ``end`` events, which its tape released (under the lock)."""
+        if self.logs.get(log.serial) is not log:
+            return  # the tape died first: nothing to charge
+        log.outputs += _released_bytes(log.events[log.released : end])
+        log.released = max(log.released, end)
+        if log.outputs > log.large:
+            self.log_bytes += log.outputs - log.large
+            log.large = log.outputs
+            self._heavy[log.key] = log
+
+    def _settle_all(self):
+        """Count what closed sweeps left to count, where their tapes live (under the lock)."""
+        unsettled = self._unsettled
+        while unsettled:
+            item = unsettled.popleft()
+            if item.alive:
+                self._count(item)
 
     def _keep_untaped(self, seq, event):
         size = EVENT_BYTES
@@ -494,7 +628,10 @@ class SessionRecorder:
         then large tensors become summaries (of released logs, closed sweeps, and ``own``: the
         open sweep of the calling thread), then the oldest sweeps and untaped ops go.
         """
-        self._bury()
+        if self._dead:
+            self._bury()
+        if self._unsettled:
+            self._settle_all()
         if self.untaped_bytes + self.sweep_bytes + self.log_bytes <= self.budget:
             return
         # Shed down to a low-water mark, so the next events do not each pay for shedding again.
@@ -557,7 +694,9 @@ class SessionRecorder:
         """Keep small tensors only in a released tape's log (and its sweeps): the tape no longer holds
         the large ones. A sweep's results, targets and sources stay: they are the caller's."""
         compaction = Compaction()
-        log.events = [compaction.event(event) for event in log.events]
+        log.events = [
+            compaction.event(item) if type(item) in _EVENT_CLASSES else compaction.entry(item) for item in log.events
+        ]
         self.log_bytes -= log.large
         log.large = log.outputs = 0
         self._heavy.pop(log.key, None)
@@ -568,6 +707,8 @@ class SessionRecorder:
     def compact_released(self):
         """Compact every released tape's log now, whatever the budget (frees what only the recorder holds)."""
         with self._lock:
+            self._bury()
+            self._settle_all()
             for item in [item for item in self._heavy.values() if type(item) is _TapeLog]:
                 self._compact(item)
 
