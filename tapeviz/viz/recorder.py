@@ -271,7 +271,7 @@ class _Sweep:
             seen.update(held)
         large = small = 0
         for tensor in held.values():
-            size = tensor._value.nbytes
+            size = to_array(tensor).nbytes
             if size > SMALL_BYTES:
                 large += size + TENSOR_BYTES
             else:
@@ -316,7 +316,7 @@ def _released_bytes(log_events):
                 continue
             for tensor in entry.outputs:
                 if type(tensor) is Tensor:
-                    size = tensor._value.nbytes
+                    size = to_array(tensor).nbytes
                     if size > SMALL_BYTES:
                         total += size + TENSOR_BYTES
     return total
@@ -493,7 +493,7 @@ class SessionRecorder:
         except IndexError:  # an op without outputs
             upstream = None
         rough = sweep.rough = sweep.rough + (
-            EVENT_BYTES + upstream._value.nbytes if type(upstream) is Tensor else EVENT_BYTES
+            EVENT_BYTES + to_array(upstream).nbytes if type(upstream) is Tensor else EVENT_BYTES
         )
         # Settled early only when what it holds uncounted is worth a pass (past the budget, or big).
         if rough > SETTLE_BYTES and rough + self.untaped_bytes + self.sweep_bytes + self.log_bytes > self.budget:
