@@ -66,6 +66,13 @@ def record(primitive, inputs, outputs, attrs):
         if primitive.differentiable is None:
             return None
         return tapes[0].record_op(primitive, inputs, outputs, attrs, local)
+    if len(tapes) == 1 and primitive.differentiable is not None:  # one tape, someone listening (a lesson)
+        tape = tapes[0]
+        entry = tape.record_op(primitive, inputs, outputs, attrs, local)
+        if entry is not None:
+            events.emit(_op_executed(entry, (tape.serial,)), _listeners)
+            return entry
+        # unwatched inputs: not recorded; the listeners may still want it, below
     depth = local["depth"]
     if not tapes and depth and not _sweep_op_listeners:
         return None  # a sweep's arithmetic that no tape records and no listener wants: the commonest early out
