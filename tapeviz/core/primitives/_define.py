@@ -15,6 +15,7 @@ _next_id = next_id
 
 _local = state.local
 _listeners = state.listeners
+_sweep_op_listeners = state.sweep_op_listeners
 
 
 def unary(tf_name, prim_name, kernel, doc, differentiable=True, floats_only=False):
@@ -103,8 +104,8 @@ def binary(tf_name, prim_name, kernel, doc, differentiable=True, numbers_only=Fa
         output._value = value
         output._id = _next_id()
         local = _local.__dict__  # one thread-local lookup (state.py)
-        if _listeners or local["tracers"]:
-            record(primitive, (x, y), (output,), NO_ATTRS)
+        if local["tracers"] or (_listeners and (local["tapes"] or not local["depth"] or _sweep_op_listeners)):
+            record(primitive, (x, y), (output,), NO_ATTRS)  # (a rule's op outside every tape: nobody wants it)
         elif tapes := local["tapes"]:
             if len(tapes) == 1 and recorded_by_one:  # record()'s commonest case, without its tests
                 tapes[0].record_op(primitive, (x, y), (output,), NO_ATTRS, local)
