@@ -62,13 +62,11 @@ def record(primitive, inputs, outputs, attrs):
         for tracer in tracers:
             tracer.capture(primitive, inputs, outputs, attrs)
     tapes = local["tapes"]
-    if len(tapes) == 1 and not _listeners:  # the commonest case: one tape, nobody listening
-        if primitive.differentiable is None:
-            return None
-        return tapes[0].record_op(primitive, inputs, outputs, attrs, local)
-    if len(tapes) == 1 and primitive.differentiable is not None:  # one tape, someone listening (a lesson)
+    if len(tapes) == 1 and primitive.differentiable is not None:  # the commonest case: one tape, in one call
         tape = tapes[0]
         entry = tape.record_op(primitive, inputs, outputs, attrs, local)
+        if not _listeners:
+            return entry
         if entry is not None:
             events.emit(_op_executed(entry, (tape.serial,)), _listeners)
             return entry
