@@ -18,8 +18,6 @@ import os
 
 import pytest
 
-import tapeviz.core
-
 
 def pytest_collection_modifyitems(config, items):
     for item in items:
@@ -57,9 +55,16 @@ def longest_first(items):
     return [item for tests in order for item in tests]
 
 
-@pytest.fixture(autouse=True)
-def _tapeviz_numpy_warning_filter():
-    # pytest resets warning filters around each test; put back the one the
-    # package installs at import (tests/test_numerics.py checks it in a subprocess).
-    tapeviz.core.quiet_numpy_warnings()
+@pytest.fixture
+def session_recorder():
+    """The visualizer's session recorder on during a test, off after it.
+
+    Importing tapeviz.viz switches it on; a viz test module turns it off at import
+    (``viz.stop_watching()``) and takes this fixture (``pytestmark``), so test modules
+    that do not draw see the core with no listener.
+    """
+    import tapeviz.viz as viz
+
+    viz.watch_all()
     yield
+    viz.stop_watching()

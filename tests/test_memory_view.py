@@ -8,11 +8,7 @@ import tapeviz.viz as viz
 viz.stop_watching()  # keep the session recorder on only inside these tests
 
 
-@pytest.fixture(autouse=True)
-def _session_recorder():
-    viz.watch_all()
-    yield
-    viz.stop_watching()
+pytestmark = pytest.mark.usefixtures("session_recorder")
 
 
 def _two_tapes():

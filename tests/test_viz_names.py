@@ -19,11 +19,7 @@ from tapeviz.viz import export as exporting
 viz.stop_watching()  # on only during these tests (as tests/test_viz_player.py)
 
 
-@pytest.fixture(autouse=True)
-def _session_recorder():
-    viz.watch_all()
-    yield
-    viz.stop_watching()
+pytestmark = pytest.mark.usefixtures("session_recorder")
 
 
 TRACE_ID = re.compile(r"(?<![\w#])t\d+\b")  # a raw trace id (t4) in text shown to a student

@@ -12,11 +12,7 @@ import tapeviz.viz as viz
 viz.stop_watching()
 
 
-@pytest.fixture(autouse=True)
-def _session_recorder():
-    viz.watch_all()
-    yield
-    viz.stop_watching()
+pytestmark = pytest.mark.usefixtures("session_recorder")
 
 
 from tapeviz.viz import frames, predict, render  # noqa: E402

@@ -22,11 +22,7 @@ from tests.rule_cases import complex as complex_cases
 viz.stop_watching()  # on only during these tests (see test_viz_player.py)
 
 
-@pytest.fixture(autouse=True)
-def _session_recorder():
-    viz.watch_all()
-    yield
-    viz.stop_watching()
+pytestmark = pytest.mark.usefixtures("session_recorder")
 
 
 from tapeviz.viz import card as cards  # noqa: E402

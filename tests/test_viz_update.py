@@ -16,11 +16,7 @@ from tapeviz.viz import legend as legends
 viz.stop_watching()  # on only during these tests (see test_viz_player)
 
 
-@pytest.fixture(autouse=True)
-def _session_recorder():
-    viz.watch_all()
-    yield
-    viz.stop_watching()
+pytestmark = pytest.mark.usefixtures("session_recorder")
 
 
 needs_dot = pytest.mark.skipif(render.dot_binary() is None, reason="Graphviz `dot` program not installed")

@@ -9,11 +9,7 @@ from tapeviz.viz import export as exporting
 viz.stop_watching()  # on only during these tests (as tests/test_viz_player.py)
 
 
-@pytest.fixture(autouse=True)
-def _session_recorder():
-    viz.watch_all()
-    yield
-    viz.stop_watching()
+pytestmark = pytest.mark.usefixtures("session_recorder")
 
 
 def test_a_200_step_sin_loop_that_underflows_says_so():
