@@ -28,7 +28,6 @@ REVERSE_STYLE = {
     "badge_edge": "#b91c1c",
     "badge_text": "#991b1b",
     "forward": False,
-    "ask": "upstream \u00d7 local",
 }
 FORWARD_STYLE = {
     "flow": "#2563eb",
@@ -36,7 +35,6 @@ FORWARD_STYLE = {
     "badge_edge": "#1d4ed8",
     "badge_text": "#1e3a8a",
     "forward": True,
-    "ask": "the output's tangent",
 }
 _NUM = r"-?\d+(?:\.\d+)?"
 
