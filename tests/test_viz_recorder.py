@@ -178,9 +178,9 @@ def test_a_tape_that_dies_before_the_next_sweep_is_never_counted(monkeypatch):
     counted = []
     charge = recorder._Sweep.charge
 
-    def spy(self, sweep_events, last=False):
-        counted.append(len(sweep_events))
-        return charge(self, sweep_events, last)
+    def spy(self, steps, tensors, n_events, last=False):
+        counted.append(n_events)
+        return charge(self, steps, tensors, n_events, last)
 
     monkeypatch.setattr(recorder._Sweep, "charge", spy)
     x = tf.Variable(np.ones(8, np.float32))
