@@ -152,6 +152,27 @@ def test_a_failing_sweep_still_delivers_the_steps_that_ran(no_listeners):
     assert not [e for e in reader if isinstance(e, events.SweepFinished)]
 
 
+def test_a_tape_reader_hears_the_last_row_of_a_jacobian_and_a_step_listener_every_row(no_listeners):
+    every, reader = [], []
+    hears_all = events.subscribe(every.append)
+    reads = events.subscribe(reader.append, reads_tapes=True)
+    try:
+        x = tf.Variable([1.0, 2.0, 3.0])
+        with tf.GradientTape(persistent=True) as tape:
+            y = x * x
+        jacobian = tape.jacobian(y, x)
+        batch = tape.batch_jacobian(tf.reshape(y, [1, 3]), tf.reshape(x, [1, 3]))
+    finally:
+        events.unsubscribe(hears_all)
+        events.unsubscribe(reads)
+    started = [e for e in every if isinstance(e, events.SweepStarted)]
+    assert len(started) == 3 + 3  # a row per element of each target
+    read = [e for e in reader if isinstance(e, events.SweepStarted)]
+    assert read == [started[2], started[5]]  # the last row of each
+    assert [e.results for e in reader if isinstance(e, events.SweepFinished)][0][0].numpy().tolist() == [0, 0, 6]
+    assert jacobian.numpy().tolist() == [[2, 0, 0], [0, 4, 0], [0, 0, 6]] and batch.shape == (1, 3, 3)
+
+
 def test_a_release_hands_its_entries_to_the_listeners(no_listeners):
     heard = []
     with events.listening(heard.append):

@@ -48,7 +48,8 @@ def test_recording_never_copies_or_reduces_an_array(monkeypatch):
     monkeypatch.undo()
     assert jac.shape == (300, 300)
     trace = viz.trace_of(tape)
-    assert len(trace.sweeps) == 300 and trace.sweeps[-1]["results"][0].startswith("mean")
+    # The recorder hears a jacobian's last row (one row shows how each is computed), and keeps it.
+    assert len(trace.sweeps) == 1 and trace.sweeps[-1]["results"][0].startswith("mean")
 
 
 def test_the_byte_count_stays_exact_under_eight_threads(budget):

@@ -495,9 +495,9 @@ class GradientTape:
         flat_sources = _flatten_sources(sources)
         self._start_computing("jacobian")
         try:
-            rows = []
-            for seed in _unit_seeds(target._value.shape, target.dtype):
-                rows.append(sweep(self, [target], flat_sources, [seed]))
+            rows, last = [], target._value.size - 1
+            for row, seed in enumerate(_unit_seeds(target._value.shape, target.dtype)):
+                rows.append(sweep(self, [target], flat_sources, [seed], readers=row == last))
         finally:
             self._finish_computing()
         results = []
@@ -562,10 +562,10 @@ class GradientTape:
         self._start_computing("batch_jacobian")
         try:
             inner = target._value.shape[1:]
-            rows = []
-            for seed in _unit_seeds(inner, target.dtype):
+            rows, last = [], int(np.prod(inner)) - 1
+            for row, seed in enumerate(_unit_seeds(inner, target.dtype)):
                 full = zeros((batch,) + tuple(inner), target.dtype) + seed  # every example at once
-                rows.append(sweep(self, [target], [source], [full])[0])
+                rows.append(sweep(self, [target], [source], [full], readers=row == last)[0])
         finally:
             self._finish_computing()
         if all(r is None for r in rows):  # zeros even for "none": TF stacks zero rows here
@@ -738,13 +738,16 @@ def _assemble(column, target_shape, source, unconnected):
 # to listeners from one place (_Announcer).
 
 
-def sweep(tape, targets, sources, seeds):
+def sweep(tape, targets, sources, seeds, readers=True):
     """Reverse-mode sweep over ``tape``'s entries: d(sum of targets)/d(each source).
 
     Returns one gradient (or None when unconnected) per source. Gradient ops
     run as ordinary tapeviz ops, so tapes that are recording see them.
+    ``readers=False``: listeners that read tapes do not hear it (a jacobian's
+    rows but the last: they keep the newest sweep, and one row shows how each
+    is computed); those that hear every step do.
     """
-    announce = _Announcer(tape.serial)
+    announce = _Announcer(tape.serial, readers)
     announce.started(targets, sources, seeds)
     entries, needs, reachable = _entries_on_path(tape, sources)
     cotangents = _Cotangents(sources)
@@ -946,14 +949,15 @@ class _Announcer:
     per step, one event per batch).
     """
 
-    __slots__ = ("serial", "step", "batch", "batch_bytes")
+    __slots__ = ("serial", "audience", "step", "batch", "batch_bytes")
 
-    def __init__(self, serial):
+    def __init__(self, serial, readers=True):
         self.serial = serial
+        self.audience = state.listeners if readers else state.step_listeners  # who hears the start and end
         # The per-entry hook is None without listeners, so the walk skips it with one test.
-        if not state.listeners:
+        if not self.audience:
             self.step = None
-        elif not state.tape_readers:
+        elif not readers or not state.tape_readers:
             self.step = self._emit_step
         else:
             self.step = self._keep_step if not state.step_listeners else self._emit_and_keep_step
@@ -962,7 +966,7 @@ class _Announcer:
 
     def started(self, targets, sources, seeds):
         if self.step is not None:
-            events.emit(events.SweepStarted(self.serial, tuple(targets), tuple(sources), tuple(seeds)))
+            events.emit(events.SweepStarted(self.serial, tuple(targets), tuple(sources), tuple(seeds)), self.audience)
 
     def _emit_step(self, entry, needs, upstream, produced):
         events.emit(events.backward_step(self.serial, entry, needs, upstream, produced), state.step_listeners)
@@ -989,8 +993,8 @@ class _Announcer:
     def finished(self, results):
         if self.step is not None:  # the visualizer shows gradients as tensors: an IndexedSlices as its dense form
             self.flush()
-            shown = tuple(r._tapeviz_tensor_() if isinstance(r, IndexedSlices) else r for r in results)
-            events.emit(events.SweepFinished(self.serial, shown))
+            shown = tuple([r._tapeviz_tensor_() if type(r) is IndexedSlices else r for r in results])
+            events.emit(events.SweepFinished(self.serial, shown), self.audience)
 
 
 _STEPS_PER_BATCH, _BATCH_BYTES = events.BackwardSteps.STEPS_PER_BATCH, events.BackwardSteps.BATCH_BYTES

@@ -243,6 +243,7 @@ class _Sweep:
         "small",
         "rough",
         "counted",
+        "waiting",
         "start_counted",
         "finish_counted",
         "seen",
@@ -257,6 +258,7 @@ class _Sweep:
         self.steps = []
         self.finish = None  # (seq, SweepFinished) once it ended
         self.large = self.small = self.rough = self.counted = 0
+        self.waiting = 0  # its rough bytes while it waits among the recorder's unsettled sweeps
         self.start_counted = self.finish_counted = False
         self.seen = set()
         self.demoted = False  # its large tensors were replaced by summaries: later ones are too, when settled
@@ -313,7 +315,9 @@ class _Sweep:
 
 def _step_records(serial, steps):
     """``(seq, BackwardStep)`` for each ``BackwardSteps`` item of tape ``serial``."""
-    return [(order, _BACKWARD_STEP(serial, entry, needs, upstream, grads)) for order, entry, needs, upstream, grads in steps]
+    return [
+        (order, _BACKWARD_STEP(serial, entry, needs, upstream, grads)) for order, entry, needs, upstream, grads in steps
+    ]
 
 
 def _released_bytes(entries):
@@ -447,13 +451,19 @@ class SessionRecorder:
         self._next_key = itertools.count().__next__
         self._dead = deque()  # logs of tapes that died, discharged under the lock
         self._unsettled = deque()  # closed sweeps not counted yet
+        self._unsettled_rough = 0  # their rough bytes, all together
         self._lock = threading.RLock()
 
     def held_bytes(self):
         """Bytes the recorder holds that no tape does (what ``budget`` bounds)."""
         with self._lock:
-            self._fit()  # counts what is left to count, and sheds past the budget
+            self._settle_all()
+            self._fit()  # sheds past the budget
             return self.untaped_bytes + self.sweep_bytes + self.log_bytes
+
+    def _held_roughly(self):
+        """What is counted, and what the sweeps not counted yet roughly hold."""
+        return self.untaped_bytes + self.sweep_bytes + self.log_bytes + self._unsettled_rough
 
     def _log(self, serial):
         log = self.logs.get(serial)
@@ -496,8 +506,8 @@ class SessionRecorder:
             return
         sweep.steps += event.steps
         # Roughly: each gradient arrives at one step (or is a result), so this adds them all up, a step
-        # late. Settled early only when what it holds uncounted is worth a pass (past the budget, or big).
-        rough = sweep.rough = sweep.rough + event.nbytes + EVENT_BYTES * len(event.steps)
+        # late, each with its Tensor. Settled early only when what it holds uncounted is worth a pass (past the budget, or big).
+        rough = sweep.rough = sweep.rough + event.nbytes + (EVENT_BYTES + TENSOR_BYTES) * len(event.steps)
         if rough > SETTLE_BYTES and rough + self.untaped_bytes + self.sweep_bytes + self.log_bytes > self.budget:
             with self._lock:
                 self._count(sweep)
@@ -506,7 +516,12 @@ class SessionRecorder:
     def on_sweep_started(self, event):
         log = self.logs.get(event.tape) or self._log(event.tape)
         with self._lock:
-            if self._unsettled:  # what the last sweeps left to count, when their tapes lived on
+            if self._dead:
+                self._bury()
+            unsettled = self._unsettled
+            while unsettled and not unsettled[0].alive:  # their tapes died (a training loop's): nothing to count
+                unsettled.popleft()
+            if unsettled and self._held_roughly() > self.budget:  # what the last sweeps left, roughly
                 self._fit()
             if log.sweeps:
                 previous = log.sweeps[-1]
@@ -525,7 +540,14 @@ class SessionRecorder:
         sweep.finish = (_next_seq(), event)
         log.open_sweep = None
         sweep.open = False
-        self._unsettled.append(sweep)  # counted later, and only if its tape outlives the next sweep's start
+        rough = sweep.rough + EVENT_BYTES
+        for result in event.results:
+            if type(result) is Tensor:
+                rough += to_array(result).nbytes + TENSOR_BYTES
+        with self._lock:  # counted later, only if its tape outlives the next sweeps and they pass the budget
+            sweep.waiting = rough
+            self._unsettled_rough += rough
+            self._unsettled.append(sweep)
 
     def on_variable_assigned(self, event):
         self._keep_untaped(_next_seq(), event)  # an assignment: explain() tells what changed a variable
@@ -557,14 +579,7 @@ class SessionRecorder:
                 self._heavy[log.key] = log
             # Shed now if the budget cannot hold it with what the last sweeps roughly hold; else their
             # exact count waits (their tape, a training step's, may well die before the next sweep).
-            if (
-                log.large
-                and self.untaped_bytes
-                + self.sweep_bytes
-                + self.log_bytes
-                + sum(sweep.rough for sweep in tuple(self._unsettled))  # a copy: others append unlocked
-                > self.budget
-            ):
+            if log.large and self._held_roughly() > self.budget:
                 self._fit()
 
     def _keep_in_log(self, event):
@@ -581,6 +596,8 @@ class SessionRecorder:
         By the thread running the sweep, or once it closed: rewriting its steps (after a
         demotion) races with nothing.
         """
+        self._unsettled_rough -= sweep.waiting
+        sweep.waiting = 0
         steps = sweep.steps
         if sweep.demoted:
             compaction = Compaction()
@@ -631,18 +648,22 @@ class SessionRecorder:
     def _fit(self, own=None):
         """Shed what the budget cannot hold (under the lock).
 
-        First the sweeps a newer sweep of the same tape superseded (a player plays the newest),
-        then large tensors become summaries (of released logs, closed sweeps, and ``own``: the
-        open sweep of the calling thread), then the oldest sweeps and untaped ops go.
+        First the sweeps a newer sweep of the same tape superseded (a player plays the newest;
+        one not counted yet goes uncounted: a jacobian's rows are never counted), then large
+        tensors become summaries (of released logs, closed sweeps, and ``own``: the open sweep
+        of the calling thread), then the oldest sweeps and untaped ops go.
         """
         if self._dead:
             self._bury()
-        if self._unsettled:
-            self._settle_all()
-        if self.untaped_bytes + self.sweep_bytes + self.log_bytes <= self.budget:
+        if self._held_roughly() <= self.budget:
             return
         # Shed down to a low-water mark, so the next events do not each pay for shedding again.
         low_water = self.budget * 3 // 4
+        while self._superseded and self._held_roughly() > low_water:
+            self._drop_oldest_of(self._superseded.popitem(last=False)[1])
+        if self._held_roughly() <= low_water:
+            return  # the sweeps left uncounted wait, as they were
+        self._settle_all()
         while self.untaped_bytes + self.sweep_bytes + self.log_bytes > low_water:
             if self._superseded:
                 self._drop_oldest_of(self._superseded.popitem(last=False)[1])
@@ -697,6 +718,8 @@ class SessionRecorder:
     def _drop_sweep(self, sweep):
         if sweep.alive:
             sweep.alive = False
+            self._unsettled_rough -= sweep.waiting  # (its place in _unsettled is skipped when settling)
+            sweep.waiting = 0
             self.sweep_bytes -= sweep.large + sweep.small
             self._sweeps.pop(sweep.key, None)
             self._heavy.pop(sweep.key, None)
@@ -791,6 +814,7 @@ def set_budget(nbytes):
         raise ValueError(f"The budget is a number of bytes >= 0, got {nbytes!r}.")
     with SESSION._lock:
         SESSION.budget = int(nbytes)
+        SESSION._settle_all()
         SESSION._fit()
 
 
