@@ -1,25 +1,28 @@
-"""Keeping the core's events for the visualizer, bounded in bytes, at almost no cost.
+"""Keeping what the visualizer draws of each tape, bounded in bytes, at almost no cost.
 
-The events themselves are the records (:mod:`tapeviz.core.events`): kept as
-they are, each with a sequence number, and read by the trace builder. Two
-ways to keep them:
+The core's events are the records (:mod:`tapeviz.core.events`), read by the
+trace builder as ``(seq, event)`` pairs. Two ways to keep them:
 
 * ``trace()`` (see :mod:`tapeviz.viz.trace`) subscribes a :class:`Log` for
   a ``with`` block and keeps every event of its thread: every tape, every op
   (also those no tape recorded), every sweep.
 * The **session recorder** is subscribed when ``tapeviz.viz`` is imported
-  (``watch_all()`` / ``stop_watching()`` turn it on and off). It keeps, per
-  live tape, the events that concern that tape, so a tape at the end of a
-  cell draws its sweeps; ops no tape recorded go to a short ring, because
+  (``watch_all()`` / ``stop_watching()`` turn it on and off), as a reader of
+  tapes (``events.subscribe(..., reads_tapes=True)``), so a tape at the end
+  of a cell draws its sweeps. It hears no event per recorded op: a tape's
+  ops are the tape's own entries, read from the tape when something is
+  drawn, and kept from ``TapeReleased.entries`` once the tape drops them.
+  A sweep's steps come in batches (``BackwardSteps``); of a jacobian, the
+  last row only. Ops no tape recorded go to a short ring, because
   ``explain`` needs them.
 
 It pays only for what a picture shows, and only when the picture is drawn:
-recording an op is appending a reference, a backward step the same and
-adding the bytes of the gradient arriving at it (no copy, no reduction of
-an array, whatever its size); previews are computed by the trace builder,
-where the array lives, when something is drawn. Exact byte counts are
-taken late, and only for what outlives its tape's use (see below). What it
-holds is bounded in bytes, not in counts:
+recording an op costs it nothing; a batch of steps is appended, with the
+bytes of the gradients arriving at them (no copy, no reduction of an array,
+whatever its size); previews are computed by the trace builder, where the
+array lives, when something is drawn. Exact byte counts are taken late, and
+only for what outlives its tape's use (see below). What it holds is bounded
+in bytes, not in counts:
 
 * tensors a live tape holds anyway (its recorded entries) cost nothing more;
 * what only the recorder holds is counted, thread-safely, against one
@@ -30,23 +33,25 @@ holds is bounded in bytes, not in counts:
 * past the budget it sheds, down to three quarters of it: first the sweeps
   a newer sweep of the same tape superseded (a player plays the newest),
   then large tensors become :class:`ValueSummary` stand-ins (shape, dtype,
-  no array: a copy of the events is made only then), then the oldest sweeps
+  no array: a copy of the records is made only then), then the oldest sweeps
   and untaped ops go; never the newest sweep, nor the gradients a sweep
   returned (the caller's);
 * everything about a tape goes when the tape is garbage collected.
 
-Counting is exact (distinct tensors, once each) but late. A tape's ops are
-weighed when it releases them, in one C-level pass. A closed sweep is
-counted when the next sweep starts, when a release brings more than the
-budget holds with it, or when something reads the count (``held_bytes``, ``set_budget``): most
-tapes (a training step's, a lesson's) die before that, and their sweeps are
-never counted. A running sweep is counted early only when the rough sum of
-the gradients arriving at its steps passes ``SETTLE_BYTES`` past the
-budget. So the bound holds when the count is read, and is exceeded by at
-most one sweep between sweeps and about ``SETTLE_BYTES`` during one.
+Counting is exact (distinct tensors, once each) but late. A released tape's
+entries are weighed when it releases them, in one C-level pass. A closed
+sweep waits, weighed roughly (its arriving gradients and results, with a
+fixed cost per step), until that rough sum could pass the budget, or
+something reads the count (``held_bytes``, ``set_budget``); then superseded
+sweeps go first, uncounted, and the rest are counted. Most tapes (a
+training step's, a lesson's) die before that, and their sweeps are never
+counted. A running sweep is counted early only when the rough sum of its
+steps passes ``SETTLE_BYTES`` past the budget. So the bound holds when the
+count is read, and is exceeded by no more than the rough sums underestimate
+between reads, and about ``SETTLE_BYTES`` plus one batch during a sweep.
 
-A tape recorded before ``tapeviz.viz`` was imported is still drawn, from the
-tape's own ``history`` (its entries, or their sketches once released).
+A tape recorded before ``tapeviz.viz`` was imported is still drawn: its
+entries are the tape's (their sketches, if it released them before).
 """
 
 import dataclasses
