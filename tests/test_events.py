@@ -115,7 +115,7 @@ def test_a_batch_goes_out_once_its_gradients_pass_the_batch_bytes(no_listeners):
     batches = []
     reads = events.subscribe(batches.append, reads_tapes=True)
     try:
-        x = tf.Variable(tf.ones([4096]))  # 16 KiB gradients: the batch bytes pass after a few steps
+        x = tf.Variable(tf.ones([65536]))  # 256 KiB gradients: the batch bytes pass after a few steps
         with tf.GradientTape() as tape:
             y = x
             for _ in range(12):
@@ -125,7 +125,7 @@ def test_a_batch_goes_out_once_its_gradients_pass_the_batch_bytes(no_listeners):
     finally:
         events.unsubscribe(reads)
     sizes = [e.nbytes for e in batches if isinstance(e, events.BackwardSteps)]
-    assert len(sizes) > 1 and all(size <= events.BackwardSteps.BATCH_BYTES + 16 * 1024 for size in sizes)
+    assert len(sizes) > 1 and all(size <= events.BackwardSteps.BATCH_BYTES + 256 * 1024 for size in sizes)
 
 
 def test_a_failing_sweep_still_delivers_the_steps_that_ran(no_listeners):

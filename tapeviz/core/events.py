@@ -361,7 +361,7 @@ class BackwardSteps:
     kind: ClassVar[str] = "backward_steps"
 
     STEPS_PER_BATCH: ClassVar[int] = 1024
-    BATCH_BYTES: ClassVar[int] = 64 << 10
+    BATCH_BYTES: ClassVar[int] = 1 << 20
 
 
 @dataclass(frozen=True, slots=True)

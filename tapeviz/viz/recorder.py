@@ -39,7 +39,8 @@ in bytes, not in counts:
 * everything about a tape goes when the tape is garbage collected.
 
 Counting is exact (distinct tensors, once each) but late. A released tape's
-entries are weighed when it releases them, in one C-level pass. A closed
+entries are weighed roughly when it releases them (their outputs' bytes, in
+one C-level pass), and exactly at the next release if the tape lives on. A closed
 sweep waits, weighed roughly (its arriving gradients and results, with a
 fixed cost per step), until that rough sum could pass the budget, or
 something reads the count (``held_bytes``, ``set_budget``); then superseded
@@ -325,6 +326,15 @@ def _step_records(serial, steps):
     ]
 
 
+def _rough_bytes(entries):
+    """More than the bytes ``entries``' outputs hold alone (views and variables' arrays counted too),
+    in one C-level pass."""
+    try:
+        return sum(map(_NBYTES, chain.from_iterable(map(_OUTPUTS, entries)))) + TENSOR_BYTES * len(entries)
+    except AttributeError:  # a sketch: holds no array
+        return TENSOR_BYTES * len(entries)
+
+
 def _released_bytes(entries):
     """Bytes of the large outputs of ``entries`` (what a log holds alone once its tape released them;
     a variable read's output is the variable's array, and a sketch holds none)."""
@@ -380,6 +390,8 @@ class _TapeLog:
         "seqs",
         "events",
         "released",
+        "weighed",
+        "unweighed",
         "outputs",
         "large",
         "sweeps",
@@ -392,6 +404,8 @@ class _TapeLog:
         self.seqs = []
         self.events = []
         self.released = []  # per release, the entries the tape dropped (or their sketches)
+        self.weighed = 0  # the releases before this one are in ``outputs``
+        self.unweighed = 0  # the rough bytes of the others
         self.outputs = 0
         self.large = 0
         self.sweeps = deque()  # _Sweep, oldest first
@@ -457,18 +471,21 @@ class SessionRecorder:
         self._dead = deque()  # logs of tapes that died, discharged under the lock
         self._unsettled = deque()  # closed sweeps not counted yet
         self._unsettled_rough = 0  # their rough bytes, all together
+        self._unweighed = deque()  # logs with releases not weighed exactly yet
+        self._unweighed_rough = 0  # their rough bytes, all together
         self._lock = threading.RLock()
 
     def held_bytes(self):
         """Bytes the recorder holds that no tape does (what ``budget`` bounds)."""
         with self._lock:
+            self._weigh_all()
             self._settle_all()
             self._fit()  # sheds past the budget
             return self.untaped_bytes + self.sweep_bytes + self.log_bytes
 
     def _held_roughly(self):
         """What is counted, and what the sweeps not counted yet roughly hold."""
-        return self.untaped_bytes + self.sweep_bytes + self.log_bytes + self._unsettled_rough
+        return self.untaped_bytes + self.sweep_bytes + self.log_bytes + self._unsettled_rough + self._unweighed_rough
 
     def _log(self, serial):
         log = self.logs.get(serial)
@@ -480,10 +497,15 @@ class SessionRecorder:
         return log
 
     def _forget(self, serial, _ref=None):
-        # Called by the garbage collector, maybe inside a locked section: only atomic steps here.
+        # Called by the garbage collector, maybe inside a locked section: only atomic steps here. The
+        # arrays go at once (the next step's allocations reuse their memory); the counts, when buried.
         log = self.logs.pop(serial, None)
-        if log is not None and (log.sweeps or log.large):
-            self._dead.append(log)
+        if log is not None:
+            log.released = []
+            for sweep in log.sweeps:
+                sweep.steps = []
+            if log.sweeps or log.large or log.unweighed:
+                self._dead.append(log)
 
     def _bury(self):
         """Discharge what the logs of tapes that died were charged (under the lock)."""
@@ -493,6 +515,8 @@ class SessionRecorder:
                 self._drop_sweep(sweep)
             self.log_bytes -= log.large
             log.large = 0
+            self._unweighed_rough -= log.unweighed
+            log.unweighed = 0  # (its place in _unweighed is skipped when weighing)
             self._heavy.pop(log.key, None)
 
     # -- one handler per event type ----------------------------------------------------------
@@ -565,7 +589,8 @@ class SessionRecorder:
     on_tape_exited = on_watched = on_tape_entered
 
     def on_tape_released(self, event):
-        """The tape no longer holds its entries: the log keeps them, their large tensors charged to the budget."""
+        """The tape no longer holds its entries: the log keeps them, weighed roughly now and exactly
+        later, if the tape outlives the next release or sweep (a training step's tape does not)."""
         entries = event.entries
         if entries:  # the event is kept without them: the log holds them once
             event = _TAPE_RELEASED(event.tape, event.reason)
@@ -573,18 +598,17 @@ class SessionRecorder:
         log = self.logs.get(event.tape)
         if not entries or log is None:
             return
+        rough = _rough_bytes(entries)
         with self._lock:
             if self.logs.get(log.serial) is not log:
                 return  # the tape died first: nothing to keep
+            if self._unweighed:
+                self._weigh_all()
             log.released.append(entries)
-            log.outputs += _released_bytes(entries)
-            if log.outputs > log.large:
-                self.log_bytes += log.outputs - log.large
-                log.large = log.outputs
-                self._heavy[log.key] = log
-            # Shed now if the budget cannot hold it with what the last sweeps roughly hold; else their
-            # exact count waits (their tape, a training step's, may well die before the next sweep).
-            if log.large and self._held_roughly() > self.budget:
+            log.unweighed += rough
+            self._unweighed_rough += rough
+            self._unweighed.append(log)
+            if self._held_roughly() > self.budget:  # shed now if the budget cannot hold it, roughly
                 self._fit()
 
     def _keep_in_log(self, event):
@@ -630,6 +654,23 @@ class SessionRecorder:
             if sweep.large:
                 self._heavy[sweep.key] = sweep
 
+    def _weigh_all(self):
+        """Weigh exactly the releases not weighed yet, where their tapes live (under the lock)."""
+        unweighed = self._unweighed
+        while unweighed:
+            log = unweighed.popleft()
+            if self.logs.get(log.serial) is not log:
+                continue  # its tape died: buried, or about to be
+            self._unweighed_rough -= log.unweighed
+            log.unweighed = 0
+            for part in log.released[log.weighed :]:
+                log.outputs += _released_bytes(part)
+            log.weighed = len(log.released)
+            if log.outputs > log.large:
+                self.log_bytes += log.outputs - log.large
+                log.large = log.outputs
+                self._heavy[log.key] = log
+
     def _settle_all(self):
         """Count what closed sweeps left to count, where their tapes live (under the lock)."""
         unsettled = self._unsettled
@@ -667,7 +708,8 @@ class SessionRecorder:
         while self._superseded and self._held_roughly() > low_water:
             self._drop_oldest_of(self._superseded.popitem(last=False)[1])
         if self._held_roughly() <= low_water:
-            return  # the sweeps left uncounted wait, as they were
+            return  # what is left uncounted waits, as it was
+        self._weigh_all()
         self._settle_all()
         while self.untaped_bytes + self.sweep_bytes + self.log_bytes > low_water:
             if self._superseded:
@@ -747,6 +789,7 @@ class SessionRecorder:
         """Compact every released tape's log now, whatever the budget (frees what only the recorder holds)."""
         with self._lock:
             self._bury()
+            self._weigh_all()
             self._settle_all()
             for item in [item for item in self._heavy.values() if type(item) is _TapeLog]:
                 self._compact(item)
@@ -819,6 +862,7 @@ def set_budget(nbytes):
         raise ValueError(f"The budget is a number of bytes >= 0, got {nbytes!r}.")
     with SESSION._lock:
         SESSION.budget = int(nbytes)
+        SESSION._weigh_all()
         SESSION._settle_all()
         SESSION._fit()
 
