@@ -9,6 +9,7 @@ import numpy as np
 from tapeviz.core import nest, state
 from tapeviz.keras import model_summary
 from tapeviz.keras.cloning import clone_model  # noqa: F401  (``tf.keras.models.clone_model``: the docs find it here)
+from tapeviz.keras.functional_inputs import check_names, values_in_input_order
 from tapeviz.keras.layers.base import KerasTensor, Layer, batchless, probe_output_shape
 from tapeviz.keras.layers.core import InputLayer
 from tapeviz.keras.saving import model_file
@@ -65,7 +66,7 @@ class Model(Trainer, Layer):
     def _run_functional(self, inputs, training):
         model_inputs, model_outputs, order = self._functional
         values = {}
-        for symbolic, value in zip(nest.flatten(model_inputs), nest.flatten(inputs)):
+        for symbolic, value in zip(nest.flatten(model_inputs), values_in_input_order(model_inputs, inputs)):
             values[id(symbolic)] = value
         for node in order:
             if node.layer is None:
@@ -77,6 +78,11 @@ class Model(Trainer, Layer):
             kwargs = {**kwargs, "training": training}
             values[id(node)] = layer(args_in[0] if len(args_in) == 1 else args_in, *args, **kwargs)
         return nest.map_structure(lambda k: values[id(k)], model_outputs)
+
+    def _call_built(self, inputs, first, args, kwargs):
+        if self._functional is not None:
+            check_names(self._functional[0], inputs)  # before the call, as Keras: the error is not wrapped
+        return Layer._call_built(self, inputs, first, args, kwargs)
 
     def call(self, inputs, training=None):
         if self._functional is not None:
