@@ -47,3 +47,9 @@ def test_reshape_still_differentiates_after_inferring():
 def test_a_ragged_nested_list_is_tfs_error(make):
     with pytest.raises(ValueError, match=r"^Can't convert non-rectangular Python sequence to Tensor\.$"):
         make([[1, 2], [3]])
+
+
+def test_newaxis_adds_an_axis_as_tf():
+    t = tf.constant(np.ones((2, 3)))
+    assert tf.newaxis is None
+    assert t[..., tf.newaxis].shape == (2, 3, 1) and t[tf.newaxis].shape == (1, 2, 3)
