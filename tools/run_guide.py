@@ -75,6 +75,7 @@ _TO_TAPEVIZ = [
     (r"^(\s*)import tensorflow as tf\b", r"\1import tapeviz as tf"),
     (r"^(\s*)from tensorflow import keras\b", r"\1from tapeviz import keras"),
     (r"^(\s*)from tensorflow\.keras import (\w+)", r"\1from tapeviz.keras import \2"),
+    (r"^(\s*)from tensorflow\.keras\.([\w.]+) import", r"\1from tapeviz.keras.\2 import"),
     (r"^(\s*)import keras\s*$", r"\1from tapeviz import keras"),
     (r"^(\s*)from keras import (\w+)", r"\1from tapeviz.keras import \2"),
 ]
@@ -82,6 +83,11 @@ _TO_TAPEVIZ = [
 _SUBSTITUTIONS = [
     # (pattern, replacement, why)
     (r"\bkeras\.datasets\.mnist\.load_data\(\)", "_guide_mnist()", "MNIST download -> synthetic MNIST"),
+    (
+        r"\bmnist\.load_data\(\)",
+        "_guide_mnist()",
+        "MNIST download -> synthetic MNIST",
+    ),  # mnist = tf.keras.datasets.mnist
     (
         r"^(\s*)import tensorflow_datasets as tfds\s*$",
         r"\1tfds = _guide_tfds",
