@@ -90,7 +90,7 @@ def _state_from_seed(seed, alg):
     return [_signed((bits >> (64 * i)) & (_WORD - 1)) for i in range(size)]
 
 
-def _state_array(state, alg, shape_error=True):
+def _state_array(state, alg):
     """``state`` (a list, array or tensor) as int64 words of the algorithm's size; TF's error otherwise."""
     if _is_tensor(state) or isinstance(state, _Variable):
         array = np.asarray(_backend.to_numpy(_to_array(state)))
