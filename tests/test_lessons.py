@@ -469,6 +469,23 @@ def _build_module():
     return module
 
 
+def test_the_build_refuses_to_run_another_checkouts_tapeviz(tmp_path):
+    """From a git worktree, ``import tapeviz`` may find another checkout (an editable install): the build stops
+    and says to set PYTHONPATH, instead of storing that copy's pictures in this checkout's notebooks."""
+    import subprocess
+
+    other = tmp_path / "tapeviz"
+    other.mkdir()
+    (other / "__init__.py").write_text("")
+    build = [sys.executable, str(ROOT / "notebooks" / "build.py"), "no-lesson-starts-so"]
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    elsewhere = subprocess.run(build, env={**env, "PYTHONPATH": str(tmp_path)}, capture_output=True, text=True)
+    assert elsewhere.returncode != 0
+    assert f"finds {other}" in elsewhere.stderr and f"PYTHONPATH={ROOT}" in elsewhere.stderr, elsewhere.stderr
+    here = subprocess.run(build, env={**env, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True)
+    assert here.returncode == 0, here.stderr
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
 def test_lesson_runs_without_dot_and_its_solutions_pass(path, tmp_path, monkeypatch):
