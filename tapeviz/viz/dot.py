@@ -102,23 +102,53 @@ def fold_label(fold_info):
 
 
 def _fold_tooltip(fold_info):
-    if fold_info["open"]:
-        return f"folded: tapeviz.show(tape, open=[{fold_info['open']!r}]) opens it"
-    return "folded: tapeviz.show(tape, fold=False) shows every op"
+    """What hovering a folded box says, in words: what it holds, and what to type to draw its ops."""
+    kind = fold_info["key"].split(":", 1)[0]
+    count = len(fold_info["ops"])
+    held = f"{count:,} op{'s' if count != 1 else ''}"
+    opener = fold_info["open"]
+    if kind == "scope":
+        return (
+            f"{held} of name scope {opener}, folded into one box; "
+            f"tapeviz.show(tape, open=[{opener!r}]) draws them (sub-scopes stay folded)"
+        )
+    if kind == "repeat" and opener:
+        return (
+            f"a loop, {fold_info['title']}: {held} folded into one box; tapeviz.show(tape, open=[{opener!r}]) "
+            f"draws its first and last turns ({opener} is the id of the loop's first op)"
+        )
+    if opener:
+        return (
+            f"{held} in a row, folded into one box; tapeviz.show(tape, open=[{opener!r}]) draws them "
+            f"({opener} is the id of the first one)"
+        )
+    return f"{held} folded into one box; tapeviz.show(tape, fold=False) draws every op"
+
+
+def _tensor_name(info):
+    """A value's name as the picture writes it: ``x``, not ``t0`` or TF's ``'x:0'``."""
+    return naming.variable_name(info) if info["kind"] == "variable" else info["id"]
 
 
 def _tensor_tooltip(info):
     """What hovering a value says: its name as the picture writes it (``x``, not ``t0 'x:0'``), dtype, shape, value."""
-    name = naming.variable_name(info) if info["kind"] == "variable" else info["id"]
-    return f"{name}: {info['dtype']} {fmt.shape_text(info['shape'])} = {fmt.clip(info['preview'] or '', 80)}"
+    return (
+        f"{_tensor_name(info)}: {info['dtype']} {fmt.shape_text(info['shape'])} = {fmt.clip(info['preview'] or '', 80)}"
+    )
 
 
-def _op_tooltip(op):
-    scope = f" in {op['scope']!r}" if op["scope"] else ""
-    return f"{op['id']} {op['name']}{scope}: {op['formula']}"
+def _op_tooltip(op, tensors):
+    """What hovering an op says, as the picture and the player's cards name it: ``Mul \u2192 y in scope model:
+    d(x*y)/dx = y, ...`` (no op id: an op drawn on its own is never opened)."""
+    made = [_tensor_name(tensors[t]) for t in op["outputs"] if t in tensors]
+    head = (op.get("function") or op["name"]) + (f" \u2192 {', '.join(made)}" if made else "")
+    scope = f" in scope {op['scope']}" if op["scope"] else ""
+    return f"{head}{scope}: {op['formula']}"
 
 
-def node_statement(node):
+def node_statement(node, tensors=None):
+    """The DOT line of one node; ``tensors``: the trace's tensors by id, as labelled (an op's tooltip names its
+    outputs)."""
     nid = node["id"]
     mark = node.get("mark")
     if node["kind"] == "op":
@@ -131,7 +161,7 @@ def node_statement(node):
             ("fillcolor", fill),
             ("color", GREY if not op["tapes"] else "#1f2937"),
             ("label", op_label(op)),
-            ("tooltip", _op_tooltip(op)),
+            ("tooltip", _op_tooltip(op, tensors or {})),
         ]
     elif node["kind"] == "fold":
         pairs = [
@@ -247,9 +277,10 @@ def write(view, data, title=None, badges=None):
         pad = "  " * indent
         for node in by_cluster.get(prefix, []):
             if node["id"] in badges:
-                lines.extend(pad + line for line in badge_room(node_statement(node), node["id"], *badges[node["id"]]))
+                statement = node_statement(node, data["tensors"])
+                lines.extend(pad + line for line in badge_room(statement, node["id"], *badges[node["id"]]))
             else:
-                lines.append(pad + node_statement(node).lstrip())
+                lines.append(pad + node_statement(node, data["tensors"]).lstrip())
         children = sorted({p[: len(prefix) + 1] for p in paths if len(p) > len(prefix) and p[: len(prefix)] == prefix})
         for child in children:
             name = "cluster_" + "_".join(child)
