@@ -236,8 +236,9 @@ def test_messages_use_the_pictures_names_never_internal_ids():
     with tf.GradientTape() as tape:
         y = x * x
     v = viz.explain(tape, y, x)
-    assert v.message.startswith("The variable Variable is non-trainable"), v.message  # drawn "Variable"
-    assert "<B>Variable</B>" in v.figure().dot
+    # made without a name: TF calls it "Variable"; the picture and the message use the student's name for it
+    assert v.message.startswith("The variable x is non-trainable"), v.message
+    assert "<B>x</B>" in v.figure().dot and "<B>Variable</B>" not in v.figure().dot
     x = tf.Variable(3.3, name="x")
     with tf.GradientTape() as tape:
         y = tf.round(x) * 3.0
