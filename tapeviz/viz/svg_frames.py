@@ -411,6 +411,16 @@ def svg_translate(svg):
     return (float(match.group(3)), float(match.group(4))) if match else (4.0, 0.0)
 
 
+FIT_STYLE = "max-width:100%;height:auto"
+
+
+def fit_width(svg):
+    """``svg`` drawn no wider than the box it is shown in: scaled down to that width (never up), its
+    proportions kept, so at "fit" a wide picture (a model's training step) shows whole at a notebook's width,
+    every badge included, instead of running past the right edge."""
+    return re.sub(r"<svg\b", f'<svg style="{FIT_STYLE}"', svg, count=1)
+
+
 def zoomed(svg, box, zoom):
     """The picture cropped to 1/zoom of its size around ``box`` (the highlighted node), same display size."""
     width, height = size(svg)

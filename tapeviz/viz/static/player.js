@@ -149,5 +149,5 @@ if(host){try{view.style.maxHeight=Math.max(300,Math.round(0.75*window.parent.inn
 var fitted=false;
 function fitFrame(){if(!host)return; var h=Math.ceil(root.getBoundingClientRect().bottom+(window.scrollY||0))+8;
   if(!fitted||h>host.clientHeight){host.style.height=h+'px';fitted=true;}}
-setZoom(1); show(0);
+fit(); show(0);  // the whole picture at first, scaled down to the page's width when wider
 })();
