@@ -460,3 +460,22 @@ def test_nothing_drawn_covers_a_value_or_a_badge(path):
         if 'fill="#fee2e2"' in figure.svg:  # a value that is inf or NaN
             assert "holds inf or NaN" in figure.html, f"{path.name}: a pink value the legend does not explain"
     assert players or figures, f"{path.name} shows no picture"
+
+
+def test_lesson_8s_training_step_fits_a_notebook_at_fit():
+    """Lesson 8's training step (four weights around a model's tape) is laid out with each weight's badge above
+    it, big tensors' summaries on two lines and their badges by the mean, so the picture is at most ~1.4 times
+    a notebook's width (JupyterLab, ~900 px = 675 pt; it was 1,382 pt): "fit" scales it by 0.7 or more, and
+    nothing drawn covers a value (the overlap test above runs the same lesson)."""
+    from tapeviz.viz.animation import NOTEBOOK_WIDTH
+    from tapeviz.viz.svg_frames import size
+
+    players = [p for p in run_lesson(ROOT / "notebooks" / "src" / "08_training_loops.py") if isinstance(p, Player)]
+    animation = players[0].animation
+    width, _height = size(animation.base_svg)
+    assert NOTEBOOK_WIDTH / width >= 0.7, width
+    weights = [n for n, node in animation.view.nodes.items() if node.get("role") == "variable"]
+    assert len(weights) == 4 and all(f"badge_{n} -> {n} [style=invis" in animation.dot for n in weights)
+    for index in range(len(animation.frames)):  # every badge inside the picture: none past its right edge
+        svg = animation.frame_svg(index, caption=False)
+        assert all(box[2] <= width for box in _badge_boxes(svg)), index

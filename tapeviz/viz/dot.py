@@ -67,7 +67,7 @@ def tensor_label(node):
     else:
         rows.append(_row(info["id"], bold=True))
     rows.append(_row(kind, size=9, colour=GREY))
-    rows.append(_row(fmt.clip(info["preview"] or "", 44), size=10))
+    rows += [_row(fmt.clip(line, 44), size=10) for line in fmt.preview_lines(info["preview"] or "")]
     if node.get("grad") is not None:
         rows.append(_row("\u2202 " + fmt.clip(node["grad"], 42), size=10, colour=RED))
     if node.get("target"):
@@ -219,29 +219,36 @@ def _tape_label(tape_id, tapes):
 BADGE_PREFIX = "badge_"  # the id of the room kept beside a node for its gradient badge: badge_t3
 
 
-def badge_room(statement, nid, width, height):
+def badge_room(statement, nid, width, height, above=False):
     """DOT lines drawing node ``nid`` (its ``statement``) with an empty box of ``width`` x ``height`` points
-    kept right beside it.
+    kept right beside it (``above``: right above it, on the rank before).
 
     The player draws the node's gradient badge there, so ``dot`` lays the graph out with room for it: edges
     are routed around it and no other node sits on it. The two share a frameless cluster, which ``dot`` keeps
     together (no other node or edge between them). The box is transparent, not invisible, so the SVG says
-    where it is.
+    where it is. A room above costs height instead of width: a variable read by a layer has nothing above it.
     """
     room = BADGE_PREFIX + nid
+    if above:
+        place = [f"  {room} -> {nid} [style=invis weight=10]"]  # weight: straight above it
+    else:
+        place = [
+            f"  {{rank=same; {nid}; {room}}}",
+            f"  {nid} -> {room} [style=invis minlen=0]",  # minlen=0: as close as nodesep allows, to its right
+        ]
     return [
         f'subgraph cluster_{room} {{ graph [id="cluster_{room}" label="" peripheries=0 margin=0]',
         "  " + statement.lstrip(),
         f'  {room} [id="{room}" shape=box fixedsize=true width={width / 72:.3f} height={height / 72:.3f} '
         'label="" color="transparent"]',
-        f"  {{rank=same; {nid}; {room}}}",
-        f"  {nid} -> {room} [style=invis minlen=0]",  # minlen=0: as close as nodesep allows, to its right
+        *place,
         "}",
     ]
 
 
-def write(view, data, title=None, badges=None):
-    """The DOT text of a :class:`view.View`; ``badges``: node id -> (width, height) of room kept for its badge."""
+def write(view, data, title=None, badges=None, above=()):
+    """The DOT text of a :class:`view.View`; ``badges``: node id -> (width, height) of room kept for its badge,
+    right of the node, or above it for the nodes in ``above``."""
     badges = badges or {}
     tapes = {t["id"]: t for t in data["tapes"]}
     lines = [
@@ -278,7 +285,8 @@ def write(view, data, title=None, badges=None):
         for node in by_cluster.get(prefix, []):
             if node["id"] in badges:
                 statement = node_statement(node, data["tensors"])
-                lines.extend(pad + line for line in badge_room(statement, node["id"], *badges[node["id"]]))
+                room = badge_room(statement, node["id"], *badges[node["id"]], above=node["id"] in above)
+                lines.extend(pad + line for line in room)
             else:
                 lines.append(pad + node_statement(node, data["tensors"]).lstrip())
         children = sorted({p[: len(prefix) + 1] for p in paths if len(p) > len(prefix) and p[: len(prefix)] == prefix})

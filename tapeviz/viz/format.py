@@ -60,6 +60,13 @@ def preview(array, small=SMALL):
     return text
 
 
+def preview_lines(text):
+    """A value's preview as the lines a picture writes it on: a summary ``mean a, min b, max c`` as
+    ``mean a`` over ``min b, max c`` (half as wide, so a big tensor's node stays narrow), anything else as is."""
+    head, sep, rest = text.partition(", min ")
+    return [head, "min " + rest] if head.startswith("mean ") and sep else [text]
+
+
 def shape_text(shape):
     """``()`` for scalars, ``(2, 3)`` otherwise."""
     return "(" + ", ".join(str(int(n)) for n in shape) + ("," if len(shape) == 1 else "") + ")"

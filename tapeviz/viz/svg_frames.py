@@ -167,6 +167,28 @@ def badge_spots(svg, boxes, frames, paths=None):
     return spots, widths
 
 
+NEAR = 12.0  # points: a badge further from its node, or as near another node, does not read as its node's
+
+
+def stray_badges(boxes, spots, widths):
+    """The node ids whose badge (placed at ``spots``) does not read as theirs: more than :data:`NEAR` pt from
+    its node, or as near another node."""
+
+    def gap(a, b):
+        return float(np.hypot(max(0.0, b[0] - a[2], a[0] - b[2]), max(0.0, b[1] - a[3], a[1] - b[3])))
+
+    strays = []
+    for nid, width in sorted(widths.items()):
+        if nid not in spots or spots[nid] is None or nid not in boxes:
+            continue
+        x, y = spots[nid]
+        badge = (x, y, x + width, y + BADGE_H)
+        own = gap(badge, boxes[nid])
+        if own > NEAR or any(gap(badge, box) <= own for other, box in boxes.items() if other != nid):
+            strays.append(nid)
+    return strays
+
+
 def arrow_zones(paths, length=15.0):
     """Boxes around both ends of every edge, where a flowing edge's arrowhead (``length`` pt long and as wide)
     is drawn on some frame, whichever way the edge leaves its node."""
