@@ -149,6 +149,18 @@ for name, verdict in verdicts.items():
 verdicts["inside_stop_recording"]
 
 # %% [markdown]
+# Three more messages above call tensors `#` and a number. Each is drawn in
+# its own explanation's picture: the `Mul` that ran before the tape started,
+# the `ArgMax` no gradient passes through, and the constant that came back
+# from NumPy (red), beside the tensor whose value it copied:
+
+# %%
+from IPython.display import display
+
+for name in ("computed_outside", "not_differentiable", "through_numpy"):
+    display(verdicts[name])
+
+# %% [markdown]
 # ## Don't differentiate what is not differentiable
 #
 # `argmax`, `round` and casts to integers have no useful derivative: the tape

@@ -155,7 +155,10 @@ def _swatch(kind, c):
         "partial": f'<text x="9" y="14" font-size="14" font-family="Helvetica,Arial,sans-serif" fill="{stroke}">\u2202</text>',
         "hidden": f'<rect x="2" y="3" width="24" height="12" fill="{fill}" stroke="{stroke}"/>',
     }
-    return f'<svg width="28" height="18" viewBox="0 0 28 18" style="vertical-align:middle">{shapes[kind]}</svg>'
+    return (  # the namespace: stored in a notebook, the swatch becomes an <img>, which draws no SVG without it
+        '<svg xmlns="http://www.w3.org/2000/svg" width="28" height="18" viewBox="0 0 28 18" '
+        f'style="vertical-align:middle">{shapes[kind]}</svg>'
+    )
 
 
 def html(items):
