@@ -22,15 +22,16 @@ from tapeviz.viz import tangents as tangent_frames
 from tapeviz.viz.gif_frames import save_gif
 from tapeviz.viz.html_page import html_player
 from tapeviz.viz.svg_frames import (
-    BADGE_H,
     FORWARD_STYLE,
     REVERSE_STYLE,
+    badge_heights,
     badge_overhang,
     badge_spots,
     badge_widths,
     edge_label_spots,
     edge_label_widths,
     edge_paths,
+    even_badges,
     frame_svg,
     link_routes,
     node_boxes,
@@ -112,7 +113,9 @@ class Animation:
             self.tangents = {}
         self.mode = mode
         self.rankdir = rankdir
-        rooms = {nid: (w, BADGE_H) for nid, w in badge_widths(self.frames).items() if nid in self.view.nodes}
+        self.frames = even_badges(self.frames)
+        heights = badge_heights(self.frames)
+        rooms = {nid: (w, heights[nid]) for nid, w in badge_widths(self.frames).items() if nid in self.view.nodes}
         labelled = naming.relabel(self.trace.data, self.names)
         source = dotmod.write(self.view, labelled, title, badges=rooms)
         if rankdir != "TB":
@@ -166,7 +169,8 @@ class Animation:
             laid = self._lay_out(self.dot)
             if size(laid[0])[0] > NOTEBOOK_WIDTH and self._narrower is not None:
                 other = self._lay_out(self._narrower)
-                if size(other[0])[0] < size(laid[0])[0] and not stray_badges(other[1], other[3], other[4]):
+                heights = badge_heights(self.frames)
+                if size(other[0])[0] < size(laid[0])[0] and not stray_badges(other[1], other[3], other[4], heights):
                     laid, self.dot = other, self._narrower
             self._svg, self._boxes, self._paths, spots, _widths = laid
             self._spots = spots
@@ -177,7 +181,8 @@ class Animation:
         svg = render.svg(source)
         boxes, paths = node_boxes(svg), edge_paths(svg)
         spots, widths = badge_spots(svg, boxes, self.frames, paths)
-        badges = [(x, y, x + widths[n], y + BADGE_H) for n, (x, y) in spots.items()]
+        heights = badge_heights(self.frames)
+        badges = [(x, y, x + widths[n], y + heights[n]) for n, (x, y) in spots.items()]
         edges = edge_label_spots(boxes, paths, self.frames, badges, svg)
         reach = dict(widths, **edge_label_widths(self.frames))
         spots = {**spots, **edges}  # node ids (t3, op5) and edge ids (e2) never meet

@@ -150,7 +150,7 @@ def _one_sweep(trace, data, index, view, namer, internals, start):
     vanished = None  # (frame, op, the exact product, output) where a gradient first underflowed to 0
 
     def badge(node, total):  # a big tensor's gradient by its mean: the card, a click away, has its min and max
-        return fmt.clip(f"{cards.ratio(target, namer(node))} = {fmt.preview_lines(total)[0]}", 44)
+        return fmt.badge_text(cards.ratio(target, namer(node)), fmt.preview_lines(total)[0])
 
     # The seed: d target / d target = 1 (or the output_gradients given).
     seeds = {}
