@@ -388,7 +388,7 @@ def test_each_badge_sits_just_right_of_its_node_in_room_the_layout_kept():
     for index in range(len(animation.frames)):
         assert overlaps(animation.frame_svg(index)) == [], index
     legend = animation.legend_html()  # the legend says what a badge and a number by an edge are
-    assert "right of a value: the gradient it has collected so far" in legend
+    assert "next to a value: the gradient it has collected so far" in legend  # right of it, or above a weight
     assert "number by an edge: the gradient sent back along it" in legend
 
 
