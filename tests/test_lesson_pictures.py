@@ -467,11 +467,21 @@ def test_lesson_8s_training_step_fits_a_notebook_at_fit():
     it, long badges on two lines, big tensors' summaries on two lines and their badges by the mean, so the
     picture is at most 1.25 times a notebook's width (JupyterLab, ~900 px = 675 pt; it was 1,382 pt): "fit"
     scales it by 0.8 or more, and nothing drawn covers a value (the overlap test above runs the same lesson)."""
+    from tapeviz.viz import gif_frames
     from tapeviz.viz.animation import NOTEBOOK_WIDTH
     from tapeviz.viz.svg_frames import size
 
     players = [p for p in run_lesson(ROOT / "notebooks" / "src" / "08_training_loops.py") if isinstance(p, Player)]
     animation = players[0].animation
+    pngs, real = [], render.run_dot
+    try:  # the GIF, made first, draws the layout its badges are placed on (the second, narrower one)
+        render.run_dot = lambda source, kind="svg", *rest: (
+            (pngs.append(source) if kind == "png" else None) or real(source, kind, *rest)
+        )
+        next(gif_frames.gif_images(animation))
+    finally:
+        render.run_dot = real
+    assert pngs and pngs[-1].replace("\n  graph [dpi=72]", "", 1) == animation.dot, "the GIF drew another layout"
     width, _height = size(animation.base_svg)
     assert NOTEBOOK_WIDTH / width >= 0.8, width
     weights = [n for n, node in animation.view.nodes.items() if node.get("role") == "variable"]

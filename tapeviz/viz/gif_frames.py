@@ -48,6 +48,7 @@ def gif_images(animation, text_lines=3, max_size=(960, 720)):
 
     from PIL import Image, ImageDraw
 
+    animation.base_svg  # noqa: B018 - settles the layout (a wide picture is laid out again) before drawing it
     png = render.run_dot(animation.dot.replace("digraph tape {", "digraph tape {\n  graph [dpi=72]", 1), "png")
     rgb = Image.open(io.BytesIO(png)).convert("RGB")
     # One palette for every frame: the picture's colours plus ours, so frames need no quantising.
