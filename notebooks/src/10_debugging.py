@@ -129,7 +129,9 @@ for name, verdict in verdicts.items():
     print(f"{name:>22}: {verdict.cause}")
 
 # %% [markdown]
-# And in words, with the fix:
+# And in words, with the fix. A variable made without a name (TF calls it
+# `Variable`) is called by the Python name that holds it, here the loop's
+# `source`, as the scenarios' results are called `target`:
 
 # %%
 for name, verdict in verdicts.items():
