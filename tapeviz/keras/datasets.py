@@ -46,6 +46,7 @@ class _KerasCachedDataset:
         )
 
 
+#: ``tf.keras.datasets.mnist``: ``mnist.load_data()`` reads Keras's cached ``mnist.npz`` (never downloads).
 mnist = _KerasCachedDataset("mnist", "mnist.npz")
 
 
