@@ -103,6 +103,7 @@ def _owned_bytes(tensor):
 
 
 _OP_EXECUTED, _BACKWARD_STEP = events.OpExecuted, events.BackwardStep
+_BACKWARD_STEPS, _TAPE_RELEASED = events.BackwardSteps, events.TapeReleased
 
 
 def _is_large(tensor):
@@ -156,6 +157,8 @@ class Compaction:
             if keep_results or not any(map(_is_large, event.results)):
                 return event
             return dataclasses.replace(event, results=self.all(event.results))
+        if kind is _TAPE_RELEASED and event.entries:  # the log's ``released`` holds their sketches
+            return _TAPE_RELEASED(event.tape, event.reason)
         return event
 
     def step(self, step):
@@ -436,7 +439,6 @@ class _TapeLog:
 
 
 _READ = "ReadVariableOp"  # its output shares the variable's array: the variable's bytes, not the tape's
-_BACKWARD_STEPS, _TAPE_RELEASED = events.BackwardSteps, events.TapeReleased
 _TAPES = operator.attrgetter("tapes")
 
 
@@ -501,7 +503,7 @@ class SessionRecorder:
         # arrays go at once (the next step's allocations reuse their memory); the counts, when buried.
         log = self.logs.pop(serial, None)
         if log is not None:
-            log.released = []
+            log.released, log.events = [], []
             for sweep in log.sweeps:
                 sweep.steps = []
             if log.sweeps or log.large or log.unweighed:
@@ -591,12 +593,11 @@ class SessionRecorder:
     def on_tape_released(self, event):
         """The tape no longer holds its entries: the log keeps them, weighed roughly now and exactly
         later, if the tape outlives the next release or sweep (a training step's tape does not)."""
+        log = self.logs.get(event.tape) or self._log(event.tape)
+        log.seqs.append(_next_seq())
+        log.events.append(event)  # its entries are the part ``released`` keeps: one tuple, held twice
         entries = event.entries
-        if entries:  # the event is kept without them: the log holds them once
-            event = _TAPE_RELEASED(event.tape, event.reason)
-        self._keep_in_log(event)
-        log = self.logs.get(event.tape)
-        if not entries or log is None:
+        if not entries:
             return
         rough = _rough_bytes(entries)
         with self._lock:
