@@ -3,6 +3,7 @@
 TF's conventions at kinks and ties (maximum, minimum, abs at 0).
 """
 
+import functools
 import operator
 
 import numpy as np
@@ -19,6 +20,10 @@ from tapeviz.core.rules import defgrad, elementwise
 def xp_function(name):
     """A kernel calling the active backend's function ``name`` (numpy or cupy)."""
     return lambda *arrays: getattr(B.xp, name)(*arrays)
+
+
+# NumPy's real float scalar types: a value of one is real and of shape (), known without reading either.
+_REAL_SCALARS = frozenset(np.dtype(code).type for code in "efdg")
 
 
 # -- arithmetic ------------------------------------------------------------------
@@ -54,6 +59,9 @@ multiply = binary("multiply", "Mul", operator.mul, "x * y elementwise, with broa
 def _mul_rule(op, needs, g):
     x, y = op.inputs
     need_x, need_y = needs
+    if type(x._value) in _REAL_SCALARS and type(y._value) in _REAL_SCALARS and type(g._value) in _REAL_SCALARS:
+        # A chain of scalar ops: real, so no conjugate, and every shape is () (read off the types)
+        return (m.multiply(g, y) if need_x else None, m.multiply(g, x) if need_y else None)
     if x._value.dtype.kind == "c":  # TF's convention: the upstream times the conjugate derivative
         x, y = conj(x), conj(y)
     # m.multiply rather than `*`, and unbroadcast only where shapes differ: the hottest rule
@@ -365,14 +373,9 @@ def _identity_rule(op, needs, g):
     return (g,)
 
 
-ADD_N = Primitive("AddN", lambda *xs: _add_all(xs))
-
-
-def _add_all(arrays):
-    total = arrays[0]
-    for array in arrays[1:]:
-        total = total + array
-    return total
+# The sum left to right, (x1 + x2) + x3 ..., with the loop in C (a source's gradients
+# in a long chain are thousands of NumPy scalars).
+ADD_N = Primitive("AddN", lambda *xs: functools.reduce(operator.add, xs))
 
 
 def add_n(inputs, name=None):
