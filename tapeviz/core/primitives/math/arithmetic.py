@@ -35,6 +35,8 @@ add = binary("add", "AddV2", operator.add, "x + y elementwise, with broadcasting
 def _add_rule(op, needs, g):
     x, y = op.inputs
     need_x, need_y = needs
+    if type(g._value) in _REAL_SCALARS and type(x._value) in _REAL_SCALARS and type(y._value) in _REAL_SCALARS:
+        return (g if need_x else None, g if need_y else None)  # all of shape (), read off the types
     shape = g._value.shape  # unbroadcast only where broadcasting happened (a call saved per input)
     return (
         (g if x._value.shape == shape else unbroadcast(g, x)) if need_x else None,
