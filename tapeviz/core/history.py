@@ -122,11 +122,10 @@ class Sketch:
         outputs = list(chain.from_iterable(outputs))
         self._input_ids = list(map(_ID, inputs))
         self._output_ids = list(map(_ID, outputs))
-        types = list(map(type, map(_VALUE, outputs)))
-        kinds = set(types)
+        kinds = set(map(type, map(_VALUE, outputs)))
         if _NUMPY_SCALARS.issuperset(kinds):  # a scalar chain: each type says shape () and its dtype
-            self._output_shapes = None
-            self._output_dtypes = kinds.pop() if len(kinds) == 1 else types  # one type stands for all
+            self._output_shapes = None  # one type stands for all, else each output's
+            self._output_dtypes = kinds.pop() if len(kinds) == 1 else list(map(type, map(_VALUE, outputs)))
         else:
             self._output_shapes = list(map(_SHAPE, outputs))
             self._output_dtypes = list(map(_DTYPE, outputs))
