@@ -35,8 +35,9 @@ add = binary("add", "AddV2", operator.add, "x + y elementwise, with broadcasting
 def _add_rule(op, needs, g):
     x, y = op.inputs
     need_x, need_y = needs
-    if type(g._value) in _REAL_SCALARS and type(x._value) in _REAL_SCALARS and type(y._value) in _REAL_SCALARS:
-        return (g if need_x else None, g if need_y else None)  # all of shape (), read off the types
+    kind = type(g._value)
+    if kind is type(x._value) and kind is type(y._value) and kind in _REAL_SCALARS:
+        return (g if need_x else None, g if need_y else None)  # all of shape (), read off the type
     shape = g._value.shape  # unbroadcast only where broadcasting happened (a call saved per input)
     return (
         (g if x._value.shape == shape else unbroadcast(g, x)) if need_x else None,
@@ -61,8 +62,9 @@ multiply = binary("multiply", "Mul", operator.mul, "x * y elementwise, with broa
 def _mul_rule(op, needs, g):
     x, y = op.inputs
     need_x, need_y = needs
-    if type(x._value) in _REAL_SCALARS and type(y._value) in _REAL_SCALARS and type(g._value) in _REAL_SCALARS:
-        # A chain of scalar ops: real, so no conjugate, and every shape is () (read off the types)
+    kind = type(g._value)
+    if kind is type(x._value) and kind is type(y._value) and kind in _REAL_SCALARS:
+        # A chain of scalar ops: real, so no conjugate, and every shape is () (read off the type)
         return (m.multiply(g, y) if need_x else None, m.multiply(g, x) if need_y else None)
     if x._value.dtype.kind == "c":  # TF's convention: the upstream times the conjugate derivative
         x, y = conj(x), conj(y)
