@@ -180,6 +180,7 @@ DATA_DOCS = {
         "(the same functions as in :doc:`tapeviz_keras_utils`)."
     ),
     "tapeviz.lessons.EXERCISES": "Every exercise of the lesson notebooks, by its id (``'01.square'``).",
+    "tapeviz.newaxis": "``tf.newaxis``: ``x[..., tf.newaxis]`` adds an axis of size 1 (it is None, as NumPy's).",
     "tapeviz.data.AUTOTUNE": (
         "``tf.data.AUTOTUNE``: pass as ``num_parallel_calls`` or ``buffer_size`` to let the pipeline choose "
         "(here: run sequentially, prefetch nothing); the value is -1, as in TensorFlow."

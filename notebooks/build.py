@@ -3,6 +3,9 @@
     .venv/bin/python notebooks/build.py            # every lesson
     .venv/bin/python notebooks/build.py 01 07      # only lessons whose name starts so
 
+It runs the tapeviz of the checkout it lives in, and stops when ``import
+tapeviz`` would find another one (from a git worktree: set PYTHONPATH).
+
 Each lesson is written as ``notebooks/src/NN_name.py`` in the "percent"
 format: cells start with a ``# %%`` line; ``# %% [markdown]`` cells hold
 Markdown with each line behind ``# ``. Words after ``# %%`` set a cell's role:
@@ -40,6 +43,7 @@ exercise cell, fails unless the check says "Correct", and then drops it.
 
 import base64
 import html
+import importlib.util
 import json
 import os
 import re
@@ -287,7 +291,31 @@ def build(path):
     return target
 
 
+def imported_tapeviz():
+    """Where ``import tapeviz`` finds the package here, as the lessons' kernel will (same environment)."""
+    spec = importlib.util.find_spec("tapeviz")
+    return Path(spec.origin).resolve().parent if spec is not None and spec.origin else None
+
+
+def check_checkout():
+    """Stop unless the lessons will run this checkout's tapeviz.
+
+    From a git worktree, ``import tapeviz`` finds whichever checkout the
+    environment was installed from (an editable install points at one), so the
+    notebooks would silently store another checkout's pictures and player.
+    """
+    want = (HERE.parent / "tapeviz").resolve()
+    found = imported_tapeviz()
+    if found != want:
+        raise SystemExit(
+            f"notebooks/build.py: `import tapeviz` finds {found or 'nothing'}, not this checkout's {want}, so the "
+            "lessons would run another copy of tapeviz. Run it with this checkout first on the path: "
+            f"PYTHONPATH={HERE.parent} python notebooks/build.py"
+        )
+
+
 def main(argv):
+    check_checkout()
     sources = sorted(SRC.glob("[0-9][0-9]_*.py"))
     if argv:
         sources = [s for s in sources if any(s.stem.startswith(prefix) for prefix in argv)]

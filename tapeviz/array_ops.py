@@ -41,6 +41,8 @@ from tapeviz.core.primitives.math import where as _where
 from tapeviz.core.primitives.scatter import (  # noqa: F401
     scatter_nd,
     tensor_scatter_nd_add,
+    tensor_scatter_nd_max,
+    tensor_scatter_nd_min,
     tensor_scatter_nd_sub,
     tensor_scatter_nd_update,
 )
@@ -62,6 +64,8 @@ __all__ = [
     "tensor_scatter_nd_update",
     "tensor_scatter_nd_add",
     "tensor_scatter_nd_sub",
+    "tensor_scatter_nd_max",
+    "tensor_scatter_nd_min",
 ]
 
 

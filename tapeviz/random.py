@@ -16,13 +16,36 @@ import numpy as np
 
 from tapeviz import backend as _backend
 from tapeviz.core import dtypes as _dtypes
+from tapeviz.core.random_generator import (
+    Algorithm,
+    Generator,
+    get_global_generator,
+    set_global_generator,
+    stateless_normal,
+    stateless_truncated_normal,
+    stateless_uniform,
+)
 from tapeviz.core.tensor import Tensor as _Tensor
 from tapeviz.core.tensor import convert_to_tensor as _convert
 from tapeviz.core.tensor import is_tensor as _is_tensor
 from tapeviz.core.tensor import to_array as _to_array
 from tapeviz.core.tracing import host_call as _host_call
 
-__all__ = ["set_seed", "get_global_seed", "uniform", "normal", "truncated_normal", "shuffle"]
+__all__ = [
+    "set_seed",
+    "get_global_seed",
+    "uniform",
+    "normal",
+    "truncated_normal",
+    "shuffle",
+    "Algorithm",
+    "Generator",
+    "get_global_generator",
+    "set_global_generator",
+    "stateless_normal",
+    "stateless_uniform",
+    "stateless_truncated_normal",
+]
 
 _DEFAULT_GLOBAL_SEED = 87654321  # what TF uses when only an op seed is given
 

@@ -864,8 +864,31 @@ def _lesson_8_player_checks(page, name):
     quantities = cells[3::3]
     assert quantities[:5] == ["g", "m", "v", "\u03b1", "step"], cells
     assert cells[cells.index("m") + 1].startswith("0.9\u00b7m + 0.1\u00b7g"), cells
-    assert any(b.startswith("now ") for b in adam["badges"]), adam["badges"]
+    assert any(b.split()[:1] == ["now"] for b in adam["badges"]), adam["badges"]  # "now [..]", or "now" over it
     player.screenshot(path=str(ARTIFACTS / f"{name}_player_adam.png"))
+    # at "fit" (the zoom it starts at) the whole picture shows at a notebook's width: nothing to scroll to,
+    # every badge inside the picture's box, the picture scaled down no more than to 0.65 at 738 px
+    fits = player.evaluate(
+        """(root, widths) => widths.map(width => {
+            const old = root.style.width;
+            root.style.width = width + 'px';
+            const svg = [...root.querySelectorAll('.widget-html-content svg')].find(s => s.querySelector('g.graph'));
+            const box = svg.parentElement, right = box.getBoundingClientRect().right;
+            const badges = [...svg.querySelectorAll('g.tv-badge rect')].map(r => r.getBoundingClientRect().right);
+            const result = {width, scroll: box.scrollWidth, client: box.clientWidth, right,
+                            badge: Math.max(...badges), scale: svg.getBoundingClientRect().width /
+                            svg.width.baseVal.value};
+            root.style.width = old;
+            return result;
+        })""",
+        [738, 900],
+    )
+    for fit in fits:
+        assert fit["scroll"] <= fit["client"] + 1 and fit["badge"] <= fit["right"] + 1, f"at fit: {fits}"
+        assert fit["scale"] >= 0.65, f"at fit the picture is drawn too small to read: {fits}"
+    player.evaluate("root => { root.style.width = '738px'; }")
+    player.screenshot(path=str(ARTIFACTS / f"{name}_player_fit_738px.png"))
+    player.evaluate("root => { root.style.width = ''; }")
 
 
 # Two classes, so that ``./dev.sh test`` (``--dist loadscope``: a class is a unit of work) runs

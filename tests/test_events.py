@@ -73,6 +73,118 @@ def test_a_listener_can_leave_out_the_ops_of_unrecorded_sweeps(no_listeners):
     assert not events._listeners and not events._sweep_op_listeners
 
 
+def _three_sweeps_of_a_chain(length):
+    """A persistent tape of ``length`` scalar ops, swept three times; returns the tape."""
+    x = tf.constant(1.0001)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        y = x
+        for _ in range(length):
+            y = y * x
+    for _ in range(3):
+        tape.gradient(y, x)
+    return tape, y, x
+
+
+def test_a_tape_reader_reads_ops_from_the_tape_and_gets_the_same_steps_in_batches(no_listeners):
+    every, reader = [], []
+    hears_all = events.subscribe(every.append, untaped_sweep_ops=False)
+    reads = events.subscribe(reader.append, untaped_sweep_ops=False, reads_tapes=True)
+    try:
+        length = events.BackwardSteps.STEPS_PER_BATCH + 50  # one full batch and a rest, per sweep
+        tape, _y, _x = _three_sweeps_of_a_chain(length)
+    finally:
+        events.unsubscribe(hears_all)
+        events.unsubscribe(reads)
+    assert not [e for e in reader if isinstance(e, (events.OpExecuted, events.BackwardStep))]
+    assert [e.entry for e in every if isinstance(e, events.OpExecuted)] == list(tape.recorded_ops)
+    batches = [e for e in reader if isinstance(e, events.BackwardSteps)]
+    assert [len(b.steps) for b in batches] == [events.BackwardSteps.STEPS_PER_BATCH, 50] * 3
+    steps = [step for b in batches for step in b.steps]
+    heard = [e for e in every if isinstance(e, events.BackwardStep)]
+    assert [(s[1], s[2], s[3], s[4]) for s in steps] == [(e.entry, e.needs, e.upstream, e.grads) for e in heard]
+    orders = [s[0] for s in steps]
+    assert orders == sorted(orders) and all(o > tape.recorded_ops[-1].index for o in orders)
+    assert all(b.nbytes == sum(s[3][0].numpy().nbytes for s in b.steps) for b in batches)
+    # Everything else is heard as every listener hears it, in the same order.
+    others = [e for e in every if not isinstance(e, (events.OpExecuted, events.BackwardStep))]
+    assert [e for e in reader if not isinstance(e, events.BackwardSteps)] == others
+
+
+def test_a_batch_goes_out_once_its_gradients_pass_the_batch_bytes(no_listeners):
+    batches = []
+    reads = events.subscribe(batches.append, reads_tapes=True)
+    try:
+        x = tf.Variable(tf.ones([65536]))  # 256 KiB gradients: the batch bytes pass after a few steps
+        with tf.GradientTape() as tape:
+            y = x
+            for _ in range(12):
+                y = y * 1.5
+            loss = tf.reduce_sum(y)
+        tape.gradient(loss, x)
+    finally:
+        events.unsubscribe(reads)
+    sizes = [e.nbytes for e in batches if isinstance(e, events.BackwardSteps)]
+    assert len(sizes) > 1 and all(size <= events.BackwardSteps.BATCH_BYTES + 256 * 1024 for size in sizes)
+
+
+def test_a_failing_sweep_still_delivers_the_steps_that_ran(no_listeners):
+    reader = []
+    reads = events.subscribe(reader.append, reads_tapes=True)
+
+    @tf.custom_gradient
+    def broken(v):
+        def grad(upstream):
+            raise RuntimeError("a broken rule")
+
+        return v * 1.0, grad
+
+    try:
+        x = tf.Variable(2.0)
+        with tf.GradientTape() as tape:
+            y = broken(x) * x
+        with pytest.raises(RuntimeError, match="a broken rule"):
+            tape.gradient(y, x)
+    finally:
+        events.unsubscribe(reads)
+    (batch,) = [e for e in reader if isinstance(e, events.BackwardSteps)]
+    assert batch.steps[0][1].primitive.name == "Mul"  # the step before the broken one
+    assert not [e for e in reader if isinstance(e, events.SweepFinished)]
+
+
+def test_a_tape_reader_hears_the_last_row_of_a_jacobian_and_a_step_listener_every_row(no_listeners):
+    every, reader = [], []
+    hears_all = events.subscribe(every.append)
+    reads = events.subscribe(reader.append, reads_tapes=True)
+    try:
+        x = tf.Variable([1.0, 2.0, 3.0])
+        with tf.GradientTape(persistent=True) as tape:
+            y = x * x
+        jacobian = tape.jacobian(y, x)
+        batch = tape.batch_jacobian(tf.reshape(y, [1, 3]), tf.reshape(x, [1, 3]))
+    finally:
+        events.unsubscribe(hears_all)
+        events.unsubscribe(reads)
+    started = [e for e in every if isinstance(e, events.SweepStarted)]
+    assert len(started) == 3 + 3  # a row per element of each target
+    read = [e for e in reader if isinstance(e, events.SweepStarted)]
+    assert read == [started[2], started[5]]  # the last row of each
+    assert [e.results for e in reader if isinstance(e, events.SweepFinished)][0][0].numpy().tolist() == [0, 0, 6]
+    assert jacobian.numpy().tolist() == [[2, 0, 0], [0, 4, 0], [0, 0, 6]] and batch.shape == (1, 3, 3)
+
+
+def test_a_release_hands_its_entries_to_the_listeners(no_listeners):
+    heard = []
+    with events.listening(heard.append):
+        x = tf.Variable(3.0)
+        with tf.GradientTape() as tape:
+            y = x * x
+        recorded = tape.recorded_ops
+        tape.gradient(y, x)
+    (released,) = [e for e in heard if isinstance(e, events.TapeReleased)]
+    assert released.reason == "gradient" and released.entries == recorded and not tape.recorded_ops
+
+
 def test_object_listener_gets_only_its_kinds():
     class OnlyOps:
         def __init__(self):
@@ -137,13 +249,8 @@ def test_every_event_has_a_kind():
 @pytest.fixture
 def no_listeners():
     """Unsubscribe everything (a session-wide recorder, say) for one test."""
-    saved = list(events._listeners), list(events._sweep_op_listeners)
-    events._listeners.clear()  # in place: core.state shares these lists
-    events._sweep_op_listeners.clear()
-    try:
+    with events.silenced():
         yield
-    finally:
-        events._listeners[:], events._sweep_op_listeners[:] = saved
 
 
 def test_no_event_objects_without_listeners(monkeypatch, no_listeners):

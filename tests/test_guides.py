@@ -287,3 +287,16 @@ def test_the_guide_runner_splits_rewrites_and_reports(tmp_path):
     )
     results = run_guide.run_guide(str(notebook), "tapeviz", quiet=True)
     assert results[0]["status"] == "ok" and "numpy=6.0" in results[0]["stdout"]
+    # The quickstarts' forms: a keras submodule import, and mnist.load_data() through a name.
+    code, made = run_guide.rewrite(
+        "from tensorflow.keras.layers import Dense, Flatten\nmnist = tf.keras.datasets.mnist\n"
+        "(x, y), _ = mnist.load_data()",
+        "tapeviz",
+    )
+    assert code.startswith("from tapeviz.keras.layers import Dense, Flatten\n")
+    assert code.endswith("(x, y), _ = _guide_mnist()") and made == ["MNIST download -> synthetic MNIST"]
+    namespace = {}
+    exec(run_guide.PRELUDE, namespace)  # effective_tf2's tfds.load('mnist'): every split, (28, 28, 1) images
+    splits, _ = namespace["_guide_tfds"].load(name="mnist", with_info=True, as_supervised=True)
+    image, label = next(iter(splits["train"]))
+    assert sorted(splits) == ["test", "train"] and image.shape == (28, 28, 1) and label.dtype == tf.int64

@@ -388,7 +388,7 @@ def test_each_badge_sits_just_right_of_its_node_in_room_the_layout_kept():
     for index in range(len(animation.frames)):
         assert overlaps(animation.frame_svg(index)) == [], index
     legend = animation.legend_html()  # the legend says what a badge and a number by an edge are
-    assert "right of a value: the gradient it has collected so far" in legend
+    assert "next to a value: the gradient it has collected so far" in legend  # right of it, or above a weight
     assert "number by an edge: the gradient sent back along it" in legend
 
 
@@ -460,3 +460,54 @@ def test_nothing_drawn_covers_a_value_or_a_badge(path):
         if 'fill="#fee2e2"' in figure.svg:  # a value that is inf or NaN
             assert "holds inf or NaN" in figure.html, f"{path.name}: a pink value the legend does not explain"
     assert players or figures, f"{path.name} shows no picture"
+
+
+def test_lesson_8s_training_step_fits_a_notebook_at_fit():
+    """Lesson 8's training step (four weights around a model's tape) is laid out with each weight's badge above
+    it, long badges on two lines, big tensors' summaries on two lines and their badges by the mean, so the
+    picture is at most 1.25 times a notebook's width (JupyterLab, ~900 px = 675 pt; it was 1,382 pt): "fit"
+    scales it by 0.8 or more, and nothing drawn covers a value (the overlap test above runs the same lesson)."""
+    from tapeviz.viz import gif_frames
+    from tapeviz.viz.animation import NOTEBOOK_WIDTH
+    from tapeviz.viz.svg_frames import size
+
+    players = [p for p in run_lesson(ROOT / "notebooks" / "src" / "08_training_loops.py") if isinstance(p, Player)]
+    animation = players[0].animation
+    pngs, real = [], render.run_dot
+    try:  # the GIF, made first, draws the layout its badges are placed on (the second, narrower one)
+        render.run_dot = lambda source, kind="svg", *rest: (
+            (pngs.append(source) if kind == "png" else None) or real(source, kind, *rest)
+        )
+        next(gif_frames.gif_images(animation))
+    finally:
+        render.run_dot = real
+    assert pngs and pngs[-1].replace("\n  graph [dpi=72]", "", 1) == animation.dot, "the GIF drew another layout"
+    width, _height = size(animation.base_svg)
+    assert NOTEBOOK_WIDTH / width >= 0.8, width
+    weights = [n for n, node in animation.view.nodes.items() if node.get("role") == "variable"]
+    assert len(weights) == 4 and all(f"badge_{n} -> {n} [style=invis" in animation.dot for n in weights)
+    for index in range(len(animation.frames)):  # every badge inside the picture: none past its right edge
+        svg = animation.frame_svg(index, caption=False)
+        assert all(box[2] <= width for box in _badge_boxes(svg)), index
+
+
+def test_a_long_badge_takes_two_lines_and_keeps_its_height_on_every_frame():
+    """``d(loss)/d(model/hidden/kernel) = [[-0.04943, 0.4403]]`` is written as what it is over its value, each
+    line short, the value whole; a node with one such badge has all its badges on two lines (``gets`` over
+    its value), so the badge keeps one height and its place against the node on every frame."""
+    from tapeviz.viz import format as fmt
+    from tapeviz.viz import svg_frames
+
+    assert fmt.badge_text("dy/dx", "6") == "dy/dx = 6"
+    long = fmt.badge_text("d(loss)/d(model/hidden/kernel)", "[[-0.04943, 0.4403]]")
+    assert long == "d(loss)/d(model/hidden/kernel) =\n[[-0.04943, 0.4403]]"
+    frames = [{"set": {"t0": long, "t1": "dy/dx = 6"}}, {"set": {"t0": "gets [[0.1, 0.2]]"}}, {"set": {}}]
+    evened = svg_frames.even_badges(frames)
+    assert evened[1]["set"]["t0"] == "gets\n[[0.1, 0.2]]" and evened[0]["set"]["t1"] == "dy/dx = 6"
+    assert svg_frames.badge_heights(evened) == {"t0": 29, "t1": 16}
+    drawn = svg_frames._overlay({"t0": (0, 0, 40, 20)}, {}, evened[0]["set"], {}, {}, [], spots={"t0": (50, 0)})
+    assert re.findall(r"<text[^>]*>([^<]*)</text>", drawn) == [
+        "d(loss)/d(model/hidden/kernel) =",
+        "[[-0.04943, 0.4403]]",
+    ]
+    assert 'height="29"' in drawn

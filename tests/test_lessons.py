@@ -430,6 +430,53 @@ def test_no_notebook_stores_a_solution_and_exercises_wait():
             assert not given_away, f"{path.name} shows the solution of {name}: {given_away}"
 
 
+def _pictures_text(output):
+    """The text of every picture an output shows (inline SVG, or SVG in an <img>'s data: URI)."""
+    import base64
+
+    page = output.get("data", {}).get("text/html", "")
+    found = re.findall(r"<svg\b.*?</svg>", page, re.S)
+    found += [base64.b64decode(d).decode() for d in re.findall(r'src="data:image/svg\+xml;base64,([^"]+)"', page)]
+    return " ".join(found)
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_a_numbered_tensor_a_message_names_is_drawn_in_the_lesson(path):
+    """``#610`` names a tensor only a picture labels: a message a lesson prints or shows (an explanation, a
+    verdict) that names one comes with a picture in the lesson that draws it (lesson 9 once printed an
+    explanation naming #610 and #593, drawn nowhere). Players are left out: each draws its own picture."""
+    nb = nbformat.read(path, as_version=4)
+    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
+    drawn = " ".join(_pictures_text(o) for o in outputs)
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        said = " ".join(
+            o.get("text", "") + o.get("data", {}).get("text/plain", "")
+            for o in cell.outputs
+            if "application/vnd.jupyter.widget-view+json" not in o.get("data", {})
+        )
+        named = set(re.findall(r"(?<![\w&])#\d+\b", said))
+        missing = sorted(n for n in named if not re.search(rf">(?:seed )?{n}(?![\w])", drawn))
+        assert not missing, f"{path.stem}: a message names {missing}, which no picture shows:\n{cell.source}"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_every_stored_svg_image_can_be_drawn(path):
+    """A stored notebook shows its drawings as ``<img src="data:image/svg+xml...">``; an SVG without its
+    namespace is a broken image there (the legends' swatches were, in every untrusted lesson)."""
+    import base64
+
+    nb = nbformat.read(path, as_version=4)
+    for cell in nb.cells:
+        for output in cell.get("outputs", []):
+            page = output.get("data", {}).get("text/html", "")
+            for data in re.findall(r'src="data:image/svg\+xml;base64,([^"]+)"', page):
+                svg = base64.b64decode(data).decode()
+                root = re.search(r"<svg\b[^>]*>", svg).group(0)
+                assert 'xmlns="http://www.w3.org/2000/svg"' in root, f"{path.stem}: an undrawable image {root}"
+
+
 # -- the docs' example listener ---------------------------------------------------------------------
 def test_hooks_page_example_runs_as_documented(capsys):
     page = (ROOT / "docs" / "hooks.md").read_text()
@@ -467,6 +514,23 @@ def _build_module():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def test_the_build_refuses_to_run_another_checkouts_tapeviz(tmp_path):
+    """From a git worktree, ``import tapeviz`` may find another checkout (an editable install): the build stops
+    and says to set PYTHONPATH, instead of storing that copy's pictures in this checkout's notebooks."""
+    import subprocess
+
+    other = tmp_path / "tapeviz"
+    other.mkdir()
+    (other / "__init__.py").write_text("")
+    build = [sys.executable, str(ROOT / "notebooks" / "build.py"), "no-lesson-starts-so"]
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    elsewhere = subprocess.run(build, env={**env, "PYTHONPATH": str(tmp_path)}, capture_output=True, text=True)
+    assert elsewhere.returncode != 0
+    assert f"finds {other}" in elsewhere.stderr and f"PYTHONPATH={ROOT}" in elsewhere.stderr, elsewhere.stderr
+    here = subprocess.run(build, env={**env, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True)
+    assert here.returncode == 0, here.stderr
 
 
 @pytest.mark.slow

@@ -29,13 +29,8 @@ def older_objects_left_out_of_collections():
 @pytest.fixture(autouse=True)
 def no_listeners():
     """A subscribed listener (a recorder) keeps events, and with them tensors, alive."""
-    saved = list(events._listeners), list(events._sweep_op_listeners)
-    events._listeners.clear()  # in place: core.state shares these lists
-    events._sweep_op_listeners.clear()
-    try:
+    with events.silenced():
         yield
-    finally:
-        events._listeners[:], events._sweep_op_listeners[:] = saved
 
 
 def _collect():

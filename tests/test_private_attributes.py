@@ -92,8 +92,6 @@ def test_the_guarded_core_modules_exist():
 KNOWN_PRIVATE_NAMES = {
     ("core/forward.py", "tapeviz.core.tape._unconnected"),
     ("core/state.py", "tapeviz.core.events._local"),
-    ("core/state.py", "tapeviz.core.events._listeners"),
-    ("core/state.py", "tapeviz.core.events._sweep_op_listeners"),
     ("core/tensor.py", "tapeviz.core.dtypes._BY_NUMPY"),
     ("core/tracing.py", "tapeviz.core.tensor._next_id"),
 }

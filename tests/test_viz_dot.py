@@ -210,3 +210,28 @@ def test_hovering_a_value_names_it_as_the_picture_does():
     values = [t for t in tooltips if "float32" in t]
     assert "x: float32 () = 3" in values and "y: float32 () = 9" in values, values
     assert not any(":0" in t or "t0" in t for t in values), values
+
+
+def test_hovering_an_op_names_it_as_the_picture_does_and_a_fold_says_what_to_type_in_words():
+    """An op's tooltip reads ``Mul → y``, as the cards head a step, never ``op3 Mul``; a folded loop's
+    tooltip says what it holds and which id open= takes, and that the id is its first op's."""
+    x = tf.Variable(3.0, name="x")
+    with tf.GradientTape() as tape:
+        y = x * x  # noqa: F841 - named, so the picture calls it y
+        with tf.name_scope("block"):
+            z = tf.sin(y)  # noqa: F841
+    ops = [t for t in re.findall(r'tooltip="([^"]*)"', viz.show(tape).dot) if "d(x*y)" in t or "sin" in t]
+    assert "Mul \u2192 y: d(x*y)/dx = y,  d(x*y)/dy = x" in ops, ops
+    assert "Sin \u2192 z in scope block: d sin(x)/dx = cos(x)" in ops, ops
+    assert not any(re.search(r"\bop\d+\b", t) for t in ops), ops
+
+    with tf.GradientTape() as tape:
+        h = x * 1.0
+        for _ in range(600):
+            h = tf.tanh(h * 0.9)
+    view = viz.view.build(trace_of(tape))
+    loop = next(f for f in view.folds.values() if f["key"].startswith("repeat:"))
+    text = viz.dot.write(view, trace_of(tape).data)
+    tip = re.search(r"tooltip=\"(a loop, [^\"]*)\"", text).group(1)
+    assert tip.startswith(f"a loop, {loop['title']}: {len(loop['ops']):,} ops folded into one box"), tip
+    assert f"open=[{loop['open']!r}]" in tip and f"({loop['open']} is the id of the loop's first op)" in tip, tip

@@ -236,8 +236,9 @@ def test_messages_use_the_pictures_names_never_internal_ids():
     with tf.GradientTape() as tape:
         y = x * x
     v = viz.explain(tape, y, x)
-    assert v.message.startswith("The variable Variable is non-trainable"), v.message  # drawn "Variable"
-    assert "<B>Variable</B>" in v.figure().dot
+    # made without a name: TF calls it "Variable"; the picture and the message use the student's name for it
+    assert v.message.startswith("The variable x is non-trainable"), v.message
+    assert "<B>x</B>" in v.figure().dot and "<B>Variable</B>" not in v.figure().dot
     x = tf.Variable(3.3, name="x")
     with tf.GradientTape() as tape:
         y = tf.round(x) * 3.0
@@ -264,3 +265,19 @@ def test_messages_use_the_pictures_names_never_internal_ids():
     messages.append(result.message)
     for message in messages:
         assert not INTERNAL.search(message), message
+
+
+def test_the_picture_draws_each_variable_on_the_path_by_its_name():
+    """A variable whose value enters the drawn path is drawn as itself (``b``), not as an unnamed ``#4`` read."""
+    w = tf.Variable([[1.0], [2.0]], name="w")
+    b = tf.Variable([0.5], name="b")
+    x = tf.constant([[1.0, 1.0]])
+    with tf.GradientTape() as tape:
+        logits = tf.matmul(x, w) + b
+        loss = tf.reduce_sum(tf.constant(logits.numpy()) ** 2)
+    verdict = viz.explain(tape, loss, w)
+    assert verdict.cause == "numpy_roundtrip"
+    drawn = verdict.figure().dot
+    assert "<B>w</B>" in drawn and "<B>b</B>" in drawn, drawn
+    unnamed = set(re.findall(r"<B>(#\d+)</B>", drawn))
+    assert len(unnamed) == 2, unnamed  # only x @ w and the square go unnamed; no read of w or b

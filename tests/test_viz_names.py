@@ -144,3 +144,25 @@ def test_names_false_keeps_the_trace_ids():
     tape.gradient(y, x)
     assert "<B>t3</B>" in viz.show(tape, names=False).dot
     assert "<B>y</B>" in viz.show(tape).dot and "<B>t3</B>" not in viz.show(tape).dot
+
+
+def test_a_variable_is_called_the_same_in_the_picture_and_the_captions():
+    """A named variable goes by its own (TF's) name in the picture, the captions, the badges and the cards, even
+    when the student's Python name differs; one made without a name (TF's "Variable") by the student's name."""
+    weight = tf.Variable(2.0, name="w")
+    b = tf.Variable(1.0)
+    with tf.GradientTape() as tape:
+        y = weight * 3.0 + b  # noqa: F841 - named, so the picture calls it y
+    tape.gradient(y, [weight, b])
+    for mode in ("sweep", "record"):
+        animation = exporting.Animation(tape, mode=mode)
+        drawn = " ".join(_labels(animation.dot))
+        assert "<B>w</B>" in drawn and "<B>b</B>" in drawn and "Variable" not in drawn, drawn
+        shown = " | ".join(_shown_text(animation))
+        assert "weight" not in shown and "Variable" not in shown, shown
+        if mode == "sweep":
+            assert "Done: dy/dw = 3, dy/db = 1." in shown and "d/dw: 3" in shown, shown
+        else:
+            assert "Recorded the read of w" in shown and "Recorded the read of b" in shown, shown
+    tooltips = re.findall(r'tooltip="([^"]*)"', viz.show(tape).dot)
+    assert "w: float32 () = 2" in tooltips and "b: float32 () = 1" in tooltips, tooltips

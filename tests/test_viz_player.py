@@ -202,6 +202,20 @@ def test_player_widget_steps():
     assert "2.01 + 3 = 5.01" in caption.value and "1 \u00d7 3 = 3" in card.value and "5.01" in picture.value
 
 
+@needs_dot
+def test_at_fit_the_picture_is_no_wider_than_the_output():
+    """Zoom "fit" (the widget's first choice) draws the picture scaled down to the output's width, never wider,
+    so a wide one (lesson 8's training step) shows whole, badges included; a zoom shows a part, to scroll."""
+    pytest.importorskip("ipywidgets")
+    player = viz.player(square_plus_sin())
+    assert player.widget.children[0].children[5].value == 1.0  # the zoom box starts at fit
+    root = re.search(r"<svg\b[^>]*>", player.widget.children[4].value).group(0)
+    assert 'style="max-width:100%;height:auto"' in root and 'viewBox="' in root, root
+    zoomed = re.search(r"<svg\b[^>]*>", player.picture_html(2, zoom=2.0)).group(0)
+    assert "max-width" not in zoomed, zoomed
+    assert "fit(); show(0);" in export.html_player(player.animation, "t")  # the kernel-free copy starts at fit too
+
+
 def test_trace_json_round_trip_and_sweep_contents():
     x = tf.constant([1.0, 2.0])
     with viz.trace() as t:

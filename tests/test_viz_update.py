@@ -74,9 +74,7 @@ def test_optimizer_step_is_heard_before_any_variable_changes():
 
 def test_no_optimizer_step_event_is_built_without_a_listener(monkeypatch):
     viz.stop_watching()
-    saved = list(tf.events._listeners)
-    tf.events._listeners.clear()
-    try:
+    with tf.events.silenced():
 
         def boom(*args):
             raise AssertionError("built with nobody listening")
@@ -85,8 +83,6 @@ def test_no_optimizer_step_event_is_built_without_a_listener(monkeypatch):
         w = tf.Variable(1.0)
         tf.keras.optimizers.SGD(0.1).apply_gradients([(tf.constant(2.0), w)])
         assert math.isclose(float(w.numpy()), 0.8, rel_tol=1e-6)
-    finally:
-        tf.events._listeners[:] = saved
 
 
 def test_record_update_keeps_adam_before_and_after():
@@ -246,9 +242,9 @@ def test_training_step_player_plays_forward_sweep_clip_and_update():
     # from the clipping on, only the variables carry badges: what each gets, then its new value
     badges, edges = player.animation.state(clip["index"])
     assert set(badges) == {f["node"] for f in updates} and not edges
-    assert all(text.startswith("gets ") for text in badges.values())
+    assert all(text.split()[0] == "gets" for text in badges.values())  # "gets [..]", or over two lines
     badges, _ = player.animation.state(updates[0]["index"])
-    assert badges[updates[0]["node"]].startswith("now ")
+    assert badges[updates[0]["node"]].split()[0] == "now"
     legend = player.animation.legend_html()
     assert "new value (now ...)" in legend
     # the highlight marks an op being recorded, the target, an op being differentiated, then a variable

@@ -14,11 +14,13 @@ With ``--impl tapeviz`` (the default) each cell is rewritten so that
 TensorFlow) the cells run as written. Both runs make the same substitutions
 for what needs the internet, so their outputs can be compared:
 
-- ``keras.datasets.mnist.load_data()`` -> a synthetic MNIST of the same
+- ``keras.datasets.mnist.load_data()`` (also through a name: ``mnist.load_data()``) -> a synthetic MNIST of the same
   shapes and dtypes (12,000 training and 2,000 test images, class-dependent
   patterns, from a seeded NumPy generator);
 - ``tensorflow_datasets`` (``tfds.load('penguins/...')``) -> a synthetic
-  penguins set: 4 float features, 3 classes, 344 rows;
+  penguins set: 4 float features, 3 classes, 344 rows; ``tfds.load('mnist')``
+  -> that synthetic MNIST as (28, 28, 1) images (every split, a dict, when no
+  ``split`` is given, as tfds);
 - shell (``!pip``) and magic (``%``) lines are dropped; matplotlib draws to
   the Agg backend; files are written to a temporary directory.
 
@@ -75,6 +77,7 @@ _TO_TAPEVIZ = [
     (r"^(\s*)import tensorflow as tf\b", r"\1import tapeviz as tf"),
     (r"^(\s*)from tensorflow import keras\b", r"\1from tapeviz import keras"),
     (r"^(\s*)from tensorflow\.keras import (\w+)", r"\1from tapeviz.keras import \2"),
+    (r"^(\s*)from tensorflow\.keras\.([\w.]+) import", r"\1from tapeviz.keras.\2 import"),
     (r"^(\s*)import keras\s*$", r"\1from tapeviz import keras"),
     (r"^(\s*)from keras import (\w+)", r"\1from tapeviz.keras import \2"),
 ]
@@ -82,6 +85,11 @@ _TO_TAPEVIZ = [
 _SUBSTITUTIONS = [
     # (pattern, replacement, why)
     (r"\bkeras\.datasets\.mnist\.load_data\(\)", "_guide_mnist()", "MNIST download -> synthetic MNIST"),
+    (
+        r"\bmnist\.load_data\(\)",
+        "_guide_mnist()",
+        "MNIST download -> synthetic MNIST",
+    ),  # mnist = tf.keras.datasets.mnist
     (
         r"^(\s*)import tensorflow_datasets as tfds\s*$",
         r"\1tfds = _guide_tfds",
@@ -145,6 +153,9 @@ class _GuideTfds:
     def load(self, name, split=None, as_supervised=False, with_info=False):
         import sys as _sys
         tf = _sys.modules.get("tapeviz") or _sys.modules["tensorflow"]
+        if name.split("/")[0] == "mnist":
+            result = self._mnist(tf, split, as_supervised)
+            return (result, _GuideInfo()) if with_info else result
         features, labels = self._rows()
         def dataset(rows):
             if as_supervised:
@@ -156,6 +167,20 @@ class _GuideTfds:
         else:
             result = dataset(slice(None))
         return (result, _GuideInfo()) if with_info else result
+
+    @staticmethod
+    def _mnist(tf, split, as_supervised):
+        """'mnist' as tfds gives it: (28, 28, 1) uint8 images, int64 labels; every split (a dict) when split is None."""
+        (x_train, y_train), (x_test, y_test) = _guide_mnist()
+        def dataset(images, labels):
+            images, labels = images[..., None], labels.astype(_np.int64)
+            if as_supervised:
+                return tf.data.Dataset.from_tensor_slices((images, labels))
+            return tf.data.Dataset.from_tensor_slices({"image": images, "label": labels})
+        splits = {"train": dataset(x_train, y_train), "test": dataset(x_test, y_test)}
+        if split is None:
+            return splits
+        return [splits[s] for s in split] if isinstance(split, list) else splits[split]
 
     @staticmethod
     def as_dataframe(dataset, info=None):

@@ -127,9 +127,18 @@ kernel = model.trainable_variables[0]
 print("via model(x):      ", tape.gradient(through_call, kernel).shape)
 print("via model.predict: ", tape.gradient(through_predict, kernel))
 
+# %% [markdown]
+# `tf.explain` says why, and draws what it names: on the left the tape's path
+# from the kernel through both layers to the logits; on the right, in red (the
+# break), the constant `tf.constant` made from `model.predict`'s NumPy array,
+# with the same values but no history, and the loss computed from it. Tensors
+# with no Python name are drawn as `#` and a number, and the message calls them
+# the same.
+
 # %%
-print(tf.explain(tape, through_predict, kernel))
+explanation = tf.explain(tape, through_predict, kernel)
 del tape
+explanation
 
 # %% [markdown]
 # ## Exercises

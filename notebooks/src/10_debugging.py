@@ -129,7 +129,9 @@ for name, verdict in verdicts.items():
     print(f"{name:>22}: {verdict.cause}")
 
 # %% [markdown]
-# And in words, with the fix:
+# And in words, with the fix. A variable made without a name (TF calls it
+# `Variable`) is called by the Python name that holds it, here the loop's
+# `source`, as the scenarios' results are called `target`:
 
 # %%
 for name, verdict in verdicts.items():
@@ -147,6 +149,18 @@ for name, verdict in verdicts.items():
 
 # %%
 verdicts["inside_stop_recording"]
+
+# %% [markdown]
+# Three more messages above call tensors `#` and a number. Each is drawn in
+# its own explanation's picture: the `Mul` that ran before the tape started,
+# the `ArgMax` no gradient passes through, and the constant that came back
+# from NumPy (red), beside the tensor whose value it copied:
+
+# %%
+from IPython.display import display
+
+for name in ("computed_outside", "not_differentiable", "through_numpy"):
+    display(verdicts[name])
 
 # %% [markdown]
 # ## Don't differentiate what is not differentiable

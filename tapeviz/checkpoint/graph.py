@@ -8,12 +8,13 @@ attributes it holds; a Keras layer its attributes (its weights by attribute
 name, nested layers also under ``_layers/<i>``, weights held by no attribute
 under ``_weights/<i>``); a Keras optimizer ``_iterations``,
 ``_learning_rate`` and its slots as ``_variables/<i>`` (their index in
-``optimizer.variables``, as Keras 3 numbers them); lists, tuples and dicts
-their items by index or key.
+``optimizer.variables``, as Keras 3 numbers them); a ``tf.random.Generator`` its state
+as ``_state_var``; lists, tuples and dicts their items by index or key.
 """
 
 import collections
 
+from tapeviz.core.random_generator import Generator
 from tapeviz.core.tensor import Variable
 from tapeviz.data.dataset import Iterator as DataIterator
 from tapeviz.keras.layers.base import Layer
@@ -51,7 +52,7 @@ def hookable(obj):
 
 def is_trackable(value):
     """Whether a checkpoint saves ``value`` (or something inside it)."""
-    if isinstance(value, (Variable, Module, Layer, Optimizer, Root, DataIterator)):
+    if isinstance(value, (Variable, Module, Layer, Optimizer, Root, DataIterator, Generator)):
         return True
     if isinstance(value, (list, tuple)):
         return any(is_trackable(item) for item in value)
@@ -66,6 +67,8 @@ def children(obj):
         pairs = obj._checkpoint_children()
     elif isinstance(obj, Optimizer):
         pairs = _optimizer_children(obj)
+    elif isinstance(obj, Generator):
+        pairs = [("_state_var", obj.state)]  # TF's name for the state variable
     elif isinstance(obj, DataIterator):
         pairs = [("_position", obj._checkpoint_position())]  # how many elements were taken
     elif isinstance(obj, Layer):

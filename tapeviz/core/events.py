@@ -65,9 +65,13 @@ for _name in (
 
 _listeners = _Subscribers()  # shared by reference with core.state: its truthiness is the fast check
 _sweep_op_listeners = _Subscribers()  # the listeners that want untaped sweep ops (see subscribe), shared likewise
+_step_listeners = _Subscribers()  # those that hear each taped op and backward step as it happens, likewise
+_tape_readers = _Subscribers()  # those that read tapes instead (``reads_tapes=True``), likewise
+#: The four lists above, in that order, for the core's hot paths (core.state) to share; read, never change them.
+SUBSCRIBERS = (_listeners, _sweep_op_listeners, _step_listeners, _tape_readers)
 
 
-def subscribe(listener, untaped_sweep_ops=True):
+def subscribe(listener, untaped_sweep_ops=True, reads_tapes=False):
     """Start sending every event to ``listener``; returns it, for ``unsubscribe``.
 
     ``untaped_sweep_ops=False`` leaves out the ``OpExecuted`` of ops that a
@@ -75,6 +79,13 @@ def subscribe(listener, untaped_sweep_ops=True):
     differentiates further): when no listener wants them, they are not even
     built. The visualizer's session recorder subscribes so; ``trace()`` keeps
     them.
+
+    ``reads_tapes=True`` is for a listener that keeps what tapes record (the
+    session recorder): it hears no ``OpExecuted`` of an op a tape recorded
+    (it reads the tape's entries, ``tape.recorded_ops``, and those a release
+    drops, ``TapeReleased.entries``) and no ``BackwardStep`` one at a time:
+    a sweep's steps come in batches (``BackwardSteps``). An op and a step
+    then cost the core no event and no call; the rest it hears as everyone.
 
     An object's ``on_<kind>`` methods are looked up when it subscribes (on
     the first event of each kind), not again for every event.
@@ -84,6 +95,7 @@ def subscribe(listener, untaped_sweep_ops=True):
     _listeners.append(listener)
     if untaped_sweep_ops:
         _sweep_op_listeners.append(listener)
+    (_tape_readers if reads_tapes else _step_listeners).append(listener)
     return listener
 
 
@@ -107,11 +119,28 @@ def _check_handlers(listener):
 
 def unsubscribe(listener):
     """Stop sending events to ``listener`` (no error if it was not subscribed)."""
-    for subscribed in (_listeners, _sweep_op_listeners):
+    for subscribed in SUBSCRIBERS:
         for position, existing in enumerate(subscribed):
             if existing is listener:
                 del subscribed[position]
                 break
+
+
+@contextmanager
+def silenced():
+    """Run a block that no listener hears (every subscription set aside, then restored).
+
+    For measuring or testing the core as it runs with nobody listening, the
+    visualizer's recorder included.
+    """
+    saved = [list(subscribed) for subscribed in SUBSCRIBERS]
+    for subscribed in SUBSCRIBERS:
+        subscribed.clear()  # in place: core.state shares these lists
+    try:
+        yield
+    finally:
+        for subscribed, kept in zip(SUBSCRIBERS, saved):
+            subscribed[:] = kept
 
 
 @contextmanager
@@ -312,6 +341,30 @@ class BackwardStep:
 
 
 @dataclass(frozen=True, slots=True)
+class BackwardSteps:
+    """Consecutive backward steps of one sweep, for the listeners that read tapes
+    (``subscribe(..., reads_tapes=True)``); the others hear each one as a ``BackwardStep``.
+
+    ``steps``: one ``(order, entry, needs, upstream, grads)`` per step: the
+    fields of a ``BackwardStep`` after ``order``, the step's place among the
+    process's entries (``TapeEntry.index`` numbers them from the same count,
+    so a step sorts after the ops its rule ran). ``nbytes``: the bytes of the
+    gradients arriving at these steps (each gradient arrives at one step). A
+    batch goes out when it holds ``STEPS_PER_BATCH`` steps or ``BATCH_BYTES``
+    of arriving gradients, and when the sweep ends (or fails), before
+    ``SweepFinished``: a reader's memory bound stays within one batch.
+    """
+
+    tape: int
+    steps: tuple
+    nbytes: int
+    kind: ClassVar[str] = "backward_steps"
+
+    STEPS_PER_BATCH: ClassVar[int] = 1024
+    BATCH_BYTES: ClassVar[int] = 1 << 20
+
+
+@dataclass(frozen=True, slots=True)
 class SweepFinished:
     """The sweep ended; ``results`` aligns with the flattened sources."""
 
@@ -326,10 +379,13 @@ class TapeReleased:
 
     ``reason``: "gradient" (a non-persistent tape was used), "reset", or
     "deleted" (the tape was garbage collected while holding entries).
+    ``entries``: what it dropped, in order (empty when "deleted"): a listener
+    that reads tapes keeps them, if it wants the values, from here.
     """
 
     tape: int
     reason: str
+    entries: tuple = ()
     kind: ClassVar[str] = "tape_released"
 
 
@@ -367,6 +423,7 @@ ALL_EVENTS = (
     VariableAssigned,
     SweepStarted,
     BackwardStep,
+    BackwardSteps,
     SweepFinished,
     TapeReleased,
     OptimizerStep,

@@ -45,9 +45,9 @@ class TensorSketch:
 class EntrySketch:
     """A recorded entry without values: the same fields as ``TapeEntry``, sketched tensors."""
 
-    __slots__ = ("primitive", "inputs", "outputs", "attrs", "scope", "depth", "index")
+    __slots__ = ("primitive", "inputs", "outputs", "attrs", "scope", "depth", "index", "tapes")
 
-    def __init__(self, primitive, inputs, outputs, scope, depth, index):
+    def __init__(self, primitive, inputs, outputs, scope, depth, index, tapes=()):
         self.primitive = primitive
         self.inputs = inputs
         self.outputs = outputs
@@ -55,6 +55,7 @@ class EntrySketch:
         self.scope = scope
         self.depth = depth
         self.index = index
+        self.tapes = tapes  # empty in a tape's own sketch (its history): that tape's
 
     @classmethod
     def of(cls, entry, sketch_of):
@@ -66,6 +67,7 @@ class EntrySketch:
             entry.scope,
             entry.depth,
             entry.index,
+            entry.tapes,
         )
 
     @property

@@ -16,6 +16,7 @@ from tapeviz.core.tensor import Tensor, Variable, convert_to_tensor
 
 _local = state.local
 _listeners = state.listeners
+_sweep_op_listeners = state.sweep_op_listeners
 
 __all__ = ["Primitive", "execute", "as_tensor", "as_tensors", "same_dtype"]
 
@@ -32,13 +33,16 @@ def execute(primitive, inputs, attrs=_NO_ATTRS):
     except RuntimeWarning:  # the user made warnings errors: TF's inf/nan come silently
         result = run_quietly(primitive.kernel, [t._value for t in inputs], attrs)
     local = _local.__dict__  # one thread-local lookup (state.py)
+    # Recorded when a tape or a trace may keep it, or a listener wants it (a sweep's op outside every
+    # tape only when one asked for those: record()'s own early out, without the call).
+    wanted = local["tapes"] or local["tracers"] or (_listeners and (not local["depth"] or _sweep_op_listeners))
     if primitive.n_outputs == 1:
         output = Tensor(result)
-        if local["tapes"] or _listeners or local["tracers"]:
+        if wanted:
             record(primitive, inputs, (output,), attrs)
         return output
     outputs = tuple([Tensor(r) for r in result])
-    if local["tapes"] or _listeners or local["tracers"]:
+    if wanted:
         record(primitive, inputs, outputs, attrs)
     return list(outputs)
 

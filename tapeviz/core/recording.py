@@ -11,8 +11,10 @@ import operator
 from tapeviz.core import events, state
 from tapeviz.core.primitive import Primitive
 
+# One count orders everything recorded in the process: entries, backward steps, and what
+# listeners number (the session recorder's sequence), so all of them sort together.
 _next_index = itertools.count().__next__
-next_entry_index = _next_index  # for the tape's inlined TapeEntry construction
+next_order = _next_index
 
 
 class TapeEntry:
@@ -22,11 +24,13 @@ class TapeEntry:
     "saved tensors"). ``depth`` is the derivative order: 0 for forward ops,
     n for ops that an n-th order backward step ran. ``index`` increases with
     every op executed in the process, so entries sort in execution order.
+    ``tapes``: the serial numbers of the tapes that recorded it (nested tapes
+    share one entry), so a reader of one tape knows the others without them.
     """
 
-    __slots__ = ("primitive", "inputs", "outputs", "attrs", "scope", "depth", "index")
+    __slots__ = ("primitive", "inputs", "outputs", "attrs", "scope", "depth", "index", "tapes")
 
-    def __init__(self, primitive, inputs, outputs, attrs, scope, depth):
+    def __init__(self, primitive, inputs, outputs, attrs, scope, depth, tapes=()):
         # (GradientTape.record_op builds its entries with these same stores, inlined.)
         self.primitive = primitive
         self.inputs = inputs
@@ -35,6 +39,7 @@ class TapeEntry:
         self.scope = scope
         self.depth = depth
         self.index = _next_index()
+        self.tapes = tapes
 
     @property
     def name(self):
@@ -51,6 +56,7 @@ _local = state.local  # bound once: record runs for every op while a tape is act
 _listeners = state.listeners
 _SERIAL = operator.attrgetter("serial")
 _sweep_op_listeners = state.sweep_op_listeners
+_step_listeners = state.step_listeners
 _op_executed = events.op_executed
 
 
@@ -65,11 +71,12 @@ def record(primitive, inputs, outputs, attrs):
     if len(tapes) == 1 and primitive.differentiable is not None:  # the commonest case: one tape, in one call
         tape = tapes[0]
         entry = tape.record_op(primitive, inputs, outputs, attrs, local)
-        if not _listeners:
-            return entry
         if entry is not None:
-            events.emit(_op_executed(entry, (tape.serial,)), _listeners)
+            if _step_listeners:  # those that read tapes find it there
+                events.emit(_op_executed(entry, entry.tapes), _step_listeners)
             return entry
+        if not _listeners:
+            return None
         # unwatched inputs: not recorded; the listeners may still want it, below
     depth = local["depth"]
     if not tapes and depth and not _sweep_op_listeners:
@@ -87,12 +94,19 @@ def record(primitive, inputs, outputs, attrs):
             if tape_needs is not None:
                 recorders.append(tape)
                 needs.append(tape_needs)
-    # Ops a sweep runs (depth > 0) that no tape records go to the listeners that want them.
-    listeners = _listeners if recorders or not depth else _sweep_op_listeners
+    # A recorded op goes to those that do not read tapes; ops a sweep runs (depth > 0) that no tape
+    # records, to the listeners that want them.
+    listeners = _step_listeners if recorders else _sweep_op_listeners if depth else _listeners
     if not recorders and not listeners:
         return None
+    if not recorders:
+        serials = ()
+    elif len(recorders) == 1:
+        serials = recorders[0].serials
+    else:
+        serials = tuple(map(_SERIAL, recorders))
     scopes = local["scopes"]
-    entry = TapeEntry(primitive, inputs, outputs, attrs, "/".join(scopes) if scopes else "", depth)
+    entry = TapeEntry(primitive, inputs, outputs, attrs, "/".join(scopes) if scopes else "", depth, serials)
     if recorders:  # gradients flow only through float outputs of differentiable ops
         if len(recorders) == 1:
             recorders[0].append(entry, differentiable, needs if type(needs) is tuple else needs[0])
@@ -100,12 +114,6 @@ def record(primitive, inputs, outputs, attrs):
             for tape, tape_needs in zip(recorders, needs):
                 tape.append(entry, differentiable, tape_needs)
     if listeners:
-        if not recorders:
-            serials = ()
-        elif len(recorders) == 1:
-            serials = (recorders[0].serial,)
-        else:
-            serials = tuple(map(_SERIAL, recorders))
         events.emit(_op_executed(entry, serials), listeners)
     return entry
 

@@ -23,8 +23,10 @@ class _ThreadState(threading.local):
 # one thread-local lookup, where each ``local.attr`` would be a lookup of its own.
 local = _ThreadState()
 events._local = local  # emit sets tracing aside while listeners run, and guards them
-listeners = events._listeners  # the same list: its truthiness is the hot path's check
-sweep_op_listeners = events._sweep_op_listeners  # those of them that want untaped sweep ops
+# The bus's own lists (events.subscribe): their truthiness is the hot path's check. All listeners;
+# those of them that want untaped sweep ops; those that hear each taped op and backward step; those
+# that read tapes and take steps in batches instead.
+listeners, sweep_op_listeners, step_listeners, tape_readers = events.SUBSCRIBERS
 
 
 @contextmanager

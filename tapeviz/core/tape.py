@@ -33,7 +33,7 @@ _live = weakref.WeakValueDictionary()  # serial -> tape, while the tape lives
 # A binary op's ``needs`` (which inputs a tape watches): shared, as rules only read them.
 _BOTH, _FIRST, _SECOND = (True, True), (True, False), (False, True)
 _new = object.__new__
-_next_entry_index = recording.next_entry_index
+_next_entry_index = recording.next_order
 # NumPy float and complex scalar types: a value of one is a float without reading its dtype.
 _FLOAT_SCALARS = frozenset(np.dtype(code).type for code in "efdgFDG")
 
@@ -92,6 +92,7 @@ class GradientTape:
         self._persistent = bool(persistent)
         self._watch_accessed_variables = bool(watch_accessed_variables)
         self.serial = _next_serial()  # how events name this tape
+        self.serials = (self.serial,)  # the ``tapes`` of an entry only this tape records
         _live[self.serial] = self
         self._entries = []  # recorded TapeEntry objects, in execution order
         self._needs = []  # per entry: which of its inputs this tape watched when it was recorded
@@ -240,6 +241,7 @@ class GradientTape:
         entry.scope = "/".join(scopes) if scopes else ""
         entry.depth = local["depth"]
         entry.index = _next_entry_index()
+        entry.tapes = self.serials
         self._entries.append(entry)
         self._needs.append(needs)
         if primitive.differentiable:  # gradients flow through its float outputs
@@ -356,8 +358,9 @@ class GradientTape:
 
     def _release(self, reason="gradient"):
         had_state = bool(self._entries or self._watched)
-        if self._entries:
-            self._released = history.Sketch(self._entries)
+        released = self._entries
+        if released:
+            self._released = history.Sketch(released)
         self._entries = []
         self._needs = []
         self._roots = set()
@@ -365,7 +368,7 @@ class GradientTape:
         self._watched = set()
         self._watched_variables = {}
         if had_state and state.listeners:
-            events.emit(events.TapeReleased(self.serial, reason))
+            events.emit(events.TapeReleased(self.serial, reason, tuple(released)))
 
     def __del__(self):
         if self._entries and state.listeners:
@@ -492,9 +495,9 @@ class GradientTape:
         flat_sources = _flatten_sources(sources)
         self._start_computing("jacobian")
         try:
-            rows = []
-            for seed in _unit_seeds(target._value.shape, target.dtype):
-                rows.append(sweep(self, [target], flat_sources, [seed]))
+            rows, last = [], target._value.size - 1
+            for row, seed in enumerate(_unit_seeds(target._value.shape, target.dtype)):
+                rows.append(sweep(self, [target], flat_sources, [seed], readers=row == last))
         finally:
             self._finish_computing()
         results = []
@@ -559,10 +562,10 @@ class GradientTape:
         self._start_computing("batch_jacobian")
         try:
             inner = target._value.shape[1:]
-            rows = []
-            for seed in _unit_seeds(inner, target.dtype):
+            rows, last = [], int(np.prod(inner)) - 1
+            for row, seed in enumerate(_unit_seeds(inner, target.dtype)):
                 full = zeros((batch,) + tuple(inner), target.dtype) + seed  # every example at once
-                rows.append(sweep(self, [target], [source], [full])[0])
+                rows.append(sweep(self, [target], [source], [full], readers=row == last)[0])
         finally:
             self._finish_computing()
         if all(r is None for r in rows):  # zeros even for "none": TF stacks zero rows here
@@ -735,13 +738,16 @@ def _assemble(column, target_shape, source, unconnected):
 # to listeners from one place (_Announcer).
 
 
-def sweep(tape, targets, sources, seeds):
+def sweep(tape, targets, sources, seeds, readers=True):
     """Reverse-mode sweep over ``tape``'s entries: d(sum of targets)/d(each source).
 
     Returns one gradient (or None when unconnected) per source. Gradient ops
     run as ordinary tapeviz ops, so tapes that are recording see them.
+    ``readers=False``: listeners that read tapes do not hear it (a jacobian's
+    rows but the last: they keep the newest sweep, and one row shows how each
+    is computed); those that hear every step do.
     """
-    announce = _Announcer(tape.serial)
+    announce = _Announcer(tape.serial, readers)
     announce.started(targets, sources, seeds)
     entries, needs, reachable = _entries_on_path(tape, sources)
     cotangents = _Cotangents(sources)
@@ -752,6 +758,9 @@ def sweep(tape, targets, sources, seeds):
         # The sums at the sources belong to the sweep's own order.
         _local.depth = 1 + (saved_depth if deepest is None else deepest)
         results = cotangents.totals(sources)
+    except BaseException:
+        announce.flush()  # the steps that ran reach every listener: they show where the sweep failed
+        raise
     finally:
         _local.depth = saved_depth
     announce.finished(results)
@@ -931,26 +940,62 @@ class _Cotangents:
 
 
 class _Announcer:
-    """The one place the sweep tells listeners what it does; silent (and free) when nobody listens."""
+    """The one place the sweep tells listeners what it does; silent (and free) when nobody listens.
 
-    __slots__ = ("serial", "step")
+    Listeners that hear each step get a ``BackwardStep`` per entry; those that
+    read tapes get the steps in batches (``BackwardSteps``: a tuple appended
+    per step, one event per batch).
+    """
 
-    def __init__(self, serial):
+    __slots__ = ("serial", "audience", "step", "batch", "batch_bytes")
+
+    def __init__(self, serial, readers=True):
         self.serial = serial
+        self.audience = state.listeners if readers else state.step_listeners  # who hears the start and end
         # The per-entry hook is None without listeners, so the walk skips it with one test.
-        self.step = self._step if state.listeners else None
+        if not self.audience:
+            self.step = None
+        elif not readers or not state.tape_readers:
+            self.step = self._emit_step
+        else:
+            self.step = self._keep_step if not state.step_listeners else self._emit_and_keep_step
+        self.batch = []
+        self.batch_bytes = 0
 
     def started(self, targets, sources, seeds):
         if self.step is not None:
-            events.emit(events.SweepStarted(self.serial, tuple(targets), tuple(sources), tuple(seeds)))
+            events.emit(events.SweepStarted(self.serial, tuple(targets), tuple(sources), tuple(seeds)), self.audience)
 
-    def _step(self, entry, needs, upstream, produced):
-        events.emit(events.backward_step(self.serial, entry, needs, upstream, produced))
+    def _emit_step(self, entry, needs, upstream, produced):
+        events.emit(events.backward_step(self.serial, entry, needs, upstream, produced), state.step_listeners)
+
+    def _keep_step(self, entry, needs, upstream, produced):
+        batch = self.batch
+        batch.append((_next_entry_index(), entry, needs, upstream, produced))
+        if upstream and type(arrived := upstream[0]) is Tensor:
+            self.batch_bytes += arrived._value.nbytes
+        if self.batch_bytes > _BATCH_BYTES or len(batch) >= _STEPS_PER_BATCH:
+            self.flush()
+
+    def _emit_and_keep_step(self, entry, needs, upstream, produced):
+        self._emit_step(entry, needs, upstream, produced)
+        self._keep_step(entry, needs, upstream, produced)
+
+    def flush(self):
+        """Send the steps kept so far to the listeners that read tapes."""
+        if self.batch:
+            steps, nbytes = tuple(self.batch), self.batch_bytes
+            self.batch, self.batch_bytes = [], 0
+            events.emit(events.BackwardSteps(self.serial, steps, nbytes), state.tape_readers)
 
     def finished(self, results):
         if self.step is not None:  # the visualizer shows gradients as tensors: an IndexedSlices as its dense form
-            shown = tuple(r._tapeviz_tensor_() if isinstance(r, IndexedSlices) else r for r in results)
-            events.emit(events.SweepFinished(self.serial, shown))
+            self.flush()
+            shown = tuple([r._tapeviz_tensor_() if type(r) is IndexedSlices else r for r in results])
+            events.emit(events.SweepFinished(self.serial, shown), self.audience)
+
+
+_STEPS_PER_BATCH, _BATCH_BYTES = events.BackwardSteps.STEPS_PER_BATCH, events.BackwardSteps.BATCH_BYTES
 
 
 def _sum_grads(grads):

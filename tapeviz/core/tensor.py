@@ -732,12 +732,20 @@ def _to_array(value, dtype, dtype_hint=None):
     return array[()] if type(array) is np.ndarray and array.ndim == 0 else array
 
 
+def _python_array(value):
+    """``np.asarray`` of a Python value, with TF's error for a ragged nested list (not NumPy's)."""
+    try:
+        return np.asarray(value)
+    except ValueError:
+        raise ValueError("Can't convert non-rectangular Python sequence to Tensor.") from None
+
+
 def _new_array(value, dtype, dtype_hint):
     xp = backend.xp
     from_numpy = isinstance(value, np.generic) or backend.is_array(value)
     if dtype is not None:
         target = dtypes.as_dtype(dtype).as_numpy_dtype
-        if not from_numpy and np.issubdtype(target, np.integer) and np.asarray(value).dtype.kind == "f":
+        if not from_numpy and np.issubdtype(target, np.integer) and _python_array(value).dtype.kind == "f":
             # TF never turns a Python float into an integer tensor, not even 2.0:
             # int32 tensor + 2.0 is an error, not a silent int32 result.
             name = dtypes.as_dtype(dtype).name
@@ -745,10 +753,10 @@ def _new_array(value, dtype, dtype_hint):
                 f"Cannot convert {value!r} to EagerTensor of dtype {name}. Write the number as an "
                 f"int, or make the tensor a float first: tf.cast(x, tf.float32)."
             )
-        if not from_numpy and np.asarray(value).dtype.kind in "OUS":
+        if not from_numpy and _python_array(value).dtype.kind in "OUS":
             raise TypeError(f"Cannot convert {value!r} of type {type(value).__name__} to a tensor.")
         return xp.array(value, dtype=target)  # a copy: the caller may mutate theirs
-    raw = value if from_numpy else np.asarray(value)
+    raw = value if from_numpy else _python_array(value)
     if raw.dtype.kind in "OUSV":
         raise TypeError(
             f"Cannot convert {value!r} of type {type(value).__name__} to a tensor: "

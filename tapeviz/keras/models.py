@@ -9,6 +9,7 @@ import numpy as np
 from tapeviz.core import nest, state
 from tapeviz.keras import model_summary
 from tapeviz.keras.cloning import clone_model  # noqa: F401  (``tf.keras.models.clone_model``: the docs find it here)
+from tapeviz.keras.functional_inputs import check_names, values_in_input_order
 from tapeviz.keras.layers.base import KerasTensor, Layer, batchless, probe_output_shape
 from tapeviz.keras.layers.core import InputLayer
 from tapeviz.keras.saving import model_file
@@ -16,6 +17,26 @@ from tapeviz.keras.saving import weights as saved_weights
 from tapeviz.keras.training import Trainer
 
 __all__ = ["Model", "Sequential"]
+
+
+def _one_or_list(items):
+    return items[0] if len(items) == 1 else items
+
+
+def _refuse_non_functional_arguments(args, kwargs):
+    """Keras 3's errors for ``Model(...)`` arguments that are neither the functional API nor a Layer's keywords."""
+    if args:  # e.g. a subclass's `super().__init__(self)`
+        raise TypeError(
+            f"Layer.__init__() takes 1 positional argument but {len(args) + 1} were given. "
+            "keras.Model(inputs, outputs) builds a functional model; a subclass calls "
+            "super().__init__() with keyword arguments only (name=..., or none)."
+        )
+    given = {key: kwargs[key] for key in ("inputs", "outputs") if key in kwargs}
+    if given:
+        raise ValueError(
+            f"Unrecognized keyword arguments passed to Model: {given}. "
+            "A functional Model needs both `inputs` and `outputs`."
+        )
 
 
 class Model(Trainer, Layer):
@@ -28,12 +49,16 @@ class Model(Trainer, Layer):
     """
 
     def __init__(self, *args, **kwargs):
+        # Keras 3's test for the functional API: two positional arguments, or `outputs` with one, or both keywords.
+        functional = len(args) == 2 or (len(args) == 1 and "outputs" in kwargs) or {"inputs", "outputs"} <= set(kwargs)
+        if not functional:
+            _refuse_non_functional_arguments(args, kwargs)
         inputs = kwargs.pop("inputs", args[0] if len(args) > 0 else None)
         outputs = kwargs.pop("outputs", args[1] if len(args) > 1 else None)
         Layer.__init__(self, **kwargs)
         self._init_trainer()
         self._functional = None
-        if inputs is not None or outputs is not None:
+        if functional:
             if inputs is None or outputs is None:
                 raise ValueError("A functional Model needs both `inputs` and `outputs`.")
             self._init_functional(inputs, outputs)
@@ -65,7 +90,7 @@ class Model(Trainer, Layer):
     def _run_functional(self, inputs, training):
         model_inputs, model_outputs, order = self._functional
         values = {}
-        for symbolic, value in zip(nest.flatten(model_inputs), nest.flatten(inputs)):
+        for symbolic, value in zip(nest.flatten(model_inputs), values_in_input_order(model_inputs, inputs)):
             values[id(symbolic)] = value
         for node in order:
             if node.layer is None:
@@ -77,6 +102,62 @@ class Model(Trainer, Layer):
             kwargs = {**kwargs, "training": training}
             values[id(node)] = layer(args_in[0] if len(args_in) == 1 else args_in, *args, **kwargs)
         return nest.map_structure(lambda k: values[id(k)], model_outputs)
+
+    def _call_built(self, inputs, first, args, kwargs):
+        if self._functional is not None:
+            check_names(self._functional[0], inputs)  # before the call, as Keras: the error is not wrapped
+        return Layer._call_built(self, inputs, first, args, kwargs)
+
+    # -- a functional model's symbolic ends, by Keras 3's names ------------------------------------
+    @property
+    def inputs(self):
+        """A functional model's Inputs, as a flat list."""
+        return nest.flatten(self._functional_part(0, "inputs"))
+
+    @property
+    def outputs(self):
+        """A functional model's symbolic outputs, as a flat list."""
+        return nest.flatten(self._functional_part(1, "outputs"))
+
+    @property
+    def input(self):
+        """The Inputs as the model was built on them (one KerasTensor, a list or a dict)."""
+        if self._functional is None:
+            return Layer.input.fget(self)  # a model called in another functional graph, as a layer
+        return self._functional[0]
+
+    @property
+    def output(self):
+        """The outputs as the model was built on them (one KerasTensor, a list or a dict)."""
+        if self._functional is None:
+            return Layer.output.fget(self)
+        return self._functional[1]
+
+    @property
+    def output_names(self):
+        """The names of the layers that make the outputs, in flat order (a dict's sorted keys), as Keras 3."""
+        outputs = self._functional_part(1, "output_names")
+        return [node.layer[0].name if node.layer is not None else node.name for node in nest.flatten(outputs)]
+
+    @property
+    def input_shape(self):
+        """A functional model's input shape: a tuple for one Input, a list of them for several (as Keras 3)."""
+        return _one_or_list([tuple(t.shape) for t in self.inputs])
+
+    @property
+    def output_shape(self):
+        """The output shape: a functional model's from its outputs (a list for several), else the last call's."""
+        if self._functional is None:
+            return Layer.output_shape.fget(self)
+        return _one_or_list([tuple(t.shape) for t in self.outputs])
+
+    def _functional_part(self, index, attribute):
+        if self._functional is None:
+            raise AttributeError(
+                f"{type(self).__name__!r} object has no attribute {attribute!r}: only a functional model "
+                "(keras.Model(inputs, outputs)) has it."
+            )
+        return self._functional[index]
 
     def call(self, inputs, training=None):
         if self._functional is not None:
@@ -333,6 +414,13 @@ class Sequential(Model):
     def outputs(self):
         """``[KerasTensor]``: the last layer's symbolic output."""
         return self._symbolic()[1]
+
+    @property
+    def input_shape(self):
+        """The input shape with its batch (None), once an Input or a call gave it."""
+        if self._input_shape is None:
+            raise AttributeError(f"Sequential model '{self.name}' has no defined input shape yet.")
+        return tuple(self._input_shape)
 
     def _symbolic(self):
         if self._input_shape is None:

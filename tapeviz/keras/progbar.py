@@ -8,8 +8,28 @@ import sys
 import time
 
 
-def _format(logs):
-    return "".join(f" - {key}: {value:.4f}" for key, value in logs.items())
+def format_logs(logs):
+    """Keras 3's ` - name: value` list: names sorted, 4 decimals, or 4 significant digits below 1e-3."""
+    return "".join(f" - {key}: {_number(logs[key])}" for key in sorted(logs))
+
+
+def _number(value):
+    return f"{value:.4f}" if abs(value) > 1e-3 else f"{value:.4e}"
+
+
+def per_step(elapsed, steps):
+    """Keras's time per step: '2s/step', '469ms/step' or '85us/step'."""
+    seconds = elapsed / max(steps, 1)
+    if seconds >= 1:
+        return f"{seconds:.0f}s/step"
+    if seconds >= 1e-3:
+        return f"{seconds * 1e3:.0f}ms/step"
+    return f"{seconds * 1e6:.0f}us/step"
+
+
+def summary_line(step, target, elapsed, logs=None):
+    """``verbose=2``'s one line, as Keras 3 prints it: '2/2 - 0s - 50ms/step - accuracy: 0.9000 - loss: 0.3000'."""
+    return f"{step}/{target or step} - {elapsed:.0f}s - {per_step(elapsed, step)}" + format_logs(logs or {})
 
 
 class Progbar:
@@ -40,13 +60,12 @@ class Progbar:
         if now - self._last < self.interval:
             return
         self._last = now
-        self.stream.write("\r" + self._bar(step) + _format(logs or {}))
+        self.stream.write("\r" + self._bar(step) + format_logs(logs or {}))
         self.stream.flush()
 
     def finish(self, step, logs=None):
         elapsed = time.perf_counter() - self.start
-        per_step = 1000 * elapsed / max(step, 1)
         self.stream.write(
-            "\r" + self._bar(step) + f" - {elapsed:.0f}s {per_step:.0f}ms/step" + _format(logs or {}) + "\n"
+            "\r" + self._bar(step) + f" - {elapsed:.0f}s {per_step(elapsed, step)}" + format_logs(logs or {}) + "\n"
         )
         self.stream.flush()

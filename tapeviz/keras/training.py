@@ -13,6 +13,8 @@ time::
 ``GradientTape`` it breaks the gradient path, as in TF.
 """
 
+import time
+
 import numpy as np
 
 from tapeviz import backend as B
@@ -26,7 +28,7 @@ from tapeviz.keras import metrics as metrics_module
 from tapeviz.keras import optimizers as optimizers_module
 from tapeviz.keras.callbacks import CallbackList
 from tapeviz.keras.multi_output import MultiOutputLoss, output_metrics
-from tapeviz.keras.progbar import Progbar
+from tapeviz.keras.progbar import Progbar, summary_line
 
 
 def _rows(data):
@@ -388,9 +390,10 @@ class Trainer:
             batches, count = self._batches(x, y, sample_weight, batch_size, shuffle)
             if epoch == initial_epoch:
                 callbacks.set_params({"verbose": verbose, "epochs": epochs, "steps": count})
-            if verbose == 1:
+            if verbose in (1, 2):
                 print(f"Epoch {epoch + 1}/{epochs}")
             bar = Progbar(count) if verbose == 1 else None
+            started = time.perf_counter()
             logs, step = {}, 0
             for step, batch in enumerate(batches, start=1):
                 callbacks.on_train_batch_begin(step - 1)
@@ -413,7 +416,7 @@ class Trainer:
             if bar is not None:
                 bar.finish(step, logs)
             elif verbose == 2:
-                print(f"Epoch {epoch + 1}/{epochs}" + "".join(f" - {k}: {v:.4f}" for k, v in logs.items()))
+                print(summary_line(step, count, time.perf_counter() - started, logs))
             callbacks.on_epoch_end(epoch, logs)
             training_logs = logs
             if self.stop_training:
@@ -439,7 +442,7 @@ class Trainer:
             x: inputs, or a ``tf.data.Dataset`` of ``(x, y)`` batches.
             y: targets, with ``x`` as arrays.
             batch_size: examples per batch (32 by default).
-            verbose: ``"auto"`` / 1 (a progress bar) or 0 (silent).
+            verbose: ``"auto"`` / 1 (a progress bar), 2 (one line, as Keras) or 0 (silent).
             sample_weight: a weight per example.
             steps: batches to evaluate (all by default).
             callbacks: ``tf.keras.callbacks`` objects.
@@ -471,6 +474,7 @@ class Trainer:
         batches, count = self._batches(x, y, sample_weight, batch_size, shuffle=False)
         verbose = _verbosity(verbose)
         bar = Progbar(count) if verbose == 1 else None
+        started = time.perf_counter()
         if not isinstance(callbacks, CallbackList):
             callbacks = CallbackList(callbacks, model=self, verbose=verbose, epochs=1, steps=count)
         callbacks.on_test_begin()
@@ -487,6 +491,8 @@ class Trainer:
         logs = _logs(logs)
         if bar is not None:
             bar.finish(step, logs)
+        elif verbose == 2:
+            print(summary_line(step, count, time.perf_counter() - started, logs))
         callbacks.on_test_end(logs)
         return logs if return_dict else _flat_logs(logs)
 
@@ -499,7 +505,7 @@ class Trainer:
         Args:
             x: inputs, or a ``tf.data.Dataset`` (its first elements are the inputs).
             batch_size: examples per batch (32 by default).
-            verbose: ``"auto"`` / 1 (a progress bar) or 0 (silent).
+            verbose: ``"auto"`` / 1 (a progress bar), 2 (one line, as Keras) or 0 (silent).
             steps: batches to predict (all by default).
             callbacks: ``tf.keras.callbacks`` objects.
             **kwargs: other Keras options, accepted for compatibility.
@@ -526,6 +532,7 @@ class Trainer:
             batches, count = self._batches(x, None, None, batch_size, shuffle=False)
         verbose = _verbosity(verbose)
         bar = Progbar(count) if verbose == 1 else None
+        started = time.perf_counter()
         if not isinstance(callbacks, CallbackList):
             callbacks = CallbackList(callbacks, model=self, verbose=verbose, epochs=1, steps=count)
         callbacks.on_predict_begin()
@@ -541,6 +548,8 @@ class Trainer:
                     break
         if bar is not None:
             bar.finish(step)
+        elif verbose == 2:
+            print(summary_line(step, count, time.perf_counter() - started))
         callbacks.on_predict_end()
         if not outputs:
             raise ValueError(

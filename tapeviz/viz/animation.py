@@ -22,23 +22,28 @@ from tapeviz.viz import tangents as tangent_frames
 from tapeviz.viz.gif_frames import save_gif
 from tapeviz.viz.html_page import html_player
 from tapeviz.viz.svg_frames import (
-    BADGE_H,
     FORWARD_STYLE,
     REVERSE_STYLE,
+    badge_heights,
     badge_overhang,
     badge_spots,
     badge_widths,
     edge_label_spots,
     edge_label_widths,
     edge_paths,
+    even_badges,
     frame_svg,
     link_routes,
     node_boxes,
+    size,
+    stray_badges,
     widen,
     zoomed,
 )
 from tapeviz.viz.trace import Trace, trace_of
 from tapeviz.viz.update import update_frames
+
+NOTEBOOK_WIDTH = 675  # points: JupyterLab's output area at about 900 px; a wider picture is drawn smaller at "fit"
 
 
 class Animation:
@@ -108,11 +113,19 @@ class Animation:
             self.tangents = {}
         self.mode = mode
         self.rankdir = rankdir
-        rooms = {nid: (w, BADGE_H) for nid, w in badge_widths(self.frames).items() if nid in self.view.nodes}
-        source = dotmod.write(self.view, naming.relabel(self.trace.data, self.names), title, badges=rooms)
+        self.frames = even_badges(self.frames)
+        heights = badge_heights(self.frames)
+        rooms = {nid: (w, heights[nid]) for nid, w in badge_widths(self.frames).items() if nid in self.view.nodes}
+        labelled = naming.relabel(self.trace.data, self.names)
+        source = dotmod.write(self.view, labelled, title, badges=rooms)
         if rankdir != "TB":
             source = source.replace("rankdir=TB", f"rankdir={rankdir}", 1)
         self.dot = source
+        # the same picture with each variable's badge above it instead: tried when the first is too wide
+        lifted = {n for n in rooms if self.view.nodes[n].get("role") == "variable"}
+        self._narrower = dotmod.write(self.view, labelled, title, badges=rooms, above=lifted) if lifted else None
+        if rankdir != "TB":
+            self._narrower = None
         self._svg = None
         self._boxes = None
         self._paths = None
@@ -146,18 +159,34 @@ class Animation:
 
     @property
     def base_svg(self):
-        """The laid-out picture, widened so every frame's gradient badges fit."""
+        """The laid-out picture, widened so every frame's gradient badges fit.
+
+        A picture wider than a notebook (a model's training step: four weights, each with its badge beside
+        it) is laid out again with each variable's badge above it, and drawn so when that is narrower and
+        still puts every badge clearly by its own node.
+        """
         if self._svg is None:
-            svg = render.svg(self.dot)
-            self._boxes = node_boxes(svg)
-            self._paths = edge_paths(svg)
-            spots, widths = badge_spots(svg, self._boxes, self.frames, self._paths)
-            badges = [(x, y, x + widths[n], y + BADGE_H) for n, (x, y) in spots.items()]
-            edges = edge_label_spots(self._boxes, self._paths, self.frames, badges, svg)
-            widths.update(edge_label_widths(self.frames))
-            self._spots = {**spots, **edges}  # node ids (t3, op5) and edge ids (e2) never meet
-            self._svg = widen(svg, badge_overhang(svg, self._spots, widths))
+            laid = self._lay_out(self.dot)
+            if size(laid[0])[0] > NOTEBOOK_WIDTH and self._narrower is not None:
+                other = self._lay_out(self._narrower)
+                heights = badge_heights(self.frames)
+                if size(other[0])[0] < size(laid[0])[0] and not stray_badges(other[1], other[3], other[4], heights):
+                    laid, self.dot = other, self._narrower
+            self._svg, self._boxes, self._paths, spots, _widths = laid
+            self._spots = spots
         return self._svg
+
+    def _lay_out(self, source):
+        """(svg, node boxes, edge paths, spots, badge widths) of DOT ``source``, widened to hold its badges."""
+        svg = render.svg(source)
+        boxes, paths = node_boxes(svg), edge_paths(svg)
+        spots, widths = badge_spots(svg, boxes, self.frames, paths)
+        heights = badge_heights(self.frames)
+        badges = [(x, y, x + widths[n], y + heights[n]) for n, (x, y) in spots.items()]
+        edges = edge_label_spots(boxes, paths, self.frames, badges, svg)
+        reach = dict(widths, **edge_label_widths(self.frames))
+        spots = {**spots, **edges}  # node ids (t3, op5) and edge ids (e2) never meet
+        return widen(svg, badge_overhang(svg, spots, reach)), boxes, paths, spots, widths
 
     @property
     def boxes(self):

@@ -67,7 +67,7 @@ def tensor_label(node):
     else:
         rows.append(_row(info["id"], bold=True))
     rows.append(_row(kind, size=9, colour=GREY))
-    rows.append(_row(fmt.clip(info["preview"] or "", 44), size=10))
+    rows += [_row(fmt.clip(line, 44), size=10) for line in fmt.preview_lines(info["preview"] or "")]
     if node.get("grad") is not None:
         rows.append(_row("\u2202 " + fmt.clip(node["grad"], 42), size=10, colour=RED))
     if node.get("target"):
@@ -102,23 +102,53 @@ def fold_label(fold_info):
 
 
 def _fold_tooltip(fold_info):
-    if fold_info["open"]:
-        return f"folded: tapeviz.show(tape, open=[{fold_info['open']!r}]) opens it"
-    return "folded: tapeviz.show(tape, fold=False) shows every op"
+    """What hovering a folded box says, in words: what it holds, and what to type to draw its ops."""
+    kind = fold_info["key"].split(":", 1)[0]
+    count = len(fold_info["ops"])
+    held = f"{count:,} op{'s' if count != 1 else ''}"
+    opener = fold_info["open"]
+    if kind == "scope":
+        return (
+            f"{held} of name scope {opener}, folded into one box; "
+            f"tapeviz.show(tape, open=[{opener!r}]) draws them (sub-scopes stay folded)"
+        )
+    if kind == "repeat" and opener:
+        return (
+            f"a loop, {fold_info['title']}: {held} folded into one box; tapeviz.show(tape, open=[{opener!r}]) "
+            f"draws its first and last turns ({opener} is the id of the loop's first op)"
+        )
+    if opener:
+        return (
+            f"{held} in a row, folded into one box; tapeviz.show(tape, open=[{opener!r}]) draws them "
+            f"({opener} is the id of the first one)"
+        )
+    return f"{held} folded into one box; tapeviz.show(tape, fold=False) draws every op"
+
+
+def _tensor_name(info):
+    """A value's name as the picture writes it: ``x``, not ``t0`` or TF's ``'x:0'``."""
+    return naming.variable_name(info) if info["kind"] == "variable" else info["id"]
 
 
 def _tensor_tooltip(info):
     """What hovering a value says: its name as the picture writes it (``x``, not ``t0 'x:0'``), dtype, shape, value."""
-    name = naming.variable_name(info) if info["kind"] == "variable" else info["id"]
-    return f"{name}: {info['dtype']} {fmt.shape_text(info['shape'])} = {fmt.clip(info['preview'] or '', 80)}"
+    return (
+        f"{_tensor_name(info)}: {info['dtype']} {fmt.shape_text(info['shape'])} = {fmt.clip(info['preview'] or '', 80)}"
+    )
 
 
-def _op_tooltip(op):
-    scope = f" in {op['scope']!r}" if op["scope"] else ""
-    return f"{op['id']} {op['name']}{scope}: {op['formula']}"
+def _op_tooltip(op, tensors):
+    """What hovering an op says, as the picture and the player's cards name it: ``Mul \u2192 y in scope model:
+    d(x*y)/dx = y, ...`` (no op id: an op drawn on its own is never opened)."""
+    made = [_tensor_name(tensors[t]) for t in op["outputs"] if t in tensors]
+    head = (op.get("function") or op["name"]) + (f" \u2192 {', '.join(made)}" if made else "")
+    scope = f" in scope {op['scope']}" if op["scope"] else ""
+    return f"{head}{scope}: {op['formula']}"
 
 
-def node_statement(node):
+def node_statement(node, tensors=None):
+    """The DOT line of one node; ``tensors``: the trace's tensors by id, as labelled (an op's tooltip names its
+    outputs)."""
     nid = node["id"]
     mark = node.get("mark")
     if node["kind"] == "op":
@@ -131,7 +161,7 @@ def node_statement(node):
             ("fillcolor", fill),
             ("color", GREY if not op["tapes"] else "#1f2937"),
             ("label", op_label(op)),
-            ("tooltip", _op_tooltip(op)),
+            ("tooltip", _op_tooltip(op, tensors or {})),
         ]
     elif node["kind"] == "fold":
         pairs = [
@@ -189,29 +219,36 @@ def _tape_label(tape_id, tapes):
 BADGE_PREFIX = "badge_"  # the id of the room kept beside a node for its gradient badge: badge_t3
 
 
-def badge_room(statement, nid, width, height):
+def badge_room(statement, nid, width, height, above=False):
     """DOT lines drawing node ``nid`` (its ``statement``) with an empty box of ``width`` x ``height`` points
-    kept right beside it.
+    kept right beside it (``above``: right above it, on the rank before).
 
     The player draws the node's gradient badge there, so ``dot`` lays the graph out with room for it: edges
     are routed around it and no other node sits on it. The two share a frameless cluster, which ``dot`` keeps
     together (no other node or edge between them). The box is transparent, not invisible, so the SVG says
-    where it is.
+    where it is. A room above costs height instead of width: a variable read by a layer has nothing above it.
     """
     room = BADGE_PREFIX + nid
+    if above:
+        place = [f"  {room} -> {nid} [style=invis weight=10]"]  # weight: straight above it
+    else:
+        place = [
+            f"  {{rank=same; {nid}; {room}}}",
+            f"  {nid} -> {room} [style=invis minlen=0]",  # minlen=0: as close as nodesep allows, to its right
+        ]
     return [
         f'subgraph cluster_{room} {{ graph [id="cluster_{room}" label="" peripheries=0 margin=0]',
         "  " + statement.lstrip(),
         f'  {room} [id="{room}" shape=box fixedsize=true width={width / 72:.3f} height={height / 72:.3f} '
         'label="" color="transparent"]',
-        f"  {{rank=same; {nid}; {room}}}",
-        f"  {nid} -> {room} [style=invis minlen=0]",  # minlen=0: as close as nodesep allows, to its right
+        *place,
         "}",
     ]
 
 
-def write(view, data, title=None, badges=None):
-    """The DOT text of a :class:`view.View`; ``badges``: node id -> (width, height) of room kept for its badge."""
+def write(view, data, title=None, badges=None, above=()):
+    """The DOT text of a :class:`view.View`; ``badges``: node id -> (width, height) of room kept for its badge,
+    right of the node, or above it for the nodes in ``above``."""
     badges = badges or {}
     tapes = {t["id"]: t for t in data["tapes"]}
     lines = [
@@ -247,9 +284,11 @@ def write(view, data, title=None, badges=None):
         pad = "  " * indent
         for node in by_cluster.get(prefix, []):
             if node["id"] in badges:
-                lines.extend(pad + line for line in badge_room(node_statement(node), node["id"], *badges[node["id"]]))
+                statement = node_statement(node, data["tensors"])
+                room = badge_room(statement, node["id"], *badges[node["id"]], above=node["id"] in above)
+                lines.extend(pad + line for line in room)
             else:
-                lines.append(pad + node_statement(node).lstrip())
+                lines.append(pad + node_statement(node, data["tensors"]).lstrip())
         children = sorted({p[: len(prefix) + 1] for p in paths if len(p) > len(prefix) and p[: len(prefix)] == prefix})
         for child in children:
             name = "cluster_" + "_".join(child)

@@ -203,6 +203,19 @@ def _records(tape):
     return recorder.static_records(tape), False
 
 
+def _reads_into(graph, kept):
+    """The variable reads feeding the ``kept`` ops: drawn too, so the picture shows each variable by its name
+    (``digits/hidden/bias``) where its value enters, not an unnamed ``#585``."""
+    reads = set()
+    for op in graph.data["ops"]:
+        if op["id"] in kept:
+            for tid in op["inputs"]:
+                producer = graph.producer.get(tid)
+                if producer is not None and producer["name"] == "ReadVariableOp":
+                    reads.add(producer["id"])
+    return reads
+
+
 def _subtrace(data, keep_ops):
     ops = [op for op in data["ops"] if op["id"] in keep_ops]
     return Trace(data=dict(data, ops=ops))
@@ -249,6 +262,7 @@ def explain(tape, target, source):
             keep.add(item)
     if src is not None:
         keep.update(op["id"] for op in graph.consumers.get(src, []))
+    keep.update(_reads_into(graph, keep))
     if not complete:
         message += (
             " (Only the tape's recorded ops were available: import tapeviz.viz before running the "

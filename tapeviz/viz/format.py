@@ -60,6 +60,26 @@ def preview(array, small=SMALL):
     return text
 
 
+def preview_lines(text):
+    """A value's preview as the lines a picture writes it on: a summary ``mean a, min b, max c`` as
+    ``mean a`` over ``min b, max c`` (half as wide, so a big tensor's node stays narrow), anything else as is."""
+    head, sep, rest = text.partition(", min ")
+    return [head, "min " + rest] if head.startswith("mean ") and sep else [text]
+
+
+BADGE_LINE = 32  # characters of one line of a badge
+
+
+def badge_text(what, value):
+    """A gradient's badge: ``dy/dx = 6`` on one line, or, when that is longer than :data:`BADGE_LINE`
+    (``d(loss)/d(model/hidden/kernel) = [[-0.04943, 0.4403]]``), what it is, then its value, on two lines
+    (``\n`` between them): half as wide, and the value is not cut off."""
+    line = f"{what} = {value}"
+    if len(line) <= BADGE_LINE:
+        return line
+    return f"{clip(what + ' =', BADGE_LINE + 2)}\n{clip(value, BADGE_LINE + 2)}"
+
+
 def shape_text(shape):
     """``()`` for scalars, ``(2, 3)`` otherwise."""
     return "(" + ", ".join(str(int(n)) for n in shape) + ("," if len(shape) == 1 else "") + ")"

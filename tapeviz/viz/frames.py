@@ -25,8 +25,6 @@ read's gradient reaches the variable on the step that computes it;
 ``internals=True`` shows those steps too.
 """
 
-import re
-
 from tapeviz.core import events as ev
 from tapeviz.viz import card as cards
 from tapeviz.viz import format as fmt
@@ -85,12 +83,12 @@ class Namer:
 
     def __call__(self, tid):
         node = self.node(tid)
+        info = self.data["tensors"].get(node, {})
+        if info.get("kind") == "variable":  # as the picture writes it: its own name, not the Python one
+            return naming.variable_label(node, info, self.found)
         for key in (tid, node):
             if key in self.found:
                 return self.found[key]
-        info = self.data["tensors"].get(node, {})
-        if info.get("kind") == "variable" and info.get("name"):
-            return info["name"].split(":")[0]
         return naming.shown(node, self.data, self.found)
 
     def symbol(self, tid):
@@ -151,8 +149,8 @@ def _one_sweep(trace, data, index, view, namer, internals, start):
     totals = {}
     vanished = None  # (frame, op, the exact product, output) where a gradient first underflowed to 0
 
-    def badge(node, total):
-        return fmt.clip(f"{cards.ratio(target, namer(node))} = {total}", 44)
+    def badge(node, total):  # a big tensor's gradient by its mean: the card, a click away, has its min and max
+        return fmt.badge_text(cards.ratio(target, namer(node)), fmt.preview_lines(total)[0])
 
     # The seed: d target / d target = 1 (or the output_gradients given).
     seeds = {}
@@ -363,11 +361,7 @@ def _recorded(op, data, found, alias):
     """
 
     def label(tid):
-        tid = alias.get(tid, tid)
-        info = data["tensors"].get(tid, {})
-        if info.get("kind") == "variable":
-            return re.sub(r":\d+$", "", info.get("name") or "") or naming.shown(tid, data, found)
-        return naming.shown(tid, data, found)
+        return naming.label(alias.get(tid, tid), data, found)
 
     tapes = ", ".join(found.get(t, t) for t in op["tapes"]) or "no tape"
     scope = f" in scope {op['scope']}" if op["scope"] else ""

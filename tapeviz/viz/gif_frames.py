@@ -8,7 +8,7 @@ so memory stays one frame whatever the length.
 from tapeviz.viz import card as cards
 from tapeviz.viz import render
 from tapeviz.viz.gif import GifWriter
-from tapeviz.viz.svg_frames import svg_translate
+from tapeviz.viz.svg_frames import badge_lines, svg_translate
 
 
 def _font(size):
@@ -48,6 +48,7 @@ def gif_images(animation, text_lines=3, max_size=(960, 720)):
 
     from PIL import Image, ImageDraw
 
+    animation.base_svg  # noqa: B018 - settles the layout (a wide picture is laid out again) before drawing it
     png = render.run_dot(animation.dot.replace("digraph tape {", "digraph tape {\n  graph [dpi=72]", 1), "png")
     rgb = Image.open(io.BytesIO(png)).convert("RGB")
     # One palette for every frame: the picture's colours plus ours, so frames need no quantising.
@@ -80,13 +81,16 @@ def gif_images(animation, text_lines=3, max_size=(960, 720)):
         key = (label, is_badge)
         if key not in sprites:
             probe = ImageDraw.Draw(blank_probe)
-            w = int(probe.textlength(label, font=small)) + 9
-            image = Image.new("P", (w, 17 if is_badge else 13), ink["white"])
+            lines = badge_lines(label) if is_badge else [label]  # a long badge: two lines, as in the SVG
+            w = int(max(probe.textlength(line, font=small) for line in lines)) + 9
+            h = 16 + 13 * (len(lines) - 1)
+            image = Image.new("P", (w, h + 1 if is_badge else 13), ink["white"])
             image.putpalette(palette)
             pen = ImageDraw.Draw(image)
             if is_badge:
-                pen.rounded_rectangle((0, 0, w - 1, 16), radius=4, fill=ink["badge"], outline=ink["badge_edge"])
-                pen.text((4, 2), label, fill=ink["badge_text"], font=small)
+                pen.rounded_rectangle((0, 0, w - 1, h), radius=4, fill=ink["badge"], outline=ink["badge_edge"])
+                for row, line in enumerate(lines):
+                    pen.text((4, 2 + 13 * row), line, fill=ink["badge_text"], font=small)
             else:
                 pen.text((3, 0), label, fill=ink["flow"], font=small)
             sprites[key] = image

@@ -61,7 +61,7 @@ def entries(view, frames=(), links=(), data=None, forward=False):
                 (
                     "badge",
                     {"fill": "#fee2e2", "stroke": "#b91c1c"},
-                    "right of a value: the gradient it has collected so far (dy/dx = ...)",
+                    "next to a value: the gradient it has collected so far (dy/dx = ...)",
                 )
             )
         if any(f.get("kind") == "update" for f in frames):  # a training step's player (tapeviz.viz.update)
@@ -112,7 +112,7 @@ def _forward_marks(frames):
     if any(f.get("node") for f in frames):
         out.append(("highlight", {"stroke": "#f59e0b"}, "the op this step pushes the tangents through"))
     if any(f.get("set") for f in frames):
-        out.append(("badge", {"fill": "#dbeafe", "stroke": "#1d4ed8"}, "right of a value: its tangent (dy/dt = ...)"))
+        out.append(("badge", {"fill": "#dbeafe", "stroke": "#1d4ed8"}, "next to a value: its tangent (dy/dt = ...)"))
     if any(f.get("edges") for f in frames):
         out.append(("edge-label", {"stroke": "#2563eb"}, "number by an edge: the tangent sent forward along it"))
     if any(f.get("flow") for f in frames):
@@ -155,7 +155,10 @@ def _swatch(kind, c):
         "partial": f'<text x="9" y="14" font-size="14" font-family="Helvetica,Arial,sans-serif" fill="{stroke}">\u2202</text>',
         "hidden": f'<rect x="2" y="3" width="24" height="12" fill="{fill}" stroke="{stroke}"/>',
     }
-    return f'<svg width="28" height="18" viewBox="0 0 28 18" style="vertical-align:middle">{shapes[kind]}</svg>'
+    return (  # the namespace: stored in a notebook, the swatch becomes an <img>, which draws no SVG without it
+        '<svg xmlns="http://www.w3.org/2000/svg" width="28" height="18" viewBox="0 0 28 18" '
+        f'style="vertical-align:middle">{shapes[kind]}</svg>'
+    )
 
 
 def html(items):

@@ -164,15 +164,29 @@ def shown(tid, data, found):
     return unnamed(tid)
 
 
+UNNAMED_VARIABLE = "Variable"  # TF's name for every variable made without name= (``Variable:0``)
+
+
 def variable_name(info):
-    """A variable's label: its name without TensorFlow's output index (``x``, not ``x:0``), or ``Variable``."""
-    return re.sub(r":\d+$", "", info.get("name") or "Variable")
+    """A variable's label: the one :func:`relabel` chose, else its name without TensorFlow's output index
+    (``x``, not ``x:0``), or ``Variable``."""
+    return info.get("label") or re.sub(r":\d+$", "", info.get("name") or UNNAMED_VARIABLE)
+
+
+def variable_label(tid, info, found):
+    """What pictures and captions call variable ``tid``: the name it was given (``x``, ``model/dense/kernel``:
+    what TF shows), or, for one made without a name (TF calls them all ``Variable``), the Python name the
+    student bound it to, where one is found."""
+    name = variable_name(info)
+    if name.rsplit("/", 1)[-1] == UNNAMED_VARIABLE and found.get(tid):
+        return found[tid]
+    return name
 
 
 def label(tid, data, found):
     """What a picture writes on tensor ``tid``: a variable's name, else :func:`shown` (``y``, ``#4``, ``dy/dy``)."""
     info = data["tensors"].get(tid, {})
-    return variable_name(info) if info.get("kind") == "variable" else shown(tid, data, found)
+    return variable_label(tid, info, found) if info.get("kind") == "variable" else shown(tid, data, found)
 
 
 def op_label(op, data, found):
@@ -190,8 +204,8 @@ def relabel(data, found):
     """
     tensors = {}
     for tid, info in data["tensors"].items():
-        if info["kind"] == "variable":
-            tensors[tid] = info
+        if info["kind"] == "variable":  # its name, or the student's for an unnamed one
+            tensors[tid] = dict(info, label=variable_label(tid, info, found))
         else:  # dot.py prints info["id"]; the dict key stays the trace id
             tensors[tid] = dict(info, id=shown(tid, data, found))
     tapes = [dict(t, label=found[t["id"]]) if t["id"] in found else t for t in data["tapes"]]

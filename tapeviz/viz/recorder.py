@@ -1,25 +1,28 @@
-"""Keeping the core's events for the visualizer, bounded in bytes, at almost no cost.
+"""Keeping what the visualizer draws of each tape, bounded in bytes, at almost no cost.
 
-The events themselves are the records (:mod:`tapeviz.core.events`): kept as
-they are, each with a sequence number, and read by the trace builder. Two
-ways to keep them:
+The core's events are the records (:mod:`tapeviz.core.events`), read by the
+trace builder as ``(seq, event)`` pairs. Two ways to keep them:
 
 * ``trace()`` (see :mod:`tapeviz.viz.trace`) subscribes a :class:`Log` for
   a ``with`` block and keeps every event of its thread: every tape, every op
   (also those no tape recorded), every sweep.
 * The **session recorder** is subscribed when ``tapeviz.viz`` is imported
-  (``watch_all()`` / ``stop_watching()`` turn it on and off). It keeps, per
-  live tape, the events that concern that tape, so a tape at the end of a
-  cell draws its sweeps; ops no tape recorded go to a short ring, because
+  (``watch_all()`` / ``stop_watching()`` turn it on and off), as a reader of
+  tapes (``events.subscribe(..., reads_tapes=True)``), so a tape at the end
+  of a cell draws its sweeps. It hears no event per recorded op: a tape's
+  ops are the tape's own entries, read from the tape when something is
+  drawn, and kept from ``TapeReleased.entries`` once the tape drops them.
+  A sweep's steps come in batches (``BackwardSteps``); of a jacobian, the
+  last row only. Ops no tape recorded go to a short ring, because
   ``explain`` needs them.
 
 It pays only for what a picture shows, and only when the picture is drawn:
-recording an op is appending a reference, a backward step the same and
-adding the bytes of the gradient arriving at it (no copy, no reduction of
-an array, whatever its size); previews are computed by the trace builder,
-where the array lives, when something is drawn. Exact byte counts are
-taken late, and only for what outlives its tape's use (see below). What it
-holds is bounded in bytes, not in counts:
+recording an op costs it nothing; a batch of steps is appended, with the
+bytes of the gradients arriving at them (no copy, no reduction of an array,
+whatever its size); previews are computed by the trace builder, where the
+array lives, when something is drawn. Exact byte counts are taken late, and
+only for what outlives its tape's use (see below). What it holds is bounded
+in bytes, not in counts:
 
 * tensors a live tape holds anyway (its recorded entries) cost nothing more;
 * what only the recorder holds is counted, thread-safely, against one
@@ -30,23 +33,26 @@ holds is bounded in bytes, not in counts:
 * past the budget it sheds, down to three quarters of it: first the sweeps
   a newer sweep of the same tape superseded (a player plays the newest),
   then large tensors become :class:`ValueSummary` stand-ins (shape, dtype,
-  no array: a copy of the events is made only then), then the oldest sweeps
+  no array: a copy of the records is made only then), then the oldest sweeps
   and untaped ops go; never the newest sweep, nor the gradients a sweep
   returned (the caller's);
 * everything about a tape goes when the tape is garbage collected.
 
-Counting is exact (distinct tensors, once each) but late. A tape's ops are
-weighed when it releases them, in one C-level pass. A closed sweep is
-counted when the next sweep starts, when a release brings more than the
-budget holds with it, or when something reads the count (``held_bytes``, ``set_budget``): most
-tapes (a training step's, a lesson's) die before that, and their sweeps are
-never counted. A running sweep is counted early only when the rough sum of
-the gradients arriving at its steps passes ``SETTLE_BYTES`` past the
-budget. So the bound holds when the count is read, and is exceeded by at
-most one sweep between sweeps and about ``SETTLE_BYTES`` during one.
+Counting is exact (distinct tensors, once each) but late. A released tape's
+entries are weighed roughly when it releases them (their outputs' bytes, in
+one C-level pass), and exactly at the next release if the tape lives on. A closed
+sweep waits, weighed roughly (its arriving gradients and results, with a
+fixed cost per step), until that rough sum could pass the budget, or
+something reads the count (``held_bytes``, ``set_budget``); then superseded
+sweeps go first, uncounted, and the rest are counted. Most tapes (a
+training step's, a lesson's) die before that, and their sweeps are never
+counted. A running sweep is counted early only when the rough sum of its
+steps passes ``SETTLE_BYTES`` past the budget. So the bound holds when the
+count is read, and is exceeded by no more than the rough sums underestimate
+between reads, and about ``SETTLE_BYTES`` plus one batch during a sweep.
 
-A tape recorded before ``tapeviz.viz`` was imported is still drawn, from the
-tape's own ``history`` (its entries, or their sketches once released).
+A tape recorded before ``tapeviz.viz`` was imported is still drawn: its
+entries are the tape's (their sketches, if it released them before).
 """
 
 import dataclasses
@@ -60,7 +66,7 @@ from itertools import chain
 
 from tapeviz.core import events
 from tapeviz.core.history import EntrySketch, TensorSketch
-from tapeviz.core.recording import TapeEntry
+from tapeviz.core.recording import next_order
 from tapeviz.core.tape import tape_with_serial
 from tapeviz.core.tensor import Tensor, any_larger, is_tensor, tensor_id, to_array
 
@@ -70,7 +76,7 @@ EVENT_BYTES = 320  # what one kept event costs in objects (the event, its tuples
 TENSOR_BYTES = 200  # what a kept tensor costs beyond its array (the Tensor, the array header)
 SETTLE_BYTES = 64 << 10  # a running sweep may hold this much uncounted before it is settled early
 
-_next_seq = itertools.count().__next__
+_next_seq = next_order  # the count that numbers entries too: a tape's ops sort among the events
 
 
 class ValueSummary(TensorSketch):
@@ -152,6 +158,15 @@ class Compaction:
             return dataclasses.replace(event, results=self.all(event.results))
         return event
 
+    def step(self, step):
+        """A ``BackwardSteps`` item, ``(order, entry, needs, upstream, grads)``: itself when it holds
+        no large tensor, else a copy holding summaries of them."""
+        order, entry, needs, upstream, grads = step
+        small = self.entry(entry)
+        if small is entry and not any_larger(upstream + grads, SMALL_BYTES):
+            return step
+        return (order, small, needs, self.all(upstream), self.all(grads))
+
     def tensor(self, tensor):
         """``tensor`` itself unless it is large; else its (shared) summary."""
         if type(tensor) is not Tensor or to_array(tensor).nbytes <= SMALL_BYTES:
@@ -207,62 +222,85 @@ class Log:
 
 
 class _Sweep:
-    """The events of one sweep of one tape, and what holding them costs.
+    """One sweep of one tape: its start, its steps, its finish; and what holding them costs.
 
-    ``large``: bytes of the tensors over ``SMALL_BYTES`` that the sweep's
-    events hold and no tape does (its gradients); ``small``: the rest of its
-    cost (events, small tensors). The events before ``counted`` are in those
-    figures; the later ones only in ``rough`` (a quick count of their
-    gradients' bytes), until the sweep is settled: once it ended and the
-    next sweep starts (or something reads the count; never, if its tape dies
-    first), or sooner when ``rough`` would pass the budget. ``seen``: ids of
-    the tensors counted, so a gradient passed on as the next step's upstream
-    counts once (None once the sweep is counted to its end).
+    ``steps`` holds the ``BackwardSteps`` items as they came, ``(order,
+    entry, needs, upstream, grads)``, appended a batch at a time; ``records``
+    turns them into ``BackwardStep`` events when something is drawn.
+    ``large``: bytes of the tensors over ``SMALL_BYTES`` that the sweep holds
+    and no tape does (its gradients); ``small``: the rest of its cost
+    (events, small tensors). The steps before ``counted`` are in those
+    figures (with the start, and the finish once ``finish_counted``); later
+    ones only in ``rough`` (the bytes of their arriving gradients), until the
+    sweep is settled: once it ended and the next sweep starts (or something
+    reads the count; never, if its tape dies first), or sooner when
+    ``rough`` would pass the budget. ``seen``: ids of the tensors counted, so
+    a gradient passed on as the next step's upstream counts once (None once
+    the sweep is counted to its end).
     """
 
     __slots__ = (
         "key",
         "tape",
-        "seqs",
-        "events",
+        "start",
+        "steps",
+        "finish",
         "large",
         "small",
         "rough",
         "counted",
+        "waiting",
+        "start_counted",
+        "finish_counted",
         "seen",
         "demoted",
         "open",
         "alive",
     )
 
-    def __init__(self, key, tape):
+    def __init__(self, key, tape, start):
         self.key, self.tape = key, tape
-        self.seqs, self.events = [], []
+        self.start = start  # (seq, SweepStarted)
+        self.steps = []
+        self.finish = None  # (seq, SweepFinished) once it ended
         self.large = self.small = self.rough = self.counted = 0
+        self.waiting = 0  # its rough bytes while it waits among the recorder's unsettled sweeps
+        self.start_counted = self.finish_counted = False
         self.seen = set()
         self.demoted = False  # its large tensors were replaced by summaries: later ones are too, when settled
-        self.open = True  # events still arrive (from the thread sweeping); only that thread rewrites them
+        self.open = True  # steps still arrive (from the thread sweeping); only that thread rewrites them
         self.alive = True
 
-    def charge(self, sweep_events, last=False):
-        """Count the tensors of ``sweep_events`` not counted yet, and the events; returns the large bytes added.
+    @property
+    def first_seq(self):
+        return self.start[0]
 
-        ``last``: no event comes after these (the ids seen need not be kept).
+    @property
+    def records(self):
+        """``(seq, event)`` of the sweep, in order."""
+        records = [self.start]
+        records += _step_records(self.tape, self.steps)
+        if self.finish is not None:
+            records.append(self.finish)
+        return records
+
+    def charge(self, steps, tensors, n_events, last=False):
+        """Count the tensors of ``steps`` and ``tensors`` not counted yet, and ``n_events`` events (the
+        steps and what else was counted); returns the large bytes added.
+
+        ``last``: nothing comes after these (the ids seen need not be kept).
         """
-        held = {}  # id -> tensor: ids are unique while the events hold the tensors
-        for event in sweep_events:
-            kind = type(event)
-            if kind is _BACKWARD_STEP:
-                for tensor in event.upstream:
-                    if type(tensor) is Tensor:  # not None, a variable (the user's), a summary
-                        held[id(tensor)] = tensor
-                for tensor in event.grads:
-                    if type(tensor) is Tensor:
-                        held[id(tensor)] = tensor
-            else:
-                for tensor in _charged_tensors(event):
-                    if type(tensor) is Tensor:
-                        held[id(tensor)] = tensor
+        held = {}  # id -> tensor: ids are unique while the steps hold the tensors
+        for _order, _entry, _needs, upstream, grads in steps:
+            for tensor in upstream:
+                if type(tensor) is Tensor:  # not None, a variable (the user's), a summary
+                    held[id(tensor)] = tensor
+            for tensor in grads:
+                if type(tensor) is Tensor:
+                    held[id(tensor)] = tensor
+        for tensor in tensors:
+            if type(tensor) is Tensor:
+                held[id(tensor)] = tensor
         seen = self.seen
         if seen:
             for key in seen.intersection(held):
@@ -277,75 +315,73 @@ class _Sweep:
             else:
                 small += size + TENSOR_BYTES
         self.large += large
-        self.small += small + EVENT_BYTES * len(sweep_events)
+        self.small += small + EVENT_BYTES * n_events
         return large
 
 
-def _charged_tensors(event):
-    """The tensors of a sweep event that no tape holds (targets and sources are the caller's)."""
-    kind = type(event)
-    if kind is events.BackwardStep:
-        return event.upstream + event.grads
-    if kind is events.SweepFinished:
-        return event.results
-    if kind is events.SweepStarted:
-        return event.output_gradients
-    return ()
+def _step_records(serial, steps):
+    """``(seq, BackwardStep)`` for each ``BackwardSteps`` item of tape ``serial``."""
+    return [
+        (order, _BACKWARD_STEP(serial, entry, needs, upstream, grads)) for order, entry, needs, upstream, grads in steps
+    ]
 
 
-def _released_bytes(log_events):
-    """Bytes of the large outputs of the ops among ``log_events`` (what a log holds alone once its tape
-    released them; a variable read's output is the variable's array, and a summary holds none)."""
+def _rough_bytes(entries):
+    """More than the bytes ``entries``' outputs hold alone (views and variables' arrays counted too),
+    in one C-level pass."""
+    try:
+        return sum(map(_NBYTES, chain.from_iterable(map(_OUTPUTS, entries)))) + TENSOR_BYTES * len(entries)
+    except AttributeError:  # a sketch: holds no array
+        return TENSOR_BYTES * len(entries)
+
+
+def _released_bytes(entries):
+    """Bytes of the large outputs of ``entries`` (what a log holds alone once its tape released them;
+    a variable read's output is the variable's array, and a sketch holds none)."""
     # Most tapes hold no large output: seen in one C-level pass (no Python call per op), and done.
     try:
-        outputs = chain(
-            chain.from_iterable(map(_OUTPUTS, filter(_IS_ENTRY, log_events))),
-            chain.from_iterable(map(_ENTRY_OUTPUTS, filter(_IS_OP, log_events))),
-        )
-        largest = max(map(_NBYTES, outputs), default=0)
-    except AttributeError:  # a summary (the log was compacted): the exact count below
+        largest = max(map(_NBYTES, chain.from_iterable(map(_OUTPUTS, entries))), default=0)
+    except AttributeError:  # a sketch (the log was compacted): the exact count below
         largest = SMALL_BYTES + 1
     if largest <= SMALL_BYTES:
         return 0
     total = 0
-    for item in log_events:
-        kind = type(item)
-        if kind is _OP_EXECUTED or kind not in _EVENT_CLASSES:
-            entry = item.entry if kind is _OP_EXECUTED else item
-            if entry.primitive.name == _READ:
-                continue
-            for tensor in entry.outputs:
-                if type(tensor) is Tensor:
-                    size = to_array(tensor).nbytes
-                    if size > SMALL_BYTES:
-                        total += size + TENSOR_BYTES
+    for entry in entries:
+        if entry.primitive.name == _READ:
+            continue
+        for tensor in entry.outputs:
+            if type(tensor) is Tensor:
+                size = to_array(tensor).nbytes
+                if size > SMALL_BYTES:
+                    total += size + TENSOR_BYTES
     return total
 
 
-_IS_OP = events.OpExecuted.__instancecheck__
-_IS_ENTRY = TapeEntry.__instancecheck__
 _OUTPUTS = operator.attrgetter("outputs")
-_ENTRY_OUTPUTS = operator.attrgetter("entry.outputs")
-_EVENT_CLASSES = frozenset(events.ALL_EVENTS)
 _NBYTES = operator.attrgetter("_value.nbytes")
 
 
-def _large_bytes(sweep_events):
-    """Bytes of the distinct large tensors (no tape's) that ``sweep_events`` hold."""
-    tensors = {id(t): t for event in sweep_events for t in _charged_tensors(event) if _is_large(t)}
-    return sum(map(_owned_bytes, tensors.values()))
+def _large_tensors_bytes(tensors):
+    """Bytes of the distinct large tensors (no tape's) among ``tensors``."""
+    distinct = {id(t): t for t in tensors if _is_large(t)}
+    return sum(map(_owned_bytes, distinct.values()))
+
+
+def _step_tensors(steps):
+    return [tensor for step in steps for tensor in step[3] + step[4]]
 
 
 class _TapeLog:
-    """The events that concern one tape, and their sequence numbers.
+    """What the recorder keeps of one tape: its events, the entries it released, its sweeps.
 
-    Two flat lists rather than a list of pairs: one pair per op would be
-    one more object for the garbage collector to walk for as long as the
-    tape lives. For the same reason an op that only this tape recorded is
-    kept as its entry (``records`` gives it back as its ``OpExecuted``). Sweeps are kept apart (``sweeps``), so the budget can drop
-    the oldest without touching the ops. ``outputs``: bytes of the large
-    tensors its ops made (what the log holds alone once the tape releases);
-    ``large``: what of that is charged to the budget (after a release).
+    The ops themselves are the tape's: read from the tape while it holds
+    them (``tape.recorded_ops``), and kept here (``released``, one list per
+    release) once it drops them, so a used tape still draws its values.
+    ``events``/``seqs``: the tape's other events (entered, watched, exited,
+    released), two flat lists. Sweeps are kept apart (``sweeps``), so the
+    budget can drop the oldest without touching the ops. ``outputs``: bytes
+    of the large tensors of the released entries; ``large``: what of that
+    is charged to the budget.
     """
 
     __slots__ = (
@@ -353,10 +389,11 @@ class _TapeLog:
         "key",
         "seqs",
         "events",
-        "related",
+        "released",
+        "weighed",
+        "unweighed",
         "outputs",
         "large",
-        "released",
         "sweeps",
         "open_sweep",
         "tape_ref",
@@ -366,52 +403,64 @@ class _TapeLog:
         self.serial, self.key = serial, key
         self.seqs = []
         self.events = []
-        self.related = set()  # serials of tapes that shared an op with this one
+        self.released = []  # per release, the entries the tape dropped (or their sketches)
+        self.weighed = 0  # the releases before this one are in ``outputs``
+        self.unweighed = 0  # the rough bytes of the others
         self.outputs = 0
         self.large = 0
-        self.released = 0  # events before this one were counted into ``outputs``
         self.sweeps = deque()  # _Sweep, oldest first
         self.open_sweep = None
         self.tape_ref = None  # keeps the weak reference (and its callback) alive
 
-    @property
-    def records(self):
-        """``(seq, event)`` in order; an op only this tape recorded is kept as its entry, and rebuilt here."""
-        serials = (self.serial,)
-        events_ = [item if type(item) in _EVENT_CLASSES else _OP_EXECUTED(item, serials) for item in self.events]
-        records = list(zip(self.seqs, events_))
+    def entries(self):
+        """Every entry of the tape the recorder can show, in order: those released, then the live ones."""
+        tape = self.tape_ref() if self.tape_ref is not None else None
+        live = tape.recorded_ops if tape is not None else ()
+        if not self.released:
+            if not live and tape is not None and tape.released:  # released before the recorder joined
+                return list(tape.history)
+            return list(live)
+        return [entry for part in self.released for entry in part] + list(live)
+
+    def other_records(self):
+        """``(seq, event)`` of everything but the ops: the tape's events, then its sweeps'."""
+        records = []
+        for seq, event in zip(self.seqs, self.events):
+            if type(event) is _BACKWARD_STEPS:  # steps of a sweep the recorder did not see start
+                records += _step_records(event.tape, event.steps)
+            else:
+                records.append((seq, event))
         for sweep in self.sweeps:
-            records += zip(sweep.seqs, sweep.events)
-        records.sort(key=_SEQ)
+            records += sweep.records
         return records
 
 
-def _SEQ(record):
-    return record[0]
-
-
 _READ = "ReadVariableOp"  # its output shares the variable's array: the variable's bytes, not the tape's
+_BACKWARD_STEPS, _TAPE_RELEASED = events.BackwardSteps, events.TapeReleased
+_TAPES = operator.attrgetter("tapes")
 
 
 class SessionRecorder:
-    """Keeps per-tape events for every live tape; see the module docstring.
+    """Keeps, for every live tape, what a picture of it needs; see the module docstring.
 
-    Called once per op while listening: each kind of event has its
-    ``on_<kind>`` handler (the bus finds it once), and the commonest (an op, a backward step) only append a
-    reference (and add up one gradient's bytes). Everything that counts bytes takes ``_lock``,
-    so several threads recording at once keep the count exact.
+    It subscribes as a reader of tapes (``events.subscribe(..., reads_tapes=True)``):
+    it hears no event per recorded op (it reads the tape's entries when something
+    is drawn, and keeps those a release drops) and gets a sweep's steps in
+    batches. Each kind of event has its ``on_<kind>`` handler (the bus finds it
+    once). Everything that counts bytes takes ``_lock``, so several threads
+    recording at once keep the count exact.
 
     The budget bounds three kinds of holdings, oldest shed first: sweeps
     (their gradients), logs of released tapes (their entries' large
     tensors), untaped ops. A sweep or a log past the budget is first
-    compacted (large tensors become summaries: a copy of its events, done
+    compacted (large tensors become summaries: a copy of its records, done
     only then), then sweeps and untaped ops are dropped, never the newest sweep.
     """
 
     def __init__(self, budget=DEFAULT_BUDGET, untaped_limit=2000):
         self.budget = budget
         self.logs = {}  # tape serial -> _TapeLog, dropped when the tape dies
-        self.untaped = deque(maxlen=untaped_limit)  # (seq, event, bytes): ops no tape recorded, assigns, enter/exit
+        self.untaped = deque(maxlen=untaped_limit)  # (seq, event, bytes): ops no tape recorded, assigns
         self.untaped_bytes = 0  # of the untaped ring
         self.sweep_bytes = 0  # of the sweeps kept
         self.log_bytes = 0  # of released tapes' logs not compacted yet
@@ -421,13 +470,22 @@ class SessionRecorder:
         self._next_key = itertools.count().__next__
         self._dead = deque()  # logs of tapes that died, discharged under the lock
         self._unsettled = deque()  # closed sweeps not counted yet
+        self._unsettled_rough = 0  # their rough bytes, all together
+        self._unweighed = deque()  # logs with releases not weighed exactly yet
+        self._unweighed_rough = 0  # their rough bytes, all together
         self._lock = threading.RLock()
 
     def held_bytes(self):
         """Bytes the recorder holds that no tape does (what ``budget`` bounds)."""
         with self._lock:
-            self._fit()  # counts what is left to count, and sheds past the budget
+            self._weigh_all()
+            self._settle_all()
+            self._fit()  # sheds past the budget
             return self.untaped_bytes + self.sweep_bytes + self.log_bytes
+
+    def _held_roughly(self):
+        """What is counted, and what the sweeps not counted yet roughly hold."""
+        return self.untaped_bytes + self.sweep_bytes + self.log_bytes + self._unsettled_rough + self._unweighed_rough
 
     def _log(self, serial):
         log = self.logs.get(serial)
@@ -439,10 +497,15 @@ class SessionRecorder:
         return log
 
     def _forget(self, serial, _ref=None):
-        # Called by the garbage collector, maybe inside a locked section: only atomic steps here.
+        # Called by the garbage collector, maybe inside a locked section: only atomic steps here. The
+        # arrays go at once (the next step's allocations reuse their memory); the counts, when buried.
         log = self.logs.pop(serial, None)
-        if log is not None and (log.sweeps or log.large):
-            self._dead.append(log)
+        if log is not None:
+            log.released = []
+            for sweep in log.sweeps:
+                sweep.steps = []
+            if log.sweeps or log.large or log.unweighed:
+                self._dead.append(log)
 
     def _bury(self):
         """Discharge what the logs of tapes that died were charged (under the lock)."""
@@ -452,50 +515,28 @@ class SessionRecorder:
                 self._drop_sweep(sweep)
             self.log_bytes -= log.large
             log.large = 0
+            self._unweighed_rough -= log.unweighed
+            log.unweighed = 0  # (its place in _unweighed is skipped when weighing)
             self._heavy.pop(log.key, None)
 
     # -- one handler per event type ----------------------------------------------------------
     def on_op_executed(self, event):
-        """The commonest event: a reference appended to each recording tape's log, nothing counted
-        (a log's bytes are counted when its tape releases them: ``on_tape_released``)."""
-        tapes = event.tapes
-        if tapes:
-            seq = _next_seq()
-            if len(tapes) == 1:
-                # Its entry rather than the event: the tape holds the entry anyway, and one object less
-                # kept per op is less for the garbage collector to walk (``records`` rebuilds the event).
-                log = self.logs.get(tapes[0]) or self._log(tapes[0])
-                log.seqs.append(seq)
-                log.events.append(event.entry)
-                return
-            for serial in tapes:
-                log = self.logs.get(serial) or self._log(serial)
-                log.seqs.append(seq)
-                log.events.append(event)
-                log.related.update(tapes)
-        elif event.entry.depth == 0:  # ops a sweep ran outside every tape belong to no picture
+        """An op no tape recorded (the recorded ones are read from their tapes): kept in a short ring,
+        for ``explain``; ops a sweep ran outside every tape belong to no picture."""
+        if not event.tapes and event.entry.depth == 0:
             self._keep_untaped(_next_seq(), compact(event))
 
-    def on_backward_step(self, event):
-        """The commonest sweep event: appended, and its gradients' bytes added up roughly."""
+    def on_backward_steps(self, event):
+        """A batch of a sweep's steps: appended, and their arriving gradients' bytes added up roughly."""
         log = self.logs.get(event.tape) or self._log(event.tape)
         sweep = log.open_sweep
-        if sweep is None:  # a step of a sweep the recorder did not see start: keep it as an event
+        if sweep is None:  # steps of a sweep the recorder did not see start: kept as they came
             self._keep_in_log(event)
             return
-        sweep.seqs.append(_next_seq())
-        sweep.events.append(event)
-        # Roughly, by the gradient arriving at the step: each gradient is one step's upstream (or a
-        # result), so this adds them all up, a step late. An IndexedSlices is left to the exact count
-        # (reading its size would densify it).
-        try:
-            upstream = event.upstream[0]
-        except IndexError:  # an op without outputs
-            upstream = None
-        rough = sweep.rough = sweep.rough + (
-            EVENT_BYTES + to_array(upstream).nbytes if type(upstream) is Tensor else EVENT_BYTES
-        )
-        # Settled early only when what it holds uncounted is worth a pass (past the budget, or big).
+        sweep.steps += event.steps
+        # Roughly: each gradient arrives at one step (or is a result), so this adds them all up, a step
+        # late, each with its Tensor. Settled early only when what it holds uncounted is worth a pass (past the budget, or big).
+        rough = sweep.rough = sweep.rough + event.nbytes + (EVENT_BYTES + TENSOR_BYTES) * len(event.steps)
         if rough > SETTLE_BYTES and rough + self.untaped_bytes + self.sweep_bytes + self.log_bytes > self.budget:
             with self._lock:
                 self._count(sweep)
@@ -504,17 +545,20 @@ class SessionRecorder:
     def on_sweep_started(self, event):
         log = self.logs.get(event.tape) or self._log(event.tape)
         with self._lock:
-            if self._unsettled:  # what the last sweeps left to count, when their tapes lived on
+            if self._dead:
+                self._bury()
+            unsettled = self._unsettled
+            while unsettled and not unsettled[0].alive:  # their tapes died (a training loop's): nothing to count
+                unsettled.popleft()
+            if unsettled and self._held_roughly() > self.budget:  # what the last sweeps left, roughly
                 self._fit()
             if log.sweeps:
                 previous = log.sweeps[-1]
                 if previous.alive:
                     self._superseded[previous.key] = previous
-            log.open_sweep = sweep = _Sweep(self._next_key(), event.tape)
+            log.open_sweep = sweep = _Sweep(self._next_key(), event.tape, (_next_seq(), event))
             log.sweeps.append(sweep)
             self._sweeps[sweep.key] = sweep
-        sweep.seqs.append(_next_seq())
-        sweep.events.append(event)
 
     def on_sweep_finished(self, event):
         log = self.logs.get(event.tape) or self._log(event.tape)
@@ -522,11 +566,17 @@ class SessionRecorder:
         if sweep is None:
             self._keep_in_log(event)
             return
-        sweep.seqs.append(_next_seq())
-        sweep.events.append(event)
+        sweep.finish = (_next_seq(), event)
         log.open_sweep = None
         sweep.open = False
-        self._unsettled.append(sweep)  # counted later, and only if its tape outlives the next sweep's start
+        rough = sweep.rough + EVENT_BYTES
+        for result in event.results:
+            if type(result) is Tensor:
+                rough += to_array(result).nbytes + TENSOR_BYTES
+        with self._lock:  # counted later, only if its tape outlives the next sweeps and they pass the budget
+            sweep.waiting = rough
+            self._unsettled_rough += rough
+            self._unsettled.append(sweep)
 
     def on_variable_assigned(self, event):
         self._keep_untaped(_next_seq(), event)  # an assignment: explain() tells what changed a variable
@@ -539,48 +589,62 @@ class SessionRecorder:
     on_tape_exited = on_watched = on_tape_entered
 
     def on_tape_released(self, event):
-        """The tape no longer holds its entries: the log's large tensors are charged to the budget."""
+        """The tape no longer holds its entries: the log keeps them, weighed roughly now and exactly
+        later, if the tape outlives the next release or sweep (a training step's tape does not)."""
+        entries = event.entries
+        if entries:  # the event is kept without them: the log holds them once
+            event = _TAPE_RELEASED(event.tape, event.reason)
         self._keep_in_log(event)
         log = self.logs.get(event.tape)
-        if event.reason == "deleted" or log is None:
+        if not entries or log is None:
             return
-        end = len(log.events)
+        rough = _rough_bytes(entries)
         with self._lock:
-            self._charge_release(log, end)
-            # Shed now if the budget cannot hold it with what the last sweeps roughly hold; else their
-            # exact count waits (their tape, a training step's, may well die before the next sweep).
-            if (
-                log.large
-                and self.untaped_bytes
-                + self.sweep_bytes
-                + self.log_bytes
-                + sum(sweep.rough for sweep in tuple(self._unsettled))  # a copy: others append unlocked
-                > self.budget
-            ):
+            if self.logs.get(log.serial) is not log:
+                return  # the tape died first: nothing to keep
+            if self._unweighed:
+                self._weigh_all()
+            log.released.append(entries)
+            log.unweighed += rough
+            self._unweighed_rough += rough
+            self._unweighed.append(log)
+            if self._held_roughly() > self.budget:  # shed now if the budget cannot hold it, roughly
                 self._fit()
 
-    def _keep_in_log(self, event, seq=None):
+    def _keep_in_log(self, event):
         serial = getattr(event, "tape", None)
         if serial is not None:
             log = self.logs.get(serial) or self._log(serial)
-            log.seqs.append(_next_seq() if seq is None else seq)
+            log.seqs.append(_next_seq())
             log.events.append(event)
 
     # -- the budget ---------------------------------------------------------------------------
     def _count(self, sweep):
-        """Count the sweep's events not counted yet, exactly (under the lock).
+        """Count the sweep's steps (and start, finish) not counted yet, exactly (under the lock).
 
-        By the thread running the sweep, or once it closed: rewriting its events (after a
+        By the thread running the sweep, or once it closed: rewriting its steps (after a
         demotion) races with nothing.
         """
-        events_ = sweep.events
+        self._unsettled_rough -= sweep.waiting
+        sweep.waiting = 0
+        steps = sweep.steps
         if sweep.demoted:
             compaction = Compaction()
-            for position in range(sweep.counted, len(events_)):
-                events_[position] = compaction.event(events_[position], True)
+            for position in range(sweep.counted, len(steps)):
+                steps[position] = compaction.step(steps[position])
+        tensors = []
+        n_events = len(steps) - sweep.counted
+        if not sweep.start_counted:
+            tensors += sweep.start[1].output_gradients
+            n_events += 1
+            sweep.start_counted = True
+        if sweep.finish is not None and not sweep.finish_counted:
+            tensors += sweep.finish[1].results
+            n_events += 1
+            sweep.finish_counted = True
         before = sweep.large + sweep.small
-        sweep.charge(events_[sweep.counted :], last=not sweep.open)
-        sweep.counted, sweep.rough = len(events_), 0
+        sweep.charge(steps[sweep.counted :], tensors, n_events, last=not sweep.open)
+        sweep.counted, sweep.rough = len(steps), 0
         if sweep.demoted:  # what is still large is a result: the sweep's fixed cost
             sweep.small, sweep.large = sweep.small + sweep.large, 0
         if not sweep.open:
@@ -590,16 +654,22 @@ class SessionRecorder:
             if sweep.large:
                 self._heavy[sweep.key] = sweep
 
-    def _charge_release(self, log, end):
-        """Charge the large outputs of ``log``'s first ``end`` events, which its tape released (under the lock)."""
-        if self.logs.get(log.serial) is not log:
-            return  # the tape died first: nothing to charge
-        log.outputs += _released_bytes(log.events[log.released : end])
-        log.released = max(log.released, end)
-        if log.outputs > log.large:
-            self.log_bytes += log.outputs - log.large
-            log.large = log.outputs
-            self._heavy[log.key] = log
+    def _weigh_all(self):
+        """Weigh exactly the releases not weighed yet, where their tapes live (under the lock)."""
+        unweighed = self._unweighed
+        while unweighed:
+            log = unweighed.popleft()
+            if self.logs.get(log.serial) is not log:
+                continue  # its tape died: buried, or about to be
+            self._unweighed_rough -= log.unweighed
+            log.unweighed = 0
+            for part in log.released[log.weighed :]:
+                log.outputs += _released_bytes(part)
+            log.weighed = len(log.released)
+            if log.outputs > log.large:
+                self.log_bytes += log.outputs - log.large
+                log.large = log.outputs
+                self._heavy[log.key] = log
 
     def _settle_all(self):
         """Count what closed sweeps left to count, where their tapes live (under the lock)."""
@@ -624,18 +694,23 @@ class SessionRecorder:
     def _fit(self, own=None):
         """Shed what the budget cannot hold (under the lock).
 
-        First the sweeps a newer sweep of the same tape superseded (a player plays the newest),
-        then large tensors become summaries (of released logs, closed sweeps, and ``own``: the
-        open sweep of the calling thread), then the oldest sweeps and untaped ops go.
+        First the sweeps a newer sweep of the same tape superseded (a player plays the newest;
+        one not counted yet goes uncounted: a jacobian's rows are never counted), then large
+        tensors become summaries (of released logs, closed sweeps, and ``own``: the open sweep
+        of the calling thread), then the oldest sweeps and untaped ops go.
         """
         if self._dead:
             self._bury()
-        if self._unsettled:
-            self._settle_all()
-        if self.untaped_bytes + self.sweep_bytes + self.log_bytes <= self.budget:
+        if self._held_roughly() <= self.budget:
             return
         # Shed down to a low-water mark, so the next events do not each pay for shedding again.
         low_water = self.budget * 3 // 4
+        while self._superseded and self._held_roughly() > low_water:
+            self._drop_oldest_of(self._superseded.popitem(last=False)[1])
+        if self._held_roughly() <= low_water:
+            return  # what is left uncounted waits, as it was
+        self._weigh_all()
+        self._settle_all()
         while self.untaped_bytes + self.sweep_bytes + self.log_bytes > low_water:
             if self._superseded:
                 self._drop_oldest_of(self._superseded.popitem(last=False)[1])
@@ -650,7 +725,7 @@ class SessionRecorder:
             oldest_sweep = next(iter(self._sweeps.values()), None)
             if oldest_sweep is not None and len(self._sweeps) == 1:
                 oldest_sweep = None  # the newest sweep is what a player plays: kept
-            if self.untaped and (oldest_sweep is None or self.untaped[0][0] < oldest_sweep.seqs[0]):
+            if self.untaped and (oldest_sweep is None or self.untaped[0][0] < oldest_sweep.first_seq):
                 self.untaped_bytes -= self.untaped.popleft()[2]
             elif oldest_sweep is not None:
                 self._drop_oldest_of(oldest_sweep)
@@ -674,9 +749,14 @@ class SessionRecorder:
         picture of the sweep ends on; from now on they count as the sweep's fixed cost.
         """
         compaction = compaction or Compaction()
-        sweep.events[: sweep.counted] = [compaction.event(event, True) for event in sweep.events[: sweep.counted]]
+        counted = sweep.counted
+        sweep.steps[:counted] = [compaction.step(step) for step in sweep.steps[:counted]]
+        sweep.start = (sweep.start[0], compaction.event(sweep.start[1], True))
         sweep.demoted = True
-        kept = _large_bytes(sweep.events[: sweep.counted])
+        kept = list(sweep.start[1].output_gradients) + _step_tensors(sweep.steps[:counted])
+        if sweep.finish_counted:
+            kept += sweep.finish[1].results
+        kept = _large_tensors_bytes(kept)
         self.sweep_bytes -= sweep.large - kept
         sweep.small += kept
         sweep.large = 0
@@ -685,6 +765,8 @@ class SessionRecorder:
     def _drop_sweep(self, sweep):
         if sweep.alive:
             sweep.alive = False
+            self._unsettled_rough -= sweep.waiting  # (its place in _unsettled is skipped when settling)
+            sweep.waiting = 0
             self.sweep_bytes -= sweep.large + sweep.small
             self._sweeps.pop(sweep.key, None)
             self._heavy.pop(sweep.key, None)
@@ -694,9 +776,8 @@ class SessionRecorder:
         """Keep small tensors only in a released tape's log (and its sweeps): the tape no longer holds
         the large ones. A sweep's results, targets and sources stay: they are the caller's."""
         compaction = Compaction()
-        log.events = [
-            compaction.event(item) if type(item) in _EVENT_CLASSES else compaction.entry(item) for item in log.events
-        ]
+        log.released = [[compaction.entry(entry) for entry in part] for part in log.released]
+        log.events = [compaction.event(event) for event in log.events]
         self.log_bytes -= log.large
         log.large = log.outputs = 0
         self._heavy.pop(log.key, None)
@@ -708,6 +789,7 @@ class SessionRecorder:
         """Compact every released tape's log now, whatever the budget (frees what only the recorder holds)."""
         with self._lock:
             self._bury()
+            self._weigh_all()
             self._settle_all()
             for item in [item for item in self._heavy.values() if type(item) is _TapeLog]:
                 self._compact(item)
@@ -716,21 +798,27 @@ class SessionRecorder:
     def records_for(self, tape, with_untaped=False):
         """The ``(seq, event)`` of ``tape`` and of every tape that shared an op with it, in order.
 
-        Returns None when the recorder never saw the tape. Where two logs hold
-        the same event, the less compacted one wins.
+        Returns None when the recorder never saw the tape. Each op is an
+        ``OpExecuted`` naming the tapes that recorded it (``entry.tapes``);
+        where two logs hold the same entry, the live one wins over a sketch.
         """
         log = self.logs.get(tape.serial)
         if log is None:
             return None
-        merged = {}
-        for serial in sorted(log.related | {tape.serial}):
-            other = self.logs.get(serial)
-            if other is None:
-                continue
-            for seq, event in other.records:
-                kept = merged.get(seq)
-                if kept is None or _is_lighter(kept, event):
-                    merged[seq] = event
+        own = (tape.serial,)  # the tapes of an entry from a tape's own sketch (its history), which has none
+        ops = {entry.index: entry for entry in log.entries()}
+        related = set(chain.from_iterable(map(_TAPES, ops.values())))
+        related.discard(tape.serial)
+        logs = [log] + [self.logs[serial] for serial in sorted(related) if serial in self.logs]
+        for other in logs[1:]:
+            for entry in other.entries():
+                found = ops.get(entry.index)
+                if found is None or (isinstance(found, EntrySketch) and not isinstance(entry, EntrySketch)):
+                    ops[entry.index] = entry
+        merged = {index: _OP_EXECUTED(entry, entry.tapes or own) for index, entry in ops.items()}
+        for other in logs:
+            for seq, event in other.other_records():
+                merged.setdefault(seq, event)
         if with_untaped:
             with self._lock:
                 untaped = list(self.untaped)
@@ -744,12 +832,6 @@ def _may_demote(item, own):
     return type(item) is not _Sweep or not item.open or item is own
 
 
-def _is_lighter(kept, event):
-    return isinstance(getattr(kept, "entry", None), EntrySketch) and not isinstance(
-        getattr(event, "entry", None), EntrySketch
-    )
-
-
 SESSION = SessionRecorder()
 _session_on = False
 
@@ -758,7 +840,7 @@ def watch_all():
     """Keep per-tape events from now on (on by default once ``tapeviz.viz`` is imported)."""
     global _session_on
     if not _session_on:
-        events.subscribe(SESSION, untaped_sweep_ops=False)  # it would drop them
+        events.subscribe(SESSION, untaped_sweep_ops=False, reads_tapes=True)  # it would drop untaped sweep ops
         _session_on = True
 
 
@@ -780,6 +862,8 @@ def set_budget(nbytes):
         raise ValueError(f"The budget is a number of bytes >= 0, got {nbytes!r}.")
     with SESSION._lock:
         SESSION.budget = int(nbytes)
+        SESSION._weigh_all()
+        SESSION._settle_all()
         SESSION._fit()
 
 
@@ -796,13 +880,17 @@ def static_records(tape):
 def records_of(tape):
     """(records, complete) for a tape: the session's records when there are any.
 
-    ``complete`` is False when only the tape's own history was available (no
-    sweeps, no ops outside the tape).
+    ``complete`` is False when the recorder did not see the tape begin: then
+    its settings and watches come from the tape itself, and sweeps or ops
+    outside the tape before the recorder joined are missing.
     """
     records = SESSION.records_for(tape)
-    if records and not any(isinstance(e, events.OpExecuted) for _s, e in records) and tape.history:
-        # The recorder joined after the ops: the tape's history, then what the recorder saw (its sweeps).
-        return [r for r in static_records(tape) if not isinstance(r[1], events.TapeReleased)] + records, False
-    if records:
-        return records, True
-    return static_records(tape), False
+    if not records:
+        return static_records(tape), False
+    if not any(type(event) is events.TapeEntered for _seq, event in records):
+        opening = [record for record in static_records(tape) if type(record[1]) in _OPENING]
+        return opening + records, False
+    return records, True
+
+
+_OPENING = (events.TapeEntered, events.Watched)

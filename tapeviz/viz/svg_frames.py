@@ -102,11 +102,23 @@ def edge_paths(svg):
     return paths
 
 
+def badge_lines(label):
+    """The lines a badge is written on (a long one has two: what it is, then its value)."""
+    return label.split("\n")
+
+
 def _badge_width(label):
-    return 6.2 * len(label) + 8
+    return 6.2 * max(len(line) for line in badge_lines(label)) + 8
 
 
-BADGE_H = 16
+BADGE_H = 16  # a badge of one line
+BADGE_LINE_H = 13  # each further line
+
+
+def badge_height(label):
+    return BADGE_H + BADGE_LINE_H * (len(badge_lines(label)) - 1)
+
+
 _GAP = 3
 
 
@@ -121,6 +133,42 @@ def badge_widths(frames):
         for nid, label in frame.get("set", {}).items():
             widths[nid] = max(widths.get(nid, 0.0), _badge_width(label))
     return widths
+
+
+def even_badges(frames):
+    """``frames`` with every badge of a node on as many lines as its tallest: where one needs two (what it is,
+    then its value), its one-line badges are split the same way (``gets`` over ``[[0.04, 0.64]]``), so a
+    node's badge keeps one height on every frame and sits against its node in the one place kept for it."""
+    tall = {nid for frame in frames for nid, label in frame.get("set", {}).items() if "\n" in label}
+    if not tall:
+        return frames
+    evened = []
+    for frame in frames:
+        badges = frame.get("set", {})
+        if tall & badges.keys():
+            badges = {nid: _two_lines(label) if nid in tall else label for nid, label in badges.items()}
+            frame = dict(frame, set=badges)
+        evened.append(frame)
+    return evened
+
+
+def _two_lines(label):
+    if "\n" in label:
+        return label
+    head, sep, value = label.partition(" = ")
+    if not sep:
+        head, sep, value = label.partition(" ")
+        return f"{head}\n{value}" if sep else label
+    return f"{head} =\n{value}"
+
+
+def badge_heights(frames):
+    """Node id -> the height of its tallest badge over all ``frames``."""
+    heights = {}
+    for frame in frames:
+        for nid, label in frame.get("set", {}).items():
+            heights[nid] = max(heights.get(nid, 0.0), badge_height(label))
+    return heights
 
 
 def edge_label_widths(frames):
@@ -149,22 +197,45 @@ def badge_spots(svg, boxes, frames, paths=None):
     one place.
     """
     widths = {nid: w for nid, w in badge_widths(frames).items() if nid in boxes}
+    heights = badge_heights(frames)
     rooms = badge_rooms(svg)
     edges = [np.asarray(points, dtype=float) for points in (paths or edge_paths(svg)).values() if len(points) > 1]
     taken = list(boxes.values()) + cluster_label_boxes(svg) + arrow_zones(paths or edge_paths(svg))
     spots = {}
     for nid in sorted(widths, key=lambda n: (n not in rooms, boxes[n][1], boxes[n][0], n)):
-        w = widths[nid]
-        tries = _room_tries(boxes[nid], rooms[nid], w) if nid in rooms else _beside(svg, boxes[nid], w)
+        w, h = widths[nid], heights[nid]
+        tries = _room_tries(boxes[nid], rooms[nid], w, h) if nid in rooms else _beside(svg, boxes[nid], w, h)
         spot = tries[-1] if nid in rooms else tries[0]  # the room itself: dot kept it free
         for x, y in tries:
-            rect = (x, y, x + w, y + BADGE_H)
+            rect = (x, y, x + w, y + h)
             if not any(_overlaps(rect, other) for other in taken) and not _on_an_edge(rect, edges):
                 spot = (x, y)
                 break
         spots[nid] = spot
-        taken.append((spot[0], spot[1], spot[0] + w, spot[1] + BADGE_H))
+        taken.append((spot[0], spot[1], spot[0] + w, spot[1] + h))
     return spots, widths
+
+
+NEAR = 12.0  # points: a badge further from its node, or as near another node, does not read as its node's
+
+
+def stray_badges(boxes, spots, widths, heights):
+    """The node ids whose badge (placed at ``spots``) does not read as theirs: more than :data:`NEAR` pt from
+    its node, or as near another node."""
+
+    def gap(a, b):
+        return float(np.hypot(max(0.0, b[0] - a[2], a[0] - b[2]), max(0.0, b[1] - a[3], a[1] - b[3])))
+
+    strays = []
+    for nid, width in sorted(widths.items()):
+        if nid not in spots or spots[nid] is None or nid not in boxes:
+            continue
+        x, y = spots[nid]
+        badge = (x, y, x + width, y + heights.get(nid, BADGE_H))
+        own = gap(badge, boxes[nid])
+        if own > NEAR or any(gap(badge, box) <= own for other, box in boxes.items() if other != nid):
+            strays.append(nid)
+    return strays
 
 
 def arrow_zones(paths, length=15.0):
@@ -184,40 +255,43 @@ def arrow_zones(paths, length=15.0):
     return zones
 
 
-def _room_tries(node, room, width):
-    """Where a badge may sit: against its node on the room's side first, then steps towards the room, then the
-    room itself (right of the node with rankdir TB; above or below it with LR, where a rank is a column)."""
+def _room_tries(node, room, width, height):
+    """Where a badge ``width`` x ``height`` pt may sit: against its node on the room's side first, then steps
+    towards the room, then the room itself (right of the node with rankdir TB; above or below it with LR, where
+    a rank is a column, and above a variable in a picture too wide for a notebook: centred on the node there,
+    within the room)."""
     x0, y0, x1, y1 = node
+    centred = max(room[0], min((x0 + x1) / 2 - width / 2, room[2] - width))
     if room[0] >= x1 - 1:  # right of the node
-        mid = (y0 + y1) / 2 - BADGE_H / 2
+        mid = (y0 + y1) / 2 - height / 2
         near, far = (x1 + _GAP + 2, mid), (room[0], mid)
     elif room[3] <= y0 + 1:  # above it
-        near, far = (room[0], y0 - _GAP - BADGE_H), (room[0], room[1])
+        near, far = (centred, y0 - _GAP - height), (centred, room[1])
     else:  # below it
-        near, far = (room[0], y1 + _GAP), (room[0], room[1])
+        near, far = (centred, y1 + _GAP), (centred, room[1])
     return [(near[0] + (far[0] - near[0]) * k / 4, near[1] + (far[1] - near[1]) * k / 4) for k in range(5)] + [
         (room[0], room[1])
     ]
 
 
-def _beside(svg, box, w):
+def _beside(svg, box, w, h=BADGE_H):
     """Places beside a node with no room kept for its badge: right, below, above, left, then further out."""
     x0, y0, x1, y1 = box
-    mid = (y0 + y1) / 2 - BADGE_H / 2
+    mid = (y0 + y1) / 2 - h / 2
     _, height = size(svg)
     dx, dy = svg_translate(svg)
     top, bottom, left = -dy + 2, height - dy - 2, -dx + 2  # the picture's edges in graph coordinates
     tries = [
         (x1 + _GAP, mid),
-        (x1 + _GAP, y1 - BADGE_H),
+        (x1 + _GAP, y1 - h),
         (x1 + _GAP, y0),
         (x0, y1 + _GAP),
-        (x0, y0 - BADGE_H - _GAP),
+        (x0, y0 - h - _GAP),
         (x0 - _GAP - w, mid),
     ]
-    tries += [(x1 + _GAP, mid + k * (BADGE_H + 2)) for n in range(1, 12) for k in (n, -n)]
+    tries += [(x1 + _GAP, mid + k * (h + 2)) for n in range(1, 12) for k in (n, -n)]
     tries += [(x1 + _GAP + k * 40, mid) for k in range(1, 20)]
-    return [(x, y) for x, y in tries if x >= left and y >= top and y + BADGE_H <= bottom] or tries[:1]
+    return [(x, y) for x, y in tries if x >= left and y >= top and y + h <= bottom] or tries[:1]
 
 
 def _on_an_edge(rect, edges, pad=1.0):
@@ -411,6 +485,16 @@ def svg_translate(svg):
     return (float(match.group(3)), float(match.group(4))) if match else (4.0, 0.0)
 
 
+FIT_STYLE = "max-width:100%;height:auto"
+
+
+def fit_width(svg):
+    """``svg`` drawn no wider than the box it is shown in: scaled down to that width (never up), its
+    proportions kept, so at "fit" a wide picture (a model's training step) shows whole at a notebook's width,
+    every badge included, instead of running past the right edge."""
+    return re.sub(r"<svg\b", f'<svg style="{FIT_STYLE}"', svg, count=1)
+
+
 def zoomed(svg, box, zoom):
     """The picture cropped to 1/zoom of its size around ``box`` (the highlighted node), same display size."""
     width, height = size(svg)
@@ -497,11 +581,15 @@ def _overlay(boxes, frame, badges, edges, paths, links, style=REVERSE_STYLE, spo
             continue
         label = badges[nid]
         x, y = spots.get(nid) or (boxes[nid][2] + _GAP, boxes[nid][3] - BADGE_H)
+        lines = "".join(
+            f'<text x="{x + 4:.1f}" y="{y + 12 + BADGE_LINE_H * row:.1f}" font-family="Helvetica,Arial,sans-serif" '
+            f'font-size="11" fill="{style["badge_text"]}">{fmt.html_text(line)}</text>'
+            for row, line in enumerate(badge_lines(label))
+        )
         parts.append(
             f'<g class="tv-badge" data-node="{nid}"><rect x="{x:.1f}" y="{y:.1f}" width="{_badge_width(label):.1f}" '
-            f'height="{BADGE_H}" rx="4" fill="{style["badge"]}" stroke="{style["badge_edge"]}" stroke-width="1"/>'
-            f'<text x="{x + 4:.1f}" y="{y + 12:.1f}" font-family="Helvetica,Arial,sans-serif" '
-            f'font-size="11" fill="{style["badge_text"]}">{fmt.html_text(label)}</text></g>'
+            f'height="{badge_height(label)}" rx="4" fill="{style["badge"]}" stroke="{style["badge_edge"]}" '
+            f'stroke-width="1"/>{lines}</g>'
         )
     parts.append("</g>")
     return "".join(parts)

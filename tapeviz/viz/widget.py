@@ -30,7 +30,10 @@ from tapeviz.viz import predict as predicting
 from tapeviz.viz.animation import Animation
 from tapeviz.viz.html_page import iframe
 from tapeviz.viz.render import GraphvizUnavailable
+from tapeviz.viz.svg_frames import fit_width
 
+# "fit": the whole picture, scaled down to the output's width when it is wider; "1.5x"...: that much of the
+# picture around the highlighted node, at 1.5 times its natural size
 ZOOMS = [("fit", 1.0), ("1.5x", 1.5), ("2x", 2.0), ("3x", 3.0), ("5x", 5.0)]
 
 
@@ -77,6 +80,12 @@ class Player:
             while len(self._cache) > 16:
                 self._cache.popitem(last=False)
         return self._cache[key]
+
+    def picture_html(self, index, zoom=1.0, hide=False):
+        """The picture of frame ``index`` as the widget shows it: at "fit" (zoom 1) no wider than the output,
+        else that zoom around the highlighted node, scrolled to."""
+        svg = self.frame_svg(index, zoom, hide)
+        return f'<div style="overflow:auto;max-height:75vh">{fit_width(svg) if zoom == 1.0 else svg}</div>'
 
     def card_html(self, index, hidden=None):
         """The card of frame ``index``; ``hidden``: {(row, cell): question number} of the cells predict
@@ -179,8 +188,7 @@ class Player:
             score.value = f'<span class="tv-score">{quiz.score_text()}</span>' if predict.value else ""
             asking.children = (*questions(index), score) if predict.value else ()
             if problem is None:
-                body = self.frame_svg(index, zoom.value, hide)
-                picture.value = f'<div style="overflow:auto;max-height:75vh">{body}</div>'
+                picture.value = self.picture_html(index, zoom.value, hide)
             else:
                 picture.value = _gradients_so_far(self.animation.state(index)[0], problem)
 

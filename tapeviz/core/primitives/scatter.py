@@ -53,10 +53,21 @@ def _tensor_scatter(tensor, indices, updates, mode):
     return out.reshape(tensor.shape)
 
 
+def _tensor_scatter_extreme(tensor, indices, updates, ufunc):
+    """max/min of each slot with the updates scattered to it, on the host (NumPy's ufunc.at; no backend gap)."""
+    flat, rows = _flat_rows(tensor.shape, indices)
+    out = np.array(B.to_numpy(tensor)).reshape(rows)
+    slices = np.asarray(B.to_numpy(updates)).reshape((flat.shape[0],) + rows[1:])
+    ufunc.at(out, np.asarray(B.to_numpy(flat)), slices)
+    return B.asarray(out.reshape(tensor.shape))
+
+
 SCATTER_ND = Primitive("ScatterNd", _scatter_nd)
 TENSOR_SCATTER_UPDATE = Primitive("TensorScatterUpdate", lambda t, i, u: _tensor_scatter(t, i, u, "update"))
 TENSOR_SCATTER_ADD = Primitive("TensorScatterAdd", lambda t, i, u: _tensor_scatter(t, i, u, "add"))
 TENSOR_SCATTER_SUB = Primitive("TensorScatterSub", lambda t, i, u: _tensor_scatter(t, i, u, "sub"))
+TENSOR_SCATTER_MAX = Primitive("TensorScatterMax", lambda t, i, u: _tensor_scatter_extreme(t, i, u, np.maximum))
+TENSOR_SCATTER_MIN = Primitive("TensorScatterMin", lambda t, i, u: _tensor_scatter_extreme(t, i, u, np.minimum))
 
 
 def _int_indices(indices, op):
@@ -171,9 +182,49 @@ def _tensor_scatter_sub_rule(op, needs, g):
     return g if needs[0] else None, None, -gather_nd(g, op.inputs[1]) if needs[2] else None
 
 
-__all__ = ["scatter_nd", "tensor_scatter_nd_update", "tensor_scatter_nd_add", "tensor_scatter_nd_sub"]
+def tensor_scatter_nd_max(tensor, indices, updates, name=None):
+    """A copy of ``tensor`` where each slot at ``indices`` keeps the largest of itself and its updates."""
+    return _tensor_scatter_op(TENSOR_SCATTER_MAX, tensor, indices, updates)
+
+
+def tensor_scatter_nd_min(tensor, indices, updates, name=None):
+    """A copy of ``tensor`` where each slot at ``indices`` keeps the smallest of itself and its updates."""
+    return _tensor_scatter_op(TENSOR_SCATTER_MIN, tensor, indices, updates)
+
+
+def _tensor_scatter_extreme_rule(op, needs, g):
+    """TF's rule: the upstream goes to whichever of tensor and updates equal the result, split evenly on ties."""
+    tensor, indices, updates = op.inputs
+    output = op.outputs[0]
+    from_tensor = cast(equal(output, tensor), g.dtype)
+    from_updates = cast(equal(gather_nd(output, indices), updates), g.dtype)
+    winners = from_tensor + scatter_nd(indices, from_updates, output.shape)  # >= 1: the result is one of them
+    grad_tensor = g * from_tensor / winners if needs[0] else None
+    grad_updates = gather_nd(g / winners, indices) * from_updates if needs[2] else None
+    return grad_tensor, None, grad_updates
+
+
+for _primitive, _which in ((TENSOR_SCATTER_MAX, "largest"), (TENSOR_SCATTER_MIN, "smallest")):
+    defgrad(
+        _primitive,
+        f"the upstream to the {_which} of each slot and its updates (ties split evenly)",
+        local=described(
+            f"1 where the tensor is the {_which}, 0 elsewhere", None, f"1 where the update is the {_which}"
+        ),
+    )(_tensor_scatter_extreme_rule)
+
+
+__all__ = [
+    "scatter_nd",
+    "tensor_scatter_nd_update",
+    "tensor_scatter_nd_add",
+    "tensor_scatter_nd_sub",
+    "tensor_scatter_nd_max",
+    "tensor_scatter_nd_min",
+]
 
 
 # What the rules above call from other families, imported last: those families import this one.
 from tapeviz.core.primitives.array.constants import zeros_like  # noqa: E402
 from tapeviz.core.primitives.array.indexing import gather_nd  # noqa: E402
+from tapeviz.core.primitives.math import cast, equal  # noqa: E402

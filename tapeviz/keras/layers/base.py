@@ -166,7 +166,7 @@ class Layer(RecordsInit):
             setattr(self, f"{weight}_constraint", constraints.get(kwargs.pop(f"{weight}_constraint", None)))
         unknown = set(kwargs) - {"autocast", "dynamic", "input_length"}
         if unknown:
-            raise TypeError(f"Unrecognized keyword arguments passed to {type(self).__name__}: {kwargs}")
+            raise ValueError(f"Unrecognized keyword arguments passed to {type(self).__name__}: {kwargs}")  # as Keras 3
         object.__setattr__(self, "_layers", [])
         object.__setattr__(self, "_own_weights", [])
         self.name = name or unique_name(snake_case(type(self).__name__))
@@ -467,7 +467,25 @@ class Layer(RecordsInit):
         flat = nest.flatten(inputs)
         kwargs.setdefault("training", False)
         out_shape, _ = probe_output_shape(lambda probe: self(probe, *args, **kwargs), inputs)
-        return KerasTensor(out_shape, self._last_output_dtype, layer=(self, args, kwargs), parents=flat)
+        output = KerasTensor(out_shape, self._last_output_dtype, layer=(self, args, kwargs), parents=flat)
+        self.__dict__.setdefault("_first_symbolic_call", (inputs, output))  # what `input` / `output` give
+        return output
+
+    @property
+    def input(self):
+        """The Keras input(s) of this layer's first functional-API call, as Keras 3's ``layer.input``."""
+        return self._first_symbolic("input")[0]
+
+    @property
+    def output(self):
+        """This layer's output from its first functional-API call (``Model(inputs, layer.output)`` cuts a model)."""
+        return self._first_symbolic("output")[1]
+
+    def _first_symbolic(self, what):
+        first = self.__dict__.get("_first_symbolic_call")
+        if first is None:
+            raise AttributeError(f"The layer {self.name} has never been called and thus has no defined {what}.")
+        return first
 
     supports_masking = False  # True: an input mask passes through to the output unchanged
 

@@ -170,13 +170,16 @@ def sparsemax(x, axis=-1):
 # -- encodings ------------------------------------------------------------------------
 
 
+_ONE_HOT_INDEX_DTYPES = ("uint8", "int8", "int32", "int64")  # what tf.one_hot takes
+
+
 @keras_op("one_hot")
 def one_hot(x, num_classes, axis=-1, dtype=None, sparse=False):
     """A new axis of length ``num_classes`` holding 1 at each index (float32 unless ``dtype``)."""
     if sparse:
         raise ValueError("tapeviz has no sparse tensors: call one_hot with sparse=False.")
     x = tensor(x)
-    if not x.dtype.is_integer:
+    if x.dtype.name not in _ONE_HOT_INDEX_DTYPES:  # Keras casts what tf.one_hot refuses (floats truncate)
         x = _cast(x, "int32")
     return _pa.one_hot(x, num_classes, axis=axis, dtype=standardize_dtype(dtype) or FLOATX)
 
@@ -232,7 +235,7 @@ def sparse_categorical_crossentropy(target, output, from_logits=False, axis=-1):
     target, output = tensor(target), floating(output)
     if len(target.shape) == len(output.shape) and target.shape[-1] == 1:
         target = _pa.squeeze(target, axis=[-1])
-    if not target.dtype.is_integer:
+    if target.dtype.name not in _ONE_HOT_INDEX_DTYPES:
         target = _cast(target, "int32")
     if from_logits:
         logp = _tm.log_softmax(output, axis=axis)

@@ -27,7 +27,7 @@ class Adagrad(Optimizer):
     def update_step(self, gradient, variable, learning_rate):
         xp = B.xp
         a_slot = self._slot(variable, "accumulator")
-        accumulator = to_array(a_slot) + xp.square(gradient)
+        accumulator = to_array(a_slot) + self._per_occurrence(xp.square, gradient)
         a_slot.assign(accumulator)
         variable.assign(to_array(variable) - (learning_rate * gradient) / xp.sqrt(accumulator + self.epsilon))
 

@@ -72,7 +72,7 @@ class Adam(Optimizer):
         # Updates in place where nothing else holds the arrays (Variable._apply);
         # the deltas are fresh arrays of the right dtype, so no conversion.
         _update(m_slot, xp.add, (gradient - to_array(m_slot)) * (1 - self.beta_1))
-        _update(v_slot, xp.add, (xp.square(gradient) - to_array(v_slot)) * (1 - self.beta_2))
+        _update(v_slot, xp.add, (self._per_occurrence(xp.square, gradient) - to_array(v_slot)) * (1 - self.beta_2))
         m, v = to_array(m_slot), to_array(v_slot)
         if self.amsgrad:
             vhat_slot = self._slot(variable, "vhat")

@@ -21,6 +21,7 @@ from tapeviz.core.records import RecordsInit
 from tapeviz.core.tape import GradientTape
 from tapeviz.core.tensor import Tensor, Variable, convert_to_tensor, tensor_id, to_array, updating
 from tapeviz.core.tracing import host_call
+from tapeviz.keras.optimizers.repeated_rows import RepeatedRows, from_indexed_slices
 from tapeviz.keras.optimizers.schedules import LearningRateSchedule
 from tapeviz.keras.variables import Variable as KerasVariable
 from tapeviz.keras.variables import path_scope
@@ -38,10 +39,31 @@ _KERAS_SLOT_NAMES = {"m": "momentum", "v": "velocity", "vhat": "velocity_hat"}
 
 
 def _array(value, dtype):
-    """A gradient (Tensor, Variable, array, number) as a backend array of ``dtype``."""
+    """A gradient (Tensor, Variable, array, number) as a backend array of ``dtype``; repeated rows stay rows."""
+    if isinstance(value, RepeatedRows):
+        return value.astype(dtype)
     if isinstance(value, (Tensor, Variable)):
         value = to_array(value)
     return B.xp.asarray(value, dtype=dtype)
+
+
+def _sparse_or_dense(slices):
+    """An IndexedSlices gradient: its rows when indices repeat (Keras 3 treats each occurrence), else dense."""
+    rows = from_indexed_slices(slices)
+    return convert_to_tensor(slices) if rows is None else rows
+
+
+def _each_row(fn, gradient):
+    """``fn`` on a gradient array, or on every occurrence's row of repeated rows."""
+    return gradient.map(fn) if isinstance(gradient, RepeatedRows) else fn(gradient)
+
+
+def _each_row_values(gradient):
+    return gradient.values if isinstance(gradient, RepeatedRows) else gradient
+
+
+def _dense(gradient):
+    return gradient.dense() if isinstance(gradient, RepeatedRows) else gradient
 
 
 def _slot_base(variable):
@@ -81,6 +103,7 @@ class Optimizer(RecordsInit):
     """
 
     slot_names = ()  # the per-variable state this optimizer keeps
+    _rows_behind = None  # during update_step: (dense gradient, its RepeatedRows) when its indices repeat
 
     def __init__(
         self, learning_rate, weight_decay=None, clipnorm=None, clipvalue=None, global_clipnorm=None, name=None, **kwargs
@@ -226,7 +249,7 @@ class Optimizer(RecordsInit):
         Without ``trainable_variables``, the variables the optimizer was built
         with (``build``) are updated, in that order.
         """
-        grads = [convert_to_tensor(g) if isinstance(g, IndexedSlices) else g for g in grads]  # dense, as Keras 3
+        grads = [_sparse_or_dense(g) if isinstance(g, IndexedSlices) else g for g in grads]
         if trainable_variables is None:
             if not self.built:
                 raise ValueError(
@@ -291,12 +314,17 @@ class Optimizer(RecordsInit):
                 )
             arrays.append(g)
         arrays = self._clip_gradients(arrays)
+        dense = [_dense(g) for g in arrays]
         lr = self._current_lr_value()
-        recording.announce_optimizer_step(self, variables, arrays, lr, int(to_array(self._iterations)) + 1)
+        recording.announce_optimizer_step(self, variables, dense, lr, int(to_array(self._iterations)) + 1)
         self._apply_weight_decay(variables, lr)
-        for g, v in zip(arrays, variables):
-            with updating(v):  # read, compute, assign: no other thread's assign* in between
-                self.update_step(g, v, to_array(v).dtype.type(lr))
+        for g, rows, v in zip(dense, arrays, variables):
+            self._rows_behind = (g, rows) if isinstance(rows, RepeatedRows) else None
+            try:
+                with updating(v):  # read, compute, assign: no other thread's assign* in between
+                    self.update_step(g, v, to_array(v).dtype.type(lr))
+            finally:
+                self._rows_behind = None
         for v in variables:  # add_weight(constraint=...): projected after the update, as Keras 3 does
             constraint = getattr(v, "constraint", None)
             if constraint is not None:
@@ -333,20 +361,37 @@ class Optimizer(RecordsInit):
         return np.asarray(lr, dtype=np.float32)[()]
 
     def _clip_gradients(self, grads):
+        """Keras 3's clipping. Repeated rows: the norms count every occurrence's row; clipnorm and clipvalue
+        act row by row, while global_clipnorm's product is dense (the rows add up there)."""
         xp = B.xp
         if self.clipnorm and self.clipnorm > 0:
-            return [self._clip_by_norm(g) for g in grads]
+            return [_each_row(self._clip_by_norm, g) for g in grads]
         if self.global_clipnorm and self.global_clipnorm > 0:
             dtype = grads[0].dtype.type
-            norm = xp.sqrt(sum(xp.sum(xp.square(g)) for g in grads))
+            norm = xp.sqrt(sum(xp.sum(xp.square(_each_row_values(g))) for g in grads))
             # Keras's form: a NaN/inf norm makes the scale NaN instead of silently passing.
             scale = dtype(self.global_clipnorm) * xp.minimum(dtype(1.0) / norm, dtype(1.0 / self.global_clipnorm)) + (
                 norm - norm
             )
-            return [g * scale.astype(g.dtype) for g in grads]
+            return [_dense(g) * scale.astype(g.dtype) for g in grads]  # TF's `IndexedSlices * x` is dense
         if self.clipvalue and self.clipvalue > 0:
-            return [xp.clip(g, -self.clipvalue, self.clipvalue).astype(g.dtype) for g in grads]
+            return [_each_row(lambda a: xp.clip(a, -self.clipvalue, self.clipvalue).astype(a.dtype), g) for g in grads]
         return grads
+
+    def _has_repeated_rows(self, gradient):
+        """Whether ``gradient`` (in update_step) came from an IndexedSlices whose indices repeat."""
+        return self._rows_behind is not None and self._rows_behind[0] is gradient
+
+    def _per_occurrence(self, fn, gradient):
+        """``fn(gradient)`` as Keras 3 computes it for an elementwise op (square, abs) of the gradient.
+
+        For an IndexedSlices gradient with repeated indices, Keras applies ``fn``
+        to each occurrence's row and then adds the rows up per index (see
+        repeated_rows.py); for any other gradient this is just ``fn(gradient)``.
+        """
+        if self._has_repeated_rows(gradient):
+            return self._rows_behind[1].map(fn).dense()
+        return fn(gradient)
 
     def _clip_by_norm(self, g):
         xp = B.xp

@@ -24,7 +24,7 @@ class Adamax(Optimizer):
         dtype = to_array(variable).dtype.type
         m_slot, u_slot = self._slot(variable, "m"), self._slot(variable, "u")
         m = to_array(m_slot) + (gradient - to_array(m_slot)) * dtype(1 - self.beta_1)
-        u = xp.maximum(dtype(self.beta_2) * to_array(u_slot), xp.abs(gradient))
+        u = xp.maximum(dtype(self.beta_2) * to_array(u_slot), self._per_occurrence(xp.abs, gradient))
         m_slot.assign(m)
         u_slot.assign(u)
         correction = dtype(1) - xp.power(dtype(self.beta_1), _step(self, dtype))
@@ -59,7 +59,7 @@ class Nadam(Optimizer):
         u_product_t_1 = u_product_t * u_t_1
         m_slot, v_slot = self._slot(variable, "m"), self._slot(variable, "v")
         m = to_array(m_slot) + (gradient - to_array(m_slot)) * dtype(1 - self.beta_1)
-        v = to_array(v_slot) + (xp.square(gradient) - to_array(v_slot)) * dtype(1 - self.beta_2)
+        v = to_array(v_slot) + (self._per_occurrence(xp.square, gradient) - to_array(v_slot)) * dtype(1 - self.beta_2)
         m_slot.assign(m)
         v_slot.assign(v)
         m_hat = u_t_1 * m / (dtype(1) - u_product_t_1) + (dtype(1) - u_t) * gradient / (dtype(1) - u_product_t)
@@ -83,10 +83,14 @@ class Adadelta(Optimizer):
         dtype = to_array(variable).dtype.type
         rho, eps = dtype(self.rho), dtype(self.epsilon)
         grad_slot, delta_slot = self._slot(variable, "accumulated_grad"), self._slot(variable, "accumulated_delta_var")
-        accumulated_grad = rho * to_array(grad_slot) + (dtype(1) - rho) * xp.square(gradient)
+        accumulated_grad = rho * to_array(grad_slot) + (dtype(1) - rho) * self._per_occurrence(xp.square, gradient)
         grad_slot.assign(accumulated_grad)
         delta = -xp.sqrt(to_array(delta_slot) + eps) / xp.sqrt(accumulated_grad + eps) * gradient
-        delta_slot.assign(rho * to_array(delta_slot) + (dtype(1) - rho) * xp.square(delta))
+        squared_delta = xp.square(delta)
+        if self._has_repeated_rows(gradient):  # Keras keeps delta as rows, one per occurrence: their squares add up
+            scale = xp.sqrt(to_array(delta_slot) + eps) / xp.sqrt(accumulated_grad + eps)
+            squared_delta = xp.square(scale) * self._per_occurrence(xp.square, gradient)
+        delta_slot.assign(rho * to_array(delta_slot) + (dtype(1) - rho) * squared_delta)
         variable.assign(to_array(variable) + learning_rate * delta)
 
     def get_config(self):

@@ -29,7 +29,7 @@ class RMSprop(Optimizer):
         xp = B.xp
         rho = self.rho
         v_slot = self._slot(variable, "velocity")
-        velocity = rho * to_array(v_slot) + (1 - rho) * xp.square(gradient)
+        velocity = rho * to_array(v_slot) + (1 - rho) * self._per_occurrence(xp.square, gradient)
         v_slot.assign(velocity)
         if self.centered:
             a_slot = self._slot(variable, "average_gradient")

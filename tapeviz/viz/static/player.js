@@ -90,11 +90,12 @@ function draw(){var f=frames[current]; var hide=hiding(current);
     layer.appendChild(el('rect',{x:b[0]-4,y:b[1]-4,width:b[2]-b[0]+8,height:b[3]-b[1]+8,rx:6,fill:'none',stroke:'#f59e0b','stroke-width':4}));}
   Object.keys(badges).sort().forEach(function(id){var b=boxes[id];if(!b||(f.hidden||[]).indexOf(id)>=0)return;
     if(hide&&(f.set||{})[id])return;
-    var label=badges[id]; var w=6.2*label.length+8;
+    var lines=badges[id].split('\n');  // a long badge: what it is, then its value (svg_frames.badge_lines)
+    var w=6.2*Math.max.apply(null,lines.map(function(l){return l.length;}))+8;
     var p=spots[id]||[b[2]+3,b[3]-16];
-    layer.appendChild(el('rect',{x:p[0],y:p[1],width:w,height:16,rx:4,fill:style.badge,stroke:style.badge_edge}));
-    var t=el('text',{x:p[0]+4,y:p[1]+12,'font-size':11,'font-family':'Helvetica,Arial,sans-serif',fill:style.badge_text});
-    t.textContent=label; layer.appendChild(t);});
+    layer.appendChild(el('rect',{x:p[0],y:p[1],width:w,height:16+13*(lines.length-1),rx:4,fill:style.badge,stroke:style.badge_edge}));
+    lines.forEach(function(line,row){var t=el('text',{x:p[0]+4,y:p[1]+12+13*row,'font-size':11,'font-family':'Helvetica,Arial,sans-serif',fill:style.badge_text});
+      t.textContent=line; layer.appendChild(t);});});
   caption.textContent='step '+current+' of '+(frames.length-1)+': '+(hide?f.caption.split(';')[0]+'; '+said.asking:f.caption);
   drawCard(f,predict.checked?pending(current):{}); drawAsk();
   if(f.node&&boxes[f.node])follow(boxes[f.node]); fitFrame();}
@@ -149,5 +150,5 @@ if(host){try{view.style.maxHeight=Math.max(300,Math.round(0.75*window.parent.inn
 var fitted=false;
 function fitFrame(){if(!host)return; var h=Math.ceil(root.getBoundingClientRect().bottom+(window.scrollY||0))+8;
   if(!fitted||h>host.clientHeight){host.style.height=h+'px';fitted=true;}}
-setZoom(1); show(0);
+fit(); show(0);  // the whole picture at first, scaled down to the page's width when wider
 })();

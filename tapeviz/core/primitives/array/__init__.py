@@ -96,7 +96,10 @@ from tapeviz.core.primitives.array.shapes import (
 )
 from tapeviz.core.tensor import convert_to_tensor
 
+newaxis = None  # tf.newaxis: `x[..., tf.newaxis]` adds an axis, as NumPy's None does
+
 __all__ = [
+    "newaxis",
     "zeros",
     "ones",
     "fill",

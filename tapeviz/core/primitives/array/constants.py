@@ -9,7 +9,7 @@ import numpy as np
 from tapeviz import backend as B
 from tapeviz.core import dtypes
 from tapeviz.core.ops import as_tensor
-from tapeviz.core.primitives.array.arguments import int_indices, int_list, invalid_argument, shape_arg
+from tapeviz.core.primitives.array.arguments import int_list, invalid_argument, shape_arg
 from tapeviz.core.tensor import Tensor
 
 # -- constants: not recorded (no tape watches them) ---------------------------------
@@ -102,14 +102,14 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
     Indices outside [0, depth) give a row of ``off_value``, as in TF. Not
     differentiable (TF registers no gradient for OneHot), so not recorded.
     """
-    indices = int_indices(indices, "OneHot")
+    indices = _one_hot_indices(indices)
     if dtype is None:
         given = [as_tensor(v) for v in (on_value, off_value) if v is not None]
         dtype = given[0].dtype if given else dtypes.float32
     dtype = dtypes.as_dtype(dtype)
     on = as_tensor(1 if on_value is None else on_value, dtype=dtype)._value
     off = as_tensor(0 if off_value is None else off_value, dtype=dtype)._value
-    depth = int(depth._value) if hasattr(depth, "_value") else int(depth)
+    depth = _one_hot_depth(depth)
     if depth < 0:
         raise invalid_argument(f"depth must be non-negative, got: {depth}", "OneHot")
     axis = -1 if axis is None else int(axis)
@@ -121,3 +121,47 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
     hot = indices._value[..., None] == xp.arange(depth)
     out = xp.where(hot, on, off).astype(dtype.as_numpy_dtype)
     return Tensor(xp.moveaxis(out, -1, axis) if axis != -1 else out)
+
+
+# TF's kernel takes these index dtypes; its attr error spells float32 'float', float64 'double'.
+_ONE_HOT_INDEX_DTYPES = ("uint8", "int8", "int32", "int64")
+_TF_ATTR_NAMES = {"float16": "half", "float32": "float", "float64": "double"}
+
+
+def _one_hot_indices(indices):
+    """``indices`` as TF's OneHot takes them.
+
+    As TF: a NumPy array or scalar of any dtype is cast to int64 (floats truncate toward zero,
+    TF's conversion of NumPy values); a Python float is refused (TypeError); a tensor, or a Python
+    list holding floats, must be uint8, int8, int32 or int64 (InvalidArgumentError).
+    """
+    if isinstance(indices, (np.ndarray, np.generic)):
+        with np.errstate(invalid="ignore"):  # NaN casts to an out-of-range index: a row of off_value, as TF
+            return as_tensor(np.asarray(indices).astype(np.int64))
+    if isinstance(indices, float):
+        raise TypeError(f"Cannot convert {indices!r} to EagerTensor of dtype int64")
+    if isinstance(indices, (list, tuple)) and np.asarray(indices).dtype == np.bool_:
+        return as_tensor(np.asarray(indices, dtype=np.int64))  # TF converts a list of Python bools to int64
+    indices = as_tensor(indices)
+    name = indices.dtype.name
+    if name not in _ONE_HOT_INDEX_DTYPES:
+        raise invalid_argument(
+            f"Value for attr 'TI' of {_TF_ATTR_NAMES.get(name, name)} is not in the list of allowed values: "
+            f"{', '.join(_ONE_HOT_INDEX_DTYPES)}. tf.one_hot takes integer class indices: cast them first, "
+            "e.g. tf.one_hot(tf.cast(indices, tf.int32), depth)",
+            "OneHot",
+        )
+    return indices
+
+
+def _one_hot_depth(depth):
+    """``depth`` as an int; TF refuses a Python float and a float tensor."""
+    if isinstance(depth, float):
+        raise TypeError(f"Cannot convert {depth!r} to EagerTensor of dtype int32")
+    if hasattr(depth, "_value"):
+        if not depth.dtype.is_integer:
+            raise ValueError(
+                f"Tensor conversion requested dtype int32 for Tensor with dtype {depth.dtype.name}: {depth!r}"
+            )
+        return int(depth._value)
+    return int(depth)

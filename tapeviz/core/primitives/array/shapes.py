@@ -6,6 +6,7 @@ import numpy as np
 
 from tapeviz import backend as B
 from tapeviz.core import dtypes, ops
+from tapeviz.core.errors import InvalidArgumentError
 from tapeviz.core.ops import as_tensor, execute
 from tapeviz.core.primitive import Primitive
 from tapeviz.core.primitives.array.arguments import axis_index, host_array, int_list, invalid_argument, shape_arg
@@ -26,7 +27,57 @@ def reshape(tensor, shape, name=None):
     shape = shape_arg(shape)
     if x._value.shape == shape:
         return x
-    return execute(RESHAPE, (x,), {"shape": shape})
+    try:
+        return execute(RESHAPE, (x,), {"shape": shape})
+    except InvalidArgumentError:  # NumPy refused: TF's message, or TF's answer where TF infers more
+        resolved = _tf_reshape_target(x._value.shape, shape)
+        return execute(RESHAPE, (x,), {"shape": resolved})
+
+
+def _tf_reshape_target(in_shape, shape):
+    """``shape`` with its -1 resolved by TF's rules, or TF's InvalidArgumentError for it.
+
+    Called only once NumPy has refused: for the messages, and for an empty tensor
+    whose -1 TF infers from the input's non-zero sizes ((0, 3) -> [0, -1] is (0, 3)).
+    """
+    size = int(np.prod(in_shape, dtype=np.int64))
+    unknown, product = None, 1
+    for i, n in enumerate(shape):
+        if n == -1:
+            if unknown is not None:
+                raise invalid_argument(f"Only one input size may be -1, not both {unknown} and {i}", "Reshape")
+            unknown = i
+        elif n < 0:
+            raise invalid_argument(f"Size {i} must be non-negative, not {n}", "Reshape")
+        else:
+            product *= n
+    if unknown is None:
+        raise invalid_argument(
+            f"Input to reshape is a tensor with {size} values, but the requested shape has {product}", "Reshape"
+        )
+    if product > 0:
+        if size % product:
+            raise invalid_argument(
+                f"Input to reshape is a tensor with {size} values, but the requested shape requires a multiple of "
+                f"{product}",
+                "Reshape",
+            )
+        missing = size // product
+    elif size:
+        raise invalid_argument(
+            f"Input to reshape is a tensor with {size} values, but the requested shape has 0", "Reshape"
+        )
+    else:
+        given = int(np.prod([n for n in shape if n > 0], dtype=np.int64))
+        have = int(np.prod([n for n in in_shape if n > 0], dtype=np.int64))
+        if have % given:
+            raise invalid_argument(
+                "Reshape cannot infer the missing input size for an empty tensor unless all specified input sizes "
+                "are non-zero",
+                "Reshape",
+            )
+        missing = have // given
+    return tuple(missing if i == unknown else n for i, n in enumerate(shape))
 
 
 @defgrad(

@@ -1,0 +1,423 @@
+"""``tf.random.Generator``: a random stream whose whole state is one int64 Variable.
+
+As in TF, the state is ``[counter_low, counter_high, key]`` (Philox; ThreeFry's
+is ``[counter, key]``), every draw reads it and moves the counter on by 256 per
+value drawn (so ``skip(n)`` lands where ``normal([n])`` would), and a
+``tf.train.Checkpoint`` saves and restores it under TF's key
+``<name>/_state_var``: the stream goes on from where it was saved. As in TF
+a Generator is not a ``tf.Module``. ``from_seed`` lays the seed out in the
+state as TF does, so ``g.state`` holds the same numbers as in TF.
+
+**Difference:** the numbers are NumPy's Philox-4x64 keyed by the state, not
+TF's Philox-4x32 kernels: the same seed gives the same numbers on every run,
+but not TF's numbers; ``alg='threefry'`` keeps TF's state layout but draws
+with Philox too.
+"""
+
+import enum
+
+import numpy as np
+
+from tapeviz import backend as _backend
+from tapeviz.core import dtypes as _dtypes
+from tapeviz.core.errors import InvalidArgumentError
+from tapeviz.core.tensor import Tensor as _Tensor
+from tapeviz.core.tensor import Variable as _Variable
+from tapeviz.core.tensor import is_tensor as _is_tensor
+from tapeviz.core.tensor import to_array as _to_array
+from tapeviz.core.tracing import host_call as _host_call
+
+__all__ = [
+    "Algorithm",
+    "Generator",
+    "get_global_generator",
+    "set_global_generator",
+    "stateless_normal",
+    "stateless_uniform",
+    "stateless_truncated_normal",
+]
+
+_COUNTER_STEP = 256  # TF moves the counter by 256 per value drawn
+_WORD = 1 << 64
+
+
+class Algorithm(enum.Enum):
+    """``tf.random.Algorithm``: the counter-based generator a ``Generator`` uses."""
+
+    PHILOX = 1
+    THREEFRY = 2
+    AUTO_SELECT = 3
+
+
+_STATE_SIZE = {Algorithm.PHILOX: 3, Algorithm.THREEFRY: 2, Algorithm.AUTO_SELECT: 3}
+_ALG_NAMES = {"philox": Algorithm.PHILOX, "threefry": Algorithm.THREEFRY, "auto_select": Algorithm.AUTO_SELECT}
+
+
+def _algorithm(alg):
+    """``alg`` (None, a name, an ``Algorithm`` or its int) as an ``Algorithm``; None is Philox, as TF."""
+    if alg is None:
+        return Algorithm.PHILOX
+    if isinstance(alg, Algorithm):
+        return alg
+    if isinstance(alg, str) and alg.lower() in _ALG_NAMES:
+        return _ALG_NAMES[alg.lower()]
+    if isinstance(alg, (int, np.integer)) and not isinstance(alg, bool) and int(alg) in (1, 2, 3):
+        return Algorithm(int(alg))
+    raise ValueError(
+        f"Argument `alg` got unsupported value {alg}. Supported values are philox for the Philox algorithm, "
+        "threefry for the ThreeFry algorithm, and auto_select for auto-selection."
+    )
+
+
+def _signed(word):
+    """A 64-bit word (0 <= word < 2**64) as the int64 that holds its bits."""
+    return word - _WORD if word >= 1 << 63 else word
+
+
+def _int_seed(seed):
+    if _is_tensor(seed):
+        seed = _backend.to_numpy(_to_array(seed))[()]
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, float, np.integer, np.floating)):
+        raise TypeError(f"A random seed must be an integer, got {seed!r} of type {type(seed).__name__}.")
+    return int(seed)
+
+
+def _state_from_seed(seed, alg):
+    """TF's layout of an int seed in a state of ``size`` int64 words: its two's-complement bits, low word first."""
+    seed = _int_seed(seed)
+    size = _STATE_SIZE[alg]
+    bits = seed % (_WORD**size)  # a negative seed fills the high words with ones, as TF's
+    return [_signed((bits >> (64 * i)) & (_WORD - 1)) for i in range(size)]
+
+
+def _state_array(state, alg):
+    """``state`` (a list, array or tensor) as int64 words of the algorithm's size; TF's error otherwise."""
+    if _is_tensor(state) or isinstance(state, _Variable):
+        array = np.asarray(_backend.to_numpy(_to_array(state)))
+    else:
+        array = np.asarray(state)
+    if array.dtype.kind not in "iu":
+        raise TypeError(f"A generator state must hold integers (int64), got dtype {array.dtype}.")
+    size = _STATE_SIZE[alg]
+    if array.shape != (size,):
+        raise ValueError(f"Shapes {array.shape} and [{size}] are incompatible")
+    return array.astype(np.int64)
+
+
+def _shape(shape):
+    """A draw's shape as a tuple of ints, with TF's errors for a scalar, float or negative shape."""
+    if _is_tensor(shape):
+        shape = _backend.to_numpy(_to_array(shape))
+    array = np.asarray(shape)
+    if array.ndim != 1:
+        raise InvalidArgumentError(
+            f"shape must be a vector of {{int32,int64}}, got shape {list(array.shape)} (write [3] for 3 values)"
+        )
+    if array.size and array.dtype.kind not in "iu":
+        name = "float" if array.dtype.kind == "f" else str(array.dtype)
+        raise InvalidArgumentError(
+            f"Value for attr 'Tshape' of {name} is not in the list of allowed values: int32, int64"
+        )
+    dims = tuple(int(n) for n in array)
+    for n in dims:
+        if n < 0:
+            raise InvalidArgumentError(f"Dimension {n} must be >= 0")
+    return dims
+
+
+def _host(value):
+    if _is_tensor(value) or isinstance(value, _Variable):
+        return np.asarray(_backend.to_numpy(_to_array(value)))
+    return np.asarray(value)
+
+
+def _tensor(array, dtype):
+    return _Tensor(_backend.asarray(np.asarray(array).astype(dtype.as_numpy_dtype)))
+
+
+def _float_dtype(dtype, method):
+    dtype = _dtypes.as_dtype(dtype)
+    if not dtype.is_floating:
+        raise TypeError(
+            f"Cannot convert 0.0 to EagerTensor of dtype {dtype.name}: Generator.{method} makes float tensors; "
+            "pass dtype=tf.float32 (or float16/float64)."
+        )
+    return dtype
+
+
+def _work(dtype):
+    return np.float64 if dtype.name == "float64" else np.float32
+
+
+class Generator:
+    """``tf.random.Generator``: seeded, splittable random streams (see the module docstring).
+
+    Make one with ``Generator.from_seed(seed)``, ``from_non_deterministic_state()``,
+    ``from_state(state, alg)``, ``from_key_counter(key, counter, alg)`` or
+    ``Generator(copy_from=other)``; draw with ``normal``, ``uniform``,
+    ``uniform_full_int``, ``truncated_normal``, ``binomial``; branch with
+    ``split``; rewind with ``reset*`` and jump with ``skip``.
+    """
+
+    def __init__(self, copy_from=None, state=None, alg=None):
+        if copy_from is not None:
+            if state is not None or alg is not None:
+                raise ValueError("Generator(copy_from=...) takes neither `state` nor `alg`: they come from the copy.")
+            if not isinstance(copy_from, Generator):
+                raise TypeError(f"copy_from must be a tf.random.Generator, got {type(copy_from).__name__}.")
+            self._alg = copy_from._alg
+            words = copy_from._words()
+        else:
+            if state is None or alg is None:
+                raise ValueError(
+                    "tf.random.Generator needs `copy_from`, or both `state` and `alg`. "
+                    "Usually: tf.random.Generator.from_seed(seed) or from_non_deterministic_state()."
+                )
+            self._alg = _algorithm(alg)
+            words = _state_array(state, self._alg)
+        self._state_var = _Variable(np.asarray(words, np.int64), trainable=False, name="StateVar")
+
+    # -- making one ----------------------------------------------------------------------
+    @classmethod
+    def from_seed(cls, seed, alg=None):
+        """A generator whose state is ``seed`` laid out as TF lays it out (``from_seed(1).state`` is [1, 0, 0])."""
+        alg = _algorithm(alg)
+        return cls(state=_state_from_seed(seed, alg), alg=alg)
+
+    @classmethod
+    def from_non_deterministic_state(cls, alg=None):
+        """A generator seeded from the operating system's entropy: different numbers every run."""
+        alg = _algorithm(alg)
+        words = np.random.default_rng().integers(-(1 << 63), (1 << 63) - 1, size=_STATE_SIZE[alg], dtype=np.int64)
+        return cls(state=words, alg=alg)
+
+    @classmethod
+    def from_state(cls, state, alg):
+        """A generator starting at ``state`` (int64 words: 3 for Philox, 2 for ThreeFry)."""
+        return cls(state=state, alg=alg)
+
+    @classmethod
+    def from_key_counter(cls, key, counter, alg):
+        """A generator from a scalar ``key`` and a ``counter`` (2 words for Philox, 1 for ThreeFry)."""
+        alg = _algorithm(alg)
+        return cls(state=_key_counter_state(key, counter, alg), alg=alg)
+
+    # -- state ---------------------------------------------------------------------------
+    @property
+    def state(self):
+        """The int64 Variable holding the whole state (a checkpoint saves it)."""
+        return self._state_var
+
+    @property
+    def algorithm(self):
+        """The algorithm as TF's int: 1 Philox, 2 ThreeFry, 3 auto-select."""
+        return self._alg.value
+
+    @property
+    def key(self):
+        """The key word of the state, as a scalar int64 tensor."""
+        return _Tensor(_backend.asarray(np.int64(self._words()[-1])))
+
+    def _words(self):
+        return np.asarray(_backend.to_numpy(_to_array(self._state_var)), np.int64)
+
+    def _counter(self):
+        words = [int(w) % _WORD for w in self._words()[:-1]]
+        return sum(w << (64 * i) for i, w in enumerate(words))
+
+    def _advance(self, values):
+        """Move the counter on by 256 per value drawn, as TF does (carrying into the high word)."""
+        words = self._words()
+        size = len(words) - 1
+        counter = (self._counter() + _COUNTER_STEP * int(values)) % (_WORD**size)
+        new = [_signed((counter >> (64 * i)) & (_WORD - 1)) for i in range(size)] + [int(words[-1])]
+        self._state_var.assign(np.asarray(new, np.int64))
+
+    def _numpy(self, values):
+        """A NumPy Generator at the current state, then the state moved past ``values`` values."""
+        key = int(self._words()[-1]) % _WORD
+        bits = np.random.Philox(counter=self._counter(), key=key + (self._alg.value << 64))
+        self._advance(values)
+        return np.random.Generator(bits)
+
+    def reset(self, state):
+        """Set the state to ``state``."""
+        self._state_var.assign(_state_array(state, self._alg))
+
+    def reset_from_seed(self, seed):
+        """Set the state as ``from_seed(seed)`` would (the stream starts again)."""
+        self._state_var.assign(np.asarray(_state_from_seed(seed, self._alg), np.int64))
+
+    def reset_from_key_counter(self, key, counter):
+        self._state_var.assign(np.asarray(_key_counter_state(key, counter, self._alg), np.int64))
+
+    @_host_call(stateful=True)
+    def skip(self, delta):
+        """Move on as if ``delta`` values had been drawn; returns the state before the move, as TF."""
+        before = _Tensor(_backend.asarray(self._words()))
+        self._advance(int(_host(delta)))
+        return before
+
+    # -- drawing -------------------------------------------------------------------------
+    @_host_call(stateful=True)  # inside tf.function: new numbers (and a new state) on every call, as TF
+    def normal(self, shape, mean=0.0, stddev=1.0, dtype=_dtypes.float32, name=None):
+        """Values from a normal distribution with ``mean`` and ``stddev``."""
+        dtype = _float_dtype(dtype, "normal")
+        shape = _shape(shape)
+        z = self._numpy(np.prod(shape, dtype=np.int64)).standard_normal(shape, dtype=_work(dtype))
+        return _tensor(_host(mean) + _host(stddev) * z, dtype)
+
+    @_host_call(stateful=True)
+    def truncated_normal(self, shape, mean=0.0, stddev=1.0, dtype=_dtypes.float32, name=None):
+        """Normal values redrawn until within two standard deviations of the mean."""
+        dtype = _float_dtype(dtype, "truncated_normal")
+        shape = _shape(shape)
+        rng = self._numpy(np.prod(shape, dtype=np.int64))
+        z = rng.standard_normal(shape)
+        outside = np.abs(z) > 2.0
+        while outside.any():  # each redraw keeps ~95%: a handful of rounds at most
+            z[outside] = rng.standard_normal(int(outside.sum()))
+            outside = np.abs(z) > 2.0
+        return _tensor(_host(mean) + _host(stddev) * z, dtype)
+
+    @_host_call(stateful=True)
+    def uniform(self, shape, minval=0, maxval=None, dtype=_dtypes.float32, name=None):
+        """Uniform values in [minval, maxval): floats (maxval defaults to 1) or integers (give both bounds)."""
+        dtype = _dtypes.as_dtype(dtype)
+        shape = _shape(shape)
+        if dtype.is_integer:
+            if minval is None and maxval is None:
+                return self._full_int(shape, dtype)
+            if minval is None or maxval is None:
+                raise ValueError(
+                    f"For integer dtype {dtype}, minval and maxval must be both `None` or both non-`None`; "
+                    f"got minval={minval} and maxval={maxval}"
+                )
+            low, high = _host(minval), _host(maxval)
+            if np.any(low >= high):
+                raise InvalidArgumentError(f"Need minval < maxval, got {low} >= {high}")
+            rng = self._numpy(np.prod(shape, dtype=np.int64))
+            return _tensor(rng.integers(low, high, size=shape, dtype=np.int64), dtype)
+        if not dtype.is_floating:
+            raise TypeError(
+                f"Cannot convert 0 to EagerTensor of dtype {dtype.name}: Generator.uniform makes float or int tensors."
+            )
+        low, high = _host(0 if minval is None else minval), _host(1 if maxval is None else maxval)
+        unit = self._numpy(np.prod(shape, dtype=np.int64)).random(shape, dtype=_work(dtype))
+        return _tensor(low + (high - low) * unit, dtype)
+
+    @_host_call(stateful=True)
+    def uniform_full_int(self, shape, dtype=_dtypes.int64, name=None):
+        """Integers over the dtype's whole range (int32 or int64).
+
+        **Difference:** TF's default dtype is uint64, which tapeviz does not
+        have; the default here is int64 (the same 64 random bits, read signed).
+        """
+        return self._full_int(_shape(shape), _dtypes.as_dtype(dtype))
+
+    def _full_int(self, shape, dtype):
+        if dtype.name not in ("int32", "int64"):
+            name = {"float32": "float", "float64": "double", "float16": "half"}.get(dtype.name, dtype.name)
+            raise InvalidArgumentError(
+                f"Value for attr 'dtype' of {name} is not in the list of allowed values: int32, int64, uint32, uint64"
+            )
+        info = np.iinfo(dtype.as_numpy_dtype)
+        rng = self._numpy(np.prod(shape, dtype=np.int64))
+        return _tensor(rng.integers(info.min, info.max, size=shape, dtype=dtype.as_numpy_dtype, endpoint=True), dtype)
+
+    @_host_call(stateful=True)
+    def binomial(self, shape, counts, probs, dtype=_dtypes.int32, name=None):
+        """Counts of successes in ``counts`` trials of probability ``probs`` (both broadcast to ``shape``)."""
+        dtype = _dtypes.as_dtype(dtype)
+        shape = _shape(shape)
+        rng = self._numpy(np.prod(shape, dtype=np.int64))
+        counts = np.broadcast_to(_host(counts), shape)
+        probs = np.broadcast_to(_host(probs), shape)
+        return _tensor(rng.binomial(counts.astype(np.int64), probs), dtype)
+
+    # -- branching -----------------------------------------------------------------------
+    def make_seeds(self, count=1):
+        """``count`` seeds for the stateless ops, as a [2, count] int64 tensor (the second row 0, as TF's)."""
+        keys = np.asarray(_backend.to_numpy(_to_array(self._full_int((int(count),), _dtypes.int64))))
+        return _Tensor(_backend.asarray(np.stack([keys, np.zeros_like(keys)])))
+
+    def split(self, count=1):
+        """``count`` new generators, each keyed by a number drawn from this one (which moves on)."""
+        keys = np.asarray(_backend.to_numpy(_to_array(self._full_int((int(count),), _dtypes.int64))))
+        size = _STATE_SIZE[self._alg]
+        return [Generator(state=[0] * (size - 1) + [int(k)], alg=self._alg) for k in keys]
+
+    def __repr__(self):
+        return f"<tf.random.Generator alg={self._alg.name.lower()} state={self._words().tolist()}>"
+
+
+def _key_counter_state(key, counter, alg):
+    key = _host(key)
+    if key.shape != ():
+        raise ValueError(f"Shapes {key.shape} and [] are incompatible")
+    counter = _host(counter).astype(np.int64)
+    size = _STATE_SIZE[alg] - 1
+    if counter.shape != (size,):
+        raise ValueError(f"Shapes {counter.shape} and [{size}] are incompatible")
+    return [int(c) for c in counter] + [int(key)]
+
+
+class _Global:
+    generator = None
+
+
+def get_global_generator():
+    """The generator ``tf.random`` code shares; made from OS entropy on first use, as TF's."""
+    if _Global.generator is None:
+        _Global.generator = Generator.from_non_deterministic_state()
+    return _Global.generator
+
+
+def set_global_generator(generator):
+    """Replace the global generator (code holding the old one keeps using it, as in TF)."""
+    if not isinstance(generator, Generator):
+        raise TypeError(f"set_global_generator takes a tf.random.Generator, got {type(generator).__name__}.")
+    _Global.generator = generator
+
+
+# -- the stateless ops: the same seed gives the same tensor, every call ------------------------------
+
+
+def _stateless_generator(seed, alg):
+    """A Generator at the state a stateless op's ``seed`` (shape [2], int32/int64) names; TF's errors otherwise."""
+    _algorithm("auto_select" if alg is None else alg)
+    if _is_tensor(seed):
+        seed = _backend.to_numpy(_to_array(seed))
+    array = np.asarray(seed)
+    if array.dtype.kind not in "iu":
+        name = "float" if array.dtype.kind == "f" else str(array.dtype)
+        raise InvalidArgumentError(
+            f"Value for attr 'Tseed' of {name} is not in the list of allowed values: int32, int64"
+        )
+    if array.shape != (2,):
+        raise InvalidArgumentError(f"seed must have shape [2], not {list(array.shape)}")
+    return Generator(state=[0, int(array[1]), int(array[0])], alg=Algorithm.PHILOX)
+
+
+@_host_call(name="random.stateless_normal")
+def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=_dtypes.float32, name=None, alg="auto_select"):
+    """Normal values determined by ``seed`` alone (shape [2] ints): the same seed, the same tensor."""
+    return Generator.normal.host_function(_stateless_generator(seed, alg), shape, mean, stddev, dtype)
+
+
+@_host_call(name="random.stateless_truncated_normal")
+def stateless_truncated_normal(shape, seed, mean=0.0, stddev=1.0, dtype=_dtypes.float32, name=None, alg="auto_select"):
+    """Truncated normal values determined by ``seed`` alone."""
+    return Generator.truncated_normal.host_function(_stateless_generator(seed, alg), shape, mean, stddev, dtype)
+
+
+@_host_call(name="random.stateless_uniform")
+def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=_dtypes.float32, name=None, alg="auto_select"):
+    """Uniform values determined by ``seed`` alone; integers need both bounds, or neither (the full range)."""
+    dtype = _dtypes.as_dtype(dtype)
+    if dtype.is_integer and (minval is None) != (maxval is None):
+        raise ValueError(
+            f"For integer `dtype` argument {dtype}, argument `minval` and `maxval` must be both None or not None. "
+            f"Got `minval`={minval} and `maxval`={maxval}."
+        )
+    return Generator.uniform.host_function(_stateless_generator(seed, alg), shape, minval, maxval, dtype)

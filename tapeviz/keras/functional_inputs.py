@@ -1,0 +1,66 @@
+"""Which value feeds which Input of a functional model, as Keras 3 decides it.
+
+A dict is matched by name, never by position: for a model built on a dict of
+Inputs the names are the dict's keys, otherwise each Input's ``name``. A
+missing name is Keras's "Missing data for input" error; extra keys are
+ignored, as Keras ignores them. A list given to a model built on a dict is
+taken in the dict's sorted key order, which Keras allows only when the dict
+was written in that order.
+"""
+
+import warnings
+
+from tapeviz.core import nest
+from tapeviz.keras.layers.base import KerasTensor
+
+
+def _flat_inputs(model_inputs):
+    """(names in flatten order, True); (None, False) for a nested dict of Inputs (Keras matches no names there)."""
+    if isinstance(model_inputs, dict):
+        if all(isinstance(x, KerasTensor) for x in model_inputs.values()):
+            return sorted(model_inputs), True
+        return None, False  # nested dict: no name matching, as Keras
+    symbols = nest.flatten(model_inputs)
+    return [symbol.name for symbol in symbols], True
+
+
+def check_names(model_inputs, inputs):
+    """For a dict of inputs: the Input names in order, once each is known to be there; else None.
+
+    Keras checks this before the model's call (its error names no layer call), so Model runs it first.
+    """
+    if not isinstance(inputs, dict):
+        return None
+    names, named = _flat_inputs(model_inputs)
+    if not named:
+        return None
+    for name in names:
+        if name not in inputs:
+            raise ValueError(
+                f'Missing data for input "{name}". You passed a data dictionary with keys '
+                f"{list(inputs.keys())}. Expected the following keys: {names}"
+            )
+    return names
+
+
+def values_in_input_order(model_inputs, inputs):
+    """The values for ``nest.flatten(model_inputs)``, one per Input, taken from ``inputs``."""
+    names = check_names(model_inputs, inputs)
+    if names is not None:
+        return [inputs[name] for name in names]
+    if isinstance(model_inputs, dict) and not isinstance(inputs, dict):
+        message = (
+            "The structure of `inputs` doesn't match the expected structure.\n"
+            f"Expected: {nest.map_structure(lambda x: x.name, model_inputs)}\n"
+            f"Received: inputs={nest.map_structure(_describe, inputs)}"
+        )
+        if list(model_inputs) != sorted(model_inputs):
+            raise ValueError(
+                f"{message}\nThe model was built on a dict of Inputs: call it with a dict with the same keys."
+            )
+        warnings.warn(message, UserWarning, stacklevel=2)  # Keras takes the values in the sorted key order
+    return nest.flatten(inputs)
+
+
+def _describe(value):
+    return "None" if value is None else f"Tensor(shape={tuple(getattr(value, 'shape', ()))})"
