@@ -229,7 +229,7 @@ class GradientTape:
             else:
                 return None
         else:
-            needs = tuple([t._id in watched for t in inputs])
+            needs = tuple(map(watched.__contains__, [t._id for t in inputs]))  # no closure over `watched`
             if True not in needs:
                 return None
         scopes = local["scopes"]
@@ -828,8 +828,6 @@ def _walk_back(entries, entry_needs, cotangents, announce):
             if key in source_ids:
                 pending[key] = arrived
             produced = rule(entry, needs, arrived)
-            if step is not None:
-                upstream = (arrived,)
         else:
             upstream = cotangents.read(entry)
             if upstream is None:
@@ -855,8 +853,8 @@ def _walk_back(entries, entry_needs, cotangents, announce):
                 else:
                     pending[key] = [arriving, grad]
             i += 1
-        if step is not None:
-            step(entry, needs, upstream, produced)
+        if step is not None:  # listeners: the one output's gradient as a tuple too
+            step(entry, needs, (arrived,) if len(outputs) == 1 else upstream, produced)
     return deepest
 
 

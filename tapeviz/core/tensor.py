@@ -17,8 +17,8 @@ from tapeviz.core import dtypes, recording, state
 from tapeviz.core.errors import InvalidArgumentError
 from tapeviz.core.quiet import run_quietly
 
-_next_id = itertools.count(1).__next__
-next_id = _next_id  # the counter of Tensor and Variable ids, for hot paths that build a Tensor inline
+ids = itertools.count(1)  # Tensor and Variable ids: hot paths that build a Tensor inline take next(ids)
+_next_id = ids.__next__
 
 
 def _format_numpy(array):

@@ -8,10 +8,9 @@ from tapeviz.core.ops import as_tensor, as_tensors, execute
 from tapeviz.core.primitive import Primitive
 from tapeviz.core.quiet import run_quietly
 from tapeviz.core.recording import NO_ATTRS, record
-from tapeviz.core.tensor import Tensor, next_id
+from tapeviz.core.tensor import Tensor, ids
 
 _new = object.__new__
-_next_id = next_id
 
 _local = state.local
 _listeners = state.listeners
@@ -102,7 +101,7 @@ def binary(tf_name, prim_name, kernel, doc, differentiable=True, numbers_only=Fa
             value = run_quietly(kernel, (xv, yv))
         output = _new(Tensor)  # Tensor(value), inlined: a class call costs more than the arithmetic
         output._value = value
-        output._id = _next_id()
+        output._id = next(ids)  # the builtin next: cheaper than calling the counter's bound __next__
         local = _local.__dict__  # one thread-local lookup (state.py)
         if local["tracers"] or (_listeners and (local["tapes"] or not local["depth"] or _sweep_op_listeners)):
             record(primitive, (x, y), (output,), NO_ATTRS)  # (a rule's op outside every tape: nobody wants it)

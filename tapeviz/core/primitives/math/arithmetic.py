@@ -3,6 +3,7 @@
 TF's conventions at kinks and ties (maximum, minimum, abs at 0).
 """
 
+import functools
 import operator
 
 import numpy as np
@@ -21,6 +22,10 @@ def xp_function(name):
     return lambda *arrays: getattr(B.xp, name)(*arrays)
 
 
+# NumPy's real float scalar types: a value of one is real and of shape (), known without reading either.
+_REAL_SCALARS = frozenset(np.dtype(code).type for code in "efdg")
+
+
 # -- arithmetic ------------------------------------------------------------------
 add = binary("add", "AddV2", operator.add, "x + y elementwise, with broadcasting.", numbers_only=True)
 
@@ -30,6 +35,9 @@ add = binary("add", "AddV2", operator.add, "x + y elementwise, with broadcasting
 def _add_rule(op, needs, g):
     x, y = op.inputs
     need_x, need_y = needs
+    kind = type(g._value)
+    if kind is type(x._value) and kind is type(y._value) and kind in _REAL_SCALARS:
+        return (g if need_x else None, g if need_y else None)  # all of shape (), read off the type
     shape = g._value.shape  # unbroadcast only where broadcasting happened (a call saved per input)
     return (
         (g if x._value.shape == shape else unbroadcast(g, x)) if need_x else None,
@@ -54,6 +62,10 @@ multiply = binary("multiply", "Mul", operator.mul, "x * y elementwise, with broa
 def _mul_rule(op, needs, g):
     x, y = op.inputs
     need_x, need_y = needs
+    kind = type(g._value)
+    if kind is type(x._value) and kind is type(y._value) and kind in _REAL_SCALARS:
+        # A chain of scalar ops: real, so no conjugate, and every shape is () (read off the type)
+        return (m.multiply(g, y) if need_x else None, m.multiply(g, x) if need_y else None)
     if x._value.dtype.kind == "c":  # TF's convention: the upstream times the conjugate derivative
         x, y = conj(x), conj(y)
     # m.multiply rather than `*`, and unbroadcast only where shapes differ: the hottest rule
@@ -365,14 +377,9 @@ def _identity_rule(op, needs, g):
     return (g,)
 
 
-ADD_N = Primitive("AddN", lambda *xs: _add_all(xs))
-
-
-def _add_all(arrays):
-    total = arrays[0]
-    for array in arrays[1:]:
-        total = total + array
-    return total
+# The sum left to right, (x1 + x2) + x3 ..., with the loop in C (a source's gradients
+# in a long chain are thousands of NumPy scalars).
+ADD_N = Primitive("AddN", lambda *xs: functools.reduce(operator.add, xs))
 
 
 def add_n(inputs, name=None):
