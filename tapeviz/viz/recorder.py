@@ -716,7 +716,8 @@ class SessionRecorder:
             if self._superseded:
                 self._drop_oldest_of(self._superseded.popitem(last=False)[1])
                 continue
-            heavy = next((item for item in self._heavy.values() if _may_demote(item, own)), None)
+            # The oldest first, by key: counting is late, so the order they were counted in is not their age.
+            heavy = next((self._heavy[key] for key in sorted(self._heavy) if _may_demote(self._heavy[key], own)), None)
             if heavy is not None:
                 if type(heavy) is _Sweep:
                     self._demote(heavy)
