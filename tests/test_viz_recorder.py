@@ -201,3 +201,18 @@ def test_a_tape_that_dies_before_the_next_sweep_is_never_counted(monkeypatch):
     recorder.SESSION.held_bytes()  # reading the count counts the live tape's sweep
     assert len(counted) == 1 and recorder.SESSION.sweep_bytes > before
     assert viz.trace_of(tape).sweeps[-1]["results"][0].startswith("mean")
+
+
+def test_a_tape_reset_twice_past_the_budget_keeps_its_older_parts_as_sketches(budget):
+    """A log compacted once holds sketches; compacting it again (a second reset) must leave them be."""
+    budget(0)
+    x = tf.Variable(np.ones((64, 64), np.float32))  # 16 KiB: large
+    with tf.GradientTape(persistent=True) as tape:
+        for _ in range(3):
+            y = tf.tanh(tf.matmul(x, x))
+            tape.reset()
+        y = tf.reduce_sum(tf.tanh(x))
+    assert recorder.SESSION.held_bytes() <= 1 << 10
+    trace = viz.trace_of(tape)
+    assert [op["name"] for op in trace.ops].count("MatMul") == 3  # every part drawn, the older ones as sketches
+    assert tape.gradient(y, x) is not None

@@ -184,7 +184,7 @@ class Compaction:
         return tuple([self.tensor(t) for t in tensors])
 
     def entry(self, entry):
-        if entry is None:
+        if entry is None or type(entry) is EntrySketch:  # a sketch holds no array: already as small as it gets
             return entry
         found = self.entries.get(entry.index)
         if found is None:
