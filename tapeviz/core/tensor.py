@@ -745,7 +745,10 @@ def _new_array(value, dtype, dtype_hint):
     from_numpy = isinstance(value, np.generic) or backend.is_array(value)
     if dtype is not None:
         target = dtypes.as_dtype(dtype).as_numpy_dtype
-        if not from_numpy and np.issubdtype(target, np.integer) and _python_array(value).dtype.kind == "f":
+        kind = type(value)
+        if (kind is float and not issubclass(target, np.integer)) or kind is int:
+            return xp.array(value, dtype=target)  # a Python number, the commonest literal (`x * 2.0`): no checks due
+        if not from_numpy and issubclass(target, np.integer) and _python_array(value).dtype.kind == "f":
             # TF never turns a Python float into an integer tensor, not even 2.0:
             # int32 tensor + 2.0 is an error, not a silent int32 result.
             name = dtypes.as_dtype(dtype).name

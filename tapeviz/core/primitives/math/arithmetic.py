@@ -139,7 +139,19 @@ def _floormod_rule(op, needs, g):
     return _pair(op, needs, lambda: g, lambda: g * -m.floordiv(x, y))
 
 
-pow = binary("pow", "Pow", operator.pow, "x ** y elementwise, differentiable in both x and y.")  # noqa: A001
+def _pow(x, y):
+    # NumPy takes its fast path for x**2 only with a Python exponent, not a NumPy scalar (twice the
+    # time): the squared error of every loss. x*x is the same number (one rounding either way), as is
+    # x for x**1 (the gradient of a square).
+    if type(y) is not np.ndarray and type(x) is np.ndarray:
+        if y == 2:
+            return x * x
+        if y == 1:
+            return x.copy()
+    return x**y
+
+
+pow = binary("pow", "Pow", _pow, "x ** y elementwise, differentiable in both x and y.")  # noqa: A001
 
 
 def _scalar_text(values):
