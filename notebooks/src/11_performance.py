@@ -70,8 +70,9 @@ for tape_grad, hand_grad in zip(with_tape(), by_hand()):
 
 # %% [markdown]
 # Now time them. `lessons.setup()` turned on the visualizer's **recorder**, so
-# that every tape of these lessons can be drawn: it notes each op, its shapes
-# and small values as the tape runs, and that costs time too. A program that
+# that every tape of these lessons can be drawn: it keeps what each tape
+# recorded and every step of each gradient (the arrays by reference, within a
+# byte budget), and that costs time too, mostly in memory. A program that
 # draws nothing runs without it, so the cell times the tape both ways: with the
 # recorder on (as in every lesson), and off (`tf.viz.stop_watching()`, then
 # `tf.viz.watch_all()` to turn it back on).
