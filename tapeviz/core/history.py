@@ -129,10 +129,12 @@ class Sketch:
         else:
             self._output_shapes = [t._value.shape for t in outputs]
             self._output_dtypes = [t._value.dtype for t in outputs]
-        # Inputs that no entry made (sources, constants, variables) are sketched now, while at
-        # hand: each once (a source is used again and again), found by set difference in C.
+        # Inputs that no entry made (sources, constants, variables): their shape and NumPy dtype
+        # taken now, while at hand (each once: a source is used again and again, found by set
+        # difference in C); sketched, like the outputs, only when asked for.
         self._others = {
-            tensor_id: _sketch_of(tensor) for tensor_id, tensor in _unmade(inputs, self._input_ids, self._output_ids)
+            tensor_id: _shape_and_dtype(tensor)
+            for tensor_id, tensor in _unmade(inputs, self._input_ids, self._output_ids)
         }
         self._built = None
 
@@ -142,7 +144,10 @@ class Sketch:
     def entries(self):
         """One ``EntrySketch`` per entry, in recorded order (built on the first call)."""
         if self._built is None:
-            tensors = dict(self._others)  # id -> its TensorSketch (or Variable), shared by the entries naming it
+            tensors = {  # id -> its TensorSketch (or Variable), shared by the entries naming it
+                tensor_id: other if type(other) is not tuple else TensorSketch(tensor_id, other[0], as_dtype(other[1]))
+                for tensor_id, other in self._others.items()
+            }
             dtypes = self._output_dtypes
             if self._output_shapes is None:  # NumPy scalars, kept as their types (or one type for all)
                 shapes = [()] * len(self._output_ids)
@@ -180,11 +185,12 @@ def _unmade(inputs, input_ids, output_ids):
     return [(tensor_id, by_id[tensor_id]) for tensor_id in ids]
 
 
-def _sketch_of(tensor):
+def _shape_and_dtype(tensor):
+    """A variable itself (the user's, drawn by its name), else ``(shape, NumPy dtype)`` of the tensor's value."""
     if isinstance(tensor, Variable):
         return tensor
     value = tensor._value
-    return TensorSketch(tensor._id, tuple(value.shape), as_dtype(value.dtype))
+    return (tuple(value.shape), value.dtype)
 
 
 EMPTY = Sketch(())  # what a tape that never released holds
