@@ -27,7 +27,22 @@ from tapeviz.core.tensor import Tensor, Variable, convert_to_tensor
 _local = state.local
 _DEPTH = operator.attrgetter("depth")
 _next_serial = itertools.count().__next__
-_live = weakref.WeakValueDictionary()  # serial -> tape, while the tape lives
+_live = {}  # serial -> a weak reference to the tape, while the tape lives
+
+
+class _LiveRef(weakref.ref):
+    """A weak reference that knows its tape's serial, so that it leaves ``_live`` when the tape dies.
+
+    (A WeakValueDictionary does the same in Python code on every store and lookup; a tape is made
+    per training step.)
+    """
+
+    __slots__ = ("serial",)
+
+
+def _leave_live(ref):
+    if _live.get(ref.serial) is ref:
+        del _live[ref.serial]
 
 
 # A binary op's ``needs`` (which inputs a tape watches): shared, as rules only read them.
@@ -40,7 +55,8 @@ _FLOAT_SCALARS = frozenset(np.dtype(code).type for code in "efdgFDG")
 
 def tape_with_serial(serial):
     """The live tape numbered ``serial`` (events name tapes by number), or None."""
-    return _live.get(serial)
+    ref = _live.get(serial)
+    return None if ref is None else ref()
 
 
 class UnconnectedGradients(enum.Enum):
@@ -93,7 +109,8 @@ class GradientTape:
         self._watch_accessed_variables = bool(watch_accessed_variables)
         self.serial = _next_serial()  # how events name this tape
         self.serials = (self.serial,)  # the ``tapes`` of an entry only this tape records
-        _live[self.serial] = self
+        ref = _live[self.serial] = _LiveRef(self, _leave_live)
+        ref.serial = self.serial
         self._entries = []  # recorded TapeEntry objects, in execution order
         self._needs = []  # per entry: which of its inputs this tape watched when it was recorded
         self._roots = set()  # ids of what watch() (or a variable's read) added: the watched sources

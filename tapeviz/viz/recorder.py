@@ -68,7 +68,7 @@ from tapeviz.core import events
 from tapeviz.core.history import EntrySketch, TensorSketch
 from tapeviz.core.recording import next_order
 from tapeviz.core.tape import tape_with_serial
-from tapeviz.core.tensor import Tensor, any_larger, is_tensor, tensor_id, to_array
+from tapeviz.core.tensor import Tensor, any_larger, is_tensor, tensor_id, to_array, total_nbytes
 
 SMALL_BYTES = 1024  # tensors up to this size are kept whole whatever happens
 DEFAULT_BUDGET = 16 << 20  # bytes the session recorder may hold that no tape holds
@@ -330,12 +330,9 @@ def _step_records(serial, steps):
 
 
 def _rough_bytes(entries):
-    """More than the bytes ``entries``' outputs hold alone (views and variables' arrays counted too),
-    in one C-level pass."""
-    try:
-        return sum(map(_NBYTES, chain.from_iterable(map(_OUTPUTS, entries)))) + TENSOR_BYTES * len(entries)
-    except AttributeError:  # a sketch: holds no array
-        return TENSOR_BYTES * len(entries)
+    """More than the bytes the outputs of ``entries`` (live ones) hold alone: views and variables' arrays
+    count too."""
+    return total_nbytes([tensor for entry in entries for tensor in entry.outputs], -1, TENSOR_BYTES)
 
 
 def _released_bytes(entries):
@@ -571,10 +568,7 @@ class SessionRecorder:
         sweep.finish = (_next_seq(), event)
         log.open_sweep = None
         sweep.open = False
-        rough = sweep.rough + EVENT_BYTES
-        for result in event.results:
-            if type(result) is Tensor:
-                rough += to_array(result).nbytes + TENSOR_BYTES
+        rough = sweep.rough + EVENT_BYTES + total_nbytes(event.results, -1, TENSOR_BYTES)
         with self._lock:  # counted later, only if its tape outlives the next sweeps and they pass the budget
             sweep.waiting = rough
             self._unsettled_rough += rough
