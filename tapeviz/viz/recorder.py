@@ -368,6 +368,7 @@ def _large_tensors_bytes(tensors):
 
 
 def _step_tensors(steps):
+    """The gradients ``steps`` hold: each step's upstream and grads (``BackwardSteps`` items)."""
     return [tensor for step in steps for tensor in step[3] + step[4]]
 
 
