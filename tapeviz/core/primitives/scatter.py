@@ -71,12 +71,8 @@ TENSOR_SCATTER_MIN = Primitive("TensorScatterMin", lambda t, i, u: _tensor_scatt
 
 
 def _int_indices(indices, op):
-    indices = as_tensor(indices)
-    if not indices.dtype.is_integer:
-        raise TypeError(
-            f"{op}: indices must be int32 or int64, got {indices.dtype.name}. "
-            "Cast them first: tf.cast(indices, tf.int32)."
-        )
+    """``int_indices``, and at least a vector (a scatter's indices index rows)."""
+    indices = int_indices(indices, op)
     if indices.ndim < 1:
         raise InvalidArgumentError(f"indices must be at least a vector, got a scalar [Op:{op}]", op)
     return indices
@@ -225,6 +221,7 @@ __all__ = [
 
 
 # What the rules above call from other families, imported last: those families import this one.
+from tapeviz.core.primitives.array.arguments import int_indices  # noqa: E402
 from tapeviz.core.primitives.array.constants import zeros_like  # noqa: E402
 from tapeviz.core.primitives.array.indexing import gather_nd  # noqa: E402
 from tapeviz.core.primitives.math import cast, equal  # noqa: E402
