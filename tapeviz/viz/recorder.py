@@ -235,9 +235,10 @@ class _Sweep:
     (events, small tensors). The steps before ``counted`` are in those
     figures (with the start, and the finish once ``finish_counted``); later
     ones only in ``rough`` (the bytes of their arriving gradients), until the
-    sweep is settled: once it ended and the next sweep starts (or something
-    reads the count; never, if its tape dies first), or sooner when
-    ``rough`` would pass the budget. ``seen``: ids of the tensors counted, so
+    sweep is settled: once it ended, when the rough sums of the sweeps waiting
+    (``waiting``, each) could pass the budget, or something reads the count
+    (never, if its tape dies first); sooner when a running sweep's ``rough``
+    would pass the budget. ``seen``: ids of the tensors counted, so
     a gradient passed on as the next step's upstream counts once (None once
     the sweep is counted to its end).
     """
@@ -535,7 +536,8 @@ class SessionRecorder:
             return
         sweep.steps += event.steps
         # Roughly: each gradient arrives at one step (or is a result), so this adds them all up, a step
-        # late, each with its Tensor. Settled early only when what it holds uncounted is worth a pass (past the budget, or big).
+        # late, each with its Tensor. Settled early only when what it holds uncounted is worth a pass
+        # (big, and past the budget).
         rough = sweep.rough = sweep.rough + event.nbytes + (EVENT_BYTES + TENSOR_BYTES) * len(event.steps)
         if rough > SETTLE_BYTES and rough + self.untaped_bytes + self.sweep_bytes + self.log_bytes > self.budget:
             with self._lock:
