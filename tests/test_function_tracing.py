@@ -446,6 +446,7 @@ def test_a_concrete_function_keeps_the_python_arguments_it_was_traced_with():
 
 def test_show_draws_the_traced_graph():
     from tapeviz import viz
+    from tapeviz.viz import dot
 
     @tf.custom_gradient
     def clip(x):
@@ -461,8 +462,12 @@ def test_show_draws_the_traced_graph():
     f(tf.constant([1.0, 2.0]))
     figure = viz.show(f)
     assert figure.dot == viz.show(f.concrete_functions[0]).dot  # deterministic, the same trace
-    for label in ('"x\\n(2,)"', '"print\\n(runs Python every call)"', '"clip\\n(custom gradient)"', '"Sum"'):
-        assert label in figure.dot
+    for title, note in [("x", "f32 (2,)"), ("print", "runs Python every call"), ("clip", "custom gradient")]:
+        assert f'<B>{title}</B></TD></TR><TR><TD><FONT POINT-SIZE="9" COLOR="#6b7280">{note}</FONT>' in figure.dot
+    assert "<B>Sum</B>" in figure.dot and "<B>returned</B>" in figure.dot
+    # one visual language with the tape's pictures: their font and header, no default (serif) labels
+    assert figure.dot.splitlines()[1:4] == dot.header("tape")[1:4]
+    assert "out 0" not in figure.dot
     assert repr(figure).splitlines()[0] == "f: 1 inputs, 4 ops"  # print, Mul, clip, Sum
 
 

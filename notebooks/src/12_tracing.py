@@ -100,9 +100,10 @@ except TypeError as error:
 #
 # `tf.viz.show(f)` draws a `tf.function`'s latest trace (pass a concrete
 # function, from `f.get_concrete_function(...)`, to draw that one): the
-# placeholders it was traced with (blue; the `None` dimension is drawn as
-# `-1`), the recorded ops, and the outputs (green). Here `v` enters `Mul`
-# twice (`v * v`). Printing the concrete function gives its signature, as
+# inputs it was traced with (ellipses, as tensors are in every picture; the
+# `None` dimension is drawn as `-1`), the recorded ops (blue boxes, as the
+# tape draws forward ops), and what it returns (ringed twice). Here `v` enters
+# `Mul` twice (`v * v`). Printing the concrete function gives its signature, as
 # TensorFlow prints it.
 
 # %% check

@@ -246,18 +246,33 @@ def badge_room(statement, nid, width, height, above=False):
     ]
 
 
-def write(view, data, title=None, badges=None, above=()):
-    """The DOT text of a :class:`view.View`; ``badges``: node id -> (width, height) of room kept for its badge,
-    right of the node, or above it for the nodes in ``above``."""
-    badges = badges or {}
-    tapes = {t["id"]: t for t in data["tapes"]}
-    lines = [
-        "digraph tape {",
+def header(name):
+    """The first lines of every picture's DOT (tapes, traced functions): one font, sizes and spacing."""
+    return [
+        f"digraph {name} {{",
         f'  graph [rankdir=TB fontname="{FONT}" fontsize=11 nodesep=0.25 ranksep=0.35 '
         "newrank=true labelloc=b labeljust=l]",
         f'  node [fontname="{FONT}" fontsize=11 margin="0.08,0.03" height=0.3]',
         f'  edge [fontname="{FONT}" fontsize=9 arrowsize=0.6]',
     ]
+
+
+def html_label(title, *notes, colour=None):
+    """A node's label as the tape pictures write it: ``title`` in bold, then each note small and grey."""
+    return _table([_row(fmt.clip(title, 40), bold=True, colour=colour)] + [_row(n, size=9, colour=GREY) for n in notes])
+
+
+def attributes(pairs):
+    """``[key="value" ...]`` for DOT, skipping None values; an HTML label (``<...>``) is written as it is."""
+    return _attrs(pairs)
+
+
+def write(view, data, title=None, badges=None, above=()):
+    """The DOT text of a :class:`view.View`; ``badges``: node id -> (width, height) of room kept for its badge,
+    right of the node, or above it for the nodes in ``above``."""
+    badges = badges or {}
+    tapes = {t["id"]: t for t in data["tapes"]}
+    lines = header("tape")
     caption = []
     if title:
         caption.append(fmt.clip(title, TITLE_LIMIT))

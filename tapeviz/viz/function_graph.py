@@ -5,17 +5,20 @@ Built on the graph's plain data only (placeholders, captures, nodes, outputs);
 """
 
 from tapeviz.core.files import write_bytes
+from tapeviz.viz import dot, render
 from tapeviz.viz import format as fmt
 from tapeviz.viz import names as naming
-from tapeviz.viz import render
+from tapeviz.viz import view as views
 
-_PLACEHOLDER = 'shape=ellipse, style=filled, fillcolor="#dbeafe"'
-_CONSTANT = 'shape=box, style="rounded,filled", fillcolor="#f3f4f6", fontsize=10'
-_VARIABLE = 'shape=cylinder, style=filled, fillcolor="#fef3c7"'
-_OP = 'shape=box, style=filled, fillcolor="#ffffff"'
-_PYTHON = 'shape=box, style="filled,dashed", fillcolor="#fee2e2"'
-_CUSTOM = 'shape=box3d, style=filled, fillcolor="#ede9fe"'
-_OUTPUT = 'shape=doublecircle, style=filled, fillcolor="#dcfce7", fontsize=10'
+# One visual language with the tape's pictures (viz/dot.py): inputs are tensors (ellipses), variables green
+# boxes, ops rounded boxes in the forward colour, Python that runs every call dashed red, outputs ringed twice.
+_INK = "#1f2937"
+_INPUT = [("shape", "ellipse"), ("style", "filled"), ("fillcolor", "white"), ("color", _INK)]
+_CONSTANT = [("shape", "ellipse"), ("style", "filled,dashed"), ("fillcolor", "white"), ("color", dot.GREY)]
+_VARIABLE = [("shape", "box"), ("style", "filled"), ("fillcolor", "#dcfce7"), ("color", dot.GREEN), ("penwidth", "2")]
+_OP = [("shape", "box"), ("style", "rounded,filled"), ("fillcolor", views.depth_colour(0)), ("color", _INK)]
+_PYTHON = [("shape", "box"), ("style", "rounded,filled,dashed"), ("fillcolor", "#fee2e2"), ("color", dot.RED)]
+_OUTPUT = [("shape", "ellipse"), ("style", "filled"), ("fillcolor", "white"), ("color", _INK), ("peripheries", "2")]
 
 
 def concrete_of(obj):
@@ -31,60 +34,67 @@ def concrete_of(obj):
     return traced[-1]
 
 
-def _spec_text(spec):
-    dtype, shape = spec
+def _kind_text(dtype, shape):
+    """``f32 (-1,)`` as the tape's pictures write a tensor's kind; ``any shape`` where the trace left it open."""
     if shape is None:
         return f"{fmt.short_dtype(dtype)} (any shape)"
-    return f"{fmt.short_dtype(dtype)}{fmt.shape_text([n if n is not None else -1 for n in shape])}"
+    return f"{fmt.short_dtype(dtype)} {fmt.shape_text([n if n is not None else -1 for n in shape])}"
 
 
 def _op_label(node):
+    """The op's title and notes, and its style."""
     if node.op == "HostCall":
         function = node.attrs["function"]
         name = node.attrs["name"] or getattr(function, "__qualname__", "python")
-        return f"{name}\n(runs Python every call)", _PYTHON
+        return (name, "runs Python every call"), _PYTHON
     if node.op == "CustomGradient":
-        return f"{node.attrs['function']}\n(custom gradient)", _CUSTOM
-    return node.op, _OP
+        return (node.attrs["function"], "custom gradient"), _OP
+    return (node.op,), _OP
+
+
+def _node(node_id, style, title, *notes):
+    return f"  {node_id} {dot.attributes([('id', node_id), *style, ('label', dot.html_label(title, *notes))])}"
 
 
 def to_dot(concrete, title=None):
     """Deterministic DOT source for ``concrete``'s graph."""
     graph = concrete.graph
-    lines = ["digraph function {", "  rankdir=TB;", '  node [fontname="Helvetica", fontsize=11];']
-    label = title if title is not None else f"{concrete.name}({concrete.signature_text})"
-    lines.append(f"  label={fmt.dot_string(label)}; labelloc=t;")
-    shapes = dict(zip(graph.inputs, [shape for _, shape in concrete.flat_input_specs]))
+    lines = dot.header("function")
+    specs = dict(zip(graph.inputs, concrete.flat_input_specs))
+    if title is None:  # the signature as the nodes write it: squared_norm(v: f32 (-1,))
+        inputs = [f"{graph.names.get(v, f'input {v}')}: {_kind_text(*specs[v])}" for v in graph.inputs if v in specs]
+        title = f"{concrete.name}({', '.join(inputs)})"
+    lines.append(f"  label={fmt.dot_string(fmt.clip(title, dot.TITLE_LIMIT))}")
     for value_id, kind in zip(graph.inputs, graph.input_kinds):
         name = graph.names.get(value_id, f"input {value_id}")
-        shape = shapes.get(value_id)
-        text = name if shape is None else f"{name}\n{fmt.shape_text([-1 if n is None else n for n in shape])}"
-        style = _VARIABLE if kind == "variable" else _PLACEHOLDER
-        lines.append(f"  v{value_id} [label={fmt.dot_string(text)}, {style}];")
+        spec = specs.get(value_id)
+        notes = () if spec is None else (_kind_text(*spec),)
+        lines.append(_node(f"v{value_id}", _VARIABLE if kind == "variable" else _INPUT, name, *notes))
     for value_id, array in sorted(graph.constants.items()):
-        text = fmt.preview(array) if getattr(array, "size", 0) <= 4 else f"const {fmt.shape_text(array.shape)}"
-        lines.append(f"  v{value_id} [label={fmt.dot_string(text)}, {_CONSTANT}];")
+        shown = fmt.preview(array) if getattr(array, "size", 0) <= 4 else fmt.shape_text(array.shape)
+        lines.append(_node(f"v{value_id}", _CONSTANT, shown, "constant"))
     for value_id, variable in sorted(graph.variables.items(), key=lambda item: item[0]):
         if value_id not in graph.inputs:
             name = naming.variable_name({"name": variable.name})  # x, not x:0, as the tape's pictures
-            lines.append(f"  v{value_id} [label={fmt.dot_string(name)}, {_VARIABLE}];")
+            lines.append(_node(f"v{value_id}", _VARIABLE, name, "variable"))
     producer = {}
     for index, node in enumerate(graph.nodes):
-        text, style = _op_label(node)
-        lines.append(f"  n{index} [label={fmt.dot_string(text)}, {style}];")
+        texts, style = _op_label(node)
+        lines.append(_node(f"n{index}", style, *texts))
         for value_id in node.outputs:
             producer[value_id] = index
+    edges = []
     for index, node in enumerate(graph.nodes):
         for value_id in node.inputs:
-            source = f"n{producer[value_id]}" if value_id in producer else f"v{value_id}"
-            lines.append(f"  {source} -> n{index};")
+            edges.append((f"n{producer[value_id]}" if value_id in producer else f"v{value_id}", f"n{index}"))
     leaves = [v for v in _flatten(graph.outputs) if v is not None]
     for position, value_id in enumerate(leaves):
         spec = graph.specs.get(value_id)
-        text = f"out {position}" + ("" if spec is None else f"\n{_spec_text(spec)}")
-        lines.append(f"  out{position} [label={fmt.dot_string(text)}, {_OUTPUT}];")
-        source = f"n{producer[value_id]}" if value_id in producer else f"v{value_id}"
-        lines.append(f"  {source} -> out{position};")
+        name = "returned" if len(leaves) == 1 else f"returned[{position}]"
+        lines.append(_node(f"out{position}", _OUTPUT, name, *(() if spec is None else (_kind_text(*spec),))))
+        edges.append((f"n{producer[value_id]}" if value_id in producer else f"v{value_id}", f"out{position}"))
+    edge_style = dot.attributes([("color", views.DEPTH_EDGES[0])])
+    lines += [f"  {src} -> {dst} {edge_style}" for src, dst in edges]
     lines.append("}")
     return "\n".join(lines) + "\n"
 
@@ -100,8 +110,8 @@ def text_listing(concrete):
     graph = concrete.graph
     rows = [f"{concrete.name}: {len(graph.inputs)} inputs, {len(graph.nodes)} ops"]
     for node in graph.nodes:
-        text, _ = _op_label(node)
-        rows.append(f"  {text.splitlines()[0]}({', '.join(map(str, node.inputs))}) -> {node.outputs}")
+        (text, *_), _ = _op_label(node)
+        rows.append(f"  {text}({', '.join(map(str, node.inputs))}) -> {node.outputs}")
     return "\n".join(rows)
 
 
