@@ -24,16 +24,37 @@ import pytest
 
 import tapeviz as tf
 from tapeviz import lessons
+from tapeviz.lessons import provenance
 
+provenance.start()  # as lessons.setup() does: "compute it with a tape" exercises refuse typed numbers
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 
 
 # -- check() ------------------------------------------------------------------------------------
+FROM_TAPE = sorted(name for name, spec in lessons.EXERCISES.items() if spec.from_tape)
+
+
+def taped(value):
+    """``value`` as a gradient a tape computed: d/dx sum(x * value) at x = 0."""
+    if isinstance(value, list) and any(v is None for v in value):
+        return [None if v is None else taped(v) for v in value]
+    c = tf.constant(value, dtype=tf.float32)
+    x = tf.Variable(tf.zeros_like(c))
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(x * c)
+    return tape.gradient(y, x)
+
+
+def as_answer(name, value):
+    """What a student's cell would give: a tape's gradient where the exercise asks to compute one."""
+    return taped(value) if name in FROM_TAPE and not isinstance(value, str) else value
+
+
 def test_check_right_wrong_and_unanswered():
-    right = lessons.check("01.cube", tf.constant(14.0))
+    right = lessons.check("01.cube", taped(14.0))
     assert right and right.status == "correct"
-    wrong = lessons.check("01.cube", 12.0)
+    wrong = lessons.check("01.cube", taped(12.0))
     assert not wrong and "Hint:" in str(wrong)
     assert "14" not in str(wrong).split("Hint:")[0], "a wrong answer must not be told the right one"
     assert 'lessons.solution("01.cube")' in str(wrong)
@@ -59,7 +80,7 @@ def _stated_numbers(text):
 TYPED_ANSWERS = {
     "01.cube": ["14"],
     "04.third": ["48", "24x", "24 * x"],
-    "06.stopped": ["8", "2x * c", "2 * x * c"],
+    "06.stopped": ["4.5", "2x * c", "2 * x * c"],
     "07.fanout": ["7", "3 + 3 + 1"],
     "07.bias": ["-2"],
     "07.tangent": ["42"],
@@ -89,8 +110,8 @@ def test_check_none_lists_and_nested():
     assert lessons.check("05.jacobian", [[2, 0, 0], [0, 4, 0], [0, 0, 6]])
     assert not lessons.check("05.jacobian", [2, 4, 6])  # a gradient is not a Jacobian
     assert "gradient of sum(y)" in str(lessons.check("05.jacobian", [2, 4, 6]))
-    assert lessons.check("05.zero", [tf.constant(2.0), tf.constant(0.0)])
-    assert "default" in str(lessons.check("05.zero", [2.0, None]))
+    assert lessons.check("05.zero", [taped(2.0), tf.constant(0.0)])
+    assert "default" in str(lessons.check("05.zero", [taped(2.0), None]))
 
 
 def test_check_judges_give_reasons_and_never_crash():
@@ -310,7 +331,7 @@ def test_a_typed_result_is_refused_where_code_is_asked(name):
     [
         ("01.cube", "14"),
         ("02.which_watched", "wb"),
-        ("06.stopped", "8"),
+        ("06.stopped", "4.5"),
         ("07.fanout", "7"),
         ("11.fewer_ops", "7"),
         ("12.trace_count", "3"),
@@ -337,7 +358,7 @@ def test_text_is_refused_where_numbers_are_asked(name, text):
             [[5, 4, 3], [5, 4, 5, 3]],
             [([[5, 3, 4], [5, 4, 5, 3]], "axes come first"), ([[5, 4, 3], [5, 4, 3]], "out.shape + batch.shape")],
         ),
-        ("06.stopped", 8.0, [(12.0, "d(x**3)/dx"), (4.0, "still multiplies")]),
+        ("06.stopped", 4.5, [(6.75, "d(x**3)/dx"), (3.0, "still multiplies")]),
         ("06.why_finite", "c", [("a", "float64"), ("b", "clips nothing")]),
         ("07.fanout", 7.0, [(6.0, "third use"), (3.0, "three uses")]),
         ("07.bias", -2.0, [(-1.0, "broadcast"), (-0.5, "residual")]),
@@ -354,16 +375,30 @@ def test_text_is_refused_where_numbers_are_asked(name, text):
     ],
 )
 def test_predictions_accept_the_right_answer_and_name_the_misconception(name, right, misconceptions):
-    assert lessons.check(name, right), str(lessons.check(name, right))
+    assert lessons.check(name, as_answer(name, right)), str(lessons.check(name, as_answer(name, right)))
     for wrong, reason in misconceptions:
-        verdict = lessons.check(name, wrong)
+        verdict = lessons.check(name, as_answer(name, wrong))
         assert not verdict and reason in str(verdict), str(verdict)
 
 
 @pytest.mark.parametrize("name", sorted(n for n, spec in lessons.EXERCISES.items() if spec.judge is None))
 def test_any_wrong_value_gets_something_to_look_at(name):
-    verdict = lessons.check(name, [[123.0]])
+    verdict = lessons.check(name, as_answer(name, [[123.0]]))
     assert not verdict and "not it yet" not in str(verdict) and lessons.EXERCISES[name].otherwise in str(verdict)
+
+
+@pytest.mark.parametrize("name", FROM_TAPE)
+def test_a_typed_number_is_refused_where_a_tape_must_compute_it(name):
+    right = lessons.EXERCISES[name].expected
+    typed = [right, tf.constant(right), taped(right).numpy()]
+    for answer in typed:
+        verdict = lessons.check(name, answer)
+        assert not verdict and "which no gradient call returned" in str(verdict), str(verdict)
+    assert lessons.check(name, taped(right)), "the tape's own gradient is accepted"
+
+
+def test_the_four_value_exercises_ask_for_a_tapes_gradient():
+    assert {"01.cube", "05.zero", "06.stopped", "07.fanout"} <= set(FROM_TAPE)
 
 
 def test_every_exercise_is_tested_here():

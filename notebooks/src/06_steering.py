@@ -126,8 +126,9 @@ tape
 # %% [markdown]
 # ## Exercises
 #
-# **1.** Predict, then compute: d/dx of `x**2 * tf.stop_gradient(x)` at
-# `x = 2`. Its value is `x**3 = 8`; is its gradient the `3x**2 = 12` of `x**3`?
+# **1.** Predict, then compute with a tape: d/dx of `x**2 * tf.stop_gradient(x)`
+# at `x = 1.5`. Its value is that of `x**3`; is its gradient the `3x**2` of `x**3`?
+# Answer with the gradient the tape gives.
 
 # %%
 answer = ...

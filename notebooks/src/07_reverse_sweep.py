@@ -165,9 +165,9 @@ tf.viz.player(acc)
 #
 # ## Exercises
 #
-# **1.** Predict, then compute: d/dx of `x*x + x` at `x = 3`. How many
-# gradients arrive at `x`, and what is each? (Play the sweep to confirm:
-# `tf.viz.player(tape)`.)
+# **1.** Predict, then compute with a tape: d/dx of `x*x + x` at `x = 3`. How
+# many gradients arrive at `x`, and what is each? (Play the sweep to confirm:
+# `tf.viz.player(tape)`.) Answer with the gradient the tape gives.
 
 # %%
 answer = ...

@@ -26,7 +26,9 @@ Nothing here is imported by ``import tapeviz``; it loads the visualizer when
 
 Modules: ``prepare`` (``setup``), ``embedding`` (inline pages and images),
 ``feedback`` (``check``, ``solution``, the verdict shown), ``answers``
-(reading an answer, refusing the wrong kind), ``probe`` (running a student's
+(reading an answer, refusing the wrong kind), ``provenance`` (which tensors
+a gradient call returned: "compute it with a tape" refuses a typed number),
+``probe`` (running a student's
 code under observation), ``judges`` (checks that teach), ``catalogue`` (the
 exercises: questions, hints, solutions).
 """

@@ -21,6 +21,7 @@ EXERCISES = {
         ],
         otherwise="did the tape record both terms? Compute y inside the with block, ask for dy/dx after it, "
         "and compare with your own derivative, term by term.",
+        from_tape=True,
         solution="""
 x = tf.Variable(2.0)
 with tf.GradientTape() as tape:
@@ -192,6 +193,7 @@ lessons.check("05.row", answer)
         "unconnected_gradients= takes a tf.UnconnectedGradients value.",
         mistakes=[([2.0, None], "None is the default: ask the tape for zeros instead.")],
         otherwise="y = x * 2 gives dy/dx from its rule; z never reaches y, so its entry is the zero you asked for.",
+        from_tape=True,
         solution="""
 x, z = tf.Variable(1.0), tf.Variable(1.0)
 with tf.GradientTape() as tape:
@@ -236,16 +238,17 @@ lessons.check("05.batch", answer)
     ),
     # 06
     "06.stopped": Exercise(
-        "d/dx of x**2 * tf.stop_gradient(x) at x = 2?",
-        8.0,
+        "d/dx of x**2 * tf.stop_gradient(x) at x = 1.5, from a tape?",
+        4.5,
         "To the tape, tf.stop_gradient(x) is a number that happens to equal x, not a function of x.",
         mistakes=[
-            (12.0, "that is d(x**3)/dx: the tape does not see the stopped factor as x, so it is not x**3 to it."),
-            (4.0, "that is d(x**2)/dx alone: the stopped factor is a constant, but it still multiplies."),
+            (6.75, "that is d(x**3)/dx: the tape does not see the stopped factor as x, so it is not x**3 to it."),
+            (3.0, "that is d(x**2)/dx alone: the stopped factor is a constant, but it still multiplies."),
         ],
         otherwise="the tape differentiates x**2 only; the stopped factor is a constant with the value of x.",
+        from_tape=True,
         solution="""
-x = tf.Variable(2.0)
+x = tf.Variable(1.5)
 with tf.GradientTape() as tape:
     y = x ** 2 * tf.stop_gradient(x)  # the value is x**3, but the tape sees x**2 * c
 answer = tape.gradient(y, x)           # 2x * c
@@ -324,6 +327,7 @@ lessons.check("06.why_finite", answer)
             (3.0, "one arrival only: x has three uses, and each sends a gradient back."),
         ],
         otherwise="count the uses of x; each sends its own gradient back (for x*x, the other factor), and they add.",
+        from_tape=True,
         solution="""
 x = tf.Variable(3.0)
 with tf.GradientTape() as tape:

@@ -6,6 +6,7 @@ was wrong: before that the student has only the question to think with.
 
 import html
 
+from tapeviz.lessons import provenance
 from tapeviz.lessons.answers import Refused, describe, plain, refuse_text, same
 
 
@@ -16,11 +17,21 @@ class Exercise:
     :class:`~tapeviz.lessons.answers.Refused`); ``mistakes`` pairs values a
     misconception gives with the message that names it, and ``otherwise``
     says what to look at for any other wrong value; ``solution`` is the
-    code for the exercise cell, ending with the check.
+    code for the exercise cell, ending with the check. ``from_tape``: the answer
+    must be what a gradient call returned (a typed number is refused).
     """
 
     def __init__(
-        self, question, expected=None, hint="", judge=None, tolerance=1e-4, solution="", mistakes=(), otherwise=""
+        self,
+        question,
+        expected=None,
+        hint="",
+        judge=None,
+        tolerance=1e-4,
+        solution="",
+        mistakes=(),
+        otherwise="",
+        from_tape=False,
     ):
         self.question = question
         self.expected = expected
@@ -30,6 +41,7 @@ class Exercise:
         self.solution = solution.strip("\n")
         self.mistakes = tuple(mistakes)
         self.otherwise = otherwise  # what to look at when a wrong answer matches no known misconception
+        self.from_tape = from_tape
 
 
 class Feedback:
@@ -105,6 +117,11 @@ def _compare(spec, answer):
     if not isinstance(spec.expected, (str, bool)):
         refuse_text(answer)
     got = plain(answer)
+    if spec.from_tape and not provenance.computed_by_a_tape(answer):
+        raise Refused(
+            f"got {describe(got)}, which no gradient call returned: this exercise asks you to compute it with a "
+            "tape. Answer with what tape.gradient(...) gave (the tensor itself, not a number you typed or .numpy())."
+        )
     if same(got, want, spec.tolerance):
         return True, "that is right."
     for value, message in spec.mistakes:
