@@ -88,7 +88,8 @@ def test_every_tangent_is_the_accumulators_jvp():
     np.testing.assert_allclose(by_object[id(h)], [[0.1297207729179352, -0.3801198781583281]], rtol=1e-12)
     np.testing.assert_allclose(by_object[id(loss)], 0.16432042163133392, rtol=1e-12)
     matmul = next(f for f in steps(animation) if f["card"]["op"] == "MatMul")
-    assert not matmul["card"]["elementwise"] and "from the rule" in matmul["caption"]
+    assert not matmul["card"]["elementwise"] and "computed from the op's rule" in matmul["caption"]
+    assert "VJP" not in matmul["caption"]  # words a student knows, not the implementation's trick
     assert matmul["card"]["rows"][0]["local"]  # the rule's description, in place of a local value
 
 
@@ -280,3 +281,12 @@ def test_predict_mode_asks_for_the_tangent():
     parts["check"].click()
     assert "right first time" in parts["verdict"].value and "dy/dt = 6" in parts["card"].value
     assert "dy/dt = 6" in parts["picture"].value
+
+
+def test_a_forward_card_writes_the_rule_with_the_students_names():
+    w = tf.constant(3.0)
+    with tf.autodiff.ForwardAccumulator(primals=[w], tangents=[tf.constant(1.0)]) as acc:
+        y = w * w
+    animation = export.Animation(acc)
+    mul = next(f for f in steps(animation) if f["card"]["op"] == "Mul")
+    assert mul["card"]["formula"] == "d(w*w)/dw = w", mul["card"]["formula"]

@@ -16,14 +16,20 @@ a trace loaded from JSON has only previews, and its cards show the rules'
 formulas and the previews instead of evaluated local derivatives.
 """
 
-import re
-
 import numpy as np
 
-from tapeviz.core.rules import rule_named
 from tapeviz.viz import format as fmt
 from tapeviz.viz import tangent_card, update_card
-from tapeviz.viz.card_parts import array_of, evaluated_locals, local_shown, named, ratio, value_text, wrt  # noqa: F401  (the cards' shared vocabulary, used by frames and export)
+from tapeviz.viz.card_parts import (  # noqa: F401  (the cards' shared vocabulary, used by frames and export)
+    array_of,
+    evaluated_locals,
+    formula_on_inputs,
+    local_shown,
+    named,
+    ratio,
+    value_text,
+    wrt,
+)
 
 
 def sweep_events(trace, index):
@@ -99,7 +105,7 @@ def step_card(op, step, event, name_of, totals, node_of, skip=()):
         "outputs": outputs,
         "upstream": ", ".join(upstream),
         # The rule written on this op's own inputs: d(b*x)/db = x, d(x**2)/dx = 2*x**(2-1).
-        "formula": _formula_on_inputs(op, step, name_of),
+        "formula": formula_on_inputs(op, [g is not None for g in step["grads"]], name_of),
         "rows": rows,
         "evaluated": described is not None,
     }
@@ -126,21 +132,6 @@ def _underflow(upstream, local, grad):
     except ValueError:  # shapes that do not line up (a summary): nothing to say
         return None
     return fmt.number(float(np.abs(exact[lost]).max())) if lost.any() else None
-
-
-def _formula_on_inputs(op, step, name_of):
-    """The rule's formula on this op's inputs (``d(b*x)/db = x``), only for the inputs that get a gradient."""
-    rule = rule_named(op["name"])
-    symbols = rule.local.symbols if rule is not None and rule.local is not None else ()
-    pieces = op["formula"].split(",  ")
-    wanted = {s for s, g in zip(symbols, step["grads"]) if g is not None}
-    if symbols and wanted:
-        kept = [
-            p for p in pieces if not re.search(r"/d([a-z])\b", p) or re.search(r"/d([a-z])\b", p).group(1) in wanted
-        ]
-        pieces = kept or pieces
-    symbol_of = getattr(name_of, "symbol", name_of)
-    return named(",  ".join(pieces), op["name"], [symbol_of(t) for t in op["inputs"]])
 
 
 def accumulate(totals, node, value, preview, fallback):

@@ -62,6 +62,21 @@ def named(text, primitive_name, input_names):
     return re.sub(r"(?:(?<=/d)([a-z])|(?<![A-Za-z0-9_])([a-z]))(?![A-Za-z0-9_])", swap, text)
 
 
+def formula_on_inputs(op, carried, name_of):
+    """The rule's formula on this op's inputs (``d(b*x)/db = x``), for the inputs that carry a gradient or a
+    tangent (``carried``: one bool per input); a piece that reads the same twice (``w * w``) is shown once."""
+    rule = rule_named(op["name"])
+    symbols = rule.local.symbols if rule is not None and rule.local is not None else ()
+    pieces = op["formula"].split(",  ")
+    wanted = {s for s, flows in zip(symbols, carried) if flows}
+    if symbols and wanted:
+        kept = [p for p in pieces if (m := re.search(r"/d([a-z])\b", p)) is None or m.group(1) in wanted]
+        pieces = kept or pieces
+    symbol_of = getattr(name_of, "symbol", name_of)
+    shown = named(",  ".join(pieces), op["name"], [symbol_of(t) for t in op["inputs"]]).split(",  ")
+    return ",  ".join(dict.fromkeys(shown))
+
+
 def ratio(top, bottom):
     """``dy/dx`` for one-letter names, ``d(loss)/d(w)`` for longer ones; ``d(dy)/dx`` for a second order."""
     return f"d{_wrapped(top)}/d{_wrapped(bottom)}"

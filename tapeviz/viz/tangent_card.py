@@ -7,8 +7,8 @@ at the recorded values (derived from the op's rule, as on the reverse card:
 ``2*x = 6``), their product (``6 x 1 = 6``), and the sum over the inputs: the output's tangent (``3 + 3 = 6`` for ``x * x``).
 
 An op whose derivative is not elementwise (a matmul, a reshape) gets the
-rule's formula and the output's tangent the library computed for it (the
-double-VJP trick on that op's rule, :func:`tapeviz.core.forward.op_jvp`).
+rule's formula and the output's tangent the library computed for it (from
+that op's gradient rule, applied twice: :func:`tapeviz.core.forward.op_jvp`).
 
 A card is plain data (a dict of strings) like the reverse one, and
 :mod:`tapeviz.viz.card`'s ``text`` and ``html`` hand a forward card to the
@@ -87,7 +87,7 @@ def step_card(op, entry, tangents_in, tangents_out, name_of):
         "outputs": ", ".join(outputs) or op["id"],
         "names": outputs,
         "values": values,
-        "formula": op["formula"],
+        "formula": cards.formula_on_inputs(op, [t is not None for t in tangents_in], name_of),
         "rows": rows,
         "totals": totals,
         "sum": summed,
@@ -119,7 +119,7 @@ def total_text(card):
         elif card["elementwise"]:
             parts.append(f"{rate(name)} = {total}")
         else:
-            parts.append(f"{rate(name)} = {total} (J{TIMES}tangent, from the rule by the double-VJP trick)")
+            parts.append(f"{rate(name)} = {total} (the Jacobian {TIMES} the tangent, computed from the op's rule)")
     return "; ".join(parts)
 
 
