@@ -165,6 +165,8 @@ api_modules = [
     ("tapeviz.keras.datasets", "tapeviz.keras.datasets", "Real data sets shipped by installed packages."),
     ("tapeviz.keras.saving", "tapeviz.keras.saving", "``tf.keras.saving``: the ``.keras`` file format."),
     ("tapeviz.keras.utils", "tapeviz.keras.utils", "``tf.keras.utils``."),
+    ("tapeviz.keras.config", "tapeviz.keras.config", "``keras.config``: floatx, epsilon, image layout, caps on fit."),
+    ("tapeviz.keras.backend", "tapeviz.keras.backend", "``keras.backend``: dtype names and promotion, uids."),
     ("tapeviz.events", "tapeviz.events (the hook bus)", "Listen to what tapes record and sweep: see :doc:`../hooks`."),
     ("tapeviz.viz", "tapeviz.viz (the visualizer)", "Graphs, players, explanations, memory views."),
     ("tapeviz.backend", "tapeviz.backend", "The array backend (NumPy, or CuPy on a GPU)."),

@@ -8,7 +8,9 @@ or ``compile``/``fit``) and TensorFlow's guides run unchanged.
 # serializables registers the classes and functions a saved file may name.
 from tapeviz.keras import (  # noqa: F401
     activations,
+    backend,
     callbacks,
+    config,
     constraints,
     datasets,
     initializers,
@@ -57,6 +59,8 @@ preprocessing = _Namespace(
 
 __all__ = [
     "activations",
+    "backend",
+    "config",
     "callbacks",
     "constraints",
     "datasets",

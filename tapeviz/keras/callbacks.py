@@ -17,6 +17,8 @@ import warnings
 
 import numpy as np
 
+from tapeviz.keras.progbar import print_message
+
 __all__ = [
     "Callback",
     "CallbackList",
@@ -353,10 +355,10 @@ class EarlyStopping(MonitorCallback):
 
     def on_train_end(self, logs=None):
         if self.stopped_epoch > 0 and self.verbose > 0:
-            print(f"Epoch {self.stopped_epoch + 1}: early stopping")
+            print_message(f"Epoch {self.stopped_epoch + 1}: early stopping")
         if self.restore_best_weights and self.best_weights is not None:
             if self.verbose > 0:
-                print(f"Restoring model weights from the end of the best epoch: {self.best_epoch + 1}.")
+                print_message(f"Restoring model weights from the end of the best epoch: {self.best_epoch + 1}.")
             self.model.set_weights(self.best_weights)
 
     def get_monitor_value(self, logs):
@@ -422,7 +424,7 @@ class ReduceLROnPlateau(MonitorCallback):
             new_lr = max(old_lr * self.factor, self.min_lr)
             optimizer.learning_rate = new_lr
             if self.verbose > 0:
-                print(f"\nEpoch {epoch + 1}: ReduceLROnPlateau reducing learning rate to {new_lr}.")
+                print_message(f"\nEpoch {epoch + 1}: ReduceLROnPlateau reducing learning rate to {new_lr}.")
             return True
         return False
 
@@ -472,7 +474,7 @@ class LearningRateScheduler(Callback):
             raise ValueError(f"The output of the `schedule` function should be a float. Got: {learning_rate}")
         optimizer.learning_rate = learning_rate
         if self.verbose > 0:
-            print(f"\nEpoch {epoch + 1}: LearningRateScheduler setting learning rate to {learning_rate}.")
+            print_message(f"\nEpoch {epoch + 1}: LearningRateScheduler setting learning rate to {learning_rate}.")
 
     def on_epoch_end(self, epoch, logs=None):
         if logs is not None:
@@ -604,7 +606,7 @@ class ModelCheckpoint(MonitorCallback):
         logs = logs or {}
         if not self.save_best_only:
             if self.verbose > 0:
-                print(f"\nEpoch {epoch + 1}: saving model to {filepath}")
+                print_message(f"\nEpoch {epoch + 1}: saving model to {filepath}")
             return True
         current = logs.get(self.monitor)
         if current is None:
@@ -615,13 +617,13 @@ class ModelCheckpoint(MonitorCallback):
         best = "None" if self.best is None else f"{self.best:.5f}"
         if self._is_improvement(current, self.best):
             if self.verbose > 0:
-                print(
+                print_message(
                     f"\nEpoch {epoch + 1}: {self.monitor} improved from {best} to {current:.5f}, saving model to {filepath}"
                 )
             self.best = current
             return True
         if self.verbose > 0:
-            print(f"\nEpoch {epoch + 1}: {self.monitor} did not improve from {best}")
+            print_message(f"\nEpoch {epoch + 1}: {self.monitor} did not improve from {best}")
         return False
 
     def _get_file_path(self, epoch, batch, logs):
@@ -649,7 +651,7 @@ class ModelCheckpoint(MonitorCallback):
         else:
             self.model.save(filepath, overwrite=True)
         if self.verbose > 0:
-            print(f"\nEpoch {epoch + 1}: finished saving model to {filepath}")
+            print_message(f"\nEpoch {epoch + 1}: finished saving model to {filepath}")
 
 
 class TerminateOnNaN(Callback):
@@ -666,7 +668,7 @@ class TerminateOnNaN(Callback):
                 raise RuntimeError(
                     f"NaN or Inf loss encountered at batch {batch}. Loss value: {loss}. Terminating training immediately."
                 )
-            print(f"Batch {batch}: Invalid loss, terminating training")
+            print_message(f"Batch {batch}: Invalid loss, terminating training")
             self.model.stop_training = True
 
 

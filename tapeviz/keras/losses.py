@@ -13,6 +13,7 @@ from tapeviz.core.primitives.math import cast
 from tapeviz.core.records import RecordsInit
 from tapeviz.core.scopes import name_scope
 from tapeviz.core.tensor import Tensor, convert_to_tensor
+from tapeviz.keras.config import epsilon
 from tapeviz.keras.registry import resolve
 
 __all__ = [
@@ -63,8 +64,6 @@ __all__ = [
     "MSE",
     "MAE",
 ]
-
-EPSILON = 1e-7  # keras.backend.epsilon()
 
 
 def _tensor(value, dtype=None):
@@ -122,7 +121,7 @@ def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, 
     if from_logits:
         values = tf_nn.sigmoid_cross_entropy_with_logits(labels=y_true, logits=y_pred)
     else:
-        p = tf_math.clip_by_value(y_pred, EPSILON, 1.0 - EPSILON)
+        p = tf_math.clip_by_value(y_pred, epsilon(), 1.0 - epsilon())
         values = -(y_true * tf_math.log(p) + (1 - y_true) * tf_math.log(1 - p))
     return tf_math.reduce_mean(values, axis=axis)
 
@@ -146,7 +145,7 @@ def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=
     if from_logits:
         return tf_nn.softmax_cross_entropy_with_logits(labels=y_true, logits=y_pred, axis=axis)
     p = y_pred / tf_math.reduce_sum(y_pred, axis=axis, keepdims=True)
-    p = tf_math.clip_by_value(p, EPSILON, 1.0 - EPSILON)
+    p = tf_math.clip_by_value(p, epsilon(), 1.0 - epsilon())
     return -tf_math.reduce_sum(y_true * tf_math.log(p), axis=axis)
 
 
@@ -168,7 +167,7 @@ def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, axis=-1, 
             "Arguments `target` and `output` must have the same shape up until the last dimension: "
             f"target.shape={tuple(y_true.shape)}, output.shape={tuple(y_pred.shape)}"
         )
-    logits = y_pred if from_logits else tf_math.log(tf_math.clip_by_value(y_pred, EPSILON, 1 - EPSILON))
+    logits = y_pred if from_logits else tf_math.log(tf_math.clip_by_value(y_pred, epsilon(), 1 - epsilon()))
     return tf_nn.sparse_softmax_cross_entropy_with_logits(labels=y_true, logits=logits)
 
 
@@ -189,7 +188,7 @@ def mean_absolute_percentage_error(y_true, y_pred):
     """100 * mean(|y_true - y_pred| / max(|y_true|, eps)) over the last axis."""
     ops = _ops()
     y_true, y_pred = _pair(y_true, y_pred)
-    diff = ops.abs((y_true - y_pred) / ops.maximum(ops.abs(y_true), EPSILON))
+    diff = ops.abs((y_true - y_pred) / ops.maximum(ops.abs(y_true), epsilon()))
     return 100.0 * ops.mean(diff, axis=-1)
 
 
@@ -197,8 +196,8 @@ def mean_squared_logarithmic_error(y_true, y_pred):
     """mean((log(max(y_pred, eps) + 1) - log(max(y_true, eps) + 1))**2) over the last axis."""
     ops = _ops()
     y_true, y_pred = _pair(y_true, y_pred)
-    first = ops.log(ops.maximum(y_pred, EPSILON) + 1.0)
-    second = ops.log(ops.maximum(y_true, EPSILON) + 1.0)
+    first = ops.log(ops.maximum(y_pred, epsilon()) + 1.0)
+    second = ops.log(ops.maximum(y_true, epsilon()) + 1.0)
     return ops.mean(ops.square(first - second), axis=-1)
 
 
@@ -243,8 +242,8 @@ def kl_divergence(y_true, y_pred):
     """sum(y_true * log(y_true / y_pred)) over the last axis, both clipped to [eps, 1]."""
     ops = _ops()
     y_true, y_pred = _pair(y_true, y_pred)
-    y_true = ops.clip(y_true, EPSILON, 1.0)
-    y_pred = ops.clip(y_pred, EPSILON, 1.0)
+    y_true = ops.clip(y_true, epsilon(), 1.0)
+    y_pred = ops.clip(y_pred, epsilon(), 1.0)
     return ops.sum(y_true * ops.log(y_true / y_pred), axis=-1)
 
 
@@ -252,7 +251,7 @@ def poisson(y_true, y_pred):
     """mean(y_pred - y_true * log(y_pred + eps)) over the last axis."""
     ops = _ops()
     y_true, y_pred = _pair(y_true, y_pred)
-    return ops.mean(y_pred - y_true * ops.log(y_pred + EPSILON), axis=-1)
+    return ops.mean(y_pred - y_true * ops.log(y_pred + epsilon()), axis=-1)
 
 
 _LOG_2 = 0.6931471805599453  # log(2)
@@ -272,7 +271,7 @@ def dice(y_true, y_pred, axis=None):
     y_pred = ops.convert_to_tensor(y_pred)
     y_true = ops.cast(y_true, y_pred.dtype.name)
     intersection = ops.sum(y_true * y_pred, axis=axis)
-    return 1.0 - 2.0 * intersection / (ops.sum(y_true, axis=axis) + ops.sum(y_pred, axis=axis) + EPSILON)
+    return 1.0 - 2.0 * intersection / (ops.sum(y_true, axis=axis) + ops.sum(y_pred, axis=axis) + epsilon())
 
 
 def tversky(y_true, y_pred, alpha=0.5, beta=0.5, axis=None):
@@ -283,7 +282,7 @@ def tversky(y_true, y_pred, alpha=0.5, beta=0.5, axis=None):
     intersection = ops.sum(y_true * y_pred, axis=axis)
     false_positives = ops.sum((1.0 - y_pred) * y_true, axis=axis)
     false_negatives = ops.sum(y_pred * (1.0 - y_true), axis=axis)
-    return 1.0 - intersection / (intersection + false_positives * alpha + false_negatives * beta + EPSILON)
+    return 1.0 - intersection / (intersection + false_positives * alpha + false_negatives * beta + epsilon())
 
 
 def binary_focal_crossentropy(
@@ -316,7 +315,7 @@ def categorical_focal_crossentropy(
         y_true = y_true * (1.0 - label_smoothing) + label_smoothing / y_true.shape[-1]
     if from_logits:
         y_pred = ops.softmax(y_pred, axis=axis)
-    output = ops.clip(y_pred / ops.sum(y_pred, axis=axis, keepdims=True), EPSILON, 1.0 - EPSILON)
+    output = ops.clip(y_pred / ops.sum(y_pred, axis=axis, keepdims=True), epsilon(), 1.0 - epsilon())
     cce = -y_true * ops.log(output)
     return ops.sum(ops.power(1.0 - output, gamma) * alpha * cce, axis=axis)
 

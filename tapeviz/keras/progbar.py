@@ -4,8 +4,41 @@ Plain text with carriage returns, so it works in terminals and notebooks
 alike and needs no extra package.
 """
 
+import logging
+import re
 import sys
 import time
+
+from tapeviz.keras import config
+
+
+class _LoggingStream:
+    """Where progress goes after ``keras.config.disable_interactive_logging()``: each finished line, as it
+    last read (a bar's redraws behind ``\\r`` are dropped), to the ``keras`` logger at level INFO."""
+
+    def __init__(self):
+        self._line = ""
+
+    def write(self, text):
+        for piece in re.split(r"(\n)", text):
+            if piece == "\n":
+                logging.getLogger("keras").info(self._line.rsplit("\r", 1)[-1])
+                self._line = ""
+            else:
+                self._line += piece
+
+    def flush(self):
+        pass
+
+
+def output_stream():
+    """Standard output while interactive logging is on (Keras's default), else the ``keras`` logger."""
+    return sys.stdout if config.is_interactive_logging_enabled() else _LoggingStream()
+
+
+def print_message(*values):
+    """``print`` for what training says (epochs, callbacks' notes): where ``output_stream()`` sends it."""
+    print(*values, file=output_stream())
 
 
 def format_logs(logs):
@@ -39,7 +72,7 @@ class Progbar:
         self.target = target
         self.width = width
         self.interval = interval
-        self.stream = stream or sys.stdout
+        self.stream = stream or output_stream()
         self.start = time.perf_counter()
         self._last = 0.0
 

@@ -14,6 +14,7 @@ time::
 """
 
 import time
+import warnings
 
 import numpy as np
 
@@ -23,12 +24,13 @@ from tapeviz.core import nest, state
 from tapeviz.core.tape import GradientTape
 from tapeviz.core.tensor import Tensor, is_tensor, to_array
 from tapeviz.data import Dataset
+from tapeviz.keras import config
 from tapeviz.keras import losses as losses_module
 from tapeviz.keras import metrics as metrics_module
 from tapeviz.keras import optimizers as optimizers_module
 from tapeviz.keras.callbacks import CallbackList
 from tapeviz.keras.multi_output import MultiOutputLoss, output_metrics
-from tapeviz.keras.progbar import Progbar, summary_line
+from tapeviz.keras.progbar import Progbar, print_message, summary_line
 
 
 def _rows(data):
@@ -377,6 +379,7 @@ class Trainer:
             validation_data = (_take(x, slice(cut, None)), _take(y, slice(cut, None)))
             x, y = _take(x, slice(0, cut)), _take(y, slice(0, cut))
         verbose = _verbosity(verbose)
+        epochs, steps_per_epoch = _capped(epochs, steps_per_epoch)
         if not isinstance(callbacks, CallbackList):
             callbacks = CallbackList(callbacks, add_history=True, model=self, verbose=verbose, epochs=epochs)
         self.stop_training = False
@@ -391,7 +394,7 @@ class Trainer:
             if epoch == initial_epoch:
                 callbacks.set_params({"verbose": verbose, "epochs": epochs, "steps": count})
             if verbose in (1, 2):
-                print(f"Epoch {epoch + 1}/{epochs}")
+                print_message(f"Epoch {epoch + 1}/{epochs}")
             bar = Progbar(count) if verbose == 1 else None
             started = time.perf_counter()
             logs, step = {}, 0
@@ -416,7 +419,7 @@ class Trainer:
             if bar is not None:
                 bar.finish(step, logs)
             elif verbose == 2:
-                print(summary_line(step, count, time.perf_counter() - started, logs))
+                print_message(summary_line(step, count, time.perf_counter() - started, logs))
             callbacks.on_epoch_end(epoch, logs)
             training_logs = logs
             if self.stop_training:
@@ -492,7 +495,7 @@ class Trainer:
         if bar is not None:
             bar.finish(step, logs)
         elif verbose == 2:
-            print(summary_line(step, count, time.perf_counter() - started, logs))
+            print_message(summary_line(step, count, time.perf_counter() - started, logs))
         callbacks.on_test_end(logs)
         return logs if return_dict else _flat_logs(logs)
 
@@ -549,7 +552,7 @@ class Trainer:
         if bar is not None:
             bar.finish(step)
         elif verbose == 2:
-            print(summary_line(step, count, time.perf_counter() - started))
+            print_message(summary_line(step, count, time.perf_counter() - started))
         callbacks.on_predict_end()
         if not outputs:
             raise ValueError(
@@ -586,3 +589,16 @@ def _flat_logs(logs):
 
 def _to_numpy(outputs):
     return nest.map_structure(lambda t: t.numpy() if isinstance(t, Tensor) else np.asarray(t), outputs)
+
+
+def _capped(epochs, steps_per_epoch):
+    """``fit``'s epochs and steps per epoch under ``keras.config``'s caps, warning where they cut (as Keras)."""
+    most = config.max_epochs()
+    if most is not None and epochs > most:
+        warnings.warn(f"Limiting epochs to {most}", stacklevel=3)
+        epochs = most
+    most = config.max_steps_per_epoch()
+    if most is not None and (steps_per_epoch is None or steps_per_epoch > most):
+        warnings.warn(f"Limiting steps_per_epoch to {most}", stacklevel=3)
+        steps_per_epoch = most
+    return epochs, steps_per_epoch

@@ -22,7 +22,7 @@ from tapeviz.core.primitives.math import cast
 from tapeviz.core.records import RecordsInit
 from tapeviz.core.scopes import name_scope
 from tapeviz.core.tensor import Tensor, Variable, convert_to_tensor, tensor_id, to_array
-from tapeviz.keras import constraints, initializers, masking, regularizers
+from tapeviz.keras import config, constraints, initializers, masking, regularizers
 from tapeviz.keras.variables import Variable as KerasVariable
 from tapeviz.keras.variables import path_entries, path_scope
 
@@ -38,6 +38,11 @@ _FLOAT32 = np.dtype(np.float32)
 def snake_case(name):
     name = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", name)
     return re.sub(r"([a-z])([A-Z])", r"\1_\2", name).lower()
+
+
+def reset_names():
+    """Forget the layer names handed out (``keras.backend.clear_session``): the next Dense is 'dense' again."""
+    _names.clear()
 
 
 def unique_name(base):
@@ -116,19 +121,25 @@ def _accepts(fn, argument):
     return _ACCEPTS[key]
 
 
-def _autocast(value):
-    """Inputs as Tensors; floating ones in float32, as Keras casts to the layer's dtype."""
+def _autocast(value, dtype=_FLOAT32):
+    """Inputs as Tensors; floating ones in the layer's float ``dtype`` (a NumPy dtype), as Keras casts them."""
     if isinstance(value, Tensor):
-        if to_array(value).dtype != _FLOAT32 and value.dtype.is_floating:
-            return cast(value, "float32")
+        if to_array(value).dtype != dtype and value.dtype.is_floating:
+            return cast(value, dtype.name)
         return value
     if isinstance(value, Variable):
         value = value.read_value()
-        return _autocast(value)
+        return _autocast(value, dtype)
     array = value if B.is_array(value) else np.asarray(value)  # a device array stays on the device
     if array.dtype.kind == "f":
-        return convert_to_tensor(array.astype(np.float32, copy=False))
+        return convert_to_tensor(array.astype(dtype, copy=False))
     return convert_to_tensor(value)
+
+
+def _float_dtype(name):
+    """The NumPy dtype floating inputs are cast to for a layer of dtype ``name`` (float32 for non-floats)."""
+    dtype = np.dtype(name) if name in ("float16", "float64") else _FLOAT32
+    return dtype
 
 
 class Layer(RecordsInit):
@@ -173,7 +184,7 @@ class Layer(RecordsInit):
         self._trainable = bool(trainable)
         self.built = False
         self.input_spec = None
-        self._dtype = "float32" if dtype is None else getattr(dtype, "name", dtype)
+        self._dtype = config.default_dtype() if dtype is None else getattr(dtype, "name", dtype)
         if input_dim is not None and input_shape is None:
             input_shape = (input_dim,)
         self._input_shape_arg = tuple(input_shape) if input_shape is not None else None
@@ -259,6 +270,20 @@ class Layer(RecordsInit):
         variable.regularizer = regularizers.get(regularizer)
         variable.constraint = constraints.get(constraint)
         return variable
+
+    @property
+    def dtype(self):
+        """The dtype of the layer's weights, as a string (``"float32"``; ``keras.config.floatx()`` by default)."""
+        return self._dtype
+
+    @property
+    def variable_dtype(self):
+        return self._dtype
+
+    @property
+    def compute_dtype(self):
+        """The dtype the layer computes in: its weights' (tapeviz has no mixed-precision policies yet)."""
+        return self._dtype
 
     @property
     def trainable(self):
@@ -388,12 +413,13 @@ class Layer(RecordsInit):
         return cast(inputs, self._dtype)
 
     def __call__(self, inputs, *args, **kwargs):
+        dtype = _FLOAT32 if self._dtype == "float32" else _float_dtype(self._dtype)
         if type(inputs) is Tensor:  # the common case: no structure to walk
-            inputs = first = _autocast(inputs)
+            inputs = first = _autocast(inputs, dtype)
         else:
             if _is_symbolic(inputs):
                 return self._call_symbolic(inputs, *args, **kwargs)
-            inputs = nest.map_structure(_autocast, inputs)
+            inputs = nest.map_structure(lambda value: _autocast(value, dtype), inputs)
             first = nest.flatten(inputs)[0]
         paths = path_entries()  # nested layers built inside this call live under its name
         paths.append((self.name, self))

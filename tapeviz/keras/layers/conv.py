@@ -3,7 +3,7 @@
 from tapeviz import nn as _nn
 from tapeviz.core.primitives import conv as _conv
 from tapeviz.core.primitives.array import pad as _pad_op
-from tapeviz.keras import activations, initializers
+from tapeviz.keras import activations, config, initializers
 from tapeviz.keras.layers.base import InputSpec, Layer
 
 
@@ -23,13 +23,14 @@ def checked_padding(padding, allowed=("valid", "same")):
 
 def require_channels_last(data_format, layer):
     """Refuse a data_format other than channels_last, naming ``layer``."""
-    if data_format not in (None, "channels_last"):
+    if (data_format or config.image_data_format()) != "channels_last":
         raise ValueError(f"tapeviz's {layer} supports data_format='channels_last' only.")
 
 
 def _nn_format(data_format):
     """Keras's data_format as tf.nn's: 'NHWC' (channels_last, the default) or 'NCHW'."""
-    if data_format not in (None, "channels_last", "channels_first"):
+    data_format = data_format or config.image_data_format()  # keras.config's default when not given
+    if data_format not in ("channels_last", "channels_first"):
         raise ValueError(
             f"The `data_format` argument must be one of 'channels_first', 'channels_last'. Received: {data_format}"
         )
@@ -127,8 +128,7 @@ class MaxPooling2D(Layer):
 
     def __init__(self, pool_size=(2, 2), strides=None, padding="valid", data_format=None, **kwargs):
         super().__init__(**kwargs)
-        if data_format not in (None, "channels_last"):
-            raise ValueError("tapeviz's MaxPooling2D supports data_format='channels_last' (NHWC) only.")
+        require_channels_last(data_format, "MaxPooling2D")
         self.pool_size = pair(pool_size)
         self.strides = self.pool_size if strides is None else pair(strides)
         self.padding = checked_padding(padding)

@@ -25,6 +25,7 @@ import warnings
 import numpy as np
 
 from tapeviz.core.records import RecordsInit, init_args
+from tapeviz.keras import config as keras_config
 from tapeviz.keras.saving import registry
 from tapeviz.keras.saving.registry import register_keras_serializable
 
@@ -143,7 +144,7 @@ class _Reader:
         raise ValueError(f"Unrecognised entry in a .keras config: {sorted(data)}")
 
     def _lambda(self, data):
-        if self.safe_mode:
+        if self.safe_mode and not keras_config.unsafe_deserialization_enabled():
             raise ValueError(LAMBDA_REFUSED)
         try:
             code = marshal.loads(base64.b64decode(data["code"]))

@@ -1,0 +1,236 @@
+"""``keras.config``: the settings Keras 3 keeps for the whole process.
+
+The default float type of new layers (``floatx``), the fuzz factor of the
+losses (``epsilon``), the layout convolutions assume (``image_data_format``),
+whether a saved lambda may run (``enable_unsafe_deserialization``), caps on
+``fit`` (``set_max_epochs``, ``set_max_steps_per_epoch``), and switches that
+only say what they are set to here (traceback filtering, flash attention:
+NumPy has neither). tapeviz plays the part of Keras's TensorFlow backend, so
+``backend()`` is ``"tensorflow"`` and cannot be switched.
+"""
+
+_FLOATX = ("float16", "bfloat16", "float32", "float64")
+_FORMATS = ("channels_first", "channels_last")
+
+
+class _Settings:
+    floatx = "float32"
+    epsilon = 1e-7
+    image_data_format = "channels_last"
+    unsafe_deserialization = False
+    interactive_logging = True
+    traceback_filtering = True
+    flash_attention = None  # Keras's "not decided": each layer picks
+    max_epochs = None
+    max_steps_per_epoch = None
+    dtype_policy = None  # None: a policy named after floatx()
+
+
+_settings = _Settings()
+
+
+def floatx():
+    """The default float type of new layers' weights and computations, as a string (``"float32"``)."""
+    return _settings.floatx
+
+
+def set_floatx(value):
+    """Set the default float type: one of ``float16``, ``bfloat16``, ``float32``, ``float64``.
+
+    Raises:
+        ValueError: any other value (Keras's message).
+    """
+    value = str(getattr(value, "name", value))
+    if value not in _FLOATX:
+        raise ValueError(f"Unknown `floatx` value: {value}. Expected one of {set(_FLOATX)}")
+    _settings.floatx = value
+
+
+def epsilon():
+    """The fuzz factor the losses clip probabilities with (``1e-07``)."""
+    return _settings.epsilon
+
+
+def set_epsilon(value):
+    """Set the fuzz factor (``keras.losses`` clip probabilities to ``[epsilon, 1 - epsilon]``)."""
+    _settings.epsilon = float(value)
+
+
+def image_data_format():
+    """``"channels_last"`` (NHWC, the default) or ``"channels_first"``: what convolutions assume."""
+    return _settings.image_data_format
+
+
+def set_image_data_format(data_format):
+    """Set the layout new convolution and pooling layers assume when given no ``data_format``.
+
+    Raises:
+        ValueError: a value other than ``channels_first`` / ``channels_last`` (Keras's message).
+    """
+    value = str(data_format).lower()
+    if value not in _FORMATS:
+        raise ValueError(
+            f"The `data_format` argument must be one of {set(_FORMATS)}. Received: data_format={data_format}"
+        )
+    _settings.image_data_format = value
+
+
+def backend():
+    """``"tensorflow"``: tapeviz answers to code written for Keras on TensorFlow."""
+    return "tensorflow"
+
+
+def set_backend(backend):
+    """Keras 3 switches between JAX, PyTorch and TensorFlow; tapeviz is the TensorFlow one only.
+
+    Raises:
+        ValueError: any backend but ``"tensorflow"``.
+    """
+    if backend != "tensorflow":
+        raise ValueError(
+            f"tapeviz runs Keras code as the TensorFlow backend does and cannot switch to {backend!r}. "
+            "Run that program with real Keras (pip install keras) to use another backend."
+        )
+
+
+def enable_unsafe_deserialization():
+    """Let ``load_model`` rebuild saved lambdas (Python code in the file) without ``safe_mode=False``."""
+    _settings.unsafe_deserialization = True
+
+
+def unsafe_deserialization_enabled():
+    """Whether ``enable_unsafe_deserialization()`` was called (saving reads it)."""
+    return _settings.unsafe_deserialization
+
+
+def enable_interactive_logging():
+    """Progress bars and lines of ``fit`` / ``evaluate`` / ``predict`` go to the terminal (the default)."""
+    _settings.interactive_logging = True
+
+
+def disable_interactive_logging():
+    """Send ``fit``'s progress lines to Python's ``logging`` (logger ``keras``, level INFO) instead."""
+    _settings.interactive_logging = False
+
+
+def is_interactive_logging_enabled():
+    """Whether ``fit`` prints to the terminal (True, the default) or logs (after ``disable_interactive_logging``)."""
+    return _settings.interactive_logging
+
+
+def enable_traceback_filtering():
+    """Kept for Keras code; tapeviz's tracebacks are never filtered (every frame is Python you can read)."""
+    _settings.traceback_filtering = True
+
+
+def disable_traceback_filtering():
+    """Kept for Keras code: tapeviz never filters tracebacks; this only changes what the query answers."""
+    _settings.traceback_filtering = False
+
+
+def is_traceback_filtering_enabled():
+    """What ``enable_`` / ``disable_traceback_filtering`` last set (True at start, as Keras)."""
+    return _settings.traceback_filtering
+
+
+def enable_flash_attention():
+    """Kept for Keras code: attention on NumPy has no flash kernel, so this changes no number."""
+    _settings.flash_attention = True
+
+
+def disable_flash_attention():
+    """Kept for Keras code (no flash kernel on NumPy); ``is_flash_attention_enabled()`` then answers False."""
+    _settings.flash_attention = False
+
+
+def is_flash_attention_enabled():
+    """True or False once set; None (as Keras) while each layer decides."""
+    return _settings.flash_attention
+
+
+def is_nnx_enabled():
+    """False: Flax NNX belongs to Keras's JAX backend."""
+    return False
+
+
+def set_max_epochs(max_epochs):
+    """Cap the epochs of every ``fit`` (None: no cap); ``fit`` warns when it cuts, as Keras."""
+    _settings.max_epochs = None if max_epochs is None else int(max_epochs)
+
+
+def max_epochs():
+    """The cap ``set_max_epochs`` put on ``fit``'s epochs, or None."""
+    return _settings.max_epochs
+
+
+def set_max_steps_per_epoch(max_steps_per_epoch):
+    """Cap the batches of each epoch of ``fit`` (None: no cap)."""
+    _settings.max_steps_per_epoch = None if max_steps_per_epoch is None else int(max_steps_per_epoch)
+
+
+def max_steps_per_epoch():
+    """The cap ``set_max_steps_per_epoch`` put on each epoch's batches, or None."""
+    return _settings.max_steps_per_epoch
+
+
+class DTypePolicy:
+    """A dtype policy: ``name``, the ``variable_dtype`` weights are kept in and the ``compute_dtype``.
+
+    tapeviz computes in one dtype, so both are the policy's own (no ``mixed_*`` policies yet).
+    """
+
+    def __init__(self, name=None):
+        name = floatx() if name is None else str(getattr(name, "name", name))
+        if name not in _FLOATX:
+            raise ValueError(
+                f"tapeviz supports the dtype policies {', '.join(_FLOATX)} (one dtype for weights and "
+                f"computations); got {name!r}. Mixed precision ('mixed_float16') is not available yet."
+            )
+        self.name = self.variable_dtype = self.compute_dtype = name
+
+    def __repr__(self):
+        return f'<DTypePolicy "{self.name}">'
+
+
+def dtype_policy():
+    """The global dtype policy: the one set with ``set_dtype_policy``, else one named after ``floatx()``."""
+    return _settings.dtype_policy or DTypePolicy(floatx())
+
+
+def set_dtype_policy(policy):
+    """Set the global dtype policy (a name such as ``"float64"`` or a ``DTypePolicy``); new layers use it."""
+    _settings.dtype_policy = policy if isinstance(policy, DTypePolicy) else DTypePolicy(policy)
+
+
+def default_dtype():
+    """The dtype a new layer takes when given none: the global policy's (``floatx()`` unless set)."""
+    return dtype_policy().compute_dtype
+
+
+__all__ = [
+    "backend",
+    "set_backend",
+    "floatx",
+    "set_floatx",
+    "epsilon",
+    "set_epsilon",
+    "image_data_format",
+    "set_image_data_format",
+    "enable_unsafe_deserialization",
+    "enable_interactive_logging",
+    "disable_interactive_logging",
+    "is_interactive_logging_enabled",
+    "enable_traceback_filtering",
+    "disable_traceback_filtering",
+    "is_traceback_filtering_enabled",
+    "enable_flash_attention",
+    "disable_flash_attention",
+    "is_flash_attention_enabled",
+    "is_nnx_enabled",
+    "set_max_epochs",
+    "max_epochs",
+    "set_max_steps_per_epoch",
+    "max_steps_per_epoch",
+    "dtype_policy",
+    "set_dtype_policy",
+]
