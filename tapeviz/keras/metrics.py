@@ -7,9 +7,11 @@ values directly.
 import numpy as np
 
 from tapeviz import backend as B
-from tapeviz.core.records import RecordsInit
-from tapeviz.core.tensor import Tensor, Variable, is_tensor, to_array
-from tapeviz.core.tracing import host_call
+from tapeviz.core.tensor import Tensor, to_array
+from tapeviz.keras.auc_metric import AUC
+from tapeviz.keras.f_score_metrics import F1Score, FBetaScore
+from tapeviz.keras.iou_metrics import BinaryIoU, IoU, MeanIoU, OneHotIoU, OneHotMeanIoU
+from tapeviz.keras.metric_base import Metric, host_array, squeeze_like
 from tapeviz.keras.registry import resolve
 
 __all__ = [
@@ -69,6 +71,14 @@ __all__ = [
     "PearsonCorrelation",
     "ConcordanceCorrelation",
     "R2Score",
+    "AUC",
+    "F1Score",
+    "FBetaScore",
+    "IoU",
+    "BinaryIoU",
+    "MeanIoU",
+    "OneHotIoU",
+    "OneHotMeanIoU",
     "top_k_categorical_accuracy",
     "sparse_top_k_categorical_accuracy",
     "get",
@@ -77,110 +87,29 @@ __all__ = [
 ]
 
 
-def _np(value):
-    """A tensor, variable or array-like as a host NumPy array."""
-    if is_tensor(value):
-        value = to_array(value)
-    return B.to_numpy(value) if not isinstance(value, (list, tuple, int, float)) else np.asarray(value)
-
-
-def _squeeze_like(y_true, y_pred):
-    if y_true.ndim == y_pred.ndim + 1 and y_true.shape[-1] == 1:
-        y_true = y_true[..., 0]
-    elif y_pred.ndim == y_true.ndim + 1 and y_pred.shape[-1] == 1:
-        y_pred = y_pred[..., 0]
-    return y_true, y_pred
-
-
 def accuracy(y_true, y_pred):
     """1.0 where y_true == y_pred exactly, else 0.0."""
-    y_true, y_pred = _squeeze_like(_np(y_true), _np(y_pred))
+    y_true, y_pred = squeeze_like(host_array(y_true), host_array(y_pred))
     return (y_true == y_pred.astype(y_true.dtype)).astype(np.float32)
 
 
 def binary_accuracy(y_true, y_pred, threshold=0.5):
     """1.0 where (y_pred > threshold) == y_true, elementwise (Keras 3; the metric averages over all)."""
-    y_true, y_pred = _squeeze_like(_np(y_true), _np(y_pred))
+    y_true, y_pred = squeeze_like(host_array(y_true), host_array(y_pred))
     return (y_true == (y_pred > threshold).astype(y_true.dtype)).astype(np.float32)
 
 
 def categorical_accuracy(y_true, y_pred):
     """1.0 where argmax(y_pred) == argmax(y_true) (one-hot labels)."""
-    return (np.argmax(_np(y_true), axis=-1) == np.argmax(_np(y_pred), axis=-1)).astype(np.float32)
+    return (np.argmax(host_array(y_true), axis=-1) == np.argmax(host_array(y_pred), axis=-1)).astype(np.float32)
 
 
 def sparse_categorical_accuracy(y_true, y_pred):
     """1.0 where argmax(y_pred) equals the integer label."""
-    y_true, y_pred = _np(y_true), _np(y_pred)
+    y_true, y_pred = host_array(y_true), host_array(y_pred)
     if y_true.ndim == y_pred.ndim and y_true.shape[-1] == 1:
         y_true = y_true[..., 0]
     return (np.argmax(y_pred, axis=-1) == y_true.astype(np.int64)).astype(np.float32)
-
-
-class Metric(RecordsInit):
-    """Base class: ``update_state(...)``, ``result()``, ``reset_state()``; state in ``variables``."""
-
-    _direction = None  # "up" or "down": which way is better, for callbacks' mode="auto"
-
-    def __init_subclass__(cls, **kwargs):
-        super().__init_subclass__(**kwargs)
-        # Metrics compute on the host: inside tf.function both run again on every call.
-        if "update_state" in cls.__dict__:
-            cls.update_state = host_call(stateful=True)(cls.__dict__["update_state"])
-        if "result" in cls.__dict__:
-            cls.result = host_call()(cls.__dict__["result"])
-
-    def __init__(self, name=None, dtype="float32"):
-        self.name = name or type(self).__name__.lower()
-        self.dtype = dtype
-        self._variables = []
-
-    def add_variable(self, shape=(), initializer="zeros", dtype=None, aggregation="sum", name=None):
-        """A state variable: Keras 3's ``add_variable(shape, initializer, dtype=None, name=None)``.
-
-        (``add_variable("total")``, a name first, is the short internal form: a float32 zero scalar.)
-        """
-        if isinstance(shape, str):  # add_variable(name, initial)
-            name, initial = shape, (0.0 if initializer == "zeros" else initializer)
-            value = np.float32(initial)
-        else:
-            from tapeviz.keras import initializers
-
-            shape = tuple(int(n) for n in ([shape] if isinstance(shape, int) else shape))
-            value = to_array(initializers.get(initializer)(shape, dtype=dtype or self.dtype))
-        variable = Variable(value, trainable=False, name=f"{self.name}/{name or 'variable'}")
-        self._variables.append(variable)
-        return variable
-
-    @property
-    def variables(self):
-        return list(self._variables)
-
-    def reset_state(self):
-        for v in self._variables:
-            v.assign(np.zeros(v.shape, v.dtype.as_numpy_dtype))
-
-    @property
-    def reset_states(self):
-        """Gone in Keras 3 (TF 2.16+): an AttributeError that names the new spelling."""
-        raise AttributeError(
-            f"'{type(self).__name__}' object has no attribute 'reset_states': Keras 3 (TF 2.16+) renamed it. "
-            "Call metric.reset_state() instead."
-        )
-
-    def update_state(self, *args, **kwargs):
-        raise NotImplementedError
-
-    def result(self):
-        raise NotImplementedError
-
-    def __call__(self, *args, **kwargs):
-        """Update with one batch and return the running result."""
-        self.update_state(*args, **kwargs)
-        return self.result()
-
-    def __repr__(self):
-        return f"<{type(self).__name__} name={self.name} result={float(self.result().numpy()):.4g}>"
 
 
 class Sum(Metric):
@@ -191,9 +120,9 @@ class Sum(Metric):
         self.total = self.add_variable("total")
 
     def update_state(self, values, sample_weight=None):
-        values = _np(values).astype(np.float32)
+        values = host_array(values).astype(np.float32)
         if sample_weight is not None:
-            values = values * _np(sample_weight)
+            values = values * host_array(sample_weight)
         self.total.assign(to_array(self.total) + np.float32(np.sum(values)))
 
     def result(self):
@@ -209,14 +138,14 @@ class Mean(Metric):
         self.count = self.add_variable("count")
 
     def update_state(self, values, sample_weight=None):
-        values = _np(values).astype(np.float32)
+        values = host_array(values).astype(np.float32)
         if sample_weight is None:
             total, count = np.sum(values), values.size
         else:
             weight = (
-                np.broadcast_to(_np(sample_weight).astype(np.float32), values.shape)
+                np.broadcast_to(host_array(sample_weight).astype(np.float32), values.shape)
                 if np.ndim(sample_weight)
-                else np.full(values.shape, float(_np(sample_weight)), np.float32)
+                else np.full(values.shape, float(host_array(sample_weight)), np.float32)
             )
             total, count = np.sum(values * weight), np.sum(weight)
         self.total.assign(to_array(self.total) + np.float32(total))
@@ -288,7 +217,7 @@ class MeanSquaredError(MeanMetricWrapper):
     _direction = "down"
 
     def __init__(self, name="mean_squared_error", dtype="float32"):
-        super().__init__(lambda t, p: np.mean(np.square(_np(t) - _np(p)), axis=-1), name, dtype)
+        super().__init__(lambda t, p: np.mean(np.square(host_array(t) - host_array(p)), axis=-1), name, dtype)
 
 
 class _AutoAccuracy(MeanMetricWrapper):
@@ -301,7 +230,7 @@ class _AutoAccuracy(MeanMetricWrapper):
 
     @staticmethod
     def _pick(y_true, y_pred):
-        t, p = _np(y_true), _np(y_pred)
+        t, p = host_array(y_true), host_array(y_pred)
         if p.shape[-1:] == (1,) or p.ndim == t.ndim and p.ndim == 1:
             return binary_accuracy(t, p)
         if t.ndim == p.ndim - 1 or (t.ndim == p.ndim and t.shape[-1] == 1):
@@ -379,7 +308,7 @@ CategoricalHinge = _wrapping(
 
 
 def _positive_cosine(y_true, y_pred, axis=-1):
-    return -_np(_loss_fn("cosine_similarity")(y_true, y_pred, axis=axis))
+    return -host_array(_loss_fn("cosine_similarity")(y_true, y_pred, axis=axis))
 
 
 class CosineSimilarity(MeanMetricWrapper):
@@ -400,11 +329,11 @@ class RootMeanSquaredError(Mean):
         super().__init__(name, dtype)
 
     def update_state(self, y_true, y_pred, sample_weight=None):
-        y_true, y_pred = _squeeze_like(_np(y_true), _np(y_pred))
+        y_true, y_pred = squeeze_like(host_array(y_true), host_array(y_pred))
         super().update_state(np.square(y_pred - y_true), sample_weight)
 
     def result(self):
-        return Tensor(B.asarray(np.sqrt(_np(super().result())).astype(np.float32)))
+        return Tensor(B.asarray(np.sqrt(host_array(super().result())).astype(np.float32)))
 
 
 def mean_absolute_error(y_true, y_pred):
@@ -495,12 +424,12 @@ def categorical_focal_crossentropy(
 
 def top_k_categorical_accuracy(y_true, y_pred, k=5):
     """1.0 where the one-hot label's class is among the ``k`` highest predictions."""
-    return sparse_top_k_categorical_accuracy(np.argmax(_np(y_true), axis=-1), y_pred, k)
+    return sparse_top_k_categorical_accuracy(np.argmax(host_array(y_true), axis=-1), y_pred, k)
 
 
 def sparse_top_k_categorical_accuracy(y_true, y_pred, k=5, from_sorted_ids=False):
     """1.0 where the integer label is among the ``k`` highest predictions (ties count, as TF's in_top_k)."""
-    y_true, y_pred = _np(y_true), _np(y_pred).astype(np.float64)
+    y_true, y_pred = host_array(y_true), host_array(y_pred).astype(np.float64)
     if y_true.ndim == y_pred.ndim and y_true.shape[-1] == 1:
         y_true = y_true[..., 0]
     labels = y_true.astype(np.int64)
@@ -538,13 +467,13 @@ class _Confusion(Metric):
         self.accumulator = self.add_variable("accumulator")
 
     def _counts(self, y_true, y_pred, sample_weight):
-        y_true, y_pred = _squeeze_like(_np(y_true), _np(y_pred))
+        y_true, y_pred = squeeze_like(host_array(y_true), host_array(y_pred))
         truth = y_true.astype(bool)
         predicted = y_pred > self.thresholds
         weight = (
             np.ones(truth.shape, np.float32)
             if sample_weight is None
-            else np.broadcast_to(_np(sample_weight), truth.shape)
+            else np.broadcast_to(host_array(sample_weight), truth.shape)
         )
         return {
             "tp": np.sum(weight * (truth & predicted)),
@@ -565,8 +494,10 @@ class _Confusion(Metric):
 
 
 def _snake(name):
+    """Keras's snake case of a class name: 'F1Score' -> 'f1_score', 'TopKCategoricalAccuracy' -> 'top_k_...'."""
     import re
 
+    name = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", name)
     return re.sub(r"([a-z])([A-Z])", r"\1_\2", name).lower()
 
 
@@ -644,7 +575,7 @@ class Recall(_Ratio):
 
 def pearson_correlation(y_true, y_pred, axis=-1):
     """The Pearson correlation of y_true and y_pred along ``axis`` (as Keras: mean of the standardised products)."""
-    y_true, y_pred = _squeeze_like(_np(y_true).astype(np.float64), _np(y_pred).astype(np.float64))
+    y_true, y_pred = squeeze_like(host_array(y_true).astype(np.float64), host_array(y_pred).astype(np.float64))
     t = y_true - y_true.mean(axis=axis, keepdims=True)
     p = y_pred - y_pred.mean(axis=axis, keepdims=True)
     t, p = t / t.std(axis=axis, keepdims=True), p / p.std(axis=axis, keepdims=True)
@@ -653,7 +584,7 @@ def pearson_correlation(y_true, y_pred, axis=-1):
 
 def concordance_correlation(y_true, y_pred, axis=-1):
     """Lin's concordance correlation along ``axis``, with Keras 3's formula."""
-    y_true, y_pred = _squeeze_like(_np(y_true).astype(np.float64), _np(y_pred).astype(np.float64))
+    y_true, y_pred = squeeze_like(host_array(y_true).astype(np.float64), host_array(y_pred).astype(np.float64))
     true_mean, pred_mean = y_true.mean(axis=axis, keepdims=True), y_pred.mean(axis=axis, keepdims=True)
     true_var = (y_true - true_mean).var(axis=axis, keepdims=True)
     pred_var = (y_pred - pred_mean).var(axis=axis, keepdims=True)
@@ -702,7 +633,7 @@ class R2Score(Metric):
         self._sums = None
 
     def update_state(self, y_true, y_pred, sample_weight=None):
-        y_true, y_pred = _squeeze_like(_np(y_true).astype(np.float32), _np(y_pred).astype(np.float32))
+        y_true, y_pred = squeeze_like(host_array(y_true).astype(np.float32), host_array(y_pred).astype(np.float32))
         if y_true.ndim != 2 or y_pred.ndim != 2:
             raise ValueError(
                 "R2Score expects 2D inputs with shape (batch_size, output_dim). Received input shapes: "
@@ -713,7 +644,7 @@ class R2Score(Metric):
             self._sums = {
                 k: self.add_variable(shape=zeros, name=k) for k in ("squared_sum", "sum", "residual", "count")
             }
-        weight = np.float32(1.0) if sample_weight is None else _np(sample_weight).astype(np.float32)
+        weight = np.float32(1.0) if sample_weight is None else host_array(sample_weight).astype(np.float32)
         weight = np.broadcast_to(weight[:, None] if np.ndim(weight) == 1 else weight, y_true.shape)
         s = self._sums
         s["sum"].assign(to_array(s["sum"]) + np.sum(y_true * weight, axis=0))
@@ -786,6 +717,14 @@ _CLASSES = [
     PearsonCorrelation,
     ConcordanceCorrelation,
     R2Score,
+    AUC,
+    F1Score,
+    FBetaScore,
+    IoU,
+    BinaryIoU,
+    MeanIoU,
+    OneHotIoU,
+    OneHotMeanIoU,
     Mean,
     Sum,
 ]
