@@ -55,6 +55,12 @@ CASES = {
     "resizing": ("L.Resizing(5, 3)", [(1, 3, 4, 2)]),
     "resizing_nearest": ("L.Resizing(2, 6, interpolation='nearest')", [(1, 3, 4, 2)]),
     "center_crop": ("L.CenterCrop(2, 3)", [(1, 4, 5, 2)]),
+    "group_normalization": ("L.GroupNormalization(groups=2)", [(2, 3, 4)]),
+    "group_normalization_instance": ("L.GroupNormalization(groups=-1, center=False)", [(2, 3, 3, 2)]),
+    "group_normalization_axis1": ("L.GroupNormalization(groups=3, axis=1, epsilon=0.1)", [(2, 6, 2)]),
+    "einsum_dense": ("L.EinsumDense('ab,bc->ac', output_shape=5, bias_axes='c')", [(2, 3)]),
+    "einsum_dense_3d": ("L.EinsumDense('abc,cde->abde', output_shape=(None, 4, 2), bias_axes='de')", [(2, 3, 6)]),
+    "einsum_dense_ellipsis": ("L.EinsumDense('...b,bc->...c', output_shape=4, activation='tanh')", [(2, 5, 3)]),
 }
 
 # Masking's fixed input gets one all-zero timestep so that the mask does something.

@@ -24,6 +24,7 @@ from tapeviz.keras.layers.core import (  # noqa: F401
     Reshape,
 )
 from tapeviz.keras.layers.depthwise import DepthwiseConv2D, SeparableConv2D  # noqa: F401
+from tapeviz.keras.layers.einsum_dense import EinsumDense  # noqa: F401
 from tapeviz.keras.layers.merging import (  # noqa: F401
     Add,
     Average,
@@ -40,7 +41,7 @@ from tapeviz.keras.layers.merging import (  # noqa: F401
     multiply,
     subtract,
 )
-from tapeviz.keras.layers.normalization import BatchNormalization, LayerNormalization  # noqa: F401
+from tapeviz.keras.layers.normalization import BatchNormalization, GroupNormalization, LayerNormalization  # noqa: F401
 from tapeviz.keras.layers.pooling import (  # noqa: F401
     AveragePooling1D,
     AveragePooling2D,
@@ -97,6 +98,8 @@ __all__ = [
     "Input",
     "BatchNormalization",
     "LayerNormalization",
+    "GroupNormalization",
+    "EinsumDense",
     "Conv1D",
     "Conv2D",
     "Conv2DTranspose",

@@ -1,4 +1,4 @@
-"""BatchNormalization and LayerNormalization."""
+"""BatchNormalization, LayerNormalization and GroupNormalization."""
 
 from tapeviz import math as tf_math
 from tapeviz import nn as tf_nn
@@ -140,3 +140,66 @@ class LayerNormalization(Layer):
             "scale": self.scale,
             "rms_scaling": self.rms_scaling,
         }
+
+
+class GroupNormalization(Layer):
+    """Normalize each example over groups of channels: the channels along ``axis`` split into ``groups``,
+    each group's mean and (biased) variance taken over its channels and every other non-batch axis.
+
+    Then, per channel, ``gamma`` scales and ``beta`` shifts, as in Keras 3 (epsilon 1e-3). ``groups=-1``:
+    one group per channel (instance normalization); ``groups=1``: layer normalization over all axes.
+    """
+
+    def __init__(
+        self,
+        groups=32,
+        axis=-1,
+        epsilon=1e-3,
+        center=True,
+        scale=True,
+        beta_initializer="zeros",
+        gamma_initializer="ones",
+        **kwargs,
+    ):
+        super().__init__(**kwargs)
+        self.groups, self.axis, self.epsilon, self.center, self.scale = groups, axis, epsilon, center, scale
+        self.beta_initializer = initializers.get(beta_initializer)
+        self.gamma_initializer = initializers.get(gamma_initializer)
+
+    def build(self, input_shape):
+        channels = input_shape[self.axis]
+        if channels is None:
+            raise ValueError(
+                f"Axis {self.axis} of input tensor should have a defined dimension but the layer received an input with shape {tuple(input_shape)}."
+            )
+        if self.groups == -1:
+            self.groups = channels
+        if channels < self.groups:
+            raise ValueError(
+                f"Number of groups ({self.groups}) cannot be more than the number of channels ({channels})."
+            )
+        if channels % self.groups:
+            raise ValueError(
+                f"Number of groups ({self.groups}) must be a multiple of the number of channels ({channels})."
+            )
+        self.gamma = self.add_weight("gamma", (channels,), initializer=self.gamma_initializer) if self.scale else None
+        self.beta = self.add_weight("beta", (channels,), initializer=self.beta_initializer) if self.center else None
+
+    def call(self, inputs):
+        x = self._as_float(inputs)
+        shape = tuple(x.shape)
+        axis = self.axis % len(shape)
+        channels = shape[axis]
+        # (batch, ..., groups, channels per group, ...): statistics over all but the batch and the group axis
+        grouped = shape[:axis] + (self.groups, channels // self.groups) + shape[axis + 1 :]
+        y = reshape(x, grouped)
+        axes = [a for a in range(1, len(grouped)) if a != axis]
+        mean, variance = tf_nn.moments(y, axes=axes, keepdims=True)
+        y = reshape((y - mean) * tf_math.rsqrt(variance + self.epsilon), shape)
+        per_channel = [1] * len(shape)
+        per_channel[axis] = channels
+        if self.gamma is not None:
+            y = y * reshape(self.gamma, per_channel)
+        if self.beta is not None:
+            y = y + reshape(self.beta, per_channel)
+        return y
