@@ -17,7 +17,9 @@ import warnings
 
 import numpy as np
 
+from tapeviz.keras.callback_base import Callback, learning_rate_of
 from tapeviz.keras.progbar import print_message
+from tapeviz.keras.tensorboard import TensorBoard
 
 __all__ = [
     "Callback",
@@ -31,6 +33,7 @@ __all__ = [
     "CSVLogger",
     "TerminateOnNaN",
     "BackupAndRestore",
+    "TensorBoard",
 ]
 
 
@@ -46,76 +49,6 @@ def _pythonify(logs):
             value = float(value)
         out[key] = value
     return out
-
-
-class Callback:
-    """Base class: override any ``on_*`` hook. ``self.model`` and ``self.params`` are set by ``fit``."""
-
-    def __init__(self):
-        self.params = None
-        self._model = None
-
-    def set_params(self, params):
-        self.params = params
-
-    def set_model(self, model):
-        self._model = model
-
-    @property
-    def model(self):
-        return getattr(self, "_model", None)
-
-    @model.setter
-    def model(self, model):
-        self._model = model
-
-    def on_batch_begin(self, batch, logs=None):
-        """A backwards-compatibility alias for ``on_train_batch_begin``."""
-
-    def on_batch_end(self, batch, logs=None):
-        """A backwards-compatibility alias for ``on_train_batch_end``."""
-
-    def on_epoch_begin(self, epoch, logs=None):
-        pass
-
-    def on_epoch_end(self, epoch, logs=None):
-        pass
-
-    def on_train_batch_begin(self, batch, logs=None):
-        self.on_batch_begin(batch, logs=logs)
-
-    def on_train_batch_end(self, batch, logs=None):
-        self.on_batch_end(batch, logs=logs)
-
-    def on_test_batch_begin(self, batch, logs=None):
-        pass
-
-    def on_test_batch_end(self, batch, logs=None):
-        pass
-
-    def on_predict_batch_begin(self, batch, logs=None):
-        pass
-
-    def on_predict_batch_end(self, batch, logs=None):
-        pass
-
-    def on_train_begin(self, logs=None):
-        pass
-
-    def on_train_end(self, logs=None):
-        pass
-
-    def on_test_begin(self, logs=None):
-        pass
-
-    def on_test_end(self, logs=None):
-        pass
-
-    def on_predict_begin(self, logs=None):
-        pass
-
-    def on_predict_end(self, logs=None):
-        pass
 
 
 class History(Callback):
@@ -373,14 +306,6 @@ class EarlyStopping(MonitorCallback):
         return value
 
 
-def _learning_rate(optimizer):
-    return float(
-        np.asarray(
-            optimizer.learning_rate.numpy() if hasattr(optimizer.learning_rate, "numpy") else optimizer.learning_rate
-        )
-    )
-
-
 class ReduceLROnPlateau(MonitorCallback):
     """Multiply the learning rate by ``factor`` when ``monitor`` stops improving for ``patience`` epochs."""
 
@@ -419,7 +344,7 @@ class ReduceLROnPlateau(MonitorCallback):
         return self.cooldown_counter > 0
 
     def _reduce(self, optimizer, epoch):
-        old_lr = _learning_rate(optimizer)
+        old_lr = learning_rate_of(optimizer)
         if old_lr > np.float32(self.min_lr):
             new_lr = max(old_lr * self.factor, self.min_lr)
             optimizer.learning_rate = new_lr
@@ -432,7 +357,7 @@ class ReduceLROnPlateau(MonitorCallback):
         if self.monitor_op is None:
             self._set_monitor_op()
         logs = logs if logs is not None else {}
-        logs["learning_rate"] = _learning_rate(self.model.optimizer)
+        logs["learning_rate"] = learning_rate_of(self.model.optimizer)
         current = logs.get(self.monitor)
         if current is None:
             warnings.warn(
@@ -467,7 +392,7 @@ class LearningRateScheduler(Callback):
         if not hasattr(optimizer, "learning_rate"):
             raise ValueError('Optimizer must have a "learning_rate" attribute.')
         try:
-            learning_rate = self.schedule(epoch, _learning_rate(optimizer))
+            learning_rate = self.schedule(epoch, learning_rate_of(optimizer))
         except TypeError:  # the one-argument form
             learning_rate = self.schedule(epoch)
         if not isinstance(learning_rate, (float, np.float32, np.float64)):
@@ -478,7 +403,7 @@ class LearningRateScheduler(Callback):
 
     def on_epoch_end(self, epoch, logs=None):
         if logs is not None:
-            logs["learning_rate"] = _learning_rate(self.model.optimizer)
+            logs["learning_rate"] = learning_rate_of(self.model.optimizer)
 
 
 def _write_atomically(path, text):
