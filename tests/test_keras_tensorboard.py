@@ -9,7 +9,9 @@ import pytest
 
 import tapeviz as tf
 
-pytest.importorskip("tensorboard", reason="the TensorBoard callback writes with the tensorboard package (tapeviz[tensorboard])")
+pytest.importorskip(
+    "tensorboard", reason="the TensorBoard callback writes with the tensorboard package (tapeviz[tensorboard])"
+)
 from tensorboard.backend.event_processing.event_accumulator import EventAccumulator  # noqa: E402
 from tensorboard.util import tensor_util  # noqa: E402
 
