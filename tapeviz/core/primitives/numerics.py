@@ -65,4 +65,5 @@ def check_numerics(tensor, message, name=None):
 
 @defgrad(CHECK_NUMERICS, "d x/dx = 1 (the gradient is checked for NaN and Inf)", local=elementwise("1"))
 def _check_numerics_rule(op, needs, g):
-    return (check_numerics(g, GRADIENT_PREFIX + op.attrs["message"]),)
+    # TF writes the forward message as bytes there (b'...'): kept, so messages read alike
+    return (check_numerics(g, GRADIENT_PREFIX + str(op.attrs["message"].encode())),)
