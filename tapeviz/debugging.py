@@ -82,7 +82,11 @@ def check_numerics(tensor, message, name=None):
         the same way ("Not a number (NaN) or infinity (Inf) values detected in gradient. ...").
 
     Example:
-        >>> y = tf.debugging.check_numerics(tf.math.log(x), "log of x")
+        >>> import tapeviz as tf
+        >>> tf.debugging.check_numerics(tf.math.log(tf.constant([1.0, 0.0])), "log of x")
+        Traceback (most recent call last):
+        ...
+        tapeviz.core.errors.InvalidArgumentError: log of x : Tensor had Inf values [Op:CheckNumerics]
     """
     return _check_numerics_op(tensor, message, name)
 
@@ -138,8 +142,14 @@ def enable_check_numerics(stack_height_limit=30, path_length_limit=50):
             stack traces; accepted and unused (the message names one line).
 
     Example:
+        >>> import tapeviz as tf
         >>> tf.debugging.enable_check_numerics()
-        >>> tf.math.log(tf.constant(0.0))  # InvalidArgumentError: ... op "Log" ... Made at: ...
+        >>> try:
+        ...     tf.math.log(tf.constant(0.0))
+        ... except tf.errors.InvalidArgumentError as error:
+        ...     print(str(error).splitlines()[2])
+        !!! Detected Infinity or NaN in output 0 of eagerly-executing op "Log" (# of outputs: 1) !!!
+        >>> tf.debugging.disable_check_numerics()
     """
     with _switch_lock:
         _threads_checking.add(threading.get_ident())
@@ -291,7 +301,22 @@ def assert_equal(x, y, message=None, summarize=None, name=None):
     (default 3) differing indices and values, and the first elements of both.
 
     Example:
-        >>> tf.debugging.assert_equal(tf.shape(x)[0], tf.shape(y)[0], message="batch sizes")
+        >>> import tapeviz as tf
+        >>> tf.debugging.assert_equal(tf.constant([1, 2]), tf.constant([1, 3]), message="labels")
+        Traceback (most recent call last):
+        ...
+        tapeviz.core.errors.InvalidArgumentError: labels
+        Condition x == y did not hold.
+        Indices of first 1 different values:
+        [[1]]
+        Corresponding x values:
+        [2]
+        Corresponding y values:
+        [3]
+        First 2 elements of x:
+        [1 2]
+        First 2 elements of y:
+        [1 3]
     """
     return _compare("==", x, y, None, summarize, message)
 
@@ -339,7 +364,8 @@ def assert_positive(x, message=None, summarize=None, name=None):
     """Raise ``InvalidArgumentError`` unless every element of ``x`` is > 0 (an empty ``x`` passes); returns None.
 
     Example:
-        >>> tf.debugging.assert_positive(variance, message="variance")
+        >>> import tapeviz as tf
+        >>> tf.debugging.assert_positive(tf.constant([0.5, 2.0]), message="variance")  # passes: None
     """
     return _sign_assert(">", "Condition x > 0 did not hold element-wise:", x, message, summarize)
 
@@ -392,7 +418,13 @@ def Assert(condition, data, summarize=None, name=None):  # noqa: N802 - TF's nam
     a tensor as its first ``summarize`` (default 3) values.
 
     Example:
+        >>> import tapeviz as tf
+        >>> x = tf.constant([1.0, -2.0])
         >>> tf.debugging.Assert(tf.reduce_all(x > 0), ["x must be positive:", x])
+        Traceback (most recent call last):
+        ...
+        tapeviz.core.errors.InvalidArgumentError: Expected 'tf.Tensor(False, shape=(), dtype=bool)' to be true. Summarized data: b'x must be positive:'
+        1.0, -2.0
     """
     return _assert(condition, list(data), summarize)
 
@@ -438,7 +470,11 @@ def assert_rank(x, rank, message=None, name=None):
     """Raise ``ValueError`` unless ``x`` has rank ``rank``; returns None.
 
     Example:
-        >>> tf.debugging.assert_rank(images, 4, message="images are NHWC")
+        >>> import tapeviz as tf
+        >>> tf.debugging.assert_rank(tf.zeros([2, 3]), 4, message="images are NHWC")
+        Traceback (most recent call last):
+        ...
+        ValueError: images are NHWC.  Tensor  must have rank 4.  Received rank 2, shape (2, 3)
     """
     x, rank = convert_to_tensor(x), _static_rank(rank)
     if x.shape.rank != rank:
@@ -482,7 +518,11 @@ def assert_shapes(shapes, data=None, summarize=None, message=None, name=None):
     number of leading dimensions). A scalar fits ``()`` and ``(1,)``.
 
     Example:
-        >>> tf.debugging.assert_shapes([(x, ("N", "D")), (y, ("N",))])
+        >>> import tapeviz as tf
+        >>> tf.debugging.assert_shapes([(tf.zeros([2, 3]), ("N", "D")), (tf.zeros([3]), ("N",))])
+        Traceback (most recent call last):
+        ...
+        ValueError: Specified by tensor shape=(2, 3) dtype=float32 dimension 0.  Tensor shape=(3,) dtype=float32 dimension 0 must have size 2.  Received size 3, shape (3,)
     """
     if isinstance(shapes, dict):
         shapes = shapes.items()
