@@ -157,3 +157,28 @@ def test_seen_and_general_calls_find_their_trace_by_lookup():
     assert float(f(tf.ones([9]), 123)) == 132.0
     assert float(f(tf.ones([1]), 5)) == 6.0
     assert f.experimental_get_tracing_count() == count
+
+
+def test_a_call_is_compared_with_no_trace_but_the_general_ones_of_its_outline(monkeypatch):
+    # The lookup is by dictionary: a new Python value, or one seen before, is compared with no
+    # earlier trace; a new size with only the one general trace of its outline (issue 30: each
+    # call was compared with every earlier trace, 9-13 ms a call after 1,900 traces).
+    from tapeviz.core import function as core_function
+
+    @tf.function(reduce_retracing=True)
+    def f(x, n):
+        return x * n
+
+    for n in range(200):
+        f(tf.ones([1]), n)
+    f(tf.ones([2]), 7)  # n=7 now has a general trace, shape (None,)
+    comparisons = []
+    real = core_function._fits_key
+    monkeypatch.setattr(core_function, "_fits_key", lambda g, k: comparisons.append(g) or real(g, k))
+    f(tf.ones([1]), 500)  # new value: traces without comparing
+    f(tf.ones([1]), 3)  # seen before
+    assert comparisons == []
+    f(tf.ones([5]), 7)  # a size new to n=7's general trace
+    f(tf.ones([5]), 7)  # the same again: remembered
+    assert len(comparisons) == 1
+    assert f.experimental_get_tracing_count() == 202  # 200 values, the general trace of 7, and 500
