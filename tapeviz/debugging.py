@@ -234,7 +234,7 @@ def _compare(sym, x, y, data, summarize, message):
     """TF's ``_binary_assert`` in eager mode: None, or InvalidArgumentError with its message."""
     op, test = _COMPARISONS[sym]
     x, y = ops.as_tensors(x, y, op)
-    xv, yv = np.asarray(to_array(x)), np.asarray(to_array(y))
+    xv, yv = B.to_numpy(to_array(x)), B.to_numpy(to_array(y))
     try:
         passed = test(xv, yv)
     except ValueError:
@@ -275,7 +275,7 @@ def _comparison_data(sym, x, y, passed, summarize):
 def _pretty(item, summarize):
     """One item of an assert's data as TF's eager message writes it."""
     if isinstance(item, (Tensor, Variable)):
-        array = np.asarray(to_array(convert_to_tensor(item)))
+        array = B.to_numpy(to_array(convert_to_tensor(item)))
         if array.ndim == 0:
             return str(array[()])
         flat = array.reshape(-1)
@@ -405,8 +405,8 @@ def assert_near(x, y, rtol=None, atol=None, message=None, summarize=None, name=N
 
 @host_call("debugging.near", stateful=True)
 def _near(x, y, rtol, atol, data, summarize):
-    xv, yv = to_array(x), to_array(y)
-    close = np.abs(xv - yv) < to_array(atol) + to_array(rtol) * np.abs(yv)
+    xv, yv, atol, rtol = (B.to_numpy(to_array(t)) for t in (x, y, atol, rtol))
+    close = np.abs(xv - yv) < atol + rtol * np.abs(yv)
     return _assert_now(convert_to_tensor(bool(np.all(close))), data, summarize)
 
 
@@ -445,7 +445,7 @@ def _summarized(item, summarize):
         return str(item.encode())
     if isinstance(item, bytes):
         return str(item)
-    array = np.asarray(to_array(convert_to_tensor(item)))
+    array = B.to_numpy(to_array(convert_to_tensor(item)))
     summarize = 3 if summarize is None else (array.size if summarize < 0 else summarize)
     if array.ndim == 0:
         return str(array[()]) if summarize != 0 else ""
@@ -458,7 +458,7 @@ def _summarized(item, summarize):
 
 # -- ranks and shapes -----------------------------------------------------------------------------
 def _static_rank(rank):
-    value = np.asarray(to_array(convert_to_tensor(rank)) if isinstance(rank, (Tensor, Variable)) else rank)
+    value = np.asarray(B.to_numpy(to_array(convert_to_tensor(rank))) if isinstance(rank, (Tensor, Variable)) else rank)
     if value.dtype.kind not in "iu":
         raise TypeError(f"rank must be of type tf.int32; got {as_dtype(value.dtype)!r}")
     if value.ndim != 0:
