@@ -243,3 +243,22 @@ def test_assert_shapes_rejects_bad_specs_with_tfs_words():
         tf.debugging.assert_shapes([(tf.zeros([2]), 2)])
     with pytest.raises(ValueError, match=r"only allowed as the first entry"):
         tf.debugging.assert_shapes([(tf.zeros([2, 3]), (2, ...))])
+
+
+def test_a_stored_trace_keeps_its_checks():
+    import json as json_module
+
+    from tapeviz.core.function import ConcreteFunction
+
+    @tf.function
+    def f(x):
+        tf.debugging.assert_positive(x)
+        return tf.debugging.check_numerics(x * 2.0, "doubled")
+
+    stored = json_module.loads(json_module.dumps(f.get_concrete_function(tf.constant([1.0])).to_dict()))
+    loaded = ConcreteFunction.from_dict(stored, [])
+    assert loaded(tf.constant([2.0])).numpy().tolist() == [4.0]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="doubled : Tensor had Inf values"):
+        loaded(tf.constant([np.inf]))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Condition x > 0 did not hold"):
+        loaded(tf.constant([-1.0]))
