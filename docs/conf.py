@@ -150,6 +150,11 @@ api_modules = [
     ("tapeviz.saved_model", "tapeviz.saved_model", "``tf.saved_model``: save and load a Module's variables."),
     ("tapeviz.config", "tapeviz.config", "``tf.config`` and ``tf.device``."),
     ("tapeviz.errors", "tapeviz.errors", "``tf.errors``."),
+    (
+        "tapeviz.debugging",
+        "tapeviz.debugging",
+        "``tf.debugging``: checks of values, shapes and dtypes; NaN/Inf checks.",
+    ),
     ("tapeviz.nest", "tapeviz.nest", "``tf.nest``: flatten and pack nested structures."),
     ("tapeviz.data", "tapeviz.data", "``tf.data``: a small Dataset pipeline."),
     ("tapeviz.keras", "tapeviz.keras", "``tf.keras``: models."),

@@ -66,13 +66,17 @@ for label, call in calls:
     before = f.experimental_get_tracing_count()
     call()
     after = f.experimental_get_tracing_count()
-    print(f"  -> {label}: count {before} -> {after}", "(retraced)" if after > before else "(replayed)")
+    print(f"  -> {label}: count {before} -> {after}", "(retraced)" if after > before else "(replayed)", flush=True)
 
 # %% [markdown]
 # A Python number is part of the signature by its value: `f(2.0)` and
 # `f(3.0)` are two traces, so passing a changing Python number (a step
 # counter, a learning rate) retraces on every new value. Pass a tensor
 # instead: `f(tf.constant(step))`.
+#
+# The warning above is TensorFlow's, word for word: when 5 of a function's
+# last 10 calls traced, the call that traced says so (twice at most). Here we
+# retraced on purpose; in a training loop it means a signature keeps changing.
 #
 # ## `input_signature`: one trace for any length
 #

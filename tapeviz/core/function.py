@@ -14,7 +14,7 @@ import inspect
 
 import numpy as np
 
-from tapeviz.core import tracing
+from tapeviz.core import retracing, state, tracing
 from tapeviz.core.primitives.math import identity as _identity
 from tapeviz.core.tensor import Tensor, Variable, convert_to_tensor
 from tapeviz.core.tensor_spec import TensorSpec
@@ -29,10 +29,26 @@ _VARIABLE_ERROR = (
 class _Traces:
     """What one function (one per instance, for methods) has traced."""
 
+    # A call finds its trace by dictionary lookups, never by comparing it with every trace (issue 30):
+    # its own key, then a key it was matched to before, then only the traces with None sizes whose
+    # key differs from its own in sizes alone (_outline), which reduce_retracing keeps few.
+    MATCHED_MAX = 4096  # keys remembered as matched to a general trace (forgotten all at once beyond)
+
     def __init__(self):
-        self.concrete = {}  # signature key -> ConcreteFunction
+        self.concrete = {}  # signature key -> ConcreteFunction, oldest first
+        self.alike = {}  # outline -> the keys traced with it
+        self.general = {}  # outline -> those of its keys with a None size (calls of other sizes may run them)
+        self.matched = {}  # a call's key -> the general trace it runs
         self.count = 0
         self.eager = None  # why it runs eagerly, once a trace could not record it
+
+    def add(self, key, concrete):
+        self.concrete[key] = concrete
+        outline = _outline(key)
+        self.alike.setdefault(outline, []).append(key)
+        if _has_none_size(key):
+            self.general.setdefault(outline, []).append(key)
+        self.count += 1
 
 
 class Function:
@@ -72,8 +88,13 @@ class Function:
         call = _Call(self, args, kwargs)
         concrete = self._lookup(call.key)
         if concrete is None:
+            count = self._traces.count
             concrete, result = self._trace(call)
+            if concrete is not None and not state.local.tracers:  # as TF: eager calls only
+                retracing.count_call(self.python_function, traced=self._traces.count != count)
             return result
+        if not state.local.tracers:
+            retracing.count_call(self.python_function, traced=False)
         return concrete._run(call)
 
     def _run_python(self, args, kwargs):
@@ -82,25 +103,31 @@ class Function:
         return self.python_function(*args, **kwargs)
 
     def _lookup(self, key):
-        traces = self._traces.concrete
-        found = traces.get(key)
+        traces = self._traces
+        found = traces.concrete.get(key) or traces.matched.get(key)
         if found is not None:
             return found
-        for general, concrete in traces.items():
-            if _fits(general, key):
-                return concrete
+        for general in traces.general.get(_outline(key), ()):
+            if _fits_key(general, key):
+                if len(traces.matched) >= traces.MATCHED_MAX:
+                    traces.matched.clear()
+                found = traces.matched[key] = traces.concrete[general]
+                return found
         return None
 
     def _general_key(self, call):
-        """The key a new trace gets: the signature's, or one widened by reduce_retracing."""
+        """The key a new trace gets: the signature's, or one widened by reduce_retracing.
+
+        As TF's ``try_generalizing_function_type``: the call's key, widened in turn
+        by each earlier trace it differs from in sizes only.
+        """
         if self.input_signature is not None:
             return _signature_key(call, self.input_signature)
+        key = call.key
         if self._reduce_retracing:
-            for general in self._traces.concrete:
-                widened = _widen(general, call.key)
-                if widened is not None:
-                    return widened
-        return call.key
+            for other in self._traces.alike.get(_outline(key), ()):
+                key = _widen_key(other, key) or key
+        return key
 
     def _trace(self, call, dry=False):
         key = self._general_key(call)
@@ -124,8 +151,7 @@ class Function:
         graph = tracer.finish(result)
         result = tracer.result
         concrete = ConcreteFunction(self, key, call, graph, tracer.shape_specific)
-        self._traces.concrete[key] = concrete
-        self._traces.count += 1
+        self._traces.add(key, concrete)
         return concrete, result
 
     def _bind(self, args, kwargs):
@@ -363,6 +389,40 @@ def _fits(general, key):
     return general == key
 
 
+def _fits_key(general, key):
+    """``_fits`` for two whole call keys ((name, description) pairs: a parameter may be named "T")."""
+    return len(general) == len(key) and all(gn == kn and _fits(g, k) for (gn, g), (kn, k) in zip(general, key))
+
+
+def _widen_key(general, key):
+    """``_widen`` for two whole call keys, or None."""
+    if len(general) != len(key) or any(gn != kn for (gn, _), (kn, _) in zip(general, key)):
+        return None
+    parts = [_widen(g, k) for (_, g), (_, k) in zip(general, key)]
+    return None if any(p is None for p in parts) else tuple((n, p) for (n, _), p in zip(key, parts))
+
+
+def _outline(key):
+    """A call key with its tensors' shapes left out: a trace can take a call only if their outlines are equal."""
+    return tuple((name, _outline_of(desc)) for name, desc in key)
+
+
+def _outline_of(desc):
+    kind = desc[0]
+    if kind == "T":
+        return ("T", desc[1])
+    if kind in ("L", "O", "V"):
+        return desc
+    if kind == "dict":
+        return ("dict", tuple((k, _outline_of(d)) for k, d in desc[1]))
+    return (kind, tuple(_outline_of(d) for d in desc[1]))
+
+
+def _has_none_size(key):
+    leaves = [leaf for _, desc in key for leaf in _tensor_keys(desc)]
+    return any(leaf[0] == "T" and (leaf[2] is None or None in leaf[2]) for leaf in leaves)
+
+
 def _widen(general, key):
     """``general`` with the shapes that differ from ``key`` widened, or None when more than shapes differ."""
     if isinstance(general, tuple) and general and general[0] == "T":
@@ -511,7 +571,7 @@ class ConcreteFunction:
         descs = dict(self._key)
         given = {name: _coerce(descs.get(name), value) for name, value in given.items()}
         call = _Call(self._signature_holder(), (), given)
-        if not _fits(self._key, call.key):
+        if not _fits_key(self._key, call.key):
             raise TypeError(
                 f"ConcreteFunction {self.name} was traced for ({self._signature_text()}); these arguments do not "
                 "fit it. Call the tf.function itself to trace a new ConcreteFunction."
@@ -562,7 +622,7 @@ class ConcreteFunction:
             except (TypeError, ValueError):  # not convertible to the traced dtype: another trace may take it
                 return None
         call = _Call(holder, bound.args, bound.kwargs)
-        return call if _fits(self._key, call.key) else None
+        return call if _fits_key(self._key, call.key) else None
 
     # -- the dict form (what SavedModel stores) ------------------------------------------------
     def to_dict(self):

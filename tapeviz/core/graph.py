@@ -17,7 +17,7 @@ from tapeviz.core.tensor import Tensor
 # A closed table, filled by tapeviz modules only (graph_codec looks names up here).
 SPECIAL_OPS = {}
 # Special ops whose effect is not their output: pruning keeps them.
-STATEFUL_OPS = {"AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp"}
+STATEFUL_OPS = {"AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp", "CheckNumerics"}
 
 
 class Node:

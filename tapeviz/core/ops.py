@@ -18,7 +18,17 @@ _local = state.local
 _listeners = state.listeners
 _sweep_op_listeners = state.sweep_op_listeners
 
-__all__ = ["Primitive", "execute", "as_tensor", "as_tensors", "same_dtype"]
+__all__ = ["Primitive", "execute", "as_tensor", "as_tensors", "same_dtype", "set_numerics_check"]
+
+# While tf.debugging.enable_check_numerics is on: called as check(primitive, inputs, result) after each
+# kernel (and by the binary ops' own fast path, primitives/_define.py). None costs one test per op.
+numerics_check = None
+
+
+def set_numerics_check(check):
+    """Run ``check(primitive, inputs, result)`` after every op's kernel from now on; None stops it."""
+    global numerics_check
+    numerics_check = check
 
 
 def execute(primitive, inputs, attrs=_NO_ATTRS):
@@ -32,6 +42,8 @@ def execute(primitive, inputs, attrs=_NO_ATTRS):
         raise InvalidArgumentError(f"{exc} [Op:{primitive.name}]", primitive.name) from None
     except RuntimeWarning:  # the user made warnings errors: TF's inf/nan come silently
         result = run_quietly(primitive.kernel, [t._value for t in inputs], attrs)
+    if numerics_check is not None:
+        numerics_check(primitive, inputs, result)
     local = _local.__dict__  # one thread-local lookup (state.py)
     # Recorded when a tape or a trace may keep it, or a listener wants it (a sweep's op outside every
     # tape only when one asked for those: record()'s own early out, without the call).

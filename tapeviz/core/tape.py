@@ -9,6 +9,7 @@ gradients that meet at a tensor used more than once are summed.
 import enum
 import itertools
 import operator
+import sys
 import warnings
 import weakref
 
@@ -873,6 +874,20 @@ def _walk_back(entries, entry_needs, cotangents, announce):
         if step is not None:  # listeners: the one output's gradient as a tuple too
             step(entry, needs, (arrived,) if len(outputs) == 1 else upstream, produced)
     return deepest
+
+
+def entry_being_differentiated():
+    """The tape entry whose gradient rule the running sweep is applying, or None outside a sweep.
+
+    For error messages only (tf.debugging's numerics check names the op whose
+    rule made a NaN): it walks the Python stack, so the sweep pays nothing for it.
+    """
+    frame = sys._getframe(1)
+    while frame is not None:
+        if frame.f_code is _walk_back.__code__:
+            return frame.f_locals.get("entry")
+        frame = frame.f_back
+    return None
 
 
 class _Cotangents:

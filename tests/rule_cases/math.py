@@ -24,6 +24,7 @@ CASES = {
     "Xdivy": Case(tf.math.xdivy, [rand(3), rand(3, **pos)]),
     "Neg": Case(lambda x: -x, [rand(3)]),
     "Identity": Case(tf.identity, [rand(3)]),
+    "CheckNumerics": Case(lambda x: tf.debugging.check_numerics(x, "checked"), [rand(3)]),
     "Abs": Case(tf.abs, [np.array([-1.5, -0.3, 0.4, 2.0])]),
     "Exp": Case(tf.exp, [rand(3)]),
     "Expm1": Case(tf.math.expm1, [rand(3)]),

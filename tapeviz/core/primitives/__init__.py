@@ -18,6 +18,7 @@ from tapeviz.core.primitives import (  # noqa: F401  (registers them and their r
     linalg,
     math,
     nn,
+    numerics,
     scatter,
     solvers,
     sorting,

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from tapeviz.core import state
+from tapeviz.core import ops, state
 from tapeviz.core.errors import InvalidArgumentError
 from tapeviz.core.ops import as_tensor, as_tensors, execute
 from tapeviz.core.primitive import Primitive
@@ -99,6 +99,8 @@ def binary(tf_name, prim_name, kernel, doc, differentiable=True, numbers_only=Fa
             raise InvalidArgumentError(f"{exc} [Op:{prim_name}]", prim_name) from None
         except RuntimeWarning:  # the user made warnings errors: TF's inf/nan come silently
             value = run_quietly(kernel, (xv, yv))
+        if ops.numerics_check is not None:  # tf.debugging.enable_check_numerics
+            ops.numerics_check(primitive, (x, y), value)
         output = _new(Tensor)  # Tensor(value), inlined: a class call costs more than the arithmetic
         output._value = value
         output._id = next(ids)  # the builtin next: cheaper than calling the counter's bound __next__
