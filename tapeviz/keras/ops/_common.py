@@ -113,9 +113,12 @@ def promoted(*values):
 
 
 def floating(x):
-    """``x`` as a float tensor: ints and bools become float32 (Keras's ``result_type(x.dtype, float)``)."""
+    """``x`` as a float (or complex) tensor: ints and bools become float32 (Keras's ``result_type(x.dtype, float)``).
+
+    A complex tensor stays complex: casting it would drop the imaginary part.
+    """
     x = tensor(x)
-    return x if x.dtype.is_floating else cast(x, FLOATX)
+    return x if x.dtype.is_floating or x.dtype.is_complex else cast(x, FLOATX)
 
 
 def standardize_dtype(dtype):

@@ -32,11 +32,39 @@ def _activation(name, fn, doc):
     return op
 
 
-relu = _activation("relu", _tn.relu, "max(x, 0).")
-relu6 = _activation("relu6", _tn.relu6, "min(max(x, 0), 6).")
+
+
+@keras_op("relu")
+def relu(x):
+    """max(x, 0); an int tensor stays int, as in Keras."""
+    x = tensor(x)
+    return _tn.relu(x if x.dtype.is_integer else floating(x))
+
+
+@keras_op("relu6")
+def relu6(x):
+    """min(max(x, 0), 6); an int tensor stays int, as in Keras."""
+    x = tensor(x)
+    return _tn.relu6(x if x.dtype.is_integer else floating(x))
+
+
 sigmoid = _activation("sigmoid", _tm.sigmoid, "1 / (1 + exp(-x)).")
 softplus = _activation("softplus", _tm.softplus, "log(1 + exp(x)).")
-softsign = _activation("softsign", _tn.softsign, "x / (1 + |x|).")
+
+
+@keras_op("softsign")
+def softsign(x):
+    """x / (1 + |x|); its gradient 1 / (1 + |x|)^2, as TF's SoftsignGrad (0 at +-inf, not inf/inf)."""
+    from tapeviz.core.custom_gradient import custom_gradient
+
+    @custom_gradient
+    def fn(value):
+        return _tn.softsign(value), lambda upstream: upstream / _tm.square(1.0 + _tm.abs(value))
+
+    return fn(floating(x))
+
+
+
 silu = _activation("silu", _tn.silu, "x * sigmoid(x).")
 swish = _activation("swish", _tn.silu, "x * sigmoid(x) (silu).")
 log_sigmoid = _activation("log_sigmoid", _tm.log_sigmoid, "log(sigmoid(x)), stable.")
