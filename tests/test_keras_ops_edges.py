@@ -96,7 +96,6 @@ DOCUMENTED = {
     "reciprocal@complex64": "1 / 0j is inf+nanj here (NumPy), nan+nanj in TF",
     # what tapeviz cannot or does not do
     "sum@uint8": "tapeviz has no uint32: the sum of uint8 is int32, Keras's uint32",
-    "cbrt@complex64": "cbrt of a complex tensor is not supported (raises); Keras returns the principal root",
     "signbit@complex64": "signbit of a complex tensor is not supported (raises NumPy's TypeError)",
     "diff@bool": "diff of a bool tensor is not supported (raises); Keras gives the xor of neighbours",
     "conj@bool": "tapeviz returns the bools; Keras refuses",

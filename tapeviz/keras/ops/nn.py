@@ -32,8 +32,6 @@ def _activation(name, fn, doc):
     return op
 
 
-
-
 @keras_op("relu")
 def relu(x):
     """max(x, 0); an int tensor stays int, as in Keras."""
@@ -62,7 +60,6 @@ def softsign(x):
         return _tn.softsign(value), lambda upstream: upstream / _tm.square(1.0 + _tm.abs(value))
 
     return fn(floating(x))
-
 
 
 silu = _activation("silu", _tn.silu, "x * sigmoid(x).")

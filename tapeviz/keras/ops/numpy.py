@@ -177,7 +177,11 @@ log1p = _unary("log1p", _tm.log1p)
 log2 = _unary("log2", lambda x: _tm.log(x) / np.log(2.0))
 log10 = _unary("log10", lambda x: _tm.log(x) / np.log(10.0))
 sqrt = _unary("sqrt", _tm.sqrt)
-cbrt = _unary("cbrt", lambda x: _tm.sign(x) * _tm.pow(_tm.abs(x), 1.0 / 3.0))
+cbrt = _unary(
+    "cbrt",
+    # Keras computes in floatx: a complex input loses its imaginary part there too (TF warns, Keras goes on)
+    lambda x: (lambda r: _tm.sign(r) * _tm.pow(_tm.abs(r), 1.0 / 3.0))(_tm.real(x) if x.dtype.is_complex else x),
+)
 reciprocal = _unary("reciprocal", _tm.reciprocal)
 sin = _unary("sin", _tm.sin)
 cos = _unary("cos", _tm.cos)
