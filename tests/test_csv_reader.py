@@ -5,12 +5,14 @@ the error's type and TF's message; tapeviz must not leak a warning where TF's
 Python does (NumPy's overflow warning during make_csv_dataset's inference).
 """
 
+import decimal
 import gzip
 import json
 import logging
 import pathlib
 import warnings
 
+import numpy as np
 import pytest
 
 import tapeviz as tf
@@ -91,3 +93,25 @@ def test_select_cols_must_increase(tmp_path):
     path.write_bytes(b"1,2,3\n")
     with pytest.raises(tf.errors.InvalidArgumentError, match="select_cols should be strictly increasing indices"):
         tf.data.experimental.CsvDataset(str(path), [0, 0], select_cols=[2, 0])
+
+
+def test_float32_fields_are_rounded_once_as_strtof(tmp_path):
+    """Texts at, just above and just below float32 midpoints: each value is the float32 nearest the decimal."""
+    rng = np.random.default_rng(7)
+    texts, nearest = [], []
+    for _ in range(200):
+        low = np.float32(rng.standard_normal() * 10.0 ** int(rng.integers(-37, 38)))
+        high = np.nextafter(low, np.float32(np.inf))
+        middle = (float(low) + float(high)) / 2
+        for value in (middle, float(np.nextafter(middle, np.inf)), float(np.nextafter(middle, -np.inf))):
+            text = repr(value)
+            exact = decimal.Decimal(text)
+            ties_to_even = sorted(
+                [low, high], key=lambda q: (abs(decimal.Decimal(float(q)) - exact), int(q.view(np.uint32)) & 1)
+            )
+            texts.append(text)
+            nearest.append(ties_to_even[0])
+    path = tmp_path / "floats.csv"
+    path.write_text("\n".join(texts) + "\n")
+    read = [float(row[0]) for row in tf.data.experimental.CsvDataset(str(path), [0.0]).as_numpy_iterator()]
+    assert read == [float(v) for v in nearest]

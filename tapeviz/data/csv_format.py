@@ -39,6 +39,8 @@ _DECIMAL = rb"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
 _HEX = rb"[+-]?0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)(?:[pP][+-]?[0-9]+)?"
 _SPECIAL = rb"[+-]?(?:inf|infinity|nan(?:\([0-9a-zA-Z_]*\))?)"
 _FLOAT = re.compile(_SPACE + rb"(?:(" + _DECIMAL + rb")|(" + _HEX + rb")|(?i:(" + _SPECIAL + rb")))" + _SPACE + rb"\Z")
+_FLOAT32_MAX = float(np.finfo(np.float32).max)
+_FLOAT32_TINY = float(np.finfo(np.float32).tiny)  # below it float32 is subnormal: the midpoint test differs
 _INT_RANGE = {"int32": (-(2**31), 2**31 - 1), "int64": (-(2**63), 2**63 - 1)}
 
 
@@ -197,9 +199,13 @@ def _to_float32(text, value):
     which is wrong only where the double lies exactly midway between two
     float32s: then the exact decimal decides the side.
     """
+    magnitude = abs(value)
+    if magnitude <= _FLOAT32_MAX and magnitude >= _FLOAT32_TINY:
+        rounded = np.float32(value)  # no overflow possible: no warning to silence
+        if float(rounded) == value or (math.frexp(value)[0] * 2.0**25) % 2.0 != 1.0:
+            return rounded  # exact, or not a midpoint (a midpoint's 25th significant bit is its last)
     with np.errstate(over="ignore"):
         rounded = np.float32(value)
-        magnitude = abs(value)
         if float(rounded) == value or not math.isfinite(magnitude):
             return rounded
         near = abs(rounded)
@@ -249,7 +255,7 @@ class RecordReader:
     def _wanted(self, index, taken):
         if self._select is not None:
             return taken < len(self._select) and self._select[taken] == index
-        return index not in self._exclude
+        return not self._exclude or index not in self._exclude
 
     def _record(self):
         """One record's values and its first problem (TF keeps reading a bad record to its end)."""
