@@ -26,6 +26,7 @@ from tapeviz.keras.ops._common import (
     floating,
     keras_op,
     promoted,
+    real_floating,
     result_type,
     standardize_dtype,
     tensor,
@@ -226,9 +227,9 @@ def _trunc(x):
 
 @keras_op("trunc")
 def trunc(x):
-    """Round toward zero; ints stay as they are."""
+    """Round toward zero; ints stay as they are (complex is refused, as by TF)."""
     x = tensor(x)
-    return _trunc(x) if x.dtype.is_floating else x
+    return _trunc(real_floating(x, "trunc")) if x.dtype.is_floating or x.dtype.is_complex else x
 
 
 @keras_op("square")
@@ -244,6 +245,8 @@ def square(x):
 def round(x, decimals=0):  # noqa: A001 - Keras's name
     """Round half to even, to ``decimals`` places (ints are returned as they are when decimals >= 0)."""
     x = tensor(x)
+    if x.dtype.is_complex:
+        real_floating(x, "round")  # refused, as by TF
     if not x.dtype.is_floating:
         return x if decimals >= 0 else _from_host(np.round(_host(x), decimals), x.dtype.name)
     if decimals == 0:
