@@ -15,6 +15,7 @@ is gathered with one indexing operation: no per-element Python work.
 """
 
 import itertools
+import logging
 import os
 
 import numpy as np
@@ -22,7 +23,7 @@ import numpy as np
 from tapeviz import backend as B
 from tapeviz import random as tf_random
 from tapeviz.core import nest
-from tapeviz.core.errors import OutOfRangeError
+from tapeviz.core.errors import OpError, OutOfRangeError
 from tapeviz.core.tensor import Tensor, Variable, convert_to_tensor, to_array
 from tapeviz.core.tensor_spec import TensorSpec
 from tapeviz.data import strings
@@ -51,6 +52,7 @@ def _rng(seed):
     return np.random.default_rng([_DEFAULT_GLOBAL_SEED if base is None else base, 2, int(seed)])
 
 
+_LOG = logging.getLogger("tapeviz.data")
 _DEFAULT_GLOBAL_SEED = 87654321  # TF's DEFAULT_GRAPH_SEED, used when only the op seed is set
 
 
@@ -299,11 +301,7 @@ class Dataset:
     def map(self, map_func, num_parallel_calls=None, deterministic=None, name=None):
         """Apply ``map_func`` to each element (a tuple element is passed as separate arguments)."""
 
-        def make_iterator():
-            for element in self:
-                yield map_func(*element) if isinstance(element, tuple) else map_func(element)
-
-        return Dataset(make_iterator, self._cardinality)
+        return Dataset(lambda: _Mapped(iter(self), map_func), self._cardinality)
 
     def filter(self, predicate, name=None):
         """Keep the elements for which ``predicate`` is true."""
@@ -315,6 +313,39 @@ class Dataset:
                     yield element
 
         return Dataset(make_iterator, UNKNOWN)
+
+    def ignore_errors(self, log_warning=False, name=None):
+        """Drop the elements whose making raised a ``tf.errors.OpError`` (a malformed CSV record, a failing op in ``map``).
+
+        With ``log_warning=True`` each dropped error is logged as TF logs it
+        ("Error raised with error message ..."). Other exceptions (a Python
+        bug in a ``map`` function) still propagate.
+
+        **Difference:** the readers (``CsvDataset``, ``make_csv_dataset``) and
+        ``map`` go on after an error, as in TF; other steps of a pipeline end
+        at their first error, so put ``ignore_errors`` right after the step
+        that fails.
+        """
+
+        def make_iterator():
+            elements = iter(self)
+            while True:
+                try:
+                    yield next(elements)
+                except StopIteration:
+                    return
+                except OpError as exc:
+                    if log_warning:
+                        _LOG.warning("Error raised with error message %s", exc.message)
+
+        return Dataset(make_iterator, UNKNOWN)
+
+    def apply(self, transformation_func):
+        """``transformation_func(self)``: a function from one dataset to another (such as ``tf.data.experimental.ignore_errors()``)."""
+        dataset = transformation_func(self)
+        if not isinstance(dataset, Dataset):
+            raise TypeError(f"`transformation_func` must return a Dataset, got {type(dataset).__name__}.")
+        return dataset
 
     def take(self, count, name=None):
         """The first ``count`` elements (all of them when count is -1)."""
@@ -593,6 +624,20 @@ def _to_numpy(leaf):
 
 def _call(fn, element):
     return fn(*element) if isinstance(element, tuple) else fn(element)
+
+
+class _Mapped:
+    """``map``'s iterator: a class, not a generator, so an error in one element leaves it able to go on."""
+
+    def __init__(self, elements, map_func):
+        self._elements = elements
+        self._map_func = map_func
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        return _call(self._map_func, next(self._elements))
 
 
 def _window_of(elements):

@@ -9,6 +9,7 @@ __all__ = [
     "INFINITE_CARDINALITY",
     "UNKNOWN_CARDINALITY",
     "cardinality",
+    "ignore_errors",
     "make_csv_dataset",
 ]
 
@@ -19,3 +20,12 @@ UNKNOWN_CARDINALITY = UNKNOWN
 def cardinality(dataset):
     """``dataset.cardinality()``: an int64 tensor, -1 for infinite, -2 for unknown."""
     return dataset.cardinality()
+
+
+def ignore_errors(log_warning=False):
+    """A transformation for ``dataset.apply``: ``dataset.ignore_errors(log_warning)`` (TF's deprecated spelling)."""
+
+    def _apply(dataset):
+        return dataset.ignore_errors(log_warning=log_warning)
+
+    return _apply

@@ -5,18 +5,18 @@ evaluated. Text comes out as string elements (``tapeviz.data.strings``),
 numbers as tensors of the dtypes TF gives them.
 """
 
-import csv
 import glob
-import io
+import gzip
 import os
+import zlib
 
 import numpy as np
 
-from tapeviz.core import dtypes, nest
+from tapeviz.core import nest
 from tapeviz.core.errors import InvalidArgumentError
 from tapeviz.core.tensor import Tensor, convert_to_tensor
 from tapeviz.core.tensor_spec import TensorSpec
-from tapeviz.data import strings
+from tapeviz.data import csv_format, strings
 from tapeviz.data.dataset import UNKNOWN, Dataset
 
 __all__ = ["TextLineDataset", "CsvDataset", "make_csv_dataset", "generator_elements"]
@@ -131,64 +131,63 @@ def TextLineDataset(filenames, compression_type=None, buffer_size=None, num_para
 
 
 # -- CSV --------------------------------------------------------------------------------------
-_STRING = "string"
+_DECOMPRESS = {"": None, "GZIP": gzip.decompress, "ZLIB": zlib.decompress}
 
 
-def _column_type(default):
-    """A record default: a dtype (the field is required) or a value (used when the field is empty)."""
-    if isinstance(default, (dtypes.DType, type)) or (isinstance(default, str) and default in ("string",)):
-        name = getattr(default, "name", default)
-        return (name if name != "str" else _STRING), None
-    if isinstance(default, str) and default not in np.sctypeDict:
-        return _STRING, default.encode("utf-8")
-    if isinstance(default, bytes):
-        return _STRING, default
-    if isinstance(default, (list, tuple)) and len(default) == 1:
-        return _column_type(default[0])
-    if isinstance(default, Tensor):
-        return default.dtype.name, default.numpy().item()
-    if isinstance(default, bool):
-        raise TypeError("CSV record defaults cannot be booleans; use an int or float.")
-    if isinstance(default, int):
-        return "int32", default
-    if isinstance(default, float):
-        return "float32", default
-    try:
-        return dtypes.as_dtype(default).name, None
-    except (TypeError, ValueError):
-        raise TypeError(f"{default!r} is not a CSV record default: give a dtype or a value (0, 0.0, '').") from None
+def _file_bytes(path, compression_type):
+    kind = compression_type or ""
+    if kind not in _DECOMPRESS:
+        raise ValueError(f"compression_type must be '', 'GZIP' or 'ZLIB', not {compression_type!r}.")
+    with open(path, "rb") as f:
+        data = f.read()
+    return _DECOMPRESS[kind](data) if _DECOMPRESS[kind] else data
 
 
-def _parse_field(text, dtype, default, column, row_text):
-    if text == "" or text is None:
-        if default is None:
-            raise InvalidArgumentError(f"Field {column} is required but missing in record!")
-        return default
-    if dtype == _STRING:
-        return text.encode("utf-8")
-    try:
-        number = float(text) if np.dtype(dtype).kind == "f" else int(text)
-    except ValueError:
-        raise InvalidArgumentError(
-            f"Field {column} in record is not a valid {dtype}: {text!r} (record: {row_text!r})."
-        ) from None
-    return number
+def _as_bytes(text, what):
+    value = text.encode("utf-8") if isinstance(text, str) else bytes(text)
+    if what == "field_delim" and len(value) != 1:
+        raise ValueError(f"field_delim must be one character (one byte), got {text!r}.")
+    return value
 
 
-def _records(path, header, field_delim, use_quote_delim):
-    lines = _lines(path)
-    if header:
-        lines = lines[1:]
-    reader = csv.reader(
-        io.StringIO("\n".join(line.decode("utf-8") for line in lines)),
-        delimiter=field_delim,
-        quoting=csv.QUOTE_MINIMAL if use_quote_delim else csv.QUOTE_NONE,
-    )
-    return [row for row in reader]
+def _checked_columns(indices, what):
+    if indices is None:
+        return None
+    indices = [int(i) for i in indices]
+    if any(i < 0 for i in indices) or any(a >= b for a, b in zip(indices, indices[1:])):
+        raise InvalidArgumentError(f"{what} should be strictly increasing indices")
+    return indices
+
+
+class _CsvRecords:
+    """CsvDataset's iterator: the files' records in order; after a bad record, ``next()`` goes on with the next one."""
+
+    def __init__(self, paths, columns, options):
+        self._paths = iter(paths)
+        self._columns = columns
+        self._options = options
+        self._records = iter(())
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        while True:
+            for values in self._records:
+                return tuple(_leaf(v, c.dtype) for v, c in zip(values, self._columns))
+            self._records = self._open(next(self._paths))
+
+    def _open(self, path):
+        options = dict(self._options)
+        data = _file_bytes(path, options.pop("compression_type"))
+        if options.pop("header"):
+            self._records = iter(())  # a file whose header is bad yields nothing more after the error
+            data = csv_format.read_header(data, options["delim"], options["use_quote_delim"])[1]
+        return csv_format.RecordReader(data, self._columns, **options)
 
 
 def _leaf(value, dtype):
-    if dtype == _STRING:
+    if dtype == csv_format.STRING:
         return strings.StringScalar(value)
     return Tensor(np.asarray(value, dtype=dtype))
 
@@ -208,9 +207,14 @@ def CsvDataset(  # noqa: N802
     """One tuple of scalars per CSV record, as ``tf.data.experimental.CsvDataset``.
 
     ``record_defaults`` has one entry per (selected) column: a dtype makes
-    the field required, a value is used when the field is empty.
+    the field required, a value is used when the field is empty (as in TF,
+    the ints 1, 2, 3, 7 and 9 are dtype enums: float32, float64, int32,
+    string, int64). Parsing is TF's: RFC 4180 quotes, ASCII numbers (C
+    whitespace around them allowed, hex floats, inf and nan), strings kept
+    as the file's bytes, and ``InvalidArgumentError`` with TF's message for a
+    malformed record (``Dataset.ignore_errors`` skips it and goes on).
     """
-    columns = [_column_type(d) for d in record_defaults]
+    columns = [csv_format.column(d) for d in record_defaults]
     names = _file_names(filenames)
     if select_cols is not None and exclude_cols is not None:
         raise ValueError("Either select_cols or exclude_cols should be specified, not both.")
@@ -218,46 +222,58 @@ def CsvDataset(  # noqa: N802
         raise ValueError(
             f"Expected len(select_cols) == len(record_defaults), got {len(select_cols)} and {len(columns)}."
         )
-
-    def make_iterator():
-        for path in names:
-            for row in _records(path, header, field_delim, use_quote_delim):
-                if select_cols is not None:
-                    fields = [row[i] if i < len(row) else "" for i in select_cols]
-                elif exclude_cols is not None:
-                    fields = [f for i, f in enumerate(row) if i not in set(exclude_cols)]
-                else:
-                    fields = row
-                if len(fields) != len(columns):
-                    raise InvalidArgumentError(
-                        f"Expect {len(columns)} fields but have {len(fields)} in record {row!r} of {path}."
-                    )
-                values = []
-                for i, ((dtype, default), text) in enumerate(zip(columns, fields)):
-                    text = "" if text == na_value else text
-                    values.append(_leaf(_parse_field(text, dtype, default, i, row), dtype))
-                yield tuple(values)
-
-    return Dataset(make_iterator, UNKNOWN)
+    if compression_type not in _DECOMPRESS and compression_type is not None:
+        raise ValueError(f"compression_type must be '', 'GZIP' or 'ZLIB', not {compression_type!r}.")
+    options = {
+        "compression_type": compression_type,
+        "header": bool(header),
+        "delim": _as_bytes(field_delim, "field_delim"),
+        "use_quote_delim": bool(use_quote_delim),
+        "na_value": _as_bytes(na_value, "na_value"),
+        "select": _checked_columns(select_cols, "select_cols"),
+        "exclude": set(_checked_columns(exclude_cols, "exclude_cols") or ()),
+    }
+    return Dataset(lambda: _CsvRecords(names, columns, options), UNKNOWN)
 
 
-def _infer_type(texts):
-    """TF's inference from the first rows: int32 if every value is an integer, else float32, else string."""
-    kind = "int32"
+def _first_rows(path, field_delim, use_quote_delim, header, count, encoding):
+    """The first file's header names (or None) and its first ``count`` records as lists of text."""
+    delim = _as_bytes(field_delim, "field_delim")
+    data = _file_bytes(path, None)
+    names = None
+    if header:
+        fields, data = csv_format.read_header(data, delim, use_quote_delim)
+        names = [f.decode(encoding) for f in fields]
+    rows = csv_format.raw_records(data, delim, use_quote_delim, count)
+    return names, [[f.decode(encoding, errors="replace") for f in row] for row in rows]
+
+
+def _fits(text, kind):
+    """TF's inference test for one value (NumPy's parsing of the text, as make_csv_dataset's Python does)."""
+    try:
+        if kind in ("int32", "int64"):
+            number = int(text)
+            bits = 31 if kind == "int32" else 63
+            return -(2**bits) <= number < 2**bits
+        with np.errstate(over="ignore"):
+            return bool(np.asarray(float(text), dtype=kind) < np.inf)
+    except ValueError:
+        return False
+
+
+_NUMPY = {"int32": np.int32, "int64": np.int64, "float32": np.float32, "float64": np.float64}
+_INFERENCE_ORDER = ["int32", "int64", "float32", "float64", csv_format.STRING]
+
+
+def _infer_type(texts, na_value):
+    """TF's column inference: the first of int32, int64, float32, float64, string that every value fits (no value: string)."""
+    kind = None
     for text in texts:
-        if text == "":
+        if text in ("", na_value):
             continue
-        try:
-            int(text)
-            continue
-        except ValueError:
-            pass
-        try:
-            float(text)
-            kind = "float32"
-        except ValueError:
-            return _STRING
-    return kind
+        start = _INFERENCE_ORDER.index(kind or "int32")
+        kind = next(k for k in _INFERENCE_ORDER[start:] if k == csv_format.STRING or _fits(text, k))
+    return kind or csv_format.STRING
 
 
 def make_csv_dataset(
@@ -286,20 +302,22 @@ def make_csv_dataset(
     """Batches of ``(features, label)`` (or ``features``) read from CSV files, as TF's helper.
 
     ``features`` is a dict of column name to a batch; column types are
-    inferred from the first ``num_rows_for_inference`` rows (int32, float32
-    or string) unless ``column_defaults`` gives them. As in TF, the default
+    inferred from the first ``num_rows_for_inference`` rows as TF infers them
+    (the first of int32, int64, float32, float64, string that all values fit)
+    unless ``column_defaults`` gives them; ``ignore_errors=True`` skips
+    malformed records. As in TF, the default
     ``num_epochs=None`` repeats forever and ``shuffle=True`` shuffles.
     """
     patterns = [file_pattern] if isinstance(file_pattern, (str, bytes, os.PathLike)) else list(file_pattern)
     paths = sorted({p for pattern in patterns for p in glob.glob(_decode(pattern))})
     if not paths:
         raise ValueError(f"No files match `file_pattern` {file_pattern}.")
-    first = _records(paths[0], False, field_delim, use_quote_delim)
+    header_names, rows = _first_rows(paths[0], field_delim, use_quote_delim, header, num_rows_for_inference, encoding)
     if column_names is None:
         if not header:
             raise ValueError("Expected `column_names` or `header=True`: the column names must come from somewhere.")
-        column_names = list(first[0])
-    body = first[1:] if header else first
+        column_names = header_names
+    column_names = list(column_names)
     if len(set(column_names)) != len(column_names):
         raise ValueError("Cannot have duplicate column names.")
     if select_columns is not None:
@@ -313,11 +331,10 @@ def make_csv_dataset(
     if label_name is not None and label_name not in names:
         raise ValueError(f"`label_name` provided must be one of the columns: {names}. Received: {label_name}.")
     if column_defaults is None:
-        rows = body[:num_rows_for_inference]
-        column_defaults = []
-        for i in selected:
-            kind = _infer_type([row[i] if i < len(row) else "" for row in rows])
-            column_defaults.append({"int32": 0, "float32": 0.0, _STRING: ""}[kind])
+        if any(len(row) != len(column_names) for row in rows):
+            raise ValueError("Problem inferring types: CSV row has different number of fields than expected.")
+        kinds = [_infer_type([row[i] for row in rows], na_value) for i in selected]
+        column_defaults = [np.zeros((), _NUMPY[k])[()] if k != csv_format.STRING else "" for k in kinds]
     records = CsvDataset(
         paths,
         column_defaults,
@@ -327,6 +344,8 @@ def make_csv_dataset(
         na_value=na_value,
         select_cols=selected,
     )
+    if ignore_errors:
+        records = records.ignore_errors()
 
     def to_features(*values):
         features = dict(zip(names, values))

@@ -12,6 +12,7 @@ import functools
 import numpy as np
 
 from tapeviz.core import dtypes
+from tapeviz.core.errors import InvalidArgumentError
 from tapeviz.core.primitives.math import cast
 from tapeviz.core.scopes import name_scope
 from tapeviz.core.tensor import Tensor, Variable, convert_to_tensor, is_tensor
@@ -113,9 +114,24 @@ def promoted(*values):
 
 
 def floating(x):
-    """``x`` as a float tensor: ints and bools become float32 (Keras's ``result_type(x.dtype, float)``)."""
+    """``x`` as a float (or complex) tensor: ints and bools become float32 (Keras's ``result_type(x.dtype, float)``).
+
+    A complex tensor stays complex: casting it would drop the imaginary part.
+    """
     x = tensor(x)
-    return x if x.dtype.is_floating else cast(x, FLOATX)
+    return x if x.dtype.is_floating or x.dtype.is_complex else cast(x, FLOATX)
+
+
+def real_floating(x, op):
+    """``floating(x)`` for an op defined on real numbers only (it orders its input): a complex tensor is refused
+    with TF's words, where NumPy's lexicographic order of complex numbers would give a meaningless number."""
+    x = floating(x)
+    if x.dtype.is_complex:
+        raise InvalidArgumentError(
+            f"Value for attr 'T' of {x.dtype.name} is not in the list of allowed values: keras.ops.{op} takes real "
+            "input. Pass ops.real(x) or ops.abs(x)."
+        )
+    return x
 
 
 def standardize_dtype(dtype):

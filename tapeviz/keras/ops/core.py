@@ -17,7 +17,7 @@ from tapeviz.core.tensor import Tensor as _Tensor
 from tapeviz.core.tensor import Variable as _Variable
 from tapeviz.core.tensor import constant as _constant
 from tapeviz.core.tensor import to_array as _to_array
-from tapeviz.keras.ops._common import dtype_name, floating, keras_op, standardize_dtype, tensor
+from tapeviz.keras.ops._common import dtype_name, floating, keras_op, real_floating, standardize_dtype, tensor
 
 
 def cast(x, dtype):
@@ -385,7 +385,7 @@ def _erfinv_host(values):
 @keras_op("erfinv")
 def erfinv(x):
     """The inverse error function; its gradient is sqrt(pi)/2 * exp(erfinv(x)**2)."""
-    x = floating(x)
+    x = real_floating(x, "erfinv")
 
     @_custom_gradient
     def _erfinv(value):

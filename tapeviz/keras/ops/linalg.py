@@ -16,6 +16,11 @@ from tapeviz.keras.ops._common import floating, keras_op, promoted
 def cholesky(x, upper=False):
     """The lower (or, with ``upper=True``, upper) Cholesky factor of a symmetric positive definite matrix."""
     factor = _tl.cholesky(floating(x))
+    if np.isnan(factor.numpy()).any():  # TF's kernel returns NaNs here; Keras checks and raises
+        raise ValueError(
+            "Cholesky decomposition failed: Cholesky : Tensor had NaN values. "
+            "The input is not a symmetric positive definite matrix (or holds NaNs)."
+        )
     return _tl.matrix_transpose(factor) if upper else factor
 
 

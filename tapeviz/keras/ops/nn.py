@@ -17,34 +17,61 @@ from tapeviz.core.primitives import conv as _conv
 from tapeviz.core.primitives.math import cast as _cast
 from tapeviz.core.tensor import constant as _constant
 from tapeviz.keras.ops import numpy as _knp
-from tapeviz.keras.ops._common import FLOATX, floating, keras_op, promoted, standardize_dtype, tensor
+from tapeviz.keras.ops._common import FLOATX, floating, keras_op, promoted, real_floating, standardize_dtype, tensor
 
 EPSILON = 1e-7  # keras.config.epsilon()
 
 
-def _activation(name, fn, doc):
+def _activation(name, fn, doc, real_only=False):
     @keras_op(name)
     def op(x):
-        return fn(floating(x))
+        return fn(real_floating(x, name) if real_only else floating(x))
 
     op.__name__ = op.__qualname__ = name
     op.__doc__ = doc
     return op
 
 
-relu = _activation("relu", _tn.relu, "max(x, 0).")
-relu6 = _activation("relu6", _tn.relu6, "min(max(x, 0), 6).")
+@keras_op("relu")
+def relu(x):
+    """max(x, 0); an int tensor stays int, as in Keras."""
+    x = tensor(x)
+    return _tn.relu(x if x.dtype.is_integer else real_floating(x, "relu"))
+
+
+@keras_op("relu6")
+def relu6(x):
+    """min(max(x, 0), 6); an int tensor stays int, as in Keras."""
+    x = tensor(x)
+    return _tn.relu6(x if x.dtype.is_integer else real_floating(x, "relu6"))
+
+
 sigmoid = _activation("sigmoid", _tm.sigmoid, "1 / (1 + exp(-x)).")
 softplus = _activation("softplus", _tm.softplus, "log(1 + exp(x)).")
-softsign = _activation("softsign", _tn.softsign, "x / (1 + |x|).")
+
+
+@keras_op("softsign")
+def softsign(x):
+    """x / (1 + |x|); its gradient 1 / (1 + |x|)^2, as TF's SoftsignGrad (0 at +-inf, not inf/inf)."""
+    from tapeviz.core.custom_gradient import custom_gradient
+
+    @custom_gradient
+    def fn(value):
+        return _tn.softsign(value), lambda upstream: upstream / _tm.square(1.0 + _tm.abs(value))
+
+    return fn(floating(x))
+
+
 silu = _activation("silu", _tn.silu, "x * sigmoid(x).")
 swish = _activation("swish", _tn.silu, "x * sigmoid(x) (silu).")
 log_sigmoid = _activation("log_sigmoid", _tm.log_sigmoid, "log(sigmoid(x)), stable.")
-selu = _activation("selu", _tn.selu, "scale * elu(x, alpha), SELU's constants.")
-hard_sigmoid = _activation("hard_sigmoid", lambda x: _tn.relu6(x + 3.0) / 6.0, "relu6(x + 3) / 6.")
-hard_silu = _activation("hard_silu", lambda x: x * (_tn.relu6(x + 3.0) / 6.0), "x * hard_sigmoid(x).")
-hard_swish = _activation("hard_swish", lambda x: x * (_tn.relu6(x + 3.0) / 6.0), "x * hard_sigmoid(x).")
-hard_tanh = _activation("hard_tanh", lambda x: _tm.minimum(_tm.maximum(x, -1.0), 1.0), "x clipped to [-1, 1].")
+selu = _activation("selu", _tn.selu, "scale * elu(x, alpha), SELU's constants.", real_only=True)
+hard_sigmoid = _activation("hard_sigmoid", lambda x: _tn.relu6(x + 3.0) / 6.0, "relu6(x + 3) / 6.", real_only=True)
+hard_silu = _activation("hard_silu", lambda x: x * (_tn.relu6(x + 3.0) / 6.0), "x * hard_sigmoid(x).", real_only=True)
+hard_swish = _activation("hard_swish", lambda x: x * (_tn.relu6(x + 3.0) / 6.0), "x * hard_sigmoid(x).", real_only=True)
+hard_tanh = _activation(
+    "hard_tanh", lambda x: _tm.minimum(_tm.maximum(x, -1.0), 1.0), "x clipped to [-1, 1].", real_only=True
+)
 tanh_shrink = _activation("tanh_shrink", lambda x: x - _tm.tanh(x), "x - tanh(x).")
 sparse_plus = _activation(
     "sparse_plus",
@@ -52,6 +79,7 @@ sparse_plus = _activation(
         _tm.less_equal(x, -1.0), _pa.zeros_like(x), _tm.where(_tm.greater_equal(x, 1.0), x, 0.25 * (x + 1.0) ** 2)
     ),
     "0 for x <= -1, (x + 1)**2 / 4 for -1 < x < 1, x for x >= 1.",
+    real_only=True,
 )
 sparse_sigmoid = _activation(
     "sparse_sigmoid",
@@ -61,19 +89,20 @@ sparse_sigmoid = _activation(
         _tm.where(_tm.greater_equal(x, 1.0), _pa.ones_like(x), 0.5 * (x + 1.0)),
     ),
     "0 for x <= -1, (x + 1) / 2 inside, 1 for x >= 1.",
+    real_only=True,
 )
 
 
 @keras_op("leaky_relu")
 def leaky_relu(x, negative_slope=0.2):
     """x where x >= 0, else negative_slope * x."""
-    return _tn.leaky_relu(floating(x), alpha=negative_slope)
+    return _tn.leaky_relu(real_floating(x, "leaky_relu"), alpha=negative_slope)
 
 
 @keras_op("elu")
 def elu(x, alpha=1.0):
     """x where x > 0, else alpha * (exp(x) - 1)."""
-    x = floating(x)
+    x = real_floating(x, "elu")
     out = _tn.elu(x)
     return out if alpha == 1.0 else _tm.where(_tm.greater(x, 0), x, alpha * out)
 
@@ -81,14 +110,14 @@ def elu(x, alpha=1.0):
 @keras_op("celu")
 def celu(x, alpha=1.0):
     """max(x, 0) + alpha * expm1(min(x, 0) / alpha)."""
-    x = floating(x)
+    x = real_floating(x, "celu")
     return _tm.maximum(x, 0.0) + alpha * _tm.expm1(_tm.minimum(x, 0.0) / alpha)
 
 
 @keras_op("gelu")
 def gelu(x, approximate=True):
     """x * Phi(x); Keras's default is the tanh approximation (``approximate=True``)."""
-    return _tn.gelu(floating(x), approximate=approximate)
+    return _tn.gelu(real_floating(x, "gelu"), approximate=approximate)
 
 
 @keras_op("glu")
@@ -111,7 +140,7 @@ def hard_shrink(x, threshold=0.5):
 @keras_op("soft_shrink")
 def soft_shrink(x, threshold=0.5):
     """x - threshold above it, x + threshold below -threshold, else 0."""
-    x = floating(x)
+    x = real_floating(x, "soft_shrink")
     return _tm.where(
         _tm.greater(x, threshold),
         x - threshold,

@@ -14,6 +14,7 @@ import numpy as np
 from tapeviz import array_ops as _ta
 from tapeviz import linalg as _tl
 from tapeviz import math as _tm
+from tapeviz.core.errors import InvalidArgumentError
 from tapeviz.core.primitives import array as _pa
 from tapeviz.core.primitives.math import cast as _cast
 from tapeviz.core.primitives.math import identity as _identity
@@ -25,6 +26,7 @@ from tapeviz.keras.ops._common import (
     floating,
     keras_op,
     promoted,
+    real_floating,
     result_type,
     standardize_dtype,
     tensor,
@@ -87,12 +89,29 @@ subtract = _binary("subtract", _tm.subtract)
 multiply = _binary("multiply", _tm.multiply)
 divide = _binary("divide", _tm.divide, float_result=True)
 true_divide = _binary("true_divide", _tm.divide, float_result=True)
-floor_divide = _binary("floor_divide", _tm.floordiv)
+floor_divide = _binary(
+    "floor_divide",
+    # TF's FloorDiv of floats is floor(x / y): 1 // -inf is -0.0 and inf // -2 is -inf (NumPy: -1.0 and NaN)
+    lambda a, b: _tm.floor(_tm.divide(a, b)) if a.dtype.is_floating else _tm.floordiv(a, b),
+)
 mod = _binary("mod", _tm.floormod)
 maximum = _binary("maximum", _tm.maximum)
 minimum = _binary("minimum", _tm.minimum)
-fmax = _binary("fmax", lambda a, b: _tm.where(_tm.is_nan(a), b, _tm.where(_tm.is_nan(b), a, _tm.maximum(a, b))))
-fmin = _binary("fmin", lambda a, b: _tm.where(_tm.is_nan(a), b, _tm.where(_tm.is_nan(b), a, _tm.minimum(a, b))))
+
+
+def _nan_ignoring(pick):
+    """fmax/fmin: ``pick`` of the two, the other where one is NaN (ints have no NaN: plain ``pick``)."""
+
+    def fn(a, b):
+        if not (a.dtype.is_floating or a.dtype.is_complex):
+            return pick(a, b)
+        return _tm.where(_tm.is_nan(a), b, _tm.where(_tm.is_nan(b), a, pick(a, b)))
+
+    return fn
+
+
+fmax = _binary("fmax", _nan_ignoring(_tm.maximum))
+fmin = _binary("fmin", _nan_ignoring(_tm.minimum))
 divide_no_nan = _binary("divide_no_nan", _tm.divide_no_nan, float_result=True)
 arctan2 = _binary("arctan2", _tm.atan2, float_result=True)
 hypot = _binary("hypot", lambda a, b: _tm.sqrt(a * a + b * b), float_result=True)
@@ -102,7 +121,23 @@ hypot = _binary("hypot", lambda a, b: _tm.sqrt(a * a + b * b), float_result=True
 def fmod(x1, x2):
     """The remainder with the sign of ``x1`` (C's fmod), unlike ``mod``."""
     a, b = promoted(x1, x2)
-    return a - b * _trunc(_tm.divide(a, b)) if a.dtype.is_floating else _from_host(np.fmod(_host(a), _host(b)))
+    if not a.dtype.is_floating:
+        return _from_host(np.fmod(_host(a), _host(b)))
+    from tapeviz.core.custom_gradient import custom_gradient
+
+    shape = list(np.broadcast_shapes(tuple(a.shape), tuple(b.shape)))
+
+    @custom_gradient
+    def remainder(first, second):  # C's fmod: exact, and fmod(x, +-inf) is x (x - inf * 0 would be NaN)
+        with np.errstate(all="ignore"):
+            value = _from_host(np.fmod(_host(first), _host(second)), first.dtype.name)
+
+        def grad(upstream):  # d/dx = 1, d/dy = -trunc(x / y)
+            return upstream, -upstream * _trunc(_tm.divide(first, second))
+
+        return value, grad
+
+    return remainder(_pa.broadcast_to(a, shape), _pa.broadcast_to(b, shape))
 
 
 @keras_op("power")
@@ -117,7 +152,9 @@ def logaddexp(x1, x2):
     """log(exp(x1) + exp(x2)), stable: max + log1p(exp(-|x1 - x2|))."""
     a, b = promoted(floating(x1), floating(x2))
     top = _tm.maximum(a, b)
-    return top + _tm.log1p(_tm.exp(-_tm.abs(a - b)))
+    same = _tm.equal(a, b)  # equal infinities: their gap is 0, not inf - inf = NaN
+    gap = _tm.where(same, _pa.zeros_like(a), a - b)
+    return top + _tm.log1p(_tm.exp(-_tm.abs(gap)))
 
 
 @keras_op("logaddexp2")
@@ -141,7 +178,11 @@ log1p = _unary("log1p", _tm.log1p)
 log2 = _unary("log2", lambda x: _tm.log(x) / np.log(2.0))
 log10 = _unary("log10", lambda x: _tm.log(x) / np.log(10.0))
 sqrt = _unary("sqrt", _tm.sqrt)
-cbrt = _unary("cbrt", lambda x: _tm.sign(x) * _tm.pow(_tm.abs(x), 1.0 / 3.0))
+cbrt = _unary(
+    "cbrt",
+    # Keras computes in floatx: a complex input loses its imaginary part there too (TF warns, Keras goes on)
+    lambda x: (lambda r: _tm.sign(r) * _tm.pow(_tm.abs(r), 1.0 / 3.0))(_tm.real(x) if x.dtype.is_complex else x),
+)
 reciprocal = _unary("reciprocal", _tm.reciprocal)
 sin = _unary("sin", _tm.sin)
 cos = _unary("cos", _tm.cos)
@@ -152,8 +193,27 @@ arctan = _unary("arctan", _tm.atan)
 sinh = _unary("sinh", _tm.sinh)
 cosh = _unary("cosh", _tm.cosh)
 tanh = _unary("tanh", _tm.tanh)
-arcsinh = _unary("arcsinh", lambda x: _tm.log(x + _tm.sqrt(x * x + 1.0)))
-arccosh = _unary("arccosh", lambda x: _tm.log(x + _tm.sqrt(x * x - 1.0)))
+
+
+def _inverse_function(numpy_fn, derivative_at):
+    """A function valued by NumPy (exact at +-inf and for large |x|), differentiated as TF's kernels are: the
+    upstream gradient divided by the forward function's derivative at the result (AsinhGrad: cosh(y), AcoshGrad:
+    sinh(y)), so acosh's gradient is 0 at +inf and NaN where acosh is."""
+    from tapeviz.core.custom_gradient import custom_gradient
+
+    @custom_gradient
+    def fn(x):
+        with np.errstate(all="ignore"):
+            value = _from_host(numpy_fn(_host(x)), x.dtype.name)
+        return value, lambda upstream: upstream / derivative_at(value)
+
+    return fn
+
+
+_asinh = _inverse_function(np.arcsinh, _tm.cosh)
+_acosh = _inverse_function(np.arccosh, _tm.sinh)
+arcsinh = _unary("arcsinh", _asinh)
+arccosh = _unary("arccosh", _acosh)
 arctanh = _unary("arctanh", lambda x: 0.5 * (_tm.log1p(x) - _tm.log1p(-x)))
 deg2rad = _unary("deg2rad", lambda x: x * (np.pi / 180.0))
 rad2deg = _unary("rad2deg", lambda x: x * (180.0 / np.pi))
@@ -167,9 +227,9 @@ def _trunc(x):
 
 @keras_op("trunc")
 def trunc(x):
-    """Round toward zero; ints stay as they are."""
+    """Round toward zero; ints stay as they are (complex is refused, as by TF)."""
     x = tensor(x)
-    return _trunc(x) if x.dtype.is_floating else x
+    return _trunc(real_floating(x, "trunc")) if x.dtype.is_floating or x.dtype.is_complex else x
 
 
 @keras_op("square")
@@ -185,6 +245,8 @@ def square(x):
 def round(x, decimals=0):  # noqa: A001 - Keras's name
     """Round half to even, to ``decimals`` places (ints are returned as they are when decimals >= 0)."""
     x = tensor(x)
+    if x.dtype.is_complex:
+        real_floating(x, "round")  # refused, as by TF
     if not x.dtype.is_floating:
         return x if decimals >= 0 else _from_host(np.round(_host(x), decimals), x.dtype.name)
     if decimals == 0:
@@ -235,25 +297,36 @@ def nan_to_num(x, nan=0.0, posinf=None, neginf=None):
     return _tm.where(_tm.logical_and(_tm.is_inf(x), _tm.less(x, 0)), small, x)
 
 
+@keras_op("conj")
 def conj(x):
-    """The complex conjugate; tapeviz tensors are real, so ``x`` itself."""
-    return tensor(x)
+    """The complex conjugate (a real tensor is its own)."""
+    x = tensor(x)
+    return _tm.conj(x) if x.dtype.is_complex else x
 
 
 conjugate = conj
-real = conj
+
+
+@keras_op("real")
+def real(x):
+    """The real part (float32 for complex64); a real tensor is its own."""
+    x = tensor(x)
+    return _tm.real(x) if x.dtype.is_complex else x
 
 
 @keras_op("imag")
 def imag(x):
-    """The imaginary part: zeros for tapeviz's real tensors."""
-    return _pa.zeros_like(tensor(x))
+    """The imaginary part (float32 for complex64); zeros for a real tensor."""
+    x = tensor(x)
+    return _tm.imag(x) if x.dtype.is_complex else _pa.zeros_like(x)
 
 
 @keras_op("angle")
 def angle(x):
-    """The complex argument: pi for negative reals, else 0."""
+    """The complex argument: atan2(imag, real); for reals pi where negative, else 0."""
     x = floating(x)
+    if x.dtype.is_complex:
+        return _tm.angle(x)
     return _tm.where(_tm.less(x, 0), _pa.ones_like(x) * np.pi, _pa.zeros_like(x))
 
 
@@ -304,7 +377,15 @@ isinf = _float_predicate("isinf", _tm.is_inf, False)
 isfinite = _float_predicate("isfinite", _tm.is_finite, True)
 isposinf = _float_predicate("isposinf", lambda x: _tm.logical_and(_tm.is_inf(x), _tm.greater(x, 0)), False)
 isneginf = _float_predicate("isneginf", lambda x: _tm.logical_and(_tm.is_inf(x), _tm.less(x, 0)), False)
-isreal = _float_predicate("isreal", lambda x: _pa.fill(_pa.shape(x), True), True)
+
+
+@keras_op("isreal")
+def isreal(x):
+    """True where the imaginary part is 0 (everywhere for a real tensor)."""
+    x = tensor(x)
+    if x.dtype.is_complex:
+        return _tm.equal(_tm.imag(x), 0.0)
+    return _pa.fill(_pa.shape(x), True)
 
 
 @keras_op("signbit")
@@ -374,6 +455,14 @@ def _extreme(name, reduce):
     @keras_op(name)
     def op(x, axis=None, keepdims=False, initial=None):
         x = tensor(x)
+        if initial is None and 0 in tuple(x.shape):
+            raise InvalidArgumentError(f"Cannot compute the {name.lstrip('a')} of an empty tensor.")
+        if x.dtype.name == "bool":  # the max of bools is any, the min all
+            logical = _tm.reduce_any if name in ("max", "amax") else _tm.reduce_all
+            out = logical(x, axis=axes_tuple(axis), keepdims=keepdims)
+            if initial is not None:
+                out = (_tm.logical_or if name in ("max", "amax") else _tm.logical_and)(out, bool(initial))
+            return out
         out = reduce(x, axis=axes_tuple(axis), keepdims=keepdims)
         if initial is not None:
             out = (_tm.maximum if name in ("max", "amax") else _tm.minimum)(out, tensor(initial, x.dtype))
@@ -468,7 +557,9 @@ argmin = _arg("argmin", lambda x, axis, output_type="int32": _tm.argmin(x, axis=
 def _nan_reduction(name, reduce, fill):
     @keras_op(name)
     def op(x, axis=None, keepdims=False):
-        x = floating(x)
+        x = tensor(x)
+        if not (x.dtype.is_floating or x.dtype.is_complex):  # no NaN to drop: the plain reduction, Keras's dtype
+            return _NAN_REDUCTION_OF_INTS[name](x, axis=axis, keepdims=keepdims)
         return reduce(_tm.where(_tm.is_nan(x), _pa.zeros_like(x) + fill, x), axis=axes_tuple(axis), keepdims=keepdims)
 
     op.__name__ = op.__qualname__ = name
@@ -476,6 +567,12 @@ def _nan_reduction(name, reduce, fill):
     return op
 
 
+_NAN_REDUCTION_OF_INTS = {
+    "nansum": lambda x, axis, keepdims: sum(x, axis, keepdims),
+    "nanprod": lambda x, axis, keepdims: prod(x, axis, keepdims),
+    "nanmax": lambda x, axis, keepdims: max(x, axis, keepdims),
+    "nanmin": lambda x, axis, keepdims: min(x, axis, keepdims),
+}
 nansum = _nan_reduction("nansum", _tm.reduce_sum, 0.0)
 nanprod = _nan_reduction("nanprod", _tm.reduce_prod, 1.0)
 nanmax = _nan_reduction("nanmax", _tm.reduce_max, -np.inf)
@@ -564,6 +661,7 @@ def _quantile_of(x, q, axis, method, keepdims):
     moved = _pa.transpose(x, rest + axes) if ndim else x
     moved = _pa.reshape(moved, [x.shape[a] for a in rest] + [-1])
     ordered = _ta.sort(moved, axis=-1)
+    has_nan = _tm.reduce_any(_tm.is_nan(moved), axis=-1)  # the sort puts NaNs last: they would be skipped
     n = ordered.shape[-1]
     qs = np.atleast_1d(np.asarray(_host(q) if not isinstance(q, (int, float, list, tuple)) else q, np.float64))
     outs = []
@@ -581,6 +679,7 @@ def _quantile_of(x, q, axis, method, keepdims):
         low = _pa.gather(ordered, lo, axis=len(ordered.shape) - 1)
         high = _pa.gather(ordered, hi, axis=len(ordered.shape) - 1)
         out = low + (high - low) * (pos - lo) if hi != lo else low
+        out = _tm.where(has_nan, _pa.zeros_like(out) + np.nan, out)
         if keepdims:
             shape = [1 if a in axes else x.shape[a] for a in range(ndim)]
             out = _pa.reshape(out, shape)
@@ -1403,14 +1502,16 @@ def nanargmin(x, axis=None, keepdims=False):
 
 @keras_op("nancumsum")
 def nancumsum(x, axis=None, dtype=None):
-    """cumsum with NaNs counted as 0."""
-    return cumsum(_nan_filled(x, 0.0), axis=axis, dtype=dtype)
+    """cumsum with NaNs counted as 0 (ints and bools: plain cumsum, Keras's dtype)."""
+    x = tensor(x)
+    return cumsum(_nan_filled(x, 0.0) if x.dtype.is_floating else x, axis=axis, dtype=dtype)
 
 
 @keras_op("nancumprod")
 def nancumprod(x, axis=None, dtype=None):
-    """cumprod with NaNs counted as 1."""
-    return cumprod(_nan_filled(x, 1.0), axis=axis, dtype=dtype)
+    """cumprod with NaNs counted as 1 (ints and bools: plain cumprod, Keras's dtype)."""
+    x = tensor(x)
+    return cumprod(_nan_filled(x, 1.0) if x.dtype.is_floating else x, axis=axis, dtype=dtype)
 
 
 def _nan_quantile(x, q, axis, keepdims):
@@ -1484,12 +1585,19 @@ def histogram(x, bins=10, range=None):  # noqa: A002 - NumPy's name
 
 @keras_op("nextafter")
 def nextafter(x1, x2):
-    """The next representable number after x1 towards x2; its gradient is 1 for x1 (as Keras's TF backend)."""
-    from tapeviz.core.primitives.math import stop_gradient
+    """The next representable number after x1 towards x2; its gradient is 1 for x1 and 0 for x2 (as Keras's TF backend)."""
+    from tapeviz.core.custom_gradient import custom_gradient
 
     a, b = promoted(floating(x1), floating(x2))
-    step = _from_host(np.nextafter(_host(a), _host(b)) - _host(a), a.dtype.name)
-    return a + stop_gradient(step)
+    shape = np.broadcast_shapes(tuple(a.shape), tuple(b.shape))
+    a, b = _pa.broadcast_to(a, list(shape)), _pa.broadcast_to(b, list(shape))
+
+    @custom_gradient
+    def step(first, second):
+        value = _from_host(np.nextafter(_host(first), _host(second)), first.dtype.name)
+        return value, lambda upstream: (upstream, _pa.zeros_like(second))
+
+    return step(a, b)
 
 
 __all__ = sorted(
