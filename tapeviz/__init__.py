@@ -17,7 +17,8 @@ from tapeviz import core as _core  # noqa: F401  (registers primitives and rules
 from tapeviz import autodiff, backend, config, image, linalg, math, nn, random
 from tapeviz import debugging  # noqa: E402
 from tapeviz.config import device  # noqa: F401
-from tapeviz.core import errors, events, nest
+from tapeviz import events
+from tapeviz.core import errors, nest
 from tapeviz.core.dtypes import (  # noqa: F401
     DType,
     as_dtype,

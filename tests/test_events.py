@@ -3,7 +3,7 @@
 import pytest
 
 import tapeviz as tf
-from tapeviz import events
+from tapeviz.core import events  # the bus itself: its subscriber lists are read here
 
 
 class Recorder:

@@ -251,7 +251,7 @@ x = tf.Variable(3.0)
 with tf.GradientTape() as tape:
     y = x * x
 dy_dx = tape.gradient(y, x)
-print("recorder on:", "tapeviz.viz" in sys.modules and tf.viz.recorder.SESSION in tf.events._listeners)
+print("recorder on:", "tapeviz.viz" in sys.modules and tf.viz.recorder.SESSION in tf.core.events.SUBSCRIBERS[0])
 try:
     frames, _view = tf.viz.frames.sweep_frames(tf.viz.trace_of(tape), tape=tape)
     print("frames:", [f["kind"] for f in frames])
