@@ -199,7 +199,7 @@ def badge_spots(svg, boxes, frames, paths=None):
     widths = {nid: w for nid, w in badge_widths(frames).items() if nid in boxes}
     heights = badge_heights(frames)
     rooms = badge_rooms(svg)
-    edges = [np.asarray(points, dtype=float) for points in (paths or edge_paths(svg)).values() if len(points) > 1]
+    edges = EdgeSamples((paths or edge_paths(svg)).values())
     taken = list(boxes.values()) + cluster_label_boxes(svg) + arrow_zones(paths or edge_paths(svg))
     spots = {}
     for nid in sorted(widths, key=lambda n: (n not in rooms, boxes[n][1], boxes[n][0], n)):
@@ -223,17 +223,23 @@ def stray_badges(boxes, spots, widths, heights):
     """The node ids whose badge (placed at ``spots``) does not read as theirs: more than :data:`NEAR` pt from
     its node, or as near another node."""
 
-    def gap(a, b):
-        return float(np.hypot(max(0.0, b[0] - a[2], a[0] - b[2]), max(0.0, b[1] - a[3], a[1] - b[3])))
+    ids = list(boxes)
+    all_boxes = np.asarray([boxes[n] for n in ids], dtype=float).reshape(-1, 4)
+
+    def gaps(badge):  # the distance from ``badge`` to every node's box, at once
+        dx = np.maximum(0.0, np.maximum(all_boxes[:, 0] - badge[2], badge[0] - all_boxes[:, 2]))
+        dy = np.maximum(0.0, np.maximum(all_boxes[:, 1] - badge[3], badge[1] - all_boxes[:, 3]))
+        return np.hypot(dx, dy)
 
     strays = []
     for nid, width in sorted(widths.items()):
         if nid not in spots or spots[nid] is None or nid not in boxes:
             continue
         x, y = spots[nid]
-        badge = (x, y, x + width, y + heights.get(nid, BADGE_H))
-        own = gap(badge, boxes[nid])
-        if own > NEAR or any(gap(badge, box) <= own for other, box in boxes.items() if other != nid):
+        distances = gaps((x, y, x + width, y + heights.get(nid, BADGE_H)))
+        mine = ids.index(nid)
+        own = distances[mine]
+        if own > NEAR or (np.delete(distances, mine) <= own).any():
             strays.append(nid)
     return strays
 
@@ -294,9 +300,28 @@ def _beside(svg, box, w, h=BADGE_H):
     return [(x, y) for x, y in tries if x >= left and y >= top and y + h <= bottom] or tries[:1]
 
 
+class EdgeSamples:
+    """Points sampled along every edge once (as :func:`_crosses` samples one), sorted by x, so asking whether a
+    label's box lies on some edge looks only at the points in its x range: placing a few hundred labels
+    against a few hundred edges costs milliseconds, not the seconds of testing each box against each edge."""
+
+    def __init__(self, paths):
+        chunks = [_samples(np.asarray(points, dtype=float)) for points in paths if len(points) > 1]
+        points = np.concatenate(chunks) if chunks else np.zeros((0, 2))
+        order = np.argsort(points[:, 0], kind="stable")
+        self.xs, self.ys = points[order, 0], points[order, 1]
+
+    def hit(self, rect, pad):
+        """True when a sampled point lies strictly inside ``rect`` grown by ``pad``."""
+        lo = np.searchsorted(self.xs, rect[0] - pad, side="right")
+        hi = np.searchsorted(self.xs, rect[2] + pad, side="left")
+        ys = self.ys[lo:hi]
+        return bool(((ys > rect[1] - pad) & (ys < rect[3] + pad)).any())
+
+
 def _on_an_edge(rect, edges, pad=1.0):
-    box = np.array([rect], dtype=float)
-    return any(_crosses(points, box, pad) for points in edges)
+    """True when ``rect`` lies on one of ``edges`` (an :class:`EdgeSamples`)."""
+    return edges.hit(rect, pad)
 
 
 def edge_label_spots(boxes, paths, frames, badges, svg=None):
@@ -311,7 +336,7 @@ def edge_label_spots(boxes, paths, frames, badges, svg=None):
     """
     taken = list(boxes.values()) + list(badges) + (cluster_label_boxes(svg) if svg else [])
     frames_ = cluster_boxes(svg) if svg else []
-    lines = [np.asarray(points, dtype=float) for points in paths.values() if len(points) > 1]
+    lines = EdgeSamples(paths.values())
     spots = {}
     for eid, w in sorted(edge_label_widths(frames).items()):
         points = paths.get(eid)
@@ -329,18 +354,30 @@ def edge_label_spots(boxes, paths, frames, badges, svg=None):
             tries += [(x + 3 + 12 * k, y - 7 + s * (EDGE_LABEL_H + 2) * k) for s in (-1, 1)]
             tries += [(x - 3 - w - 12 * k, y - 7 + s * (EDGE_LABEL_H + 2) * k) for s in (-1, 1)]
         rects = [(x, y, x + w, y + EDGE_LABEL_H) for x, y in tries]
-        clear = [r for r in rects if not any(_overlaps(_grown(r, _CLEAR), other) for other in taken)]
-        tidy = [r for r in clear if not _on_an_edge(r, lines) and not any(_across(r, f) for f in frames_)]
+        clear = [r for r, free in zip(rects, _clear_of(rects, taken, _CLEAR)) if free]
         if not clear:
             spots[eid] = None
             continue
-        spot = (tidy or clear)[0][:2]
+        # the first clear place that is also tidy (on no edge, across no tape's frame), else the first clear one
+        tidy = (r for r in clear if not _on_an_edge(r, lines) and not any(_across(r, f) for f in frames_))
+        spot = next(tidy, clear[0])[:2]
         spots[eid] = spot
         taken.append((spot[0], spot[1], spot[0] + w, spot[1] + EDGE_LABEL_H))
     return spots
 
 
 _CLEAR = 2.0
+
+
+def _clear_of(rects, taken, pad):
+    """For each of ``rects``: True when, grown by ``pad``, it overlaps none of ``taken`` (all pairs at once)."""
+    if not taken:
+        return [True] * len(rects)
+    r = np.asarray(rects, dtype=float)[:, None, :]
+    t = np.asarray(taken, dtype=float)[None, :, :]
+    hit = (r[..., 0] - pad < t[..., 2]) & (t[..., 0] < r[..., 2] + pad)
+    hit &= (r[..., 1] - pad < t[..., 3]) & (t[..., 1] < r[..., 3] + pad)
+    return list(~hit.any(axis=1))
 
 
 def _grown(rect, pad):
@@ -396,12 +433,18 @@ def _crosses(points, boxes, pad=2.0):
     """
     if not len(boxes):
         return False
-    pts = np.asarray(points, dtype=float)
-    steps = np.linspace(0.0, 1.0, 12, endpoint=False)[1:, None, None]
-    samples = (pts[:-1] + (pts[1:] - pts[:-1]) * steps).reshape(-1, 2)
+    samples = _samples(np.asarray(points, dtype=float))
     x, y = samples[:, :1], samples[:, 1:]
     inside = (x > boxes[:, 0] - pad) & (x < boxes[:, 2] + pad) & (y > boxes[:, 1] - pad) & (y < boxes[:, 3] + pad)
     return bool(inside.any())
+
+
+_STEPS = np.linspace(0.0, 1.0, 12, endpoint=False)[1:, None, None]
+
+
+def _samples(pts):
+    """Points along each segment of the polyline ``pts`` (an (n, 2) array), 11 per segment, ends left out."""
+    return (pts[:-1] + (pts[1:] - pts[:-1]) * _STEPS).reshape(-1, 2)
 
 
 def _curve(p, q, bend):
