@@ -121,7 +121,8 @@ def _scalar(value):
 def _underflow(upstream, local, grad):
     """The exact product (float64) where the recorded gradient came out 0 though neither factor was: None if none."""
     try:
-        exact = np.asarray(upstream, dtype=np.float64) * np.asarray(local, dtype=np.float64)
+        with np.errstate(all="ignore"):  # 0 x inf = nan on a NaN step: a value shown, never a warning in the notebook
+            exact = np.asarray(upstream, dtype=np.float64) * np.asarray(local, dtype=np.float64)
         lost = (exact != 0) & (np.broadcast_to(np.asarray(grad), exact.shape) == 0)
     except ValueError:  # shapes that do not line up (a summary): nothing to say
         return None
@@ -151,7 +152,8 @@ def accumulate(totals, node, value, preview, fallback):
             totals[node] = value
             return None, fmt.preview(value)
         try:
-            new = np.asarray(previous + value)
+            with np.errstate(all="ignore"):  # inf + -inf = nan: shown on the card, not warned about
+                new = np.asarray(previous + value)
         except ValueError:  # shapes that do not add (a summary): fall back to the trace's total
             new = None
         if new is not None:

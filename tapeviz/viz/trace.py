@@ -249,7 +249,8 @@ class _Builder:
             arrived[tid] = arrived.get(tid, 0) + 1
             if value is not None:
                 value = value.astype(np.float64)
-                totals[tid] = totals[tid] + value if tid in totals else value
+                with np.errstate(all="ignore"):  # inf + -inf = nan: the total shows it, the notebook gets no warning
+                    totals[tid] = totals[tid] + value if tid in totals else value
         self.sweeps.append(sweep)
         self.sweep_events[sweep["id"]] = [event, [], None]
         self.events.append({"kind": ev.SweepStarted.kind, "sweep": sweep["id"], "tape": tape})
@@ -278,7 +279,8 @@ class _Builder:
                 changed[tid] = _preview(grad) if arrived[tid] == 1 else RELEASED
                 continue
             value = value.astype(np.float64)
-            totals[tid] = totals[tid] + value if tid in totals else value
+            with np.errstate(all="ignore"):  # inf + -inf = nan: the total shows it, the notebook gets no warning
+                totals[tid] = totals[tid] + value if tid in totals else value
             changed[tid] = fmt.preview(totals[tid])
         sweep["steps"].append(
             {
