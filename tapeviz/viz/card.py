@@ -79,7 +79,7 @@ def step_card(op, step, event, name_of, totals, node_of, skip=()):
                 if grad_value is not None and up is not None and np.shape(grad_value) != np.shape(local_value):
                     row["product"] += " (summed to the input's shape)"
                 elif grad_value is not None and up is not None:
-                    row["underflow"] = _underflow(up, local_value, grad_value)
+                    row["underflow"] = underflow_product(up, local_value, grad_value)
         node = node_of(tid)
         before = totals.get(node)
         if position not in skip:
@@ -118,7 +118,7 @@ def _scalar(value):
     return float(array.reshape(()))
 
 
-def _underflow(upstream, local, grad):
+def underflow_product(upstream, local, grad):
     """The exact product (float64) where the recorded gradient came out 0 though neither factor was: None if none."""
     try:
         with np.errstate(all="ignore"):  # 0 x inf = nan on a NaN step: a value shown, never a warning in the notebook

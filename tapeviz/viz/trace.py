@@ -15,13 +15,16 @@ Layout of ``Trace.data``::
     ops:     [{id, name, inputs, outputs, scope, depth, tapes, formula, differentiable,
               function (the decorated function's name for a custom gradient, else None)}]
     sweeps:  [{id, tape, targets, sources, seeds, results,
-               steps: [{op, upstream, grads, accumulated, totals}]}]
+               steps: [{op, upstream, grads, accumulated, totals, norm, grad_norms}]}]
     events:  [{kind, ...}] in the order they happened, one per core event, named by
               the core's event kind (tapeviz.core.events): tape_entered, tape_exited,
               watched, op_executed, variable_assigned, sweep_started, backward_step,
               sweep_finished, tape_released; trace ids in place of the objects
     notes:   [text] what the picture cannot show, and what to do about it
 
+``norm`` is the L2 norm of the gradient arriving at the step's op (all its outputs together),
+``grad_norms[i]`` that of the gradient it sends to input ``i``: a float, "inf" or "nan" (not
+finite), None where no value was kept (see :func:`norm_of`).
 ``accumulated[i]`` counts the gradients that arrived at input ``i`` in this
 sweep so far (more than one: a fan-out sum); the builder counts them. Values
 the recorder did not keep (large tensors of a released tape) preview as
@@ -90,6 +93,39 @@ def summarise(tensor):
             return text, nbytes, False
     value = _value(tensor)
     return fmt.preview(value), nbytes, bool(value.dtype.kind in "fc" and not np.all(np.isfinite(value)))
+
+
+def norm_of(*tensors):
+    """The L2 norm of these tensors together (a gradient arriving at an op's outputs), as the trace keeps it:
+    a float, ``"inf"`` or ``"nan"`` when not finite (the trace stays strict JSON), None when a value was not
+    kept (a summary past the recorder's budget); a missing gradient (None) counts as zeros."""
+    total, known, worst = 0.0, False, None
+    for tensor in tensors:
+        if tensor is None:
+            continue
+        value = _value(tensor)
+        if value is None:
+            return None
+        known = True
+        magnitude = np.abs(value).astype(np.float64, copy=False)  # a complex gradient: its modulus
+        if magnitude.size == 0:
+            continue
+        if np.isnan(magnitude).any():
+            worst = "nan"
+            continue
+        peak = float(magnitude.max())
+        if np.isinf(peak):
+            worst = worst or "inf"
+        elif peak > 0:  # scaled by the largest element: squaring 1e200 would overflow
+            total = float(np.hypot(total, peak * np.sqrt(np.sum(np.square(magnitude / peak)))))
+    if not known:
+        return None
+    return worst or total
+
+
+def norm_value(norm):
+    """A trace's kept norm as a float (``"inf"`` -> inf, ``"nan"`` -> nan), or None."""
+    return None if norm is None else float(norm)
 
 
 class _Builder:
@@ -263,8 +299,9 @@ class _Builder:
         op = self.ops[int(oid[2:])]
         totals, arrived = sweep["_totals"], sweep["_arrived"]
         self.mark_seeds(sweep, op, event.upstream)
-        changed, grads, accumulated = {}, [], []
+        changed, grads, accumulated, grad_norms = {}, [], [], []
         for tid, grad, need in zip(op["inputs"], event.grads, event.needs):
+            grad_norms.append(norm_of(grad) if grad is not None and need else None)
             if grad is None or not need:
                 grads.append(None)
                 accumulated.append(0)
@@ -289,6 +326,8 @@ class _Builder:
                 "grads": grads,
                 "accumulated": accumulated,
                 "totals": changed,
+                "norm": norm_of(*event.upstream),
+                "grad_norms": grad_norms,
             }
         )
         self.sweep_events[sweep["id"]][1].append(event)

@@ -16,6 +16,7 @@ Choices made here, for students' eyes:
 """
 
 from tapeviz.viz import fold as folding
+from tapeviz.viz import magnitude
 
 DEPTH_COLOURS = ["#dbeafe", "#fde68a", "#fecaca", "#e9d5ff", "#d1fae5"]
 DEPTH_EDGES = ["#374151", "#d97706", "#dc2626", "#7c3aed", "#059669"]
@@ -35,7 +36,7 @@ class View:
         self.edges = []  # (src, dst, kind, depth)
         self.alias = {}  # tensor id -> node id it is drawn as (a variable's reads: the variable)
         self.hidden = set()  # tensors (as drawn) a fold hides
-        self.folds = {}  # fold node id -> {"key", "title", "subtitle", "open", "ops"}
+        self.folds = {}  # fold node id -> {"key", "title", "subtitle", "open", "ops"; a loop: "growth", "growth_ratio"}
         self.op_node = {}  # op id -> node id drawn for it (itself, a fold, or a variable)
         self.tape_order = []
         self.depths = set()
@@ -66,6 +67,7 @@ def build(
     _add_nodes_and_edges(view, data, drawn, plan)
     if view.sweep:
         _label_sweep(view, view.sweep, grads)
+        _label_loop_growth(view, data, view.sweep)
     _apply_marks(view, marks or {})
     return view
 
@@ -237,6 +239,15 @@ def _label_sweep(view, sweep, grads):
         nid = view.alias.get(t, t)
         if nid in view.nodes:
             view.nodes[nid]["target"] = True
+
+
+def _label_loop_growth(view, data, sweep):
+    """A folded loop says how the gradient's norm changed across it (``gradient norm ×1e27 over the loop``),
+    which the box would otherwise hide (:func:`tapeviz.viz.magnitude.loop_growth`)."""
+    for fold in view.folds.values():
+        if fold["key"].startswith("repeat:"):
+            members = [data["ops"][int(op_id[2:])] for op_id in fold["ops"]]
+            fold["growth"], fold["growth_ratio"] = magnitude.loop_growth(data, sweep, fold["key"], members)
 
 
 def _apply_marks(view, marks):
