@@ -36,6 +36,7 @@ recorder (or, for a tape recorded unobserved, from the tape's ``history``).
 """
 
 import json
+import math
 from contextlib import contextmanager
 
 import numpy as np
@@ -99,28 +100,47 @@ def norm_of(*tensors):
     """The L2 norm of these tensors together (a gradient arriving at an op's outputs), as the trace keeps it:
     a float, ``"inf"`` or ``"nan"`` when not finite (the trace stays strict JSON), None when a value was not
     kept (a summary past the recorder's budget); a missing gradient (None) counts as zeros."""
-    total, known, worst = 0.0, False, None
+    arrays = []
     for tensor in tensors:
         if tensor is None:
             continue
         value = _value(tensor)
         if value is None:
             return None
-        known = True
-        magnitude = np.abs(value).astype(np.float64, copy=False)  # a complex gradient: its modulus
-        if magnitude.size == 0:
+        arrays.append(value)
+    return array_norm(*arrays) if arrays else None
+
+
+SMALL_NORM = 64  # arrays up to this size are measured in Python (math.hypot): cheaper than NumPy's calls
+
+
+def array_norm(*arrays):
+    """The L2 norm of NumPy arrays together: a float, ``"inf"`` or ``"nan"`` (see :func:`norm_of`).
+
+    Scaled, so 1e200 squared does not overflow; called on every backward step a picture draws, so small
+    arrays (a scalar loop's) take one ``math.hypot``."""
+    parts, nan = [], False
+    for value in arrays:
+        if value.size == 0:
             continue
-        if np.isnan(magnitude).any():
-            worst = "nan"
-            continue
-        peak = float(magnitude.max())
-        if np.isinf(peak):
-            worst = worst or "inf"
-        elif peak > 0:  # scaled by the largest element: squaring 1e200 would overflow
-            total = float(np.hypot(total, peak * np.sqrt(np.sum(np.square(magnitude / peak)))))
-    if not known:
-        return None
-    return worst or total
+        if value.size <= SMALL_NORM and value.dtype.kind in "fiub":
+            part = math.hypot(*value.ravel().tolist())
+            nan = nan or math.isnan(part) or (math.isinf(part) and bool(np.isnan(value).any()))
+        else:
+            magnitude = np.abs(value).astype(np.float64, copy=False)  # a complex gradient: its modulus
+            peak = float(magnitude.max())
+            if math.isnan(peak):
+                nan = True
+                continue
+            if math.isinf(peak) or peak == 0:
+                part = peak
+            else:
+                part = peak * float(np.sqrt(np.sum(np.square(magnitude / peak))))
+        parts.append(part)
+    if nan:
+        return "nan"
+    total = math.hypot(*parts)
+    return "inf" if math.isinf(total) else total
 
 
 def norm_value(norm):
@@ -301,16 +321,17 @@ class _Builder:
         self.mark_seeds(sweep, op, event.upstream)
         changed, grads, accumulated, grad_norms = {}, [], [], []
         for tid, grad, need in zip(op["inputs"], event.grads, event.needs):
-            grad_norms.append(norm_of(grad) if grad is not None and need else None)
             if grad is None or not need:
                 grads.append(None)
                 accumulated.append(0)
+                grad_norms.append(None)
                 continue
             # The how-many-th gradient to arrive at this input in this sweep: more than one is a fan-out sum.
             arrived[tid] = arrived.get(tid, 0) + 1
             accumulated.append(arrived[tid])
             grads.append(_preview(grad))
             value = _value(grad)
+            grad_norms.append(None if value is None else array_norm(value))
             if value is None:
                 totals.pop(tid, None)
                 changed[tid] = _preview(grad) if arrived[tid] == 1 else RELEASED
