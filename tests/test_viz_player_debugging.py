@@ -221,3 +221,24 @@ def test_the_where_players_labels_stay_inside_the_picture():
     for eid, spot in animation.spots.items():
         if eid in labels and spot is not None:
             assert spot[0] >= -dx and spot[1] >= -dy and spot[1] + svg_frames.EDGE_LABEL_H <= height - dy, eid
+
+
+def test_a_zero_gradient_made_by_underflow_says_so_on_the_picture():
+    x = tf.Variable(1.0, name="x")
+    with tf.GradientTape() as tape:
+        y = x
+        for _ in range(50):
+            y = tf.sin(0.1 * y)  # 0.1**50 is far below float32's smallest number
+    assert float(tape.gradient(y, x).numpy()) == 0.0
+    dot = tf.show(tape, fold=False).dot
+    variable = next(line for line in dot.splitlines() if line.strip().startswith("t0 ["))
+    assert "\u2202 0" in variable and "0 by underflow" in variable
+
+
+def test_a_zero_from_a_zero_derivative_is_not_called_an_underflow():
+    x = tf.Variable([-1.0, -2.0], name="x")
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(tf.nn.relu(x) * 1e-3)  # relu'(x) = 0 here: an exact 0
+    assert float(tf.reduce_sum(tf.abs(tape.gradient(y, x)))) == 0.0
+    assert "underflow" not in tf.show(tape).dot
+    assert framing.jump_targets(tf.viz.player(tape).frames)["underflow"] is None

@@ -23,7 +23,16 @@ import numpy as np
 from tapeviz.core.rules import rule_named
 from tapeviz.viz import format as fmt
 from tapeviz.viz import tangent_card, update_card
-from tapeviz.viz.card_parts import array_of, evaluated_locals, local_shown, named, ratio, value_text, wrt  # noqa: F401  (the cards' shared vocabulary, used by frames and export)
+from tapeviz.viz.card_parts import (  # noqa: F401  (the cards' shared vocabulary, used by frames and export)
+    array_of,
+    evaluated_locals,
+    local_shown,
+    named,
+    ratio,
+    underflow_product,
+    value_text,
+    wrt,
+)
 
 
 def sweep_events(trace, index):
@@ -116,17 +125,6 @@ def _scalar(value):
     if array.size != 1 or not np.isfinite(array).all():
         return None
     return float(array.reshape(()))
-
-
-def underflow_product(upstream, local, grad):
-    """The exact product (float64) where the recorded gradient came out 0 though neither factor was: None if none."""
-    try:
-        with np.errstate(all="ignore"):  # 0 x inf = nan on a NaN step: a value shown, never a warning in the notebook
-            exact = np.asarray(upstream, dtype=np.float64) * np.asarray(local, dtype=np.float64)
-        lost = (exact != 0) & (np.broadcast_to(np.asarray(grad), exact.shape) == 0)
-    except ValueError:  # shapes that do not line up (a summary): nothing to say
-        return None
-    return fmt.number(float(np.abs(exact[lost]).max())) if lost.any() else None
 
 
 def _formula_on_inputs(op, step, name_of):

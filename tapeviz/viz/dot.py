@@ -71,6 +71,8 @@ def tensor_label(node):
     rows += [_row(fmt.clip(line, 44), size=10) for line in fmt.preview_lines(info["preview"] or "")]
     if node.get("grad") is not None:
         rows.append(_row("\u2202 " + fmt.clip(node["grad"], 42), size=10, colour=RED))
+        if node.get("grad_note"):  # a 0 an underflow made, not a zero derivative
+            rows.append(_row(node["grad_note"], size=9, colour=RED))
     if node.get("target"):
         rows.append(_row("target", size=9, colour=RED, bold=True))
     return _table(rows)

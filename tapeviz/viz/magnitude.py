@@ -38,10 +38,7 @@ The verdicts' rule (:data:`DEFAULT_FACTOR` = 1e4):
 import dataclasses
 import math
 
-import numpy as np
-
 from tapeviz.core.tensor import tensor_id
-from tapeviz.viz import card as cards
 from tapeviz.viz import fold as folding
 from tapeviz.viz import format as fmt
 from tapeviz.viz.trace import norm_value, trace_of
@@ -174,10 +171,10 @@ def units(data, sweep):
     return found
 
 
-def norms_of(data, sweep, objects=None):
+def norms_of(data, sweep):
     """The :class:`Norm` of each unit of ``sweep``'s path, in path order (from the target back)."""
     position = _first_steps(sweep)
-    lost = _underflow_steps(sweep, (objects or {}).get("sweeps", {}).get(sweep["id"]), data)
+    lost = {index for index, step in enumerate(sweep["steps"]) if step.get("underflow")}
     ops = {op["id"]: op for op in data["ops"]}
     rows = []
     for name, kind, ids in units(data, sweep):
@@ -196,32 +193,6 @@ def norms_of(data, sweep, objects=None):
             )
         )
     return sorted(rows, key=lambda row: row.step)
-
-
-def _underflow_steps(sweep, live, data):
-    """Positions of the steps where upstream x local was not 0 (float64) but the gradient sent came out 0.
-
-    Only steps that sent a 0 from a non-zero upstream are evaluated (the card's rule,
-    :func:`tapeviz.viz.card.underflow_product`); without live values (a trace from JSON) none are found.
-    """
-    if not live or len(live[1]) != len(sweep["steps"]):
-        return set()
-    ops = {op["id"]: op for op in data["ops"]}
-    found = set()
-    for index, (step, event) in enumerate(zip(sweep["steps"], live[1])):
-        arriving = norm_value(step["norm"])
-        if not arriving or math.isnan(arriving) or 0.0 not in step["grad_norms"]:
-            continue
-        described = cards.evaluated_locals(ops[step["op"]], event.entry)
-        upstream = cards.array_of(event.upstream[0]) if event.upstream else None
-        for position, norm in enumerate(step["grad_norms"]):
-            if norm != 0.0 or not described or position >= len(described) or described[position][1] is None:
-                continue
-            grad = cards.array_of(event.grads[position])
-            if upstream is not None and grad is not None and np.shape(grad) == np.shape(described[position][1]):
-                if cards.underflow_product(upstream, described[position][1], grad) is not None:
-                    found.add(index)
-    return found
 
 
 def verdicts(norms, factor=DEFAULT_FACTOR):
@@ -434,14 +405,13 @@ def gradient_norms(tape, target=None, sweep="last"):
     trace = trace_of(tape)
     data = trace.data
     chosen = _choose(trace, data, tape, target, sweep)
-    objects = trace.objects if hasattr(trace, "objects") else None
     name = "the target"
     if target is not None:
         from tapeviz.viz import names as naming
 
         found = naming.lookup(trace)
         name = found.get(chosen["targets"][0], "the target") if chosen["targets"] else name
-    return GradientNorms(norms_of(data, chosen, objects), target=name, sweep=chosen["id"])
+    return GradientNorms(norms_of(data, chosen), target=name, sweep=chosen["id"])
 
 
 def _choose(trace, data, tape, target, sweep):

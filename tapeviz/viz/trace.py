@@ -15,7 +15,7 @@ Layout of ``Trace.data``::
     ops:     [{id, name, inputs, outputs, scope, depth, tapes, formula, differentiable,
               function (the decorated function's name for a custom gradient, else None)}]
     sweeps:  [{id, tape, targets, sources, seeds, results,
-               steps: [{op, upstream, grads, accumulated, totals, norm, grad_norms}]}]
+               steps: [{op, upstream, grads, accumulated, totals, norm, grad_norms, underflow}]}]
     events:  [{kind, ...}] in the order they happened, one per core event, named by
               the core's event kind (tapeviz.core.events): tape_entered, tape_exited,
               watched, op_executed, variable_assigned, sweep_started, backward_step,
@@ -24,7 +24,8 @@ Layout of ``Trace.data``::
 
 ``norm`` is the L2 norm of the gradient arriving at the step's op (all its outputs together),
 ``grad_norms[i]`` that of the gradient it sends to input ``i``: a float, "inf" or "nan" (not
-finite), None where no value was kept (see :func:`norm_of`).
+finite), None where no value was kept (see :func:`norm_of`); ``underflow`` the inputs whose gradient
+underflowed to 0 (upstream x local not 0 in float64, 0 in the dtype).
 ``accumulated[i]`` counts the gradients that arrived at input ``i`` in this
 sweep so far (more than one: a fan-out sum); the builder counts them. Values
 the recorder did not keep (large tensors of a released tape) preview as
@@ -47,6 +48,7 @@ from tapeviz.core.rules import formula as _formula
 from tapeviz.core.tensor import is_tensor, tensor_id, to_array
 from tapeviz.viz import format as fmt
 from tapeviz.viz import recorder
+from tapeviz.viz.card_parts import underflows
 
 RELEASED = "released"  # the preview of a value the tape (or the recorder) no longer holds
 RELEASED_NOTE = (
@@ -340,6 +342,7 @@ class _Builder:
             with np.errstate(all="ignore"):  # inf + -inf = nan: the total shows it, the notebook gets no warning
                 totals[tid] = totals[tid] + value if tid in totals else value
             changed[tid] = fmt.preview(totals[tid])
+        arriving = norm_of(*event.upstream)
         sweep["steps"].append(
             {
                 "op": oid,
@@ -347,8 +350,10 @@ class _Builder:
                 "grads": grads,
                 "accumulated": accumulated,
                 "totals": changed,
-                "norm": norm_of(*event.upstream),
+                "norm": arriving,
                 "grad_norms": grad_norms,
+                # inputs whose gradient underflowed to 0: evaluated only where a 0 left a non-zero upstream
+                "underflow": underflows(event, grad_norms) if isinstance(arriving, float) and arriving > 0 else [],
             }
         )
         self.sweep_events[sweep["id"]][1].append(event)

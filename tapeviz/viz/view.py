@@ -66,7 +66,7 @@ def build(
     plan = _plan(view, data, drawn, fold, open, max_nodes)
     _add_nodes_and_edges(view, data, drawn, plan)
     if view.sweep:
-        _label_sweep(view, view.sweep, grads)
+        _label_sweep(view, view.sweep, grads, data)
         _label_loop_growth(view, data, view.sweep)
     _apply_marks(view, marks or {})
     return view
@@ -227,18 +227,35 @@ def _add_nodes_and_edges(view, data, drawn, plan):
             edge(nid, dst, "out", op["depth"])
 
 
-def _label_sweep(view, sweep, grads):
-    """The sweep's targets, and (``grads``) each tensor node's final gradient: a variable's total."""
-    totals = {}
+def _label_sweep(view, sweep, grads, data):
+    """The sweep's targets, and (``grads``) each tensor node's final gradient: a variable's total; a 0 that
+    an underflow made (the sweep's gradient became too small for the dtype) says so (``grad_note``)."""
+    totals, underflowed, lost = {}, set(), False
     for step in sweep["steps"] if grads else ():
         totals.update(step["totals"])
+        lost = lost or bool(step.get("underflow"))
+        inputs = data["ops"][int(step["op"][2:])]["inputs"]
+        for tid, norm in zip(inputs, step.get("grad_norms") or ()):
+            if norm is None:
+                continue
+            if lost and norm == 0.0:
+                underflowed.add(tid)
+            else:
+                underflowed.discard(tid)  # a gradient that is not 0 arrived after it
     for nid, node in view.nodes.items():
         if node["kind"] == "tensor" and nid in totals:
             node["grad"] = totals[nid]
+            if nid in underflowed and _zero_text(totals[nid]):
+                node["grad_note"] = "0 by underflow: too small for the dtype"
     for t in sweep["targets"]:
         nid = view.alias.get(t, t)
         if nid in view.nodes:
             view.nodes[nid]["target"] = True
+
+
+def _zero_text(text):
+    """True for a preview of zeros: ``0``, ``[0, 0]``, ``mean 0, min 0, max 0``."""
+    return bool(text) and text.replace("mean", "").replace("min", "").replace("max", "").strip("[]0,. -") == ""
 
 
 def _label_loop_growth(view, data, sweep):
