@@ -23,16 +23,7 @@ import numpy as np
 from tapeviz.core.rules import rule_named
 from tapeviz.viz import format as fmt
 from tapeviz.viz import tangent_card, update_card
-from tapeviz.viz.card_parts import (  # noqa: F401  (the cards' shared vocabulary, used by frames and export)
-    array_of,
-    evaluated_locals,
-    local_shown,
-    named,
-    ratio,
-    underflow_product,
-    value_text,
-    wrt,
-)
+from tapeviz.viz.card_parts import array_of, evaluated_locals, local_shown, named, ratio, value_text, wrt  # noqa: F401  (the cards' shared vocabulary, used by frames and export)
 
 
 def sweep_events(trace, index):
@@ -125,6 +116,18 @@ def _scalar(value):
     if array.size != 1 or not np.isfinite(array).all():
         return None
     return float(array.reshape(()))
+
+
+def underflow_product(upstream, local, grad):
+    """The exact product upstream x local (float64) where the recorded gradient came out 0 though neither
+    factor was 0: the largest such, as text; None where nothing underflowed."""
+    try:
+        with np.errstate(all="ignore"):  # 0 x inf = nan on a NaN step: a value shown, never a warning in the notebook
+            exact = np.asarray(upstream, dtype=np.float64) * np.asarray(local, dtype=np.float64)
+        lost = (exact != 0) & (np.broadcast_to(np.asarray(grad), exact.shape) == 0)
+    except ValueError:  # shapes that do not line up (a summary): nothing to say
+        return None
+    return fmt.number(float(np.abs(exact[lost]).max())) if lost.any() else None
 
 
 def _formula_on_inputs(op, step, name_of):
@@ -261,3 +264,24 @@ def html(card, target="y"):
     return f'<table class="tv-card" style="{_TABLE}">{head}{"".join(body)}</table>'.replace(
         "<td>", f'<td style="{_CELL}">'
     )
+
+
+def underflows(event, grad_norms):
+    """The input positions of a BackwardStep whose gradient underflowed to 0 (upstream x local is not 0 in
+    float64); ``grad_norms``: the step's (see :func:`tapeviz.viz.trace.norm_of`), so only the inputs that got
+    exactly 0 are evaluated."""
+    if 0.0 not in grad_norms or not event.upstream:
+        return []
+    described = evaluated_locals(None, event.entry)
+    upstream = array_of(event.upstream[0])
+    if not described or upstream is None:
+        return []
+    lost = []
+    for position, norm in enumerate(grad_norms):
+        if norm != 0.0 or position >= len(described) or described[position][1] is None:
+            continue
+        grad = array_of(event.grads[position])
+        local = described[position][1]
+        if grad is not None and np.shape(grad) == np.shape(local) and underflow_product(upstream, local, grad):
+            lost.append(position)
+    return lost

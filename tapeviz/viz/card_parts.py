@@ -90,36 +90,3 @@ def local_shown(row):
 
 def value_text(value, limit=40):
     return fmt.clip(fmt.preview(value), limit) if value is not None else "?"
-
-
-def underflow_product(upstream, local, grad):
-    """The exact product upstream x local (float64) where the recorded gradient came out 0 though neither
-    factor was 0: the largest such, as text; None where nothing underflowed."""
-    try:
-        with np.errstate(all="ignore"):  # 0 x inf = nan on a NaN step: a value shown, never a warning in the notebook
-            exact = np.asarray(upstream, dtype=np.float64) * np.asarray(local, dtype=np.float64)
-        lost = (exact != 0) & (np.broadcast_to(np.asarray(grad), exact.shape) == 0)
-    except ValueError:  # shapes that do not line up (a summary): nothing to say
-        return None
-    return fmt.number(float(np.abs(exact[lost]).max())) if lost.any() else None
-
-
-def underflows(event, grad_norms):
-    """The input positions of a BackwardStep whose gradient underflowed to 0 (upstream x local is not 0 in
-    float64); ``grad_norms``: the step's (see :func:`tapeviz.viz.trace.norm_of`), so only the inputs that got
-    exactly 0 are evaluated."""
-    if 0.0 not in grad_norms or not event.upstream:
-        return []
-    described = evaluated_locals(None, event.entry)
-    upstream = array_of(event.upstream[0])
-    if not described or upstream is None:
-        return []
-    lost = []
-    for position, norm in enumerate(grad_norms):
-        if norm != 0.0 or position >= len(described) or described[position][1] is None:
-            continue
-        grad = array_of(event.grads[position])
-        local = described[position][1]
-        if grad is not None and np.shape(grad) == np.shape(local) and underflow_product(upstream, local, grad):
-            lost.append(position)
-    return lost

@@ -48,7 +48,7 @@ from tapeviz.core.rules import formula as _formula
 from tapeviz.core.tensor import is_tensor, tensor_id, to_array
 from tapeviz.viz import format as fmt
 from tapeviz.viz import recorder
-from tapeviz.viz.card_parts import underflows
+from tapeviz.viz.card import underflows
 
 RELEASED = "released"  # the preview of a value the tape (or the recorder) no longer holds
 RELEASED_NOTE = (
