@@ -424,6 +424,74 @@ def test_exported_tangent_player_steps_forward(browser, tmp_path):
         context.close()
 
 
+def test_exported_player_jumps_to_the_first_nan_and_keeps_the_node_in_view(browser, tmp_path):
+    """The jump buttons of the kernel-free page: "first NaN" in the tf.where trap goes to the Log step, whose
+    card shows the 0 x inf; "largest gradient" in a 20-layer MLP's tall picture goes to its step with the highlighted
+    node scrolled into view."""
+    import numpy as np
+
+    import tapeviz as tf
+    import tapeviz.viz as viz
+    from tapeviz.viz import frames as framing
+
+    if viz.render.dot_binary() is None:
+        pytest.skip("the exported animation is drawn by graphviz's `dot`, which is not installed")
+    viz.watch_all()  # other tests may have turned the session recorder off
+    x = tf.constant([0.0, 2.0, 4.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.where(x > 0, tf.math.log(x), tf.zeros_like(x))
+    tape.gradient(y, x)
+    where_player = viz.player(tape)
+    keras = tf.keras
+    keras.utils.set_random_seed(0)
+    model = keras.Sequential(
+        [keras.layers.Dense(16, activation="sigmoid") for _ in range(20)] + [keras.layers.Dense(1)]
+    )
+    data = tf.constant(np.random.default_rng(0).standard_normal((32, 8)).astype("float32"))
+    model(data)
+    with tf.GradientTape() as deep:
+        loss = tf.reduce_mean(tf.square(model(data)))
+    deep.gradient(loss, model.trainable_variables)
+    deep_player = viz.player(deep)
+    problems = []
+    context, page = _new_page(browser, problems)
+    try:
+        path = tmp_path / "where.html"
+        where_player.save_html(str(path))
+        page.goto(path.as_uri())
+        assert page.locator(".tv-jump-underflow").is_disabled()  # nothing underflows here
+        page.click(".tv-jump-nan")
+        nan_step = framing.jump_targets(where_player.frames)["nan"]
+        caption = page.locator(".tv-caption").text_content()
+        assert caption.startswith(f"step {nan_step} of") and "Log" in caption, caption
+        assert "nan" in page.locator(".tv-card").text_content()
+        page.screenshot(path=str(ARTIFACTS / "player_jump_first_nan.png"))
+
+        path = tmp_path / "deep.html"
+        deep_player.save_html(str(path))
+        page.goto(path.as_uri())
+        page.click(".tv-jump-largest")
+        largest = framing.jump_targets(deep_player.frames)["largest"]
+        assert page.locator(".tv-caption").text_content().startswith(f"step {largest} of")
+        page.set_viewport_size({"width": 1000, "height": 900})  # a laptop: "fit" draws the picture smaller
+        page.click(".tv-zoom-fit")
+        page.click(".tv-first")
+        for _ in range(12):  # down the chain: the view follows the highlighted node
+            page.click(".tv-next")
+        seen = page.evaluate(
+            f"""() => {{ const view = document.querySelector('.tv-view').getBoundingClientRect();
+                const lit = [...document.querySelectorAll('g.graph rect[stroke="{HIGHLIGHT}"]')].pop();
+                const box = lit.getBoundingClientRect();
+                return box.top >= view.top && box.bottom <= view.bottom; }}"""
+        )
+        assert seen, "the highlighted node is outside the scrolled view"
+        page.screenshot(path=str(ARTIFACTS / "player_deep_followed.png"))
+        assert not problems, problems
+    finally:
+        context.close()
+
+
 # -- every lesson, as shipped (unexecuted, untrusted) and after Run All -------------------------
 ALL_LESSONS = sorted(p.name for p in NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
 

@@ -226,6 +226,7 @@ def test_the_visualizer_advertises_one_entry_point_per_purpose():
         "explain",
         "find_nonfinite",
         "gradcheck",
+        "gradient_norms",
         "memory",
         "heatmap",
         "watch_all",

@@ -166,8 +166,8 @@ def test_html_export_is_self_contained_and_parses(tmp_path):
     parser = _Page()
     parser.feed(page)
     assert (
-        "svg" in parser.tags and "input" in parser.tags and parser.tags.count("button") == 8
-    )  # predict mode's check buttons are made per question by the script
+        "svg" in parser.tags and "input" in parser.tags and parser.tags.count("button") == 8 + 3
+    )  # 8 controls and 3 jumps (first NaN...); predict mode's check buttons are made per question by the script
     data = json.loads(parser.scripts["tapeviz-frames"])
     assert len(data) == 5 and data[2]["set"] and data[3]["card"]["rows"]
     boxes = json.loads(parser.scripts["tapeviz-boxes"])
@@ -198,7 +198,7 @@ def test_player_widget_steps():
     box = player.widget
     slider = box.children[0].children[3]
     slider.value = 3
-    caption, card, picture = box.children[1], box.children[2], box.children[4]
+    caption, card, picture = (player._parts[name] for name in ("caption", "card", "picture"))
     assert "2.01 + 3 = 5.01" in caption.value and "1 \u00d7 3 = 3" in card.value and "5.01" in picture.value
 
 
@@ -209,7 +209,7 @@ def test_at_fit_the_picture_is_no_wider_than_the_output():
     pytest.importorskip("ipywidgets")
     player = viz.player(square_plus_sin())
     assert player.widget.children[0].children[5].value == 1.0  # the zoom box starts at fit
-    root = re.search(r"<svg\b[^>]*>", player.widget.children[4].value).group(0)
+    root = re.search(r"<svg\b[^>]*>", player._parts["picture"].value).group(0)
     assert 'style="max-width:100%;height:auto"' in root and 'viewBox="' in root, root
     zoomed = re.search(r"<svg\b[^>]*>", player.picture_html(2, zoom=2.0)).group(0)
     assert "max-width" not in zoomed, zoomed

@@ -13,7 +13,7 @@ Pieces (model and view apart): ``trace`` (events -> plain data), ``view`` +
 ``tangent_card`` (forward mode, step by step), ``animation`` (the model the
 widget and the files share) drawn by ``svg_frames``, ``html_page`` and
 ``gif_frames`` (SVG frames, kernel-free HTML, GIF; ``export`` names them), ``explain`` (why a gradient is None, non-finite values,
-gradcheck), ``memory_view`` (bytes a tape holds), ``fold`` (large tapes),
+gradcheck), ``magnitude`` (the gradient's norm per layer and loop turn), ``memory_view`` (bytes a tape holds), ``fold`` (large tapes),
 ``update`` + ``update_card`` (the optimizer's step, on a training step's player).
 No submodule shares a name with a function here, so ``viz.player`` and
 ``viz.memory`` stay functions whatever gets imported later.
@@ -21,7 +21,7 @@ No submodule shares a name with a function here, so ``viz.player`` and
 ``__all__`` names one entry point per purpose: ``show`` (a static picture),
 ``player`` (step through the sweep, forward mode, or the recording),
 ``trace`` (the events as plain data), ``explain`` / ``find_nonfinite`` /
-``gradcheck``, ``memory``, ``heatmap``. The older doors (``Figure``,
+``gradcheck``, ``gradient_norms``, ``memory``, ``heatmap``. The older doors (``Figure``,
 ``to_dot``, ``table``, ``recording_player``, ``trace_of``, ``Trace``...)
 stay importable for code that uses them; docs/visualizer.md says which is which.
 """
@@ -34,6 +34,7 @@ from tapeviz.viz.dot import to_dot  # noqa: F401
 # bound to the function rather than to the submodule.
 from tapeviz.viz.explain import explain, find_nonfinite, gradcheck  # noqa: E402
 from tapeviz.viz.heatmaps import Heatmap
+from tapeviz.viz.magnitude import gradient_norms
 from tapeviz.viz.memory_view import memory_view
 from tapeviz.viz.recorder import stop_watching, watch_all
 from tapeviz.viz.render import GraphvizUnavailable
@@ -141,6 +142,7 @@ __all__ = [
     "explain",  # why a gradient is None
     "find_nonfinite",  # the first op that made an inf or nan
     "gradcheck",  # a function's gradients against finite differences
+    "gradient_norms",  # how big the gradient arriving at each layer and loop turn is (vanishing, exploding)
     "memory",  # bytes each tape holds
     "heatmap",  # a Jacobian or Hessian
     "watch_all",  # the session recorder on ...

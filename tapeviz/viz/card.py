@@ -85,7 +85,7 @@ def step_card(op, step, event, name_of, totals, node_of, skip=()):
                 if grad_value is not None and up is not None and np.shape(grad_value) != np.shape(local_value):
                     row["product"] += " (summed to the input's shape)"
                 elif grad_value is not None and up is not None:
-                    row["underflow"] = _underflow(up, local_value, grad_value)
+                    row["underflow"] = underflow_product(up, local_value, grad_value)
         node = node_of(tid)
         before = totals.get(node)
         if position not in skip:
@@ -124,10 +124,12 @@ def _scalar(value):
     return float(array.reshape(()))
 
 
-def _underflow(upstream, local, grad):
-    """The exact product (float64) where the recorded gradient came out 0 though neither factor was: None if none."""
+def underflow_product(upstream, local, grad):
+    """The exact product upstream x local (float64) where the recorded gradient came out 0 though neither
+    factor was 0: the largest such, as text; None where nothing underflowed."""
     try:
-        exact = np.asarray(upstream, dtype=np.float64) * np.asarray(local, dtype=np.float64)
+        with np.errstate(all="ignore"):  # 0 x inf = nan on a NaN step: a value shown, never a warning in the notebook
+            exact = np.asarray(upstream, dtype=np.float64) * np.asarray(local, dtype=np.float64)
         lost = (exact != 0) & (np.broadcast_to(np.asarray(grad), exact.shape) == 0)
     except ValueError:  # shapes that do not line up (a summary): nothing to say
         return None
@@ -142,7 +144,8 @@ def accumulate(totals, node, value, preview, fallback):
             totals[node] = value
             return None, fmt.preview(value)
         try:
-            new = np.asarray(previous + value)
+            with np.errstate(all="ignore"):  # inf + -inf = nan: shown on the card, not warned about
+                new = np.asarray(previous + value)
         except ValueError:  # shapes that do not add (a summary): fall back to the trace's total
             new = None
         if new is not None:
@@ -252,3 +255,24 @@ def html(card, target="y"):
     return f'<table class="tv-card" style="{_TABLE}">{head}{"".join(body)}</table>'.replace(
         "<td>", f'<td style="{_CELL}">'
     )
+
+
+def underflows(event, grad_norms):
+    """The input positions of a BackwardStep whose gradient underflowed to 0 (upstream x local is not 0 in
+    float64); ``grad_norms``: the step's (see :func:`tapeviz.viz.trace.norm_of`), so only the inputs that got
+    exactly 0 are evaluated."""
+    if 0.0 not in grad_norms or not event.upstream:
+        return []
+    described = evaluated_locals(None, event.entry)
+    upstream = array_of(event.upstream[0])
+    if not described or upstream is None:
+        return []
+    lost = []
+    for position, norm in enumerate(grad_norms):
+        if norm != 0.0 or position >= len(described) or described[position][1] is None:
+            continue
+        grad = array_of(event.grads[position])
+        local = described[position][1]
+        if grad is not None and np.shape(grad) == np.shape(local) and underflow_product(upstream, local, grad):
+            lost.append(position)
+    return lost

@@ -9,6 +9,7 @@ the HTML export can find nodes in the rendered picture.
 """
 
 from tapeviz.viz import format as fmt
+from tapeviz.viz import magnitude
 from tapeviz.viz import names as naming
 from tapeviz.viz import view as views
 from tapeviz.viz.trace import trace_of
@@ -70,6 +71,8 @@ def tensor_label(node):
     rows += [_row(fmt.clip(line, 44), size=10) for line in fmt.preview_lines(info["preview"] or "")]
     if node.get("grad") is not None:
         rows.append(_row("\u2202 " + fmt.clip(node["grad"], 42), size=10, colour=RED))
+        if node.get("grad_note"):  # a 0 an underflow made, not a zero derivative
+            rows.append(_row(node["grad_note"], size=9, colour=RED))
     if node.get("target"):
         rows.append(_row("target", size=9, colour=RED, bold=True))
     return _table(rows)
@@ -96,6 +99,9 @@ def _blocks_gradient(node):
 
 def fold_label(fold_info):
     rows = [_row(fmt.clip(fold_info["title"], 40), bold=True), _row(fold_info["subtitle"], size=9, colour=GREY)]
+    if fold_info.get("growth"):  # a loop: how the gradient's norm changed across it, red when beyond the check's factor
+        ratio = fold_info.get("growth_ratio")
+        rows.append(_row(fold_info["growth"], size=9, colour=RED if magnitude.alarming(ratio) else GREY))
     if fold_info["open"]:
         rows.append(_row(fmt.clip(f"open=[{fold_info['open']!r}]", 40), size=8, colour=GREY))
     return _table(rows)

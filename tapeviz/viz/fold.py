@@ -292,6 +292,25 @@ def _loop_plan(run, opened):
     return plan
 
 
+def loops(ops):
+    """Every loop among ``ops``, whatever a picture's budget: {fold key ("repeat:<first op>:<period>:<turns>"):
+    [member ops in order]}; turn ``k`` is ``members[k * period:(k + 1) * period]``. Found as a folded picture
+    finds them (the same tapes, order and name scope, a body repeated at least :data:`MIN_REPEATS` times)."""
+    found = {}
+    for run in regions(ops, {}):
+        by_id = {op["id"]: op for op in run}
+        for op_id, key in _loop_plan(run, ()).items():
+            found.setdefault(key, []).append(by_id[op_id])
+    return found
+
+
+def turns(key, members):
+    """The turns of a loop (:func:`loops`, or a view's folded loop): a list of lists of ops, first turn first."""
+    _kind, _first, period, _repeats = key.split(":")
+    period = int(period)
+    return [members[k : k + period] for k in range(0, len(members), period)]
+
+
 def _loops_through_scopes(ops, scoped, opened):
     """(plan, loops): loops found with scope numbers ignored, each replacing the scope boxes it
     runs through; a loop inside one scope box stays in it."""

@@ -16,6 +16,8 @@ and the GIF, and tests check them as data::
      "clear": True on the first frame of a sweep (badges and labels start afresh),
      "hidden": [node ids not yet recorded]  (recording frames only),
      "ask": [questions] what predict mode asks on a step (see tapeviz.viz.predict),
+     "sent_norm", "nonfinite", "underflow": a step's largest gradient sent (L2 norm), "nan"/"inf"
+       when its gradients hold one, a product that underflowed to 0 (the jump buttons: jump_targets),
      "upstream", "formula", "grads", "accumulated": the trace's step data}
 
 :func:`state_at` replays the deltas: the badges and edge labels shown on a
@@ -232,8 +234,11 @@ def _one_sweep(trace, data, index, view, namer, internals, start):
                 "formula": op["formula"],
                 "grads": list(step["grads"]),
                 "accumulated": list(step["accumulated"]),
-                "caption": _caption(card, is_read) + _underflow_note(card),
+                "caption": _caption(card, is_read) + _underflow_note(card) + _zero_note(step, vanished, lost),
                 "card": card,
+                "sent_norm": _largest(step.get("grad_norms") or ()),
+                "nonfinite": _nonfinite(step),
+                "underflow": bool(lost),
                 "ask": predict.reverse_questions(card),
                 "set": changed,
                 "edges": labels,
@@ -296,6 +301,50 @@ def _underflow_note(card):
         f" Underflow: upstream \u00d7 local is {row['underflow']}, smaller than the dtype can hold,"
         f" so the gradient to {row['input']} became 0."
     )
+
+
+def _zero_note(step, vanished, lost):
+    """On a step whose upstream is 0 because an earlier product underflowed: why it is 0 (no factor was)."""
+    if vanished is None or lost or step.get("norm") != 0.0:
+        return ""
+    frame, op, exact, _output = vanished
+    return (
+        f" The upstream is 0 because the gradient underflowed at step {frame} ({op}: the product was {exact},"
+        " too small for the dtype); every gradient from here on is 0."
+    )
+
+
+def _largest(norms):
+    """The largest finite norm among a step's gradients (the trace's: floats, "inf", "nan", None), or None."""
+    finite = [n for n in norms if isinstance(n, float) and n == n]
+    return max(finite) if finite else None
+
+
+def _nonfinite(step):
+    """ "nan" when a gradient arriving at or sent by this step holds a NaN, "inf" when an inf (and no NaN), else None."""
+    norms = [step.get("norm"), *(step.get("grad_norms") or ())]
+    return "nan" if "nan" in norms else ("inf" if "inf" in norms else None)
+
+
+JUMPS = ("nan", "underflow", "largest")  # the player's buttons: first NaN (or inf), first underflow, largest gradient
+
+
+def jump_targets(frames):
+    """The frames the player's jump buttons go to: {"nan": the first step whose gradients hold a NaN (else
+    the first with an inf), "underflow": the first step where upstream x local underflowed to 0,
+    "largest": the step that sent the largest gradient (by L2 norm)}, each an index or None; and
+    "nan_label": "first NaN" or "first inf", what that button says."""
+    steps = [f for f in frames if f.get("kind") == "step"]
+    nan = next((f["index"] for f in steps if f.get("nonfinite") == "nan"), None)
+    inf = next((f["index"] for f in steps if f.get("nonfinite") == "inf"), None)
+    sized = [f for f in steps if f.get("sent_norm") is not None]
+    largest = max(sized, key=lambda f: f["sent_norm"])["index"] if sized else None
+    return {
+        "nan": nan if nan is not None else inf,
+        "nan_label": "first inf" if nan is None and inf is not None else "first NaN",
+        "underflow": next((f["index"] for f in steps if f.get("underflow")), None),
+        "largest": largest,
+    }
 
 
 def _vanished_note(vanished):

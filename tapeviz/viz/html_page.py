@@ -15,6 +15,7 @@ from importlib import resources
 
 from tapeviz.viz import card as cards
 from tapeviz.viz import format as fmt
+from tapeviz.viz import frames as framing
 from tapeviz.viz import predict as predicting
 from tapeviz.viz import tangent_card, update_card
 
@@ -137,6 +138,7 @@ def html_player(animation, title="tapeviz", predict=False):
 <button class="tv-zoom-out" title="zoom out">&#x2212;</button><span class="tv-zoom-level">100%</span><button class="tv-zoom-in" title="zoom in">+</button><button class="tv-zoom-fit" title="fit the width">fit</button>
 <label title="hide each gradient until you type it"{"" if asks else " hidden"}><input type="checkbox" class="tv-predict"{" checked" if predict else ""}> predict</label>
 </div>
+{_jump_buttons(animation.frames)}
 <div class="tv-caption"></div>
 <div class="tv-card"></div>
 <div class="tv-ask"></div><div class="tv-score"></div>
@@ -156,6 +158,31 @@ def html_player(animation, title="tapeviz", predict=False):
 <script>{static_text("player.js")}</script>
 </body></html>
 """
+
+
+JUMP_TITLES = {
+    "nan": "go to the first step whose gradients hold a NaN (or, with none, an inf)",
+    "underflow": "go to the first step where upstream \u00d7 local underflowed to 0",
+    "largest": "go to the step that sent the largest gradient (by its norm)",
+}
+
+
+def _jump_buttons(frames):
+    """The jump buttons (first NaN, first underflow, largest gradient), each with the step it goes to in
+    ``data-step``; disabled where the sweep has no such step; none at all for a player with no sweep."""
+    targets = framing.jump_targets(frames)
+    if all(targets[key] is None for key in framing.JUMPS):
+        return ""
+    labels = {"nan": targets["nan_label"], "underflow": "first underflow", "largest": "largest gradient"}
+    buttons = []
+    for key in framing.JUMPS:
+        step = targets[key]
+        state = f' data-step="{step}"' if step is not None else " disabled"
+        title = JUMP_TITLES[key] + (f" (step {step})" if step is not None else ": none in this sweep")
+        buttons.append(
+            f'<button class="tv-jump tv-jump-{key}"{state} title="{fmt.html_text(title)}">{labels[key]}</button>'
+        )
+    return f'<div class="tv-jumps">jump to: {"".join(buttons)}</div>'
 
 
 def iframe(page, height=None):

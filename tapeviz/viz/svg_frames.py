@@ -92,14 +92,37 @@ def cluster_label_boxes(svg):
 
 
 def edge_paths(svg):
-    """Edge id -> the points of its spline (tail at the source node first), from graphviz's SVG."""
+    """Edge id -> points along its drawn curve (tail at the source node first), from graphviz's SVG.
+
+    Graphviz writes an edge as cubic Bézier segments (``M p0 C p1 p2 p3 ...``); their control points stray
+    from the curve, so a line through them would zig-zag off the edge (and through a label placed by the
+    curve). Each segment is sampled on the curve instead (:data:`CURVE_SAMPLES` points), so the flowing
+    gradient drawn over an edge, and the places found for labels, follow what the reader sees.
+    """
     paths = {}
     for match in re.finditer(r'<g id="(e\d+)" class="edge">(.*?)</g>', svg, re.S):
         found = re.search(r' d="([^"]+)"', match.group(2))
         if found:
             nums = [float(n) for n in re.findall(_NUM, found.group(1))]
-            paths[match.group(1)] = list(zip(nums[0::2], nums[1::2]))
+            points = list(zip(nums[0::2], nums[1::2]))
+            curved = "C" in found.group(1) and len(points) >= 4 and (len(points) - 1) % 3 == 0
+            paths[match.group(1)] = on_curve(points) if curved else points
     return paths
+
+
+CURVE_SAMPLES = 8  # points per Bézier segment: within a fraction of a point of the curve at these sizes
+
+
+def on_curve(points):
+    """Points along the cubic Bézier segments ``p0 (p1 p2 p3) (p4 p5 p6) ...``: their ends, and samples between."""
+    out = [(round(points[0][0], 2), round(points[0][1], 2))]
+    for k in range(0, len(points) - 1, 3):
+        (x0, y0), (x1, y1), (x2, y2), (x3, y3) = points[k : k + 4]
+        for i in range(1, CURVE_SAMPLES + 1):
+            t = i / CURVE_SAMPLES
+            a, b, c, d = (1 - t) ** 3, 3 * (1 - t) ** 2 * t, 3 * (1 - t) * t**2, t**3
+            out.append((round(a * x0 + b * x1 + c * x2 + d * x3, 2), round(a * y0 + b * y1 + c * y2 + d * y3, 2)))
+    return out
 
 
 def badge_lines(label):
@@ -199,7 +222,7 @@ def badge_spots(svg, boxes, frames, paths=None):
     widths = {nid: w for nid, w in badge_widths(frames).items() if nid in boxes}
     heights = badge_heights(frames)
     rooms = badge_rooms(svg)
-    edges = [np.asarray(points, dtype=float) for points in (paths or edge_paths(svg)).values() if len(points) > 1]
+    edges = EdgeSamples((paths or edge_paths(svg)).values())
     taken = list(boxes.values()) + cluster_label_boxes(svg) + arrow_zones(paths or edge_paths(svg))
     spots = {}
     for nid in sorted(widths, key=lambda n: (n not in rooms, boxes[n][1], boxes[n][0], n)):
@@ -223,17 +246,23 @@ def stray_badges(boxes, spots, widths, heights):
     """The node ids whose badge (placed at ``spots``) does not read as theirs: more than :data:`NEAR` pt from
     its node, or as near another node."""
 
-    def gap(a, b):
-        return float(np.hypot(max(0.0, b[0] - a[2], a[0] - b[2]), max(0.0, b[1] - a[3], a[1] - b[3])))
+    ids = list(boxes)
+    all_boxes = np.asarray([boxes[n] for n in ids], dtype=float).reshape(-1, 4)
+
+    def gaps(badge):  # the distance from ``badge`` to every node's box, at once
+        dx = np.maximum(0.0, np.maximum(all_boxes[:, 0] - badge[2], badge[0] - all_boxes[:, 2]))
+        dy = np.maximum(0.0, np.maximum(all_boxes[:, 1] - badge[3], badge[1] - all_boxes[:, 3]))
+        return np.hypot(dx, dy)
 
     strays = []
     for nid, width in sorted(widths.items()):
         if nid not in spots or spots[nid] is None or nid not in boxes:
             continue
         x, y = spots[nid]
-        badge = (x, y, x + width, y + heights.get(nid, BADGE_H))
-        own = gap(badge, boxes[nid])
-        if own > NEAR or any(gap(badge, box) <= own for other, box in boxes.items() if other != nid):
+        distances = gaps((x, y, x + width, y + heights.get(nid, BADGE_H)))
+        mine = ids.index(nid)
+        own = distances[mine]
+        if own > NEAR or (np.delete(distances, mine) <= own).any():
             strays.append(nid)
     return strays
 
@@ -294,9 +323,28 @@ def _beside(svg, box, w, h=BADGE_H):
     return [(x, y) for x, y in tries if x >= left and y >= top and y + h <= bottom] or tries[:1]
 
 
+class EdgeSamples:
+    """Points sampled along every edge once (as :func:`_crosses` samples one), sorted by x, so asking whether a
+    label's box lies on some edge looks only at the points in its x range: placing a few hundred labels
+    against a few hundred edges costs milliseconds, not the seconds of testing each box against each edge."""
+
+    def __init__(self, paths):
+        chunks = [_samples(np.asarray(points, dtype=float)) for points in paths if len(points) > 1]
+        points = np.concatenate(chunks) if chunks else np.zeros((0, 2))
+        order = np.argsort(points[:, 0], kind="stable")
+        self.xs, self.ys = points[order, 0], points[order, 1]
+
+    def hit(self, rect, pad):
+        """True when a sampled point lies strictly inside ``rect`` grown by ``pad``."""
+        lo = np.searchsorted(self.xs, rect[0] - pad, side="right")
+        hi = np.searchsorted(self.xs, rect[2] + pad, side="left")
+        ys = self.ys[lo:hi]
+        return bool(((ys > rect[1] - pad) & (ys < rect[3] + pad)).any())
+
+
 def _on_an_edge(rect, edges, pad=1.0):
-    box = np.array([rect], dtype=float)
-    return any(_crosses(points, box, pad) for points in edges)
+    """True when ``rect`` lies on one of ``edges`` (an :class:`EdgeSamples`)."""
+    return edges.hit(rect, pad)
 
 
 def edge_label_spots(boxes, paths, frames, badges, svg=None):
@@ -305,42 +353,78 @@ def edge_label_spots(boxes, paths, frames, badges, svg=None):
     Beside the edge near its middle (right, then left, level with it, above or below), moving along the
     edge until the label keeps clear of every node, badge, tape label and other edge label (by ``_CLEAR``
     pt: a label touching a node reads as on it), and crosses no edge and no tape's frame; failing that, the
-    first place that keeps clear of them all, further out from a short edge's middle if need be. Where
+    first such place that crosses only a tape's frame (a short edge into a tape: next to its edge beats
+    tidy but far, where it reads as another edge's); failing that, the same further out from a short
+    edge's middle, then the first clear place. Never past the picture's left, top or bottom edge. Where
     no place near the edge is clear, the edge gets None: no label (covering a value would hide it; the
     step's card still shows the gradient sent along the edge).
     """
     taken = list(boxes.values()) + list(badges) + (cluster_label_boxes(svg) if svg else [])
     frames_ = cluster_boxes(svg) if svg else []
-    lines = [np.asarray(points, dtype=float) for points in paths.values() if len(points) > 1]
+    lines = EdgeSamples(paths.values())
+    inside = _within_picture(svg)
     spots = {}
     for eid, w in sorted(edge_label_widths(frames).items()):
         points = paths.get(eid)
         if not points:
             continue
-        tries = []
+        near = []
         for t in (0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8):
             x, y = _along(points, t)
             for dy in (-7, -EDGE_LABEL_H - 2, 2):
-                tries += [(x + 3, y + dy), (x - 3 - w, y + dy)]
+                near += [(x + 3, y + dy), (x - 3 - w, y + dy)]
+        far = []
         x, y = _along(points, 0.5)
         for k in range(1, 8):  # a short edge between close nodes: further out sideways, then up and down
-            tries += [(x + 3 + 12 * k, y - 7), (x - 3 - w - 12 * k, y - 7)]
-            tries += [(x + 3, y - 7 + s * (EDGE_LABEL_H + 2) * k) for s in (-1, 1)]
-            tries += [(x + 3 + 12 * k, y - 7 + s * (EDGE_LABEL_H + 2) * k) for s in (-1, 1)]
-            tries += [(x - 3 - w - 12 * k, y - 7 + s * (EDGE_LABEL_H + 2) * k) for s in (-1, 1)]
-        rects = [(x, y, x + w, y + EDGE_LABEL_H) for x, y in tries]
-        clear = [r for r in rects if not any(_overlaps(_grown(r, _CLEAR), other) for other in taken)]
-        tidy = [r for r in clear if not _on_an_edge(r, lines) and not any(_across(r, f) for f in frames_)]
-        if not clear:
+            far += [(x + 3 + 12 * k, y - 7), (x - 3 - w - 12 * k, y - 7)]
+            far += [(x + 3, y - 7 + s * (EDGE_LABEL_H + 2) * k) for s in (-1, 1)]
+            far += [(x + 3 + 12 * k, y - 7 + s * (EDGE_LABEL_H + 2) * k) for s in (-1, 1)]
+            far += [(x - 3 - w - 12 * k, y - 7 + s * (EDGE_LABEL_H + 2) * k) for s in (-1, 1)]
+        spot, first_clear = None, None
+        for tier in (near, far):
+            rects = [(x, y, x + w, y + EDGE_LABEL_H) for x, y in tier]
+            rects = [r for r in rects if inside(r)]  # never cut off by the picture's edge (the right one widens)
+            clear = [r for r, free in zip(rects, _clear_of(rects, taken, _CLEAR)) if free]
+            first_clear = first_clear or (clear[0] if clear else None)
+            for r in (r for r in clear if not _on_an_edge(r, lines)):
+                spot = spot or r  # the first off every edge
+                if not any(_across(r, f) for f in frames_):
+                    spot = r  # the first tidy one: off every edge and every tape's frame
+                    break
+            if spot is not None:
+                break
+        spot = spot or first_clear
+        if spot is None:
             spots[eid] = None
             continue
-        spot = (tidy or clear)[0][:2]
+        spot = spot[:2]
         spots[eid] = spot
         taken.append((spot[0], spot[1], spot[0] + w, spot[1] + EDGE_LABEL_H))
     return spots
 
 
 _CLEAR = 2.0
+
+
+def _within_picture(svg):
+    """A test: is a rect (graph coordinates) inside the picture's left, top and bottom edges? Always, without one."""
+    if not svg:
+        return lambda rect: True
+    _, height = size(svg)
+    dx, dy = svg_translate(svg)
+    left, top, bottom = -dx + 1, -dy + 1, height - dy - 1
+    return lambda rect: rect[0] >= left and rect[1] >= top and rect[3] <= bottom
+
+
+def _clear_of(rects, taken, pad):
+    """For each of ``rects``: True when, grown by ``pad``, it overlaps none of ``taken`` (all pairs at once)."""
+    if not taken:
+        return [True] * len(rects)
+    r = np.asarray(rects, dtype=float)[:, None, :]
+    t = np.asarray(taken, dtype=float)[None, :, :]
+    hit = (r[..., 0] - pad < t[..., 2]) & (t[..., 0] < r[..., 2] + pad)
+    hit &= (r[..., 1] - pad < t[..., 3]) & (t[..., 1] < r[..., 3] + pad)
+    return list(~hit.any(axis=1))
 
 
 def _grown(rect, pad):
@@ -396,12 +480,18 @@ def _crosses(points, boxes, pad=2.0):
     """
     if not len(boxes):
         return False
-    pts = np.asarray(points, dtype=float)
-    steps = np.linspace(0.0, 1.0, 12, endpoint=False)[1:, None, None]
-    samples = (pts[:-1] + (pts[1:] - pts[:-1]) * steps).reshape(-1, 2)
+    samples = _samples(np.asarray(points, dtype=float))
     x, y = samples[:, :1], samples[:, 1:]
     inside = (x > boxes[:, 0] - pad) & (x < boxes[:, 2] + pad) & (y > boxes[:, 1] - pad) & (y < boxes[:, 3] + pad)
     return bool(inside.any())
+
+
+_STEPS = np.linspace(0.0, 1.0, 12, endpoint=False)[1:, None, None]
+
+
+def _samples(pts):
+    """Points along each segment of the polyline ``pts`` (an (n, 2) array), 11 per segment, ends left out."""
+    return (pts[:-1] + (pts[1:] - pts[:-1]) * _STEPS).reshape(-1, 2)
 
 
 def _curve(p, q, bend):

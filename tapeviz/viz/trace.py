@@ -15,13 +15,17 @@ Layout of ``Trace.data``::
     ops:     [{id, name, inputs, outputs, scope, depth, tapes, formula, differentiable,
               function (the decorated function's name for a custom gradient, else None)}]
     sweeps:  [{id, tape, targets, sources, seeds, results,
-               steps: [{op, upstream, grads, accumulated, totals}]}]
+               steps: [{op, upstream, grads, accumulated, totals, norm, grad_norms, underflow}]}]
     events:  [{kind, ...}] in the order they happened, one per core event, named by
               the core's event kind (tapeviz.core.events): tape_entered, tape_exited,
               watched, op_executed, variable_assigned, sweep_started, backward_step,
               sweep_finished, tape_released; trace ids in place of the objects
     notes:   [text] what the picture cannot show, and what to do about it
 
+``norm`` is the L2 norm of the gradient arriving at the step's op (all its outputs together),
+``grad_norms[i]`` that of the gradient it sends to input ``i``: a float, "inf" or "nan" (not
+finite), None where no value was kept (see :func:`norm_of`); ``underflow`` the inputs whose gradient
+underflowed to 0 (upstream x local not 0 in float64, 0 in the dtype).
 ``accumulated[i]`` counts the gradients that arrived at input ``i`` in this
 sweep so far (more than one: a fan-out sum); the builder counts them. Values
 the recorder did not keep (large tensors of a released tape) preview as
@@ -33,6 +37,7 @@ recorder (or, for a tape recorded unobserved, from the tape's ``history``).
 """
 
 import json
+import math
 from contextlib import contextmanager
 
 import numpy as np
@@ -43,6 +48,7 @@ from tapeviz.core.rules import formula as _formula
 from tapeviz.core.tensor import is_tensor, tensor_id, to_array
 from tapeviz.viz import format as fmt
 from tapeviz.viz import recorder
+from tapeviz.viz.card import underflows
 
 RELEASED = "released"  # the preview of a value the tape (or the recorder) no longer holds
 RELEASED_NOTE = (
@@ -90,6 +96,58 @@ def summarise(tensor):
             return text, nbytes, False
     value = _value(tensor)
     return fmt.preview(value), nbytes, bool(value.dtype.kind in "fc" and not np.all(np.isfinite(value)))
+
+
+def norm_of(*tensors):
+    """The L2 norm of these tensors together (a gradient arriving at an op's outputs), as the trace keeps it:
+    a float, ``"inf"`` or ``"nan"`` when not finite (the trace stays strict JSON), None when a value was not
+    kept (a summary past the recorder's budget); a missing gradient (None) counts as zeros."""
+    arrays = []
+    for tensor in tensors:
+        if tensor is None:
+            continue
+        value = _value(tensor)
+        if value is None:
+            return None
+        arrays.append(value)
+    return array_norm(*arrays) if arrays else None
+
+
+SMALL_NORM = 64  # arrays up to this size are measured in Python (math.hypot): cheaper than NumPy's calls
+
+
+def array_norm(*arrays):
+    """The L2 norm of NumPy arrays together: a float, ``"inf"`` or ``"nan"`` (see :func:`norm_of`).
+
+    Scaled, so 1e200 squared does not overflow; called on every backward step a picture draws, so small
+    arrays (a scalar loop's) take one ``math.hypot``."""
+    parts, nan = [], False
+    for value in arrays:
+        if value.size == 0:
+            continue
+        if value.size <= SMALL_NORM and value.dtype.kind in "fiub":
+            part = math.hypot(*value.ravel().tolist())
+            nan = nan or math.isnan(part) or (math.isinf(part) and bool(np.isnan(value).any()))
+        else:
+            magnitude = np.abs(value).astype(np.float64, copy=False)  # a complex gradient: its modulus
+            peak = float(magnitude.max())
+            if math.isnan(peak):
+                nan = True
+                continue
+            if math.isinf(peak) or peak == 0:
+                part = peak
+            else:
+                part = peak * float(np.sqrt(np.sum(np.square(magnitude / peak))))
+        parts.append(part)
+    if nan:
+        return "nan"
+    total = math.hypot(*parts)
+    return "inf" if math.isinf(total) else total
+
+
+def norm_value(norm):
+    """A trace's kept norm as a float (``"inf"`` -> inf, ``"nan"`` -> nan), or None."""
+    return None if norm is None else float(norm)
 
 
 class _Builder:
@@ -249,7 +307,8 @@ class _Builder:
             arrived[tid] = arrived.get(tid, 0) + 1
             if value is not None:
                 value = value.astype(np.float64)
-                totals[tid] = totals[tid] + value if tid in totals else value
+                with np.errstate(all="ignore"):  # inf + -inf = nan: the total shows it, the notebook gets no warning
+                    totals[tid] = totals[tid] + value if tid in totals else value
         self.sweeps.append(sweep)
         self.sweep_events[sweep["id"]] = [event, [], None]
         self.events.append({"kind": ev.SweepStarted.kind, "sweep": sweep["id"], "tape": tape})
@@ -262,24 +321,28 @@ class _Builder:
         op = self.ops[int(oid[2:])]
         totals, arrived = sweep["_totals"], sweep["_arrived"]
         self.mark_seeds(sweep, op, event.upstream)
-        changed, grads, accumulated = {}, [], []
+        changed, grads, accumulated, grad_norms = {}, [], [], []
         for tid, grad, need in zip(op["inputs"], event.grads, event.needs):
             if grad is None or not need:
                 grads.append(None)
                 accumulated.append(0)
+                grad_norms.append(None)
                 continue
             # The how-many-th gradient to arrive at this input in this sweep: more than one is a fan-out sum.
             arrived[tid] = arrived.get(tid, 0) + 1
             accumulated.append(arrived[tid])
             grads.append(_preview(grad))
             value = _value(grad)
+            grad_norms.append(None if value is None else array_norm(value))
             if value is None:
                 totals.pop(tid, None)
                 changed[tid] = _preview(grad) if arrived[tid] == 1 else RELEASED
                 continue
             value = value.astype(np.float64)
-            totals[tid] = totals[tid] + value if tid in totals else value
+            with np.errstate(all="ignore"):  # inf + -inf = nan: the total shows it, the notebook gets no warning
+                totals[tid] = totals[tid] + value if tid in totals else value
             changed[tid] = fmt.preview(totals[tid])
+        arriving = norm_of(*event.upstream)
         sweep["steps"].append(
             {
                 "op": oid,
@@ -287,6 +350,10 @@ class _Builder:
                 "grads": grads,
                 "accumulated": accumulated,
                 "totals": changed,
+                "norm": arriving,
+                "grad_norms": grad_norms,
+                # inputs whose gradient underflowed to 0: evaluated only where a 0 left a non-zero upstream
+                "underflow": underflows(event, grad_norms) if isinstance(arriving, float) and arriving > 0 else [],
             }
         )
         self.sweep_events[sweep["id"]][1].append(event)

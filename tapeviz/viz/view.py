@@ -16,6 +16,7 @@ Choices made here, for students' eyes:
 """
 
 from tapeviz.viz import fold as folding
+from tapeviz.viz import magnitude
 
 DEPTH_COLOURS = ["#dbeafe", "#fde68a", "#fecaca", "#e9d5ff", "#d1fae5"]
 DEPTH_EDGES = ["#374151", "#d97706", "#dc2626", "#7c3aed", "#059669"]
@@ -35,7 +36,7 @@ class View:
         self.edges = []  # (src, dst, kind, depth)
         self.alias = {}  # tensor id -> node id it is drawn as (a variable's reads: the variable)
         self.hidden = set()  # tensors (as drawn) a fold hides
-        self.folds = {}  # fold node id -> {"key", "title", "subtitle", "open", "ops"}
+        self.folds = {}  # fold node id -> {"key", "title", "subtitle", "open", "ops"; a loop: "growth", "growth_ratio"}
         self.op_node = {}  # op id -> node id drawn for it (itself, a fold, or a variable)
         self.tape_order = []
         self.depths = set()
@@ -65,7 +66,8 @@ def build(
     plan = _plan(view, data, drawn, fold, open, max_nodes)
     _add_nodes_and_edges(view, data, drawn, plan)
     if view.sweep:
-        _label_sweep(view, view.sweep, grads)
+        _label_sweep(view, view.sweep, grads, data)
+        _label_loop_growth(view, data, view.sweep)
     _apply_marks(view, marks or {})
     return view
 
@@ -225,18 +227,44 @@ def _add_nodes_and_edges(view, data, drawn, plan):
             edge(nid, dst, "out", op["depth"])
 
 
-def _label_sweep(view, sweep, grads):
-    """The sweep's targets, and (``grads``) each tensor node's final gradient: a variable's total."""
-    totals = {}
+def _label_sweep(view, sweep, grads, data):
+    """The sweep's targets, and (``grads``) each tensor node's final gradient: a variable's total; a 0 that
+    an underflow made (the sweep's gradient became too small for the dtype) says so (``grad_note``)."""
+    totals, underflowed, lost = {}, set(), False
     for step in sweep["steps"] if grads else ():
         totals.update(step["totals"])
+        lost = lost or bool(step.get("underflow"))
+        inputs = data["ops"][int(step["op"][2:])]["inputs"]
+        for tid, norm in zip(inputs, step.get("grad_norms") or ()):
+            if norm is None:
+                continue
+            if lost and norm == 0.0:
+                underflowed.add(tid)
+            else:
+                underflowed.discard(tid)  # a gradient that is not 0 arrived after it
     for nid, node in view.nodes.items():
         if node["kind"] == "tensor" and nid in totals:
             node["grad"] = totals[nid]
+            if nid in underflowed and _zero_text(totals[nid]):
+                node["grad_note"] = "0 by underflow: too small for the dtype"
     for t in sweep["targets"]:
         nid = view.alias.get(t, t)
         if nid in view.nodes:
             view.nodes[nid]["target"] = True
+
+
+def _zero_text(text):
+    """True for a preview of zeros: ``0``, ``[0, 0]``, ``mean 0, min 0, max 0``."""
+    return bool(text) and text.replace("mean", "").replace("min", "").replace("max", "").strip("[]0,. -") == ""
+
+
+def _label_loop_growth(view, data, sweep):
+    """A folded loop says how the gradient's norm changed across it (``gradient norm ×1e27 over the loop``),
+    which the box would otherwise hide (:func:`tapeviz.viz.magnitude.loop_growth`)."""
+    for fold in view.folds.values():
+        if fold["key"].startswith("repeat:"):
+            members = [data["ops"][int(op_id[2:])] for op_id in fold["ops"]]
+            fold["growth"], fold["growth_ratio"] = magnitude.loop_growth(data, sweep, fold["key"], members)
 
 
 def _apply_marks(view, marks):

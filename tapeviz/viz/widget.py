@@ -26,9 +26,10 @@ from collections import OrderedDict
 
 from tapeviz.viz import card as cards
 from tapeviz.viz import format as fmt
+from tapeviz.viz import frames as framing
 from tapeviz.viz import predict as predicting
 from tapeviz.viz.animation import Animation
-from tapeviz.viz.html_page import iframe
+from tapeviz.viz.html_page import JUMP_TITLES, iframe
 from tapeviz.viz.render import GraphvizUnavailable
 from tapeviz.viz.svg_frames import fit_width
 
@@ -232,6 +233,7 @@ class Player:
         back.on_click(lambda _: step_to(slider.value - 1))
         forward.on_click(lambda _: step_to(slider.value + 1))
         controls = w.HBox([play, back, forward, slider, speed, zoom, predict])
+        jumps = self._jump_buttons(w, step_to)
         self._parts = {
             "slider": slider,
             "caption": caption,
@@ -242,9 +244,30 @@ class Player:
             "predict": predict,
             "zoom": zoom,
             "forward": forward,
+            "jumps": jumps,
         }
         show(0)
-        return w.VBox([controls, caption, card, asking, picture, legend])
+        rows = [controls] + ([w.HBox([w.HTML("jump to:"), *jumps.values()])] if jumps else [])
+        return w.VBox([*rows, caption, card, asking, picture, legend])
+
+    def _jump_buttons(self, w, step_to):
+        """{"nan" | "underflow" | "largest": a button going to that step} (disabled where there is none), or {}
+        for a player with no sweep: first NaN (or inf), first underflow, largest gradient."""
+        targets = framing.jump_targets(self.frames)
+        if all(targets[key] is None for key in framing.JUMPS):
+            return {}
+        labels = {"nan": targets["nan_label"], "underflow": "first underflow", "largest": "largest gradient"}
+        buttons = {}
+        for key in framing.JUMPS:
+            step = targets[key]
+            title = JUMP_TITLES[key] + (f" (step {step})" if step is not None else ": none in this sweep")
+            button = w.Button(
+                description=labels[key], disabled=step is None, tooltip=title, layout=w.Layout(width="auto")
+            )
+            if step is not None:
+                button.on_click(lambda _, to=step: step_to(to))
+            buttons[key] = button
+        return buttons
 
     def missing_dot(self):
         """None when frames can be drawn, else the GraphvizUnavailable saying how to fix it."""

@@ -86,8 +86,8 @@ function draw(){var f=frames[current]; var hide=hiding(current);
     var w=6*edges[id].length+6; var g=el('g',{'class':'tv-edge-grad'});
     g.appendChild(el('rect',{x:q[0],y:q[1],width:w,height:13,rx:3,fill:'white','fill-opacity':0.85}));
     var t=el('text',{x:q[0]+3,y:q[1]+10,'font-size':10,'font-family':'Helvetica,Arial,sans-serif',fill:style.flow});t.textContent=edges[id];g.appendChild(t);layer.appendChild(g);});
-  if(f.node&&boxes[f.node]){var b=boxes[f.node];
-    layer.appendChild(el('rect',{x:b[0]-4,y:b[1]-4,width:b[2]-b[0]+8,height:b[3]-b[1]+8,rx:6,fill:'none',stroke:'#f59e0b','stroke-width':4}));}
+  var lit=null; if(f.node&&boxes[f.node]){var b=boxes[f.node];
+    lit=el('rect',{x:b[0]-4,y:b[1]-4,width:b[2]-b[0]+8,height:b[3]-b[1]+8,rx:6,fill:'none',stroke:'#f59e0b','stroke-width':4});layer.appendChild(lit);}
   Object.keys(badges).sort().forEach(function(id){var b=boxes[id];if(!b||(f.hidden||[]).indexOf(id)>=0)return;
     if(hide&&(f.set||{})[id])return;
     var lines=badges[id].split('\n');  // a long badge: what it is, then its value (svg_frames.badge_lines)
@@ -98,13 +98,13 @@ function draw(){var f=frames[current]; var hide=hiding(current);
       t.textContent=line; layer.appendChild(t);});});
   caption.textContent='step '+current+' of '+(frames.length-1)+': '+(hide?f.caption.split(';')[0]+'; '+said.asking:f.caption);
   drawCard(f,predict.checked?pending(current):{}); drawAsk();
-  if(f.node&&boxes[f.node])follow(boxes[f.node]); fitFrame();}
+  if(lit)follow(lit); fitFrame();}
 function show(i){i=Math.max(0,Math.min(frames.length-1,i));
   if(i===current+1&&current>=0)apply(frames[i]);else if(i!==current)replay(i);
   current=i; slider.value=current; draw();}
-function follow(b){var ctm=graph.getCTM(); if(!ctm)return; var p=svg.createSVGPoint();
-  p.x=(b[0]+b[2])/2;p.y=(b[1]+b[3])/2;var q=p.matrixTransform(ctm);
-  var x=q.x*svg.getBoundingClientRect().width/svg.viewBox.baseVal.width, y=q.y*svg.getBoundingClientRect().height/svg.viewBox.baseVal.height;
+// keep the highlighted node in view: where the browser drew it, within the scrolled view (whatever the zoom)
+function follow(lit){var r=lit.getBoundingClientRect(), v=view.getBoundingClientRect();
+  var x=(r.left+r.right)/2-v.left+view.scrollLeft, y=(r.top+r.bottom)/2-v.top+view.scrollTop;
   if(x<view.scrollLeft+40||x>view.scrollLeft+view.clientWidth-40)view.scrollLeft=x-view.clientWidth/2;
   if(y<view.scrollTop+40||y>view.scrollTop+view.clientHeight-40)view.scrollTop=y-view.clientHeight/2;}
 function setZoom(z){zoom=Math.max(0.1,Math.min(8,z));svg.setAttribute('width',(W0*zoom)+'px');svg.setAttribute('height',(H0*zoom)+'px');
@@ -133,6 +133,10 @@ root.querySelector('.tv-first').onclick=function(){stop();show(0);};
 root.querySelector('.tv-back').onclick=function(){stop();show(current-1);};
 root.querySelector('.tv-next').onclick=function(){stop();if(!hiding(current))show(current+1);};  // predict: answer first, as in the widget
 root.querySelector('.tv-last').onclick=function(){stop();show(frames.length-1);};
+// first NaN, first underflow, largest gradient: the step each goes to is in its data-step (tapeviz/viz/frames.py jump_targets)
+root.querySelectorAll('.tv-jump[data-step]').forEach(function(b){b.onclick=function(){stop();var to=parseInt(b.getAttribute('data-step'));
+  if(to>current&&hiding(current))return;  // predict: answer first, as stepping forward does
+  show(to);};});
 root.querySelector('.tv-zoom-in').onclick=function(){setZoom(zoom*1.25);};
 root.querySelector('.tv-zoom-out').onclick=function(){setZoom(zoom/1.25);};
 root.querySelector('.tv-zoom-fit').onclick=fit;
