@@ -474,7 +474,7 @@ class SessionRecorder:
         self._unsettled_rough = 0  # their rough bytes, all together
         self._unweighed = deque()  # logs with releases not weighed exactly yet
         self._unweighed_rough = 0  # their rough bytes, all together
-        self._lock = threading.RLock()
+        self._lock = events.held(threading.RLock())  # a tape collected meanwhile is heard after it
 
     def held_bytes(self):
         """Bytes the recorder holds that no tape does (what ``budget`` bounds)."""
