@@ -92,6 +92,51 @@ class ValueSummary(TensorSketch):
         self.nonfinite = None
 
 
+class Returned:
+    """A large gradient a sweep returned, held weakly: the caller's tensor while the caller keeps it,
+    its :class:`ValueSummary` once the caller let it go (``del g``). The recorder never keeps a
+    returned gradient alive: deleting it frees its memory, as with the recorder off."""
+
+    __slots__ = ("ref", "summary")
+
+    def __init__(self, tensor):
+        self.ref = weakref.ref(tensor)
+        self.summary = ValueSummary(tensor)
+
+    def resolve(self):
+        """The tensor if it is still alive, else its summary."""
+        tensor = self.ref()
+        return self.summary if tensor is None else tensor
+
+
+def _resolved(tensors):
+    return tuple([t.resolve() if type(t) is Returned else t for t in tensors])
+
+
+def _returned_weakly(event):
+    """``(event, holders)``: a ``SweepFinished`` whose large results are :class:`Returned` holders
+    (the event itself when none is large), and the holders by tensor id."""
+    holders = {tensor_id(t): Returned(t) for t in event.results if _is_large(t)}
+    if not holders:
+        return event, holders
+    results = tuple(holders[tensor_id(t)] if _is_large(t) else t for t in event.results)
+    return dataclasses.replace(event, results=results), holders
+
+
+def _with_holders(steps, holders):
+    """``steps`` (``BackwardSteps`` items) with the returned gradients among them replaced by ``holders``."""
+
+    def swap(tensors):
+        return tuple([holders.get(tensor_id(t), t) if type(t) is Tensor else t for t in tensors])
+
+    return [
+        (order, entry, needs, swap(upstream), swap(grads))
+        if any(type(t) is Tensor and tensor_id(t) in holders for t in upstream + grads)
+        else (order, entry, needs, upstream, grads)
+        for order, entry, needs, upstream, grads in steps
+    ]
+
+
 def nbytes(tensor):
     """Bytes of a live tensor's array (0 for sketches and None)."""
     return int(to_array(tensor).nbytes) if is_tensor(tensor) else 0
@@ -166,7 +211,7 @@ class Compaction:
         no large tensor, else a copy holding summaries of them."""
         order, entry, needs, upstream, grads = step
         small = self.entry(entry)
-        if small is entry and not any_larger(upstream + grads, SMALL_BYTES):
+        if small is entry and not any_larger([t for t in upstream + grads if type(t) is not Returned], SMALL_BYTES):
             return step
         return (order, small, needs, self.all(upstream), self.all(grads))
 
@@ -260,6 +305,7 @@ class _Sweep:
         "demoted",
         "open",
         "alive",
+        "returned",
     )
 
     def __init__(self, key, tape, start):
@@ -274,6 +320,7 @@ class _Sweep:
         self.demoted = False  # its large tensors were replaced by summaries: later ones are too, when settled
         self.open = True  # steps still arrive (from the thread sweeping); only that thread rewrites them
         self.alive = True
+        self.returned = False  # some steps hold a returned gradient weakly (see Returned)
 
     @property
     def first_seq(self):
@@ -281,11 +328,19 @@ class _Sweep:
 
     @property
     def records(self):
-        """``(seq, event)`` of the sweep, in order."""
+        """``(seq, event)`` of the sweep, in order (the returned gradients the caller still holds, else
+        their summaries)."""
         records = [self.start]
-        records += _step_records(self.tape, self.steps)
+        if self.returned:
+            records += [
+                (order, _BACKWARD_STEP(self.tape, entry, needs, _resolved(upstream), _resolved(grads)))
+                for order, entry, needs, upstream, grads in self.steps
+            ]
+        else:
+            records += _step_records(self.tape, self.steps)
         if self.finish is not None:
-            records.append(self.finish)
+            seq, finish = self.finish
+            records.append((seq, dataclasses.replace(finish, results=_resolved(finish.results))))
         return records
 
     def charge(self, steps, tensors, n_events, last=False):
@@ -430,6 +485,8 @@ class _TapeLog:
         for seq, event in zip(self.seqs, self.events):
             if type(event) is _BACKWARD_STEPS:  # steps of a sweep the recorder did not see start
                 records += _step_records(event.tape, event.steps)
+            elif type(event) is events.SweepFinished:  # likewise: its results, perhaps held weakly
+                records.append((seq, dataclasses.replace(event, results=_resolved(event.results))))
             else:
                 records.append((seq, event))
         for sweep in self.sweeps:
@@ -565,13 +622,18 @@ class SessionRecorder:
     def on_sweep_finished(self, event):
         log = self.logs.get(event.tape) or self._log(event.tape)
         sweep = log.open_sweep
+        rough = EVENT_BYTES + total_nbytes(event.results, -1, TENSOR_BYTES)
+        event, holders = _returned_weakly(event)  # the caller's gradients: never kept alive here
         if sweep is None:
             self._keep_in_log(event)
             return
+        if holders:  # (the sweep is still open: only this thread touches its steps)
+            sweep.steps = _with_holders(sweep.steps, holders)
+            sweep.returned = True
         sweep.finish = (_next_seq(), event)
         log.open_sweep = None
         sweep.open = False
-        rough = sweep.rough + EVENT_BYTES + total_nbytes(event.results, -1, TENSOR_BYTES)
+        rough += sweep.rough
         with self._lock:  # counted later, only if its tape outlives the next sweeps and they pass the budget
             sweep.waiting = rough
             self._unsettled_rough += rough
