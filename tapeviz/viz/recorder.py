@@ -34,8 +34,10 @@ in bytes, not in counts:
   a newer sweep of the same tape superseded (a player plays the newest),
   then large tensors become :class:`ValueSummary` stand-ins (shape, dtype,
   no array: a copy of the records is made only then), then the oldest sweeps
-  and untaped ops go; never the newest sweep, nor the gradients a sweep
-  returned (the caller's);
+  and untaped ops go; never the newest sweep;
+* the large gradients a sweep returned are the caller's: held by weak
+  reference (:class:`Returned`), drawn while the caller keeps them and as
+  their summary once deleted, so ``del g`` frees them as with no recorder;
 * everything about a tape goes when the tape is garbage collected.
 
 Counting is exact (distinct tensors, once each) but late. A released tape's
