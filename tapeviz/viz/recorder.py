@@ -66,7 +66,7 @@ import weakref
 from collections import OrderedDict, deque
 from itertools import chain
 
-from tapeviz.core import events
+from tapeviz.core import dtypes, events
 from tapeviz.core.history import EntrySketch, TensorSketch
 from tapeviz.core.recording import next_order
 from tapeviz.core.tape import tape_with_serial
@@ -93,22 +93,38 @@ class ValueSummary(TensorSketch):
         self.preview = None  # not computed: the recorder reduces no array (see the module docstring)
         self.nonfinite = None
 
+    @classmethod
+    def of_parts(cls, tensor_id, shape, dtype, nbytes):
+        """The summary of a tensor no longer alive, from what was read of it."""
+        summary = cls.__new__(cls)
+        TensorSketch.__init__(summary, tensor_id, tuple(shape), dtype)
+        summary.nbytes, summary.preview, summary.nonfinite = int(nbytes), None, None
+        return summary
+
 
 class Returned:
     """A large gradient a sweep returned, held weakly: the caller's tensor while the caller keeps it,
     its :class:`ValueSummary` once the caller let it go (``del g``). The recorder never keeps a
     returned gradient alive: deleting it frees its memory, as with the recorder off."""
 
-    __slots__ = ("ref", "summary")
+    __slots__ = ("ref", "tensor_id", "array", "summary")
 
     def __init__(self, tensor):
         self.ref = weakref.ref(tensor)
-        self.summary = ValueSummary(tensor)
+        self.tensor_id = tensor_id(tensor)
+        array = to_array(tensor)
+        self.array = (array.shape, array.dtype, array.nbytes)  # what a summary tells (read now, built if asked)
+        self.summary = None
 
     def resolve(self):
         """The tensor if it is still alive, else its summary."""
         tensor = self.ref()
-        return self.summary if tensor is None else tensor
+        if tensor is not None:
+            return tensor
+        if self.summary is None:
+            shape, dtype, size = self.array
+            self.summary = ValueSummary.of_parts(self.tensor_id, shape, dtypes.as_dtype(dtype), size)
+        return self.summary
 
 
 def _resolved(tensors):
@@ -117,26 +133,25 @@ def _resolved(tensors):
 
 def _returned_weakly(event):
     """``(event, holders)``: a ``SweepFinished`` whose large results are :class:`Returned` holders
-    (the event itself when none is large), and the holders by tensor id."""
-    holders = {tensor_id(t): Returned(t) for t in event.results if _is_large(t)}
+    (the event itself when none is large), and the holders by ``id`` of their tensors."""
+    holders = {id(t): Returned(t) for t in event.results if _is_large(t)}
     if not holders:
         return event, holders
-    results = tuple(holders[tensor_id(t)] if _is_large(t) else t for t in event.results)
-    return dataclasses.replace(event, results=results), holders
+    results = tuple([holders.get(id(t), t) if t is not None else t for t in event.results])
+    return events.SweepFinished(event.tape, results), holders
 
 
 def _with_holders(steps, holders):
-    """``steps`` (``BackwardSteps`` items) with the returned gradients among them replaced by ``holders``."""
-
-    def swap(tensors):
-        return tuple([holders.get(tensor_id(t), t) if type(t) is Tensor else t for t in tensors])
-
-    return [
-        (order, entry, needs, swap(upstream), swap(grads))
-        if any(type(t) is Tensor and tensor_id(t) in holders for t in upstream + grads)
-        else (order, entry, needs, upstream, grads)
-        for order, entry, needs, upstream, grads in steps
-    ]
+    """``steps`` (``BackwardSteps`` items, a list) with the returned gradients among them replaced by
+    ``holders``, in place."""
+    ids = holders.keys()
+    for position, (order, entry, needs, upstream, grads) in enumerate(steps):
+        if ids.isdisjoint(map(id, upstream)) and ids.isdisjoint(map(id, grads)):
+            continue
+        upstream = tuple([holders.get(id(t), t) for t in upstream])
+        grads = tuple([holders.get(id(t), t) for t in grads])
+        steps[position] = (order, entry, needs, upstream, grads)
+    return steps
 
 
 def nbytes(tensor):
