@@ -28,6 +28,7 @@ __all__ = [
     "FileFormatError",
     "refuse_existing",
     "read_array_member",
+    "read_npy_header",
     "remove_stale_temporaries",
 ]
 
@@ -164,10 +165,7 @@ def read_array_member(archive, name, dtype, shape, where):
             f"{list(shape)} takes ({size})."
         )
     with archive.open(info) as member:
-        version = np.lib.format.read_magic(member)
-        if version not in _HEADER_READERS:
-            raise FileFormatError(f"{where}: {name} is an .npy file of version {version}, not 1.0 or 2.0.")
-        stored_shape, fortran, stored_dtype = _HEADER_READERS[version](member, max_header_size=_NPY_HEADER_BYTES)
+        stored_shape, fortran, stored_dtype = _read_header(member, name, where)
         if stored_dtype != dtype or tuple(stored_shape) != shape:
             raise FileFormatError(
                 f"{where}: {name} holds {stored_dtype} {list(stored_shape)}, not the {dtype.name} {list(shape)} "
@@ -187,3 +185,21 @@ def read_array_member(archive, name, dtype, shape, where):
 
 
 _HEADER_READERS = {(1, 0): np.lib.format.read_array_header_1_0, (2, 0): np.lib.format.read_array_header_2_0}
+
+
+def _read_header(member, name, where):
+    version = np.lib.format.read_magic(member)
+    if version not in _HEADER_READERS:
+        raise FileFormatError(f"{where}: {name} is an .npy file of version {version}, not 1.0 or 2.0.")
+    return _HEADER_READERS[version](member, max_header_size=_NPY_HEADER_BYTES)
+
+
+def read_npy_header(archive, name, where):
+    """``(dtype, shape)`` that the ``.npy`` member ``name`` of ``archive`` declares: only its header is
+    inflated. For a loader that checks them against what it fills before ``read_array_member``."""
+    try:
+        with archive.open(archive.getinfo(name)) as member:
+            shape, _fortran, dtype = _read_header(member, name, where)
+    except KeyError:
+        raise FileFormatError(f"{where}: the value {name} is missing.") from None
+    return dtype, tuple(shape)
