@@ -29,7 +29,13 @@ import zlib
 import numpy as np
 
 from tapeviz.core.errors import NotFoundError
-from tapeviz.core.files import FileFormatError, atomic_write, read_array_member, remove_stale_temporaries
+from tapeviz.core.files import (
+    FileFormatError,
+    atomic_write,
+    read_array_member,
+    read_npy_header,
+    remove_stale_temporaries,
+)
 
 __all__ = [
     "DATA_SUFFIX",
@@ -159,8 +165,8 @@ def read_values(prefix, variables):
 class StoredValues:
     """A checkpoint's values by key, each inflated only when asked, within the bytes its index declares.
 
-    The data file's bytes are held (its size on disk) and each member's declared size is checked
-    when it is opened; a value is inflated by ``read`` only, after the caller compared
+    The data file's bytes are held (its size on disk); each member's size and ``.npy`` header are
+    checked against the index when it is opened (nothing else is inflated); a value is inflated by ``read`` only, after the caller compared
     ``declared(key)`` with what will hold it (``restore`` compares with the variable), and never
     past the bytes of that dtype and shape. Keys iterate in the index's order.
     """
@@ -173,15 +179,31 @@ class StoredValues:
             with open(path, "rb") as f:
                 data = f.read()
             self._archive = zipfile.ZipFile(io.BytesIO(data))
-            for member, dtype, shape in self._declared.values():
+            for member, dtype, shape in self._declared.values():  # sizes and headers now; values when asked
                 size = self._archive.getinfo(member).file_size  # KeyError: a value the index names is missing
                 if size > int(np.prod(shape, dtype=np.float64)) * dtype.itemsize + 4096:
                     raise FileFormatError(f"{path}: {member} is larger than the index says.")
+                stored = read_npy_header(self._archive, member, path)
+                if stored != (dtype, shape):
+                    raise FileFormatError(
+                        f"{path}: {member} holds {stored[0]} {list(stored[1])}, not the {dtype.name} {list(shape)} "
+                        "the index describes."
+                    )
         except FileNotFoundError:
             raise FileFormatError(f"The checkpoint's data file {path} is missing (its index is there).") from None
         except FileFormatError:
             raise
-        except (OSError, KeyError, EOFError, zipfile.BadZipFile, ValueError) as exc:
+        except (
+            OSError,
+            KeyError,
+            EOFError,
+            zipfile.BadZipFile,
+            ValueError,
+            TypeError,
+            RuntimeError,  # an "encrypted" member
+            NotImplementedError,  # an unknown compression method
+            zlib.error,
+        ) as exc:
             raise FileFormatError(f"{path} cannot be read as checkpoint values: {exc}") from None
 
     def __contains__(self, key):
