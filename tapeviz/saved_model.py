@@ -48,7 +48,7 @@ import numpy as np
 
 from tapeviz import saved_functions
 from tapeviz.core.eager import Function
-from tapeviz.core.files import FileFormatError, atomic_write, write_bytes
+from tapeviz.core.files import FileFormatError, atomic_write, read_array_member, remove_stale_temporaries, write_bytes
 from tapeviz.core.tensor import Variable
 from tapeviz.keras.models import Model
 from tapeviz.keras.saving import registry
@@ -277,6 +277,7 @@ def load(export_dir, tags=None, options=None, custom_objects=None):
     """
     export_dir = os.fspath(export_dir)
     manifest_path = os.path.join(export_dir, _MANIFEST)
+    remove_stale_temporaries(export_dir)  # what a save killed midway left in this folder
     if not os.path.isfile(manifest_path):
         if os.path.exists(os.path.join(export_dir, "saved_model.pb")):
             raise ValueError(
@@ -364,24 +365,19 @@ def _data_file(manifest):
 
 
 def _read_values(path, variables):
-    """The saved arrays, each checked against the manifest's shape and a numeric dtype before it is used."""
+    """The saved arrays, each member's header checked against the manifest's numeric dtype and shape before it is
+    inflated, and never inflated past those bytes."""
     try:
-        with np.load(path, allow_pickle=False) as archive:
-            if not isinstance(archive, np.lib.npyio.NpzFile):
-                raise FileFormatError(f"{path} is not an .npz archive of variables.")
+        with zipfile.ZipFile(path) as archive:
             values = []
             for i, info in enumerate(variables):
                 expected = np.dtype(info["dtype"]) if info["dtype"] in np.sctypeDict else None
-                member = archive.zip.getinfo(f"{i}.npy")
-                if expected is None or member.file_size > int(np.prod(info["shape"])) * expected.itemsize + 4096:
-                    raise FileFormatError(f"{path}: variable {i} is not the size the manifest says.")
-                value = archive[str(i)]
-                if value.dtype.kind not in _NUMERIC_KINDS or list(value.shape) != info["shape"]:
+                if expected is None or expected.kind not in _NUMERIC_KINDS or any(n < 0 for n in info["shape"]):
                     raise FileFormatError(
-                        f"{path}: variable {i} holds {value.dtype} {list(value.shape)}, not the numbers the manifest "
-                        f"describes ({info['dtype']} {info['shape']})."
+                        f"{path}: variable {i} is not the numbers the manifest describes ({info['dtype']} "
+                        f"{info['shape']})."
                     )
-                values.append(value)
+                values.append(read_array_member(archive, f"{i}.npy", expected, info["shape"], f"{path} (variable {i})"))
             return values
     except FileNotFoundError:
         raise FileFormatError(f"The SavedModel's data file {path} is missing.") from None

@@ -6,13 +6,17 @@ os.system, builtins.eval, ...): it records any call, so a test can show
 that nothing named in a file ran.
 """
 
+import gc
 import json
 import multiprocessing
 import os
 import subprocess
 import sys
+import time
+import tracemalloc
 import types
 import zipfile
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -24,6 +28,7 @@ from tapeviz.keras.saving import config as saving_config
 from tapeviz.keras.saving import registry
 
 h5py = pytest.importorskip("h5py")
+ROOT = Path(__file__).resolve().parent.parent
 L = tf.keras.layers
 
 
@@ -663,3 +668,209 @@ def test_picture_and_player_exports_replace_whole_files(tmp_path, monkeypatch):
     assert written == ["tape.dot", "sweep.html"]  # each moved into place whole, by os.replace
     assert (tmp_path / "tape.dot").read_text().startswith("digraph")
     assert "<html" in (tmp_path / "sweep.html").read_text().lower()
+
+
+# -- 8. compression bombs: a small file never makes a loader allocate what no object can hold ----------
+
+BOMB_ITEMS = 1 << 26  # float32 zeros: 256 MiB declared, about 250 KiB deflated
+PEAK_LIMIT = 16 << 20  # bytes a refused load may allocate (tracemalloc): the file, headers, small arrays
+
+
+def npy_member(archive, name, dtype, shape, data_bytes=None):
+    """Write member ``name``: an .npy header declaring ``dtype`` ``shape``, then ``data_bytes`` zero bytes
+    (by default what the header declares), deflated and streamed (nothing large is built here)."""
+    dtype = np.dtype(dtype)
+    header = {"descr": np.lib.format.dtype_to_descr(dtype), "fortran_order": False, "shape": tuple(shape)}
+    size = dtype.itemsize * int(np.prod(shape, dtype=np.int64)) if data_bytes is None else data_bytes
+    chunk = bytes(1 << 20)
+    info = zipfile.ZipInfo(name)
+    info.compress_type = zipfile.ZIP_DEFLATED
+    with archive.open(info, "w", force_zip64=True) as member:
+        np.lib.format.write_array_header_2_0(member, header)
+        for start in range(0, size, len(chunk)):
+            member.write(chunk[: min(len(chunk), size - start)])
+
+
+def bomb_zip(path, members):
+    """A zip at ``path`` whose members are ``(name, dtype, shape, data_bytes)`` .npy files (deflated)."""
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for name, dtype, shape, data_bytes in members:
+            npy_member(archive, name, dtype, shape, data_bytes)
+    assert os.path.getsize(path) < 1 << 20  # a small file
+
+
+def peak_of(load):
+    """``(the exception load raised, the peak bytes traced meanwhile)``."""
+    gc.collect()
+    tracemalloc.start()
+    try:
+        tracemalloc.reset_peak()
+        with pytest.raises(ValueError) as info:
+            load()
+        return info.value, tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_a_checkpoint_declaring_a_huge_value_is_refused_before_it_is_inflated(tmp_path):
+    v = tf.Variable(np.arange(4, dtype=np.float32))
+    prefix = tf.train.Checkpoint(v=v).write(str(tmp_path / "ckpt"))
+    index = json.loads((tmp_path / "ckpt.index").read_text())
+    entry = next(e for e in index["variables"] if e["key"].startswith("v/"))
+    entry["shape"] = [BOMB_ITEMS]
+    (tmp_path / "ckpt.index").write_text(json.dumps(index))
+    members = [(f"{i}.npy", e["dtype"], e["shape"], None) for i, e in enumerate(index["variables"])]
+    bomb_zip(tmp_path / "ckpt.data-00000-of-00001", members)
+    error, peak = peak_of(lambda: tf.train.Checkpoint(v=v).restore(prefix))
+    assert "incompatible tensor" in str(error)
+    assert peak < PEAK_LIMIT, f"restore allocated {peak >> 20} MiB for a refused value"
+    np.testing.assert_array_equal(v.numpy(), np.arange(4, dtype=np.float32))  # nothing changed
+    shapes = tf.train.load_checkpoint(prefix).get_variable_to_shape_map()  # reads the index only
+    assert shapes[entry["key"]] == [BOMB_ITEMS]
+
+
+@pytest.mark.parametrize("where", ["checkpoint", "saved_model", "npz"])
+def test_an_npy_header_declaring_more_than_its_bytes_is_refused_before_anything_is_allocated(tmp_path, where):
+    """A member a few bytes long whose header claims 2^30 floats: refused from the header, nothing allocated."""
+    huge = (1 << 30,)
+    if where == "checkpoint":
+        prefix = tf.train.Checkpoint(v=tf.Variable(np.zeros(4, np.float32))).write(str(tmp_path / "ckpt"))
+        bomb_zip(tmp_path / "ckpt.data-00000-of-00001", [("0.npy", "float32", huge, 16)])
+
+        def load():
+            tf.train.Checkpoint(v=tf.Variable(np.zeros(4, np.float32))).restore(prefix)
+    elif where == "saved_model":
+        tf.saved_model.save(Scaled(), str(tmp_path))
+        data_file = next(n for n in os.listdir(tmp_path) if n.endswith(".npz"))
+        bomb_zip(tmp_path / data_file, [("0.npy", "float32", huge, 16)])
+
+        def load():
+            tf.saved_model.load(str(tmp_path))
+    else:
+        members = [(f"{k}.npy", "uint8", huge if k == "x_train" else (3,), 3) for k in ("x_train", "y_train")]
+        bomb_zip(tmp_path / "mnist.npz", members + [("x_test.npy", "uint8", (3,), 3), ("y_test.npy", "uint8", (3,), 3)])
+
+        def load():
+            tf.keras.datasets.mnist.load_data(path=str(tmp_path / "mnist.npz"))
+
+    _error, peak = peak_of(load)
+    assert peak < PEAK_LIMIT, f"{where}: {peak >> 20} MiB allocated for a header that lies"
+
+
+def test_a_keras_file_inflates_its_weights_only_up_to_what_the_model_holds(tmp_path):
+    path = tmp_path / "m.keras"
+    small_model().save(str(path))
+    with zipfile.ZipFile(path) as z:
+        config = z.read("config.json")
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as z:
+        z.writestr("config.json", config)
+        npy_member(z, "model.weights.h5", "float32", (BOMB_ITEMS,))  # 256 MiB of zeros where an HDF5 file goes
+    assert os.path.getsize(path) < 1 << 20
+    error, peak = peak_of(lambda: tf.keras.models.load_model(str(path)))
+    assert "more than a model file for this model holds" in str(error)
+    assert peak < PEAK_LIMIT, f"load_model allocated {peak >> 20} MiB"
+    model = small_model()
+    before = weights_of(model)
+    error, peak = peak_of(lambda: model.load_weights(str(path)))
+    assert peak < PEAK_LIMIT
+    assert_same_weights(before, weights_of(model))
+
+
+def test_a_weights_file_declaring_a_huge_compressed_dataset_is_refused_before_reading_it(tmp_path):
+    model = small_model()
+    path = tmp_path / "m.weights.h5"
+    model.save_weights(str(path))
+    with h5py.File(path, "a") as f:
+        kernel = next(name for name in _datasets(f) if name.endswith("vars/0"))
+        del f[kernel]  # a gzip dataset of 2^26 zeros with no chunk written: reading it would fill 256 MiB
+        f.create_dataset(kernel, shape=(BOMB_ITEMS,), dtype="float32", compression="gzip", fillvalue=0)
+    before = weights_of(model)
+    error, peak = peak_of(lambda: model.load_weights(str(path)))
+    assert "shape" in str(error)
+    assert peak < PEAK_LIMIT
+    assert_same_weights(before, weights_of(model))
+
+
+def _datasets(h5file):
+    names = []
+    h5file.visititems(lambda name, item: names.append(name) if isinstance(item, h5py.Dataset) else None)
+    return names
+
+
+# -- 9. a save killed midway leaves a temporary file; the next save or load of the folder removes it -------
+
+
+def _dead_pid():
+    child = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    return int(child.stdout)
+
+
+def _leftover(folder, target):
+    """A temporary file named as atomic_write names it, by a process that is gone."""
+    path = folder / f".{target}.{_dead_pid()}.k1ll3d_x.tmp"
+    path.write_bytes(b"\0" * 4096)
+    return path
+
+
+def _saves_and_loads(folder):
+    """(what writes into ``folder``, what reads from it) for each format."""
+    model = small_model()
+    model.compile(optimizer="adam", loss="mse")
+    checkpoint = tf.train.Checkpoint(v=tf.Variable([1.0, 2.0]))
+    return [
+        ("model.keras", lambda: model.save(str(folder / "model.keras")),
+         lambda: tf.keras.models.load_model(str(folder / "model.keras"))),
+        ("w.weights.h5", lambda: model.save_weights(str(folder / "w.weights.h5")),
+         lambda: model.load_weights(str(folder / "w.weights.h5"))),
+        ("ckpt-1.index", lambda: checkpoint.save(str(folder / "ckpt")),
+         lambda: checkpoint.restore(str(folder / "ckpt-1"))),
+        ("tapeviz_saved_model.json", lambda: tf.saved_model.save(Scaled(), str(folder)),
+         lambda: tf.saved_model.load(str(folder))),
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize("kind", ["keras", "h5", "checkpoint", "saved_model"])
+def test_leftover_temporaries_are_removed_by_the_next_save_and_by_a_load(tmp_path, kind):
+    position = ["keras", "h5", "checkpoint", "saved_model"].index(kind)
+    folder = tmp_path / kind
+    folder.mkdir()
+    target, save, load = _saves_and_loads(folder)[position]
+    stale = _leftover(folder, target)
+    alive = folder / f".{target}.{os.getpid()}.st1llon.tmp"  # a save under way in this process: kept
+    alive.write_bytes(b"partial")
+    save()
+    assert not stale.exists() and alive.exists()
+    stale = _leftover(folder, target)
+    load()
+    assert not stale.exists() and alive.exists()
+    alive.unlink()
+    assert [n for n in os.listdir(folder) if n.endswith(".tmp")] == []
+
+
+KILLED_SAVE = """
+import os, sys, time
+import numpy as np
+import tapeviz as tf
+os.fsync = lambda fd: time.sleep(600)  # the save stops here, its temporary file written: then kill -9
+tf.train.Checkpoint(v=tf.Variable(np.full(1 << 20, 2.0, np.float32))).save(sys.argv[1])
+"""
+
+
+def test_a_checkpoint_save_killed_midway_leaves_a_temporary_that_the_next_save_removes(tmp_path):
+    checkpoint = tf.train.Checkpoint(v=tf.Variable(np.ones(1 << 20, np.float32)))
+    first = checkpoint.save(str(tmp_path / "ckpt"))
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    child = subprocess.Popen([sys.executable, "-c", KILLED_SAVE, str(tmp_path / "ckpt")], env=env)
+    try:
+        deadline = time.monotonic() + 120
+        while not any(n.endswith(".tmp") for n in os.listdir(tmp_path)):
+            assert child.poll() is None and time.monotonic() < deadline, "the child never reached its save"
+            time.sleep(0.05)
+    finally:
+        child.kill()
+        child.wait(30)
+    assert [n for n in os.listdir(tmp_path) if n.endswith(".tmp")]  # the killed save's leftover
+    restored = tf.train.Checkpoint(v=tf.Variable(np.zeros(1 << 20, np.float32)))
+    restored.restore(first)  # the previous checkpoint is whole (the load also removed the leftover)
+    assert float(restored.v.numpy()[0]) == 1.0
+    assert [n for n in os.listdir(tmp_path) if n.endswith(".tmp")] == []

@@ -17,6 +17,7 @@ import io
 import json
 import os
 import subprocess
+import tracemalloc
 import zipfile
 
 import numpy as np
@@ -479,3 +480,103 @@ def list_or_not_found(folder):
         tf.train.list_variables(str(folder))
     except tf.errors.NotFoundError:
         pass
+
+
+# -- compression bombs: whatever a file declares, a load allocates no more than its objects hold -------------
+
+SIZES = st.sampled_from([0, 1, 3, 6, 1 << 20, 1 << 24, 1 << 28, 1 << 31, 1 << 40])
+DATA = st.sampled_from([0, 16, 4096, 1 << 20, 1 << 24])  # zero bytes actually stored (deflated): up to 16 MiB
+BOMB_PEAK = 48 << 20  # bytes of traced memory a load of these small files may reach (a fresh model included)
+
+
+def bomb_member(archive, name, descr, shape, data_bytes):
+    """Member ``name``: an .npy header declaring ``descr`` ``shape``, then ``data_bytes`` zeros, deflated."""
+    info = zipfile.ZipInfo(name)
+    info.compress_type = zipfile.ZIP_DEFLATED
+    chunk = bytes(1 << 20)
+    with archive.open(info, "w", force_zip64=True) as member:
+        np.lib.format.write_array_header_2_0(member, {"descr": descr, "fortran_order": False, "shape": tuple(shape)})
+        for start in range(0, data_bytes, len(chunk)):
+            member.write(chunk[: min(len(chunk), data_bytes - start)])
+
+
+def with_bomb(npz, name, descr, shape, data_bytes):
+    """The bytes of the .npz ``npz`` with member ``name`` replaced by a bomb."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(npz)) as original, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        for member in original.namelist():
+            if member != name:
+                archive.writestr(member, original.read(member))
+        bomb_member(archive, name, descr, shape, data_bytes)
+    return out.getvalue()
+
+
+def peak_while(load):
+    tracemalloc.start()
+    try:
+        tracemalloc.reset_peak()
+        load()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+@FUZZ
+@given(
+    which=st.integers(0, 10**3),
+    declared=st.lists(SIZES, min_size=1, max_size=2),
+    header=st.lists(SIZES, min_size=1, max_size=2),
+    descr=st.sampled_from(["<f4", "<f8", "|u1", "<c16", "|O", "<U8"]),
+    data_bytes=DATA,
+)
+def test_checkpoint_compression_bombs(
+    tmp_path, quiet_world, checkpoint_files, which, declared, header, descr, data_bytes
+):
+    """The index declares one shape, the member's header another, the member holds some zeros: restore,
+    list and read allocate little whatever the claims (and a failed restore changes nothing)."""
+    index = json.loads(json.dumps(checkpoint_files["index"]))
+    position = which % len(index["variables"])
+    index["variables"][position]["shape"] = declared
+    data = with_bomb(checkpoint_files["data"], f"{position}.npy", descr, header, data_bytes)
+    write_checkpoint_files(tmp_path, index, data, checkpoint_files["state"])
+    key = index["variables"][position]["key"]
+
+    def load():
+        expect_clean(lambda: restore_checkpoint(tmp_path), tmp_path, quiet_world)
+        expect_clean(lambda: tf.train.load_variable(str(tmp_path), key), tmp_path, quiet_world)
+
+    assert peak_while(load) < BOMB_PEAK
+
+
+@FUZZ
+@given(
+    which=st.integers(0, 10**3),
+    header=st.lists(SIZES, min_size=1, max_size=2),
+    descr=st.sampled_from(["<f4", "<f8", "|O"]),
+    data_bytes=DATA,
+)
+def test_saved_model_compression_bombs(tmp_path, quiet_world, originals, which, header, descr, data_bytes):
+    manifest = dict(originals["manifest"], data_file="variables-0123456789abcdef.npz")
+    position = which % len(manifest["variables"])
+    npz = with_bomb(originals["npz"], f"{position}.npy", descr, header, data_bytes)
+    write_saved_model(tmp_path / "sm", manifest, npz)
+    peak = peak_while(lambda: expect_clean(lambda: tf.saved_model.load(str(tmp_path / "sm")), tmp_path, quiet_world))
+    assert peak < BOMB_PEAK
+
+
+@FUZZ
+@given(size=st.sampled_from([1 << 16, 1 << 20, 1 << 24, 1 << 27]))
+def test_keras_file_compression_bombs(tmp_path, quiet_world, originals, size):
+    """model.weights.h5 replaced by ``size`` zero bytes (deflated: a small file): load_model and
+    load_weights inflate no more than the model holds."""
+    path = tmp_path / "bomb.keras"
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("config.json", json.dumps(originals["config"]))
+        bomb_member(archive, "model.weights.h5", "<f4", (size // 4,), size)
+    net = model()
+
+    def load():
+        expect_clean(lambda: tf.keras.models.load_model(str(path)), tmp_path, quiet_world)
+        expect_clean(lambda: net.load_weights(str(path)), tmp_path, quiet_world, net)
+
+    assert peak_while(load) < BOMB_PEAK

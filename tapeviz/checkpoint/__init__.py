@@ -3,8 +3,6 @@
 The format is described in :mod:`tapeviz.checkpoint.files` and docs/saving.md.
 """
 
-import numpy as np
-
 from tapeviz.checkpoint import files
 from tapeviz.checkpoint.checkpoint import Checkpoint
 from tapeviz.checkpoint.manager import CheckpointManager, latest_checkpoint
@@ -32,10 +30,10 @@ class CheckpointReader:
         self._values = files.read_values(prefix, files.read_index(prefix))
 
     def get_variable_to_shape_map(self):
-        return {key: list(value.shape) for key, value in self._values.items()}
+        return {key: list(self._values.declared(key)[1]) for key in self._values}
 
     def get_variable_to_dtype_map(self):
-        return {key: as_dtype(value.dtype.name) for key, value in self._values.items()}
+        return {key: as_dtype(self._values.declared(key)[0].name) for key in self._values}
 
     def has_tensor(self, name):
         return name in self._values
@@ -43,7 +41,7 @@ class CheckpointReader:
     def get_tensor(self, name):
         if name not in self._values:
             raise KeyError(f"{name!r} not found in checkpoint; its keys are tf.train.list_variables(path).")
-        return np.array(self._values[name])
+        return self._values.read(name)
 
 
 def load_checkpoint(ckpt_dir_or_file):

@@ -14,10 +14,12 @@ A folder of checkpoints also holds ``checkpoint``, TF's text state file
 (``model_checkpoint_path: "ckpt-3"``, ``all_model_checkpoint_paths``,
 timestamps) naming checkpoints in that folder. Each file is written
 atomically (the data file first, then the index that describes it); reading
-parses JSON and ``.npz`` without pickles, checks every dtype, shape and size
-against the index before using a value, and never resolves a name.
+parses JSON and ``.npz`` without pickles, compares each value's declared dtype
+and shape with the variable it fills before inflating it, inflates no more
+than those bytes, and never resolves a name.
 """
 
+import io
 import json
 import os
 import re
@@ -27,7 +29,13 @@ import zlib
 import numpy as np
 
 from tapeviz.core.errors import NotFoundError
-from tapeviz.core.files import FileFormatError, atomic_write
+from tapeviz.core.files import (
+    FileFormatError,
+    atomic_write,
+    read_array_member,
+    read_npy_header,
+    remove_stale_temporaries,
+)
 
 __all__ = [
     "DATA_SUFFIX",
@@ -36,6 +44,7 @@ __all__ = [
     "write_checkpoint",
     "read_index",
     "read_values",
+    "StoredValues",
     "read_state",
     "write_state",
     "remove_checkpoint",
@@ -88,6 +97,7 @@ def _missing(prefix):
 def read_index(prefix):
     """The index's list of ``{"key", "dtype", "shape"}``, checked; ``NotFoundError`` if there is no checkpoint."""
     path = os.fspath(prefix) + INDEX_SUFFIX
+    remove_stale_temporaries(os.path.dirname(path))  # what a save killed midway left in this folder
     try:
         if os.path.getsize(path) > _MAX_INDEX_BYTES:
             raise FileFormatError(f"{path} is larger than any checkpoint index tapeviz writes.")
@@ -148,42 +158,91 @@ def _index_problem(index):
 
 
 def read_values(prefix, variables):
-    """``{key: array}`` from the data file, each checked against its index entry before it is used."""
-    path = os.fspath(prefix) + DATA_SUFFIX
-    try:
-        with np.load(path, allow_pickle=False) as archive:
-            if not isinstance(archive, np.lib.npyio.NpzFile):
-                raise FileFormatError(f"{path} is not an .npz archive of variables.")
-            values = {}
-            for i, info in enumerate(variables):
-                expected = np.dtype(info["dtype"])
-                member = archive.zip.getinfo(f"{i}.npy")
-                if member.file_size > int(np.prod(info["shape"], dtype=np.float64)) * expected.itemsize + 4096:
-                    raise FileFormatError(f"{path}: variable {info['key']} is larger than the index says.")
-                value = archive[str(i)]
-                if value.dtype != expected or list(value.shape) != info["shape"]:
+    """The values of the checkpoint at ``prefix`` (``variables``: its index), read as asked: a :class:`StoredValues`."""
+    return StoredValues(os.fspath(prefix) + DATA_SUFFIX, variables)
+
+
+class StoredValues:
+    """A checkpoint's values by key, each inflated only when asked, within the bytes its index declares.
+
+    The data file's bytes are held (its size on disk); each member's size and ``.npy`` header are
+    checked against the index when it is opened (nothing else is inflated); a value is inflated by ``read`` only, after the caller compared
+    ``declared(key)`` with what will hold it (``restore`` compares with the variable), and never
+    past the bytes of that dtype and shape. Keys iterate in the index's order.
+    """
+
+    def __init__(self, path, variables):
+        self.path = path
+        self._declared = {info["key"]: (f"{i}.npy", np.dtype(info["dtype"]), tuple(info["shape"])) for i, info in
+                          enumerate(variables)}  # fmt: skip
+        try:
+            with open(path, "rb") as f:
+                data = f.read()
+            self._archive = zipfile.ZipFile(io.BytesIO(data))
+            for member, dtype, shape in self._declared.values():  # sizes and headers now; values when asked
+                size = self._archive.getinfo(member).file_size  # KeyError: a value the index names is missing
+                if size > int(np.prod(shape, dtype=np.float64)) * dtype.itemsize + 4096:
+                    raise FileFormatError(f"{path}: {member} is larger than the index says.")
+                stored = read_npy_header(self._archive, member, path)
+                if stored != (dtype, shape):
                     raise FileFormatError(
-                        f"{path}: variable {info['key']} holds {value.dtype} {list(value.shape)}, not the "
-                        f"{info['dtype']} {info['shape']} the index describes."
+                        f"{path}: {member} holds {stored[0]} {list(stored[1])}, not the {dtype.name} {list(shape)} "
+                        "the index describes."
                     )
-                values[info["key"]] = value
-            return values
-    except FileNotFoundError:
-        raise FileFormatError(f"The checkpoint's data file {path} is missing (its index is there).") from None
-    except FileFormatError:
-        raise
-    except (
-        OSError,
-        ValueError,
-        KeyError,
-        EOFError,
-        zipfile.BadZipFile,
-        TypeError,
-        RuntimeError,  # an "encrypted" member
-        NotImplementedError,  # an unknown compression method
-        zlib.error,
-    ) as exc:
-        raise FileFormatError(f"{path} cannot be read as checkpoint values: {exc}") from None
+        except FileNotFoundError:
+            raise FileFormatError(f"The checkpoint's data file {path} is missing (its index is there).") from None
+        except FileFormatError:
+            raise
+        except (
+            OSError,
+            KeyError,
+            EOFError,
+            zipfile.BadZipFile,
+            ValueError,
+            TypeError,
+            RuntimeError,  # an "encrypted" member
+            NotImplementedError,  # an unknown compression method
+            zlib.error,
+        ) as exc:
+            raise FileFormatError(f"{path} cannot be read as checkpoint values: {exc}") from None
+
+    def __contains__(self, key):
+        return key in self._declared
+
+    def __iter__(self):
+        return iter(self._declared)
+
+    def __len__(self):
+        return len(self._declared)
+
+    def keys(self):
+        return self._declared.keys()
+
+    def declared(self, key):
+        """``(dtype, shape)`` the index declares for ``key``: nothing is read."""
+        _member, dtype, shape = self._declared[key]
+        return dtype, shape
+
+    def read(self, key):
+        """The value of ``key``, checked against its declared dtype and shape (``FileFormatError`` otherwise)."""
+        member, dtype, shape = self._declared[key]
+        where = f"{self.path} (variable {key})"
+        try:
+            return read_array_member(self._archive, member, dtype, shape, where)
+        except FileFormatError:
+            raise
+        except (
+            OSError,
+            ValueError,
+            KeyError,
+            EOFError,
+            zipfile.BadZipFile,
+            TypeError,
+            RuntimeError,  # an "encrypted" member
+            NotImplementedError,  # an unknown compression method
+            zlib.error,
+        ) as exc:
+            raise FileFormatError(f"{where} cannot be read as a checkpoint value: {exc}") from None
 
 
 def remove_checkpoint(prefix):

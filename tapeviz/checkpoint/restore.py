@@ -66,19 +66,22 @@ class CheckpointLoadStatus:
             pending_restores.wait_for(owner, lambda o, rest=rest: self.restore(o, rest))
 
     def _checked(self, variable, key):
-        value = self._values[self._aliases.get(key, key)]
-        if tuple(value.shape) != tuple(variable.shape):
+        """The value of ``key`` for ``variable``: its declared shape and dtype are compared first, so a value
+        the variable cannot hold is refused before a byte of it is inflated."""
+        key = self._aliases.get(key, key)
+        dtype, shape = self._values.declared(key)
+        if tuple(shape) != tuple(variable.shape):
             raise ValueError(
-                f"Received incompatible tensor with shape {tuple(value.shape)} when attempting to restore "
+                f"Received incompatible tensor with shape {tuple(shape)} when attempting to restore "
                 f"variable with shape {tuple(variable.shape)} and name {variable.name}."
             )
         target = np.dtype(variable.dtype.name)
-        if value.dtype != target and not np.can_cast(value.dtype, target, casting="same_kind"):
+        if dtype != target and not np.can_cast(dtype, target, casting="same_kind"):
             raise ValueError(
-                f"Cannot restore {key} ({value.dtype}) into variable {variable.name} of dtype {target}: "
+                f"Cannot restore {key} ({dtype}) into variable {variable.name} of dtype {target}: "
                 "the checkpoint was saved from a variable of another dtype. Nothing was restored."
             )
-        return value.astype(target, copy=False)
+        return self._values.read(key).astype(target, copy=False)
 
     def _plan(self, obj, node, assignments, waits, visiting):
         """Collect ``(variable, key, value)`` to assign and ``(owner, subtree)`` to wait for; return what is left."""

@@ -180,10 +180,13 @@ def emit(event, listeners=_listeners):
     without end. Other listeners hear them. The guard is per thread, so the
     same listener still hears what other threads do meanwhile.
     """
+    local = _local
+    if local.holding:  # inside a held() block: heard once its lock is released (see held)
+        local.deferred.append((event, listeners))
+        return
     routes = listeners.routes.get(type(event)) if type(listeners) is _Subscribers else None
     if routes is None:
         routes = _routes(listeners, type(event))
-    local = _local
     if local.tracers:
         # A listener looking at values (the recorder's previews) is not the traced code reading them.
         saved, local.tracers = local.tracers, []
@@ -201,6 +204,45 @@ def emit(event, listeners=_listeners):
             handler(event)
         finally:
             calling.pop()
+
+
+class held:
+    """``with held(lock):`` holds ``lock``; the events this thread emits meanwhile are sent after it is released.
+
+    A listener is user code: run under a lock, it could wait for a lock another
+    thread holds while that thread waits for this one (a listener that assigns
+    to another thread's variable, during two optimizer steps). So no listener
+    runs under a lock taken here: what the block announces is kept, in order,
+    and sent when the outermost ``held`` block of this thread ends (normally
+    or by an exception). Variables' updates and optimizer steps hold their
+    locks through this.
+    """
+
+    __slots__ = ("lock",)
+
+    def __init__(self, lock):
+        self.lock = lock
+
+    def __enter__(self):
+        self.lock.acquire()
+        _local.holding += 1
+        return self
+
+    def __exit__(self, *exc_info):
+        local = _local
+        local.holding -= 1
+        self.lock.release()
+        if not local.holding and local.deferred:
+            deliver_deferred()
+
+
+def deliver_deferred():
+    """Send the events this thread kept while it held a lock (see ``held``), in the order they happened."""
+    local = _local
+    while local.deferred and not local.holding:
+        waiting, local.deferred = local.deferred, []
+        for event, listeners in waiting:  # (a listener that raises stops the delivery, as in emit)
+            emit(event, listeners)
 
 
 def _send(event, routes, calling):

@@ -1,18 +1,36 @@
-"""Writing files all or nothing, and the error every loader raises for a file it will not read.
+"""Writing files all or nothing, reading stored arrays within bounds, and the error every loader raises.
 
 ``atomic_write`` writes a temporary file beside the target and moves it into
 place with ``os.replace`` only once everything was written: a save that
 fails midway, a Ctrl-C, or two processes saving to one path leave either the
 old file or a whole new one, never a half-written one. The temporary file
 sits in the target's folder because ``os.replace`` is atomic only within one
-file system.
+file system, and its name holds the writer's process id: a process killed
+mid-save (``kill -9``, no ``except`` runs) leaves one behind, and the next
+save or load in that folder removes it (``remove_stale_temporaries``).
+
+``read_array_member`` reads one ``.npy`` member of a zip (an ``.npz``) only
+after its header says the dtype and shape expected, and inflates no more
+than those bytes: a small file cannot make a loader allocate what no object
+it fills can hold.
 """
 
 import contextlib
 import os
+import re
 import tempfile
 
-__all__ = ["atomic_write", "write_bytes", "FileFormatError", "refuse_existing"]
+import numpy as np
+
+__all__ = [
+    "atomic_write",
+    "write_bytes",
+    "FileFormatError",
+    "refuse_existing",
+    "read_array_member",
+    "read_npy_header",
+    "remove_stale_temporaries",
+]
 
 # mkstemp makes files only the owner can read; a saved file gets the mode open() would give it.
 _UMASK = os.umask(0)
@@ -45,7 +63,8 @@ def atomic_write(path, overwrite=True):
     if not overwrite:
         refuse_existing(path)
     folder = os.path.dirname(os.path.abspath(path))
-    handle, temporary = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(path)}.", suffix=".tmp")
+    remove_stale_temporaries(folder)
+    handle, temporary = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(path)}.{os.getpid()}.", suffix=".tmp")
     try:
         os.chmod(temporary, 0o666 & ~_UMASK)
         with os.fdopen(handle, "wb") as f:
@@ -79,3 +98,108 @@ def write_bytes(path, data, overwrite=True):
     """Write ``data`` to ``path`` atomically (see ``atomic_write``)."""
     with atomic_write(path, overwrite=overwrite) as f:
         f.write(data)
+
+
+# What atomic_write names its temporary files: "." + the target's name + "." + the writer's pid + "." + mkstemp's
+# random letters + ".tmp".
+_TEMPORARY = re.compile(r"^\..+\.(\d+)\.[A-Za-z0-9_]{6,}\.tmp$")
+
+
+def remove_stale_temporaries(folder):
+    """Delete the temporary files ``atomic_write`` left in ``folder`` when a process was killed mid-save.
+
+    A temporary file is stale when the process that named it is gone; those of running processes
+    (another save under way, in this process or another) are left alone. Returns the names removed.
+    """
+    removed = []
+    try:
+        entries = list(os.scandir(folder or "."))
+    except OSError:
+        return removed
+    for entry in entries:
+        match = _TEMPORARY.match(entry.name)
+        if match is None or not entry.is_file(follow_symlinks=False) or _running(int(match.group(1))):
+            continue
+        with contextlib.suppress(OSError):
+            os.unlink(entry.path)
+            removed.append(entry.name)
+    return removed
+
+
+def _running(pid):
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)  # signal 0: only asks whether the process exists
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError, OverflowError):
+        return True  # someone else's process, or a question this system cannot answer: keep the file
+    return True
+
+
+_NPY_HEADER_BYTES = 1 << 16  # the most an .npy header may take (NumPy writes well under 1 KiB)
+_CHUNK = 1 << 20  # inflated into the array a mebibyte at a time: no second copy of a large value
+
+
+def read_array_member(archive, name, dtype, shape, where):
+    """The array in member ``name`` of the open ``zipfile.ZipFile`` ``archive``, which must hold ``dtype``
+    ``shape``.
+
+    The member's declared size and its ``.npy`` header are compared with ``dtype`` and ``shape``
+    before anything is inflated, and no more than ``dtype.itemsize * prod(shape)`` bytes (plus the
+    header) are ever inflated, whatever the file claims. Raises ``FileFormatError`` (naming
+    ``where``) for anything else; never unpickles.
+    """
+    dtype, shape = np.dtype(dtype), tuple(int(n) for n in shape)
+    size = dtype.itemsize
+    for n in shape:
+        size *= n
+    try:
+        info = archive.getinfo(name)
+    except KeyError:
+        raise FileFormatError(f"{where}: the value {name} is missing.") from None
+    if info.file_size > size + _NPY_HEADER_BYTES:
+        raise FileFormatError(
+            f"{where}: {name} claims {info.file_size} bytes, more than a {dtype.name} array of shape "
+            f"{list(shape)} takes ({size})."
+        )
+    with archive.open(info) as member:
+        stored_shape, fortran, stored_dtype = _read_header(member, name, where)
+        if stored_dtype != dtype or tuple(stored_shape) != shape:
+            raise FileFormatError(
+                f"{where}: {name} holds {stored_dtype} {list(stored_shape)}, not the {dtype.name} {list(shape)} "
+                "expected."
+            )
+        # A Fortran-ordered array's bytes are, in C order, those of its transpose.
+        array = np.empty(shape[::-1] if fortran else shape, dtype)
+        raw = array.reshape(-1).view(np.uint8)
+        filled = 0
+        while filled < size:
+            chunk = member.read(min(_CHUNK, size - filled))
+            if not chunk:
+                raise FileFormatError(f"{where}: {name} ends after {filled} of its {size} bytes.")
+            raw[filled : filled + len(chunk)] = np.frombuffer(chunk, np.uint8)
+            filled += len(chunk)
+    return array.T if fortran else array
+
+
+_HEADER_READERS = {(1, 0): np.lib.format.read_array_header_1_0, (2, 0): np.lib.format.read_array_header_2_0}
+
+
+def _read_header(member, name, where):
+    version = np.lib.format.read_magic(member)
+    if version not in _HEADER_READERS:
+        raise FileFormatError(f"{where}: {name} is an .npy file of version {version}, not 1.0 or 2.0.")
+    return _HEADER_READERS[version](member, max_header_size=_NPY_HEADER_BYTES)
+
+
+def read_npy_header(archive, name, where):
+    """``(dtype, shape)`` that the ``.npy`` member ``name`` of ``archive`` declares: only its header is
+    inflated. For a loader that checks them against what it fills before ``read_array_member``."""
+    try:
+        with archive.open(archive.getinfo(name)) as member:
+            shape, _fortran, dtype = _read_header(member, name, where)
+    except KeyError:
+        raise FileFormatError(f"{where}: the value {name} is missing.") from None
+    return dtype, tuple(shape)

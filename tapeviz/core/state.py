@@ -17,6 +17,8 @@ class _ThreadState(threading.local):
         self.depth = 0  # derivative order of the ops now running (0 = forward)
         self.tracers = []  # tf.function traces recording the ops now running (core.tracing)
         self.listening = []  # the listeners this thread is inside now, innermost last (core.events)
+        self.holding = 0  # how many events.held locks this thread holds now: its events wait until none
+        self.deferred = []  # the events it emitted meanwhile, with their listeners, in order (core.events)
 
 
 # Hot paths (every op) read ``local.__dict__`` once and index it: this thread's dict in

@@ -13,7 +13,7 @@ import threading
 import numpy as np
 
 from tapeviz import backend
-from tapeviz.core import dtypes, recording, state
+from tapeviz.core import dtypes, events, recording, state
 from tapeviz.core.errors import InvalidArgumentError
 from tapeviz.core.quiet import run_quietly
 
@@ -508,7 +508,7 @@ class Variable(_HoldsArray):
             )
         if state.local.tracers and _traced_assign(self, "AssignVariableOp", new_tensor):
             return self._assigned(read_value)
-        with self._lock:  # not between another thread's read and write of an update
+        with events.held(self._lock):  # not between another thread's read and write of an update
             self._hold(new)
         return self._assigned(read_value)
 
@@ -573,7 +573,7 @@ class Variable(_HoldsArray):
         """
         if state.local.tracers:
             _tracing().changed_behind_ops(self)
-        with self._lock:
+        with events.held(self._lock):  # (a tape collected meanwhile is announced after it)
             in_place = _sole_owner(self)
             try:
                 if in_place:
@@ -661,8 +661,9 @@ def updating(variable):
     """A ``with`` block in which this thread alone changes ``variable``: for a read, a
     computation and an assignment that must not interleave with another thread's
     (an optimizer step). ``assign*`` take the same lock, and this thread may call them inside.
+    Listeners hear the block's assignments once it ends and the lock is released (events.held).
     """
-    return variable._lock
+    return events.held(variable._lock)
 
 
 def _sole_owner(variable):

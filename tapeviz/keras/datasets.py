@@ -12,23 +12,55 @@ to put it.
 """
 
 import os
+import zipfile
+import zlib
 
 import numpy as np
 
+from tapeviz.core.files import FileFormatError, read_array_member, read_npy_header
+
 __all__ = ["load_digits", "mnist"]
+
+_KEYS = ("x_train", "y_train", "x_test", "y_test")
 
 
 class _KerasCachedDataset:
     """``keras.datasets.<name>``: ``load_data()`` from Keras's cached ``.npz`` file (read as data, no pickle)."""
 
-    def __init__(self, name, filename):
+    def __init__(self, name, filename, max_items):
         self._name, self._filename = name, filename
+        self._max_items = max_items  # the most numbers one of its arrays holds: what a load may inflate
 
     def load_data(self, path=None):
-        """``((x_train, y_train), (x_test, y_test))`` from the cached file (or ``path``), as Keras returns them."""
+        """``((x_train, y_train), (x_test, y_test))`` from the cached file (or ``path``), as Keras returns them.
+
+        Read as data: each array's header is checked (numbers, a known size) before it is inflated,
+        and no more than its declared bytes are (a small file cannot make this allocate gigabytes).
+        """
         path = self._find(path or self._filename)
-        with np.load(path, allow_pickle=False) as data:
-            return (data["x_train"], data["y_train"]), (data["x_test"], data["y_test"])
+        try:
+            with zipfile.ZipFile(path) as archive:
+                arrays = {key: self._read(archive, key, path) for key in _KEYS}
+        except (zipfile.BadZipFile, EOFError, OSError, zlib.error, NotImplementedError, RuntimeError) as exc:
+            raise FileFormatError(f"{path} is not an .npz file of {self._name}'s arrays: {exc}") from None
+        return (arrays["x_train"], arrays["y_train"]), (arrays["x_test"], arrays["y_test"])
+
+    def _read(self, archive, key, path):
+        where = f"{path} ({key})"
+        dtype, shape = read_npy_header(archive, f"{key}.npy", where)
+        if dtype.hasobject:
+            raise FileFormatError(
+                f"{where} holds Python objects, which tapeviz never unpickles (np.load with allow_pickle=False)."
+            )
+        items = 1
+        for n in shape:
+            items *= n
+        if dtype.kind not in "biuf" or items > self._max_items:
+            raise FileFormatError(
+                f"{where} holds {dtype} {list(shape)}: not the numbers of {self._name} (at most "
+                f"{self._max_items} of them per array)."
+            )
+        return read_array_member(archive, f"{key}.npy", dtype, shape, where)
 
     def _find(self, path):
         if os.path.isabs(path) or os.path.exists(path):
@@ -47,7 +79,7 @@ class _KerasCachedDataset:
 
 
 #: ``tf.keras.datasets.mnist``: ``mnist.load_data()`` reads Keras's cached ``mnist.npz`` (never downloads).
-mnist = _KerasCachedDataset("mnist", "mnist.npz")
+mnist = _KerasCachedDataset("mnist", "mnist.npz", max_items=60_000 * 28 * 28)
 
 
 def _sklearn_digits():

@@ -143,6 +143,19 @@ def clip(text, limit=40):
     return "".join(out) + "\u2026"
 
 
+NAME_LIMIT = 120  # characters of a user's name (a variable's, a scope, a function's) kept in a trace
+
+
+def short_name(text, limit=NAME_LIMIT):
+    """A user's name as pictures and pages keep it: whole up to ``limit`` characters; a longer one
+    keeps its start and its end around an ellipsis (``model/encoder/…/kernel``), so a name of
+    100,000 characters costs a page no more than one of ``limit``. None stays None."""
+    if text is None or len(text) <= limit:
+        return text
+    tail = (limit - 1) // 3
+    return text[: limit - 1 - tail] + "…" + text[len(text) - tail :]
+
+
 def html_text(text):
     """Escape text for HTML, SVG and graphviz HTML-like labels (quotes included); undrawable
     characters become visible escapes."""

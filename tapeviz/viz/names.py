@@ -27,6 +27,7 @@ import textwrap
 
 from tapeviz.core.tape import tape_with_serial
 from tapeviz.viz.card_parts import ratio
+from tapeviz.viz.format import short_name
 
 
 def namespace(depth=1):
@@ -145,7 +146,7 @@ def lookup(trace, names=None, include_tapes=True):
     if include_tapes:
         tapes = {tid: tape_with_serial(number) for tid, number in tape_serials(trace).items()}
         found.update(by_identity(tapes, names))
-    return found
+    return {key: short_name(name) for key, name in found.items()}  # (Python allows names of any length)
 
 
 def unnamed(tid):

@@ -34,8 +34,10 @@ in bytes, not in counts:
   a newer sweep of the same tape superseded (a player plays the newest),
   then large tensors become :class:`ValueSummary` stand-ins (shape, dtype,
   no array: a copy of the records is made only then), then the oldest sweeps
-  and untaped ops go; never the newest sweep, nor the gradients a sweep
-  returned (the caller's);
+  and untaped ops go; never the newest sweep;
+* the large gradients a sweep returned are the caller's: held by weak
+  reference (:class:`Returned`), drawn while the caller keeps them and as
+  their summary once deleted, so ``del g`` frees them as with no recorder;
 * everything about a tape goes when the tape is garbage collected.
 
 Counting is exact (distinct tensors, once each) but late. A released tape's
@@ -64,7 +66,7 @@ import weakref
 from collections import OrderedDict, deque
 from itertools import chain
 
-from tapeviz.core import events
+from tapeviz.core import dtypes, events
 from tapeviz.core.history import EntrySketch, TensorSketch
 from tapeviz.core.recording import next_order
 from tapeviz.core.tape import tape_with_serial
@@ -90,6 +92,66 @@ class ValueSummary(TensorSketch):
         self.nbytes = int(array.nbytes)
         self.preview = None  # not computed: the recorder reduces no array (see the module docstring)
         self.nonfinite = None
+
+    @classmethod
+    def of_parts(cls, tensor_id, shape, dtype, nbytes):
+        """The summary of a tensor no longer alive, from what was read of it."""
+        summary = cls.__new__(cls)
+        TensorSketch.__init__(summary, tensor_id, tuple(shape), dtype)
+        summary.nbytes, summary.preview, summary.nonfinite = int(nbytes), None, None
+        return summary
+
+
+class Returned:
+    """A large gradient a sweep returned, held weakly: the caller's tensor while the caller keeps it,
+    its :class:`ValueSummary` once the caller let it go (``del g``). The recorder never keeps a
+    returned gradient alive: deleting it frees its memory, as with the recorder off."""
+
+    __slots__ = ("ref", "tensor_id", "array", "summary")
+
+    def __init__(self, tensor):
+        self.ref = weakref.ref(tensor)
+        self.tensor_id = tensor_id(tensor)
+        array = to_array(tensor)
+        self.array = (array.shape, array.dtype, array.nbytes)  # what a summary tells (read now, built if asked)
+        self.summary = None
+
+    def resolve(self):
+        """The tensor if it is still alive, else its summary."""
+        tensor = self.ref()
+        if tensor is not None:
+            return tensor
+        if self.summary is None:
+            shape, dtype, size = self.array
+            self.summary = ValueSummary.of_parts(self.tensor_id, shape, dtypes.as_dtype(dtype), size)
+        return self.summary
+
+
+def _resolved(tensors):
+    return tuple([t.resolve() if type(t) is Returned else t for t in tensors])
+
+
+def _returned_weakly(event):
+    """``(event, holders)``: a ``SweepFinished`` whose large results are :class:`Returned` holders
+    (the event itself when none is large), and the holders by ``id`` of their tensors."""
+    holders = {id(t): Returned(t) for t in event.results if _is_large(t)}
+    if not holders:
+        return event, holders
+    results = tuple([holders.get(id(t), t) if t is not None else t for t in event.results])
+    return events.SweepFinished(event.tape, results), holders
+
+
+def _with_holders(steps, holders):
+    """``steps`` (``BackwardSteps`` items, a list) with the returned gradients among them replaced by
+    ``holders``, in place."""
+    ids = holders.keys()
+    for position, (order, entry, needs, upstream, grads) in enumerate(steps):
+        if ids.isdisjoint(map(id, upstream)) and ids.isdisjoint(map(id, grads)):
+            continue
+        upstream = tuple([holders.get(id(t), t) for t in upstream])
+        grads = tuple([holders.get(id(t), t) for t in grads])
+        steps[position] = (order, entry, needs, upstream, grads)
+    return steps
 
 
 def nbytes(tensor):
@@ -166,7 +228,7 @@ class Compaction:
         no large tensor, else a copy holding summaries of them."""
         order, entry, needs, upstream, grads = step
         small = self.entry(entry)
-        if small is entry and not any_larger(upstream + grads, SMALL_BYTES):
+        if small is entry and not any_larger([t for t in upstream + grads if type(t) is not Returned], SMALL_BYTES):
             return step
         return (order, small, needs, self.all(upstream), self.all(grads))
 
@@ -260,6 +322,7 @@ class _Sweep:
         "demoted",
         "open",
         "alive",
+        "returned",
     )
 
     def __init__(self, key, tape, start):
@@ -274,6 +337,7 @@ class _Sweep:
         self.demoted = False  # its large tensors were replaced by summaries: later ones are too, when settled
         self.open = True  # steps still arrive (from the thread sweeping); only that thread rewrites them
         self.alive = True
+        self.returned = False  # some steps hold a returned gradient weakly (see Returned)
 
     @property
     def first_seq(self):
@@ -281,11 +345,19 @@ class _Sweep:
 
     @property
     def records(self):
-        """``(seq, event)`` of the sweep, in order."""
+        """``(seq, event)`` of the sweep, in order (the returned gradients the caller still holds, else
+        their summaries)."""
         records = [self.start]
-        records += _step_records(self.tape, self.steps)
+        if self.returned:
+            records += [
+                (order, _BACKWARD_STEP(self.tape, entry, needs, _resolved(upstream), _resolved(grads)))
+                for order, entry, needs, upstream, grads in self.steps
+            ]
+        else:
+            records += _step_records(self.tape, self.steps)
         if self.finish is not None:
-            records.append(self.finish)
+            seq, finish = self.finish
+            records.append((seq, dataclasses.replace(finish, results=_resolved(finish.results))))
         return records
 
     def charge(self, steps, tensors, n_events, last=False):
@@ -430,6 +502,8 @@ class _TapeLog:
         for seq, event in zip(self.seqs, self.events):
             if type(event) is _BACKWARD_STEPS:  # steps of a sweep the recorder did not see start
                 records += _step_records(event.tape, event.steps)
+            elif type(event) is events.SweepFinished:  # likewise: its results, perhaps held weakly
+                records.append((seq, dataclasses.replace(event, results=_resolved(event.results))))
             else:
                 records.append((seq, event))
         for sweep in self.sweeps:
@@ -474,7 +548,7 @@ class SessionRecorder:
         self._unsettled_rough = 0  # their rough bytes, all together
         self._unweighed = deque()  # logs with releases not weighed exactly yet
         self._unweighed_rough = 0  # their rough bytes, all together
-        self._lock = threading.RLock()
+        self._lock = events.held(threading.RLock())  # a tape collected meanwhile is heard after it
 
     def held_bytes(self):
         """Bytes the recorder holds that no tape does (what ``budget`` bounds)."""
@@ -565,13 +639,18 @@ class SessionRecorder:
     def on_sweep_finished(self, event):
         log = self.logs.get(event.tape) or self._log(event.tape)
         sweep = log.open_sweep
+        rough = EVENT_BYTES + total_nbytes(event.results, -1, TENSOR_BYTES)
+        event, holders = _returned_weakly(event)  # the caller's gradients: never kept alive here
         if sweep is None:
             self._keep_in_log(event)
             return
+        if holders:  # (the sweep is still open: only this thread touches its steps)
+            sweep.steps = _with_holders(sweep.steps, holders)
+            sweep.returned = True
         sweep.finish = (_next_seq(), event)
         log.open_sweep = None
         sweep.open = False
-        rough = sweep.rough + EVENT_BYTES + total_nbytes(event.results, -1, TENSOR_BYTES)
+        rough += sweep.rough
         with self._lock:  # counted later, only if its tape outlives the next sweeps and they pass the budget
             sweep.waiting = rough
             self._unsettled_rough += rough

@@ -201,7 +201,8 @@ class _Builder:
             self.tensors[tid] = {
                 "id": tid,
                 "kind": "variable" if variable else "leaf",
-                "name": (getattr(obj, "path", None) or obj.name) if variable else None,  # a Keras weight: dense/kernel
+                # a Keras weight: dense/kernel; names are user text, kept short (every page writes them)
+                "name": fmt.short_name(getattr(obj, "path", None) or obj.name) if variable else None,
                 "trainable": bool(obj.trainable) if variable else None,
                 "shape": [int(n) for n in obj.shape],
                 "dtype": obj.dtype.name,
@@ -236,12 +237,12 @@ class _Builder:
                 "name": name,
                 "inputs": inputs,
                 "outputs": outputs,
-                "scope": entry.scope or "",
+                "scope": fmt.short_name(entry.scope or ""),
                 "depth": int(entry.depth),
                 "tapes": [self.tape(n) for n in tapes],
                 "formula": _formula(name),
                 "differentiable": entry.primitive.differentiable,
-                "function": entry.attrs.get("function"),  # the Python function behind a custom gradient
+                "function": fmt.short_name(entry.attrs.get("function")),  # the function behind a custom gradient
             }
         )
         return oid

@@ -15,7 +15,7 @@ import warnings
 import numpy as np
 
 from tapeviz import backend as B
-from tapeviz.core import nest, pending_restores, recording
+from tapeviz.core import events, nest, pending_restores, recording
 from tapeviz.core.indexed_slices import IndexedSlices
 from tapeviz.core.records import RecordsInit
 from tapeviz.core.tape import GradientTape
@@ -271,16 +271,21 @@ class Optimizer(RecordsInit):
                     f"The optimizer can only update tf.Variable objects, got {type(variable).__name__}. "
                     "Pass model.trainable_variables (or your own tf.Variables)."
                 )
-        with self._step_lock:
-            return self._apply_step(grads, variables)
+        # One step at a time, under the step lock; listeners run outside it (events.held): the step is
+        # announced between the checks and the update, and its assignments are heard once it is done.
+        with events.held(self._step_lock):
+            variables, gradients, arrays, lr, step = self._prepare_step(grads, variables)
+        recording.announce_optimizer_step(self, variables, gradients, lr, step)
+        with events.held(self._step_lock):
+            self._apply_step(variables, gradients, arrays, lr)
+        return None
 
-    def _apply_step(self, grads, variables):
-        # An inf or nan gradient gives nan weights silently, as in TF: no NumPy warning (or, under a
-        # user's "error" filter, no exception halfway through a step with some slots updated).
-        with B.xp.errstate(all="ignore"):
-            return self._apply_quietly(grads, variables)
+    def _prepare_step(self, grads, variables):
+        """Build or check the slots, clip the gradients.
 
-    def _apply_quietly(self, grads, variables):
+        Returns ``(variables, dense gradients, gradients as clipped, learning rate, step number)``,
+        the pairs without a gradient left out.
+        """
         if not self.built:
             self.build(variables)
         else:
@@ -301,7 +306,7 @@ class Optimizer(RecordsInit):
                 f"Gradients do not exist for variables {missing} when minimizing the loss. "
                 "If using `model.compile()`, did you forget to provide a `loss` argument?",
                 UserWarning,
-                stacklevel=5,  # the caller of apply_gradients (apply -> _apply_step -> _apply_quietly)
+                stacklevel=5,  # the caller of apply_gradients (apply_gradients -> apply -> _prepare_step)
             )
         variables = [v for _, v in kept]
         arrays = []
@@ -313,25 +318,30 @@ class Optimizer(RecordsInit):
                     f"Gradient of shape {tuple(g.shape)} does not match variable {v.name!r} of shape {tuple(v.shape)}."
                 )
             arrays.append(g)
-        arrays = self._clip_gradients(arrays)
-        dense = [_dense(g) for g in arrays]
+        # An inf or nan gradient gives nan weights silently, as in TF: no NumPy warning (or, under a
+        # user's "error" filter, no exception halfway through a step with some slots updated).
+        with B.xp.errstate(all="ignore"):
+            arrays = self._clip_gradients(arrays)
         lr = self._current_lr_value()
-        recording.announce_optimizer_step(self, variables, dense, lr, int(to_array(self._iterations)) + 1)
-        self._apply_weight_decay(variables, lr)
-        for g, rows, v in zip(dense, arrays, variables):
-            self._rows_behind = (g, rows) if isinstance(rows, RepeatedRows) else None
-            try:
-                with updating(v):  # read, compute, assign: no other thread's assign* in between
-                    self.update_step(g, v, to_array(v).dtype.type(lr))
-            finally:
-                self._rows_behind = None
-        for v in variables:  # add_weight(constraint=...): projected after the update, as Keras 3 does
-            constraint = getattr(v, "constraint", None)
-            if constraint is not None:
-                with updating(v):
-                    v.assign(constraint(v))
-        self._iterations.assign(to_array(self._iterations) + 1)
-        return None
+        return variables, [_dense(g) for g in arrays], arrays, lr, int(to_array(self._iterations)) + 1
+
+    def _apply_step(self, variables, dense, arrays, lr):
+        """Update ``variables`` from their gradients: ``dense``, and ``arrays`` as clipped (RepeatedRows kept)."""
+        with B.xp.errstate(all="ignore"):
+            self._apply_weight_decay(variables, lr)
+            for g, rows, v in zip(dense, arrays, variables):
+                self._rows_behind = (g, rows) if isinstance(rows, RepeatedRows) else None
+                try:
+                    with updating(v):  # read, compute, assign: no other thread's assign* in between
+                        self.update_step(g, v, to_array(v).dtype.type(lr))
+                finally:
+                    self._rows_behind = None
+            for v in variables:  # add_weight(constraint=...): projected after the update, as Keras 3 does
+                constraint = getattr(v, "constraint", None)
+                if constraint is not None:
+                    with updating(v):
+                        v.assign(constraint(v))
+            self._iterations.assign(to_array(self._iterations) + 1)
 
     def minimize(self, loss, var_list, tape=None):
         """Compute gradients of ``loss`` and apply them to ``var_list``.

@@ -21,11 +21,12 @@ when complete.
 import datetime
 import importlib.metadata
 import json
+import os
 import zipfile
 import zlib
 
 from tapeviz.core import nest
-from tapeviz.core.files import FileFormatError, atomic_write
+from tapeviz.core.files import FileFormatError, atomic_write, remove_stale_temporaries
 from tapeviz.keras.saving import registry
 from tapeviz.keras.saving import weights as weights_io
 from tapeviz.keras.saving.config import FORMAT, deserialize, serialize
@@ -38,6 +39,7 @@ _SAVE_SUFFIX_ERROR = (
     "with TFLite/TFServing/etc. Received: filepath={path}."
 )
 _MAX_MEMBER_BYTES = 1 << 31  # a zip member claiming more than 2 GiB is refused before it is inflated
+_MAX_CONFIG_BYTES = 64 << 20  # a config.json claiming more is refused before it is inflated
 
 
 def save_model(model, filepath, overwrite=True, **kwargs):
@@ -207,18 +209,24 @@ def rebuild_model(data, custom_objects=None, safe_mode=True):
     return _Rebuilder(custom_objects, safe_mode).model(data)
 
 
-def _read_members(path, names):
-    """The bytes of ``names`` inside the zip at ``path``, as a clear error for anything but a readable zip."""
+def _read_members(path, names, limit=_MAX_MEMBER_BYTES, also=()):
+    """The bytes of ``names`` inside the zip at ``path``, as a clear error for anything but a readable zip.
+
+    A member claiming more than ``limit`` bytes is refused before it is inflated, and none is
+    inflated past what it claims (zipfile stops there). ``also``: members that must be there, not read now.
+    """
     try:
         with zipfile.ZipFile(path) as z:
-            found = {}
-            for name in names:
+            for name in [*names, *also]:
                 if name not in z.namelist():
                     raise FileFormatError(f"{path} is not a .keras model file: it has no {name!r}.")
+            found = {}
+            for name in names:
                 info = z.getinfo(name)
-                if info.file_size > _MAX_MEMBER_BYTES:
+                if info.file_size > limit:
                     raise FileFormatError(
-                        f"{path}: {name} claims {info.file_size} bytes, more than a model file holds."
+                        f"{path}: {name} claims {info.file_size} bytes, more than a model file for this model holds "
+                        f"({limit})."
                     )
                 found[name] = z.read(info)
             return found
@@ -280,7 +288,8 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
             f"`keras.layers.TFSMLayer({path}, call_endpoint='serving_default')` (note that your `call_endpoint` "
             "might have a different name)."
         )
-    members = _read_members(path, ["config.json", "model.weights.h5"])
+    remove_stale_temporaries(os.path.dirname(os.path.abspath(path)))  # what a save killed midway left there
+    members = _read_members(path, ["config.json"], _MAX_CONFIG_BYTES, also=["model.weights.h5"])
     try:
         config = json.loads(members["config.json"])
     except (ValueError, RecursionError) as exc:
@@ -304,12 +313,15 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
         raise FileFormatError(
             f"{path}: the model in config.json cannot be rebuilt: {type(exc).__name__}: {exc}"
         ) from exc
-    weights_io.read_state_bytes(model, members["model.weights.h5"], f"{path} (model.weights.h5)")
+    load_weights_from_keras_file(model, path)
     return model
 
 
 def load_weights_from_keras_file(model, filepath):
-    """``model.load_weights('name.keras')``: the weights inside a .keras zip (Keras's or tapeviz's)."""
+    """``model.load_weights('name.keras')``: the weights inside a .keras zip (Keras's or tapeviz's).
+
+    The weights file is inflated only up to what ``model`` can hold (``weights_io.capacity``).
+    """
     path = str(filepath)
-    weights = _read_members(path, ["model.weights.h5"])["model.weights.h5"]
+    weights = _read_members(path, ["model.weights.h5"], weights_io.capacity(model))["model.weights.h5"]
     weights_io.read_state_bytes(model, weights, f"{path} (model.weights.h5)")

@@ -18,7 +18,8 @@ import re
 
 import numpy as np
 
-from tapeviz.core.files import FileFormatError, atomic_write
+from tapeviz.core.files import FileFormatError, atomic_write, remove_stale_temporaries
+from tapeviz.core.tensor import to_array
 from tapeviz.keras.saving import registry
 
 __all__ = ["save_weights", "load_weights", "check_weights_filename", "h5py_module", "write_state", "read_state"]
@@ -98,6 +99,22 @@ def _walk_container(container, path, visited, visit):
         _walk(item, f"{path}/{name}", visited, visit)
 
 
+_MAX_SLOTS = 4  # slot variables an optimizer keeps per weight, at most (AMSGrad Adam: 3; RMSprop centered: 3)
+_DATASET_BYTES = 64 << 10  # what HDF5 may spend around one dataset (headers, a group, attributes), generously
+
+
+def capacity(model):
+    """The most bytes a ``.weights.h5`` for ``model`` can take: its weights (stored up to twice as wide), an
+    optimizer's slots for each trainable one, and HDF5's bookkeeping. No weights: the format's own cap."""
+    weights = list(getattr(model, "weights", []))
+    if not weights:
+        return 1 << 31
+    trainable = sum(to_array(w).nbytes for w in model.trainable_weights)
+    total = sum(to_array(w).nbytes for w in weights)
+    values = 2 * (total + _MAX_SLOTS * trainable)
+    return values + _DATASET_BYTES * (len(weights) * (1 + _MAX_SLOTS) + 16) + (1 << 20)
+
+
 def save_weights(model, filepath, overwrite=True):
     """Write ``model``'s weights (and its optimizer's state, once built) to a Keras 3 ``.weights.h5`` file.
 
@@ -131,6 +148,7 @@ def write_state(model, h5file):
 
 def load_weights(model, filepath):
     """Read a Keras 3 ``.weights.h5`` file (Keras's or tapeviz's) into ``model``, which must be built."""
+    remove_stale_temporaries(os.path.dirname(os.path.abspath(filepath)))  # what a save killed midway left there
     if not os.path.isfile(filepath):
         raise FileNotFoundError(f"No weights file at {filepath}.")
     with open(filepath, "rb") as f:
