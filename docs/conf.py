@@ -188,6 +188,10 @@ DATA_DOCS = {
     ),
     "tapeviz.lessons.EXERCISES": "Every exercise of the lesson notebooks, by its id (``'01.square'``).",
     "tapeviz.newaxis": "``tf.newaxis``: ``x[..., tf.newaxis]`` adds an axis of size 1 (it is None, as NumPy's).",
+    "tapeviz.events.ALL_EVENTS": (
+        "Every kind of event, one frozen dataclass each, in the order a tape meets them: what a listener's "
+        "``on_<kind>`` methods may name (see :doc:`../hooks`)."
+    ),
     "tapeviz.data.AUTOTUNE": (
         "``tf.data.AUTOTUNE``: pass as ``num_parallel_calls`` or ``buffer_size`` to let the pipeline choose "
         "(here: run sequentially, prefetch nothing); the value is -1, as in TensorFlow."

@@ -147,3 +147,26 @@ def test_a_mixed_policy_is_refused_with_what_to_do():
     with pytest.raises(ValueError, match="Mixed precision"):
         keras.config.set_dtype_policy("mixed_float16")
     assert keras.config.dtype_policy().name == "float32"
+
+
+def test_enable_unsafe_deserialization_lets_a_saved_lambda_load(tmp_path):
+    """In a process of its own: the switch cannot be turned off again (as in Keras)."""
+    import subprocess
+    import sys
+
+    script = f"""
+import tapeviz as tf
+model = tf.keras.Sequential([tf.keras.Input((2,)), tf.keras.layers.Lambda(lambda t: t * 2.0)])
+path = {str(tmp_path / "m.keras")!r}
+model.save(path)
+try:
+    tf.keras.models.load_model(path)
+    print("loaded without the switch")
+except ValueError:
+    print("refused")
+tf.keras.config.enable_unsafe_deserialization()
+loaded = tf.keras.models.load_model(path)
+print(float(loaded(tf.ones((1, 2)))[0, 0]))
+"""
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["refused", "2.0"]

@@ -9,6 +9,8 @@ NumPy has neither). tapeviz plays the part of Keras's TensorFlow backend, so
 ``backend()`` is ``"tensorflow"`` and cannot be switched.
 """
 
+from tapeviz.keras.saving import config as saving_config
+
 _FLOATX = ("float16", "bfloat16", "float32", "float64")
 _FORMATS = ("channels_first", "channels_last")
 
@@ -17,7 +19,6 @@ class _Settings:
     floatx = "float32"
     epsilon = 1e-7
     image_data_format = "channels_last"
-    unsafe_deserialization = False
     interactive_logging = True
     traceback_filtering = True
     flash_attention = None  # Keras's "not decided": each layer picks
@@ -95,12 +96,7 @@ def set_backend(backend):
 
 def enable_unsafe_deserialization():
     """Let ``load_model`` rebuild saved lambdas (Python code in the file) without ``safe_mode=False``."""
-    _settings.unsafe_deserialization = True
-
-
-def unsafe_deserialization_enabled():
-    """Whether ``enable_unsafe_deserialization()`` was called (saving reads it)."""
-    return _settings.unsafe_deserialization
+    saving_config.allow_unsafe_deserialization()
 
 
 def enable_interactive_logging():

@@ -25,7 +25,6 @@ import warnings
 import numpy as np
 
 from tapeviz.core.records import RecordsInit, init_args
-from tapeviz.keras import config as keras_config
 from tapeviz.keras.saving import registry
 from tapeviz.keras.saving.registry import register_keras_serializable
 
@@ -33,6 +32,21 @@ __all__ = ["RecordsInit", "serialize", "deserialize", "register_keras_serializab
 
 FORMAT = "tapeviz-keras-model"
 _ARRAY_KINDS = "biufc"  # numbers and booleans: an array in a config is never of objects or bytes
+# keras.config.enable_unsafe_deserialization() sets this: saved lambdas then load without safe_mode=False.
+_unsafe_deserialization = [False]
+
+
+def allow_unsafe_deserialization():
+    """Let saved lambdas (Python code in a .keras file) load without ``safe_mode=False`` (``keras.config``'s
+    ``enable_unsafe_deserialization``)."""
+    _unsafe_deserialization[0] = True
+
+
+def unsafe_deserialization_allowed():
+    """Whether ``allow_unsafe_deserialization`` was called."""
+    return _unsafe_deserialization[0]
+
+
 LAMBDA_REFUSED = (
     "Requested the deserialization of a Python lambda. This carries a potential risk of arbitrary code execution "
     "and thus it is disallowed by default. If you trust the source of the artifact, you can override this error by "
@@ -144,7 +158,7 @@ class _Reader:
         raise ValueError(f"Unrecognised entry in a .keras config: {sorted(data)}")
 
     def _lambda(self, data):
-        if self.safe_mode and not keras_config.unsafe_deserialization_enabled():
+        if self.safe_mode and not _unsafe_deserialization[0]:
             raise ValueError(LAMBDA_REFUSED)
         try:
             code = marshal.loads(base64.b64decode(data["code"]))
