@@ -31,6 +31,7 @@ from tapeviz.core.random_generator import (
     Generator,
     get_global_generator,
     set_global_generator,
+    stateless_categorical,
     stateless_normal,
     stateless_truncated_normal,
     stateless_uniform,
@@ -45,6 +46,9 @@ __all__ = [
     "set_seed",
     "get_global_seed",
     "get_seed",
+    "global_seed_random",
+    "categorical",
+    "stateless_categorical",
     "uniform",
     "normal",
     "truncated_normal",
@@ -69,6 +73,7 @@ class _SeedState:
         self.seed = None
         self.op_seeds = _python_random.Random()
         self.kernels = {}  # (op, seeds, attrs) -> blocks its stream has used
+        self.defaults = None  # the Random behind global_seed_random()
 
 
 _state = _SeedState()
@@ -84,6 +89,16 @@ def set_seed(seed):
     _state.seed = seed
     _state.op_seeds = _python_random.Random(seed)
     _state.kernels = {}
+    _state.defaults = None if seed is None else _python_random.Random(seed)
+
+
+def global_seed_random():
+    """A Python ``random.Random`` that ``set_seed`` restarts, or None when no global seed is set.
+
+    For seeds TF leaves to chance (Keras's default seeds): a tapeviz program
+    that sets the global seed then repeats itself run after run.
+    """
+    return _state.defaults
 
 
 def get_global_seed():
@@ -238,3 +253,16 @@ def shuffle(value, seed=None, name=None):
     # TF reserves size - 1 words (in whole blocks) for its Fisher-Yates swaps
     stream = kernel_stream("RandomShuffle", seed, -(-(size - 1) // 4), (str(array.dtype),), multiplier=1)
     return _Tensor(_backend.asarray(array[_philox.permutation(stream, size)]))
+
+
+@_host_call("random.categorical")  # inside tf.function: new numbers on every call, as TF
+def categorical(logits, num_samples, dtype=None, seed=None, name=None):
+    """For each row of the 2-D ``logits``, ``num_samples`` class indices drawn from softmax(row) (int64)."""
+    logits = _backend.to_numpy(_to_array(_convert(logits)))
+    dtype = _dtypes.as_dtype(dtype or _dtypes.int64)
+    if logits.ndim != 2:
+        raise ValueError(f"logits should be a matrix, got shape {list(logits.shape)}")
+    rows, samples = logits.shape[0], int(num_samples)
+    # TF reserves two words per sample, samples rounded up to 4, per row, times 256
+    stream = kernel_stream("Multinomial", seed, rows * (-(-samples // 4) * 4) * 2, (str(logits.dtype), dtype.name))
+    return _tensor(_philox.categorical(stream, logits, samples), dtype)

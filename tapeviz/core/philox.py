@@ -36,6 +36,7 @@ __all__ = [
     "truncated_normal",
     "key_counter_from_seed_pair",
     "permutation",
+    "categorical",
     "RESERVED_BLOCKS_PER_VALUE",
 ]
 
@@ -258,3 +259,21 @@ def permutation(stream, size):
     for i, j in enumerate(targets):
         order[i], order[j] = order[j], order[i]
     return np.asarray(order, np.int64)
+
+
+def categorical(stream, logits, num_samples):
+    """TF's Multinomial on the CPU: per row, ``num_samples`` classes drawn from softmax(row) (int64, [rows, n]).
+
+    As TF: an unnormalised running total of ``exp(logit - max)`` over the
+    finite logits, one uniform float64 per sample (two words each, rows in
+    turn) times the total, and the first class whose running total exceeds it.
+    """
+    logits = np.asarray(logits)
+    rows, classes = logits.shape
+    finite = np.isfinite(logits)
+    top = np.where(finite, logits, -np.inf).max(axis=1, initial=np.finfo(logits.dtype).min)
+    weights = np.where(finite, np.exp(logits.astype(np.float64) - top.astype(np.float64)[:, None]), 0.0)
+    cdf = np.cumsum(weights, axis=1)
+    words = _flat_blocks(stream, rows * num_samples * 2, 4)[: rows * num_samples * 2]
+    targets = (_unit_float64(words[0::2], words[1::2]).reshape(rows, num_samples)) * cdf[:, -1:]
+    return (cdf[:, None, :] <= targets[:, :, None]).sum(axis=2).astype(np.int64)

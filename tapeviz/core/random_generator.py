@@ -39,6 +39,7 @@ __all__ = [
     "stateless_uniform",
     "stateless_truncated_normal",
     "stateless_stream",
+    "stateless_categorical",
     "draw_normal",
     "draw_truncated_normal",
     "draw_uniform",
@@ -482,3 +483,13 @@ def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=_dtypes.float32,
     if not dtype.is_floating:
         raise TypeError(f"tf.random.stateless_uniform makes float or int tensors, not {dtype.name}.")
     return draw_uniform(stream, shape, minval, 1 if maxval is None else maxval, dtype)
+
+
+@_host_call(name="random.stateless_categorical")
+def stateless_categorical(logits, num_samples, seed, dtype=_dtypes.int64, name=None):
+    """Class indices drawn from softmax of each row of ``logits``, determined by ``seed`` alone."""
+    logits = _host(logits)
+    if logits.ndim != 2:
+        raise InvalidArgumentError(f"logits should be a matrix, got shape {list(logits.shape)}")
+    samples = _philox.categorical(stateless_stream(seed), logits, int(_host(num_samples)))
+    return _tensor(samples, _dtypes.as_dtype(dtype))
