@@ -37,6 +37,8 @@ __all__ = [
     "key_counter_from_seed_pair",
     "permutation",
     "categorical",
+    "words",
+    "buffer_shuffle",
     "RESERVED_BLOCKS_PER_VALUE",
 ]
 
@@ -277,3 +279,43 @@ def categorical(stream, logits, num_samples):
     words = _flat_blocks(stream, rows * num_samples * 2, 4)[: rows * num_samples * 2]
     targets = (_unit_float64(words[0::2], words[1::2]).reshape(rows, num_samples)) * cdf[:, -1:]
     return (cdf[:, None, :] <= targets[:, :, None]).sum(axis=2).astype(np.int64)
+
+
+def words(stream, chunk=256):
+    """The stream's uint32 words one by one, as TF's SingleSampleAdapter reads them (drawn ``chunk`` blocks at a time)."""
+    start = 0
+    while True:
+        yield from blocks(stream, chunk, start).reshape(-1).tolist()
+        start += chunk
+
+
+def buffer_shuffle(source, buffer_size, stream):
+    """TF's ShuffleDataset order: items of ``source`` through a circular buffer of ``buffer_size``.
+
+    As TF's iterator: keep the buffer full, emit the item at a random offset
+    (a word modulo the items held) from the oldest slot, and move the oldest
+    item into the emptied slot.
+    """
+    draw = words(stream)
+    buffer = [None] * buffer_size
+    start = end = 0
+    source = iter(source)
+    exhausted = False
+    while True:
+        while not exhausted and end - start < buffer_size:
+            item = next(source, _END)
+            if item is _END:
+                exhausted = True
+            else:
+                buffer[end % buffer_size] = item
+                end += 1
+        if end == start:
+            return
+        index = (start + next(draw) % (end - start)) % buffer_size
+        yield buffer[index]
+        buffer[index] = buffer[start % buffer_size]
+        buffer[start % buffer_size] = None
+        start += 1
+
+
+_END = object()
