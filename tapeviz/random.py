@@ -45,8 +45,6 @@ from tapeviz.core.tracing import host_call as _host_call
 __all__ = [
     "set_seed",
     "get_global_seed",
-    "get_seed",
-    "global_seed_random",
     "categorical",
     "stateless_categorical",
     "uniform",

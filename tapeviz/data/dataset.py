@@ -696,5 +696,3 @@ class Iterator:
         if wanted != self._taken and self._dataset is not None:
             self._elements = itertools.islice(iter(self._dataset._make_iterator()), wanted, None)
             self._taken = wanted
-
-

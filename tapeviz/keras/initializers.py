@@ -50,7 +50,9 @@ def _seed(seed):
 
     if seed is None:
         return keras_random.make_default_seed()
-    if isinstance(seed, keras_random.SeedGenerator) or (isinstance(seed, (int, np.integer)) and not isinstance(seed, bool)):
+    if isinstance(seed, keras_random.SeedGenerator) or (
+        isinstance(seed, (int, np.integer)) and not isinstance(seed, bool)
+    ):
         return seed
     raise ValueError(
         f"`seed` argument should be an instance of `keras.random.SeedGenerator()` or an integer. Received: seed={seed}"
