@@ -152,6 +152,9 @@ def _float(dtype):
 
 
 def _host(value):
+    """A bound or moment as a host value; Python numbers stay exact (TF casts them to the draw's dtype)."""
+    if isinstance(value, (int, float, np.number)):
+        return value
     from tapeviz.keras.ops.core import convert_to_numpy
 
     return convert_to_numpy(value)
@@ -166,7 +169,9 @@ def normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
 def uniform(shape, minval=0.0, maxval=1.0, dtype=None, seed=None):
     """Values drawn uniformly from [minval, maxval) (float32 unless ``dtype``)."""
     dtype = _as_dtype(_float(dtype))
-    return _draws.draw_uniform(_stream(seed), _shape(shape), _host(minval), _host(maxval), dtype)
+    # Keras's TF backend passes tf.cast(bound, dtype): a Python float becomes a float32 tensor first
+    low, high = (np.float32(v) if isinstance(v, float) else _host(v) for v in (minval, maxval))
+    return _draws.draw_uniform(_stream(seed), _shape(shape), low, high, dtype)
 
 
 def randint(shape, minval, maxval, dtype="int32", seed=None):
