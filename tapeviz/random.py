@@ -146,6 +146,20 @@ def kernel_stream(op, seed, values, attrs=(), multiplier=_philox.RESERVED_BLOCKS
     return _philox.Philox.from_seeds(seed1, seed2).skip(used)
 
 
+def traced_shuffle_order(size):
+    """The order ``tf.random.shuffle(tf.range(size))`` gives as the first random op of a traced function.
+
+    A graph's op seeds count from 0, and its kernel starts afresh with each
+    new iterator: Keras 3's ``fit(shuffle=True)`` on TensorFlow shuffles every
+    epoch this way, so with a global seed each epoch sees this order.
+    """
+    if _state.seed is None:
+        return np.random.default_rng().permutation(size)
+    seeds = (_state.seed % _MAXINT32, 0)
+    stream = _philox.Philox.from_seeds(*((0, _MAXINT32) if seeds == (0, 0) else seeds))
+    return _philox.permutation(stream, size) if size > 1 else np.arange(size)
+
+
 def generator(seed=None):
     """A NumPy Generator for code that needs one (permutations outside TF's ops), keyed by a Philox draw."""
     stream = kernel_stream("NumpyGenerator", seed, 1)

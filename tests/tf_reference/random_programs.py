@@ -235,6 +235,36 @@ def nn_dropout(tf):
     )
 
 
+def image_flips(tf):
+    tf.random.set_seed(4)
+    images = tf.reshape(tf.range(24.0), [3, 2, 2, 2])
+    return _arrays(
+        [
+            tf.image.random_flip_left_right(images, seed=3),
+            tf.image.random_flip_up_down(images[0]),
+            tf.image.random_flip_up_down(images[0]),
+        ]
+    )
+
+
+def keras_fit_order(tf):
+    """The rows each batch of ``fit(shuffle=True)`` sees, over two epochs (a layer that records its input)."""
+    keras = tf.keras
+    seen = []
+
+    class Record(keras.layers.Layer):
+        def call(self, x):
+            seen.append(np.asarray(x)[:, 0].astype("int64"))
+            return x
+
+    keras.utils.set_random_seed(22)
+    model = keras.Sequential([keras.Input((1,)), Record(), keras.layers.Dense(1)])
+    model.compile("sgd", "mse", run_eagerly=True)
+    x = np.arange(13, dtype="float32")[:, None]
+    model.fit(x, np.zeros((13, 1), "float32"), batch_size=5, epochs=2, verbose=0)
+    return _arrays(seen[-6:])  # tapeviz also calls the layer while it builds the model
+
+
 PROGRAMS = {
     fn.__name__: fn
     for fn in (
@@ -256,5 +286,7 @@ PROGRAMS = {
         keras_random,
         datasets,
         nn_dropout,
+        image_flips,
+        keras_fit_order,
     )
 }
