@@ -104,3 +104,22 @@ def test_libm32_refuses_inputs_outside_its_range():
         libm32.logf(np.float32([0.0]))
     with pytest.raises(ValueError, match="below 120"):
         libm32.sincosf(np.float32([200.0]))
+
+
+@pytest.mark.parametrize("size", [2, 3, 7, 50, 1000])
+def test_swaps_order_is_the_swap_loop(size):
+    rng = np.random.default_rng(size)
+    for _ in range(20):
+        targets = np.array([i + rng.integers(0, size - i) for i in range(size - 1)], np.int64)
+        order = list(range(size))
+        for i, j in enumerate(targets.tolist()):
+            order[i], order[j] = order[j], order[i]
+        assert philox.swaps_order(targets, size).tolist() == order
+
+
+def test_dataset_shuffle_with_a_small_buffer_matches_the_whole_buffer_rule():
+    # a buffer as large as the data is a Fisher-Yates shuffle; one a third as large must mix only locally
+    whole = [int(x) for x in tf.data.Dataset.range(30).shuffle(30, seed=1)]
+    local = [int(x) for x in tf.data.Dataset.range(30).shuffle(10, seed=1)]
+    assert sorted(whole) == sorted(local) == list(range(30))
+    assert all(value < position + 10 for position, value in enumerate(local))  # nothing jumps past the buffer

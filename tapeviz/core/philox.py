@@ -40,6 +40,7 @@ __all__ = [
     "truncated_normal",
     "key_counter_from_seed_pair",
     "permutation",
+    "swaps_order",
     "categorical",
     "words",
     "buffer_shuffle",
@@ -226,7 +227,7 @@ def truncated_normal(stream, n, dtype):
     groups = -(-n // size)
     out = np.empty((groups, size), dtype)
     todo = np.arange(groups)
-    depth = 4  # blocks read per group per round: ~95% of values are kept, so a group is usually done at once
+    depth = 2  # blocks per group in the first round: ~95% of values are kept, so nearly every group is done
     first = np.zeros(groups, np.int64)  # the next block each group reads
     found = np.zeros(groups, np.int64)
     while todo.size:
@@ -244,23 +245,55 @@ def truncated_normal(stream, n, dtype):
         found[todo] = np.minimum(found[todo] + kept.sum(axis=1), size)
         first[todo] += depth
         todo = todo[found[todo] < size]
+        depth = 1  # the few groups left need a value or two more
     return out.reshape(-1)[:n]
 
 
 def permutation(stream, size):
-    """TF's RandomShuffle order of ``size`` items: Fisher-Yates swaps ``i <-> i + word_i % (size - i)``.
-
-    The words are drawn at once; the swaps depend on each other, so they run
-    in order (one cheap step per item).
-    """
-    words = blocks(stream, -(-(size - 1) // 4)).reshape(-1)[: size - 1]
+    """TF's RandomShuffle order of ``size`` items: Fisher-Yates swaps ``i <-> i + word_i % (size - i)``."""
     if size >= 1 << 32:
         raise ValueError("tapeviz shuffles fewer than 2**32 items (TF switches to 64-bit draws there).")
-    targets = (np.arange(size - 1) + words % np.arange(size, 1, -1, dtype=np.uint32)).tolist()
-    order = list(range(size))
-    for i, j in enumerate(targets):
-        order[i], order[j] = order[j], order[i]
-    return np.asarray(order, np.int64)
+    if size < 2:
+        return np.arange(size)
+    words = blocks(stream, -(-(size - 1) // 4)).reshape(-1)[: size - 1]
+    return swaps_order(np.arange(size - 1) + words % np.arange(size, 1, -1, dtype=np.uint32), size)
+
+
+def swaps_order(targets, size):
+    """The order left by swapping position ``i`` with ``targets[i]`` (>= i) for i = 0, 1, ..., without a loop.
+
+    Position ``i`` is final after step ``i``, and takes the item at
+    ``targets[i]`` then. That item is the one the last earlier step aimed at
+    the same place carried there (or the place's own, if none did), and what
+    a step carries is, by the same rule, what stood at its own place: a chain
+    of "last earlier step aiming here", followed to its start by pointer
+    jumping (log steps of array indexing).
+    """
+    targets = np.asarray(targets, np.int64)
+    steps = np.arange(size - 1)
+    by_target = np.lexsort((steps, targets))  # steps grouped by target, in step order
+    sorted_targets = targets[by_target]
+    starts_group = np.ones(size - 1, bool)
+    starts_group[1:] = sorted_targets[1:] != sorted_targets[:-1]
+    previous = np.full(size - 1, -1)  # the last earlier step with the same target
+    previous[by_target[~starts_group]] = by_target[np.flatnonzero(~starts_group) - 1]
+    ends_group = np.ones(size - 1, bool)
+    ends_group[:-1] = starts_group[1:]
+    aimed_here = np.full(size, -1)  # per place: the last step aiming at it (a place's own step aims at or past it)
+    aimed_here[sorted_targets[ends_group]] = by_target[ends_group]
+    own = aimed_here[: size - 1] == steps
+    aimed_here[: size - 1][own] = previous[steps[own]]
+    origin = np.where(aimed_here >= 0, aimed_here, np.arange(size))
+    while True:  # follow each chain to the place whose own item it carries
+        further = origin[origin]
+        if np.array_equal(further, origin):
+            break
+        origin = further
+    order = np.empty(size, np.int64)
+    carried = np.where(previous >= 0, origin[np.maximum(previous, 0)], targets)
+    order[: size - 1] = np.where(targets != steps, carried, origin[: size - 1])
+    order[size - 1] = origin[size - 1]
+    return order
 
 
 def categorical(stream, logits, num_samples):

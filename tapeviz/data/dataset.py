@@ -230,8 +230,11 @@ class Dataset:
 
             def indices():
                 items = parent()
-                order = philox.buffer_shuffle(range(len(items)), buffer_size, next_stream())
-                order = np.fromiter(order, np.int64, count=len(items))
+                if buffer_size >= len(items):  # TF's buffer then holds them all: its draws are Fisher-Yates swaps
+                    order = philox.permutation(next_stream(), len(items))
+                else:
+                    order = philox.buffer_shuffle(range(len(items)), buffer_size, next_stream())
+                    order = np.fromiter(order, np.int64, count=len(items))
                 return items[order] if isinstance(items, np.ndarray) else [items[i] for i in order]
 
             return Dataset._indexed(self._source, indices, self._cardinality)
