@@ -45,14 +45,16 @@ __all__ = [
     "uniform",
 ]
 
-_global = {"generator": None, "keras_seeded": False}
+_global = {"generator": None, "seeded_with": None}  # seeded_with: tf.random's Random when Keras last seeded
 _KERAS_SEED_MOD = 2**31 - 2  # Keras's TF backend folds int64 seeds into int32 this way
 
 
 def make_default_seed():
     """A seed for a draw given none, as Keras's ``make_default_seed`` (see the module docstring)."""
-    source = None if _global["keras_seeded"] else _tf_random.global_seed_random()
-    return (source or _python_random).randint(1, int(1e9))
+    source = _tf_random.global_seed_random()  # restarted by each tf.random.set_seed
+    if source is None or source is _global["seeded_with"]:  # unseeded, or keras.utils.set_random_seed was last
+        source = _python_random
+    return source.randint(1, int(1e9))
 
 
 class SeedGenerator:
@@ -112,7 +114,7 @@ def global_seed_generator():
 def reset_global_seed_generator(seed):
     """Forget the global SeedGenerator, as ``keras.utils.set_random_seed``: the next one is made from Python's random."""
     _global["generator"] = None
-    _global["keras_seeded"] = True
+    _global["seeded_with"] = _tf_random.global_seed_random()  # after its tf.random.set_seed: Python's random rules
 
 
 def draw_seed(seed):

@@ -10,6 +10,7 @@ ulp is allowed: float64 normals, whose log/sin/cos are NumPy's, not glibc's).
 import numpy as np
 
 ULP1 = {"normal_float64", "stateless_float64", "generator_float64"}
+CLOSE = {"orthogonal"}  # a QR decomposition of TF's numbers: LAPACK's and Eigen's differ in the last bits
 
 
 def _arrays(values):
@@ -265,6 +266,43 @@ def keras_fit_order(tf):
     return _arrays(seen[-6:])  # tapeviz also calls the layer while it builds the model
 
 
+def keras_layers_after_set_random_seed(tf):
+    """Each layer draws its default seeds when it is made, in Keras's order, then its weights and noise."""
+    keras = tf.keras
+    keras.utils.set_random_seed(7)
+    layers = [
+        keras.layers.Conv2D(2, 3),
+        keras.layers.Embedding(5, 2),
+        keras.layers.SimpleRNN(2),
+        keras.layers.LSTM(2),
+        keras.layers.GRU(2),
+        keras.layers.Dropout(0.5),
+        keras.layers.GaussianNoise(0.3),
+        keras.layers.Dense(2),
+    ]
+    shapes = [(1, 4, 4, 1), (1, 3), (1, 3, 2), (1, 3, 2), (1, 3, 2), (2, 4), (2, 4), (1, 3)]
+    values = []
+    for layer, shape in zip(layers, shapes):
+        x = np.ones(shape, "float32") if layer.__class__.__name__ != "Embedding" else np.zeros(shape, "int32")
+        if layer.__class__.__name__ in ("Dropout", "GaussianNoise"):
+            values.append(layer(x, training=True))  # the noise (other outputs are arithmetic, not random)
+        else:
+            layer(x)
+        values += [w for w in layer.weights if not w.name.endswith("recurrent_kernel")]  # orthogonal: see below
+    return _arrays(values)
+
+
+def orthogonal(tf):
+    keras = tf.keras
+    keras.utils.set_random_seed(7)
+    cell = keras.layers.SimpleRNN(2)
+    cell(np.ones((1, 3, 2), "float32"))
+    return _arrays(
+        [keras.initializers.Orthogonal(seed=22)((3, 3)), keras.initializers.Orthogonal(seed=1)((2, 5))]
+        + [w for w in cell.weights if w.name.endswith("recurrent_kernel")]
+    )
+
+
 PROGRAMS = {
     fn.__name__: fn
     for fn in (
@@ -288,5 +326,7 @@ PROGRAMS = {
         nn_dropout,
         image_flips,
         keras_fit_order,
+        keras_layers_after_set_random_seed,
+        orthogonal,
     )
 }
