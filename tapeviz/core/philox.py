@@ -89,6 +89,18 @@ def blocks(stream, count, start=0):
 def blocks_at(stream, offsets):
     """The blocks at ``offsets`` (uint64 array, any shape) past the stream's counter: shape + (4,) uint32."""
     offsets = np.asarray(offsets, np.uint64)
+    flat = offsets.reshape(-1)
+    out = np.empty((flat.size, 4), np.uint32)
+    for start in range(0, flat.size, _CHUNK):  # chunks that stay in cache: several times faster than one pass
+        out[start : start + _CHUNK] = _rounds(stream, flat[start : start + _CHUNK])
+    return out.reshape(offsets.shape + (4,))
+
+
+_CHUNK = 1 << 15
+
+
+def _rounds(stream, offsets):
+    """Philox-4x32-10 of ``counter + offsets`` under the stream's key, vectorised over the offsets."""
     low = np.uint64(stream.counter & ((1 << 64) - 1)) + offsets  # wraps silently: the carry is found below
     carry = (low < offsets).astype(np.uint64)
     high = np.uint64(stream.counter >> 64) + carry
@@ -101,7 +113,7 @@ def blocks_at(stream, offsets):
         c = [(p1 >> shift) ^ c[1] ^ np.uint64(k0), p1 & mask, (p0 >> shift) ^ c[3] ^ np.uint64(k1), p0 & mask]
         if round_index < _ROUNDS - 1:
             k0, k1 = (k0 + _W0) & _MASK32, (k1 + _W1) & _MASK32
-    return np.stack(c, axis=-1).astype(np.uint32)
+    return np.stack(c, axis=-1)
 
 
 def key_counter_from_seed_pair(seed0, seed1):
@@ -184,13 +196,15 @@ def _box_muller32(words):
     ``log`` and ``sincos`` are glibc's float32 ones (``libm32``), as TF's
     kernel calls them, so the values are TF's bit for bit.
     """
-    u1 = np.maximum(_unit_float32(words[0::2]), np.float32(1.0e-7))
-    angle = (2.0 * np.pi * _unit_float32(words[1::2]).astype(np.float64)).astype(np.float32)
-    radius = np.sqrt(np.float32(-2.0) * libm32.logf(u1))
-    sin, cos = libm32.sincosf(angle)
     out = np.empty(words.shape[0], np.float32)
-    out[0::2] = sin * radius
-    out[1::2] = cos * radius
+    for start in range(0, words.shape[0], 2 * _CHUNK):  # in chunks that stay in cache
+        part = words[start : start + 2 * _CHUNK]
+        u1 = np.maximum(_unit_float32(part[0::2]), np.float32(1.0e-7))
+        angle = (2.0 * np.pi * _unit_float32(part[1::2]).astype(np.float64)).astype(np.float32)
+        radius = np.sqrt(np.float32(-2.0) * libm32.logf(u1))
+        sin, cos = libm32.sincosf(angle)
+        out[start : start + 2 * _CHUNK : 2] = sin * radius
+        out[start + 1 : start + 2 * _CHUNK : 2] = cos * radius
     return out
 
 
