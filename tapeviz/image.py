@@ -182,7 +182,8 @@ def _random_flip(image, seed, axis_from_end):
     flipped = _reverse(image, [axis])
     if image.ndim == 3:  # one coin for the image
         return flipped if float(_random.uniform([], seed=seed).numpy()) < 0.5 else image
-    coins = _random.uniform([_to_array(image).shape[0]], seed=seed).numpy() < 0.5  # one coin per image
+    # one coin per image; TF flips where round(u) is 1, i.e. u > 0.5 (a single image: where u < 0.5)
+    coins = _np.round(_random.uniform([_to_array(image).shape[0]], seed=seed).numpy()) == 1
     return _where(_as_tensor(coins.reshape(-1, 1, 1, 1)), flipped, image)
 
 

@@ -1,26 +1,37 @@
-"""``tf.random``: seeded random tensors.
+"""``tf.random``: seeded random tensors, with TensorFlow's own numbers.
 
-Seeds follow TF's two-level scheme. ``set_seed(s)`` fixes the global seed
-and restarts every sequence, so a program that sets it draws the same
-numbers on every run. An op's ``seed=`` picks its own sequence within that
-(TF's "operation seed"): with the same global seed, the n-th call with
-``seed=7`` always gives the same tensor. With neither seed, results differ
-from run to run.
+Seeds follow TF's rules (``random_seed.get_seed``), and the numbers come from
+TF's Philox kernels (``tapeviz.core.philox``), so a seeded program prints
+what it prints on TensorFlow:
 
-Values are drawn on the host by a NumPy ``Generator`` and then moved to the
-active backend. Random ops are not recorded: they have no inputs to
-differentiate.
+- ``set_seed(s)`` fixes the global seed, restarts the op-seed sequence (a
+  Python ``random.Random(s)``, as TF's eager context) and forgets every
+  kernel's position.
+- A random op gets two seeds: the global one and its op seed: ``seed=`` if
+  given, else the next number of that sequence. With only an op seed, the
+  global seed is TF's default, 87654321. With neither, the numbers differ
+  from run to run.
+- As in TF's eager mode, an op with the same seeds (and dtype) reuses its
+  kernel, whose stream moves on by 256 blocks per value drawn: the second
+  ``uniform([2], seed=1)`` gives new numbers, the same ones as in TF.
+
+Random ops are not recorded: they have no inputs to differentiate.
 """
+
+import random as _python_random
+import secrets
 
 import numpy as np
 
 from tapeviz import backend as _backend
 from tapeviz.core import dtypes as _dtypes
+from tapeviz.core import philox as _philox
 from tapeviz.core.random_generator import (
     Algorithm,
     Generator,
     get_global_generator,
     set_global_generator,
+    stateless_categorical,
     stateless_normal,
     stateless_truncated_normal,
     stateless_uniform,
@@ -34,6 +45,8 @@ from tapeviz.core.tracing import host_call as _host_call
 __all__ = [
     "set_seed",
     "get_global_seed",
+    "categorical",
+    "stateless_categorical",
     "uniform",
     "normal",
     "truncated_normal",
@@ -48,16 +61,17 @@ __all__ = [
 ]
 
 _DEFAULT_GLOBAL_SEED = 87654321  # what TF uses when only an op seed is given
+_MAXINT32 = 2**31 - 1  # TF folds seeds below this
 
 
 class _SeedState:
-    """The global seed and how many draws each sequence has made since it was set."""
+    """The global seed, the op-seed sequence it starts, and each kernel's position in its stream."""
 
     def __init__(self):
         self.seed = None
-        self.calls = 0  # draws without an op seed
-        self.per_op_seed = {}  # op seed -> draws with it
-        self.unseeded = None  # made on first use: numpy.random is slow to import
+        self.op_seeds = _python_random.Random()
+        self.kernels = {}  # (op, seeds, attrs) -> blocks its stream has used
+        self.defaults = None  # the Random behind global_seed_random()
 
 
 _state = _SeedState()
@@ -71,8 +85,18 @@ def set_seed(seed):
     if seed is not None:
         seed = _int_seed(seed, "set_seed")
     _state.seed = seed
-    _state.calls = 0
-    _state.per_op_seed = {}
+    _state.op_seeds = _python_random.Random(seed)
+    _state.kernels = {}
+    _state.defaults = None if seed is None else _python_random.Random(seed)
+
+
+def global_seed_random():
+    """A Python ``random.Random`` that ``set_seed`` restarts, or None when no global seed is set.
+
+    For seeds TF leaves to chance (Keras's default seeds): a tapeviz program
+    that sets the global seed then repeats itself run after run.
+    """
+    return _state.defaults
 
 
 def get_global_seed():
@@ -81,34 +105,65 @@ def get_global_seed():
 
 
 def _int_seed(seed, where):
+    if _is_tensor(seed):
+        seed = _backend.to_numpy(_to_array(seed))[()]
     try:
         value = int(seed)
     except (TypeError, ValueError):
         raise TypeError(f"{where}: the seed must be an integer, got {seed!r}.") from None
-    if value != seed or value < 0:
-        raise ValueError(f"{where}: the seed must be a non-negative integer, got {seed!r}.")
+    if isinstance(seed, (bool, np.bool_)):
+        raise TypeError(f"{where}: the seed must be an integer, got {seed!r}.")
+    if value != seed:
+        raise ValueError(f"{where}: the seed must be a whole number, got {seed!r}.")
     return value
 
 
-def generator(seed=None):
-    """The NumPy Generator for one random op, following TF's global/op seed rules.
-
-    Used by every op that draws numbers (here and ``tf.nn.dropout``).
-    """
-    if seed is None and _state.seed is None:
-        if _state.unseeded is None:
-            _state.unseeded = np.random.default_rng()
-        return _state.unseeded
-    base = _DEFAULT_GLOBAL_SEED if _state.seed is None else _state.seed
-    if seed is None:
-        key = [base, 0, _state.calls]
-        _state.calls += 1
+def get_seed(op_seed):
+    """The (global, op) seed pair a random op uses, by TF's ``random_seed.get_seed``; (None, None) unseeded."""
+    if _state.seed is not None:
+        if op_seed is None:
+            op_seed = _state.op_seeds.randint(0, _MAXINT32)  # the eager context's internal op seed
+        seeds = _state.seed % _MAXINT32, _int_seed(op_seed, "random op") % _MAXINT32
+    elif op_seed is not None:
+        seeds = _DEFAULT_GLOBAL_SEED, _int_seed(op_seed, "random op") % _MAXINT32
     else:
-        seed = _int_seed(seed, "random op")
-        count = _state.per_op_seed.get(seed, 0)
-        _state.per_op_seed[seed] = count + 1
-        key = [base, 1, seed, count]
-    return np.random.default_rng(key)
+        return None, None
+    return (0, _MAXINT32) if seeds == (0, 0) else seeds
+
+
+def kernel_stream(op, seed, values, attrs=(), multiplier=_philox.RESERVED_BLOCKS_PER_VALUE):
+    """The Philox stream one stateful random op draws from, moving its kernel on, as TF's eager kernels.
+
+    ``op`` is TF's op name, ``attrs`` the other attributes that key TF's kernel
+    cache (dtypes). The kernel reserves ``values * multiplier`` blocks.
+    """
+    seed1, seed2 = get_seed(seed)
+    if seed1 is None:  # TF seeds such a kernel from the operating system
+        return _philox.Philox(secrets.randbits(64), secrets.randbits(64) << 64)
+    key = (op, seed1, seed2, attrs)
+    used = _state.kernels.get(key, 0)
+    _state.kernels[key] = used + int(values) * multiplier
+    return _philox.Philox.from_seeds(seed1, seed2).skip(used)
+
+
+def traced_shuffle_order(size):
+    """The order ``tf.random.shuffle(tf.range(size))`` gives as the first random op of a traced function.
+
+    A graph's op seeds count from 0, and its kernel starts afresh with each
+    new iterator: Keras 3's ``fit(shuffle=True)`` on TensorFlow shuffles every
+    epoch this way, so with a global seed each epoch sees this order.
+    """
+    if _state.seed is None:
+        return np.random.default_rng().permutation(size)
+    seeds = (_state.seed % _MAXINT32, 0)
+    stream = _philox.Philox.from_seeds(*((0, _MAXINT32) if seeds == (0, 0) else seeds))
+    return _philox.permutation(stream, size) if size > 1 else np.arange(size)
+
+
+def generator(seed=None):
+    """A NumPy Generator for code that needs one (permutations outside TF's ops), keyed by a Philox draw."""
+    stream = kernel_stream("NumpyGenerator", seed, 1)
+    return np.random.default_rng(stream.first_block())
 
 
 def _shape(shape):
@@ -132,15 +187,19 @@ def _float_dtype(dtype, op):
     return dtype
 
 
-def _host(value):
-    """A scalar or array argument (minval, mean...) as a host NumPy value."""
+def _host(value, dtype):
+    """A scalar or array argument (minval, mean...) as a host NumPy value of ``dtype``, as TF converts it."""
     if _is_tensor(value):
-        return _backend.to_numpy(_to_array(value))
-    return np.asarray(value)
+        value = _backend.to_numpy(_to_array(value))
+    return np.asarray(value).astype(dtype.as_numpy_dtype)
 
 
 def _tensor(array, dtype):
     return _Tensor(_backend.asarray(np.asarray(array, dtype=dtype.as_numpy_dtype)))
+
+
+def _count(shape):
+    return int(np.prod(shape, dtype=np.int64))
 
 
 @_host_call("random.uniform")  # inside tf.function: new numbers on every call, as TF
@@ -152,20 +211,25 @@ def uniform(shape, minval=0, maxval=None, dtype=_dtypes.float32, seed=None, name
     """
     shape = _shape(shape)
     dtype = _dtypes.as_dtype(dtype)
-    rng = generator(seed)
+    n = _count(shape)
     if dtype.is_integer:
         if maxval is None:
             raise ValueError(f"Must specify maxval for integer dtype {dtype.name} in tf.random.uniform.")
-        low, high = _host(minval), _host(maxval)
+        low, high = _host(minval, dtype), _host(maxval, dtype)
         if np.any(low >= high):
             raise ValueError(f"tf.random.uniform needs minval < maxval, got minval={minval!r}, maxval={maxval!r}.")
-        return _tensor(rng.integers(low, high, size=shape), dtype)
+        stream = kernel_stream("RandomUniformInt", seed, n, (dtype.name,))
+        return _tensor(_philox.uniform_int(stream, n, low, high, dtype.as_numpy_dtype).reshape(shape), dtype)
     if not dtype.is_floating:
         raise TypeError(f"tf.random.uniform makes float or int tensors, not {dtype.name}.")
-    low, high = _host(minval), _host(1 if maxval is None else maxval)
-    work = np.float64 if dtype.name == "float64" else np.float32
-    unit = rng.random(shape, dtype=work)
-    return _tensor(low + (high - low) * unit, dtype)
+    minval_is_zero = isinstance(minval, int) and minval == 0  # TF skips the arithmetic for the plain [0, 1)
+    maxval_is_one = maxval is None or (isinstance(maxval, int) and maxval == 1)
+    stream = kernel_stream("RandomUniform", seed, n, (dtype.name,))
+    unit = _philox.uniform(stream, n, dtype.as_numpy_dtype).reshape(shape)
+    if minval_is_zero:
+        return _tensor(unit if maxval_is_one else unit * _host(maxval, dtype), dtype)
+    low, high = _host(minval, dtype), _host(1 if maxval is None else maxval, dtype)
+    return _tensor(unit * (high - low) + low, dtype)
 
 
 @_host_call("random.normal")  # inside tf.function: new numbers on every call, as TF
@@ -173,9 +237,9 @@ def normal(shape, mean=0.0, stddev=1.0, dtype=_dtypes.float32, seed=None, name=N
     """Values drawn from a normal distribution with ``mean`` and ``stddev``."""
     shape = _shape(shape)
     dtype = _float_dtype(dtype, "normal")
-    work = np.float64 if dtype.name == "float64" else np.float32
-    z = generator(seed).standard_normal(shape, dtype=work)
-    return _tensor(_host(mean) + _host(stddev) * z, dtype)
+    n = _count(shape)
+    z = _philox.normal(kernel_stream("RandomStandardNormal", seed, n, (dtype.name,)), n, dtype.as_numpy_dtype)
+    return _tensor(z.reshape(shape) * _host(stddev, dtype) + _host(mean, dtype), dtype)
 
 
 @_host_call("random.truncated_normal")  # inside tf.function: new numbers on every call, as TF
@@ -183,20 +247,34 @@ def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=_dtypes.float32, seed=No
     """Normal values, redrawn until within two standard deviations of the mean (as TF)."""
     shape = _shape(shape)
     dtype = _float_dtype(dtype, "truncated_normal")
-    rng = generator(seed)
-    z = rng.standard_normal(shape)
-    outside = np.abs(z) > 2.0
-    while outside.any():  # each redraw keeps ~95%: a handful of rounds at most
-        z[outside] = rng.standard_normal(int(outside.sum()))
-        outside = np.abs(z) > 2.0
-    return _tensor(_host(mean) + _host(stddev) * z, dtype)
+    n = _count(shape)
+    stream = kernel_stream("TruncatedNormal", seed, n, (dtype.name,))
+    z = _philox.truncated_normal(stream, n, dtype.as_numpy_dtype)
+    return _tensor(z.reshape(shape) * _host(stddev, dtype) + _host(mean, dtype), dtype)
 
 
 @_host_call("random.shuffle")  # inside tf.function: new numbers on every call, as TF
 def shuffle(value, seed=None, name=None):
-    """``value`` with its first dimension randomly permuted (not differentiable)."""
+    """``value`` with its first dimension randomly permuted, in TF's order (not differentiable)."""
     array = _backend.to_numpy(_to_array(_convert(value)))
     if array.ndim == 0:
         raise ValueError("tf.random.shuffle needs a tensor of rank >= 1, got a scalar.")
-    permuted = array[generator(seed).permutation(array.shape[0])]
-    return _Tensor(_backend.asarray(permuted))
+    size = array.shape[0]
+    if array.size <= 1 or size <= 1:
+        return _Tensor(_backend.asarray(array))
+    # TF reserves size - 1 words (in whole blocks) for its Fisher-Yates swaps
+    stream = kernel_stream("RandomShuffle", seed, -(-(size - 1) // 4), (str(array.dtype),), multiplier=1)
+    return _Tensor(_backend.asarray(array[_philox.permutation(stream, size)]))
+
+
+@_host_call("random.categorical")  # inside tf.function: new numbers on every call, as TF
+def categorical(logits, num_samples, dtype=None, seed=None, name=None):
+    """For each row of the 2-D ``logits``, ``num_samples`` class indices drawn from softmax(row) (int64)."""
+    logits = _backend.to_numpy(_to_array(_convert(logits)))
+    dtype = _dtypes.as_dtype(dtype or _dtypes.int64)
+    if logits.ndim != 2:
+        raise ValueError(f"logits should be a matrix, got shape {list(logits.shape)}")
+    rows, samples = logits.shape[0], int(num_samples)
+    # TF reserves two words per sample, samples rounded up to 4, per row, times 256
+    stream = kernel_stream("Multinomial", seed, rows * (-(-samples // 4) * 4) * 2, (str(logits.dtype), dtype.name))
+    return _tensor(_philox.categorical(stream, logits, samples), dtype)

@@ -1,8 +1,9 @@
 """keras.random: Keras 3's seed semantics, shapes and dtypes, and the distributions' statistics.
 
 The facts are Keras 3.15 / TF 2.21's, in tests/tf_reference/keras_random_facts.json
-(written by keras_random_reference.py). The values differ from TF's (NumPy's
-generators), so the distributions are checked by their statistics.
+(written by keras_random_reference.py). The values themselves are TF's and are
+compared in test_random_tf_values.py; here the distributions are checked by
+their statistics.
 """
 
 import json

@@ -8,10 +8,12 @@ value drawn (so ``skip(n)`` lands where ``normal([n])`` would), and a
 a Generator is not a ``tf.Module``. ``from_seed`` lays the seed out in the
 state as TF does, so ``g.state`` holds the same numbers as in TF.
 
-**Difference:** the numbers are NumPy's Philox-4x64 keyed by the state, not
-TF's Philox-4x32 kernels: the same seed gives the same numbers on every run,
-but not TF's numbers; ``alg='threefry'`` keeps TF's state layout but draws
-with Philox too.
+The numbers are TF's: a draw reads the stream the state names (Philox-4x32,
+key = the last word, counter = the words before it) with TF's distributions
+(``tapeviz.core.philox``), and the ``stateless_*`` ops scramble their seed
+into a stream as TF's do. **Differences:** ``alg='threefry'`` keeps TF's
+state layout but draws with Philox; ``binomial`` draws TF's distribution
+but not its numbers.
 """
 
 import enum
@@ -20,6 +22,7 @@ import numpy as np
 
 from tapeviz import backend as _backend
 from tapeviz.core import dtypes as _dtypes
+from tapeviz.core import philox as _philox
 from tapeviz.core.errors import InvalidArgumentError
 from tapeviz.core.tensor import Tensor as _Tensor
 from tapeviz.core.tensor import Variable as _Variable
@@ -35,6 +38,13 @@ __all__ = [
     "stateless_normal",
     "stateless_uniform",
     "stateless_truncated_normal",
+    "stateless_stream",
+    "stateless_categorical",
+    "draw_normal",
+    "draw_truncated_normal",
+    "draw_uniform",
+    "draw_uniform_int",
+    "draw_full_int",
 ]
 
 _COUNTER_STEP = 256  # TF moves the counter by 256 per value drawn
@@ -233,12 +243,15 @@ class Generator:
         new = [_signed((counter >> (64 * i)) & (_WORD - 1)) for i in range(size)] + [int(words[-1])]
         self._state_var.assign(np.asarray(new, np.int64))
 
-    def _numpy(self, values):
-        """A NumPy Generator at the current state, then the state moved past ``values`` values."""
-        key = int(self._words()[-1]) % _WORD
-        bits = np.random.Philox(counter=self._counter(), key=key + (self._alg.value << 64))
+    def _stream(self, values):
+        """The Philox stream at the current state, then the state moved past ``values`` values."""
+        stream = _philox.Philox(int(self._words()[-1]) % _WORD, self._counter())
         self._advance(values)
-        return np.random.Generator(bits)
+        return stream
+
+    def _numpy(self, values):
+        """A NumPy Generator keyed by the current stream (for binomial), then the state moved on."""
+        return np.random.Generator(np.random.Philox(key=self._stream(values).first_block()[:2]))
 
     def reset(self, state):
         """Set the state to ``state``."""
@@ -264,21 +277,14 @@ class Generator:
         """Values from a normal distribution with ``mean`` and ``stddev``."""
         dtype = _float_dtype(dtype, "normal")
         shape = _shape(shape)
-        z = self._numpy(np.prod(shape, dtype=np.int64)).standard_normal(shape, dtype=_work(dtype))
-        return _tensor(_host(mean) + _host(stddev) * z, dtype)
+        return draw_normal(self._stream(_count(shape)), shape, mean, stddev, dtype)
 
     @_host_call(stateful=True)
     def truncated_normal(self, shape, mean=0.0, stddev=1.0, dtype=_dtypes.float32, name=None):
         """Normal values redrawn until within two standard deviations of the mean."""
         dtype = _float_dtype(dtype, "truncated_normal")
         shape = _shape(shape)
-        rng = self._numpy(np.prod(shape, dtype=np.int64))
-        z = rng.standard_normal(shape)
-        outside = np.abs(z) > 2.0
-        while outside.any():  # each redraw keeps ~95%: a handful of rounds at most
-            z[outside] = rng.standard_normal(int(outside.sum()))
-            outside = np.abs(z) > 2.0
-        return _tensor(_host(mean) + _host(stddev) * z, dtype)
+        return draw_truncated_normal(self._stream(_count(shape)), shape, mean, stddev, dtype)
 
     @_host_call(stateful=True)
     def uniform(self, shape, minval=0, maxval=None, dtype=_dtypes.float32, name=None):
@@ -293,18 +299,13 @@ class Generator:
                     f"For integer dtype {dtype}, minval and maxval must be both `None` or both non-`None`; "
                     f"got minval={minval} and maxval={maxval}"
                 )
-            low, high = _host(minval), _host(maxval)
-            if np.any(low >= high):
-                raise InvalidArgumentError(f"Need minval < maxval, got {low} >= {high}")
-            rng = self._numpy(np.prod(shape, dtype=np.int64))
-            return _tensor(rng.integers(low, high, size=shape, dtype=np.int64), dtype)
+            _check_bounds(minval, maxval, dtype)  # before the draw: a refused draw does not move the stream
+            return draw_uniform_int(self._stream(_count(shape)), shape, minval, maxval, dtype)
         if not dtype.is_floating:
             raise TypeError(
                 f"Cannot convert 0 to EagerTensor of dtype {dtype.name}: Generator.uniform makes float or int tensors."
             )
-        low, high = _host(0 if minval is None else minval), _host(1 if maxval is None else maxval)
-        unit = self._numpy(np.prod(shape, dtype=np.int64)).random(shape, dtype=_work(dtype))
-        return _tensor(low + (high - low) * unit, dtype)
+        return draw_uniform(self._stream(_count(shape)), shape, minval, 1 if maxval is None else maxval, dtype)
 
     @_host_call(stateful=True)
     def uniform_full_int(self, shape, dtype=_dtypes.int64, name=None):
@@ -316,14 +317,8 @@ class Generator:
         return self._full_int(_shape(shape), _dtypes.as_dtype(dtype))
 
     def _full_int(self, shape, dtype):
-        if dtype.name not in ("int32", "int64"):
-            name = {"float32": "float", "float64": "double", "float16": "half"}.get(dtype.name, dtype.name)
-            raise InvalidArgumentError(
-                f"Value for attr 'dtype' of {name} is not in the list of allowed values: int32, int64, uint32, uint64"
-            )
-        info = np.iinfo(dtype.as_numpy_dtype)
-        rng = self._numpy(np.prod(shape, dtype=np.int64))
-        return _tensor(rng.integers(info.min, info.max, size=shape, dtype=dtype.as_numpy_dtype, endpoint=True), dtype)
+        _check_full_int(dtype)
+        return draw_full_int(self._stream(_count(shape)), shape, dtype)
 
     @_host_call(stateful=True)
     def binomial(self, shape, counts, probs, dtype=_dtypes.int32, name=None):
@@ -362,6 +357,62 @@ def _key_counter_state(key, counter, alg):
     return [int(c) for c in counter] + [int(key)]
 
 
+# -- the draws, shared by Generator and the stateless ops: TF's kernels, then TF's arithmetic in dtype --------
+
+
+def _count(shape):
+    return int(np.prod(shape, dtype=np.int64))
+
+
+def _as(value, dtype):
+    return _host(value).astype(dtype.as_numpy_dtype)
+
+
+def draw_normal(stream, shape, mean, stddev, dtype):
+    """``normal * stddev + mean`` from ``stream``, as TF's StatelessRandomNormalV2 and its wrapper."""
+    z = _philox.normal(stream, _count(shape), dtype.as_numpy_dtype).reshape(shape)
+    return _tensor(z * _as(stddev, dtype) + _as(mean, dtype), dtype)
+
+
+def draw_truncated_normal(stream, shape, mean, stddev, dtype):
+    """``truncated_normal * stddev + mean`` from ``stream``."""
+    z = _philox.truncated_normal(stream, _count(shape), dtype.as_numpy_dtype).reshape(shape)
+    return _tensor(z * _as(stddev, dtype) + _as(mean, dtype), dtype)
+
+
+def draw_uniform(stream, shape, minval, maxval, dtype):
+    """``unit * (maxval - minval) + minval`` from ``stream``, in ``dtype``."""
+    unit = _philox.uniform(stream, _count(shape), dtype.as_numpy_dtype).reshape(shape)
+    low, high = _as(minval, dtype), _as(maxval, dtype)
+    return _tensor(unit * (high - low) + low, dtype)
+
+
+def draw_uniform_int(stream, shape, minval, maxval, dtype):
+    """Integers in [minval, maxval) from ``stream`` (TF's ``minval + bits % range``)."""
+    low, high = _check_bounds(minval, maxval, dtype)
+    return _tensor(_philox.uniform_int(stream, _count(shape), low, high, dtype.as_numpy_dtype).reshape(shape), dtype)
+
+
+def draw_full_int(stream, shape, dtype):
+    """Integers over the whole range of int32/int64 (the raw random bits) from ``stream``."""
+    return _tensor(_philox.full_int(stream, _count(shape), dtype.as_numpy_dtype).reshape(shape), dtype)
+
+
+def _check_bounds(minval, maxval, dtype):
+    low, high = _as(minval, dtype), _as(maxval, dtype)
+    if np.any(low >= high):
+        raise InvalidArgumentError(f"Need minval < maxval, got {low} >= {high}")
+    return low, high
+
+
+def _check_full_int(dtype):
+    if dtype.name not in ("int32", "int64"):
+        name = {"float32": "float", "float64": "double", "float16": "half"}.get(dtype.name, dtype.name)
+        raise InvalidArgumentError(
+            f"Value for attr 'dtype' of {name} is not in the list of allowed values: int32, int64, uint32, uint64"
+        )
+
+
 class _Global:
     generator = None
 
@@ -383,8 +434,8 @@ def set_global_generator(generator):
 # -- the stateless ops: the same seed gives the same tensor, every call ------------------------------
 
 
-def _stateless_generator(seed, alg):
-    """A Generator at the state a stateless op's ``seed`` (shape [2], int32/int64) names; TF's errors otherwise."""
+def stateless_stream(seed, alg="auto_select"):
+    """The Philox stream a stateless op's ``seed`` (shape [2], int32/int64) names, scrambled as TF's; TF's errors."""
     _algorithm("auto_select" if alg is None else alg)
     if _is_tensor(seed):
         seed = _backend.to_numpy(_to_array(seed))
@@ -396,19 +447,21 @@ def _stateless_generator(seed, alg):
         )
     if array.shape != (2,):
         raise InvalidArgumentError(f"seed must have shape [2], not {list(array.shape)}")
-    return Generator(state=[0, int(array[1]), int(array[0])], alg=Algorithm.PHILOX)
+    return _philox.key_counter_from_seed_pair(int(array[0]), int(array[1]))
 
 
 @_host_call(name="random.stateless_normal")
 def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=_dtypes.float32, name=None, alg="auto_select"):
     """Normal values determined by ``seed`` alone (shape [2] ints): the same seed, the same tensor."""
-    return Generator.normal.host_function(_stateless_generator(seed, alg), shape, mean, stddev, dtype)
+    dtype = _float_dtype(dtype, "normal")
+    return draw_normal(stateless_stream(seed, alg), _shape(shape), mean, stddev, dtype)
 
 
 @_host_call(name="random.stateless_truncated_normal")
 def stateless_truncated_normal(shape, seed, mean=0.0, stddev=1.0, dtype=_dtypes.float32, name=None, alg="auto_select"):
     """Truncated normal values determined by ``seed`` alone."""
-    return Generator.truncated_normal.host_function(_stateless_generator(seed, alg), shape, mean, stddev, dtype)
+    dtype = _float_dtype(dtype, "truncated_normal")
+    return draw_truncated_normal(stateless_stream(seed, alg), _shape(shape), mean, stddev, dtype)
 
 
 @_host_call(name="random.stateless_uniform")
@@ -420,4 +473,23 @@ def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=_dtypes.float32,
             f"For integer `dtype` argument {dtype}, argument `minval` and `maxval` must be both None or not None. "
             f"Got `minval`={minval} and `maxval`={maxval}."
         )
-    return Generator.uniform.host_function(_stateless_generator(seed, alg), shape, minval, maxval, dtype)
+    stream = stateless_stream(seed, alg)
+    shape = _shape(shape)
+    if dtype.is_integer:
+        if minval is None:
+            _check_full_int(dtype)
+            return draw_full_int(stream, shape, dtype)
+        return draw_uniform_int(stream, shape, minval, maxval, dtype)
+    if not dtype.is_floating:
+        raise TypeError(f"tf.random.stateless_uniform makes float or int tensors, not {dtype.name}.")
+    return draw_uniform(stream, shape, minval, 1 if maxval is None else maxval, dtype)
+
+
+@_host_call(name="random.stateless_categorical")
+def stateless_categorical(logits, num_samples, seed, dtype=_dtypes.int64, name=None):
+    """Class indices drawn from softmax of each row of ``logits``, determined by ``seed`` alone."""
+    logits = _host(logits)
+    if logits.ndim != 2:
+        raise InvalidArgumentError(f"logits should be a matrix, got shape {list(logits.shape)}")
+    samples = _philox.categorical(stateless_stream(seed), logits, int(_host(num_samples)))
+    return _tensor(samples, _dtypes.as_dtype(dtype))

@@ -22,7 +22,7 @@ import numpy as np
 
 from tapeviz import backend as B
 from tapeviz import random as tf_random
-from tapeviz.core import nest
+from tapeviz.core import nest, philox
 from tapeviz.core.errors import OpError, OutOfRangeError
 from tapeviz.core.tensor import Tensor, Variable, convert_to_tensor, to_array
 from tapeviz.core.tensor_spec import TensorSpec
@@ -37,23 +37,24 @@ INFINITE = -1
 UNKNOWN = -2
 
 
-def _rng(seed):
-    """The shuffle's generator, seeded as tf.data seeds it.
+def _seed_streams(seed, reshuffle_each_iteration):
+    """A function giving each iteration's Philox stream, as tf.data seeds a shuffle.
 
-    With an op ``seed`` the order depends only on it and the global seed
-    (two datasets built with ``seed=3`` shuffle alike, as in TF: tf.data's
-    seeds carry no per-call counter); without one, tf.random's rules apply
-    (global seed set: a fresh but repeatable stream per shuffle; neither set:
-    a different order every run).
+    The shuffle takes its seeds by tf.random's rules when it is made (with a
+    global seed and no ``seed``: the next op seed). Reshuffling, TF draws two
+    words per iteration from a stream keyed by those seeds and keys the
+    iteration's stream with them; otherwise every iteration uses the seeds.
     """
-    if seed is None:
-        return tf_random.generator(None)
-    base = tf_random.get_global_seed()
-    return np.random.default_rng([_DEFAULT_GLOBAL_SEED if base is None else base, 2, int(seed)])
+    seed1, seed2 = tf_random.get_seed(seed)
+    if seed1 is None:  # unseeded: TF takes random seeds
+        seed1, seed2 = (int(w) for w in np.random.default_rng().integers(1, 2**63, size=2))
+    if not reshuffle_each_iteration:
+        return lambda: philox.Philox.from_seeds(seed1, seed2)
+    seeds = philox.words(philox.Philox.from_seeds(seed1, seed2), chunk=1)
+    return lambda: philox.Philox.from_seeds(next(seeds), next(seeds))
 
 
 _LOG = logging.getLogger("tapeviz.data")
-_DEFAULT_GLOBAL_SEED = 87654321  # TF's DEFAULT_GRAPH_SEED, used when only the op seed is set
 
 
 def _as_tensor(value):
@@ -226,22 +227,24 @@ class Dataset:
         buffer_size = int(buffer_size)
         if buffer_size <= 0:
             raise ValueError(f"buffer_size must be greater than zero, got {buffer_size}.")
-        rng = _rng(seed)
-        fixed_seed = int(rng.integers(2**31)) if not reshuffle_each_iteration else None
-
-        def epoch_rng():
-            return np.random.default_rng(fixed_seed) if fixed_seed is not None else rng
+        next_stream = _seed_streams(seed, reshuffle_each_iteration)
 
         if self._indices is not None:
             parent = self._indices
 
             def indices():
-                return _buffer_shuffle(parent(), buffer_size, epoch_rng())
+                items = parent()
+                if buffer_size >= len(items):  # TF's buffer then holds them all: its draws are Fisher-Yates swaps
+                    order = philox.permutation(next_stream(), len(items))
+                else:
+                    order = philox.buffer_shuffle(range(len(items)), buffer_size, next_stream())
+                    order = np.fromiter(order, np.int64, count=len(items))
+                return items[order] if isinstance(items, np.ndarray) else [items[i] for i in order]
 
             return Dataset._indexed(self._source, indices, self._cardinality)
 
         def make_iterator():
-            return _streaming_shuffle(iter(self), buffer_size, epoch_rng())
+            return philox.buffer_shuffle(iter(self), buffer_size, next_stream())
 
         return Dataset(make_iterator, self._cardinality)
 
@@ -700,25 +703,6 @@ def _pad_and_stack(elements, padded_shapes, padding_values):
     return nest.pack_sequence_as(first, out)
 
 
-def _streaming_shuffle(source, buffer_size, rng):
-    """``_buffer_shuffle`` over a stream (an infinite one too): the same draws, the same order."""
-    buffer = list(itertools.islice(source, buffer_size))
-    following = next(source, _END) if len(buffer) == buffer_size else _END
-    if following is _END:  # the whole dataset fit in the buffer: a uniform permutation
-        for i in rng.permutation(len(buffer)):
-            yield buffer[i]
-        return
-    for item in itertools.chain([following], source):
-        slot = int(rng.integers(len(buffer)))
-        yield buffer[slot]
-        buffer[slot] = item
-    while buffer:
-        slot = int(rng.integers(len(buffer)))
-        yield buffer[slot]
-        buffer[slot] = buffer[-1]
-        buffer.pop()
-
-
 class Iterator:
     """What ``iter(dataset)`` gives: ``next(it)`` raises StopIteration at the end, ``it.get_next()`` TF's error.
 
@@ -762,23 +746,3 @@ class Iterator:
         if wanted != self._taken and self._dataset is not None:
             self._elements = itertools.islice(iter(self._dataset._make_iterator()), wanted, None)
             self._taken = wanted
-
-
-def _buffer_shuffle(items, buffer_size, rng):
-    """TF's shuffle: fill a buffer, then repeatedly emit a random buffer slot and refill it."""
-    n = len(items)
-    if buffer_size >= n:
-        order = rng.permutation(n)
-        return items[order] if isinstance(items, np.ndarray) else [items[i] for i in order]
-    buffer = list(items[:buffer_size])
-    out = []
-    for item in items[buffer_size:]:
-        slot = int(rng.integers(len(buffer)))
-        out.append(buffer[slot])
-        buffer[slot] = item
-    while buffer:
-        slot = int(rng.integers(len(buffer)))
-        out.append(buffer[slot])
-        buffer[slot] = buffer[-1]
-        buffer.pop()
-    return np.asarray(out) if isinstance(items, np.ndarray) else out

@@ -355,8 +355,8 @@ def make_csv_dataset(
         return features, label
 
     dataset = records
+    if shuffle:  # shuffle, then repeat, as TF: each epoch is a whole permutation
+        dataset = dataset.shuffle(shuffle_buffer_size, seed=shuffle_seed)
     if num_epochs != 1:
         dataset = dataset.repeat(num_epochs)
-    if shuffle:
-        dataset = dataset.shuffle(shuffle_buffer_size, seed=shuffle_seed)
     return dataset.batch(batch_size).map(to_features)

@@ -2,10 +2,12 @@
 
 By name (``'glorot_uniform'``, ``'zeros'``, ``'he_normal'``...) or as objects
 (``Constant(0.5)``, ``GlorotUniform(seed=1)``). Keras's formulas and
-defaults. A seeded initializer gives the same values on every call (as in
-Keras 3); an unseeded one draws from ``tf.random``, so ``tf.random.set_seed``
-makes a whole model's initial weights reproducible. (The random numbers are
-NumPy's, so they differ from TF's own: only the distributions match.)
+defaults, and Keras 3's numbers on TensorFlow: a random initializer draws
+through ``keras.random`` with its seed (an int: the same values on every
+call; a ``SeedGenerator``: new ones). An initializer made without a seed
+takes ``keras.random.make_default_seed()`` when it is made, as Keras's: after
+``keras.utils.set_random_seed`` a model gets Keras's weights, and after only
+``tf.random.set_seed`` the same weights on every run.
 """
 
 import math
@@ -13,7 +15,6 @@ import math
 import numpy as np
 
 from tapeviz import backend as B
-from tapeviz import random as tf_random
 from tapeviz.core.dtypes import as_dtype
 from tapeviz.core.records import RecordsInit
 from tapeviz.core.tensor import Tensor
@@ -43,20 +44,29 @@ __all__ = [
 _TRUNCATED_STDDEV = 0.87962566103423978
 
 
-def _rng(seed):
-    if seed is not None:
-        return np.random.default_rng(seed)
-    make = getattr(tf_random, "generator", None)
-    return make() if make is not None else np.random.default_rng()
+def _seed(seed):
+    """An initializer's seed as Keras keeps it: an int or SeedGenerator; None becomes a default seed now."""
+    from tapeviz.keras import random as keras_random
+
+    if seed is None:
+        return keras_random.make_default_seed()
+    if isinstance(seed, keras_random.SeedGenerator) or (
+        isinstance(seed, (int, np.integer)) and not isinstance(seed, bool)
+    ):
+        return seed
+    raise ValueError(
+        f"`seed` argument should be an instance of `keras.random.SeedGenerator()` or an integer. Received: seed={seed}"
+    )
 
 
-def _truncated(rng, shape):
-    z = rng.standard_normal(shape)
-    outside = np.abs(z) > 2.0
-    while outside.any():
-        z[outside] = rng.standard_normal(int(outside.sum()))
-        outside = np.abs(z) > 2.0
-    return z
+def _float(dtype):
+    return as_dtype(dtype or "float32").name
+
+
+def _random():
+    from tapeviz.keras import random as keras_random
+
+    return keras_random
 
 
 def compute_fans(shape):
@@ -116,30 +126,33 @@ class RandomUniform(Initializer):
     """Uniform on [minval, maxval): Keras's default range is [-0.05, 0.05)."""
 
     def __init__(self, minval=-0.05, maxval=0.05, seed=None):
-        self.minval, self.maxval, self.seed = minval, maxval, seed
+        self.minval, self.maxval = minval, maxval
+        self._init_seed, self.seed = seed, _seed(seed)
 
     def __call__(self, shape, dtype=None):
-        return self._finish(_rng(self.seed).uniform(self.minval, self.maxval, size=shape), dtype)
+        return _random().uniform(shape, self.minval, self.maxval, dtype=_float(dtype), seed=self.seed)
 
 
 class RandomNormal(Initializer):
     """Normal with ``mean`` and ``stddev`` (0 and 0.05 by default)."""
 
     def __init__(self, mean=0.0, stddev=0.05, seed=None):
-        self.mean, self.stddev, self.seed = mean, stddev, seed
+        self.mean, self.stddev = mean, stddev
+        self._init_seed, self.seed = seed, _seed(seed)
 
     def __call__(self, shape, dtype=None):
-        return self._finish(self.mean + self.stddev * _rng(self.seed).standard_normal(shape), dtype)
+        return _random().normal(shape, self.mean, self.stddev, dtype=_float(dtype), seed=self.seed)
 
 
 class TruncatedNormal(Initializer):
     """Normal redrawn outside two standard deviations (0 and 0.05 by default)."""
 
     def __init__(self, mean=0.0, stddev=0.05, seed=None):
-        self.mean, self.stddev, self.seed = mean, stddev, seed
+        self.mean, self.stddev = mean, stddev
+        self._init_seed, self.seed = seed, _seed(seed)
 
     def __call__(self, shape, dtype=None):
-        return self._finish(self.mean + self.stddev * _truncated(_rng(self.seed), shape), dtype)
+        return _random().truncated_normal(shape, self.mean, self.stddev, dtype=_float(dtype), seed=self.seed)
 
 
 class VarianceScaling(Initializer):
@@ -153,24 +166,24 @@ class VarianceScaling(Initializer):
             raise ValueError(f"Invalid `mode` argument: {mode!r}; use 'fan_in', 'fan_out' or 'fan_avg'.")
         if distribution not in ("truncated_normal", "untruncated_normal", "uniform", "normal"):
             raise ValueError(f"Invalid `distribution` argument: {distribution!r}.")
-        self.scale, self.mode, self.distribution, self.seed = scale, mode, distribution, seed
+        self.scale, self.mode, self.distribution = scale, mode, distribution
+        self._init_seed, self.seed = seed, _seed(seed)
 
     def __call__(self, shape, dtype=None):
         fan_in, fan_out = compute_fans(shape)
         n = {"fan_in": fan_in, "fan_out": fan_out, "fan_avg": (fan_in + fan_out) / 2.0}[self.mode]
         variance = self.scale / max(1.0, n)
-        rng = _rng(self.seed)
+        dtype = _float(dtype)
         if self.distribution in ("truncated_normal", "normal"):
-            values = math.sqrt(variance) / _TRUNCATED_STDDEV * _truncated(rng, shape)
-        elif self.distribution == "untruncated_normal":
-            values = math.sqrt(variance) * rng.standard_normal(shape)
-        else:
-            limit = math.sqrt(3.0 * variance)
-            values = rng.uniform(-limit, limit, size=shape)
-        return self._finish(values, dtype)
+            stddev = math.sqrt(variance) / _TRUNCATED_STDDEV
+            return _random().truncated_normal(shape, 0.0, stddev, dtype=dtype, seed=self.seed)
+        if self.distribution == "untruncated_normal":
+            return _random().normal(shape, 0.0, math.sqrt(variance), dtype=dtype, seed=self.seed)
+        limit = math.sqrt(3.0 * variance)
+        return _random().uniform(shape, -limit, limit, dtype=dtype, seed=self.seed)
 
     def get_config(self):
-        return {"scale": self.scale, "mode": self.mode, "distribution": self.distribution, "seed": self.seed}
+        return {"scale": self.scale, "mode": self.mode, "distribution": self.distribution, "seed": self._init_seed}
 
 
 class GlorotUniform(VarianceScaling):
@@ -224,7 +237,8 @@ class Orthogonal(Initializer):
     """
 
     def __init__(self, gain=1.0, seed=None):
-        self.gain, self.seed = gain, seed
+        self.gain = gain
+        self._init_seed, self.seed = seed, _seed(seed)
 
     def __call__(self, shape, dtype=None):
         shape = tuple(shape)
@@ -234,7 +248,7 @@ class Orthogonal(Initializer):
             )
         rows, cols = int(np.prod(shape[:-1])), shape[-1]
         flat = (max(rows, cols), min(rows, cols))
-        a = _rng(self.seed).standard_normal(flat)
+        a = _random().normal(flat, seed=self.seed, dtype=_float(dtype)).numpy()
         q, r = np.linalg.qr(a)
         q = q * np.sign(np.diag(r))
         if rows < cols:
@@ -242,7 +256,7 @@ class Orthogonal(Initializer):
         return self._finish(self.gain * q.reshape(shape), dtype)
 
     def get_config(self):
-        return {"gain": self.gain, "seed": self.seed}
+        return {"gain": self.gain, "seed": self._init_seed}
 
 
 class Identity(Initializer):

@@ -3,15 +3,29 @@
 Keras 3's rules: an int ``seed`` is stateless (the same seed gives the same
 values on every call); a ``SeedGenerator`` advances its state on each draw;
 ``seed=None`` draws from a global SeedGenerator, which
-``keras.utils.set_random_seed`` resets. The streams are NumPy's (PCG64 keyed
-by the seed state), so the values differ from Keras's TensorFlow ones; the
-distributions, shapes, dtypes and seed semantics are Keras's.
+``keras.utils.set_random_seed`` resets. As Keras 3 on TensorFlow, a draw
+turns its seed into a pair of int32 (``[seed, 0]``, or the generator's
+state, each modulo 2**31 - 2) and calls TF's stateless op with it, so
+``normal``, ``uniform``, ``truncated_normal``, ``randint``, ``categorical``,
+``dropout`` and ``shuffle`` give Keras's numbers. ``gamma``, ``binomial``
+and ``beta`` draw Keras's distributions from the same seed, but not its
+numbers.
+
+Default seeds (``SeedGenerator()``, an initializer without ``seed``) come
+from Python's ``random``, as Keras's ``make_default_seed``. Where only
+``tf.random.set_seed`` was called (TF's Keras leaves these to chance), they
+come from a sequence that ``tf.random.set_seed`` restarts, so a seeded
+tapeviz program builds the same model on every run.
 """
 
 import random as _python_random
 
 import numpy as np
 
+from tapeviz import random as _tf_random
+from tapeviz.core import philox as _philox
+from tapeviz.core import random_generator as _draws
+from tapeviz.core.dtypes import as_dtype as _as_dtype
 from tapeviz.core.primitives import array as _pa
 from tapeviz.core.scopes import name_scope as _name_scope
 from tapeviz.core.tensor import constant as _constant
@@ -31,7 +45,16 @@ __all__ = [
     "uniform",
 ]
 
-_global = {"generator": None}
+_global = {"generator": None, "seeded_with": None}  # seeded_with: tf.random's Random when Keras last seeded
+_KERAS_SEED_MOD = 2**31 - 2  # Keras's TF backend folds int64 seeds into int32 this way
+
+
+def make_default_seed():
+    """A seed for a draw given none, as Keras's ``make_default_seed`` (see the module docstring)."""
+    source = _tf_random.global_seed_random()  # restarted by each tf.random.set_seed
+    if source is None or source is _global["seeded_with"]:  # unseeded, or keras.utils.set_random_seed was last
+        source = _python_random
+    return source.randint(1, int(1e9))
 
 
 class SeedGenerator:
@@ -52,7 +75,7 @@ class SeedGenerator:
         self.name = name
         self._initial_seed = seed
         if seed is None:
-            seed = _python_random.randint(1, int(1e9))
+            seed = make_default_seed()
         if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool):
             raise ValueError(f"Argument `seed` must be an integer. Received: seed={seed}")
         from tapeviz.keras.variables import Variable
@@ -89,16 +112,17 @@ def global_seed_generator():
 
 
 def reset_global_seed_generator(seed):
-    """A new global SeedGenerator seeded with ``seed`` (``keras.utils.set_random_seed`` calls this)."""
-    _global["generator"] = SeedGenerator(seed)
+    """Forget the global SeedGenerator, as ``keras.utils.set_random_seed``: the next one is made from Python's random."""
+    _global["generator"] = None
+    _global["seeded_with"] = _tf_random.global_seed_random()  # after its tf.random.set_seed: Python's random rules
 
 
-def _rng(seed):
-    """The NumPy generator for one draw, by Keras's seed rules."""
+def draw_seed(seed):
+    """The int32 seed pair a draw passes to TF's stateless ops, by Keras's rules (its state moves on)."""
     if isinstance(seed, SeedGenerator):
         state = seed.next().numpy()
     elif isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
-        state = np.array([int(seed) & 0xFFFFFFFF, 0])
+        state = np.array([int(seed), 0], np.int64)
     elif seed is None:
         state = global_seed_generator().next(ordered=False).numpy()
     else:
@@ -106,7 +130,16 @@ def _rng(seed):
             "Argument `seed` must be either an integer or an instance of `SeedGenerator`. "
             f"Received: seed={seed} (of type {type(seed)})"
         )
-    return np.random.default_rng([int(s) & 0xFFFFFFFF for s in state])
+    return np.mod(np.asarray(state, np.int64), _KERAS_SEED_MOD).astype(np.int32)
+
+
+def _stream(seed):
+    return _draws.stateless_stream(draw_seed(seed))
+
+
+def _rng(seed):
+    """A NumPy generator keyed by the draw's Philox stream (for the draws TF makes by other kernels)."""
+    return np.random.Generator(np.random.Philox(key=_stream(seed).first_block()[:2]))
 
 
 def _shape(shape):
@@ -121,6 +154,9 @@ def _float(dtype):
 
 
 def _host(value):
+    """A bound or moment as a host value; Python numbers stay exact (TF casts them to the draw's dtype)."""
+    if isinstance(value, (int, float, np.number)):
+        return value
     from tapeviz.keras.ops.core import convert_to_numpy
 
     return convert_to_numpy(value)
@@ -128,48 +164,40 @@ def _host(value):
 
 def normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
     """Values from a normal distribution with ``mean`` and ``stddev`` (float32 unless ``dtype``)."""
-    values = _rng(seed).normal(_host(mean), _host(stddev), _shape(shape))
-    return _constant(values, dtype=_float(dtype))
+    dtype = _as_dtype(_float(dtype))
+    return _draws.draw_normal(_stream(seed), _shape(shape), _host(mean), _host(stddev), dtype)
 
 
 def uniform(shape, minval=0.0, maxval=1.0, dtype=None, seed=None):
     """Values drawn uniformly from [minval, maxval) (float32 unless ``dtype``)."""
-    name = _float(dtype)
-    values = _rng(seed).uniform(_host(minval), _host(maxval), _shape(shape))
-    return _constant(
-        np.minimum(values.astype(name), np.nextafter(np.asarray(_host(maxval), name), -np.inf)), dtype=name
-    )
+    dtype = _as_dtype(_float(dtype))
+    # Keras's TF backend passes tf.cast(bound, dtype): a Python float becomes a float32 tensor first
+    low, high = (np.float32(v) if isinstance(v, float) else _host(v) for v in (minval, maxval))
+    return _draws.draw_uniform(_stream(seed), _shape(shape), low, high, dtype)
 
 
 def randint(shape, minval, maxval, dtype="int32", seed=None):
     """Integers drawn uniformly from [minval, maxval) (int32 unless ``dtype``)."""
     name = standardize_dtype(dtype)
-    values = _rng(seed).integers(int(_host(minval)), int(_host(maxval)), _shape(shape))
-    return _constant(values, dtype=name)
+    work = _as_dtype(name if name in ("int32", "int64") else "int64")
+    values = _draws.draw_uniform_int(_stream(seed), _shape(shape), _host(minval), _host(maxval), work)
+    return _constant(values.numpy(), dtype=name)
 
 
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
     """Normal values, redrawn until within two standard deviations of the mean."""
-    rng = _rng(seed)
-    size = int(np.prod(_shape(shape)))
-    values = rng.standard_normal(size)
-    outside = np.abs(values) > 2
-    while outside.any():
-        values[outside] = rng.standard_normal(int(outside.sum()))
-        outside = np.abs(values) > 2
-    values = values.reshape(_shape(shape)) * _host(stddev) + _host(mean)
-    return _constant(values, dtype=_float(dtype))
+    dtype = _as_dtype(_float(dtype))
+    return _draws.draw_truncated_normal(_stream(seed), _shape(shape), _host(mean), _host(stddev), dtype)
 
 
 def categorical(logits, num_samples, dtype="int32", seed=None):
-    """For each row of the 2-D ``logits``, ``num_samples`` class indices drawn from softmax(row)."""
-    logits = np.asarray(_host(logits), np.float64)
+    """For each row of the 2-D ``logits``, ``num_samples`` class indices drawn from softmax(row), as TF's op."""
+    logits = np.asarray(_host(logits))
     if logits.ndim != 2:
         raise ValueError(
             f"`logits` should be a 2-D tensor with shape [batch_size, num_classes]. Received: logits={logits.shape}"
         )
-    gumbel = -np.log(-np.log(_rng(seed).uniform(1e-20, 1.0, (logits.shape[0], num_samples, logits.shape[1]))))
-    samples = np.argmax(logits[:, None, :] + gumbel, axis=-1)
+    samples = _philox.categorical(_stream(seed), logits, int(num_samples))
     return _constant(samples, dtype=standardize_dtype(dtype))
 
 
@@ -210,7 +238,8 @@ def dropout(inputs, rate, noise_shape=None, seed=None):
             if noise_shape is None
             else tuple(x.shape[i] if n is None else n for i, n in enumerate(noise_shape))
         )
-        keep = _rng(seed).uniform(size=shape) >= rate
+        noise = _draws.draw_uniform(_stream(seed), shape, 0, 1, x.dtype).numpy()  # TF's stateless_dropout noise
+        keep = noise >= np.asarray(rate, x.dtype.as_numpy_dtype)
         scale = _constant((keep / (1.0 - rate)).astype(x.dtype.as_numpy_dtype))
         return x * scale
 
@@ -219,5 +248,6 @@ def shuffle(x, axis=0, seed=None):
     """``x`` with its entries along ``axis`` randomly permuted (differentiable: a gather)."""
     with _name_scope("shuffle"):
         x = tensor(x)
-        order = _rng(seed).permutation(x.shape[axis]).astype(np.int32)
+        keys = _draws.draw_uniform(_stream(seed), (x.shape[axis],), 0, 1, _as_dtype("float32")).numpy()
+        order = np.argsort(keys, kind="stable").astype(np.int32)  # Keras sorts uniform keys
         return _pa.gather(x, _constant(order), axis=axis % len(x.shape))

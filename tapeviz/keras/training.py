@@ -288,8 +288,8 @@ class Trainer:
             )
         batch_size = batch_size or 32
         order = np.arange(n)
-        if shuffle:
-            order = getattr(tf_random, "generator", np.random.default_rng)().permutation(n)
+        if shuffle:  # Keras's TF backend: tf.random.shuffle in its dataset's map, seeded (global seed, 0)
+            order = tf_random.traced_shuffle_order(n)
 
         def generate():
             for start in range(0, n, batch_size):

@@ -2,11 +2,11 @@
 
 import numpy as np
 
-from tapeviz import nn as tf_nn
 from tapeviz.core.primitives.array import gather, reshape
 from tapeviz.core.primitives.linalg import matmul
 from tapeviz.core.primitives.math import cast
 from tapeviz.keras import activations, initializers
+from tapeviz.keras import random as keras_random
 from tapeviz.keras.layers.base import InputSpec, KerasTensor, Layer
 
 __all__ = ["Dense", "Flatten", "Dropout", "Activation", "Embedding", "Reshape", "InputLayer", "Input"]
@@ -137,10 +137,12 @@ class Dropout(Layer):
                 f"Invalid value received for argument `rate`. Expected a float value between 0 and 1. Received: rate={rate}"
             )
         self.rate, self.noise_shape, self.seed = rate, noise_shape, seed
+        if rate > 0:  # as Keras: made now, so an unseeded one takes its default seed in Keras's order
+            self.seed_generator = keras_random.SeedGenerator(seed)
 
     def call(self, inputs, training=None):
         if training and self.rate > 0:
-            return tf_nn.dropout(inputs, rate=self.rate, noise_shape=self.noise_shape, seed=self.seed)
+            return keras_random.dropout(inputs, self.rate, noise_shape=self.noise_shape, seed=self.seed_generator)
         return inputs
 
 

@@ -9,12 +9,12 @@ GRU gates z, r, h with ``reset_after=True``; recurrent kernels initialized
 Keras's outputs.
 """
 
-from tapeviz import nn
 from tapeviz.core.primitives.array import expand_dims, split, stack, unstack, zeros
 from tapeviz.core.primitives.linalg import matmul
 from tapeviz.core.primitives.math import cast
 from tapeviz.core.scopes import name_scope
 from tapeviz.keras import activations, initializers
+from tapeviz.keras import random as keras_random
 from tapeviz.keras.layers.base import InputSpec, Layer, own_path
 
 __all__ = ["RNN", "SimpleRNNCell", "LSTMCell", "GRUCell", "SimpleRNN", "LSTM", "GRU"]
@@ -44,15 +44,21 @@ class _Cell(Layer):
         self.units = units
         self.activation = activations.get(activation)
         self.use_bias = use_bias
+        # Keras makes these in this order, each taking a default seed from Python's random when given none
+        if self.seed_generator_first:
+            self.seed_generator = keras_random.SeedGenerator(seed)
         self.kernel_initializer = initializers.get(kernel_initializer)
         self.recurrent_initializer = initializers.get(recurrent_initializer)
         self.bias_initializer = initializers.get(bias_initializer)
+        if not self.seed_generator_first:
+            self.seed_generator = keras_random.SeedGenerator(seed)
         self.dropout = min(1.0, max(0.0, dropout))
         self.recurrent_dropout = min(1.0, max(0.0, recurrent_dropout))
         self.seed = seed
         self._masks = None  # (input mask, recurrent mask) for the sequence being run
 
     state_count = 1
+    seed_generator_first = False  # SimpleRNNCell makes its SeedGenerator before its initializers
 
     @property
     def state_size(self):
@@ -75,7 +81,7 @@ class _Cell(Layer):
         def mask(like, rate):
             if not training or rate == 0:
                 return None
-            return nn.dropout(like * 0 + 1, rate=rate, seed=self.seed)
+            return keras_random.dropout(like * 0 + 1, rate, seed=self.seed_generator)
 
         self._masks = (mask(first_step, self.dropout), mask(state, self.recurrent_dropout))
 
@@ -99,6 +105,8 @@ class _Cell(Layer):
 
 class SimpleRNNCell(_Cell):
     """``h = activation(x @ kernel + bias + h_prev @ recurrent_kernel)``."""
+
+    seed_generator_first = True
 
     def build(self, input_shape):
         self._kernels(input_shape[-1], 1)

@@ -118,7 +118,8 @@ class GaussianNoise(Layer):
     def __init__(self, stddev, seed=None, **kwargs):
         super().__init__(**kwargs)
         self.stddev, self.seed = stddev, seed
-        self.seed_generator = keras_random.SeedGenerator(seed)
+        if stddev > 0:  # as Keras: only then does it take a (default) seed
+            self.seed_generator = keras_random.SeedGenerator(seed)
 
     def call(self, inputs, training=False):
         if training and self.stddev > 0:
@@ -140,7 +141,8 @@ class GaussianDropout(Layer):
                 f"Invalid value received for argument `rate`. Expected a float value between 0 and 1. Received: rate={rate}"
             )
         self.rate, self.seed = rate, seed
-        self.seed_generator = keras_random.SeedGenerator(seed)
+        if rate > 0:  # as Keras: only then does it take a (default) seed
+            self.seed_generator = keras_random.SeedGenerator(seed)
 
     def call(self, inputs, training=False):
         if training and 0 < self.rate < 1:
@@ -163,7 +165,8 @@ class _SpatialDropout(Layer):
                 f"Invalid value received for argument `rate`. Expected a float value between 0 and 1. Received: rate={rate}"
             )
         self.rate, self.seed = rate, seed
-        self.seed_generator = keras_random.SeedGenerator(seed)
+        if rate > 0:  # as Keras's Dropout, which it extends
+            self.seed_generator = keras_random.SeedGenerator(seed)
 
     def call(self, inputs, training=False):
         if not training or self.rate == 0:
