@@ -135,7 +135,9 @@ def test_nbgrader_autogrades_the_lessons_with_its_own_gradebook(tmp_path):
     release = home / "release" / LESSON / f"{LESSON}.ipynb"
     released = "".join("".join(c["source"]) for c in _cells(release))
     assert course.BEGIN not in released and course.END not in released
-    assert not [name for name in EXERCISES if name.startswith("02.") and _solution(name) in released], "solution left in"
+    assert not [name for name in EXERCISES if name.startswith("02.") and _solution(name) in released], (
+        "solution left in"
+    )
 
     submissions = {
         "right": _fill(release, {name: _solution(name) for name in EXERCISES if name.startswith("02.")}),

@@ -36,7 +36,9 @@ def _parser():
     parser.add_argument(
         "--no-browser", action="store_true", help="only copy the lessons; do not start JupyterLab (print how to)"
     )
-    parser.add_argument("--list", action="store_true", help="list the lessons and their state in the folder; copy nothing")
+    parser.add_argument(
+        "--list", action="store_true", help="list the lessons and their state in the folder; copy nothing"
+    )
     return parser
 
 

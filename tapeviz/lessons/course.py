@@ -29,7 +29,7 @@ STUB = "answer = ...  # YOUR ANSWER HERE"
 _CHECK = re.compile(r'^lessons\.check\("([^"]+)", answer\)\s*$')
 _PLACEHOLDER = re.compile(r"^answer = \.\.\.\s*(?:#\s*(?P<comment>.*))?$")
 
-CONFIG = f'''\
+CONFIG = f"""\
 # nbgrader settings for the tapeviz lessons (written by `python -m tapeviz.lessons nbgrader`).
 c = get_config()  # noqa: F821 (nbgrader defines it)
 c.CourseDirectory.course_id = "tapeviz"
@@ -37,7 +37,7 @@ c.CourseDirectory.course_id = "tapeviz"
 c.ClearSolutions.code_stub = {{"python": {STUB!r}}}
 # A lesson runs in seconds; a loaded server needs more than nbgrader's 30 s for the digits lesson's training.
 c.Execute.timeout = 300
-'''
+"""
 
 
 def grade_id(exercise):
