@@ -52,3 +52,22 @@ def test_three_students_run_lesson_one_on_a_real_hub(tmp_path):
         assert copied == sorted(p.name for p in hub_load.LESSON.parent.glob("[0-9][0-9]_*.ipynb"))
     assert len(memory["server"]) == len(STUDENTS) and len(memory["kernel"]) == len(STUDENTS)
     assert hub.process.returncode is not None, "the hub stopped"
+
+
+DEPLOY = Path(__file__).resolve().parents[1] / "deploy"
+BLAS_NAMES = ["OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"]
+
+
+def test_the_kubernetes_values_and_image_give_each_student_the_lessons_and_one_blas_thread():
+    yaml = pytest.importorskip("yaml", reason="PyYAML is not installed (Jupyter brings it)")
+    values = yaml.safe_load((DEPLOY / "kubernetes" / "values.yaml").read_text())
+    single = values["singleuser"]
+    command = single["lifecycleHooks"]["postStart"]["exec"]["command"]
+    assert command[:3] == ["python", "-m", "tapeviz.lessons"] and "--no-browser" in command
+    assert single["defaultUrl"].endswith("/tapeviz-lessons/01_first_gradient.ipynb")
+    assert command[3] == "/home/jovyan/tapeviz-lessons"
+    assert {k: single["extraEnv"][k] for k in BLAS_NAMES} == dict.fromkeys(BLAS_NAMES, "1")
+    docker = (DEPLOY / "kubernetes" / "Dockerfile").read_text()
+    assert "[lessons]" in docker and all(f"{k}=1" in docker for k in BLAS_NAMES)
+    hub = (DEPLOY / "jupyterhub" / "jupyterhub_config.py").read_text()
+    assert single["defaultUrl"] in hub and all(k in hub for k in BLAS_NAMES)
