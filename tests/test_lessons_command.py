@@ -48,7 +48,7 @@ def test_an_untouched_copy_of_an_older_version_is_replaced(tmp_path):
     old = tmp_path / LESSONS[1].name
     old.write_text('{"cells": [], "version": "older"}')  # as an older tapeviz wrote it, per the manifest
     manifest = json.loads((tmp_path / library.MANIFEST).read_text())
-    manifest["written"][old.name] = library._digest(old.read_bytes())
+    manifest["written"][old.name] = library.digest(old.read_bytes())
     (tmp_path / library.MANIFEST).write_text(json.dumps(manifest))
     done = dict(library.copy(tmp_path))
     assert done[old.name] == "updated" and old.read_bytes() == LESSONS[1].read_bytes()
@@ -79,10 +79,9 @@ def test_list_shows_each_lesson_and_copies_nothing(tmp_path, capsys):
 
 
 def test_without_jupyterlab_it_says_what_to_install(tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr(command.shutil, "which", lambda name: None)
-    monkeypatch.setattr(command, "_has_module", lambda name: False)
+    monkeypatch.setattr(command, "jupyterlab_installed", lambda: False)
     assert command.main([str(tmp_path)]) == 1
-    assert "pip install 'tapeviz[lessons]'" in capsys.readouterr().err
+    assert "pip install jupyterlab" in capsys.readouterr().err
     assert len(list(tmp_path.glob("*.ipynb"))) == 12  # copied all the same
 
 

@@ -10,7 +10,6 @@ A notebook you edited is never overwritten (the command says which it kept).
 """
 
 import argparse
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -55,7 +54,7 @@ def _course_parser():
 
 
 def list_lessons(folder):
-    written = library._read_manifest(folder) if folder.is_dir() else {}
+    written = library.read_manifest(folder) if folder.is_dir() else {}
     for path in library.lessons():
         where = library.state(folder, path, written) if folder.is_dir() else "missing"
         label = {"missing": "not copied", "current": "copied", "outdated": "older copy", "edited": "edited by you"}
@@ -78,20 +77,20 @@ def copy_lessons(folder, update):
 
 def open_lab(folder):
     """Start JupyterLab in ``folder`` (blocks until it stops); a clear message when it is not installed."""
-    if shutil.which("jupyter-lab") is None and not _has_module("jupyterlab"):
+    if not jupyterlab_installed():
         print(
-            "JupyterLab is not installed here: pip install 'tapeviz[lessons]' (or open the notebooks in any "
-            f"Jupyter): the lessons are in {folder}",
+            "JupyterLab is not installed here: pip install jupyterlab (tapeviz's [lessons] extra brings it), or "
+            f"open the notebooks in any Jupyter: the lessons are in {folder}",
             file=sys.stderr,
         )
         return 1
     return subprocess.call([sys.executable, "-m", "jupyterlab", str(folder)])
 
 
-def _has_module(name):
+def jupyterlab_installed():
     import importlib.util
 
-    return importlib.util.find_spec(name) is not None
+    return importlib.util.find_spec("jupyterlab") is not None
 
 
 def main(argv=None):

@@ -53,11 +53,11 @@ def title(path):
     return Path(path).stem
 
 
-def _digest(data):
+def digest(data):
     return hashlib.sha256(data).hexdigest()
 
 
-def _read_manifest(folder):
+def read_manifest(folder):
     """{name: digest} of what tapeviz wrote here; a missing or unreadable manifest is empty (nothing is trusted)."""
     try:
         data = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
@@ -88,8 +88,8 @@ def state(folder, source, written=None):
     have, new = target.read_bytes(), source.read_bytes()
     if have == new:
         return "current"
-    written = _read_manifest(folder) if written is None else written
-    if written.get(source.name) == _digest(have):
+    written = read_manifest(folder) if written is None else written
+    if written.get(source.name) == digest(have):
         return "outdated"  # as tapeviz wrote it, from an older version: safe to replace
     return "edited"
 
@@ -102,7 +102,7 @@ def copy(folder, update=False):
     """
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    written = _read_manifest(folder)
+    written = read_manifest(folder)
     done = []
     for source in lessons():
         data = source.read_bytes()
@@ -117,7 +117,7 @@ def copy(folder, update=False):
             continue
         if found != "current":
             write_bytes(target, data)
-        written[source.name] = _digest(data)
+        written[source.name] = digest(data)
         done.append((source.name, {"missing": "written", "outdated": "updated", "current": "unchanged"}[found]))
     _write_manifest(folder, written)
     return done
