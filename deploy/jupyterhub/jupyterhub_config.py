@@ -8,8 +8,9 @@ Students log in at http://SERVER:8000 and land in JupyterLab with ~/tapeviz-less
 copied there when their server starts, and a notebook a student edited is never overwritten (a new
 tapeviz puts its version beside it as NAME.new.ipynb).
 
-As written it is a trial setup: DummyAuthenticator lets in anyone who knows TAPEVIZ_HUB_PASSWORD
-(every name is a new user), and each server runs as the hub's own Unix user, its home in
+As written it is a trial setup: anyone who knows TAPEVIZ_HUB_PASSWORD gets in (every name is a new
+user; without the variable, DummyAuthenticator lets in anyone), and each server runs as the hub's own
+Unix user, its home in
 /tmp/tapeviz-hub/<name> (SimpleLocalProcessSpawner). For a real class, with one Unix account per
 student, uncomment the two PAM lines below and run the hub as root: LocalProcessSpawner then starts each
 server as its student, in the student's home. tests/test_jupyterhub.py runs this file (on 127.0.0.1).
@@ -24,10 +25,16 @@ c = get_config()  # noqa: F821 (JupyterHub defines it)
 
 c.JupyterHub.bind_url = os.environ.get("TAPEVIZ_HUB_URL", "http://:8000")
 
-# Who may log in.
-c.JupyterHub.authenticator_class = "dummy"
-c.DummyAuthenticator.password = os.environ.get("TAPEVIZ_HUB_PASSWORD", "")  # empty: anyone, any password
+# Who may log in: with TAPEVIZ_HUB_PASSWORD (8+ characters), any name with that password (and the
+# teacher, an admin, with TAPEVIZ_HUB_ADMIN_PASSWORD, 32+); without it, any name and any password.
 c.Authenticator.admin_users = {"teacher"}
+if os.environ.get("TAPEVIZ_HUB_PASSWORD"):
+    c.JupyterHub.authenticator_class = "shared-password"
+    c.SharedPasswordAuthenticator.user_password = os.environ["TAPEVIZ_HUB_PASSWORD"]
+    c.SharedPasswordAuthenticator.admin_password = os.environ.get("TAPEVIZ_HUB_ADMIN_PASSWORD", "")
+    c.Authenticator.allow_all = True
+else:
+    c.JupyterHub.authenticator_class = "dummy"  # a trial, on a machine only you can reach
 # c.JupyterHub.authenticator_class = "pam"            # one Unix account per student
 # c.JupyterHub.spawner_class = "localprocess"
 
