@@ -76,6 +76,15 @@ def test_a_course_with_lessons_is_not_replaced_without_force(tmp_path):
     assert written[0].read_text() != "the teacher's edit"
 
 
+def test_the_command_refuses_a_second_course_in_the_same_folder(tmp_path, capsys):
+    from tapeviz.lessons import command
+
+    assert command.main(["nbgrader", str(tmp_path), "--points", "3"]) == 0
+    assert "12 source assignments" in capsys.readouterr().out
+    assert command.main(["nbgrader", str(tmp_path)]) == 1
+    assert "--force" in capsys.readouterr().err
+
+
 def test_an_exercise_cell_without_one_placeholder_is_refused():
     cell = {"cell_type": "code", "source": 'answer = 3\nlessons.check("01.cube", answer)', "metadata": {}}
     with pytest.raises(ValueError, match="one `answer = ...` line"):

@@ -99,7 +99,11 @@ def main(argv=None):
         from tapeviz.lessons import course
 
         options = _course_parser().parse_args(argv[1:])
-        written = course.write(options.course, points=options.points, force=options.force)
+        try:
+            written = course.write(options.course, points=options.points, force=options.force)
+        except FileExistsError as refused:
+            print(refused, file=sys.stderr)
+            return 1
         print(f"nbgrader course in {options.course}: {len(written)} source assignments")
         for path in written:
             print(f"  {path.relative_to(options.course)}")
