@@ -107,7 +107,7 @@ def main(argv=None):
         print(f"nbgrader course in {options.course}: {len(written)} source assignments")
         for path in written:
             print(f"  {path.relative_to(options.course)}")
-        print(f"Next: cd {options.course} && nbgrader generate_assignment --all (see docs/teaching.md)")
+        print(f"Next: cd {options.course} && nbgrader generate_assignment '*' (every lesson; see docs/teaching.md)")
         return 0
     options = _parser().parse_args(argv)
     folder = (options.folder or library.default_folder()).resolve()
