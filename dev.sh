@@ -118,6 +118,21 @@ ensure_chromium() {
         || warn "Chromium is not installed: the browser tests will be skipped (Debian/Ubuntu: sudo apt-get install chromium)."
 }
 
+# --- configurable-http-proxy, for the JupyterHub test (tests/test_jupyterhub.py) ---
+# JupyterHub's proxy is an npm package: installed into .venv/node_modules when npm is there
+# (a few seconds, once); without npm the test is skipped, saying why.
+ensure_http_proxy() {
+    command -v configurable-http-proxy >/dev/null 2>&1 && return 0
+    [ -x "$VENV/node_modules/.bin/configurable-http-proxy" ] && return 0
+    if command -v npm >/dev/null 2>&1; then
+        log "installing configurable-http-proxy (npm) into .venv/node_modules for the JupyterHub test..."
+        npm install --prefix "$VENV" --no-audit --no-fund --silent configurable-http-proxy >/dev/null \
+            || warn "npm install configurable-http-proxy failed: the JupyterHub test will be skipped."
+    else
+        warn "npm not found: the JupyterHub test will be skipped (install Node.js and npm to run it)."
+    fi
+}
+
 # --- venv support -------------------------------------------------------------
 venv_supported() {
     # Debian/Ubuntu split venv/ensurepip into python3-venv; without it
@@ -197,6 +212,7 @@ case "$cmd" in
     test)
         setup
         ensure_chromium
+        ensure_http_proxy
         # The test command: tests/ and every lesson notebook (nbval runs each
         # notebook and compares the outputs of cells tagged nbval-check-output).
         # Paths given on the command line replace the default "tests notebooks".

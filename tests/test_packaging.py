@@ -90,7 +90,16 @@ def test_pyproject_metadata_and_extras():
     expected = {
         "viz": {"graphviz-pure", "ipywidgets", "pillow"},
         "lessons": {"tapeviz[viz]", "jupyterlab", "scikit-learn"},
-        "test": {"tapeviz[lessons]", "pytest", "hypothesis", "nbval", "pytest-xdist"},
+        "test": {
+            "tapeviz[lessons]",
+            "pytest",
+            "hypothesis",
+            "nbval",
+            "pytest-xdist",
+            "build",
+            "nbgrader",
+            "jupyterhub",
+        },
         "docs": {"sphinx", "myst-nb", "furo"},
         "gpu": {"cupy-cuda12x"},
     }
@@ -99,6 +108,8 @@ def test_pyproject_metadata_and_extras():
         assert names <= extras[extra], f"extra [{extra}] lacks {sorted(names - extras[extra])}"
     assert "ipywidgets>=8" in project["optional-dependencies"]["viz"]
     assert "jupyterlab>=4" in project["optional-dependencies"]["lessons"]
+
+    assert project["scripts"] == {"tapeviz-lessons": "tapeviz.lessons.command:main"}
 
     ini = pyproject["tool"]["pytest"]["ini_options"]
     assert ini["testpaths"] == ["tests"]
