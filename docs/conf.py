@@ -162,7 +162,24 @@ api_modules = [
     ("tapeviz.keras.initializers", "tapeviz.keras.initializers", "Initializers."),
     ("tapeviz.keras.activations", "tapeviz.keras.activations", "Activations."),
     ("tapeviz.keras.callbacks", "tapeviz.keras.callbacks", "Callbacks."),
-    ("tapeviz.keras.datasets", "tapeviz.keras.datasets", "Real data sets shipped by installed packages."),
+    (
+        "tapeviz.keras.datasets",
+        "tapeviz.keras.datasets",
+        "Keras 3's data sets, read from the files Keras caches (never downloaded), and scikit-learn's digits.",
+    ),
+    *(
+        (f"tapeviz.keras.datasets.{name}", f"tapeviz.keras.datasets.{name}", f"``tf.keras.datasets.{name}``.")
+        for name in (
+            "mnist",
+            "fashion_mnist",
+            "cifar10",
+            "cifar100",
+            "imdb",
+            "reuters",
+            "boston_housing",
+            "california_housing",
+        )
+    ),
     ("tapeviz.keras.saving", "tapeviz.keras.saving", "``tf.keras.saving``: the ``.keras`` file format."),
     ("tapeviz.keras.utils", "tapeviz.keras.utils", "``tf.keras.utils``."),
     ("tapeviz.events", "tapeviz.events (the hook bus)", "Listen to what tapes record and sweep: see :doc:`../hooks`."),

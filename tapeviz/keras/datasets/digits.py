@@ -1,53 +1,14 @@
-"""``tf.keras.datasets``: real data sets, never downloaded: the handwritten digits bundled with scikit-learn.
+"""``keras.datasets.load_digits()``: the handwritten digits bundled with scikit-learn, never downloaded.
 
 ``load_digits()`` returns ``((x_train, y_train), (x_test, y_test))`` like
 ``tf.keras.datasets.mnist.load_data()``: 1,797 8x8 grey images of the digits
 0-9 (scikit-learn ships them inside its package; nothing is fetched from
 the network). scikit-learn is imported only when this is called.
-
-``mnist.load_data()`` reads the file Keras caches (``~/.keras/datasets/mnist.npz``,
-or ``$KERAS_HOME/datasets``) when it is there, as Keras does before it would
-download; tapeviz itself never downloads, so without the file it says where
-to put it.
 """
-
-import os
 
 import numpy as np
 
-__all__ = ["load_digits", "mnist"]
-
-
-class _KerasCachedDataset:
-    """``keras.datasets.<name>``: ``load_data()`` from Keras's cached ``.npz`` file (read as data, no pickle)."""
-
-    def __init__(self, name, filename):
-        self._name, self._filename = name, filename
-
-    def load_data(self, path=None):
-        """``((x_train, y_train), (x_test, y_test))`` from the cached file (or ``path``), as Keras returns them."""
-        path = self._find(path or self._filename)
-        with np.load(path, allow_pickle=False) as data:
-            return (data["x_train"], data["y_train"]), (data["x_test"], data["y_test"])
-
-    def _find(self, path):
-        if os.path.isabs(path) or os.path.exists(path):
-            candidates = [path]
-        else:
-            home = os.environ.get("KERAS_HOME") or os.path.join(os.path.expanduser("~"), ".keras")
-            candidates = [os.path.join(home, "datasets", path)]
-        for candidate in candidates:
-            if os.path.isfile(candidate):
-                return candidate
-        raise FileNotFoundError(
-            f"keras.datasets.{self._name}.load_data() downloads {self._filename}, and tapeviz never downloads. "
-            f"Put Keras's {self._filename} at {candidates[0]} (Keras leaves it there after one load_data()), "
-            "or use tapeviz.keras.datasets.load_digits(): handwritten digits bundled with scikit-learn."
-        )
-
-
-#: ``tf.keras.datasets.mnist``: ``mnist.load_data()`` reads Keras's cached ``mnist.npz`` (never downloads).
-mnist = _KerasCachedDataset("mnist", "mnist.npz")
+__all__ = ["load_digits"]
 
 
 def _sklearn_digits():

@@ -1,0 +1,22 @@
+"""``keras.datasets.mnist``: Keras's cached ``mnist.npz``, read as data (no pickle); never downloaded."""
+
+import numpy as np
+
+from tapeviz.keras.datasets.cache import ORIGIN, find
+
+__all__ = ["load_data"]
+
+
+def load_data(path="mnist.npz"):
+    """The MNIST digits: ``((x_train, y_train), (x_test, y_test))``, as Keras 3 returns them.
+
+    ``x_*`` are ``uint8`` images ``(60000, 28, 28)`` and ``(10000, 28, 28)``,
+    ``y_*`` ``uint8`` labels 0-9. Read from ``path`` (an existing file, or a
+    name in Keras's cache folder ``~/.keras/datasets``, or ``$KERAS_HOME/datasets``).
+    Without the file: ``FileNotFoundError`` saying where to put it
+    (or use :func:`tapeviz.keras.datasets.load_digits`, scikit-learn's bundled digits).
+    """
+    hint = " Or use tapeviz.keras.datasets.load_digits(): handwritten digits bundled with scikit-learn."
+    found = find("mnist.load_data", ["mnist.npz"], ORIGIN + "mnist.npz", path=path, hint=hint)
+    with np.load(found, allow_pickle=False) as data:
+        return (data["x_train"], data["y_train"]), (data["x_test"], data["y_test"])
