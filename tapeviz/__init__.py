@@ -14,7 +14,8 @@ names but are not part of the face (see docs/architecture.md).
 # The order of these imports is kept by hand: a later star import wins a shared name.
 
 from tapeviz import core as _core  # noqa: F401  (registers primitives and rules)
-from tapeviz import autodiff, backend, config, image, linalg, math, nn, random
+from tapeviz import autodiff, backend, config, dtypes, image, linalg, math, nn, random
+from tapeviz.dtypes import saturate_cast  # noqa: F401
 from tapeviz.config import device  # noqa: F401
 from tapeviz.core import errors, events, nest
 from tapeviz.core.dtypes import (  # noqa: F401
@@ -33,6 +34,9 @@ from tapeviz.core.dtypes import (  # noqa: F401
     int32,
     int64,
     uint8,
+    uint16,
+    uint32,
+    uint64,
 )
 from tapeviz.core.primitives.array import *  # noqa: F401,F403
 from tapeviz.array_ops import *  # noqa: F401,F403

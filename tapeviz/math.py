@@ -60,6 +60,7 @@ from tapeviz.core.primitives.math import (  # noqa: F401
     negative,
     not_equal,
     pow,
+    realdiv,
     reciprocal,
     reduce_all,
     reduce_any,

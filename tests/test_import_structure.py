@@ -126,7 +126,16 @@ FLOORS = {
     "tapeviz.backend": 0,
     "tapeviz.core": 1,
     **dict.fromkeys(
-        ["tapeviz.math", "tapeviz.nn", "tapeviz.linalg", "tapeviz.random", "tapeviz.image", "tapeviz.config"], 2
+        [
+            "tapeviz.math",
+            "tapeviz.nn",
+            "tapeviz.linalg",
+            "tapeviz.random",
+            "tapeviz.image",
+            "tapeviz.config",
+            "tapeviz.dtypes",
+        ],
+        2,
     ),
     **dict.fromkeys(["tapeviz.autodiff", "tapeviz.data", "tapeviz.array_ops", "tapeviz.ragged", "tapeviz.sparse"], 2),
     "tapeviz.keras": 3,

@@ -137,10 +137,10 @@ class _HoldsArray:
         return _math.multiply(other, self)
 
     def __truediv__(self, other):
-        return _math.truediv(self, other)
+        return _math.true_divide_operator(self, other)
 
     def __rtruediv__(self, other):
-        return _math.truediv(other, self)
+        return _math.true_divide_operator(other, self)
 
     def __floordiv__(self, other):
         return _math.floordiv(self, other)
@@ -740,14 +740,34 @@ def _python_array(value):
         raise ValueError("Can't convert non-rectangular Python sequence to Tensor.") from None
 
 
+# The dtypes TF converts a Python bool to (not int8, int16, uint8/16/32 or complex64: TypeError there).
+_TAKES_PYTHON_BOOLS = frozenset(
+    np.dtype(code).type for code in ("bool", "int32", "int64", "uint64", "float16", "float32", "float64", "complex128")
+)
+
+
+def _check_python_kind(value, target, dtype):
+    """TF's refusals when a Python value is converted to ``dtype``: a bool to most integer
+    dtypes, a number to bool."""
+    kind = _python_array(value).dtype.kind
+    if (kind == "b" and target not in _TAKES_PYTHON_BOOLS) or (kind in "iufc" and target is np.bool_):
+        name = dtypes.as_dtype(dtype).name
+        raise TypeError(
+            f"Cannot convert {value!r} to EagerTensor of dtype {name}. Convert it yourself first, "
+            f"e.g. tf.cast(tf.constant({value!r}), tf.{name})."
+        )
+
+
 def _new_array(value, dtype, dtype_hint):
     xp = backend.xp
     from_numpy = isinstance(value, np.generic) or backend.is_array(value)
     if dtype is not None:
         target = dtypes.as_dtype(dtype).as_numpy_dtype
         kind = type(value)
-        if (kind is float and not issubclass(target, np.integer)) or kind is int:
+        if target is not np.bool_ and ((kind is float and not issubclass(target, np.integer)) or kind is int):
             return xp.array(value, dtype=target)  # a Python number, the commonest literal (`x * 2.0`): no checks due
+        if not from_numpy:
+            _check_python_kind(value, target, dtype)
         if not from_numpy and issubclass(target, np.integer) and _python_array(value).dtype.kind == "f":
             # TF never turns a Python float into an integer tensor, not even 2.0:
             # int32 tensor + 2.0 is an error, not a silent int32 result.
@@ -887,4 +907,4 @@ from tapeviz.core.primitives import math as _math  # noqa: E402
 Tensor.__add__ = _math.add
 Tensor.__sub__ = _math.subtract
 Tensor.__mul__ = _math.multiply
-Tensor.__truediv__ = _math.truediv
+Tensor.__truediv__ = _math.true_divide_operator

@@ -22,8 +22,8 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import keras  # noqa: E402
-import numpy as np  # noqa: E402
 import keras_datasets_cases  # noqa: E402
+import numpy as np  # noqa: E402
 from keras.src.datasets import (  # noqa: E402
     boston_housing,
     california_housing,

@@ -1,7 +1,5 @@
 """``keras.datasets.cifar100``: Keras's cached CIFAR-100 pickles, read as data; never downloaded."""
 
-import numpy as np
-
 from tapeviz.keras.datasets.cifar import load_batches
 
 __all__ = ["load_data"]
