@@ -208,6 +208,35 @@ floormod = binary(
 )
 
 
+def _truncated_quotient(x, y):
+    if x.dtype.kind in "iu":  # C's division: towards zero (NumPy's // floors)
+        q = x // y
+        return q + ((x % y != 0) & ((x < 0) != (y < 0))).astype(q.dtype)
+    return B.xp.trunc(x / y)
+
+
+truncatediv = binary(
+    "truncatediv",
+    "TruncateDiv",
+    _refusing(
+        _integer_safe(_truncated_quotient), "TruncateDiv", {"b": InvalidArgumentError, "c": InvalidArgumentError}
+    ),
+    "x / y rounded towards zero (C's integer division; -7 / 2 is -3). Not differentiable, as in TF.",
+    differentiable=False,
+)
+truncatemod = binary(
+    "truncatemod",
+    "TruncateMod",
+    _refusing(
+        _integer_safe(lambda x, y: B.xp.fmod(x, y)),
+        "TruncateMod",
+        {"b": InvalidArgumentError, "c": InvalidArgumentError},
+    ),
+    "The remainder of truncatediv, the sign of x (C's %). TF registers no gradient for it: a gradient through "
+    "it raises LookupError, as in TF.",
+)
+
+
 @defgrad(floormod, "d(x%y)/dx = 1,  d(x%y)/dy = -floor(x/y)", local=elementwise("1", "-floor(x/y)"))
 def _floormod_rule(op, needs, g):
     x, y = op.inputs
