@@ -1,20 +1,25 @@
 """TF's ops that repeat, rotate, reverse or mask along an axis: ``repeat``, ``roll``, ``reverse_sequence``,
 ``sequence_mask``, ``unique``.
 
-Each is a gather with indices computed from the (known) sizes, so values and
-gradients are the gather's: a repeated entry gets the sum of its copies'
-gradients, a rolled or reversed one its own, as in TF.
+Each is composed of tapeviz ops with indices computed from the (known)
+sizes, the way TF composes it, so values and gradients agree with TF's: a
+repeated entry gets the sum of its copies' gradients, a rolled or reversed
+one its own, and the gradient at the input is a dense tensor, as TF's.
 """
 
 import numpy as _np
 
+from tapeviz.array_ops import boolean_mask as _boolean_mask
 from tapeviz.core import dtypes as _dtypes
 from tapeviz.core.errors import InvalidArgumentError as _InvalidArgumentError
 from tapeviz.core.ops import as_tensor as _as_tensor
+from tapeviz.core.primitives.array import concat as _concat
 from tapeviz.core.primitives.array import expand_dims as _expand_dims
 from tapeviz.core.primitives.array import gather as _gather
 from tapeviz.core.primitives.array import range as _range
 from tapeviz.core.primitives.array import reshape as _reshape
+from tapeviz.core.primitives.array import tile as _tile
+from tapeviz.core.primitives.array import transpose as _transpose
 from tapeviz.core.primitives.math import cast as _cast
 from tapeviz.core.primitives.math import less as _less
 from tapeviz.core.primitives.math import reduce_max as _reduce_max
@@ -43,6 +48,9 @@ def repeat(input, repeats, axis=None, name=None):  # noqa: A002 - TF's name
     """Each entry of ``input`` ``repeats`` times along ``axis`` (flattened first when ``axis`` is None), as ``tf.repeat``.
 
     ``repeats`` is one count for every entry or one per entry of that axis.
+    Written as TF writes it (a tile of a new axis, then a mask of the copies
+    each entry keeps), so the gradient is TF's: each entry gets the sum of its
+    copies' gradients.
 
     Example:
         >>> import tapeviz as tf
@@ -56,21 +64,39 @@ def repeat(input, repeats, axis=None, name=None):  # noqa: A002 - TF's name
         if axis is None:
             x, axis = _reshape(x, [-1]), 0
         axis = _axis(int(axis), x.ndim, "Repeat")
-        size = x.shape[axis]
+        shape = list(x.shape)
         counts = _ints(repeats, "repeats").reshape(-1)
-        if counts.size not in (1, size):
+        if counts.size not in (1, shape[axis]):
             raise _InvalidArgumentError(
-                f"repeats has {counts.size} counts for an axis of size {size}: give one count, or one per entry "
-                "[Op:Repeat]",
+                f"repeats has {counts.size} counts for an axis of size {shape[axis]}: give one count, or one per "
+                "entry [Op:Repeat]",
                 "Repeat",
             )
         if (counts < 0).any():
             raise _InvalidArgumentError("repeats must be >= 0 [Op:Repeat]", "Repeat")
-        return _gather(x, _np.repeat(_np.arange(size, dtype=_np.int64), counts), axis=axis)
+        most = int(counts.max()) if counts.size else 0
+        multiples = [1] * (x.ndim + 1)
+        multiples[axis + 1] = most
+        tiled = _tile(_expand_dims(x, axis + 1), multiples)  # every entry `most` times
+        if counts.size == 1:
+            return _reshape(tiled, [*shape[:axis], -1, *shape[axis + 1 :]])
+        keep = _np.arange(most)[None, :] < counts[:, None]  # entry i keeps its first counts[i] copies
+        moved = _moveaxis(tiled, axis, 0)  # [entries, copies, ...]
+        kept = _boolean_mask(moved, keep)
+        return _moveaxis(kept, 0, axis)
+
+
+def _moveaxis(x, source, destination):
+    order = list(range(x.ndim))
+    order.insert(destination, order.pop(source))
+    return x if order == sorted(order) else _transpose(x, order)
 
 
 def roll(input, shift, axis, name=None):  # noqa: A002 - TF's name
     """``input`` rotated by ``shift`` places along ``axis`` (lists: each pair in turn), as ``tf.roll``.
+
+    Two slices put back in the other order, so the gradient is the upstream
+    rolled back, as TF's.
 
     Example:
         >>> import tapeviz as tf
@@ -90,8 +116,11 @@ def roll(input, shift, axis, name=None):  # noqa: A002 - TF's name
             total[ax] = total.get(ax, 0) + step
         for ax, step in total.items():
             size = x.shape[ax]
-            if size:
-                x = _gather(x, (_np.arange(size) - step) % size, axis=ax)
+            cut = (size - step % size) % size if size else 0
+            if cut:
+                head = (slice(None),) * ax + (slice(cut, None),)
+                tail = (slice(None),) * ax + (slice(None, cut),)
+                x = _concat([x[head], x[tail]], axis=ax)
         return x
 
 
@@ -118,7 +147,7 @@ def reverse_sequence(input, seq_lengths, seq_axis=None, batch_axis=0, name=None)
         length = lengths[row]
         source = _np.where(step < length, length - 1 - step, step)
         flat = _np.ravel_multi_index(tuple(source if d == seq_axis else position[d] for d in range(x.ndim)), x.shape)
-        return _reshape(_gather(_reshape(x, [-1]), flat.reshape(-1)), x.shape)
+        return _reshape(_gather(_reshape(x, [-1]), flat.reshape(-1)), x.shape)  # (the reshape keeps it dense)
 
 
 def sequence_mask(lengths, maxlen=None, dtype=_dtypes.bool, name=None):
