@@ -17,6 +17,7 @@ from tapeviz import core as _core  # noqa: F401  (registers primitives and rules
 from tapeviz import autodiff, backend, config, dtypes, image, linalg, math, nn, random
 from tapeviz.dtypes import saturate_cast  # noqa: F401
 from tapeviz.core.variable_policies import AggregationMethod, VariableAggregation, VariableSynchronization  # noqa: F401
+from tapeviz.assertions import Assert, assert_equal, assert_greater, assert_less, assert_rank  # noqa: F401
 from tapeviz.gradient_ops import grad_pass_through, hessians, no_gradient, recompute_grad  # noqa: F401
 from tapeviz.histogram_ops import histogram_fixed_width, histogram_fixed_width_bins  # noqa: F401
 from tapeviz.init_ops import *  # noqa: F401,F403
@@ -56,7 +57,7 @@ from tapeviz.core.tensor import Tensor, TensorShape, Variable, constant, convert
 from tapeviz.linalg import einsum, eye, matmul, tensordot  # noqa: F401
 from tapeviz.math import *  # noqa: F401,F403
 from tapeviz import data, keras, optimizers  # noqa: E402,F401  (the training stack; after the core it uses)
-from tapeviz.keras import initializers  # noqa: E402,F401  (tf.initializers is Keras's, as in TF 2.21)
+from tapeviz.keras import initializers, losses, metrics  # noqa: E402,F401  (Keras's, as in TF 2.21)
 from tapeviz import ragged, saved_model, sparse, train  # noqa: E402,F401
 from tapeviz.ragged import RaggedTensor  # noqa: E402,F401
 from tapeviz.sparse import SparseTensor  # noqa: E402,F401

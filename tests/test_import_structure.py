@@ -139,6 +139,7 @@ FLOORS = {
             "tapeviz.shape_ops",
             "tapeviz.histogram_ops",
             "tapeviz.init_ops",
+            "tapeviz.assertions",
         ],
         2,
     ),

@@ -67,6 +67,7 @@ X = np.random.default_rng(3).uniform(-1, 1, (3, 4))
         lambda x: tf.image.resize_with_pad(x[:, :, None], 5, 7)[..., 0],
         lambda x: tf.image.resize_with_pad(x[None, :, :, None], 2, 6, method="nearest")[0, ..., 0],
         lambda x: tf.dtypes.saturate_cast(x * 3.0, tf.float64),
+        lambda x: tf.strided_slice(x, [2, 0], [0, 4], [-1, 2]),
     ],
     ids=[
         "repeat_rows",
@@ -81,6 +82,7 @@ X = np.random.default_rng(3).uniform(-1, 1, (3, 4))
         "resize_with_pad",
         "resize_with_pad_nearest",
         "saturate_cast",
+        "strided_slice",
     ],
 )
 def test_new_ops_gradients_match_finite_differences(fn, request):
@@ -149,6 +151,17 @@ def test_masked_softmax_as_the_textbook_writes_it():
     assert heads.numpy().tolist() == [[1, 2], [1, 2], [3, 4], [3, 4]]
 
 
+def test_a_value_check_inside_tf_function_runs_on_every_call():
+    @tf.function
+    def positive_double(x):
+        tf.assert_greater(x, 0.0, message="x must be positive")
+        return x * 2.0
+
+    assert positive_double(tf.constant(1.0)).numpy() == 2.0
+    with pytest.raises(tf.errors.InvalidArgumentError, match="x must be positive"):
+        positive_double(tf.constant(-1.0))
+
+
 def test_no_gradient_silences_a_primitive_without_a_rule():
     import tapeviz.image  # noqa: F401  (defines AdjustContrastv2)
     from tapeviz.core.primitive import PRIMITIVES
@@ -178,7 +191,8 @@ def test_tf_top_level_names_now_present():
         "identity_n", "ensure_shape", "broadcast_static_shape", "broadcast_dynamic_shape", "unravel_index",
         "get_static_value", "no_op", "group", "tuple", "control_dependencies", "inside_function",
         "get_current_name_scope", "guarantee_const", "parallel_stack", "VariableAggregation",
-        "VariableSynchronization", "AggregationMethod",
+        "VariableSynchronization", "AggregationMethod", "strided_slice", "Assert", "assert_equal",
+        "assert_greater", "assert_less", "assert_rank", "losses", "metrics",
     ]  # fmt: skip
     assert set(added) <= set(REFERENCE["dir(tf)"])
     assert [name for name in added if name not in dir(tf)] == []

@@ -155,5 +155,28 @@ def facts(tf):
     out["resize_with_pad:nearest"] = _plain(
         tf.image.resize_with_pad(tf.constant(image[None], tf.float32), 3, 8, method="nearest")
     )
+    m = tf.constant(np.arange(24.0).reshape(2, 3, 4))
+    out["strided_slice"] = _grad(
+        tf, lambda t: tf.strided_slice(t, [0, 1, 0], [2, 3, 4], [1, 1, 2]), np.arange(24.0).reshape(2, 3, 4)
+    )
+    out["strided_slice:masks"] = [
+        _plain(tf.strided_slice(m, [1, 0], [-1, 2], shrink_axis_mask=1)),
+        _plain(tf.strided_slice(m, [0, 0, 0], [0, 2, -1], [1, 1, -1], begin_mask=1, end_mask=5)),
+        _plain(tf.strided_slice(m, [0, 1], [0, 2], ellipsis_mask=1)),
+        _plain(tf.shape(tf.strided_slice(m, [0, 0], [0, 1], new_axis_mask=1, end_mask=1))),
+    ]
+    out["assert_equal"] = [tf.assert_equal(tf.constant([1, 2]), [1, 2]), _error(lambda: tf.assert_equal(1, 2))]
+    out["assert_greater"] = [
+        tf.assert_greater(2.0, 1.0),
+        _error(lambda: tf.assert_greater(tf.constant([1.0, 3.0]), 2.0)),
+    ]
+    out["assert_less"] = [tf.assert_less(1, 2), _error(lambda: tf.assert_less(tf.constant([1, 3]), 2))]
+    out["assert_rank"] = [tf.assert_rank(tf.zeros((2, 3)), 2), _error(lambda: tf.assert_rank(tf.zeros(2), 2))]
+    out["Assert"] = [tf.Assert(tf.constant(True), ["x"]), _error(lambda: tf.Assert(tf.constant(False), ["x", 1]))]
+    out["losses_metrics"] = [
+        hasattr(tf.losses, "MeanSquaredError"),
+        hasattr(tf.losses, "sparse_categorical_crossentropy"),
+        hasattr(tf.metrics, "Accuracy"),
+    ]
     out["assign_keywords"] = _plain(tf.Variable([1.0, 2.0]).assign_add([1.0, 1.0], use_locking=True, name="step"))
     return out
