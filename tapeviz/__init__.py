@@ -19,6 +19,7 @@ from tapeviz.dtypes import saturate_cast  # noqa: F401
 from tapeviz.core.variable_policies import AggregationMethod, VariableAggregation, VariableSynchronization  # noqa: F401
 from tapeviz.assertions import Assert, assert_equal, assert_greater, assert_less, assert_rank  # noqa: F401
 from tapeviz.gradient_ops import grad_pass_through, hessians, no_gradient, recompute_grad  # noqa: F401
+from tapeviz.host_ops import get_logger, timestamp  # noqa: F401
 from tapeviz.histogram_ops import histogram_fixed_width, histogram_fixed_width_bins  # noqa: F401
 from tapeviz.init_ops import *  # noqa: F401,F403
 from tapeviz.sequence_ops import *  # noqa: F401,F403

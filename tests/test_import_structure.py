@@ -140,6 +140,7 @@ FLOORS = {
             "tapeviz.histogram_ops",
             "tapeviz.init_ops",
             "tapeviz.assertions",
+            "tapeviz.host_ops",
         ],
         2,
     ),

@@ -162,6 +162,14 @@ def test_a_value_check_inside_tf_function_runs_on_every_call():
         positive_double(tf.constant(-1.0))
 
 
+def test_get_logger_is_tfs_logger_and_timestamp_moves():
+    import logging
+
+    assert tf.get_logger() is logging.getLogger("tensorflow")
+    first = tf.timestamp()
+    assert first.dtype == tf.float64 and tf.timestamp().numpy() >= first.numpy()
+
+
 def test_no_gradient_silences_a_primitive_without_a_rule():
     import tapeviz.image  # noqa: F401  (defines AdjustContrastv2)
     from tapeviz.core.primitive import PRIMITIVES
@@ -192,7 +200,7 @@ def test_tf_top_level_names_now_present():
         "get_static_value", "no_op", "group", "tuple", "control_dependencies", "inside_function",
         "get_current_name_scope", "guarantee_const", "parallel_stack", "VariableAggregation",
         "VariableSynchronization", "AggregationMethod", "strided_slice", "Assert", "assert_equal",
-        "assert_greater", "assert_less", "assert_rank", "losses", "metrics",
+        "assert_greater", "assert_less", "assert_rank", "losses", "metrics", "get_logger", "timestamp",
     ]  # fmt: skip
     assert set(added) <= set(REFERENCE["dir(tf)"])
     assert [name for name in added if name not in dir(tf)] == []
