@@ -23,6 +23,7 @@ from tapeviz.host_ops import get_logger, timestamp  # noqa: F401
 from tapeviz.histogram_ops import histogram_fixed_width, histogram_fixed_width_bins  # noqa: F401
 from tapeviz.init_ops import *  # noqa: F401,F403
 from tapeviz.sequence_ops import *  # noqa: F401,F403
+from tapeviz.space_batch_ops import *  # noqa: F401,F403
 from tapeviz.shape_ops import *  # noqa: F401,F403
 from tapeviz.config import device  # noqa: F401
 from tapeviz.core import errors, events, nest

@@ -141,6 +141,7 @@ FLOORS = {
             "tapeviz.init_ops",
             "tapeviz.assertions",
             "tapeviz.host_ops",
+            "tapeviz.space_batch_ops",
         ],
         2,
     ),

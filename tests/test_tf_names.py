@@ -68,6 +68,8 @@ X = np.random.default_rng(3).uniform(-1, 1, (3, 4))
         lambda x: tf.image.resize_with_pad(x[None, :, :, None], 2, 6, method="nearest")[0, ..., 0],
         lambda x: tf.dtypes.saturate_cast(x * 3.0, tf.float64),
         lambda x: tf.strided_slice(x, [2, 0], [0, 4], [-1, 2]),
+        lambda x: tf.space_to_batch_nd(x[None, :, :, None], [2, 3], [[0, 1], [1, 1]]),
+        lambda x: tf.batch_to_space(tf.reshape(x, [4, 1, 3, 1]), [2, 2], [[0, 1], [2, 1]]),
     ],
     ids=[
         "repeat_rows",
@@ -83,6 +85,8 @@ X = np.random.default_rng(3).uniform(-1, 1, (3, 4))
         "resize_with_pad_nearest",
         "saturate_cast",
         "strided_slice",
+        "space_to_batch_nd",
+        "batch_to_space",
     ],
 )
 def test_new_ops_gradients_match_finite_differences(fn, request):
@@ -201,6 +205,7 @@ def test_tf_top_level_names_now_present():
         "get_current_name_scope", "guarantee_const", "parallel_stack", "VariableAggregation",
         "VariableSynchronization", "AggregationMethod", "strided_slice", "Assert", "assert_equal",
         "assert_greater", "assert_less", "assert_rank", "losses", "metrics", "get_logger", "timestamp",
+        "space_to_batch_nd", "space_to_batch", "batch_to_space", "required_space_to_batch_paddings",
     ]  # fmt: skip
     assert set(added) <= set(REFERENCE["dir(tf)"])
     assert [name for name in added if name not in dir(tf)] == []

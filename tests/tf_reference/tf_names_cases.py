@@ -178,5 +178,13 @@ def facts(tf):
         hasattr(tf.losses, "sparse_categorical_crossentropy"),
         hasattr(tf.metrics, "Accuracy"),
     ]
+    grid = np.arange(2 * 4 * 6 * 3, dtype=np.float64).reshape(2, 4, 6, 3) / 50.0
+    out["space_to_batch_nd"] = _grad(tf, lambda t: tf.space_to_batch_nd(t, [2, 3], [[0, 2], [1, 2]]), grid)
+    out["space_to_batch"] = _plain(tf.space_to_batch(tf.constant(np.arange(10.0).reshape(1, 10, 1)), [4], [[1, 1]]))
+    blocks = np.arange(4 * 2 * 3 * 1, dtype=np.float64).reshape(4, 2, 3, 1)
+    out["batch_to_space"] = _grad(tf, lambda t: tf.batch_to_space(t, [2, 2], [[0, 1], [1, 0]]), blocks)
+    out["required_space_to_batch_paddings"] = _plain(
+        list(tf.required_space_to_batch_paddings([5, 7], [2, 3], [[1, 0], [0, 1]]))
+    )
     out["assign_keywords"] = _plain(tf.Variable([1.0, 2.0]).assign_add([1.0, 1.0], use_locking=True, name="step"))
     return out
