@@ -93,6 +93,12 @@ def broadcast_dynamic_shape(shape_x, shape_y):
 def unravel_index(indices, dims, name=None):
     """The coordinates of flat ``indices`` in an array of shape ``dims``: shape ``[len(dims)] + indices.shape``."""
     indices = _as_tensor(indices)
+    if not indices.dtype.is_integer:
+        raise _InvalidArgumentError(
+            f"Value for attr 'Tidx' of {indices.dtype.name} is not in the list of allowed values: int32, int64 "
+            "[Op:UnravelIndex]",
+            "UnravelIndex",
+        )
     flat = _to_array(indices)
     sizes = _to_array(_as_tensor(dims, indices.dtype))
     if (flat < 0).any() or (flat >= int(_np.prod(sizes))).any():

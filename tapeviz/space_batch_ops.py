@@ -18,7 +18,10 @@ __all__ = ["batch_to_space", "required_space_to_batch_paddings", "space_to_batch
 
 
 def _ints(value):
-    return _np.asarray(_to_array(_as_tensor(value)) if hasattr(value, "dtype") else value, dtype=_np.int64)
+    array = _np.asarray(_to_array(_as_tensor(value)) if hasattr(value, "dtype") else value)
+    if array.dtype.kind not in "iu":
+        raise TypeError(f"block shapes, paddings and crops are integers, got {array.dtype}")
+    return array.astype(_np.int64)
 
 
 def space_to_batch_nd(input, block_shape, paddings, name=None):  # noqa: A002 - TF's name
