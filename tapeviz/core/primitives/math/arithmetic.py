@@ -145,10 +145,10 @@ def true_divide_operator(x, y):
         return realdiv(x, y)  # the common case, without a conversion or a cast
     if is_tensor(x) and not is_tensor(y):
         x = as_tensor(x)
-        y = as_tensor(y, x.dtype)
-    elif is_tensor(y) and not is_tensor(x):
+        return divide_tensors(x, as_tensor(y, x.dtype))
+    if is_tensor(y) and not is_tensor(x):
         y = as_tensor(y)
-        x = as_tensor(x, y.dtype)
+        return divide_tensors(as_tensor(x, y.dtype), y)
     return truediv(x, y)
 
 
