@@ -22,6 +22,7 @@ from tapeviz.gradient_ops import grad_pass_through, hessians, no_gradient, recom
 from tapeviz.host_ops import get_logger, timestamp  # noqa: F401
 from tapeviz.histogram_ops import histogram_fixed_width, histogram_fixed_width_bins  # noqa: F401
 from tapeviz.init_ops import *  # noqa: F401,F403
+from tapeviz.partition_ops import dynamic_partition, dynamic_stitch  # noqa: F401
 from tapeviz.sequence_ops import *  # noqa: F401,F403
 from tapeviz.space_batch_ops import *  # noqa: F401,F403
 from tapeviz.shape_ops import *  # noqa: F401,F403

@@ -142,6 +142,7 @@ FLOORS = {
             "tapeviz.assertions",
             "tapeviz.host_ops",
             "tapeviz.space_batch_ops",
+            "tapeviz.partition_ops",
         ],
         2,
     ),

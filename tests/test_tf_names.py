@@ -70,6 +70,8 @@ X = np.random.default_rng(3).uniform(-1, 1, (3, 4))
         lambda x: tf.strided_slice(x, [2, 0], [0, 4], [-1, 2]),
         lambda x: tf.space_to_batch_nd(x[None, :, :, None], [2, 3], [[0, 1], [1, 1]]),
         lambda x: tf.batch_to_space(tf.reshape(x, [4, 1, 3, 1]), [2, 2], [[0, 1], [2, 1]]),
+        lambda x: tf.concat(tf.dynamic_partition(x, [2, 0, 2], 3), 0),
+        lambda x: tf.dynamic_stitch([[2, 0], [1]], [x[:2], x[2:]]),
     ],
     ids=[
         "repeat_rows",
@@ -87,6 +89,8 @@ X = np.random.default_rng(3).uniform(-1, 1, (3, 4))
         "strided_slice",
         "space_to_batch_nd",
         "batch_to_space",
+        "dynamic_partition",
+        "dynamic_stitch",
     ],
 )
 def test_new_ops_gradients_match_finite_differences(fn, request):
@@ -206,6 +210,7 @@ def test_tf_top_level_names_now_present():
         "VariableSynchronization", "AggregationMethod", "strided_slice", "Assert", "assert_equal",
         "assert_greater", "assert_less", "assert_rank", "losses", "metrics", "get_logger", "timestamp",
         "space_to_batch_nd", "space_to_batch", "batch_to_space", "required_space_to_batch_paddings",
+        "dynamic_partition", "dynamic_stitch",
     ]  # fmt: skip
     assert set(added) <= set(REFERENCE["dir(tf)"])
     assert [name for name in added if name not in dir(tf)] == []

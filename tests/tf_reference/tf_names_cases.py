@@ -186,5 +186,16 @@ def facts(tf):
     out["required_space_to_batch_paddings"] = _plain(
         list(tf.required_space_to_batch_paddings([5, 7], [2, 3], [[1, 0], [0, 1]]))
     )
+    rows = np.arange(12.0).reshape(4, 3) / 5.0
+    for part in range(3):
+        out[f"dynamic_partition:{part}"] = _grad(
+            tf, lambda t, p=part: tf.dynamic_partition(t, [1, 0, 1, 2], 3)[p], rows
+        )
+    out["dynamic_partition:2d"] = _plain(
+        tf.dynamic_partition(tf.constant(np.arange(8.0).reshape(2, 2, 2)), tf.constant([[0, 1], [1, 1]]), 2)
+    )
+    out["dynamic_stitch"] = _grad(
+        tf, lambda a, b: tf.dynamic_stitch([tf.constant([0, 3]), tf.constant([1, 3, 2])], [a, b]), rows[:2], rows[1:]
+    )
     out["assign_keywords"] = _plain(tf.Variable([1.0, 2.0]).assign_add([1.0, 1.0], use_locking=True, name="step"))
     return out
