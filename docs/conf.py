@@ -150,6 +150,7 @@ api_modules = [
     ("tapeviz.saved_model", "tapeviz.saved_model", "``tf.saved_model``: save and load a Module's variables."),
     ("tapeviz.config", "tapeviz.config", "``tf.config`` and ``tf.device``."),
     ("tapeviz.dtypes", "tapeviz.dtypes", "``tf.dtypes``: the dtypes and the casts."),
+    ("tapeviz.bitwise", "tapeviz.bitwise", "``tf.bitwise``: bit operations on integer tensors."),
     ("tapeviz.errors", "tapeviz.errors", "``tf.errors``."),
     ("tapeviz.nest", "tapeviz.nest", "``tf.nest``: flatten and pack nested structures."),
     ("tapeviz.data", "tapeviz.data", "``tf.data``: a small Dataset pipeline."),

@@ -14,7 +14,7 @@ names but are not part of the face (see docs/architecture.md).
 # The order of these imports is kept by hand: a later star import wins a shared name.
 
 from tapeviz import core as _core  # noqa: F401  (registers primitives and rules)
-from tapeviz import autodiff, backend, config, dtypes, image, linalg, math, nn, random
+from tapeviz import autodiff, backend, bitwise, config, dtypes, image, linalg, math, nn, random
 from tapeviz.dtypes import saturate_cast  # noqa: F401
 from tapeviz.core.variable_policies import AggregationMethod, VariableAggregation, VariableSynchronization  # noqa: F401
 from tapeviz.assertions import Assert, assert_equal, assert_greater, assert_less, assert_rank  # noqa: F401

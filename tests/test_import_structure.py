@@ -143,6 +143,7 @@ FLOORS = {
             "tapeviz.host_ops",
             "tapeviz.space_batch_ops",
             "tapeviz.partition_ops",
+            "tapeviz.bitwise",
         ],
         2,
     ),

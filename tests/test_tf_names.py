@@ -210,7 +210,7 @@ def test_tf_top_level_names_now_present():
         "VariableSynchronization", "AggregationMethod", "strided_slice", "Assert", "assert_equal",
         "assert_greater", "assert_less", "assert_rank", "losses", "metrics", "get_logger", "timestamp",
         "space_to_batch_nd", "space_to_batch", "batch_to_space", "required_space_to_batch_paddings",
-        "dynamic_partition", "dynamic_stitch",
+        "dynamic_partition", "dynamic_stitch", "bitwise",
     ]  # fmt: skip
     assert set(added) <= set(REFERENCE["dir(tf)"])
     assert [name for name in added if name not in dir(tf)] == []

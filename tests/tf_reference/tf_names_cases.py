@@ -197,5 +197,13 @@ def facts(tf):
     out["dynamic_stitch"] = _grad(
         tf, lambda a, b: tf.dynamic_stitch([tf.constant([0, 3]), tf.constant([1, 3, 2])], [a, b]), rows[:2], rows[1:]
     )
+    left, right = tf.constant([0b1100, 7, -3]), tf.constant([0b1010, 2, 1])
+    for op in ("bitwise_and", "bitwise_or", "bitwise_xor", "left_shift", "right_shift"):
+        out[f"bitwise.{op}"] = _plain(getattr(tf.bitwise, op)(left, right))
+    out["bitwise.invert"] = [
+        _plain(tf.bitwise.invert(left)),
+        _plain(tf.bitwise.invert(tf.constant([0, 200], tf.uint8))),
+    ]
+    out["bitwise:float"] = _error(lambda: tf.bitwise.bitwise_and(tf.constant([1.0]), tf.constant([1.0])))
     out["assign_keywords"] = _plain(tf.Variable([1.0, 2.0]).assign_add([1.0, 1.0], use_locking=True, name="step"))
     return out
