@@ -43,7 +43,7 @@ def test_without_the_file_the_error_says_where_to_put_it(tmp_path, monkeypatch):
 
 def test_a_pickled_file_is_refused(tmp_path):
     np.savez(tmp_path / "bad.npz", x_train=np.array([object()], dtype=object))
-    with pytest.raises(ValueError, match="allow_pickle"):
+    with pytest.raises(ValueError, match="holds numbers"):
         keras.datasets.mnist.load_data(path=str(tmp_path / "bad.npz"))
 
 
@@ -168,3 +168,29 @@ def test_bad_options_are_refused_as_keras_refuses_them(keras_cache):
         keras.datasets.california_housing.load_data(version="medium")
     with pytest.raises(ValueError, match="Increase maxlen"):
         keras.datasets.imdb.load_data(maxlen=1)
+
+
+def test_a_small_file_cannot_declare_a_huge_array(tmp_path):
+    import zipfile
+
+    header = np.lib.format.header_data_from_array_1_0(np.zeros(1, np.uint8))
+    header["shape"] = (10**9,)  # a gigabyte declared, a few bytes present
+    with zipfile.ZipFile(tmp_path / "mnist.npz", "w") as archive:
+        with archive.open("x_train.npy", "w") as stream:
+            np.lib.format.write_array_header_1_0(stream, header)
+            stream.write(b"\0" * 8)
+    with pytest.raises(ValueError, match="at most"):
+        keras.datasets.mnist.load_data(path=str(tmp_path / "mnist.npz"))
+
+
+def test_a_gzipped_idx_file_declaring_too_much_is_refused_before_inflating(tmp_path, monkeypatch):
+    import gzip
+
+    keras_datasets_cases.write_cache(str(tmp_path))
+    target = tmp_path / "datasets" / "fashion-mnist" / "train-images-idx3-ubyte.gz"
+    with gzip.open(target, "wb") as stream:
+        stream.write(bytes([0, 0, 8, 3]) + np.asarray([10**6, 28, 28], ">i4").tobytes())
+    monkeypatch.setenv("KERAS_HOME", str(tmp_path))
+    with pytest.raises(ValueError, match="at most"):
+        keras.datasets.fashion_mnist.load_data()
+

@@ -49,7 +49,9 @@ def load_batches(dataset, archive_url, folder, members, label_key="labels"):
     if os.path.isdir(found):
         read = {}
         for member in members:
-            with open(os.path.join(found, member), "rb") as stream:
+            where = os.path.join(found, member)
+            _check_size(os.path.getsize(where), where)
+            with open(where, "rb") as stream:
                 read[member] = stream.read()
     else:
         try:
@@ -60,9 +62,19 @@ def load_batches(dataset, archive_url, folder, members, label_key="labels"):
     return [_batch(read[member], label_key, f"{found}: {member}") for member in members]
 
 
+_MAX_BYTES = 256 * 2**20  # CIFAR-100's train batch, the largest, is about 155 MB
+
+
+def _check_size(size, where):
+    if size > _MAX_BYTES:
+        raise FileFormatError(f"{where} declares {size} bytes; a CIFAR batch is at most {_MAX_BYTES}")
+
+
 def _member(archive, name, where):
     try:
-        stream = archive.extractfile(name)  # a file object on the member's bytes; nothing is written
+        info = archive.getmember(name)
+        _check_size(info.size, f"{where}: {name}")
+        stream = archive.extractfile(info)  # a file object on the member's bytes; nothing is written
     except KeyError:
         stream = None
     if stream is None:

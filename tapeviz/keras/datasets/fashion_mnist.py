@@ -14,18 +14,28 @@ _FOLDER = "fashion-mnist"  # Keras's cache_subdir for these files: datasets/fash
 _IDX_DTYPES = {0x08: np.uint8}  # the only element type Fashion-MNIST's files use
 
 
-def read_idx_gz(path):
-    """The array in a gzipped IDX file (the MNIST format: magic, the sizes as big-endian int32, the bytes)."""
+_MAX_ITEMS = 60_000 * 28 * 28  # the largest array of the data set: what a load may inflate
+
+
+def read_idx_gz(path, max_items=_MAX_ITEMS):
+    """The array in a gzipped IDX file (the MNIST format: magic, the sizes as big-endian int32, the bytes).
+
+    The sizes are read first; at most ``max_items`` values are inflated, exactly as many as declared.
+    """
     with gzip.open(path, "rb") as stream:
-        raw = stream.read()
-    if len(raw) < 4 or raw[0] != 0 or raw[1] != 0 or raw[2] not in _IDX_DTYPES:
-        raise FileFormatError(f"{path} is not a gzipped IDX file of unsigned bytes; download it again")
-    rank = raw[3]
-    shape = tuple(int(n) for n in np.frombuffer(raw, ">i4", count=rank, offset=4))
-    data = np.frombuffer(raw, _IDX_DTYPES[raw[2]], offset=4 + 4 * rank)
-    if data.size != int(np.prod(shape)):
-        raise FileFormatError(f"{path} says shape {shape} but holds {data.size} values; download it again")
-    return data.reshape(shape)
+        magic = stream.read(4)
+        if len(magic) < 4 or magic[0] != 0 or magic[1] != 0 or magic[2] not in _IDX_DTYPES:
+            raise FileFormatError(f"{path} is not a gzipped IDX file of unsigned bytes; download it again")
+        shape = tuple(int(n) for n in np.frombuffer(stream.read(4 * magic[3]), ">i4"))
+        items = int(np.prod(shape, dtype=np.int64))
+        if len(shape) != magic[3] or items > max_items:
+            raise FileFormatError(
+                f"{path} declares shape {shape}; a Fashion-MNIST file holds at most {max_items} values"
+            )
+        raw = stream.read(items)
+    if len(raw) != items:
+        raise FileFormatError(f"{path} says shape {shape} but holds {len(raw)} values; download it again")
+    return np.frombuffer(raw, _IDX_DTYPES[magic[2]]).reshape(shape)
 
 
 def _read(name):

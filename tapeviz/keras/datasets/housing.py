@@ -3,6 +3,7 @@
 import numpy as np
 
 from tapeviz.keras.datasets.cache import ORIGIN, find
+from tapeviz.keras.datasets.npz import read_npz
 
 __all__ = ["load_split"]
 
@@ -12,8 +13,7 @@ def load_split(dataset, path, test_split, seed, rows=None):
     if not 0 <= test_split < 1:
         raise ValueError(f"Invalid `test_split` argument: {test_split}. It must be between 0 and 1 (exclusive of 1).")
     found = find(f"{dataset}.load_data", [f"{dataset}.npz"], f"{ORIGIN}{dataset}.npz", path=path)
-    with np.load(found, allow_pickle=False) as data:
-        x, y = data["x"], data["y"]
+    x, y = read_npz(found, ["x", "y"], max_items=1_000_000)  # California: 20,640 x 8
     if rows is not None:
         x, y = x[:rows], y[:rows]
     order = np.arange(len(x))

@@ -11,15 +11,11 @@ NumPy uses to rebuild an array (``ndarray``, ``dtype``, ``_reconstruct``).
 Any other name is refused with a ``FileFormatError``, before anything runs.
 """
 
-import io
 import pickle
-import zipfile
-
-import numpy as np
 
 from tapeviz.core.files import FileFormatError
 
-__all__ = ["load_pickle", "load_npz"]
+__all__ = ["load_pickle"]
 
 _ARRAY_NAMES = frozenset(
     {
@@ -49,32 +45,3 @@ def load_pickle(file, encoding="bytes"):
         raise
     except (pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError, IndexError) as exc:
         raise FileFormatError(f"not a readable pickle ({type(exc).__name__}: {exc}); download the file again") from exc
-
-
-def _load_npy(raw):
-    buffer = io.BytesIO(raw)
-    try:  # numbers: read with pickling off
-        return np.lib.format.read_array(buffer, allow_pickle=False)
-    except ValueError:
-        buffer.seek(0)
-    major, _ = np.lib.format.read_magic(buffer)
-    if major == 1:
-        np.lib.format.read_array_header_1_0(buffer)
-    elif major in (2, 3):  # 3.0 differs from 2.0 only in the header's text encoding
-        np.lib.format.read_array_header_2_0(buffer)
-    else:
-        raise FileFormatError(f"unsupported .npy format version {major}")
-    return load_pickle(buffer, encoding="latin1")  # NumPy's own choice for pickles inside .npy
-
-
-def load_npz(path):
-    """Every ``.npy`` member of the ``.npz`` file at ``path``, by name; object arrays through ``load_pickle``."""
-    try:
-        with zipfile.ZipFile(path) as archive:
-            return {
-                member[: -len(".npy")]: _load_npy(archive.read(member))
-                for member in archive.namelist()
-                if member.endswith(".npy")
-            }
-    except zipfile.BadZipFile as exc:
-        raise FileFormatError(f"{path} is not an .npz file ({exc}); download it again") from exc

@@ -1,7 +1,7 @@
 """IMDB's and Reuters's word-index sequences: Keras's ``.npz`` (ragged, so pickled) and word-index JSON.
 
 The ``.npz`` members are object arrays of lists; they are read by
-:func:`~tapeviz.keras.datasets.safe_pickle.load_npz`, which rebuilds NumPy
+:func:`~tapeviz.keras.datasets.npz.read_npz`, whose unpickler rebuilds NumPy
 arrays and plain values only. ``mark``, ``cut_long`` and ``limit`` are Keras's ``load_data``
 options (the start mark and the shift of the indices, the length cut, the
 vocabulary limits); each data set applies them in Keras's order, so the
@@ -14,19 +14,15 @@ import numpy as np
 
 from tapeviz.core.files import FileFormatError
 from tapeviz.keras.datasets.cache import ORIGIN, find
-from tapeviz.keras.datasets.safe_pickle import load_npz
+from tapeviz.keras.datasets.npz import read_npz as _read_members
 
 __all__ = ["read_npz", "shuffled", "mark", "cut_long", "limit", "word_index"]
 
 
 def read_npz(dataset, path, keys):
-    """The arrays ``keys`` of the dataset's ``.npz`` (``path`` in Keras's cache folder)."""
+    """The arrays ``keys`` of the dataset's ``.npz`` (``path`` in Keras's cache folder); ragged members at most 512 MB."""
     found = find(f"{dataset}.load_data", [f"{dataset}.npz"], f"{ORIGIN}{dataset}.npz", path=path)
-    arrays = load_npz(found)
-    missing = [key for key in keys if key not in arrays]
-    if missing:
-        raise FileFormatError(f"{found} has no {', '.join(missing)}; download it again")
-    return [arrays[key] for key in keys]
+    return _read_members(found, keys, max_items=1_000_000, max_bytes=512 * 2**20)
 
 
 def shuffled(rng, *arrays):
