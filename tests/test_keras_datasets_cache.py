@@ -193,4 +193,3 @@ def test_a_gzipped_idx_file_declaring_too_much_is_refused_before_inflating(tmp_p
     monkeypatch.setenv("KERAS_HOME", str(tmp_path))
     with pytest.raises(ValueError, match="at most"):
         keras.datasets.fashion_mnist.load_data()
-
