@@ -193,10 +193,18 @@ def _integer_safe(fn):
     return kernel
 
 
+def _floor_divide(x, y):
+    """TF's FloorDiv: floor(x / y) for floats (NumPy's // works from fmod: 1 // -inf is -1 there, -0.0 in TF;
+    inf // -2 NaN there, -inf in TF); Python's // for integers."""
+    if x.dtype.kind in "fc":
+        return B.xp.floor(x / y)
+    return x // y
+
+
 floordiv = binary(
     "floordiv",
     "FloorDiv",
-    _refusing(_integer_safe(operator.floordiv), "FloorDiv", {"b": InvalidArgumentError, "c": NotFoundError}),
+    _refusing(_integer_safe(_floor_divide), "FloorDiv", {"b": InvalidArgumentError, "c": NotFoundError}),
     "x // y elementwise. Not differentiable (gradient None). Integers divided by 0 raise, as in TF.",
     differentiable=False,
 )
