@@ -5,10 +5,18 @@ of the library. ``capture()`` walks up from the caller past tapeviz's own
 frames and keeps only the code object and the line number (never the frame:
 that would keep the user's locals alive). ``describe()`` turns that into
 ``"train.py:12"`` or, for code typed into a notebook cell, ``"In [3], line 2"``.
+
+The core notes each recorded op's origin (``TapeEntry.origin``) only when
+someone listens (``tapeviz.viz`` imported: the session recorder) or asked for
+it (``enable()`` / ``disable()``, or ``with origin.noted():``, as
+``tf.debugging.enable_check_numerics`` does). It keeps ``here()``'s raw pair
+(code object, line), a tuple made in a few hundred nanoseconds; ``resolve``
+turns it into an ``Origin`` when a diagnosis reads it.
 """
 
 import os
 import sys
+from contextlib import contextmanager
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 _inside = {}  # code object -> is it tapeviz's own code (asked once per code object)
@@ -20,6 +28,36 @@ def _is_internal(code):
         filename = code.co_filename
         inside = _inside[code] = filename.startswith(_PACKAGE_DIR) or filename.startswith("<frozen ")
     return inside
+
+
+# Truthy while someone asked for origins (``enable``): the hot path checks it beside the listeners.
+REQUESTS = []
+
+
+def enable():
+    """Note the origin of every recorded op from now on, listener or not (pair with ``disable``)."""
+    REQUESTS.append(True)
+
+
+def disable():
+    """Undo one ``enable`` (origins are still noted while a listener, such as the session recorder, listens)."""
+    if REQUESTS:
+        REQUESTS.pop()
+
+
+def is_enabled():
+    """Whether origins were asked for (``enable``), whatever listens."""
+    return bool(REQUESTS)
+
+
+@contextmanager
+def noted():
+    """Note the origin of every op recorded in the block (``enable`` ... ``disable``)."""
+    enable()
+    try:
+        yield
+    finally:
+        disable()
 
 
 class Origin:
@@ -57,6 +95,55 @@ def capture(skip=1):
         return None
     code = frame.f_code
     return Origin(code.co_filename, frame.f_lineno, code.co_name)
+
+
+_depth_hint = [2]  # how deep here() found the user's frame last time: ops in a row share it (a hint only)
+
+
+def here(_getframe=sys._getframe, _inside=_inside, _hint=_depth_hint):
+    """The hot path's ``capture``: ``(code object, line)`` of the innermost frame outside tapeviz, or None.
+
+    Called by the core where it records an op; ``resolve`` makes an ``Origin`` of it later.
+    Reading ``f_back`` makes a frame object of each frame it passes (Python 3.11+), so the
+    depth found last is tried first: two frames (the user's, and the library's just inside
+    it) rather than all of them, when ops run from the same kind of call as the last one.
+    """
+    depth = _hint[0]
+    try:
+        inner, frame = _getframe(depth - 1), _getframe(depth)
+    except ValueError:  # a shallower stack than last time
+        inner = frame = None
+    if frame is not None:
+        code, inner_code = frame.f_code, inner.f_code
+        inside = _inside.get(code)
+        inner_inside = _inside.get(inner_code)
+        if inside is None:
+            inside = _is_internal(code)
+        if inner_inside is None:
+            inner_inside = _is_internal(inner_code)
+        if inner_inside and not inside:
+            return (code, frame.f_lineno)
+    frame, depth = _getframe(1), 1
+    while frame is not None:
+        code = frame.f_code
+        inside = _inside.get(code)
+        if inside is None:
+            inside = _is_internal(code)
+        if not inside:
+            if depth > 1:
+                _hint[0] = depth
+            return (code, frame.f_lineno)
+        frame = frame.f_back
+        depth += 1
+    return None
+
+
+def resolve(pair):
+    """The ``Origin`` of a pair ``here()`` returned (an ``Origin`` or None passes through)."""
+    if pair is None or type(pair) is Origin:
+        return pair
+    code, lineno = pair
+    return Origin(code.co_filename, lineno, code.co_name)
 
 
 def _cell_number(filename):

@@ -15,7 +15,7 @@ import weakref
 import numpy as np
 
 from tapeviz import backend as B
-from tapeviz.core import display, events, history, nest, recording, state
+from tapeviz.core import display, events, history, nest, origin, recording, state
 from tapeviz.core.errors import InvalidArgumentError
 from tapeviz.core.indexed_slices import IndexedSlices, combine, slices_of
 from tapeviz.core.ops import execute
@@ -49,6 +49,9 @@ def _leave_live(ref):
 _BOTH, _FIRST, _SECOND = (True, True), (True, False), (False, True)
 _new = object.__new__
 _next_entry_index = recording.next_order
+_listeners = state.listeners
+_origin_requests = origin.REQUESTS  # truthy while someone asked for origins (origin.enable)
+_here = origin.here
 # NumPy float and complex scalar types: a value of one is a float without reading its dtype.
 _FLOAT_SCALARS = frozenset(np.dtype(code).type for code in "efdgFDG")
 
@@ -259,6 +262,7 @@ class GradientTape:
         entry.depth = local["depth"]
         entry.index = _next_entry_index()
         entry.tapes = self.serials
+        entry.origin = _here() if _listeners or _origin_requests else None  # the user's line, for a diagnosis
         self._entries.append(entry)
         self._needs.append(needs)
         if primitive.differentiable:  # gradients flow through its float outputs
