@@ -27,6 +27,7 @@ stay importable for code that uses them; docs/visualizer.md says which is which.
 """
 
 # Figure, to_dot, table, trace_of, Trace: the older doors, importable but not in __all__.
+from tapeviz.viz.diagnosis import Diagnosis, Finding, diagnose, findings_of  # noqa: F401
 from tapeviz.viz.display import Figure, show  # noqa: F401
 from tapeviz.viz.dot import to_dot  # noqa: F401
 
@@ -138,6 +139,7 @@ __all__ = [
     "player",  # step through: the reverse sweep, forward mode (tangents=), the recording (recording=True)
     "trace",  # the events of a block as plain data (for your own pictures)
     "record_update",  # a training step's optimizer update, for player(tape, update=...)
+    "diagnose",  # everything wrong with a gradient: findings with the op, the line and the step
     "explain",  # why a gradient is None
     "find_nonfinite",  # the first op that made an inf or nan
     "gradcheck",  # a function's gradients against finite differences
