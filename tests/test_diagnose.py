@@ -303,8 +303,20 @@ def test_diagnose_after_gradient_on_a_used_tape(program, cause, op, where):
         again = viz.diagnose(tape, target, check=True)  # the sources of the last gradient() call
     first = _check(program, cause, op, where, diagnosis)
     assert again.causes == diagnosis.causes
-    if first.node is not None and tape.gradient is not None:
-        assert first.step is not None or cause in ("nonfinite_input", "left_the_tape", "replaced_variable")
+    if cause in STEPPED:  # the player's sweep reaches the op: the finding says at which step
+        assert first.step is not None and tape_steps(tape)[first.step] == (first.op, first.where)
+
+
+STEPPED = ("nonfinite_backward", "vanishing", "exploding", "dead_relu", "custom_gradient_mismatch")
+
+
+def tape_steps(tape):
+    """(op type, line) of each step of the tape's last sweep, as the player plays them."""
+    from tapeviz.viz.trace import trace_of
+
+    played = trace_of(tape)
+    ops = [played.op(step["op"]) for step in played.data["sweeps"][-1]["steps"]]
+    return [(op["name"], op["where"]) for op in ops]
 
 
 EXPLAIN_CODES = {  # the finer codes explain() has always used, for the causes it names
@@ -371,10 +383,16 @@ def test_the_saliency_picture_and_text_agree_on_the_unwatched_input():
 
 
 def test_a_numpy_round_trip_shows_values_and_points_at_the_tensor():
-    tape, loss, _w = numpy_round_trip()
-    (finding,) = viz.diagnose(tape, loss, _w)
-    assert "[[" in finding.message and "(1, 2)" not in finding.message  # values, not the shape
-    assert finding.fix.startswith("use h itself"), finding.fix
+    x = tf.constant([[0.5, -1.0]])
+    w = tf.Variable([[1.0, 2.0], [3.0, 4.0]])
+    with tf.GradientTape() as tape:
+        h = tf.tanh(x @ w)
+        h_copy = tf.constant(h.numpy())
+        loss = tf.reduce_sum(h_copy * 2.0)
+    (finding,) = viz.diagnose(tape, loss, w)
+    assert f"h_copy = {np.round(h.numpy(), 3).tolist()}"[:14] in finding.message  # its values, not its shape
+    assert "(1, 2)" not in finding.message
+    assert finding.fix.startswith("use h itself"), finding.fix  # the tensor to use instead of its copy
 
 
 def test_vanishing_at_80_layers_is_one_finding_the_player_reads_too():

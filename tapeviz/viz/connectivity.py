@@ -193,7 +193,7 @@ def _first_break(graph, tape_id, steps):
             return _about(
                 graph,
                 "stop_gradient",
-                "tf.stop_gradient blocks the path: it passes the value on but no gradient back",
+                f"tf.stop_gradient ({graph.op(op)}) blocks the path: it passes the value on but no gradient back",
                 "remove tf.stop_gradient on this path if the gradient should flow through it",
                 op=op,
             )
@@ -201,7 +201,7 @@ def _first_break(graph, tape_id, steps):
             return _about(
                 graph,
                 "no_gradient_op",
-                f"{op['name']} has no gradient, so nothing passes back through it",
+                f"{graph.op(op)} is not differentiable, so no gradient passes through it",
                 "use a differentiable stand-in (softmax instead of argmax, a soft rounding), or keep the values float",
                 op=op,
                 detail="non_differentiable",
@@ -210,7 +210,7 @@ def _first_break(graph, tape_id, steps):
             return _about(
                 graph,
                 "no_gradient_op",
-                f"{op['name']} produces {tensors[out]['dtype']} values: a cast to an integer type has no gradient",
+                f"{graph.op(op)} produces {tensors[out]['dtype']} values: a cast to an integer type has no gradient",
                 "keep the values float (cast to an integer only where no gradient is needed)",
                 op=op,
                 detail="non_differentiable",
@@ -221,7 +221,7 @@ def _first_break(graph, tape_id, steps):
                 return _about(
                     graph,
                     "stop_recording",
-                    f"{op['name']} ran inside `tape.stop_recording()`, so the tape did not record it",
+                    f"{graph.op(op)} ran inside `tape.stop_recording()`, so the tape did not record it",
                     "move that computation out of `with tape.stop_recording():`",
                     op=op,
                 )
@@ -229,7 +229,7 @@ def _first_break(graph, tape_id, steps):
                 return _about(
                     graph,
                     "outside_tape",
-                    f"{op['name']} ran {'before' if when == 'before' else 'after'} the tape's `with` block, so "
+                    f"{graph.op(op)} ran {'before' if when == 'before' else 'after'} the tape's `with` block, so "
                     "the tape did not record it",
                     "compute everything between source and target inside the tape's `with` block",
                     op=op,
@@ -238,7 +238,7 @@ def _first_break(graph, tape_id, steps):
             return _about(
                 graph,
                 "unwatched",
-                f"{op['name']} ran while the tape was recording, but none of its inputs was watched: "
+                f"{graph.op(op)} ran while the tape was recording, but none of its inputs was watched: "
                 f"{_label(graph, prev)} was never watched by the tape",
                 "call tape.watch(x) inside the `with tf.GradientTape() as tape:` block, before using x "
                 "(or make x a tf.Variable)",

@@ -138,12 +138,46 @@ def diagnose(tape, target, sources=None, check=False):
         >>> found.causes, found[0].op
         (['nonfinite_backward'], 'Sqrt')
     """
-    records, _complete = op_graph.records(tape)
+    seen = examine(tape, target, sources, check=check)
+    return Diagnosis(seen.findings, seen.picture(), seen.names, seen.path())
+
+
+class Examination:
+    """What ``examine`` read and found: the ``graph``, the tape's trace id, the target's and the
+    sources' trace ids, the ``findings``; ``complete`` is False when the recorder did not see the
+    tape begin (its records are then the tape's own)."""
+
+    def __init__(self, graph, tape_id, target, tgt, pairs, findings, complete):
+        self.graph, self.tape_id, self.target, self.tgt = graph, tape_id, target, tgt
+        self.pairs, self.findings, self.complete = pairs, findings, complete
+        self.names = graph.found
+
+    def path(self):
+        """Trace ids on the tape's paths from the sources to the target."""
+        path = []
+        for _source, src in self.pairs:
+            if src is not None and self.tgt is not None:
+                path += taped_path(self.graph, src, self.tgt, self.tape_id) or []
+        return path
+
+    def picture(self):
+        """The trace the picture draws: the ops between the sources and the target, and the guilty ones."""
+        return _picture(self.graph, self.graph.data, self.tgt, self.pairs, self.findings)
+
+
+def examine(tape, target=None, sources=None, check=False, names=None):
+    """Read what the recorder kept of ``tape`` and diagnose ``target`` (by default the target of the
+    tape's last sweep, else its last op's output): an :class:`Examination`. ``explain`` and
+    ``find_nonfinite`` read the same one ``diagnose`` does."""
+    records, complete = op_graph.records(tape)
     data, objects = build(records, include_untaped=True)
-    found_names = naming.by_identity(dict(objects["tensors"]), naming.namespace(2))
-    graph = op_graph.OpGraph(data, objects, found_names)
+    if names is None:
+        names = naming.by_identity(dict(objects["tensors"]), naming.namespace(3))
+    graph = op_graph.OpGraph(data, objects, names)
     tape_id = op_graph.tape_id(records, tape.serial)
-    tgt = graph.find(target)
+    tgt = graph.find(target) if target is not None else _default_target(graph, tape_id)
+    if target is None and tgt is not None:
+        target = graph.objects[tgt]
     pairs = _sources(graph, tape_id, tgt, sources)
     findings = analyse(
         graph,
@@ -155,8 +189,16 @@ def diagnose(tape, target, sources=None, check=False):
         connection=lambda source, src: judge(graph, tape_id, source, target, src, tgt),
     )
     _number_steps(findings, data, tape_id, tgt)
-    path = _path(graph, tape_id, pairs, tgt)
-    return Diagnosis(findings, _picture(graph, data, tgt, pairs, findings), found_names, path)
+    return Examination(graph, tape_id, target, tgt, pairs, findings, complete)
+
+
+def _default_target(graph, tape_id):
+    """The target of the tape's last sweep, else the first output of the last op it recorded."""
+    for sweep in reversed(graph.data["sweeps"]):
+        if sweep["tape"] == tape_id and sweep["targets"]:
+            return sweep["targets"][0]
+    taped = [op for op in graph.data["ops"] if tape_id in op["tapes"] and op["outputs"]]
+    return taped[-1]["outputs"][0] if taped else None
 
 
 def findings_of(trace, sweep="last"):
@@ -221,22 +263,15 @@ def _number_steps(findings, data, tape_id, tgt, sweep=None):
         finding.step = position.get(finding.node)
 
 
-def _path(graph, tape_id, pairs, tgt):
-    path = []
-    for _source, src in pairs:
-        if src is not None and tgt is not None:
-            path += taped_path(graph, src, tgt, tape_id) or []
-    return path
-
-
 def _picture(graph, data, tgt, pairs, findings):
     """The ops between the sources and the target, the guilty ones and what feeds them included."""
     keep = set()
     if tgt is not None:
         keep.update(op["id"] for op in graph.ancestors(tgt)[1])
     for _source, src in pairs:
-        if src is not None:
-            keep.update(op["id"] for op in graph.consumers.get(src, []))
+        if src is not None:  # where the source's value went, a dead end (a NumPy round trip) included
+            reached = graph.descendants(src)
+            keep.update(op["id"] for op in data["ops"] if reached.intersection(op["inputs"]))
     for finding in findings:
         if finding.node:
             keep.add(finding.node)

@@ -213,7 +213,7 @@ def nonfinite_forward(graph, ancestors, ops, masked_matters=True):
                     _finding(
                         graph,
                         "where_untaken_branch",
-                        f"{op['name']} makes {_kind_of_bad(graph, bad)} in the branch tf.where did not select: "
+                        f"{graph.op(op)} makes {_kind_of_bad(graph, bad)} in the branch tf.where did not select: "
                         "the forward result is fine, but the backward pass multiplies that branch's zero "
                         "gradient by its infinite local derivative, and 0 * inf = NaN",
                         "make the input safe before the op, e.g. safe = tf.where(p > 0, p, 1.0), then "
@@ -230,7 +230,7 @@ def nonfinite_forward(graph, ancestors, ops, masked_matters=True):
             _finding(
                 graph,
                 "nonfinite_forward",
-                f"{op['name']} made the first {_kind_of_bad(graph, bad)} of the forward pass: {why}",
+                f"{graph.op(op)} made the first {_kind_of_bad(graph, bad)} of the forward pass: {why}",
                 fix,
                 op,
                 bad,
@@ -296,7 +296,7 @@ def nonfinite_backward(graph, steps):
             _finding(
                 graph,
                 "nonfinite_backward",
-                f"The forward pass is finite, but the gradient of {op['name']} is "
+                f"The forward pass is finite, but the gradient of {graph.op(op)} is "
                 f"{_kind_of_bad_arrays(step.grads)}: {why}",
                 fix,
                 op,
@@ -381,7 +381,7 @@ def magnitude(graph, steps):
                 _finding(
                     graph,
                     "vanishing",
-                    f"The gradient underflows to 0 at {op['name']}: its inputs saturate it, so its derivative "
+                    f"The gradient underflows to 0 at {graph.op(op)}: its inputs saturate it, so its derivative "
                     "is 0 in floating point",
                     "keep activations out of saturation (normalise inputs, smaller initial weights, ReLU)",
                     op,
