@@ -10,8 +10,10 @@ The core notes each recorded op's origin (``TapeEntry.origin``) only when
 someone listens (``tapeviz.viz`` imported: the session recorder) or asked for
 it (``enable()`` / ``disable()``, or ``with origin.noted():``, as
 ``tf.debugging.enable_check_numerics`` does). It keeps ``here()``'s raw pair
-(code object, line), a tuple made in a few hundred nanoseconds; ``resolve``
-turns it into an ``Origin`` when a diagnosis reads it.
+(code object, instruction offset), a tuple made in a few hundred nanoseconds
+(the line number is worked out from the offset only when asked: reading
+``f_lineno`` scans the code's line table); ``resolve`` turns it into an
+``Origin`` when a diagnosis reads it.
 """
 
 import os
@@ -19,14 +21,16 @@ import sys
 from contextlib import contextmanager
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
-_inside = {}  # code object -> is it tapeviz's own code (asked once per code object)
+# file name -> is it tapeviz's own code (asked once per file). Keyed by the name, whose hash a
+# string keeps, not by the code object, whose hash is computed from its contents at every lookup.
+_inside = {}
 
 
 def _is_internal(code):
-    inside = _inside.get(code)
+    filename = code.co_filename
+    inside = _inside.get(filename)
     if inside is None:
-        filename = code.co_filename
-        inside = _inside[code] = filename.startswith(_PACKAGE_DIR) or filename.startswith("<frozen ")
+        inside = _inside[filename] = filename.startswith(_PACKAGE_DIR) or filename.startswith("<frozen ")
     return inside
 
 
@@ -100,39 +104,46 @@ def capture(skip=1):
 _depth_hint = [2]  # how deep here() found the user's frame last time: ops in a row share it (a hint only)
 
 
-def here(_getframe=sys._getframe, _inside=_inside, _hint=_depth_hint):
-    """The hot path's ``capture``: ``(code object, line)`` of the innermost frame outside tapeviz, or None.
+def here(sure=1, _getframe=sys._getframe, _inside=_inside, _hint=_depth_hint):
+    """The hot path's ``capture``: ``(code object, instruction offset)`` of the innermost frame outside
+    tapeviz, or None.
 
     Called by the core where it records an op; ``resolve`` makes an ``Origin`` of it later.
-    Reading ``f_back`` makes a frame object of each frame it passes (Python 3.11+), so the
-    depth found last is tried first: two frames (the user's, and the library's just inside
-    it) rather than all of them, when ops run from the same kind of call as the last one.
+    ``sure``: how many frames above here are the library's for certain (``record_op`` is
+    called by ``record``, called by ``execute``: 3). Reading ``f_back`` makes a frame
+    object of each frame it passes (Python 3.11+), so the depth found last is tried
+    first: one frame (the user's) when the frames below it are surely the library's,
+    else two (and the library's just inside it), rather than all of them.
     """
     depth = _hint[0]
     try:
-        inner, frame = _getframe(depth - 1), _getframe(depth)
+        frame = _getframe(depth)
     except ValueError:  # a shallower stack than last time
-        inner = frame = None
+        frame = None
     if frame is not None:
-        code, inner_code = frame.f_code, inner.f_code
-        inside = _inside.get(code)
-        inner_inside = _inside.get(inner_code)
+        code = frame.f_code
+        inside = _inside.get(code.co_filename)
         if inside is None:
             inside = _is_internal(code)
-        if inner_inside is None:
-            inner_inside = _is_internal(inner_code)
-        if inner_inside and not inside:
-            return (code, frame.f_lineno)
+        if not inside:
+            if depth <= sure + 1:
+                return (code, frame.f_lasti)
+            inner = _getframe(depth - 1).f_code
+            inner_inside = _inside.get(inner.co_filename)
+            if inner_inside is None:
+                inner_inside = _is_internal(inner)
+            if inner_inside:
+                return (code, frame.f_lasti)
     frame, depth = _getframe(1), 1
     while frame is not None:
         code = frame.f_code
-        inside = _inside.get(code)
+        inside = _inside.get(code.co_filename)
         if inside is None:
             inside = _is_internal(code)
         if not inside:
             if depth > 1:
                 _hint[0] = depth
-            return (code, frame.f_lineno)
+            return (code, frame.f_lasti)
         frame = frame.f_back
         depth += 1
     return None
@@ -142,8 +153,19 @@ def resolve(pair):
     """The ``Origin`` of a pair ``here()`` returned (an ``Origin`` or None passes through)."""
     if pair is None or type(pair) is Origin:
         return pair
-    code, lineno = pair
-    return Origin(code.co_filename, lineno, code.co_name)
+    code, offset = pair
+    return Origin(code.co_filename, line_at(code, offset), code.co_name)
+
+
+def line_at(code, offset):
+    """The source line of the instruction at byte ``offset`` of ``code`` (what ``frame.f_lineno`` says)."""
+    line = code.co_firstlineno
+    for start, end, number in code.co_lines():
+        if start <= offset < end:
+            return number if number is not None else line
+        if number is not None:
+            line = number
+    return line
 
 
 def _cell_number(filename):

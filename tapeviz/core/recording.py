@@ -119,7 +119,7 @@ def record(primitive, inputs, outputs, attrs):
         "/".join(scopes) if scopes else "",
         depth,
         serials,
-        _here() if _listeners or _origin_requests else None,  # the user's line, for a diagnosis
+        _here(2) if _listeners or _origin_requests else None,  # the user's line, for a diagnosis
     )
     if recorders:  # gradients flow only through float outputs of differentiable ops
         if len(recorders) == 1:

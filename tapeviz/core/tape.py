@@ -262,7 +262,7 @@ class GradientTape:
         entry.depth = local["depth"]
         entry.index = _next_entry_index()
         entry.tapes = self.serials
-        entry.origin = _here() if _listeners or _origin_requests else None  # the user's line, for a diagnosis
+        entry.origin = _here(3) if _listeners or _origin_requests else None  # the user's line, for a diagnosis
         self._entries.append(entry)
         self._needs.append(needs)
         if primitive.differentiable:  # gradients flow through its float outputs
