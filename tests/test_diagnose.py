@@ -413,3 +413,38 @@ def test_the_causes_are_documented():
     for _program, cause, _op, _where in CATALOGUE:
         assert cause in CAUSES
     assert "vanishing" in viz.diagnose.__module__ or CAUSES["vanishing"]
+
+
+def test_the_pictures_of_a_nan_leak_no_runtime_warning():
+    tape, entropy, p = where_log_trap()
+    tape.gradient(entropy, p)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        assert "tapeviz-player" in viz.player(tape).to_html()  # the cards multiply 0 by inf
+        viz.diagnose(tape, entropy, p)._repr_mimebundle_(include={"text/plain"})
+
+
+def test_bad_arguments_get_a_clear_error():
+    tape, distance, x = norm_at_zero()
+    with pytest.raises(TypeError, match="target must be a tensor"):
+        viz.diagnose(tape, [1.0], x)
+    with pytest.raises(TypeError, match="GradientTape"):
+        viz.diagnose(distance, distance, x)
+
+
+def test_where_is_a_notebook_cell_in_jupyter(monkeypatch):
+    from tapeviz.core import origin
+
+    def in_a_cell():
+        x = tf.Variable([0.0])
+        with tf.GradientTape() as tape:
+            y = tf.sqrt(x)
+        return tape, y, x
+
+    cell = "<ipython-input-12-0123abcd>"  # how IPython names a cell's code (older versions)
+    code = compile(inspect.getsource(in_a_cell).replace("    def", "def", 1), cell, "exec")
+    namespace = {"tf": tf}
+    exec(code, namespace)  # noqa: S102 - the test's own code, compiled as a cell
+    tape, y, x = namespace["in_a_cell"]()
+    (finding,) = viz.diagnose(tape, y, x)
+    assert finding.where == "In [12], line 4" and origin.describe(None) == ""

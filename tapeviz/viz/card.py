@@ -121,7 +121,8 @@ def _scalar(value):
 def _underflow(upstream, local, grad):
     """The exact product (float64) where the recorded gradient came out 0 though neither factor was: None if none."""
     try:
-        exact = np.asarray(upstream, dtype=np.float64) * np.asarray(local, dtype=np.float64)
+        with np.errstate(all="ignore"):  # 0 * inf is NaN here, as in the sweep: no warning in the notebook
+            exact = np.asarray(upstream, dtype=np.float64) * np.asarray(local, dtype=np.float64)
         lost = (exact != 0) & (np.broadcast_to(np.asarray(grad), exact.shape) == 0)
     except ValueError:  # shapes that do not line up (a summary): nothing to say
         return None

@@ -169,6 +169,14 @@ def examine(tape, target=None, sources=None, check=False, names=None):
     """Read what the recorder kept of ``tape`` and diagnose ``target`` (by default the target of the
     tape's last sweep, else its last op's output): an :class:`Examination`. ``explain`` and
     ``find_nonfinite`` read the same one ``diagnose`` does."""
+    if not hasattr(tape, "serial") or not hasattr(tape, "gradient"):
+        raise TypeError(f"diagnose: the first argument is the GradientTape that recorded the target, got {tape!r}.")
+    for value, role in [(target, "target")] + [(s, "source") for s in nest.flatten([] if sources is None else sources)]:
+        if value is not None and not hasattr(value, "dtype"):
+            raise TypeError(
+                f"diagnose: the {role} must be a tensor or a variable (the object you pass to tape.gradient), "
+                f"got {type(value).__name__}."
+            )
     records, complete = op_graph.records(tape)
     data, objects = build(records, include_untaped=True)
     if names is None:
