@@ -27,7 +27,7 @@ def judge(graph, tape_id, source, target, src, tgt):
         return _about(
             graph,
             "integer_path",
-            f"The source {_label(graph, src)} has dtype {source.dtype.name}: gradients only flow to "
+            f"{_role(graph, src, 'source')} has dtype {source.dtype.name}: gradients only flow to "
             "floating-point tensors, so tape.gradient returns None for it",
             "use a float tensor, e.g. tf.constant(3.0) or tf.cast(x, tf.float32), before the tape",
             tensor=src,
@@ -37,7 +37,7 @@ def judge(graph, tape_id, source, target, src, tgt):
         return _about(
             graph,
             "integer_path",
-            f"The target {_label(graph, tgt)} has dtype {target.dtype.name}: an integer result has no gradient",
+            f"{_role(graph, tgt, 'target')} has dtype {target.dtype.name}: an integer result has no gradient",
             "differentiate a float result; cast to float before the integer step, not after",
             op=graph.producer.get(tgt),
             tensor=tgt,
@@ -86,13 +86,15 @@ def _unwatched(graph, tape_id, source, src, is_variable):
         ancestors, _ops = graph.ancestors(src)
         variables = [t for t in ancestors if tensors[t]["kind"] == "variable"]
         if variables:
+            update = {"Sub": "assign_sub", "AddV2": "assign_add", "Add": "assign_add"}.get(producer["name"], "assign")
             return _about(
                 graph,
                 "replaced_variable",
-                f"The source {_label(graph, src)} is a tensor that {producer['name']} made from the variable "
-                f"{graph.name(variables[0])}: an assignment like `w = w - lr * g` replaced the variable by a "
-                "new tensor, which the tape does not watch",
-                "update variables in place: w.assign_sub(lr * g) (or w.assign(...)), not w = w - lr * g",
+                f"{_role(graph, src, 'source')} is a tensor that {producer['name']} made from the variable "
+                f"{graph.name(variables[0])}: an assignment like `w = w - lr * g` (or `x = x + 1`) replaced the "
+                "variable by a new tensor, which the tape does not watch",
+                f"update the variable in place with .{update}(...) (w.assign_sub(lr * g), x.assign_add(1.0)), "
+                "not w = w - lr * g",
                 op=producer,
                 tensor=src,
                 detail="variable_replaced",
@@ -102,20 +104,29 @@ def _unwatched(graph, tape_id, source, src, is_variable):
         return _about(
             graph,
             "unwatched",
-            f"The source {_label(graph, src)} is a constant the tape never watched"
+            f"{_role(graph, src, 'source')} is a constant the tape never watched"
             + (
                 f": {first_use['name']} used it and was recorded because of its other inputs, but the tape "
                 "keeps no gradient for the constant itself"
                 if used
                 else ", so nothing computed from it was recorded"
             ),
-            "call tape.watch(x) inside the `with tf.GradientTape() as tape:` block, before using x "
-            "(or make x a tf.Variable)",
+            _watch_fix(graph, src),
             op=first_use,
             tensor=src,
             detail="not_watched",
         )
     return None
+
+
+def _watch_fix(graph, tid):
+    """The fix for an unwatched constant, with its name when it has one (``tape.watch(image)``)."""
+    name = _label(graph, tid)
+    name = name if name.isidentifier() and name not in ("source", "target") else "x"
+    return (
+        f"call tape.watch({name}) inside the `with tf.GradientTape() as tape:` block, before using {name} "
+        f"(or make {name} a tf.Variable)"
+    )
 
 
 def _about(graph, cause, message, fix, op=None, tensor=None, detail=None):
@@ -131,6 +142,12 @@ def _about(graph, cause, message, fix, op=None, tensor=None, detail=None):
         tensor=tensor,
         detail=detail,
     )
+
+
+def _role(graph, tid, role):
+    """``The source x``: a tensor by its role and the picture's label (``The source`` when that is its name)."""
+    label = _label(graph, tid)
+    return f"The {role}" if label in (role, "?") else f"The {role} {label}"
 
 
 def _label(graph, tid):
@@ -285,12 +302,13 @@ def _disconnected(graph, src, tgt):
         made_after = [t for t in dead_ends if user is not None and _made_before(graph, t, user)]
         if made_after and tensors[leaf]["shape"] == tensors[made_after[-1]]["shape"]:
             return _left(graph, leaf, made_after[-1], user, equal=False)
-    names = ", ".join(graph.name(t) for t in leaves[:4])
+    roots = sorted((t for t in ancestors if graph.producer.get(t) is None and t != src), key=lambda t: int(t[1:]))
+    names = ", ".join(graph.name(t) for t in roots[:4])
     return _about(
         graph,
         "not_connected",
         "Nothing recorded links the source to the target"
-        + (f"; the target was computed from the constants {names} and the tape's own ops" if names else ""),
+        + (f": the target was computed from {names}, not from the source" if names else ""),
         "check that the target is really computed from this source (the same Python object)",
     )
 

@@ -177,7 +177,7 @@ def examine(tape, target=None, sources=None, check=False, names=None):
                 f"diagnose: the {role} must be a tensor or a variable (the object you pass to tape.gradient), "
                 f"got {type(value).__name__}."
             )
-    records, complete = op_graph.records(tape)
+    records, complete = op_graph.records(tape, [target, *nest.flatten([] if sources is None else sources)])
     data, objects = build(records, include_untaped=True)
     if names is None:
         names = naming.by_identity(dict(objects["tensors"]), naming.namespace(3))

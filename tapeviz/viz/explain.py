@@ -154,7 +154,7 @@ def explain(tape, target, source):
     others = [f for f in seen.findings if f.cause not in PATH_CAUSES]
     path = seen.path()
     if broken is not None:
-        cause, message, fix, finding = broken.detail, _sentence(broken.message), _sentence(broken.fix), broken
+        cause, message, fix, finding = broken.detail, _sentence(broken.message, False), _sentence(broken.fix), broken
         mark = broken.node or broken.tensor
         if broken.cause == "left_the_tape":
             mark = broken.tensor  # the constant that came back: the picture draws the break on it
@@ -175,7 +175,7 @@ def explain(tape, target, source):
         finding = others[0] if others else None
         fix = ZERO_FIX if cause == "zero" else ""
         if finding is not None:  # the diagnosis says where it goes wrong: that is what the picture rings
-            message = f"{message} {_sentence(finding.message)}"
+            message = f"{message} {_sentence(finding.message, False)}"
             fix, mark = _sentence(finding.fix), finding.node or finding.tensor
     if not seen.complete:
         message += (
@@ -185,11 +185,13 @@ def explain(tape, target, source):
     return Explanation(cause, message, seen.picture(), path, mark, seen.names, fix, finding, seen.findings)
 
 
-def _sentence(text):
-    """``text`` as a sentence: a capital first letter and a full stop."""
+def _sentence(text, capital=True):
+    """``text`` as a sentence: a full stop, and a capital first letter (``capital``; a message starts
+    with its own, or with a name such as ``tf.stop_gradient`` that keeps its case)."""
     if not text:
         return ""
-    text = text[0].upper() + text[1:]
+    if capital:
+        text = text[0].upper() + text[1:]
     return text if text.endswith((".", "!", "?")) else text + "."
 
 

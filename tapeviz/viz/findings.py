@@ -334,12 +334,17 @@ class _Path:
 
 
 def magnitude(graph, steps):
-    """``dead_relu``, ``vanishing`` and ``exploding`` findings from the norms of the arriving gradients."""
+    """``dead_relu``, ``vanishing`` and ``exploding`` findings from the norms of the arriving gradients.
+
+    The norm is measured where a gradient arrives at an op of the network; a
+    variable's read is left out (the gradient arriving there is the weight's
+    own, large when the activations are, whatever the gradient did on the way).
+    """
     found = []
     paths = {}  # tensor id -> _Path of the gradient arriving there
-    norms = [backward.norm(step.upstream) for step in steps]
+    norms = [None if step.op["name"] == "ReadVariableOp" else backward.norm(step.upstream) for step in steps]
     senders = {}  # step index -> the step index that sent its upstream (the largest contribution)
-    vanished = exploded = False
+    crossed = {}  # "vanishing"/"exploding" -> (the step where the change first passed FACTOR, the step it began)
     for index, step in enumerate(steps):
         op, here = step.op, norms[index]
         arriving = [paths[t] for t in op["outputs"] if t in paths]
@@ -350,43 +355,30 @@ def magnitude(graph, steps):
             peak, peak_step = peak_path.peak, peak_path.peak_step
             trough, trough_step = trough_path.trough, trough_path.trough_step
         else:
-            peak = trough = here
-            peak_step = trough_step = index
-        if here > peak:
-            peak, peak_step = here, index
-        if 0 < here < trough:
-            trough, trough_step = here, index
-        if not vanished and 0 < here < peak / FACTOR:
-            vanished = True
-            found.append(_trend(graph, steps, norms, senders, index, peak_step, "vanishing"))
-        if not exploded and here > trough * FACTOR > 0:
-            exploded = True
-            found.append(_trend(graph, steps, norms, senders, index, trough_step, "exploding"))
-        if here > 0 and step.op["name"] == "Relu" and _all_zero(step.grads):
-            value = graph.value(op["inputs"][0])
-            if value is not None and np.all(value <= 0):
+            peak, trough, peak_step, trough_step = 0.0, np.inf, index, index
+        if here is not None:
+            if here > peak:
+                peak, peak_step = here, index
+            if 0 < here < trough:
+                trough, trough_step = here, index
+            if "vanishing" not in crossed and 0 < here < peak / FACTOR:
+                crossed["vanishing"] = (index, peak_step)
+            if "exploding" not in crossed and here > trough * FACTOR:
+                crossed["exploding"] = (index, trough_step)
+            if here > 0 and op["name"] == "Relu" and _all_zero(step.grads):
+                found += _dead_relu(graph, op)
+            elif "vanishing" not in crossed and here > 0 and op["name"] in ACTIVATIONS and _all_zero(step.grads):
+                crossed["vanishing"] = (index, None)  # underflow: the norm went to 0 at once
                 found.append(
                     _finding(
                         graph,
-                        "dead_relu",
-                        f"Every input of this ReLU is <= 0 for the whole batch ({graph.name(op['inputs'][0])}), "
-                        "so it passes no gradient back and the weights before it never change",
-                        "use a smaller learning rate, He initialisation, a positive bias start, or LeakyReLU",
+                        "vanishing",
+                        f"The gradient underflows to 0 at {graph.op(op)}: its inputs saturate it, so its "
+                        "derivative is 0 in floating point",
+                        "keep activations out of saturation (normalise inputs, smaller initial weights, ReLU)",
                         op,
                     )
                 )
-        elif not vanished and here > 0 and op["name"] in ACTIVATIONS and _all_zero(step.grads):
-            vanished = True
-            found.append(
-                _finding(
-                    graph,
-                    "vanishing",
-                    f"The gradient underflows to 0 at {graph.op(op)}: its inputs saturate it, so its derivative "
-                    "is 0 in floating point",
-                    "keep activations out of saturation (normalise inputs, smaller initial weights, ReLU)",
-                    op,
-                )
-            )
         for tid, grad in zip(op["inputs"], step.grads):
             if grad is None:
                 continue
@@ -395,47 +387,81 @@ def magnitude(graph, steps):
                 paths[tid] = _Path(peak, peak_step, trough, trough_step, index)
             elif trough < known.trough:
                 known.trough, known.trough_step = trough, trough_step
+    for kind in ("vanishing", "exploding"):
+        index, start = crossed.get(kind, (None, None))
+        if start is not None:
+            found.append(_trend(graph, steps, norms, senders, index, start, kind))
     return found
 
 
-def _trend(graph, steps, norms, senders, index, start, kind):
-    """A vanishing/exploding finding: the ratio from step ``start`` to ``index``, blamed on the op type
-    whose steps on the way changed the gradient most (repeated: a layer or a loop)."""
-    chain = [index]
-    while chain[-1] != start and chain[-1] in senders and len(chain) < len(steps):
+def _dead_relu(graph, op):
+    """A ``dead_relu`` finding when every input of the ReLU ``op`` is <= 0."""
+    value = graph.value(op["inputs"][0])
+    if value is None or not np.all(value <= 0):
+        return []
+    return [
+        _finding(
+            graph,
+            "dead_relu",
+            f"Every input of {graph.op(op)} is <= 0 for the whole batch ({graph.name(op['inputs'][0])}), so it "
+            "passes no gradient back and the weights before it stop learning",
+            "use a smaller learning rate, He initialisation, a positive bias to start with, or LeakyReLU",
+            op,
+        )
+    ]
+
+
+def _chain(senders, end, start, limit):
+    """Step indices from ``end`` back to ``start`` along the steps that sent each one its gradient."""
+    chain = [end]
+    while chain[-1] != start and chain[-1] in senders and len(chain) <= limit:
         chain.append(senders[chain[-1]])
-    effect = {}  # op type -> (log10 of its steps' product of norm ratios, count, its latest step)
+    return chain
+
+
+def _trend(graph, steps, norms, senders, index, start, kind):
+    """A vanishing/exploding finding: the change from step ``start`` to the end of the path, blamed on
+    the op type whose steps on the way changed the gradient most (repeated: a layer or a loop's step),
+    at its step nearest to ``index``, where the change first passed ``FACTOR``."""
+    measured = [i for i in range(index, len(steps)) if norms[i] and index in _chain(senders, i, index, len(steps))]
+    extreme = min if kind == "vanishing" else max
+    end = extreme(measured, key=lambda i: norms[i]) if measured else index
+    chain = _chain(senders, end, start, len(steps))
+    effect = {}  # op type -> (log10 of its steps' product of norm ratios, its steps)
     for k in range(1, len(chain)):  # each step on the way: the norm it received, and what it passed on
-        position = chain[k]
-        received, passed = norms[position], norms[chain[k - 1]]
+        position, nearer = chain[k], chain[k - 1]
+        received, passed = norms[position], norms[nearer]
         if not received or not passed:
             continue
         name = steps[position].op["name"]
-        log_ratio, count, latest = effect.get(name, (0.0, 0, position))
-        effect[name] = (log_ratio + np.log10(passed / received), count + 1, max(latest, position))
-    repeated = {k: v for k, v in effect.items() if v[1] >= 2} or effect
+        log_ratio, positions = effect.get(name, (0.0, []))
+        effect[name] = (log_ratio + np.log10(passed / received), positions + [position])
+    repeated = {k: v for k, v in effect.items() if len(v[1]) >= 2} or effect
     pick = min if kind == "vanishing" else max
     name = pick(repeated, key=lambda k: repeated[k][0]) if repeated else steps[index].op["name"]
-    log_ratio, count, latest = repeated.get(name, (0.0, 1, index))
-    blamed = steps[latest].op
-    ratio = norms[index] / norms[start] if norms[start] else 0.0
-    each = 10 ** (log_ratio / count) if count else 1.0
+    log_ratio, positions = repeated.get(name, (0.0, [index]))
+    before = [p for p in positions if p <= index]
+    blamed = steps[max(before) if before else min(positions)].op
+    overall = norms[end] / norms[start] if norms[start] else 0.0
+    each = 10 ** (log_ratio / len(positions))
     if kind == "vanishing":
         fix = (
             "use ReLU-family activations, Glorot/He initialisation, batch normalisation or residual "
             "connections, or fewer layers"
         )
+        where = f"at this one it first falls below 1/{FACTOR:.0e} of its largest size"
     else:
         fix = (
             "clip the gradients (tf.clip_by_global_norm), start the recurrent weights smaller "
             "(orthogonal, gain < 1), or use a gated cell (LSTM, GRU)"
         )
+        where = f"at this one it first grows past {FACTOR:.0e} times its smallest size"
     verb = "shrinks" if kind == "vanishing" else "grows"
     return _finding(
         graph,
         kind,
-        f"The gradient {verb} by {ratio:.1e} over {len(chain)} backward steps: each of the {count} {name} "
-        f"ops on the way multiplies its norm by about {each:.2g}",
+        f"The gradient {verb} by {overall:.1e} along the path ({len(chain)} backward steps): each of the "
+        f"{len(positions)} {name} ops on the way multiplies its norm by about {each:.2g}, and {where}",
         fix,
         blamed,
     )
@@ -462,8 +488,8 @@ def custom_gradient_checks(graph, steps, eps=1e-3, rtol=0.05):
                     "custom_gradient_mismatch",
                     f"The grad_fn of {op.get('function') or 'this custom gradient'} gives {analytic:.4g} along a "
                     f"random direction where finite differences of the function give {numeric:.4g}",
-                    "fix grad_fn: it must return upstream times the derivative of each output w.r.t. each input "
-                    "(check its sign and factors)",
+                    "make grad_fn return upstream times the derivative of each output w.r.t. each input "
+                    "(check its sign and its factors)",
                     op,
                 )
             )

@@ -9,6 +9,7 @@ before the ``with`` block); ``OpGraph`` indexes the built trace both ways
 import numpy as np
 
 from tapeviz.core import events
+from tapeviz.core.tensor import tensor_id
 from tapeviz.viz import names as naming
 from tapeviz.viz import recorder
 
@@ -110,12 +111,34 @@ class OpGraph:
         return min(users, key=self.order) if users else None
 
 
-def records(tape):
-    """(records, complete): the session's records of ``tape`` with recent untaped ops, else the tape's own."""
-    records = recorder.SESSION.records_for(tape, with_untaped=True)
-    if records and any(isinstance(event, events.OpExecuted) for _seq, event in records):
-        return records, True
-    return recorder.static_records(tape), False
+def records(tape, wanted=()):
+    """(records, complete): the session's records of ``tape`` with the recent untaped ops that fed it, else
+    the tape's own records.
+
+    Of the ops no tape recorded (the recorder's ring), only those whose outputs
+    reach the tape's ops or one of ``wanted`` (the target, the sources) are
+    kept: the preprocessing before the ``with`` block, a ``w = w - lr * g``,
+    what ran inside ``stop_recording()``; not the rest of the session.
+    """
+    found = recorder.SESSION.records_for(tape, with_untaped=True)
+    if not found or not any(isinstance(event, events.OpExecuted) for _seq, event in found):
+        return recorder.static_records(tape), False
+    needed = {tensor_id(t) for t in wanted if t is not None}
+    untaped = []
+    for position, (_seq, event) in enumerate(found):
+        if type(event) is events.OpExecuted and event.entry is not None:
+            if event.tapes:
+                needed.update(map(tensor_id, event.entry.inputs))
+            else:
+                untaped.append(position)
+    dropped = set()
+    for position in reversed(untaped):  # last to first: an op is kept when what it made is needed
+        entry = found[position][1].entry
+        if needed.intersection(map(tensor_id, entry.outputs)):
+            needed.update(map(tensor_id, entry.inputs))
+        else:
+            dropped.add(position)
+    return [record for position, record in enumerate(found) if position not in dropped], True
 
 
 def tape_id(records, number):
