@@ -56,8 +56,8 @@ def test_a_recorded_op_notes_the_users_line_when_asked():
     with origin.noted():
         entries = _recorded_entries(make)
     mul, log = [e for e in entries if e.primitive.name in ("Mul", "Log")]
-    assert str(origin.resolve(mul.origin)) == f"test_origin.py:{line}"
-    assert origin.resolve(log.origin).lineno == line
+    assert str(origin.of(mul)) == f"test_origin.py:{line}"
+    assert origin.of(log).lineno == line
 
 
 def test_no_origin_is_noted_when_nobody_listens_or_asked():
@@ -87,7 +87,7 @@ def test_a_released_tapes_sketch_and_the_trace_keep_the_line():
             y = tf.sqrt(x)
         tape.gradient(y, x)
     (sketch,) = [e for e in tape.history if e.name == "Sqrt"]
-    assert origin.resolve(sketch.origin).lineno == line
+    assert origin.of(sketch).lineno == line
     (op,) = [op for op in recorded.data["ops"] if op["name"] == "Sqrt"]
     assert op["where"] == f"test_origin.py:{line}"
 

@@ -9,11 +9,11 @@ that would keep the user's locals alive). ``describe()`` turns that into
 The core notes each recorded op's origin (``TapeEntry.origin``) only when
 someone listens (``tapeviz.viz`` imported: the session recorder) or asked for
 it (``enable()`` / ``disable()``, or ``with origin.noted():``, as
-``tf.debugging.enable_check_numerics`` does). It keeps ``here()``'s raw pair
-(code object, instruction offset), a tuple made in a few hundred nanoseconds
-(the line number is worked out from the offset only when asked: reading
-``f_lineno`` scans the code's line table); ``resolve`` turns it into an
-``Origin`` when a diagnosis reads it.
+``tf.debugging.enable_check_numerics`` does). ``note(entry)`` keeps the code
+object and the instruction offset on the entry, in about a hundred
+nanoseconds (the line number is worked out from the offset only when asked:
+reading ``f_lineno`` scans the code's line table); ``of(entry)`` makes an
+``Origin`` of them when a diagnosis reads it.
 """
 
 import os
@@ -101,14 +101,15 @@ def capture(skip=1):
     return Origin(code.co_filename, frame.f_lineno, code.co_name)
 
 
-_depth_hint = [2]  # how deep here() found the user's frame last time: ops in a row share it (a hint only)
+_depth_hint = [2]  # how deep note() found the user's frame last time: ops in a row share it (a hint only)
 
 
-def here(sure=1, _getframe=sys._getframe, _inside=_inside, _hint=_depth_hint):
-    """The hot path's ``capture``: ``(code object, instruction offset)`` of the innermost frame outside
-    tapeviz, or None.
+def note(entry, sure=1, _getframe=sys._getframe, _inside=_inside, _hint=_depth_hint):
+    """The hot path's ``capture``: note on ``entry`` (a recorded op) the innermost frame outside tapeviz,
+    as ``entry.origin`` (the code object, or None) and ``entry.origin_at`` (the instruction offset).
 
-    Called by the core where it records an op; ``resolve`` makes an ``Origin`` of it later.
+    Called by the core where it records an op; ``of(entry)`` makes an ``Origin`` of it later. Two
+    slots rather than a tuple: a tuple per op is one more object for the garbage collector to track.
     ``sure``: how many frames above here are the library's for certain (``record_op`` is
     called by ``record``, called by ``execute``: 3). Reading ``f_back`` makes a frame
     object of each frame it passes (Python 3.11+), so the depth found last is tried
@@ -127,13 +128,15 @@ def here(sure=1, _getframe=sys._getframe, _inside=_inside, _hint=_depth_hint):
             inside = _is_internal(code)
         if not inside:
             if depth <= sure + 1:
-                return (code, frame.f_lasti)
+                entry.origin, entry.origin_at = code, frame.f_lasti
+                return
             inner = _getframe(depth - 1).f_code
             inner_inside = _inside.get(inner.co_filename)
             if inner_inside is None:
                 inner_inside = _is_internal(inner)
             if inner_inside:
-                return (code, frame.f_lasti)
+                entry.origin, entry.origin_at = code, frame.f_lasti
+                return
     frame, depth = _getframe(1), 1
     while frame is not None:
         code = frame.f_code
@@ -143,18 +146,19 @@ def here(sure=1, _getframe=sys._getframe, _inside=_inside, _hint=_depth_hint):
         if not inside:
             if depth > 1:
                 _hint[0] = depth
-            return (code, frame.f_lasti)
+            entry.origin, entry.origin_at = code, frame.f_lasti
+            return
         frame = frame.f_back
         depth += 1
-    return None
+    entry.origin = entry.origin_at = None
 
 
-def resolve(pair):
-    """The ``Origin`` of a pair ``here()`` returned (an ``Origin`` or None passes through)."""
-    if pair is None or type(pair) is Origin:
-        return pair
-    code, offset = pair
-    return Origin(code.co_filename, line_at(code, offset), code.co_name)
+def of(entry):
+    """The ``Origin`` ``note`` left on a recorded entry (or its sketch), or None."""
+    code = getattr(entry, "origin", None)
+    if code is None:
+        return None
+    return Origin(code.co_filename, line_at(code, entry.origin_at), code.co_name)
 
 
 def line_at(code, offset):

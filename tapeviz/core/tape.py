@@ -51,7 +51,7 @@ _new = object.__new__
 _next_entry_index = recording.next_order
 _listeners = state.listeners
 _origin_requests = origin.REQUESTS  # truthy while someone asked for origins (origin.enable)
-_here = origin.here
+_note_origin = origin.note
 # NumPy float and complex scalar types: a value of one is a float without reading its dtype.
 _FLOAT_SCALARS = frozenset(np.dtype(code).type for code in "efdgFDG")
 
@@ -262,7 +262,10 @@ class GradientTape:
         entry.depth = local["depth"]
         entry.index = _next_entry_index()
         entry.tapes = self.serials
-        entry.origin = _here(3) if _listeners or _origin_requests else None  # the user's line, for a diagnosis
+        if _listeners or _origin_requests:
+            _note_origin(entry, 3)  # the user's line, for a diagnosis
+        else:
+            entry.origin = entry.origin_at = None
         self._entries.append(entry)
         self._needs.append(needs)
         if primitive.differentiable:  # gradients flow through its float outputs

@@ -19,6 +19,14 @@ from tapeviz.viz import format as fmt
 from tapeviz.viz.findings import FLOAT, Finding, where_of
 
 
+# What replaced a variable by a tensor, by the op that did it: (the assignment, the fix).
+REPLACEMENTS = {
+    "Sub": ("an assignment like `w = w - lr * g`", "update the variable in place: w.assign_sub(lr * g), not w = w - lr * g"),
+    "AddV2": ("an assignment like `x = x + 1`", "update the variable in place: x.assign_add(1.0), not x = x + 1"),
+}
+REPLACEMENTS["Add"] = REPLACEMENTS["AddV2"]
+
+
 def judge(graph, tape_id, source, target, src, tgt):
     """The Finding that says why no gradient flows from ``source`` to ``target``, or None when one does."""
     tensors = graph.data["tensors"]
@@ -86,15 +94,16 @@ def _unwatched(graph, tape_id, source, src, is_variable):
         ancestors, _ops = graph.ancestors(src)
         variables = [t for t in ancestors if tensors[t]["kind"] == "variable"]
         if variables:
-            update = {"Sub": "assign_sub", "AddV2": "assign_add", "Add": "assign_add"}.get(producer["name"], "assign")
+            assignment, fix = REPLACEMENTS.get(
+                producer["name"], ("an assignment", "update the variable in place with .assign(...), not by a new tensor")
+            )
             return _about(
                 graph,
                 "replaced_variable",
                 f"{_role(graph, src, 'source')} is a tensor that {producer['name']} made from the variable "
-                f"{graph.name(variables[0])}: an assignment like `w = w - lr * g` (or `x = x + 1`) replaced the "
-                "variable by a new tensor, which the tape does not watch",
-                f"update the variable in place with .{update}(...) (w.assign_sub(lr * g), x.assign_add(1.0)), "
-                "not w = w - lr * g",
+                f"{graph.name(variables[0])}: {assignment} replaced the variable by a new tensor, which the tape "
+                "does not watch",
+                fix,
                 op=producer,
                 tensor=src,
                 detail="variable_replaced",

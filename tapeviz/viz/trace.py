@@ -185,7 +185,7 @@ class _Builder:
                 "formula": _formula(name),
                 "differentiable": entry.primitive.differentiable,
                 "function": entry.attrs.get("function"),  # the Python function behind a custom gradient
-                "where": origin.describe(origin.resolve(getattr(entry, "origin", None))),  # "file.py:12", or ""
+                "where": origin.describe(origin.of(entry)),  # "file.py:12", or ""
             }
         )
         return oid
