@@ -18,10 +18,12 @@ from tapeviz.core import events
 from tapeviz.viz import format as fmt
 from tapeviz.viz.findings import FLOAT, Finding, where_of
 
-
 # What replaced a variable by a tensor, by the op that did it: (the assignment, the fix).
 REPLACEMENTS = {
-    "Sub": ("an assignment like `w = w - lr * g`", "update the variable in place: w.assign_sub(lr * g), not w = w - lr * g"),
+    "Sub": (
+        "an assignment like `w = w - lr * g`",
+        "update the variable in place: w.assign_sub(lr * g), not w = w - lr * g",
+    ),
     "AddV2": ("an assignment like `x = x + 1`", "update the variable in place: x.assign_add(1.0), not x = x + 1"),
 }
 REPLACEMENTS["Add"] = REPLACEMENTS["AddV2"]
@@ -95,7 +97,8 @@ def _unwatched(graph, tape_id, source, src, is_variable):
         variables = [t for t in ancestors if tensors[t]["kind"] == "variable"]
         if variables:
             assignment, fix = REPLACEMENTS.get(
-                producer["name"], ("an assignment", "update the variable in place with .assign(...), not by a new tensor")
+                producer["name"],
+                ("an assignment", "update the variable in place with .assign(...), not by a new tensor"),
             )
             return _about(
                 graph,
