@@ -20,8 +20,10 @@ No submodule shares a name with a function here, so ``viz.player`` and
 
 ``__all__`` names one entry point per purpose: ``show`` (a static picture),
 ``player`` (step through the sweep, forward mode, or the recording),
-``trace`` (the events as plain data), ``explain`` / ``find_nonfinite`` /
-``gradcheck``, ``memory``, ``heatmap``. The older doors (``Figure``,
+``trace`` (the events as plain data), ``diagnose`` (everything wrong with a
+gradient; ``diagnosis.findings_of(trace)`` gives the player's captions the
+same findings), ``explain`` / ``find_nonfinite`` / ``gradcheck``,
+``memory``, ``heatmap``. The older doors (``Figure``,
 ``to_dot``, ``table``, ``recording_player``, ``trace_of``, ``Trace``...)
 stay importable for code that uses them; docs/visualizer.md says which is which.
 """
