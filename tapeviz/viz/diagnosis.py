@@ -25,6 +25,13 @@ from tapeviz.viz.display import Figure
 from tapeviz.viz.findings import CAUSES, FACTOR, Finding, analyse  # noqa: F401 - CAUSES, FACTOR: documented here
 from tapeviz.viz.trace import Trace, build
 
+FOLD_ABOVE = 60  # ops: a bigger picture folds its layers and loops (tf.show's folding)
+EXCERPT_ABOVE = 120  # ops: a bigger picture shows the ops around the guilty ones only ...
+EXCERPT_HOPS = 6  # ... this many ops away, up or down
+
+# Causes whose culprit is a tensor (the picture rings it beside the op that used it).
+TENSOR_CAUSES = ("unwatched", "nonfinite_input", "left_the_tape", "replaced_variable", "integer_path")
+
 __all__ = ["CAUSES", "FACTOR", "Diagnosis", "Finding", "diagnose", "findings_of"]
 
 
@@ -60,16 +67,20 @@ class Diagnosis:
         return [finding.cause for finding in self.findings]
 
     def marks(self):
-        """What the picture rings: each finding's op (and its tensor when it names no op)."""
+        """What the picture rings: each finding's op, and its tensor when the tensor is the culprit
+        (a constant never watched, data holding NaN, a value back from NumPy)."""
         marks = {}
         for finding in self.findings:
-            key = finding.node or finding.tensor
-            if key is not None:
-                marks[key] = "break"
+            for key in (finding.node, finding.tensor if finding.cause in TENSOR_CAUSES or not finding.node else None):
+                if key is not None:
+                    marks[key] = "break"
         return marks or {p: "path" for p in self.path}
 
     def figure(self):
-        return Figure(self.trace, names=self.names, marks=self.marks(), untaped="all", fold=False)
+        """The picture: the ops between the sources and the target, folded when there are many (a deep
+        network, a long loop), the guilty ones ringed."""
+        many = self.trace is not None and len(self.trace.data["ops"]) > FOLD_ABOVE
+        return Figure(self.trace, names=self.names, marks=self.marks(), untaped="all", fold=many)
 
     def __str__(self):
         if not self.findings:
@@ -271,6 +282,25 @@ def _number_steps(findings, data, tape_id, tgt, sweep=None):
         finding.step = position.get(finding.node)
 
 
+def _around(graph, centres, among, hops):
+    """The ops of ``among`` at most ``hops`` ops away from one of ``centres`` (up or down the graph)."""
+    reached, frontier = set(centres), set(centres)
+    by_id = {op["id"]: op for op in graph.data["ops"]}
+    for _ in range(hops):
+        nearby = set()
+        for oid in frontier:
+            op = by_id[oid]
+            for tid in op["inputs"]:
+                producer = graph.producer.get(tid)
+                if producer is not None:
+                    nearby.add(producer["id"])
+            for tid in op["outputs"]:
+                nearby.update(user["id"] for user in graph.consumers.get(tid, []))
+        frontier = (nearby & among) - reached
+        reached |= frontier
+    return reached
+
+
 def _picture(graph, data, tgt, pairs, findings):
     """The ops between the sources and the target, the guilty ones and what feeds them included."""
     keep = set()
@@ -280,9 +310,10 @@ def _picture(graph, data, tgt, pairs, findings):
         if src is not None:  # where the source's value went, a dead end (a NumPy round trip) included
             reached = graph.descendants(src)
             keep.update(op["id"] for op in data["ops"] if reached.intersection(op["inputs"]))
-    for finding in findings:
-        if finding.node:
-            keep.add(finding.node)
+    guilty = {finding.node for finding in findings if finding.node}
+    keep |= guilty
+    if len(keep) > EXCERPT_ABOVE and guilty:  # a deep network, a long loop: the ops around the guilty ones
+        keep = _around(graph, guilty, keep, EXCERPT_HOPS)
     reads = set()
     for op in data["ops"]:
         if op["id"] in keep:
