@@ -14,7 +14,6 @@ import numpy as np
 
 from tapeviz.core import state
 from tapeviz.core.tensor import constant, convert_to_tensor, is_tensor
-from tapeviz.core.tensor import to_array as tensor_array
 
 FLOAT_DTYPES = ("float", "half", "double", "bfloat", "complex")
 
@@ -34,7 +33,7 @@ def as_array(value):
     if value is None:
         return None
     try:
-        return np.asarray(tensor_array(value if is_tensor(value) else convert_to_tensor(value)))
+        return np.asarray((value if is_tensor(value) else convert_to_tensor(value)).numpy())  # via the backend
     except Exception:  # a summary the recorder kept instead of the array
         return None
 
@@ -74,7 +73,7 @@ def replay(graph, tape_id, target_tid):
                 if all(u is None for u in upstream):
                     continue
                 arrived = [
-                    constant(u) if u is not None else constant(np.zeros_like(tensor_array(out)))
+                    constant(u) if u is not None else constant(np.zeros_like(out.numpy()))
                     for u, out in zip(upstream, entry.outputs)
                 ]
                 try:

@@ -23,7 +23,7 @@ the step of the sweep where the player shows it.
 import numpy as np
 
 from tapeviz.core import state
-from tapeviz.core.tensor import constant, to_array
+from tapeviz.core.tensor import constant
 from tapeviz.viz import backward_values as backward
 from tapeviz.viz import format as fmt
 
@@ -499,10 +499,10 @@ def custom_gradient_checks(graph, steps, eps=1e-3, rtol=0.05):
 def _check_custom(entry, forward, step, eps, rtol):
     """(analytic, numeric) directional derivatives when they disagree, else None."""
     n_args = entry.attrs.get("n_args", len(entry.inputs))
-    xs = [np.asarray(to_array(t), dtype=np.float64) for t in entry.inputs[:n_args]]
+    xs = [np.asarray(t.numpy(), dtype=np.float64) for t in entry.inputs[:n_args]]
     rng = np.random.default_rng(0)
     directions = [rng.standard_normal(x.shape) if x.dtype.kind == "f" else np.zeros(x.shape) for x in xs]
-    upstream = [np.zeros(np.shape(to_array(out))) if u is None else u for u, out in zip(step.upstream, entry.outputs)]
+    upstream = [np.zeros(tuple(out.shape)) if u is None else u for u, out in zip(step.upstream, entry.outputs)]
     analytic = sum(
         float(np.sum(np.asarray(g, dtype=np.float64) * d))
         for g, d in zip(step.grads[:n_args], directions)
@@ -515,7 +515,7 @@ def _check_custom(entry, forward, step, eps, rtol):
         with np.errstate(all="ignore"), state.no_tapes():
             result, _grad_fn = forward(*args)
         outs = result if isinstance(result, (tuple, list)) else (result,)
-        return sum(float(np.sum(np.asarray(to_array(o), dtype=np.float64) * u)) for o, u in zip(outs, upstream))
+        return sum(float(np.sum(np.asarray(o.numpy(), dtype=np.float64) * u)) for o, u in zip(outs, upstream))
 
     try:
         numeric = (objective(1.0) - objective(-1.0)) / (2 * eps)
