@@ -371,6 +371,15 @@ def test_a_healthy_program_has_no_findings_in_either_order():
     assert viz.explain(tape, loss, w1).cause == "connected"  # never "the tape was already used"
 
 
+def test_one_small_factor_is_no_vanishing_gradient():
+    x = tf.constant(np.linspace(-1, 1, 40, dtype=np.float32).reshape(20, 2))
+    w = tf.Variable([[0.5], [-0.3]])
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean((x @ w) ** 2) + 1e-6 * tf.reduce_sum(w**2)  # a regulariser's weight, on purpose
+    tape.gradient(loss, w)
+    assert not viz.diagnose(tape, loss, w)
+
+
 def test_the_saliency_picture_and_text_agree_on_the_unwatched_input():
     tape, score, image = saliency_unwatched_input()
     before = viz.explain(tape, score, image)

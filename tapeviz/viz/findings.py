@@ -389,8 +389,9 @@ def magnitude(graph, steps):
                 known.trough, known.trough_step = trough, trough_step
     for kind in ("vanishing", "exploding"):
         index, start = crossed.get(kind, (None, None))
-        if start is not None:
-            found.append(_trend(graph, steps, norms, senders, index, start, kind))
+        trend = _trend(graph, steps, norms, senders, index, start, kind) if start is not None else None
+        if trend is not None:
+            found.append(trend)
     return found
 
 
@@ -436,10 +437,14 @@ def _trend(graph, steps, norms, senders, index, start, kind):
         name = steps[position].op["name"]
         log_ratio, positions = effect.get(name, (0.0, []))
         effect[name] = (log_ratio + np.log10(passed / received), positions + [position])
-    repeated = {k: v for k, v in effect.items() if len(v[1]) >= 2} or effect
+    # Repeated ops (a layer, a loop's step) that shrink (or grow) the gradient: one op scaling it
+    # once (a regulariser's 1e-6 factor) is a choice, not a vanishing gradient.
+    repeated = {k: v for k, v in effect.items() if len(v[1]) >= 2 and (v[0] < 0 if kind == "vanishing" else v[0] > 0)}
+    if not repeated:
+        return None
     pick = min if kind == "vanishing" else max
-    name = pick(repeated, key=lambda k: repeated[k][0]) if repeated else steps[index].op["name"]
-    log_ratio, positions = repeated.get(name, (0.0, [index]))
+    name = pick(repeated, key=lambda k: repeated[k][0])
+    log_ratio, positions = repeated[name]
     before = [p for p in positions if p <= index]
     blamed = steps[max(before) if before else min(positions)].op
     overall = norms[end] / norms[start] if norms[start] else 0.0
