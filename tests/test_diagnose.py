@@ -416,6 +416,24 @@ def test_vanishing_at_80_layers_is_one_finding_the_player_reads_too():
     assert [(f.cause, f.op, f.where, f.step) for f in played] == [(f.cause, f.op, f.where, f.step) for f in diagnosis]
 
 
+@pytest.mark.parametrize(
+    "program", [constant_column_over_std, where_log_trap, dead_relu_layer, exploding_relu_rnn], ids=lambda p: p.__name__
+)
+def test_the_players_captions_read_the_same_findings(program):
+    from tapeviz.viz.diagnosis import findings_of
+    from tapeviz.viz.trace import trace_of
+
+    tape, target, source = program()
+    tape.gradient(target, source)
+    diagnosis = viz.diagnose(tape, target, source)
+    played = trace_of(tape)  # what the player draws: the tape's own ops
+    captions = findings_of(played)
+    assert [(f.cause, f.op, f.where, f.step) for f in captions] == [(f.cause, f.op, f.where, f.step) for f in diagnosis]
+    for finding in captions:  # named by the player's own ids: its picture rings the same op
+        if finding.node is not None:
+            assert played.op(finding.node)["name"] == finding.op
+
+
 def test_the_causes_are_documented():
     from tapeviz.viz.diagnosis import CAUSES
 

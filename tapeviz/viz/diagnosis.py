@@ -17,6 +17,8 @@ The causes (``CAUSES``, documented in tapeviz/viz/findings.py):
 """
 
 from tapeviz.core import nest
+from tapeviz.core.tape import tape_with_serial
+from tapeviz.core.tensor import tensor_id
 from tapeviz.viz import format as fmt
 from tapeviz.viz import names as naming
 from tapeviz.viz import op_graph
@@ -221,11 +223,15 @@ def _default_target(graph, tape_id):
 
 
 def findings_of(trace, sweep="last"):
-    """The findings about a sweep of ``trace`` (its target, its sources), with the sweep's step numbers.
+    """The findings about a sweep of ``trace`` (its target, its sources), as the player's captions show them.
 
-    For the player's captions: ``trace`` is a ``Trace`` built from records (a
-    trace loaded from JSON holds no values: no findings); ``sweep`` is
-    ``"last"`` or an index into ``trace.data["sweeps"]``.
+    The same findings ``diagnose`` gives for that tape, target and sources
+    (while the tape lives: it also reads the ops no tape recorded, such as a
+    division before the ``with`` block), with ``step`` counted in that sweep and
+    ``node`` / ``tensor`` named by ``trace``'s own ids (None for an op the trace
+    does not hold). ``trace`` is a ``Trace`` built from records (one loaded
+    from JSON holds no values: no findings); ``sweep`` is ``"last"`` or an
+    index into ``trace.data["sweeps"]``.
     """
     data, objects = trace.data, trace.objects
     if not objects or not data["sweeps"]:
@@ -233,21 +239,37 @@ def findings_of(trace, sweep="last"):
     chosen = data["sweeps"][-1] if sweep == "last" else data["sweeps"][sweep]
     if not chosen["targets"]:
         return []
-    graph = op_graph.OpGraph(data, objects, naming.lookup(trace, naming.namespace(2)))
-    tgt = chosen["targets"][0]
-    tape_id = chosen["tape"]
-    pairs = [(graph.objects[s], s) for s in chosen["sources"]]
-    target = graph.objects[tgt]
-    findings = analyse(
-        graph,
-        tape_id,
-        target,
-        tgt,
-        pairs,
-        connection=lambda source, src: judge(graph, tape_id, source, target, src, tgt),
-    )
-    _number_steps(findings, data, tape_id, tgt, chosen)
-    return findings
+    tensors = objects["tensors"]
+    target, sources = tensors[chosen["targets"][0]], [tensors[s] for s in chosen["sources"]]
+    tape = tape_with_serial(naming.tape_serials(trace).get(chosen["tape"]))
+    if tape is None:  # the tape is gone: what the trace itself holds
+        graph = op_graph.OpGraph(data, objects, naming.lookup(trace, naming.namespace(2)))
+        tape_id, tgt = chosen["tape"], chosen["targets"][0]
+        pairs = list(zip(sources, chosen["sources"]))
+        findings = analyse(
+            graph, tape_id, target, tgt, pairs,
+            connection=lambda source, src: judge(graph, tape_id, source, target, src, tgt),
+        )  # fmt: skip
+        _number_steps(findings, data, tape_id, tgt, chosen)
+        return findings
+    seen = examine(tape, target, sources)
+    _translate(seen, trace, chosen)
+    return seen.findings
+
+
+def _translate(seen, trace, sweep):
+    """Rename the findings' op and tensor ids to ``trace``'s, and count their steps in its ``sweep``."""
+    ops = {entry.index: oid for oid, entry in trace.objects["entries"].items()}
+    tensors = {tensor_id(obj): tid for tid, obj in trace.objects["tensors"].items()}
+    step_of = {}
+    for position, step in enumerate(sweep["steps"]):
+        step_of.setdefault(step["op"], position)
+    for finding in seen.findings:
+        entry = seen.graph.entries.get(finding.node)
+        finding.node = ops.get(entry.index) if entry is not None else None
+        obj = seen.graph.objects.get(finding.tensor)
+        finding.tensor = tensors.get(tensor_id(obj)) if obj is not None else None
+        finding.step = step_of.get(finding.node)
 
 
 def _sources(graph, tape_id, tgt, sources):
