@@ -101,10 +101,12 @@ def capture(skip=1):
     return Origin(code.co_filename, frame.f_lineno, code.co_name)
 
 
-_depth_hint = [2]  # how deep note() found the user's frame last time: ops in a row share it (a hint only)
+# How deep note() found the user's frame last time, by primitive: a primitive is mostly called
+# through one API function (tf.matmul, the ``*`` operator), so its depth repeats (a hint only).
+_depth_hints = {}
 
 
-def note(entry, sure=1, _getframe=sys._getframe, _inside=_inside, _hint=_depth_hint):
+def note(entry, sure=1, _getframe=sys._getframe, _inside=_inside, _hints=_depth_hints):
     """The hot path's ``capture``: note on ``entry`` (a recorded op) the innermost frame outside tapeviz,
     as ``entry.origin`` (the code object, or None) and ``entry.origin_at`` (the instruction offset).
 
@@ -116,7 +118,7 @@ def note(entry, sure=1, _getframe=sys._getframe, _inside=_inside, _hint=_depth_h
     first: one frame (the user's) when the frames below it are surely the library's,
     else two (and the library's just inside it), rather than all of them.
     """
-    depth = _hint[0]
+    depth = _hints.get(entry.primitive, sure + 1)
     try:
         frame = _getframe(depth)
     except ValueError:  # a shallower stack than last time
@@ -145,7 +147,7 @@ def note(entry, sure=1, _getframe=sys._getframe, _inside=_inside, _hint=_depth_h
             inside = _is_internal(code)
         if not inside:
             if depth > 1:
-                _hint[0] = depth
+                _hints[entry.primitive] = depth
             entry.origin, entry.origin_at = code, frame.f_lasti
             return
         frame = frame.f_back
