@@ -1,8 +1,9 @@
 """``tf.viz.diagnose``: everything wrong with one gradient, each finding with its op, its line and its step.
 
-One diagnosis for every view: ``explain`` and ``find_nonfinite`` read it,
-the player's captions read ``findings_of`` (the same engine, on a trace), so
-no two of them can disagree. It works in any order: before ``gradient()``,
+One diagnosis for every view: ``explain`` and ``find_nonfinite`` read the
+same examination, the player's captions read ``findings_of`` (the same
+findings, named by the player's trace ids and counted in its sweep), so no
+two of them can disagree. It works in any order: before ``gradient()``,
 after it, on a non-persistent tape that already released its entries (the
 session recorder keeps them), without changing the tape.
 
