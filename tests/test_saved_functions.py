@@ -419,7 +419,7 @@ def test_a_loaded_function_can_be_drawn(tmp_path):
 
     tf.saved_model.save(MyModule(), str(tmp_path / "m"))
     figure = viz.show(tf.saved_model.load(str(tmp_path / "m")).call_custom_grad)
-    assert '"clip_gradients\\n(custom gradient)"' in figure.dot
+    assert "<B>clip_gradients</B>" in figure.dot and "custom gradient</FONT>" in figure.dot
     assert repr(figure).splitlines()[0] == "call_custom_grad: 1 inputs, 1 ops"
 
 
