@@ -31,6 +31,7 @@ Playwright the tests skip and say why, except under CI (``CI=true``), where
 """
 
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -977,3 +978,82 @@ class TestLessonsInLabB:
     @pytest.mark.parametrize("lesson", ALL_LESSONS[1::2])
     def test_lesson_opened_unexecuted_then_run_all(self, lab_page, jupyterlab, lesson):
         _opened_unexecuted_then_run_all(lab_page, jupyterlab, lesson)
+
+
+@pytest.mark.parametrize("width", [738, 1366])
+def test_training_step_player_keeps_the_card_and_the_node_on_one_screen(browser, tmp_path, width):
+    """Lesson 8's training-step player (a 200-row batch, layers folded) embedded as a notebook shows it, on a
+    768 px tall screen: the card and the highlighted node fit on one screen (the card beside the picture at
+    1366 px, above a picture sized to what the screen leaves at 738 px); an array step's card traces one
+    element (no summaries multiplied), and clicking a cell of its strip traces that element instead."""
+    import numpy as np
+
+    import tapeviz as tf
+    import tapeviz.viz as viz
+
+    if viz.render.dot_binary() is None:
+        pytest.skip("the player's picture is drawn by graphviz's `dot`, which is not installed")
+    from tapeviz.viz.html_page import iframe
+
+    tf.random.set_seed(0)
+    rng = np.random.default_rng(0)
+    xs = tf.constant(rng.uniform(-1, 1, size=(200, 1)).astype("float32"))
+    ys = tf.constant((3.0 * xs.numpy() + 2.0).astype("float32"))
+    model = tf.keras.Sequential(
+        [tf.keras.layers.Dense(2, activation="tanh", name="hidden"), tf.keras.layers.Dense(1, name="out")],
+        name="model",
+    )
+    adam = tf.keras.optimizers.Adam(0.05)
+    with tf.viz.record_update() as update:
+        with tf.GradientTape() as tape:
+            with tf.name_scope("loss"):
+                loss = tf.reduce_mean((ys - model(xs)) ** 2)
+        grads = tape.gradient(loss, model.trainable_variables)
+        adam.apply_gradients(zip(grads, model.trainable_variables))
+    player = tf.viz.player(tape, update=update, fold="scopes")
+    pow_step = next(f["index"] for f in player.frames if f.get("kind") == "step" and f["card"]["op"] == "Pow")
+    host = tmp_path / "lesson.html"
+    host.write_text(
+        f"<!DOCTYPE html><html><body style='margin:8px;width:{width - 30}px'>{iframe(player.to_html())}"
+        "<p>the text after the player</p></body></html>"
+    )
+    problems = []
+    context = browser.new_context(viewport={"width": width, "height": 768})
+    page = context.new_page()
+    page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
+    try:
+        page.goto(host.as_uri())
+        player_frame = page.frame_locator("iframe.tapeviz-embed")
+        player_frame.locator(".tv-caption").filter(has_text="step 0 of").wait_for(timeout=10_000)
+        player_frame.locator(".tv-slider").evaluate(f"s => {{ s.value = {pow_step}; s.oninput(); }}")
+        player_frame.locator(".tv-caption").filter(has_text=f"step {pow_step} of").wait_for(timeout=10_000)
+
+        def measure():
+            return page.evaluate(
+                """() => { const f = document.querySelector('iframe.tapeviz-embed'), d = f.contentDocument;
+                    const box = e => { const b = e.getBoundingClientRect(); return [b.top, b.bottom, b.left, b.right]; };
+                    const lit = [...d.querySelectorAll('.tapeviz-overlay rect')].find(r => r.getAttribute('stroke') === '#f59e0b');
+                    return {card: box(d.querySelector('.tv-card')), lit: box(lit), view: box(d.querySelector('.tv-view')),
+                            product: d.querySelector('.tv-product').firstChild.textContent}; }"""
+            )
+
+        seen = measure()
+        card, lit, view = seen["card"], seen["lit"], seen["view"]
+        top, bottom = min(card[0], lit[0]), max(card[1], lit[1])
+        assert bottom - top <= 768, f"card and highlighted node are a scroll apart at {width} px: {seen}"
+        assert view[0] - 2 <= lit[0] and lit[1] <= view[1] + 2, f"the highlighted node is scrolled out of view: {seen}"
+        if width >= 1000:
+            assert card[3] <= view[2] + 1, f"at {width} px the card is not beside the picture: {seen}"
+        product = seen["product"]
+        assert re.match(
+            r"at \[\d+, 0\]: [-\d.e]+ \u00d7 [-\d.e]+ = [-\d.e]+ \(each of the 200 elements alike\)", product
+        )
+        assert "mean" not in product, product
+        page.screenshot(path=str(ARTIFACTS / f"training_step_player_{width}px.png"), full_page=True)
+        # the student clicks element 3 of the strip: the card traces that one
+        player_frame.locator(".tv-product svg.tv-strip rect").nth(3).click()
+        traced = measure()["product"]
+        assert traced.startswith("at [3, 0]: "), traced
+        assert not problems, problems
+    finally:
+        context.close()

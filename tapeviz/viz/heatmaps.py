@@ -112,7 +112,7 @@ def heatmap(value, title=None, **options):
 STRIP_CELLS = 400  # arrays up to this many elements get a strip on a card; a larger one only its traced element
 
 
-def strip(values, mark=None, width=200, height=14):
+def strip(values, mark=None, width=160, height=14):
     """A small one-row heatmap of ``values`` (flattened, same diverging scale as :class:`Heatmap`) as SVG text,
     the element at flat index ``mark`` outlined: what an array step's card shows instead of a summary."""
     flat = np.asarray(values, dtype=np.float64).ravel()

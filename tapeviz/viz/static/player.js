@@ -73,7 +73,7 @@ function traceCell(td,e,key){var at=picked[key]!==undefined?picked[key]:e.flat, 
   if(e.sum)words+='; '+td.textContent.split('; ').slice(1).join('; ');
   td.textContent=words;
   var big=0;e.p.forEach(function(v){if(v!==null&&Math.abs(v)>big)big=Math.abs(v);});big=big||1;
-  var cell=Math.max(1,200/n), s=el('svg',{'class':'tv-strip',width:Math.ceil(cell*n)+2,height:16,viewBox:'-1 -1 '+(cell*n+2)+' 16'});
+  var cell=Math.max(1,160/n), s=el('svg',{'class':'tv-strip',width:Math.ceil(cell*n)+2,height:16,viewBox:'-1 -1 '+(cell*n+2)+' 16'});
   e.p.forEach(function(v,i){var t=v===null?null:Math.max(-1,Math.min(1,v/big));
     var fill=t===null?'#fde047':(t>=0?'rgb('+Math.round(255-35*t)+','+Math.round(255-217*t)+','+Math.round(255-217*t)+')':'rgb('+Math.round(255+218*t)+','+Math.round(255+156*t)+','+Math.round(255+20*t)+')');
     var r=el('rect',{x:i*cell,width:cell,height:14,fill:fill});r.style.cursor='pointer';
