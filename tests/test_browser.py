@@ -782,7 +782,8 @@ def test_predict_mode_retry_then_right_kernel_free(browser, tmp_path):
         pytest.skip("the exported animation is drawn by graphviz's `dot`, which is not installed")
     pages = {}
     for lesson in LESSONS:
-        cell = next(c for c in nbformat.read(NOTEBOOKS / lesson, as_version=4).cells if "predict=True" in c.source)
+        cells = nbformat.read(NOTEBOOKS / lesson, as_version=4).cells
+        cell = next(c for c in cells if c.cell_type == "code" and "predict=True" in c.source)
         stored = cell.outputs[0]["data"]["text/html"]
         pages[f"{lesson[:2]}_stored"] = html.unescape(stored.split('srcdoc="', 1)[1].split('"', 1)[0])
     viz.watch_all()  # other tests may have turned the session recorder off
@@ -1054,6 +1055,59 @@ def test_training_step_player_keeps_the_card_and_the_node_on_one_screen(browser,
         player_frame.locator(".tv-product svg.tv-strip rect").nth(3).click()
         traced = measure()["product"]
         assert traced.startswith("at [3, 0]: "), traced
+        assert not problems, problems
+    finally:
+        context.close()
+
+
+def test_predict_local_asks_the_local_derivative_first_kernel_free(browser, tmp_path):
+    """``predict="local"`` in the kernel-free page: on ``x * y``'s step the card hides the local derivative
+    (``? (1)``), the first field asks for it; typing the upstream instead gets the message saying so, then
+    the right value (y = 5) is accepted and the product is asked next."""
+    import tapeviz as tf
+    import tapeviz.viz as viz
+
+    if viz.render.dot_binary() is None:
+        pytest.skip("the exported animation is drawn by graphviz's `dot`, which is not installed")
+    viz.watch_all()
+    x, y = tf.Variable(2.0, name="x"), tf.Variable(5.0, name="y")
+    with tf.GradientTape() as tape:
+        f = x * y + tf.sin(x)
+    tape.gradient(f, [x, y])
+    player = viz.player(tape, predict="local")
+    step = next(k for k, fr in enumerate(player.frames) if fr.get("kind") == "step" and fr["card"]["op"] == "Mul")
+    path = tmp_path / "local.html"
+    path.write_text(player.to_html(), encoding="utf-8")
+    problems = []
+    context, page = _new_page(browser, problems)
+    try:
+        page.goto(path.as_uri())
+        for _ in range(step):  # answer each earlier step's questions right, then step on
+            while page.locator(".tv-ask input.tv-guess-input:not([disabled])").count():
+                question = page.evaluate(
+                    "() => { const f = JSON.parse(document.getElementById('tapeviz-frames').textContent);"
+                    " const i = parseInt(document.querySelector('.tv-slider').value);"
+                    " const done = document.querySelectorAll('.tv-ask input[disabled]').length;"
+                    " return f[i].ask[done].answer; }"
+                )
+                page.fill(".tv-ask input.tv-guess-input:not([disabled])", str(question))
+                page.click(".tv-ask .tv-check")
+            page.click(".tv-next")
+        card = page.locator(".tv-card tr").nth(2)
+        assert card.locator("td").nth(2).text_content() == "? (1)", card.text_content()
+        label = page.locator(".tv-question").first.text_content()
+        assert "local derivative" in label and "d/dx" in label, label
+        page.fill(".tv-ask input.tv-guess-input:not([disabled])", "1")  # the upstream
+        page.click(".tv-ask .tv-check")
+        said = page.locator(".tv-verdict").first.text_content()
+        assert "upstream gradient" in said, said
+        page.fill(".tv-ask input.tv-guess-input:not([disabled])", "5")
+        page.click(".tv-ask .tv-check")
+        assert "right" in page.locator(".tv-verdict").first.text_content()
+        assert card.locator("td").nth(2).text_content().endswith("= 5")
+        second = page.locator(".tv-question").nth(1).text_content()
+        assert "upstream \u00d7 local" in second, second
+        page.screenshot(path=str(ARTIFACTS / "predict_local_kernel_free.png"))
         assert not problems, problems
     finally:
         context.close()
