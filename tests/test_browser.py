@@ -996,6 +996,7 @@ def test_training_step_player_keeps_the_card_and_the_node_on_one_screen(browser,
         pytest.skip("the player's picture is drawn by graphviz's `dot`, which is not installed")
     from tapeviz.viz.html_page import iframe
 
+    viz.watch_all()  # other tests may have turned the session recorder off
     tf.random.set_seed(0)
     rng = np.random.default_rng(0)
     xs = tf.constant(rng.uniform(-1, 1, size=(200, 1)).astype("float32"))

@@ -20,6 +20,9 @@ from tapeviz.viz import heatmaps, predict, render
 from tapeviz.viz.svg_frames import link_routes
 from tapeviz.viz.widget import Player, hide_cells
 
+tf.viz.stop_watching()  # as every viz test module: the recorder is on only during these tests (conftest)
+pytestmark = pytest.mark.usefixtures("session_recorder")
+
 needs_dot = pytest.mark.skipif(render.dot_binary() is None, reason="Graphviz `dot` program not installed")
 
 ROWS = 200
