@@ -35,6 +35,8 @@ from tapeviz.viz.svg_frames import fit_width
 
 # "fit": the whole picture, scaled down to the output's width when it is wider; "1.5x"...: that much of the
 # picture around the highlighted node, at 1.5 times its natural size
+# the picture's height: the screen less the controls and a line of caption, so card and node share a screen
+HEIGHT = "max(240px, calc(100vh - 320px))"
 ZOOMS = [("fit", 1.0), ("1.5x", 1.5), ("2x", 2.0), ("3x", 3.0), ("5x", 5.0)]
 
 
@@ -84,10 +86,11 @@ class Player:
         return self._cache[key]
 
     def picture_html(self, index, zoom=1.0, hide=False):
-        """The picture of frame ``index`` as the widget shows it: at "fit" (zoom 1) no wider than the output,
-        else that zoom around the highlighted node, scrolled to."""
+        """The picture of frame ``index`` as the widget shows it: at "fit" (zoom 1) no wider than the output, in a
+        box no taller than the screen leaves under the controls; else that zoom around the highlighted node."""
         svg = self.frame_svg(index, zoom, hide)
-        return f'<div style="overflow:auto;max-height:calc(100vh - 320px);min-height:240px">{fit_width(svg) if zoom == 1.0 else svg}</div>'
+        svg = fit_width(svg) if zoom == 1.0 else svg
+        return f'<div style="overflow:auto;max-height:{HEIGHT};min-height:240px">{svg}</div>'
 
     def card_html(self, index, hidden=None):
         """The card of frame ``index``; ``hidden``: {(row, cell): question number} of the cells predict
@@ -251,8 +254,8 @@ class Player:
         rows = [controls] + ([w.HBox([w.HTML("jump to:"), *jumps.values()])] if jumps else [])
         # card and picture on one screen: side by side where the output is wide, else the card above a
         # picture no taller than what the screen leaves (see picture_html), scrolled to the highlighted node
-        side = w.VBox([caption, card, asking], layout=w.Layout(flex="1 1 420px", min_width="0", max_width="560px"))
-        picture.layout = w.Layout(flex="1 1 560px", min_width="0")
+        side = w.VBox([caption, card, asking], layout=w.Layout(flex="1 1 400px", min_width="0", max_width="520px"))
+        picture.layout = w.Layout(flex="1 1 680px", min_width="0")
         main = w.Box([side, picture], layout=w.Layout(display="flex", flex_flow="row wrap", align_items="flex-start"))
         return w.VBox([*rows, main, legend])
 
