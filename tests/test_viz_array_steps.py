@@ -216,3 +216,22 @@ def test_predict_local_asks_each_local_derivative_before_its_product():
 def test_an_unknown_predict_level_says_what_to_use():
     with pytest.raises(ValueError, match="predict=True .* predict='local'"):
         predict.level_of("products")
+
+
+@needs_dot
+def test_a_forward_mode_array_step_traces_one_element_on_every_row_and_sums_it():
+    """The tangent card of ``sin(x) * x`` on 200 points: each row is local[i] x tangent[i] at one element
+    (the same on both rows), and the output's tangent there is their sum, d/dt (sin(x) x) = cos(x) x + sin(x)."""
+    x = np.linspace(-1, 1, ROWS)
+    primal = tf.constant(x)
+    with tf.autodiff.ForwardAccumulator(primals=primal, tangents=tf.constant(np.ones(ROWS))) as acc:
+        y = tf.sin(primal) * primal  # noqa: F841
+    card = next(f["card"] for f in Player(acc).frames if f.get("card") and f["card"].get("op") == "Mul")
+    elements = [row["element"] for row in card["rows"]]
+    assert len(elements) == 2 and elements[0]["at"] == elements[1]["at"]
+    i = elements[0]["flat"]
+    for row in card["rows"]:
+        assert "mean" not in row["product"], row["product"]
+    want = np.cos(x[i]) * x[i] + np.sin(x[i])
+    assert card["sum"].startswith(f"at [{i}]: ")
+    assert float(card["sum"].rsplit(" = ", 1)[1]) == pytest.approx(want, rel=1e-3)
