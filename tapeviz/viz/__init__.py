@@ -54,7 +54,7 @@ def player(tape, sweep="last", tangents=None, primals=None, recording=False, upd
     every sweep in order (a nested tape's first-order sweep, then the
     second-order one). Options: ``predict=True`` (type each unknown on the card,
     products and running sums, before it is shown: one retry, then the value,
-    and a score), ``rankdir="LR"``, ``internals=True`` (the variable reads'
+    and a score; ``predict="local"`` asks each local derivative first too), ``rankdir="LR"``, ``internals=True`` (the variable reads'
     steps), and the view's (``fold``, ``open``, ``max_nodes``).
 
     Forward mode: ``player(acc)`` for a ``tf.autodiff.ForwardAccumulator``
