@@ -95,6 +95,8 @@ def _stateful(node):
         return node.attrs["stateful"]
     if node.op == "CustomGradient":
         return node.attrs["forward"].is_stateful()
+    if node.op in ("If", "While"):  # control flow (core.control_flow): stateful when a branch or body is
+        return any(isinstance(g, Graph) and g.is_stateful() for g in node.attrs.values())
     return False
 
 
