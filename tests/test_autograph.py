@@ -172,3 +172,20 @@ def test_stateful_ops_in_a_branch_are_kept_and_run_per_call():
     for value in (1.0, 2.0, -5.0):
         f(tf.constant(value))
     assert float(v) == 3.0
+
+
+def test_the_traced_graph_picture_draws_a_box_per_branch_and_body():
+    @tf.function
+    def f(x):
+        total = tf.constant(0.0)
+        for v in x:
+            if v > 0:
+                total += v
+        return total
+
+    f(tf.constant([1.0, -2.0]))
+    figure = tf.viz.show(f)
+    assert "While (tf.while_loop)" in figure.dot and "If (tf.cond)" in figure.dot
+    for box in ("cluster_n2_cond", "cluster_n2_body"):
+        assert f'id="{box}"' in figure.dot
+    assert 'label="if true"' in figure.dot and 'label="if false"' in figure.dot

@@ -41,6 +41,11 @@ def parse(function):
         raise ConversionError("not a def statement (a lambda?)")
     node = defs[0]
     node.decorator_list = []
+    for inner in _walk_local(node.body):
+        if isinstance(inner, (ast.Yield, ast.YieldFrom, ast.Await, ast.Global, ast.Nonlocal)):
+            raise ConversionError(f"{type(inner).__name__.lower()} statements are left as written")
+        if isinstance(inner, (ast.If, ast.While, ast.For)) and "super" in _loaded([inner]):
+            raise ConversionError("super() inside a converted statement would lose its class")
     return node
 
 
