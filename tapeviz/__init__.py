@@ -93,8 +93,8 @@ def __getattr__(name):
         raise AttributeError(f"module 'tapeviz' has no attribute {name!r}")
     raise AttributeError(
         f"module 'tapeviz' has no attribute {name!r}: tapeviz does not implement every TensorFlow API. "
-        "What it has instead, and what is not available (tf.cond, tf.while_loop, tf.map_fn, "
-        "tf.TensorArray...), is in the TF map: docs/tf-map.md, section 'Not available'."
+        "What it has instead, and what is not available (tf.map_fn, tf.TensorArray, "
+        "tf.numpy_function...), is in the TF map: docs/tf-map.md, section 'Not available'."
     )
 
 

@@ -63,9 +63,7 @@ def if_stmt(test, true_fn, false_fn, values, names):
 def while_stmt(test_fn, body_fn, values, names):
     """``names``' values after ``while test_fn(*values): values = body_fn(*values)``."""
     values = tuple(values)
-    while True:
-        if state.local.tracers and any(control_flow.is_symbolic(v) for v in values):
-            return _graph_loop(test_fn, body_fn, values, names)
+    while True:  # as TF: a graph loop once the condition is a traced tensor, Python turns before that
         test = test_fn(*values)
         if control_flow.is_symbolic(test):
             return _graph_loop(test_fn, body_fn, values, names)

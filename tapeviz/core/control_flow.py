@@ -342,7 +342,7 @@ def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"
     Example:
         >>> import tapeviz as tf
         >>> x = tf.constant(3)
-        >>> print(tf.case([(x < 0, lambda: -1), (x < 5, lambda: 5)], default=lambda: 9).numpy())
+        >>> print(tf.case([(x < 0, lambda: x - 1), (x < 5, lambda: x + 2)], default=lambda: x).numpy())
         5
     """
     pairs = list(pred_fn_pairs.items()) if isinstance(pred_fn_pairs, dict) else list(pred_fn_pairs)
@@ -368,7 +368,7 @@ def switch_case(branch_index, branch_fns, default=None, name="switch_case"):
 
     Example:
         >>> import tapeviz as tf
-        >>> print(tf.switch_case(tf.constant(1), [lambda: 10, lambda: 20, lambda: 30]).numpy())
+        >>> print(tf.switch_case(tf.constant(1), [lambda: tf.constant(10), lambda: tf.constant(20)]).numpy())
         20
     """
     fns = [fn for _, fn in sorted(branch_fns.items())] if isinstance(branch_fns, dict) else list(branch_fns)
