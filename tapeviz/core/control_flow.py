@@ -216,7 +216,7 @@ def _run_if(attrs, inputs, dry=False):
 def run_subgraph(graph, inputs, dry=False):
     """A sub-graph's flat outputs; ``dry`` skips its assignments (a dry trace changes nothing)."""
     if not dry:
-        return nest.flatten(graph.run(inputs))
+        return graph.run_flat(inputs)
     kept = [node for node in graph.nodes if node.op not in _SKIPPED_WHEN_DRY]
     saved, graph.nodes = graph.nodes, kept
     try:
