@@ -147,11 +147,26 @@ def _assigned(nodes):
 
 
 def _loaded(nodes):
+    """Names read under ``nodes`` (nested functions included: they read when called; ``x += 1`` reads x)."""
     loaded = set()
     for node in ast.walk(ast.Module(body=list(nodes), type_ignores=[])):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
             loaded.add(node.id)
+        elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+            loaded.add(node.target.id)
     return loaded
+
+
+def _read_first(stmts):
+    """Names a block may read before it assigns them (its live-in names, as a loop body's carried values)."""
+    assigned, read = set(), set()
+    for stmt in stmts:
+        read |= _loaded([stmt]) - assigned
+        if isinstance(stmt, (ast.Assign, ast.AnnAssign)):
+            assigned.update(_assigned([stmt]))
+        elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            assigned.add(stmt.name)
+    return read
 
 
 def _contains(nodes, kinds, into_loops=True):
@@ -349,7 +364,7 @@ class _Converter:
 
     def loop_vars(self, stmt, extra=()):
         modified = _assigned(stmt.body)
-        live = self.live_outside(stmt) | _loaded(stmt.body) | _loaded([stmt.test] if hasattr(stmt, "test") else [])
+        live = self.live_outside(stmt) | _read_first(stmt.body) | _loaded([stmt.test] if hasattr(stmt, "test") else [])
         loop_vars = [name for name in modified if name in live or name in extra]
         return modified, [name for name in loop_vars if not name.startswith("ag__continue_")]
 

@@ -87,7 +87,6 @@ class Graph:
             env.update(zip(node.outputs, produced))
         return nest.map_structure(lambda v: None if v is None else env[v], self.outputs)
 
-
     def run_flat(self, inputs):
         """``run`` for a graph replayed many times (a loop's body): its outputs as a flat list, no nesting."""
         env = dict(zip(self.inputs, inputs))

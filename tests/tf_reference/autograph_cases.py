@@ -231,6 +231,37 @@ def error_branch_dtypes(tf):
     return f(tf.constant(1.0))
 
 
+def for_rows_nested_loop(tf):
+    @tf.function
+    def f(m):
+        total = tf.zeros([2])
+        for row in m:
+            j = tf.constant(0)
+            while j < 2:
+                total += row * tf.cast(j + 1, tf.float32)
+                j += 1
+        return total
+
+    return _values([f(tf.constant([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])), f(tf.constant([[1.0, 1.0]]))])
+
+
+def tracing_python_side_effects(tf):
+    seen = []
+
+    @tf.function
+    def f(x):
+        if x > 0:
+            seen.append("then")
+            y = x
+        else:
+            seen.append("else")
+            y = -x
+        return y
+
+    results = _values([f(tf.constant(1.0)), f(tf.constant(-1.0)), f(tf.constant(2.0))])
+    return results + [sorted(seen)]
+
+
 CASES = {
     name: function
     for name, function in dict(globals()).items()

@@ -21,7 +21,8 @@ VALUES_FILE = os.path.join(os.path.dirname(__file__), "autograph_values.json")
 if __name__ == "__main__":
     values = {name: run(tf, case) for name, case in CASES.items()}
     values["tf_version"] = tf.__version__
-    with open(VALUES_FILE, "w") as handle:
-        json.dump(values, handle, indent=1, sort_keys=True)
-        handle.write("\n")
+    text = json.dumps(values, indent=1, sort_keys=True) + "\n"  # all of it before the file is touched
+    with open(VALUES_FILE + ".tmp", "w") as handle:
+        handle.write(text)
+    os.replace(VALUES_FILE + ".tmp", VALUES_FILE)
     print(json.dumps(values, indent=1))
