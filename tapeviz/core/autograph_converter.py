@@ -10,6 +10,7 @@ The passes, in order, on the function's own body (nested functions are left alon
 3. each ``if``/``while``/``for``, innermost first, becomes local functions of its branches or body
    taking and returning the names it assigns, and one operator call (``ag__.if_stmt``...).
 
+Before them, each conditional expression ``a if test else b`` becomes ``ag__.if_exp``.
 The result is plain Python; ``to_source`` shows it (``tf.autograph.to_code``).
 """
 
@@ -52,6 +53,7 @@ def parse(function):
 def convert_tree(node):
     """Run the three passes on a FunctionDef (in place); returns it."""
     counter = itertools.count(1)
+    node.body = [_ConditionalExpressions().visit(stmt) for stmt in node.body]
     node.body = _lower_jumps(node.body, counter)
     node.body = _lift_returns(_move_after_returning_ifs(node.body))
     node.body = _Converter(node, counter).convert_block(node.body)
@@ -174,6 +176,20 @@ def _contains(nodes, kinds, into_loops=True):
         if isinstance(node, kinds):
             return True
     return False
+
+
+class _ConditionalExpressions(ast.NodeTransformer):
+    """``a if test else b`` as ``ag__.if_exp(test, lambda: a, lambda: b)`` (a tf.cond on a traced test)."""
+
+    def visit_IfExp(self, node):
+        self.generic_visit(node)
+        call = _call(
+            "if_exp",
+            _logical(node.test),
+            ast.Lambda(args=_no_args(), body=node.body),
+            ast.Lambda(args=_no_args(), body=node.orelse),
+        )
+        return ast.copy_location(call, node)
 
 
 # -- pass 1: break and continue as flags -----------------------------------------------------------------

@@ -60,6 +60,13 @@ def if_stmt(test, true_fn, false_fn, values, names):
     return control_flow.traced_cond(convert_to_tensor(test), lambda: true_fn(*values), lambda: false_fn(*values), names)
 
 
+def if_exp(test, true_fn, false_fn):
+    """``true_fn() if test else false_fn()``, a tf.cond when ``test`` is traced."""
+    if not control_flow.is_symbolic(test):
+        return true_fn() if control_flow.as_bool(test, "The condition") else false_fn()
+    return control_flow.traced_cond(convert_to_tensor(test), true_fn, false_fn)
+
+
 def while_stmt(test_fn, body_fn, values, names):
     """``names``' values after ``while test_fn(*values): values = body_fn(*values)``."""
     values = tuple(values)

@@ -62,6 +62,14 @@ def if_python_numbers(tf):
     return [out.numpy().tolist(), out.dtype.name]
 
 
+def conditional_expression(tf):
+    @tf.function
+    def f(x):
+        return x * 2 if x > 0 else x - 1
+
+    return _values([f(tf.constant(3.0)), f(tf.constant(-3.0))]) + [f.experimental_get_tracing_count()]
+
+
 def while_sum(tf):
     @tf.function
     def f(n):
