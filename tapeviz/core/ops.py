@@ -76,19 +76,19 @@ def _deferred(primitive, inputs, attrs, error):
 
 
 def _gather_stand_in(arrays, attrs):
-    import numpy as np
+    from tapeviz import backend
 
     params, indices = arrays
     axis, batch = attrs["axis"], attrs["batch_dims"]
     shape = params.shape[:axis] + indices.shape[batch:] + params.shape[axis + 1 :]
-    return np.zeros(shape, dtype=params.dtype)
+    return backend.xp.zeros(shape, dtype=params.dtype)
 
 
 def _gather_nd_stand_in(arrays, attrs):
-    import numpy as np
+    from tapeviz import backend
 
     params, indices = arrays
-    return np.zeros(indices.shape[:-1] + params.shape[indices.shape[-1] :], dtype=params.dtype)
+    return backend.xp.zeros(indices.shape[:-1] + params.shape[indices.shape[-1] :], dtype=params.dtype)
 
 
 # Ops a trace may record despite an error on the traced values (their output's shape and dtype are known).
