@@ -14,6 +14,7 @@ import inspect
 
 import numpy as np
 
+from tapeviz import backend
 from tapeviz.core import autograph_cache, retracing, state, tracing
 from tapeviz.core.primitives.math import identity as _identity
 from tapeviz.core.tensor import Tensor, Variable, convert_to_tensor
@@ -488,7 +489,7 @@ def _example(spec):
     """Zeros standing in for a TensorSpec, of size 7 where the spec says None: not 1 (it broadcasts),
     and rarely an axis or a fixed size, so what the trace takes from it can be told apart."""
     shape = () if spec.shape is None else tuple(7 if n is None else n for n in spec.shape)
-    return Tensor(np.zeros(shape, dtype=spec.dtype.as_numpy_dtype))
+    return Tensor(backend.xp.zeros(shape, dtype=spec.dtype.as_numpy_dtype))
 
 
 def _functions_run_eagerly():
