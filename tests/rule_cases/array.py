@@ -14,6 +14,7 @@ CASES = {
     "Reshape": Case(lambda x: tf.reshape(x, [3, 2]) * rand(3, 2), [rand(2, 3)]),
     # what a trace records for a reshape to sizes read from its inputs (tf.reshape(x, [tf.shape(x)[0], -1]))
     "ReshapeTo": Case(lambda x: symbolic_shapes.reshape(x, tf.constant([3, 2])) * rand(3, 2), [rand(2, 3)]),
+    "BroadcastToShape": Case(lambda x: symbolic_shapes.broadcast_to(x, tf.constant([2, 3])) * rand(2, 3), [rand(1, 3)]),
     "BroadcastTo": Case(lambda x: tf.broadcast_to(x, [2, 3]), [rand(1, 3)]),
     "Transpose": Case(lambda x: tf.transpose(x) * rand(3, 2), [rand(2, 3)]),
     "StridedSlice": Case(lambda x: x[1:, ::2] * x[0, 0], [rand(3, 4)]),

@@ -95,6 +95,8 @@ def _reshape_rule(op, needs, g):
 def broadcast_to(input, shape, name=None):
     """``input`` repeated along size-1 (or missing) dimensions to ``shape``."""
     x = as_tensor(input)
+    if symbolic_shapes.is_symbolic(shape):  # sizes read from a traced input: the trace reads them per call
+        return symbolic_shapes.broadcast_to(x, shape)
     shape = shape_arg(shape)
     if x._value.shape == shape:
         return x

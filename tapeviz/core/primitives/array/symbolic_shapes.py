@@ -44,6 +44,20 @@ RANGE = Primitive(
 RESHAPE_TO = Primitive("ReshapeTo", lambda x, shape: B.xp.reshape(x, _dims(shape)))
 
 
+BROADCAST_TO_SHAPE = Primitive("BroadcastToShape", lambda x, shape: B.xp.broadcast_to(x, _dims(shape)))
+
+
+@defgrad(
+    BROADCAST_TO_SHAPE,
+    "sum the upstream over the broadcast axes",
+    local=described("1 per copy: the upstream summed over the broadcast axes", None),
+)
+def _broadcast_to_shape_rule(op, needs, g):
+    from tapeviz.core.primitives.math.reductions import unbroadcast
+
+    return (unbroadcast(g, op.inputs[0]), None)
+
+
 @defgrad(
     RESHAPE_TO,
     "reshape the upstream back to x's shape",
@@ -101,6 +115,10 @@ def shape_tensor(shape):
 
 def reshape(x, shape):
     return execute(RESHAPE_TO, (x, shape_tensor(shape)))
+
+
+def broadcast_to(x, shape):
+    return execute(BROADCAST_TO_SHAPE, (x, shape_tensor(shape)))
 
 
 def fill(dims, value):
