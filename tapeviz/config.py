@@ -73,16 +73,3 @@ class threading:  # noqa: N801 - TF's namespace name
     @staticmethod
     def get_inter_op_parallelism_threads():
         return threading._inter_op
-
-
-_RUN_FUNCTIONS_EAGERLY = [False]
-
-
-def run_functions_eagerly(run_eagerly):
-    """Make every ``tf.function`` run its Python eagerly (no tracing) while True, as TF's debugging switch."""
-    _RUN_FUNCTIONS_EAGERLY[0] = bool(run_eagerly)
-
-
-def functions_run_eagerly():
-    """True while ``run_functions_eagerly(True)`` is in force."""
-    return _RUN_FUNCTIONS_EAGERLY[0]

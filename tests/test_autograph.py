@@ -142,24 +142,6 @@ def test_autograph_false_and_do_not_convert_keep_the_python():
     assert tf.autograph.to_graph(raw) is raw
 
 
-def test_run_functions_eagerly_runs_the_python():
-    calls = []
-
-    @tf.function
-    def f(x):
-        calls.append(1)
-        return x + 1
-
-    tf.config.run_functions_eagerly(True)
-    try:
-        assert tf.config.functions_run_eagerly()
-        f(tf.constant(1.0))
-        f(tf.constant(1.0))
-    finally:
-        tf.config.run_functions_eagerly(False)
-    assert len(calls) == 2 and f.experimental_get_tracing_count() == 0
-
-
 def test_stateful_ops_in_a_branch_are_kept_and_run_per_call():
     v = tf.Variable(0.0)
 
