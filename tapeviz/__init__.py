@@ -49,6 +49,7 @@ from tapeviz.linalg import einsum, eye, matmul, tensordot  # noqa: F401
 from tapeviz.math import *  # noqa: F401,F403
 from tapeviz import data, keras, optimizers  # noqa: E402,F401  (the training stack; after the core it uses)
 from tapeviz import ragged, saved_model, sparse, train  # noqa: E402,F401
+from tapeviz import experimental  # noqa: E402,F401
 from tapeviz.ragged import RaggedTensor  # noqa: E402,F401
 from tapeviz.sparse import SparseTensor  # noqa: E402,F401
 from tapeviz.core.tensor_spec import TensorSpec  # noqa: E402,F401
