@@ -129,6 +129,7 @@ FLOORS = {
         ["tapeviz.math", "tapeviz.nn", "tapeviz.linalg", "tapeviz.random", "tapeviz.image", "tapeviz.config"], 2
     ),
     **dict.fromkeys(["tapeviz.autodiff", "tapeviz.data", "tapeviz.array_ops", "tapeviz.ragged", "tapeviz.sparse"], 2),
+    "tapeviz.experimental": 2,
     "tapeviz.debugging": 2,
     "tapeviz.keras": 3,
     **dict.fromkeys(

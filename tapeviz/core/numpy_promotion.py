@@ -6,7 +6,8 @@
 keep TF's rule (mismatched dtypes are an error). A Python scalar is "weak", as
 in TF: it keeps a tensor's dtype when it is of the same kind or a lower one
 (``float32 + 1.5 -> float32``), and otherwise brings its default dtype
-(``int32 + 1.5 -> float64``, or ``float32`` with ``prefer_float32``).
+(``int32 + 1.5 -> float64``). With ``prefer_float32`` a Python float is a float32,
+and not weak (``float16 + 1.5 -> float32``), as TF.
 """
 
 import numbers
@@ -44,6 +45,9 @@ def python_dtype(value):
 
 
 def _is_weak(value):
+    # Under prefer_float32 TF types a Python float as a (strong) float32: float16 + 1.5 is float32.
+    if isinstance(value, float) and settings.prefer_float32:
+        return False
     return isinstance(value, (bool, numbers.Number)) and not isinstance(value, np.generic)
 
 

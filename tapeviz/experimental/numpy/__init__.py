@@ -11,10 +11,10 @@ import math as _math
 
 import numpy as _np
 
-from tapeviz.core.tensor import Tensor as ndarray
-from tapeviz.experimental.numpy import random
-from tapeviz.experimental.numpy.behavior import experimental_enable_numpy_behavior
-from tapeviz.experimental.numpy.creation import (
+from tapeviz.core.tensor import Tensor as ndarray  # noqa: F401
+from tapeviz.experimental.numpy import random  # noqa: F401
+from tapeviz.experimental.numpy.behavior import experimental_enable_numpy_behavior  # noqa: F401
+from tapeviz.experimental.numpy.creation import (  # noqa: F401
     arange,
     array,
     asanyarray,
@@ -31,7 +31,7 @@ from tapeviz.experimental.numpy.creation import (
     zeros,
     zeros_like,
 )
-from tapeviz.experimental.numpy.math_ops import (
+from tapeviz.experimental.numpy.math_ops import (  # noqa: F401
     abs,
     absolute,
     add,
@@ -85,7 +85,7 @@ from tapeviz.experimental.numpy.math_ops import (
     var,
     where,
 )
-from tapeviz.experimental.numpy.shape_ops import (
+from tapeviz.experimental.numpy.shape_ops import (  # noqa: F401
     broadcast_to,
     concatenate,
     expand_dims,

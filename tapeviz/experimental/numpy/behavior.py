@@ -81,3 +81,14 @@ def experimental_enable_numpy_behavior(prefer_float32=False, dtype_conversion_mo
     for cls in (Tensor, Variable):
         for name, method in _METHODS.items():
             setattr(cls, name, method)
+
+
+def disable_numpy_behavior():
+    """Undo ``experimental_enable_numpy_behavior`` (tapeviz's own; TF has no undo): tensors lose
+    the NumPy methods and their operators go back to TF's rule (mismatched dtypes are an error)."""
+    numpy_promotion.settings.enabled = False
+    numpy_promotion.settings.prefer_float32 = False
+    for cls in (Tensor, Variable):
+        for name in _METHODS:
+            if name in vars(cls):
+                delattr(cls, name)

@@ -87,7 +87,9 @@ def arange(start, stop=None, step=1, dtype=None):
     if stop is None:
         start, stop = 0, start
     values = [v.numpy() if hasattr(v, "numpy") else v for v in (start, stop, step)]
-    dtype = dtypes.as_dtype(np.result_type(*[tensor(v).dtype.as_numpy_dtype for v in values]) if dtype is None else dtype)
+    dtype = dtypes.as_dtype(
+        np.result_type(*[tensor(v).dtype.as_numpy_dtype for v in values]) if dtype is None else dtype
+    )
     return _array.range(values[0], values[1], values[2], dtype=dtype)
 
 

@@ -46,7 +46,7 @@ def _binary(np_function, tf_function, doc):
     def function(x1, x2):
         x1, x2 = promoted(x1, x2)
         target = numpy_result(np_function, x1, x2)
-        if x1.dtype != target:
+        if target.is_floating and not x1.dtype.is_floating:  # ints that divide to floats
             x1, x2 = cast(x1, target), cast(x2, target)
         return tf_function(x1, x2)
 

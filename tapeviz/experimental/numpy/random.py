@@ -41,4 +41,3 @@ def randint(low, high=None, size=None, dtype="int64"):
     if high is None:
         low, high = 0, low
     return _random.uniform(_shape(size), minval=low, maxval=high, dtype=dtypes.as_dtype(dtype))
-
