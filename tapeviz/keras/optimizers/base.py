@@ -333,6 +333,10 @@ class Optimizer(RecordsInit):
         self._iterations.assign(to_array(self._iterations) + 1)
         return None
 
+    def scale_loss(self, loss):
+        """``loss`` unchanged: a ``LossScaleOptimizer`` scales it (``fit`` calls this inside its tape)."""
+        return loss
+
     def minimize(self, loss, var_list, tape=None):
         """Compute gradients of ``loss`` and apply them to ``var_list``.
 
