@@ -26,11 +26,11 @@ from tapeviz.keras import (  # noqa: F401
     serializables,
     utils,
 )
+from tapeviz.keras.config import DTypePolicy  # noqa: F401
 from tapeviz.keras.layers import Input, Layer  # noqa: F401
 from tapeviz.keras.models import Model, Sequential  # noqa: F401
 from tapeviz.keras.saving import load_model, save_model  # noqa: F401
 from tapeviz.keras.variables import Variable  # noqa: F401
-from tapeviz.keras.config import DTypePolicy  # noqa: F401
 
 
 class _Namespace:
