@@ -294,19 +294,15 @@ class RaggedTensor:
         first, rest = key[0], key[1:]
         if not isinstance(first, slice):
             raise ValueError(_INNER_INDEX)
-        starts, stops = self._row_splits[:-1], self._row_splits[1:]
-        cut_starts, cut_stops, steps = [], [], []
-        for a, b in zip(starts, stops):
-            lo, hi, step = first.indices(int(b - a))
-            if step != 1:
-                raise ValueError("Slicing within ragged rows takes a step of 1 (rt[:, a:b]).")
-            cut_starts.append(a + lo)
-            cut_stops.append(a + max(hi, lo))
-        cut_starts, cut_stops = np.asarray(cut_starts, np.int64), np.asarray(cut_stops, np.int64)
-        values = _take(self._values, _ranges(cut_starts, cut_stops))
+        # each row's kept positions, as Python slices each row on its own (any step)
+        kept = [
+            a + np.arange(b - a, dtype=np.int64)[first] for a, b in zip(self._row_splits[:-1], self._row_splits[1:])
+        ]
+        positions = np.concatenate(kept) if kept else np.zeros([0], np.int64)
+        values = _take(self._values, positions)
         if rest:  # the deeper dimensions, of every value kept
             values = values[(slice(None), *rest)]
-        splits = np.concatenate([[0], np.cumsum(cut_stops - cut_starts)])
+        splits = np.concatenate([[0], np.cumsum([len(row) for row in kept])])
         return RaggedTensor(values, splits, _validate=False)
 
     def __repr__(self):
