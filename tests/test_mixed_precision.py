@@ -145,3 +145,11 @@ def test_without_a_mixed_policy_compile_keeps_the_optimizer():
     model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1)])
     model.compile("sgd", "mse")
     assert type(model.optimizer).__name__ == "SGD"
+
+
+def test_a_float32_layer_inside_a_mixed_model_keeps_float32(mixed):
+    model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(4), keras.layers.Dense(1, dtype="float32")])
+    y = model(np.ones((2, 3), "float32"))
+    assert y.dtype.name == KERAS["layers"]["float32_last_layer_output"]
+    assert model.layers[0](np.ones((1, 3), "float32")).dtype.name == KERAS["layers"]["dense_output"]
+    assert repr(model.dtype_policy) == '<DTypePolicy "mixed_float16">'

@@ -50,6 +50,9 @@ def main():
         "float64_layer": repr(keras.layers.Dense(2, dtype="float64").dtype_policy),
     }
 
+    inner = keras.Sequential([keras.Input((3,)), keras.layers.Dense(4), keras.layers.Dense(1, dtype="float32")])
+    values["layers"]["float32_last_layer_output"] = inner(np.ones((2, 3), "float32")).dtype.name
+
     model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(4, activation="relu"), keras.layers.Dense(1)])
     model.layers[0].set_weights([K1, B1])
     model.layers[1].set_weights([K2, B2])

@@ -464,9 +464,9 @@ class Layer(RecordsInit):
         # name_scope(self.name), without building a context manager per call.
         scopes = state.local.scopes
         scopes.append(self.name)
-        casts = self._compute_dtype != self._dtype  # mixed: float weights are read in the compute dtype
-        if casts:
-            outer_autocast = autocast_scope_enter(self._compute_dtype)
+        # mixed: float weights are read in the compute dtype; any other layer reads them as they are,
+        # also inside a mixed model (a float32 Dense at the end of a mixed_float16 model)
+        outer_autocast = autocast_scope_enter(self._compute_dtype if self._compute_dtype != self._dtype else None)
         try:
             outputs = self.call(inputs, *args, **kwargs)
         except (ValueError, TypeError, NotImplementedError, RuntimeError) as exc:
@@ -474,8 +474,7 @@ class Layer(RecordsInit):
         finally:
             scopes.pop()
             _context.training = outer
-            if casts:
-                autocast_scope_exit(outer_autocast)
+            autocast_scope_exit(outer_autocast)
         if self.activity_regularizer is not None:
             self._add_activity_losses(outputs)
         output_mask = self.compute_mask(inputs, input_mask)
