@@ -15,6 +15,7 @@ same way and must carry its legend.
 
 import ast
 import html
+import linecache
 import math
 import re
 from pathlib import Path
@@ -48,13 +49,17 @@ def run_lesson(path):
     """
     namespace = {"__name__": "__lesson__"}
     shown = []
-    for body in _cells(path.read_text()):
+    for number, body in enumerate(_cells(path.read_text()), start=1):
+        # each cell under a name of its own whose lines linecache holds, as IPython does: AutoGraph reads a
+        # tf.function's source from there
+        filename = f"<{path.name} cell {number}>"
+        linecache.cache[filename] = (len(body), None, body.splitlines(True), filename)
         tree = ast.parse(body)
         last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
-        exec(compile(tree, str(path), "exec"), namespace)  # the lesson's own code, as its notebook runs it
+        exec(compile(tree, filename, "exec"), namespace)  # the lesson's own code, as its notebook runs it
         if last is None:
             continue
-        namespace["__shown__"] = eval(compile(ast.Expression(last.value), str(path), "eval"), namespace)
+        namespace["__shown__"] = eval(compile(ast.Expression(last.value), filename, "eval"), namespace)
         # drawn from code running in the lesson's namespace, so the names found are the lesson's (as in Jupyter)
         value = eval(_DRAW, namespace)
         if isinstance(value, Figure):
