@@ -300,3 +300,35 @@ def test_the_guide_runner_splits_rewrites_and_reports(tmp_path):
     splits, _ = namespace["_guide_tfds"].load(name="mnist", with_info=True, as_supervised=True)
     image, label = next(iter(splits["train"]))
     assert sorted(splits) == ["test", "train"] and image.shape == (28, 28, 1) and label.dtype == tf.int64
+
+
+def test_the_guide_runner_writes_keras_cache_files_and_the_auto_mpg_rows(tmp_path):
+    """Downloads TF's tutorials make, in the formats Keras's loader and pandas read (the same in both runs)."""
+    import gzip
+    import sys
+
+    sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parent.parent / "tools"))
+    import run_guide
+
+    folder = tmp_path / "datasets" / "fashion-mnist"
+    assert run_guide.write_keras_cache(str(tmp_path)) == str(tmp_path)
+    with gzip.open(folder / "train-labels-idx1-ubyte.gz", "rb") as f:  # as keras.datasets.fashion_mnist reads it
+        labels_file = f.read()
+    with gzip.open(folder / "t10k-images-idx3-ubyte.gz", "rb") as f:
+        images_file = f.read()
+    assert labels_file[:8] == (0x801).to_bytes(4, "big") + (12000).to_bytes(4, "big")
+    labels = np.frombuffer(labels_file, np.uint8, offset=8)
+    images = np.frombuffer(images_file, np.uint8, offset=16).reshape(-1, 28, 28)
+    assert labels.shape == (12000,) and set(labels.tolist()) == set(range(10)) and images.shape == (2000, 28, 28)
+    assert images_file[:16] == b"".join(n.to_bytes(4, "big") for n in (0x803, 2000, 28, 28))
+
+    code, made = run_guide.rewrite("raw = pd.read_csv(url, names=column_names,\n  na_values='?')", "tapeviz")
+    assert code.startswith("raw = pd.read_csv(_guide_auto_mpg(url), names=") and made
+    namespace = {}
+    exec(run_guide.PRELUDE, namespace)
+    rows = namespace["_guide_auto_mpg"]("http://archive.ics.uci.edu/x/auto-mpg.data").read().splitlines()
+    fields = [row.split("\t")[0].split() for row in rows]
+    assert len(rows) == 398 and all(len(f) == 8 and row.split("\t")[1] for f, row in zip(fields, rows))
+    assert sum(f[3] == "?" for f in fields) == 6  # the missing horsepowers the tutorial drops
+    with pytest.raises(ValueError, match="no stand-in"):
+        namespace["_guide_auto_mpg"]("http://example.com/other.csv")

@@ -17,6 +17,13 @@ for what needs the internet, so their outputs can be compared:
 - ``keras.datasets.mnist.load_data()`` (also through a name: ``mnist.load_data()``) -> a synthetic MNIST of the same
   shapes and dtypes (12,000 training and 2,000 test images, class-dependent
   patterns, from a seeded NumPy generator);
+- ``keras.datasets.fashion_mnist.load_data()`` -> Keras's own cache files
+  (the four gzipped IDX files of ``datasets/fashion-mnist``) written with
+  synthetic images (the synthetic MNIST's) in a temporary ``KERAS_HOME``, so
+  each implementation's own loader reads them;
+- ``pd.read_csv(url, ...)`` of the UCI auto-mpg file (the regression
+  tutorial) -> 398 synthetic rows in that file's format (whitespace
+  separated, ``?`` for six missing horsepowers, the car name after a tab);
 - ``tensorflow_datasets`` (``tfds.load('penguins/...')``) -> a synthetic
   penguins set: 4 float features, 3 classes, 344 rows; ``tfds.load('mnist')``
   -> that synthetic MNIST as (28, 28, 1) images (every split, a dict, when no
@@ -91,6 +98,11 @@ _SUBSTITUTIONS = [
         "MNIST download -> synthetic MNIST",
     ),  # mnist = tf.keras.datasets.mnist
     (
+        r"\bpd\.read_csv\(url\b",
+        "pd.read_csv(_guide_auto_mpg(url)",
+        "auto-mpg download -> synthetic auto-mpg rows",
+    ),  # the regression tutorial: url = '.../auto-mpg/auto-mpg.data'
+    (
         r"^(\s*)import tensorflow_datasets as tfds\s*$",
         r"\1tfds = _guide_tfds",
         "tensorflow_datasets -> synthetic penguins",
@@ -134,6 +146,26 @@ def _guide_mnist(n_train=12000, n_test=2000, seed=0):
             images[rows, 2 + 2 * digit:4 + 2 * digit, 4:24] = 250
         return images, labels
     return make(n_train), make(n_test)
+
+def _guide_auto_mpg(url, rows=398, seed=0):
+    """The UCI auto-mpg file's format with synthetic cars (MPG falls with weight and horsepower)."""
+    import io as _io
+    if not url.endswith("auto-mpg.data"):
+        raise ValueError(f"the guide runner has no stand-in for {url}")
+    rng = _np.random.default_rng(seed)
+    lines = []
+    for i in range(rows):
+        cylinders = int(rng.choice([4, 6, 8]))
+        displacement = 40.0 * cylinders + rng.normal(0, 15)
+        horsepower = 12.0 * cylinders + rng.normal(0, 8) + 20
+        weight = 400.0 * cylinders + rng.normal(0, 150) + 500
+        acceleration = 22.0 - horsepower / 20 + rng.normal(0, 1)
+        year, origin = int(rng.integers(70, 83)), int(rng.integers(1, 4))
+        mpg = 48.0 - weight / 180 - horsepower / 25 + (year - 70) * 0.6 + rng.normal(0, 1.5)
+        hp = "?" if i % 66 == 5 else f"{horsepower:.1f}"
+        lines.append(f"{mpg:.1f}   {cylinders}   {displacement:.1f}      {hp}      {weight:.0f}.      "
+                     f"{acceleration:.1f}   {year}  {origin}\t\"car {i}\"")
+    return _io.StringIO("\n".join(lines) + "\n")
 
 class _GuideInfo:
     features = "FeaturesDict(features=Tensor(shape=(4,), dtype=float32), species=ClassLabel(num_classes=3))"
@@ -190,6 +222,33 @@ _guide_tfds = _GuideTfds()
 '''
 
 
+def write_keras_cache(home, seed=1):
+    """Keras's cache as its downloads leave it, with synthetic data: ``home/datasets/fashion-mnist/*.gz``.
+
+    The files have the original formats (gzipped IDX: a big-endian magic, the sizes, then uint8
+    bytes), so TensorFlow's and tapeviz's own ``load_data()`` read them. 12,000 and 2,000 images
+    from the synthetic MNIST generator (another seed), labels 0-9.
+    """
+    import gzip
+
+    namespace = {}
+    exec(PRELUDE, namespace)
+    (x_train, y_train), (x_test, y_test) = namespace["_guide_mnist"](seed=seed)
+    folder = os.path.join(home, "datasets", "fashion-mnist")
+    os.makedirs(folder, exist_ok=True)
+    files = {
+        "train-labels-idx1-ubyte.gz": y_train,
+        "train-images-idx3-ubyte.gz": x_train,
+        "t10k-labels-idx1-ubyte.gz": y_test,
+        "t10k-images-idx3-ubyte.gz": x_test,
+    }
+    for name, array in files.items():
+        header = (0x0800 + array.ndim).to_bytes(4, "big") + b"".join(n.to_bytes(4, "big") for n in array.shape)
+        with gzip.open(os.path.join(folder, name), "wb") as f:
+            f.write(header + array.astype("uint8").tobytes())
+    return home
+
+
 # -- running ------------------------------------------------------------------------------------
 
 
@@ -217,6 +276,7 @@ def run_guide(path, impl="tapeviz", quiet=False, prelude=None):
             exec(f.read(), namespace)
     results = []
     workdir = tempfile.mkdtemp(prefix="guide-")
+    os.environ["KERAS_HOME"] = write_keras_cache(os.path.join(workdir, ".keras"))  # before keras is imported
     here = os.getcwd()
     os.chdir(workdir)
     try:
