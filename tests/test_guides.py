@@ -294,6 +294,10 @@ def test_the_guide_runner_splits_rewrites_and_reports(tmp_path):
         "tapeviz",
     )
     assert code.startswith("from tapeviz.keras.layers import Dense, Flatten\n")
+    code, _ = run_guide.rewrite(
+        "import tensorflow.experimental.numpy as tnp\nfrom tensorflow.math import abs", "tapeviz"
+    )
+    assert code == "import tapeviz.experimental.numpy as tnp\nfrom tapeviz.math import abs"  # the tf_numpy guide
     assert code.endswith("(x, y), _ = _guide_mnist()") and made == ["MNIST download -> synthetic MNIST"]
     namespace = {}
     exec(run_guide.PRELUDE, namespace)  # effective_tf2's tfds.load('mnist'): every split, (28, 28, 1) images

@@ -85,6 +85,8 @@ _TO_TAPEVIZ = [
     (r"^(\s*)from tensorflow import keras\b", r"\1from tapeviz import keras"),
     (r"^(\s*)from tensorflow\.keras import (\w+)", r"\1from tapeviz.keras import \2"),
     (r"^(\s*)from tensorflow\.keras\.([\w.]+) import", r"\1from tapeviz.keras.\2 import"),
+    (r"^(\s*)import tensorflow\.([\w.]+) as (\w+)", r"\1import tapeviz.\2 as \3"),  # tensorflow.experimental.numpy
+    (r"^(\s*)from tensorflow\.([\w.]+) import", r"\1from tapeviz.\2 import"),
     (r"^(\s*)import keras\s*$", r"\1from tapeviz import keras"),
     (r"^(\s*)from keras import (\w+)", r"\1from tapeviz.keras import \2"),
 ]
