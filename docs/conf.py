@@ -149,6 +149,8 @@ api_modules = [
     ("tapeviz.image", "tapeviz.image", "``tf.image``: resizing, flips and dtype conversion of images."),
     ("tapeviz.saved_model", "tapeviz.saved_model", "``tf.saved_model``: save and load a Module's variables."),
     ("tapeviz.config", "tapeviz.config", "``tf.config`` and ``tf.device``."),
+    ("tapeviz.dtypes", "tapeviz.dtypes", "``tf.dtypes``: the dtypes and the casts."),
+    ("tapeviz.bitwise", "tapeviz.bitwise", "``tf.bitwise``: bit operations on integer tensors."),
     ("tapeviz.errors", "tapeviz.errors", "``tf.errors``."),
     (
         "tapeviz.debugging",
@@ -167,7 +169,24 @@ api_modules = [
     ("tapeviz.keras.initializers", "tapeviz.keras.initializers", "Initializers."),
     ("tapeviz.keras.activations", "tapeviz.keras.activations", "Activations."),
     ("tapeviz.keras.callbacks", "tapeviz.keras.callbacks", "Callbacks."),
-    ("tapeviz.keras.datasets", "tapeviz.keras.datasets", "Real data sets shipped by installed packages."),
+    (
+        "tapeviz.keras.datasets",
+        "tapeviz.keras.datasets",
+        "Keras 3's data sets, read from the files Keras caches (never downloaded), and scikit-learn's digits.",
+    ),
+    *(
+        (f"tapeviz.keras.datasets.{name}", f"tapeviz.keras.datasets.{name}", f"``tf.keras.datasets.{name}``.")
+        for name in (
+            "mnist",
+            "fashion_mnist",
+            "cifar10",
+            "cifar100",
+            "imdb",
+            "reuters",
+            "boston_housing",
+            "california_housing",
+        )
+    ),
     ("tapeviz.keras.saving", "tapeviz.keras.saving", "``tf.keras.saving``: the ``.keras`` file format."),
     ("tapeviz.keras.utils", "tapeviz.keras.utils", "``tf.keras.utils``."),
     ("tapeviz.keras.config", "tapeviz.keras.config", "``keras.config``: floatx, epsilon, image layout, caps on fit."),

@@ -14,8 +14,18 @@ names but are not part of the face (see docs/architecture.md).
 # The order of these imports is kept by hand: a later star import wins a shared name.
 
 from tapeviz import core as _core  # noqa: F401  (registers primitives and rules)
-from tapeviz import autodiff, backend, config, image, linalg, math, nn, random
-from tapeviz import debugging  # noqa: E402
+from tapeviz import autodiff, backend, bitwise, config, debugging, dtypes, image, linalg, math, nn, random
+from tapeviz.dtypes import saturate_cast  # noqa: F401
+from tapeviz.core.variable_policies import AggregationMethod, VariableAggregation, VariableSynchronization  # noqa: F401
+from tapeviz.debugging import Assert, assert_equal, assert_greater, assert_less, assert_rank  # noqa: F401
+from tapeviz.gradient_ops import grad_pass_through, hessians, no_gradient, recompute_grad  # noqa: F401
+from tapeviz.host_ops import get_logger, timestamp  # noqa: F401
+from tapeviz.histogram_ops import histogram_fixed_width, histogram_fixed_width_bins  # noqa: F401
+from tapeviz.init_ops import *  # noqa: F401,F403
+from tapeviz.partition_ops import dynamic_partition, dynamic_stitch  # noqa: F401
+from tapeviz.sequence_ops import *  # noqa: F401,F403
+from tapeviz.space_batch_ops import *  # noqa: F401,F403
+from tapeviz.shape_ops import *  # noqa: F401,F403
 from tapeviz.config import device  # noqa: F401
 from tapeviz import events
 from tapeviz.core import errors, nest
@@ -35,6 +45,9 @@ from tapeviz.core.dtypes import (  # noqa: F401
     int32,
     int64,
     uint8,
+    uint16,
+    uint32,
+    uint64,
 )
 from tapeviz.core.primitives.array import *  # noqa: F401,F403
 from tapeviz.array_ops import *  # noqa: F401,F403
@@ -48,6 +61,7 @@ from tapeviz.core.tensor import Tensor, TensorShape, Variable, constant, convert
 from tapeviz.linalg import einsum, eye, matmul, tensordot  # noqa: F401
 from tapeviz.math import *  # noqa: F401,F403
 from tapeviz import data, keras, optimizers  # noqa: E402,F401  (the training stack; after the core it uses)
+from tapeviz.keras import initializers, losses, metrics  # noqa: E402,F401  (Keras's, as in TF 2.21)
 from tapeviz import ragged, saved_model, sparse, train  # noqa: E402,F401
 from tapeviz.ragged import RaggedTensor  # noqa: E402,F401
 from tapeviz.sparse import SparseTensor  # noqa: E402,F401

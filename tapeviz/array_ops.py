@@ -54,6 +54,7 @@ from tapeviz.core.tensor import is_tensor as _is_tensor
 from tapeviz.core.tensor import to_array as _to_array
 
 __all__ = [
+    "strided_slice",
     "linspace",
     "meshgrid",
     "sort",
@@ -246,3 +247,45 @@ def boolean_mask(tensor, mask, axis=None, name="boolean_mask"):
         flat = _reshape(x, shape[:axis] + (int(_np.prod(covered, dtype=_np.int64)),) + shape[axis + k :])
         positions = _reshape(_where(_reshape(m, [-1])), [-1])
         return _gather(flat, positions, axis=axis)
+
+
+def strided_slice(
+    input_,
+    begin,
+    end,
+    strides=None,
+    begin_mask=0,
+    end_mask=0,
+    ellipsis_mask=0,
+    new_axis_mask=0,
+    shrink_axis_mask=0,
+    var=None,
+    name=None,
+):
+    """``input_[begin:end:strides]`` per axis, with TF's bit masks (bit ``i`` is about entry ``i`` of ``begin``):
+    ``begin_mask``/``end_mask`` ignore that bound, ``ellipsis_mask`` puts ``...`` there, ``new_axis_mask`` a
+    new axis, ``shrink_axis_mask`` takes the single index ``begin[i]``. The same slice (and gradient) as ``x[...]``.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> print(tf.strided_slice(tf.constant([[1, 2, 3], [4, 5, 6]]), [0, 1], [2, 3]).numpy())
+        [[2 3]
+         [5 6]]
+    """
+    begin = [int(b) for b in _np.asarray(_to_array(_as_tensor(begin))).reshape(-1)]
+    end = [int(e) for e in _np.asarray(_to_array(_as_tensor(end))).reshape(-1)]
+    strides = [1] * len(begin) if strides is None else [int(s) for s in _np.asarray(_to_array(_as_tensor(strides)))]
+    if not len(begin) == len(end) == len(strides):
+        raise ValueError("begin, end and strides must have the same length")
+    key = []
+    for i, (b, e, step) in enumerate(zip(begin, end, strides)):
+        bit = 1 << i
+        if ellipsis_mask & bit:
+            key.append(Ellipsis)
+        elif new_axis_mask & bit:
+            key.append(None)
+        elif shrink_axis_mask & bit:
+            key.append(b)
+        else:
+            key.append(slice(None if begin_mask & bit else b, None if end_mask & bit else e, step))
+    return _slice_tensor(_as_tensor(input_), tuple(key))

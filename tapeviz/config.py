@@ -73,3 +73,29 @@ class threading:  # noqa: N801 - TF's namespace name
     @staticmethod
     def get_inter_op_parallelism_threads():
         return threading._inter_op
+
+
+_run_eagerly = [False]  # one flag for the process, as TF's
+
+
+def run_functions_eagerly(run_eagerly):
+    """``True``: every ``tf.function`` runs its Python body on each call, as plain eager code (to debug it with
+    print and breakpoints); ``False`` (the default): they trace and replay again.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> tf.config.run_functions_eagerly(True)
+        >>> tf.config.functions_run_eagerly()
+        True
+        >>> tf.config.run_functions_eagerly(False)
+    """
+    _run_eagerly[0] = bool(run_eagerly)
+
+
+def functions_run_eagerly():
+    """Whether ``tf.function`` bodies run as plain Python now (``run_functions_eagerly``)."""
+    return _run_eagerly[0]
+
+
+experimental_run_functions_eagerly = run_functions_eagerly  # TF's older names for the same switch
+experimental_functions_run_eagerly = functions_run_eagerly

@@ -14,6 +14,7 @@ from tapeviz.core import dtypes as _dtypes
 from tapeviz.core.ops import as_tensor as _as_tensor
 from tapeviz.core.primitives import image as _kernels
 from tapeviz.core.primitives.array import expand_dims as _expand_dims
+from tapeviz.core.primitives.array import pad as _pad
 from tapeviz.core.primitives.array import reshape as _reshape
 from tapeviz.core.primitives.array import reverse as _reverse
 from tapeviz.core.primitives.array import tile as _tile
@@ -30,6 +31,8 @@ from tapeviz.core.tensor import to_array as _to_array
 __all__ = [
     "ResizeMethod",
     "resize",
+    "resize_with_pad",
+    "pad_to_bounding_box",
     "flip_left_right",
     "flip_up_down",
     "random_flip_left_right",
@@ -151,6 +154,50 @@ def resize(images, size, method=ResizeMethod.BILINEAR, preserve_aspect_ratio=Fal
         else:
             out = _kernels.resize_nearest(batch, (height, width))
         return _reshape(out, _to_array(out).shape[1:]) if added else out
+
+
+def pad_to_bounding_box(image, offset_height, offset_width, target_height, target_width):
+    """``image`` placed at (``offset_height``, ``offset_width``) on zeros of ``target_height`` x ``target_width``."""
+    batch, added = _batched(image, "image")
+    height, width = _to_array(batch).shape[1:3]
+    bottom, right = target_height - offset_height - height, target_width - offset_width - width
+    if min(offset_height, offset_width) < 0:
+        raise ValueError("offset_height and offset_width must be >= 0")
+    if min(bottom, right) < 0:
+        raise ValueError("target_height and target_width must fit the image at its offsets")
+    with _name_scope("pad_to_bounding_box"):
+        out = _pad(batch, [[0, 0], [offset_height, bottom], [offset_width, right], [0, 0]])
+        return _reshape(out, _to_array(out).shape[1:]) if added else out
+
+
+def resize_with_pad(image, target_height, target_width, method=ResizeMethod.BILINEAR, antialias=False):
+    """Resize ``image`` to fit ``target_height`` x ``target_width`` keeping its aspect ratio, then pad with zeros
+    to that size (centred), as TF's ``tf.image.resize_with_pad`` (its float32 arithmetic, so the same sizes).
+
+    Example:
+        >>> import tapeviz as tf
+        >>> print(tf.image.resize_with_pad(tf.ones((2, 4, 1)), 4, 4)[..., 0].numpy())
+        [[0. 0. 0. 0.]
+         [1. 1. 1. 1.]
+         [1. 1. 1. 1.]
+         [0. 0. 0. 0.]]
+    """
+    batch, added = _batched(image, "image")
+    target_height, target_width = int(target_height), int(target_width)
+    if target_height <= 0 or target_width <= 0:
+        raise ValueError("target_height and target_width must be > 0.")
+    height, width = (_np.float32(n) for n in _to_array(batch).shape[1:3])
+    f_target_height, f_target_width = _np.float32(target_height), _np.float32(target_width)
+    ratio = max(width / f_target_width, height / f_target_height)
+    resized_height, resized_width = height / ratio, width / ratio
+    pad_top = max(0, int(_np.floor((f_target_height - resized_height) / _np.float32(2))))
+    pad_left = max(0, int(_np.floor((f_target_width - resized_width) / _np.float32(2))))
+    with _name_scope("resize_image_with_pad"):
+        resized = resize(
+            batch, [int(_np.floor(resized_height)), int(_np.floor(resized_width))], method, antialias=antialias
+        )
+        padded = pad_to_bounding_box(resized, pad_top, pad_left, target_height, target_width)
+        return _reshape(padded, _to_array(padded).shape[1:]) if added else padded
 
 
 # -- flips --------------------------------------------------------------------------------------

@@ -20,13 +20,16 @@ from tapeviz.core.primitives.complex import angle, complex, conj, imag, real  # 
 from tapeviz.core.primitives.math import (  # noqa: F401
     abs,
     acos,
+    acosh,
     add,
     add_n,
     argmax,
     argmin,
     asin,
+    asinh,
     atan,
     atan2,
+    atanh,
     cast,
     ceil,
     cos,
@@ -60,6 +63,7 @@ from tapeviz.core.primitives.math import (  # noqa: F401
     negative,
     not_equal,
     pow,
+    realdiv,
     reciprocal,
     reduce_all,
     reduce_any,
@@ -81,6 +85,8 @@ from tapeviz.core.primitives.math import (  # noqa: F401
     tan,
     tanh,
     truediv,
+    truncatediv,
+    truncatemod,
     where,  # noqa: F401
     xdivy,
     xlogy,
@@ -249,6 +255,14 @@ def _scale_any(t, scale):
 
 def _scale(t, scale):
     return t * cast(scale, t.dtype)
+
+
+def scalar_mul(scalar, x, name=None):
+    """``scalar * x`` for a scalar ``scalar`` (also an ``IndexedSlices`` ``x``: its values scaled), as TF."""
+    scalar = _as_tensor(scalar)
+    if scalar.shape != ():
+        raise ValueError(f"Only scalar multiply works, got shape {tuple(scalar.shape)}")
+    return _scale_any(x, scalar)
 
 
 # -- norms ---------------------------------------------------------------------------

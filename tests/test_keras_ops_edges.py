@@ -103,7 +103,6 @@ DOCUMENTED = {
     "real@bool": "tapeviz returns the bools; Keras refuses",
     "fabs@complex64": "tapeviz returns |x|; Keras refuses complex input",
     "fmod@bool": "tapeviz computes in int32; TF's FloorMod has no bool kernel",
-    "mod@bool": "tapeviz computes in int32; TF's FloorMod has no bool kernel",
 }
 
 

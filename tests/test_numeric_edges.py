@@ -389,3 +389,15 @@ def test_sort_gradient_with_nan_goes_back_to_where_values_came_from():
 
 def test_log_zero_is_minus_inf():
     assert_as_tf("log_zero", lambda: tf.math.log(0.0))
+
+
+def test_float_floordiv_is_tfs_floor_of_the_quotient():
+    """TF 2.21: tf.math.floordiv([1, inf, -7, 7.5], [-inf, -2, 2, -2]) = [-0., -inf, -4., -4.] (NumPy's // gives
+    -1 and nan for the first two)."""
+    import numpy as np
+
+    import tapeviz as tf
+
+    got = tf.math.floordiv(tf.constant([1.0, np.inf, -7.0, 7.5]), tf.constant([-np.inf, -2.0, 2.0, -2.0])).numpy()
+    np.testing.assert_array_equal(got, [-0.0, -np.inf, -4.0, -4.0])
+    assert np.signbit(got[0])

@@ -188,7 +188,8 @@ def test_integer_kernels_tf_has_are_kept():
 
 def test_only_ops_tf_leaves_unregistered_raise_lookup_error():
     unregistered = {name for name, p in PRIMITIVES.items() if p.differentiable and p not in RULES}
-    assert unregistered == {"AdjustContrastv2"}
+    # TF 2.21 registers no gradient for these either (a tape.gradient through one raises LookupError there too)
+    assert unregistered == {"AdjustContrastv2", "Unique", "UniqueWithCounts", "TruncateMod"}
 
 
 @pytest.mark.parametrize(

@@ -35,20 +35,56 @@ class DType:
         return self._kind == "b"
 
     @property
+    def is_unsigned(self):
+        """True for uint8/16/32/64."""
+        return self._kind == "u"
+
+    @property
+    def is_numeric(self):
+        """True for the number dtypes (not bool)."""
+        return self._kind in "iufc"
+
+    @property
+    def is_quantized(self):
+        """Always False: tapeviz has no quantized dtypes."""
+        return False
+
+    @property
+    def is_numpy_compatible(self):
+        """Always True: every tapeviz dtype is a NumPy dtype."""
+        return True
+
+    @property
+    def size(self):
+        """Bytes per element."""
+        return np.dtype(self.as_numpy_dtype).itemsize
+
+    @property
+    def limits(self):
+        """TF's image intensity range ``(0, max)``: integers' max, 1 for float32/float64, True for bool."""
+        if self.name not in _INTENSITY_MAX:
+            raise ValueError(f"{self} does not have defined limits.")
+        return (0, _INTENSITY_MAX[self.name])
+
+    @property
     def base_dtype(self):
         return self
+
+    def is_compatible_with(self, other):
+        """True when ``other`` names the same dtype (TF's check before an assignment)."""
+        return self == as_dtype(other)
 
     @property
     def min(self):
         info = np.finfo if self.is_floating else np.iinfo
-        if self.is_complex:
+        if self.is_complex or self.is_bool:
             raise TypeError(f"Cannot find minimum value of {self}.")
         return info(self.as_numpy_dtype).min
 
     @property
     def max(self):
         info = np.finfo if self.is_floating else np.iinfo
-        if self.is_complex:
+        if self.is_complex or self.is_bool:
             raise TypeError(f"Cannot find maximum value of {self}.")
         return info(self.as_numpy_dtype).max
 
@@ -77,14 +113,44 @@ int16 = DType("int16", np.int16)
 int32 = DType("int32", np.int32)
 int64 = DType("int64", np.int64)
 uint8 = DType("uint8", np.uint8)
+uint16 = DType("uint16", np.uint16)
+uint32 = DType("uint32", np.uint32)
+uint64 = DType("uint64", np.uint64)
 bool = DType("bool", np.bool_)  # noqa: A001 - TF's name
 complex64 = DType("complex64", np.complex64)
 complex128 = DType("complex128", np.complex128)
 half, double = float16, float64
 
-_ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, bool, complex64, complex128)
+_ALL = (
+    float16,
+    float32,
+    float64,
+    int8,
+    int16,
+    int32,
+    int64,
+    uint8,
+    uint16,
+    uint32,
+    uint64,
+    bool,
+    complex64,
+    complex128,
+)
 _BY_NUMPY = {d.as_numpy_dtype: d for d in _ALL}
 _BY_NAME = {d.name: d for d in _ALL} | {"half": float16, "double": float64}
+
+
+# TF's dtype_range: the intensity an image of the dtype reaches (limits clips the minimum to 0, as TF).
+_INTENSITY_MAX = {
+    "bool": True,
+    **{
+        name: int(np.iinfo(name).max)
+        for name in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
+    },
+    "float32": 1,
+    "float64": 1,
+}
 
 
 def as_dtype(value):

@@ -90,10 +90,12 @@ def as_tensors(x, y, op="op"):
             try:
                 y = convert_to_tensor(y, dtype=x.dtype)
             except TypeError:
-                if op != "AddV2":
+                if op == "Mul" and x._value.dtype.kind == "b" and isinstance(y, (int, float, complex)):
+                    y = convert_to_tensor(bool(y))  # TF: bool tensor * number is a logical and with bool(number)
+                elif op != "AddV2":
                     raise
-                # TF's add converts a float as float32, then refuses int32 + float32
-                y = convert_to_tensor(y)
+                else:  # TF's add converts a float as float32, then refuses int32 + float32
+                    y = convert_to_tensor(y)
     if x._value.dtype is not y._value.dtype and x._value.dtype != y._value.dtype:
         same_dtype(x, y, op=op)
     return x, y

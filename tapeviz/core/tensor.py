@@ -16,6 +16,7 @@ from tapeviz import backend
 from tapeviz.core import dtypes, events, recording, state
 from tapeviz.core.errors import InvalidArgumentError
 from tapeviz.core.quiet import run_quietly
+from tapeviz.core.variable_policies import VariableAggregation, VariableSynchronization
 
 ids = itertools.count(1)  # Tensor and Variable ids: hot paths that build a Tensor inline take next(ids)
 _next_id = ids.__next__
@@ -137,10 +138,10 @@ class _HoldsArray:
         return _math.multiply(other, self)
 
     def __truediv__(self, other):
-        return _math.truediv(self, other)
+        return _math.true_divide_operator(self, other)
 
     def __rtruediv__(self, other):
-        return _math.truediv(other, self)
+        return _math.true_divide_operator(other, self)
 
     def __floordiv__(self, other):
         return _math.floordiv(self, other)
@@ -440,7 +441,21 @@ class Variable(_HoldsArray):
         <tf.Variable 'v:0' shape=(2,) dtype=float32, numpy=array([1.5, 2.5], dtype=float32)>
     """
 
-    def __init__(self, initial_value, trainable=True, name=None, dtype=None, shape=None):
+    def __init__(
+        self,
+        initial_value,
+        trainable=True,
+        name=None,
+        dtype=None,
+        shape=None,
+        validate_shape=True,
+        caching_device=None,
+        synchronization=VariableSynchronization.AUTO,
+        aggregation=VariableAggregation.NONE,
+    ):
+        # validate_shape, caching_device, synchronization, aggregation: TF's, kept and reported, one device here
+        self._synchronization = VariableSynchronization(getattr(synchronization, "value", synchronization))
+        self._aggregation = VariableAggregation(getattr(aggregation, "value", aggregation))
         if callable(initial_value):
             initial_value = initial_value()
         value = convert_to_tensor(initial_value, dtype=dtype)
@@ -479,11 +494,12 @@ class Variable(_HoldsArray):
     value = read_value
 
     # -- writing (not differentiable) ---------------------------------------
-    def assign(self, value, read_value=True):
+    def assign(self, value, use_locking=None, name=None, read_value=True):
         """Replace the value. Not differentiable: tapes do not record it.
 
         Args:
             value: the new value, of the variable's shape (converted to its dtype).
+            use_locking, name: accepted for TensorFlow compatibility (every update holds the variable's lock).
             read_value: return the variable (True) or None.
 
         Returns:
@@ -512,11 +528,12 @@ class Variable(_HoldsArray):
             self._hold(new)
         return self._assigned(read_value)
 
-    def assign_add(self, delta, read_value=True):
+    def assign_add(self, delta, use_locking=None, name=None, read_value=True):
         """Add ``delta`` to the value. Not differentiable.
 
         Args:
             delta: a value of the variable's shape (no broadcasting, as in TF).
+            use_locking, name: accepted for TensorFlow compatibility.
             read_value: return the variable (True) or None.
 
         Returns:
@@ -527,13 +544,14 @@ class Variable(_HoldsArray):
         """
         return self._update(backend.xp.add, delta, read_value)
 
-    def assign_sub(self, delta, read_value=True):
+    def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
         """Subtract ``delta`` from the value. Not differentiable.
 
         The update of gradient descent: ``w.assign_sub(learning_rate * grad)``.
 
         Args:
             delta: a value of the variable's shape (no broadcasting, as in TF).
+            use_locking, name: accepted for TensorFlow compatibility.
             read_value: return the variable (True) or None.
 
         Returns:
@@ -586,6 +604,48 @@ class Variable(_HoldsArray):
                 if not in_place:  # (in place, NumPy reports only after writing the whole result)
                     self._hold(run_quietly(ufunc, (self._value, delta)))
 
+    def __getitem__(self, key):
+        """``v[key]``: the sliced values (recorded as a read and a slice); with basic indexing (ints,
+        slices, ``...``, ``None``) the result also has ``assign``, which writes into ``v``, as TF's."""
+        sliced = _array.slice_tensor(self, key)
+        basic = _basic_key(key)
+        if basic is None:
+            return sliced
+        return VariableSlice(sliced, self, basic)
+
+    def assign_slice(self, key, value, ufunc=None):
+        """``v[key] = value`` (``ufunc``: ``v[key] = ufunc(v[key], value)``), for ``v[key].assign``.
+
+        ``key`` is a basic index (ints, slices, ``...``, ``None``); ``value``
+        broadcasts to the slice's shape, else TF's ``InvalidArgumentError``.
+        Not differentiable (tapes do not record it), as every assignment.
+        """
+        target = self._value[key].shape
+        update = convert_to_tensor(value, dtype=self.dtype)
+        try:
+            fits = np.broadcast_shapes(update._value.shape, target) == tuple(target)
+        except ValueError:
+            fits = False
+        if not fits:
+            raise InvalidArgumentError(
+                f"Cannot broadcast input shape {list(update._value.shape)} into final shape {list(target)} "
+                "[Op:ResourceStridedSliceAssign]: the value must broadcast to the slice's shape.",
+                "ResourceStridedSliceAssign",
+            )
+        if state.local.tracers:  # in a trace: ops, so a replay computes the new value again
+            old = self.read_value()
+            part = _array.slice_tensor(old, key)
+            new_part = _array.broadcast_to(update if ufunc is None else ufunc(part, update), target)
+            inside = np.zeros(self._value.shape, dtype=bool)
+            inside[key] = True
+            return self.assign(_math.where(inside, _array.slice_grad(new_part, key, self._value.shape), old))
+        with self._lock:
+            new = self._value.copy()  # tensors read earlier share the old array: they keep their values
+            part = update._value if ufunc is None else ufunc(Tensor(new[key]), update)._value
+            new[key] = part
+            self._hold(new)
+        return self._assigned(True)
+
     def _hold(self, array):
         # Always an array, never a NumPy scalar (what scalar ops return), so
         # that updates can write into it.
@@ -597,6 +657,16 @@ class Variable(_HoldsArray):
         return self if read_value else None
 
     # -- metadata ------------------------------------------------------------
+    @property
+    def synchronization(self):
+        """TF's ``tf.VariableSynchronization`` given at creation (one device here: it changes nothing)."""
+        return self.__dict__.get("_synchronization", VariableSynchronization.AUTO)
+
+    @property
+    def aggregation(self):
+        """TF's ``tf.VariableAggregation`` given at creation (one device here: it changes nothing)."""
+        return self.__dict__.get("_aggregation", VariableAggregation.NONE)
+
     @property
     def name(self):
         return self._name
@@ -689,6 +759,62 @@ def _variable_name(base):
 # -- conversion ----------------------------------------------------------------
 
 
+def _basic_key(key):
+    """``key`` as a tuple of ints, slices, ``...`` and ``None`` (scalar integer tensors read), or None for
+    any other index (a list, a mask, an index tensor): TF's strided slices, the ones ``assign`` writes."""
+    parts = key if isinstance(key, tuple) else (key,)
+    out = []
+    for part in parts:
+        if isinstance(part, _HoldsArray) and part.dtype.is_integer and part.shape == ():
+            part = int(part)
+        if (
+            part is None
+            or part is Ellipsis
+            or isinstance(part, (int, np.integer, slice))
+            and not isinstance(part, bool)
+        ):
+            if isinstance(part, slice) and any(isinstance(b, _HoldsArray) for b in (part.start, part.stop, part.step)):
+                part = slice(*(None if b is None else int(b) for b in (part.start, part.stop, part.step)))
+            out.append(part)
+        else:
+            return None
+    return tuple(out)
+
+
+class VariableSlice(Tensor):
+    """``variable[key]``: a Tensor of the sliced values that can write back, as TF's ``v[1, 2].assign(9)``.
+
+    ``assign`` is TF's; ``assign_add`` and ``assign_sub`` are tapeviz's
+    additions (TF 2.21's slices have only ``assign``). Each returns the
+    variable, updated; none is differentiable, as every assignment.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> v = tf.Variable([[1.0, 2.0], [3.0, 4.0]])
+        >>> print(v[1, 0].assign(9.0).numpy())
+        [[1. 2.]
+         [9. 4.]]
+    """
+
+    __slots__ = ("_variable", "_key")
+
+    def __init__(self, sliced, variable, key):
+        self._value, self._id = sliced._value, sliced._id  # the same tensor as the recorded slice
+        self._variable, self._key = variable, key
+
+    def assign(self, value, name=None):
+        """Write ``value`` (broadcast to the slice's shape) into the variable at this slice; returns the variable."""
+        return self._variable.assign_slice(self._key, value)
+
+    def assign_add(self, delta, name=None):
+        """Add ``delta`` to the variable at this slice (a tapeviz addition); returns the variable."""
+        return self._variable.assign_slice(self._key, delta, _math.add)
+
+    def assign_sub(self, delta, name=None):
+        """Subtract ``delta`` from the variable at this slice (a tapeviz addition); returns the variable."""
+        return self._variable.assign_slice(self._key, delta, _math.subtract)
+
+
 def _python_dtype(array):
     """TensorFlow's defaults for Python values: float32 and int32."""
     if array.dtype == np.float64:
@@ -741,14 +867,34 @@ def _python_array(value):
         raise ValueError("Can't convert non-rectangular Python sequence to Tensor.") from None
 
 
+# The dtypes TF converts a Python bool to (not int8, int16, uint8/16/32 or complex64: TypeError there).
+_TAKES_PYTHON_BOOLS = frozenset(
+    np.dtype(code).type for code in ("bool", "int32", "int64", "uint64", "float16", "float32", "float64", "complex128")
+)
+
+
+def _check_python_kind(value, target, dtype):
+    """TF's refusals when a Python value is converted to ``dtype``: a bool to most integer
+    dtypes, a number to bool."""
+    kind = _python_array(value).dtype.kind
+    if (kind == "b" and target not in _TAKES_PYTHON_BOOLS) or (kind in "iufc" and target is np.bool_):
+        name = dtypes.as_dtype(dtype).name
+        raise TypeError(
+            f"Cannot convert {value!r} to EagerTensor of dtype {name}. Convert it yourself first, "
+            f"e.g. tf.cast(tf.constant({value!r}), tf.{name})."
+        )
+
+
 def _new_array(value, dtype, dtype_hint):
     xp = backend.xp
     from_numpy = isinstance(value, np.generic) or backend.is_array(value)
     if dtype is not None:
         target = dtypes.as_dtype(dtype).as_numpy_dtype
         kind = type(value)
-        if (kind is float and not issubclass(target, np.integer)) or kind is int:
+        if target is not np.bool_ and ((kind is float and not issubclass(target, np.integer)) or kind is int):
             return xp.array(value, dtype=target)  # a Python number, the commonest literal (`x * 2.0`): no checks due
+        if not from_numpy:
+            _check_python_kind(value, target, dtype)
         if not from_numpy and issubclass(target, np.integer) and _python_array(value).dtype.kind == "f":
             # TF never turns a Python float into an integer tensor, not even 2.0:
             # int32 tensor + 2.0 is an error, not a silent int32 result.
@@ -888,4 +1034,4 @@ from tapeviz.core.primitives import math as _math  # noqa: E402
 Tensor.__add__ = _math.add
 Tensor.__sub__ = _math.subtract
 Tensor.__mul__ = _math.multiply
-Tensor.__truediv__ = _math.truediv
+Tensor.__truediv__ = _math.true_divide_operator

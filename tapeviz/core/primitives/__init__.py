@@ -11,6 +11,7 @@ families import this one at load time).
 
 from tapeviz.core.primitives import (  # noqa: F401  (registers them and their rules)
     array,
+    bitwise,
     complex,
     conv,
     decompositions,

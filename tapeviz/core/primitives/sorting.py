@@ -92,6 +92,53 @@ def _top_k_rule(op, needs, g_values, _g_indices):
     return (gather_grad(g_values, indices, last, last, x._value.shape),)
 
 
+# -- unique (no gradient rule: a gradient through it is TF's LookupError) -------------------------
+Unique = collections.namedtuple("Unique", ["y", "idx"])
+UniqueWithCounts = collections.namedtuple("UniqueWithCounts", ["y", "idx", "count"])
+
+
+def _unique(x, index_dtype, counts=False):
+    values, first, inverse, count = B.xp.unique(x, return_index=True, return_inverse=True, return_counts=True)
+    order = B.xp.argsort(first, kind="stable")  # TF keeps the order of first appearance, NumPy sorts
+    rank = B.xp.empty_like(order)
+    rank[order] = B.xp.arange(len(order))
+    out = (values[order], rank[inverse.reshape(-1)].astype(index_dtype))
+    return (*out, count[order].astype(index_dtype)) if counts else out
+
+
+UNIQUE = Primitive("Unique", _unique, n_outputs=2)
+UNIQUE_WITH_COUNTS = Primitive("UniqueWithCounts", lambda x, index_dtype: _unique(x, index_dtype, True), n_outputs=3)
+
+
+def _unique_input(x, out_idx, op):
+    x = as_tensor(x)
+    if x.ndim != 1:
+        raise InvalidArgumentError(f"unique expects a 1D vector, got shape {list(x._value.shape)} [Op:{op}]", op)
+    return x, {"index_dtype": dtypes.as_dtype(out_idx).as_numpy_dtype}
+
+
+def unique(x, out_idx=dtypes.int32, name=None):
+    """The distinct values of 1-D ``x`` in order of first appearance, and each entry's position among them.
+
+    Returns ``Unique(y, idx)``, ``x == tf.gather(y, idx)``. No gradient, as TF
+    (a gradient through it raises ``LookupError``).
+
+    Example:
+        >>> import tapeviz as tf
+        >>> y, idx = tf.unique(tf.constant([3, 1, 3, 2, 1]))
+        >>> print(y.numpy(), idx.numpy())
+        [3 1 2] [0 1 0 2 1]
+    """
+    x, attrs = _unique_input(x, out_idx, "Unique")
+    return Unique(*execute(UNIQUE, (x,), attrs))
+
+
+def unique_with_counts(x, out_idx=dtypes.int32, name=None):
+    """``unique`` and how often each distinct value occurs: ``UniqueWithCounts(y, idx, count)``."""
+    x, attrs = _unique_input(x, out_idx, "UniqueWithCounts")
+    return UniqueWithCounts(*execute(UNIQUE_WITH_COUNTS, (x,), attrs))
+
+
 # -- binary search (integer results: not differentiable, not recorded) ------------------------
 
 
@@ -140,7 +187,7 @@ def searchsorted(sorted_sequence, values, side="left", out_type=dtypes.int32, na
     return execute(primitive, (sequence, vals), {"out_dtype": out_dtype.as_numpy_dtype})
 
 
-__all__ = ["top_k", "searchsorted"]
+__all__ = ["top_k", "searchsorted", "unique", "unique_with_counts"]
 
 
 # What the rules above call from other families, imported last: those families import this one.

@@ -144,6 +144,8 @@ def fmod(x1, x2):
 def power(x1, x2):
     """x1 ** x2 with Keras's promotion (an int to an int power stays int)."""
     a, b = promoted(x1, x2)
+    if a.dtype in ("uint8", "uint16"):  # TF has no Pow kernel for them: Keras computes wider, then casts back
+        return _cast(_tm.pow(_cast(a, "int32"), _cast(b, "int32")), a.dtype)
     return _tm.pow(a, b)
 
 
@@ -515,7 +517,8 @@ def ptp(x, axis=None, keepdims=False):
 @keras_op("count_nonzero")
 def count_nonzero(x, axis=None):
     """How many entries are nonzero along ``axis`` (int32)."""
-    return _tm.reduce_sum(_cast(_tm.not_equal(tensor(x), 0), "int32"), axis=axes_tuple(axis))
+    x = tensor(x)
+    return _tm.reduce_sum(_cast(_tm.not_equal(x, _pa.zeros_like(x)), "int32"), axis=axes_tuple(axis))
 
 
 @keras_op("average")

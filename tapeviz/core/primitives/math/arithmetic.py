@@ -10,11 +10,13 @@ import numpy as np
 
 from tapeviz import backend as B
 from tapeviz.core.dtypes import as_dtype
-from tapeviz.core.ops import as_tensor, as_tensors, execute, same_dtype
+from tapeviz.core.errors import InvalidArgumentError, NotFoundError
+from tapeviz.core.ops import as_tensor, execute, same_dtype
 from tapeviz.core.primitive import Primitive
 from tapeviz.core.primitives._define import binary, not_a_number, unary
 from tapeviz.core.recording import READ_VARIABLE
 from tapeviz.core.rules import defgrad, elementwise
+from tapeviz.core.tensor import Tensor, is_tensor
 
 
 def xp_function(name):
@@ -78,7 +80,9 @@ def _mul_rule(op, needs, g):
     return gx, gy
 
 
-divide = binary("divide", "RealDiv", operator.truediv, "x / y elementwise (float division).")
+realdiv = binary(
+    "realdiv", "RealDiv", operator.truediv, "x / y elementwise for float or complex tensors (TF's ``tf.realdiv``)."
+)
 
 
 def _pair(op, needs, gx, gy):
@@ -87,7 +91,7 @@ def _pair(op, needs, gx, gy):
     return (unbroadcast(gx(), x) if needs[0] else None, unbroadcast(gy(), y) if needs[1] else None)
 
 
-@defgrad(divide, "d(x/y)/dx = 1/y,  d(x/y)/dy = -x/y**2", local=elementwise("1/y", "-x/y**2"))
+@defgrad(realdiv, "d(x/y)/dx = 1/y,  d(x/y)/dy = -x/y**2", local=elementwise("1/y", "-x/y**2"))
 def _div_rule(op, needs, g):
     x, y = op.inputs
     if x._value.dtype.kind == "c":
@@ -95,12 +99,83 @@ def _div_rule(op, needs, g):
     return _pair(op, needs, lambda: g / y, lambda: g * (-x / y / y))
 
 
+# TF's true division of integers: the narrow ones become float32, the wide ones float64 (math_ops._TRUEDIV_TABLE).
+_TRUEDIV_FLOAT = {"b": "float32", "h": "float32", "B": "float32", "H": "float32"}
+
+
+def divide_tensors(x, y):
+    """``x / y`` for two tensors of one dtype: floats and complex as they are, integers as TF's table says."""
+    code = x._value.dtype.char
+    if x._value.dtype.kind in "iu":
+        target = _TRUEDIV_FLOAT.get(code, "float64")
+        x, y = cast(x, target), cast(y, target)
+    elif x._value.dtype.kind == "b":
+        raise TypeError(
+            "Invalid dtype <dtype: 'bool'> in __truediv__: bool tensors are not divided. "
+            "Cast first, e.g. tf.cast(x, tf.float32)."
+        )
+    return realdiv(x, y)
+
+
 def truediv(x, y, name=None):
-    """x / y; integer tensors are divided as float64, as TF's ``/`` does."""
-    x, y = as_tensors(x, y)
-    if not (x.dtype.is_floating or x.dtype.is_complex):
-        x, y = cast(x, "float64"), cast(y, "float64")
-    return divide(x, y)
+    """``tf.math.truediv``: x / y; integers divided as floats (int8/16, uint8/16 as float32, wider as float64).
+
+    ``x`` is converted first and ``y`` must come out of the same dtype (a
+    Python number takes ``x``'s), as in TF: ``tf.math.truediv(3, uint8_tensor)``
+    is a TypeError, ``uint8_tensor / 3`` and ``3 / uint8_tensor`` are not.
+    """
+    x = as_tensor(x)
+    y = y if type(y) is Tensor else _converted_like(y, x)
+    if x._value.dtype != y._value.dtype:
+        raise TypeError(f"`x` and `y` must have the same dtype, got {x.dtype!r} != {y.dtype!r}.")
+    return divide_tensors(x, y)
+
+
+def _converted_like(value, other):
+    """``value`` as a tensor of ``other``'s dtype when it can be one, else as it converts by itself (TF's dtype_hint)."""
+    try:
+        return as_tensor(value, other.dtype)
+    except (TypeError, ValueError):
+        return as_tensor(value)
+
+
+def true_divide_operator(x, y):
+    """``x / y`` and ``y.__rtruediv__(x)``: a Python number takes the tensor's dtype, as TF's operator does."""
+    if type(x) is Tensor and type(y) is Tensor and x._value.dtype is y._value.dtype and x._value.dtype.kind in "fc":
+        return realdiv(x, y)  # the common case, without a conversion or a cast
+    if is_tensor(x) and not is_tensor(y):
+        x = as_tensor(x)
+        return divide_tensors(x, as_tensor(y, x.dtype))
+    if is_tensor(y) and not is_tensor(x):
+        y = as_tensor(y)
+        return divide_tensors(as_tensor(x, y.dtype), y)
+    return truediv(x, y)
+
+
+def divide(x, y, name=None):
+    """``tf.divide`` / ``tf.math.divide``: ``x / y`` with Python's operator rules (a Python number takes the tensor's dtype).
+
+    Integer tensors are divided as floats, as TF does: int8, int16, uint8 and
+    uint16 give float32, int32, int64, uint32 and uint64 give float64.
+    """
+    return true_divide_operator(x, y)
+
+
+def _refusing(kernel, prim_name, refused):
+    """``kernel``, raising TF's error for the dtype kinds TF has no kernel for (``refused``: kind -> error class)."""
+
+    def checked(x, y):
+        error = refused.get(x.dtype.kind)
+        if error is not None:
+            raise error(
+                f"Value for attr 'T' of {x.dtype.name} is not in the list of allowed values of {prim_name}: "
+                f"TF has no {prim_name} kernel for {x.dtype.name}. Cast first, e.g. tf.cast(x, tf.float32). "
+                f"[Op:{prim_name}]",
+                prim_name,
+            )
+        return kernel(x, y)
+
+    return checked
 
 
 def _integer_safe(fn):
@@ -118,18 +193,55 @@ def _integer_safe(fn):
     return kernel
 
 
+def _floor_divide(x, y):
+    """TF's FloorDiv: floor(x / y) for floats (NumPy's // works from fmod: 1 // -inf is -1 there, -0.0 in TF;
+    inf // -2 NaN there, -inf in TF); Python's // for integers."""
+    if x.dtype.kind in "fc":
+        return B.xp.floor(x / y)
+    return x // y
+
+
 floordiv = binary(
     "floordiv",
     "FloorDiv",
-    _integer_safe(operator.floordiv),
+    _refusing(_integer_safe(_floor_divide), "FloorDiv", {"b": InvalidArgumentError, "c": NotFoundError}),
     "x // y elementwise. Not differentiable (gradient None). Integers divided by 0 raise, as in TF.",
     differentiable=False,
 )
 floormod = binary(
     "floormod",
     "FloorMod",
-    _integer_safe(operator.mod),
+    _refusing(_integer_safe(operator.mod), "FloorMod", {"b": InvalidArgumentError, "c": InvalidArgumentError}),
     "x % y elementwise, the sign of y (Python's and TF's convention). Integers modulo 0 raise, as in TF.",
+)
+
+
+def _truncated_quotient(x, y):
+    if x.dtype.kind in "iu":  # C's division: towards zero (NumPy's // floors)
+        q = x // y
+        return q + ((x % y != 0) & ((x < 0) != (y < 0))).astype(q.dtype)
+    return B.xp.trunc(x / y)
+
+
+truncatediv = binary(
+    "truncatediv",
+    "TruncateDiv",
+    _refusing(
+        _integer_safe(_truncated_quotient), "TruncateDiv", {"b": InvalidArgumentError, "c": InvalidArgumentError}
+    ),
+    "x / y rounded towards zero (C's integer division; -7 / 2 is -3). Not differentiable, as in TF.",
+    differentiable=False,
+)
+truncatemod = binary(
+    "truncatemod",
+    "TruncateMod",
+    _refusing(
+        _integer_safe(lambda x, y: B.xp.fmod(x, y)),
+        "TruncateMod",
+        {"b": InvalidArgumentError, "c": InvalidArgumentError},
+    ),
+    "The remainder of truncatediv, the sign of x (C's %). TF registers no gradient for it: a gradient through "
+    "it raises LookupError, as in TF.",
 )
 
 
@@ -151,7 +263,12 @@ def _pow(x, y):
     return x**y
 
 
-pow = binary("pow", "Pow", _pow, "x ** y elementwise, differentiable in both x and y.")  # noqa: A001
+pow = binary(
+    "pow",
+    "Pow",
+    _refusing(_pow, "Pow", {"b": InvalidArgumentError, "u": InvalidArgumentError}),
+    "x ** y elementwise, differentiable in both x and y.",
+)  # noqa: A001
 
 
 def _scalar_text(values):

@@ -94,6 +94,15 @@ _unary(cosh, "d cosh(x)/dx = sinh(x)", lambda x, y: m.sinh(x), "sinh(x)")
 tanh = unary("tanh", "Tanh", xp_function("tanh"), "Hyperbolic tangent.", floats_only=True)
 _unary(tanh, "d tanh(x)/dx = 1 - tanh²(x)", lambda x, y: 1.0 - y * y, "1 - tanh²(x)")
 
+asinh = unary("asinh", "Asinh", xp_function("arcsinh"), "Inverse hyperbolic sine.", floats_only=True)
+_unary(asinh, "d asinh(x)/dx = 1/cosh(asinh(x))", lambda x, y: 1.0 / m.cosh(y), "1/√(x²+1)")
+
+acosh = unary("acosh", "Acosh", xp_function("arccosh"), "Inverse hyperbolic cosine (NaN below 1).", floats_only=True)
+_unary(acosh, "d acosh(x)/dx = 1/sinh(acosh(x))", lambda x, y: 1.0 / m.sinh(y), "1/√(x²-1)")
+
+atanh = unary("atanh", "Atanh", xp_function("arctanh"), "Inverse hyperbolic tangent (±inf at ±1).", floats_only=True)
+_unary(atanh, "d atanh(x)/dx = 1/(1-x²)", lambda x, y: 1.0 / (1.0 - x * x), "1/(1-x²)")
+
 sigmoid = unary("sigmoid", "Sigmoid", lambda x: 1 / (1 + B.xp.exp(-x)), "1 / (1 + exp(-x)).", floats_only=True)
 _unary(sigmoid, "d σ(x)/dx = σ(x)(1-σ(x))", lambda x, y: y * (1.0 - y), "σ(x)(1-σ(x))")
 
