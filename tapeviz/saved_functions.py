@@ -16,6 +16,7 @@ call, as TF's loaded functions do.
 
 import warnings
 
+from tapeviz.core import nest
 from tapeviz.core.eager import Function
 from tapeviz.core.function import ConcreteFunction
 from tapeviz.core.graph_codec import GraphNotStorable
@@ -93,14 +94,18 @@ def encode_signatures(obj, signatures, traced, variable_paths, custom_gradients=
 
 
 def _signature_functions(obj, signatures, traced):
-    """TF's choice: the ``signatures`` given, else the root's one tf.function with an input_signature."""
+    """TF's choice: the ``signatures`` given, else the root's one tf.function with an input_signature.
+
+    As TF, that one function is left out when it returns no tensor (a ``mutate(v)`` that only assigns):
+    a signature without outputs could not be run.
+    """
     if signatures is None:
         signed = [
             concretes[0]
             for path, name, concretes, note in traced
             if path == "" and concretes and getattr(obj, name).input_signature is not None
         ]
-        return {DEFAULT_SIGNATURE: signed[0]} if len(signed) == 1 else {}
+        return {DEFAULT_SIGNATURE: signed[0]} if len(signed) == 1 and _returns_tensors(signed[0]) else {}
     if not isinstance(signatures, dict):
         signatures = {DEFAULT_SIGNATURE: signatures}
     chosen = {}
@@ -118,6 +123,10 @@ def _signature_functions(obj, signatures, traced):
             )
         chosen[str(key)] = function
     return chosen
+
+
+def _returns_tensors(concrete):
+    return any(spec is not None for spec in nest.flatten(concrete.structured_outputs))
 
 
 def _encode_trace(concrete, variable_paths, custom_gradients=True):
