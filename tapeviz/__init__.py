@@ -53,6 +53,8 @@ from tapeviz.core.primitives.array import *  # noqa: F401,F403
 from tapeviz.array_ops import *  # noqa: F401,F403
 from tapeviz.core.primitives.math import cast, identity, stop_gradient  # noqa: F401
 from tapeviz.core.custom_gradient import custom_gradient  # noqa: F401
+from tapeviz.core.control_flow import case, cond, switch_case, while_loop  # noqa: F401
+from tapeviz import autograph  # noqa: E402,F401
 from tapeviz.core.indexed_slices import IndexedSlices  # noqa: F401
 from tapeviz.core.eager import executing_eagerly, function, gradients, init_scope, print, py_function  # noqa: F401
 from tapeviz.core.scopes import name_scope  # noqa: F401
@@ -106,8 +108,8 @@ def __getattr__(name):
         raise AttributeError(f"module 'tapeviz' has no attribute {name!r}")
     raise AttributeError(
         f"module 'tapeviz' has no attribute {name!r}: tapeviz does not implement every TensorFlow API. "
-        "What it has instead, and what is not available (tf.cond, tf.while_loop, tf.map_fn, "
-        "tf.TensorArray...), is in the TF map: docs/tf-map.md, section 'Not available'."
+        "What it has instead, and what is not available (tf.map_fn, tf.TensorArray, "
+        "tf.numpy_function...), is in the TF map: docs/tf-map.md, section 'Not available'."
     )
 
 

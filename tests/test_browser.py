@@ -31,6 +31,7 @@ Playwright the tests skip and say why, except under CI (``CI=true``), where
 """
 
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -781,7 +782,8 @@ def test_predict_mode_retry_then_right_kernel_free(browser, tmp_path):
         pytest.skip("the exported animation is drawn by graphviz's `dot`, which is not installed")
     pages = {}
     for lesson in LESSONS:
-        cell = next(c for c in nbformat.read(NOTEBOOKS / lesson, as_version=4).cells if "predict=True" in c.source)
+        cells = nbformat.read(NOTEBOOKS / lesson, as_version=4).cells
+        cell = next(c for c in cells if c.cell_type == "code" and "predict=True" in c.source)
         stored = cell.outputs[0]["data"]["text/html"]
         pages[f"{lesson[:2]}_stored"] = html.unescape(stored.split('srcdoc="', 1)[1].split('"', 1)[0])
     viz.watch_all()  # other tests may have turned the session recorder off
@@ -977,3 +979,136 @@ class TestLessonsInLabB:
     @pytest.mark.parametrize("lesson", ALL_LESSONS[1::2])
     def test_lesson_opened_unexecuted_then_run_all(self, lab_page, jupyterlab, lesson):
         _opened_unexecuted_then_run_all(lab_page, jupyterlab, lesson)
+
+
+@pytest.mark.parametrize("width", [738, 1366])
+def test_training_step_player_keeps_the_card_and_the_node_on_one_screen(browser, tmp_path, width):
+    """Lesson 8's training-step player (a 200-row batch, layers folded) embedded as a notebook shows it, on a
+    768 px tall screen: the card and the highlighted node fit on one screen (the card beside the picture at
+    1366 px, above a picture sized to what the screen leaves at 738 px); an array step's card traces one
+    element (no summaries multiplied), and clicking a cell of its strip traces that element instead."""
+    import numpy as np
+
+    import tapeviz as tf
+    import tapeviz.viz as viz
+
+    if viz.render.dot_binary() is None:
+        pytest.skip("the player's picture is drawn by graphviz's `dot`, which is not installed")
+    from tapeviz.viz.html_page import iframe
+
+    viz.watch_all()  # other tests may have turned the session recorder off
+    tf.random.set_seed(0)
+    rng = np.random.default_rng(0)
+    xs = tf.constant(rng.uniform(-1, 1, size=(200, 1)).astype("float32"))
+    ys = tf.constant((3.0 * xs.numpy() + 2.0).astype("float32"))
+    model = tf.keras.Sequential(
+        [tf.keras.layers.Dense(2, activation="tanh", name="hidden"), tf.keras.layers.Dense(1, name="out")],
+        name="model",
+    )
+    adam = tf.keras.optimizers.Adam(0.05)
+    with tf.viz.record_update() as update:
+        with tf.GradientTape() as tape:
+            with tf.name_scope("loss"):
+                loss = tf.reduce_mean((ys - model(xs)) ** 2)
+        grads = tape.gradient(loss, model.trainable_variables)
+        adam.apply_gradients(zip(grads, model.trainable_variables))
+    player = tf.viz.player(tape, update=update, fold="scopes")
+    pow_step = next(f["index"] for f in player.frames if f.get("kind") == "step" and f["card"]["op"] == "Pow")
+    host = tmp_path / "lesson.html"
+    host.write_text(
+        f"<!DOCTYPE html><html><body style='margin:8px;width:{width - 30}px'>{iframe(player.to_html())}"
+        "<p>the text after the player</p></body></html>"
+    )
+    problems = []
+    context = browser.new_context(viewport={"width": width, "height": 768})
+    page = context.new_page()
+    page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
+    try:
+        page.goto(host.as_uri())
+        player_frame = page.frame_locator("iframe.tapeviz-embed")
+        player_frame.locator(".tv-caption").filter(has_text="step 0 of").wait_for(timeout=10_000)
+        player_frame.locator(".tv-slider").evaluate(f"s => {{ s.value = {pow_step}; s.oninput(); }}")
+        player_frame.locator(".tv-caption").filter(has_text=f"step {pow_step} of").wait_for(timeout=10_000)
+
+        def measure():
+            return page.evaluate(
+                """() => { const f = document.querySelector('iframe.tapeviz-embed'), d = f.contentDocument;
+                    const box = e => { const b = e.getBoundingClientRect(); return [b.top, b.bottom, b.left, b.right]; };
+                    const lit = [...d.querySelectorAll('.tapeviz-overlay rect')].find(r => r.getAttribute('stroke') === '#f59e0b');
+                    return {card: box(d.querySelector('.tv-card')), lit: box(lit), view: box(d.querySelector('.tv-view')),
+                            product: d.querySelector('.tv-product').firstChild.textContent}; }"""
+            )
+
+        seen = measure()
+        card, lit, view = seen["card"], seen["lit"], seen["view"]
+        top, bottom = min(card[0], lit[0]), max(card[1], lit[1])
+        assert bottom - top <= 768, f"card and highlighted node are a scroll apart at {width} px: {seen}"
+        assert view[0] - 2 <= lit[0] and lit[1] <= view[1] + 2, f"the highlighted node is scrolled out of view: {seen}"
+        if width >= 1000:
+            assert card[3] <= view[2] + 1, f"at {width} px the card is not beside the picture: {seen}"
+        product = seen["product"]
+        assert re.match(
+            r"at \[\d+, 0\]: [-\d.e]+ \u00d7 [-\d.e]+ = [-\d.e]+ \(each of the 200 elements alike\)", product
+        )
+        assert "mean" not in product, product
+        page.screenshot(path=str(ARTIFACTS / f"training_step_player_{width}px.png"), full_page=True)
+        # the student clicks element 3 of the strip: the card traces that one
+        player_frame.locator(".tv-product svg.tv-strip rect").nth(3).click()
+        traced = measure()["product"]
+        assert traced.startswith("at [3, 0]: "), traced
+        assert not problems, problems
+    finally:
+        context.close()
+
+
+def test_predict_local_asks_the_local_derivative_first_kernel_free(browser, tmp_path):
+    """``predict="local"`` in the kernel-free page: on ``x * y``'s step the card hides the local derivative
+    (``? (1)``), the first field asks for it; typing the upstream instead gets the message saying so, then
+    the right value (y = 5) is accepted and the product is asked next."""
+    import tapeviz as tf
+    import tapeviz.viz as viz
+
+    if viz.render.dot_binary() is None:
+        pytest.skip("the exported animation is drawn by graphviz's `dot`, which is not installed")
+    viz.watch_all()
+    x, y = tf.Variable(2.0, name="x"), tf.Variable(5.0, name="y")
+    with tf.GradientTape() as tape:
+        f = x * y + tf.sin(x)
+    tape.gradient(f, [x, y])
+    player = viz.player(tape, predict="local")
+    step = next(k for k, fr in enumerate(player.frames) if fr.get("kind") == "step" and fr["card"]["op"] == "Mul")
+    path = tmp_path / "local.html"
+    path.write_text(player.to_html(), encoding="utf-8")
+    problems = []
+    context, page = _new_page(browser, problems)
+    try:
+        page.goto(path.as_uri())
+        for _ in range(step):  # answer each earlier step's questions right, then step on
+            while page.locator(".tv-ask input.tv-guess-input:not([disabled])").count():
+                question = page.evaluate(
+                    "() => { const f = JSON.parse(document.getElementById('tapeviz-frames').textContent);"
+                    " const i = parseInt(document.querySelector('.tv-slider').value);"
+                    " const done = document.querySelectorAll('.tv-ask input[disabled]').length;"
+                    " return f[i].ask[done].answer; }"
+                )
+                page.fill(".tv-ask input.tv-guess-input:not([disabled])", str(question))
+                page.click(".tv-ask .tv-check")
+            page.click(".tv-next")
+        card = page.locator(".tv-card tr").nth(2)
+        assert card.locator("td").nth(2).text_content() == "? (1)", card.text_content()
+        label = page.locator(".tv-question").first.text_content()
+        assert "local derivative" in label and "d/dx" in label, label
+        page.fill(".tv-ask input.tv-guess-input:not([disabled])", "1")  # the upstream
+        page.click(".tv-ask .tv-check")
+        said = page.locator(".tv-verdict").first.text_content()
+        assert "upstream gradient" in said, said
+        page.fill(".tv-ask input.tv-guess-input:not([disabled])", "5")
+        page.click(".tv-ask .tv-check")
+        assert "right" in page.locator(".tv-verdict").first.text_content()
+        assert card.locator("td").nth(2).text_content().endswith("= 5")
+        second = page.locator(".tv-question").nth(1).text_content()
+        assert "upstream \u00d7 local" in second, second
+        page.screenshot(path=str(ARTIFACTS / "predict_local_kernel_free.png"))
+        assert not problems, problems
+    finally:
+        context.close()

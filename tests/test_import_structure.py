@@ -241,6 +241,7 @@ def test_the_visualizer_advertises_one_entry_point_per_purpose():
         "player",
         "trace",
         "record_update",
+        "diagnose",
         "explain",
         "find_nonfinite",
         "gradcheck",

@@ -511,3 +511,25 @@ def test_a_long_badge_takes_two_lines_and_keeps_its_height_on_every_frame():
         "[[-0.04943, 0.4403]]",
     ]
     assert 'height="29"' in drawn
+
+
+def test_lesson_9s_folded_picture_is_readable_at_a_notebooks_width():
+    """The folded picture lesson 9 stores (``tf.show(tape, max_nodes=12)`` of a digits model): every
+    gradient written whole (a summary on two lines, as the value above it: no "…"), and narrow enough that
+    a 738 px notebook shows it at 90% or more of its size (it was 902 pt wide, with its summaries cut)."""
+    import base64
+    import json
+
+    notebook = json.loads((ROOT / "notebooks" / "09_digits.ipynb").read_text())
+    cell = next(c for c in notebook["cells"] if c["cell_type"] == "code" and "max_nodes=12" in "".join(c["source"]))
+    page = "".join(next(o["data"]["text/html"] for o in cell["outputs"] if "text/html" in o.get("data", {})))
+    svg = base64.b64decode(re.search(r'src="data:image/svg\+xml;base64,([^"]+)"', page).group(1)).decode()
+    texts = [html.unescape(t) for t in re.findall(r"<text[^>]*>([^<]*)</text>", svg)]
+    gradients = [t for t in texts if t.startswith("\u2202 ")]
+    assert len(gradients) >= 6, texts  # the four weights, #7 and #13
+    assert not [t for t in texts if "\u2026" in t], [t for t in texts if "\u2026" in t]
+    for first in gradients:  # "∂ mean m" over "min a, max b"
+        assert re.fullmatch(rf"\u2202 mean {_NUM}(e-?\d+)?", first), first
+        assert texts[texts.index(first) + 1].startswith("min "), texts[texts.index(first) + 1]
+    width_px = float(re.search(r'<svg width="([\d.]+)pt"', svg).group(1)) * 4 / 3
+    assert 700 / width_px >= 0.9, f"the picture is {width_px:.0f} px wide: shown at {700 / width_px:.0%} in a notebook"

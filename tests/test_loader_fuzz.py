@@ -339,6 +339,16 @@ GRAPH_WORDS = st.sampled_from(
         "Exp",
         "MatMul",
         "Reshape",
+        "If",
+        "While",
+        "then",
+        "else",
+        "cond",
+        "body",
+        "n_then",
+        "n_vars",
+        "n_cond",
+        "maximum_iterations",
         "print",
         "random.uniform",
         "tuple",
@@ -388,6 +398,63 @@ def test_saved_model_function_graph_with_a_hostile_subtree(tmp_path, quiet_world
             "sm/tapeviz_saved_model.json",
             "sm/variables-0123456789abcdef.npz",
         ]
+
+
+class Loops(tf.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = tf.Variable(2.0)
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+    def g(self, x):  # a stored trace with a While holding an If (AutoGraph's), a captured variable
+        total = tf.constant(0.0)
+        for v in x:
+            if v > 0:
+                total += v * self.w
+        return total
+
+
+@pytest.fixture(scope="module")
+def loop_originals(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("loops")
+    tf.saved_model.save(Loops(), str(folder / "sm"))
+    manifest = json.loads((folder / "sm" / "tapeviz_saved_model.json").read_text())
+    return Originals({"manifest": manifest, "npz": (folder / "sm" / manifest["data_file"]).read_bytes()})
+
+
+def _control_flow_paths(manifest):
+    """Paths into the stored If and While nodes (their attributes and sub-graphs)."""
+    found = []
+    for path in paths(manifest):
+        if path[:1] not in (("saved_functions",), ("signatures",)):
+            continue
+        node = manifest
+        for step in path[:-1]:
+            node = node[step]
+            if isinstance(node, dict) and node.get("op") in ("If", "While"):
+                found.append(path)
+                break
+    return found
+
+
+def test_the_loop_model_round_trips(tmp_path, loop_originals):
+    manifest = dict(loop_originals["manifest"], data_file="variables-0123456789abcdef.npz")
+    assert _control_flow_paths(manifest), "the stored trace holds no If/While node"
+    write_saved_model(tmp_path / "sm", manifest, loop_originals["npz"])
+    loaded = tf.saved_model.load(str(tmp_path / "sm"))
+    assert float(loaded.g(tf.constant([1.0, -2.0, 3.0]))) == 8.0
+
+
+@FUZZ
+@given(where=st.integers(0, 10**5), value=GRAPH_JSON)
+def test_saved_model_cond_and_while_with_a_hostile_subtree(tmp_path, quiet_world, loop_originals, where, value):
+    """A hostile subtree inside a stored If or While node loads cleanly or is refused with ValueError
+    (the graph is not run: a well-formed loop may still loop for ever, as TF's may)."""
+    manifest = dict(loop_originals["manifest"], data_file="variables-0123456789abcdef.npz")
+    chosen = _control_flow_paths(manifest)
+    manifest = replaced(manifest, chosen[where % len(chosen)], value)
+    write_saved_model(tmp_path / "sm", manifest, loop_originals["npz"])
+    expect_clean(lambda: tf.saved_model.load(str(tmp_path / "sm")), tmp_path, quiet_world)
 
 
 @FUZZ

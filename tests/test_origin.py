@@ -34,3 +34,69 @@ def test_a_notebook_cell_is_named_by_its_execution_count():
 
 def test_describe_is_empty_for_no_origin():
     assert origin.describe(None) == ""
+
+
+def _recorded_entries(make):
+    """The entries a fresh tape recorded while ``make(x)`` ran."""
+    import tapeviz as tf
+
+    x = tf.Variable(2.0)
+    with tf.GradientTape(persistent=True) as tape:
+        make(x)
+    return tape.recorded_ops
+
+
+def test_a_recorded_op_notes_the_users_line_when_asked():
+    import tapeviz as tf
+
+    def make(x):
+        return tf.math.log(x * x)
+
+    line = inspect.getsourcelines(make)[1] + 1
+    with origin.noted():
+        entries = _recorded_entries(make)
+    mul, log = [e for e in entries if e.primitive.name in ("Mul", "Log")]
+    assert str(origin.of(mul)) == f"test_origin.py:{line}"
+    assert origin.of(log).lineno == line
+
+
+def test_no_origin_is_noted_when_nobody_listens_or_asked():
+    from tapeviz.core import state
+    from tapeviz.viz import recorder
+
+    was_watching = recorder.is_watching()
+    recorder.stop_watching()
+    try:
+        if state.listeners:  # another listener of this test session (a trace): origins are wanted then
+            return
+        entries = _recorded_entries(lambda x: x * x)
+    finally:
+        if was_watching:
+            recorder.watch_all()
+    assert entries and all(e.origin is None for e in entries)
+
+
+def test_a_released_tapes_sketch_and_the_trace_keep_the_line():
+    import tapeviz as tf
+    from tapeviz import viz
+
+    x = tf.Variable(3.0)
+    with viz.trace() as recorded:
+        with tf.GradientTape() as tape:
+            line = inspect.currentframe().f_lineno + 1
+            y = tf.sqrt(x)
+        tape.gradient(y, x)
+    (sketch,) = [e for e in tape.history if e.name == "Sqrt"]
+    assert origin.of(sketch).lineno == line
+    (op,) = [op for op in recorded.data["ops"] if op["name"] == "Sqrt"]
+    assert op["where"] == f"test_origin.py:{line}"
+
+
+def test_enable_and_disable_pair_up():
+    assert not origin.is_enabled()
+    origin.enable()
+    origin.enable()
+    origin.disable()
+    assert origin.is_enabled()
+    origin.disable()
+    assert not origin.is_enabled()

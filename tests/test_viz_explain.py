@@ -91,7 +91,7 @@ def test_numpy_roundtrip():
     v = viz.explain(tape, z, x)
     assert v.cause == "numpy_roundtrip" and v.broken_at
     # the constant and the value it copies, by the names the picture writes on them (#N, y)
-    constant = re.search(r"depends on (#\d+), a new constant whose value equals y \(", v.message)
+    constant = re.search(r"uses (#\d+) = 6, a new constant whose values equal y \(", v.message)  # its value shown
     assert constant, v.message
     dot = v.figure().dot
     assert f"{constant.group(1)}  constant" in dot and "<B>y</B>" in dot  # y's own Mul is drawn too
@@ -135,11 +135,21 @@ def test_non_persistent_tape_already_used():
     x = tf.Variable(3.0)
     with tf.GradientTape() as tape:
         y = x * x
-    tape.gradient(y, x)
+        z = y * 2.0
+    tape.gradient(z, x)
     with pytest.raises(RuntimeError):
-        tape.gradient(y, x)
+        tape.gradient(y, x)  # another question to a tape that already answered one
     v = viz.explain(tape, y, x)
     assert v.cause == "tape_used" and "persistent=True" in v.fix
+
+
+def test_asking_why_after_the_gradient_is_never_tape_used():
+    x = tf.Variable(3.0)
+    with tf.GradientTape() as tape:
+        y = x * x
+    tape.gradient(y, x)  # the natural order: the gradient first, then why
+    v = viz.explain(tape, y, x)
+    assert v.cause == "connected" and "6" in v.message
 
 
 def test_zero_gradient_points_at_the_rule():
@@ -252,7 +262,7 @@ def test_messages_use_the_pictures_names_never_internal_ids():
         y = tf.math.log(x) * 2.0
     tape.gradient(y, x)
     found = viz.find_nonfinite(tape)
-    made = re.match(r"Forward: Log \u2192 (#\d+) produced", found.message)
+    made = re.match(r"Forward: Log \u2192 (#\d+) made", found.message)
     assert made and f"<B>{made.group(1)}</B>" in found.figure().dot, found.message
     messages.append(found.message)
 

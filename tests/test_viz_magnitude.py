@@ -205,3 +205,18 @@ def test_the_table_and_the_chart():
     titles = [c.find(f"{ns}title").text for c in root.findall(f"{ns}circle")]
     assert titles[1].startswith(f"{norms[1].name}: ")
     assert svg in norms._repr_html_() and "Exploding gradient" in norms._repr_html_()
+
+
+def test_a_chart_prints_the_table_it_draws():
+    x = tf.Variable([[0.5, -0.3]])
+    with tf.GradientTape() as tape:
+        h = x
+        for i in range(3):
+            with tf.name_scope(f"layer{i}"):
+                h = tf.sigmoid(h)
+        loss = tf.reduce_sum(h)
+    tape.gradient(loss, x)
+    norms = tf.viz.gradient_norms(tape, loss)
+    chart = norms.plot()
+    assert repr(chart) == repr(norms) and "0x" not in repr(chart)
+    assert chart._repr_svg_().startswith("<svg")

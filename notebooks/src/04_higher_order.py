@@ -69,11 +69,13 @@ print("Second Derivative:", d2y_d2x.numpy())
 # Play both sweeps, one after the other (`sweep="all"`): first `tape3`'s own
 # sweep, which ends on `dy/dx`; then `tape2`'s sweep, which walks back through
 # the ops that first sweep recorded (the seed, the two products of `Mul`'s
-# rule, the `AddN` at the fan-out) and ends on the second derivative. Predict
-# both end values before you play.
+# rule, the `AddN` at the fan-out) and ends on the second derivative. It opens
+# in predict mode: type each product and running sum before the player shows
+# it (untick **predict** to just watch). The dotted lines link each backward op
+# to the forward op it differentiates.
 
 # %%
-tf.viz.player(tape2, sweep="all")
+tf.viz.player(tape2, sweep="all", predict=True)
 
 # %% [markdown]
 # ## Deeper: a chain of tapes

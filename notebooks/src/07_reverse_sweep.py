@@ -53,6 +53,11 @@ sweep
 # number and press **check**. A wrong answer gets a hint and one more try; then
 # the player shows the value. When every `?` is filled, **step ▶** moves on,
 # and the score counts your answers right the first time.
+#
+# `predict="local"` hides the local derivatives too: before each product, work
+# out the op's own rule at the recorded values (`d(x*y)/dx = y = 5`), then
+# multiply. Start with `predict=True` below; when the products come easily,
+# run `tf.viz.player(tape, predict="local")`.
 
 # %%
 tf.viz.player(tape, predict=True)
@@ -147,7 +152,9 @@ print("forward mode, 4 passes: ", columns)
 # card multiplies each input's local derivative by the tangent arriving from it
 # and sums over the inputs: that sum is the op's own tangent. The pass ends on
 # `df/dt`, the derivative of `f` along that direction: the `df/dx` the reverse
-# sweep found above, here as the gradient dotted with the tangent.
+# sweep found above, here as the gradient dotted with the tangent. It opens in
+# predict mode: at each op, type its tangent (local × tangent in, summed over
+# the inputs) before the player shows it.
 
 # %% check
 with tf.autodiff.ForwardAccumulator(primals=[x, y], tangents=[tf.constant(1.0), tf.constant(0.0)]) as acc:
@@ -156,7 +163,7 @@ print("forward mode, df/dt =", acc.jvp(f).numpy())
 print("reverse mode, df/dx =", df_dx.numpy())
 
 # %%
-tf.viz.player(acc)
+tf.viz.player(acc, predict=True)
 
 # %% [markdown]
 # With many outputs and few inputs the balance flips: forward mode gives a

@@ -4,7 +4,9 @@
 # **Goal:** when a gradient is `None`, zero or NaN, find out why in seconds.
 # You will trigger every usual cause of a `None` gradient and let `tf.explain`
 # name it, fall into the NaN trap of `tf.where` and climb out with
-# `tf.find_nonfinite`, and catch a wrong custom gradient with `tf.gradcheck`.
+# `tf.find_nonfinite`, catch a wrong custom gradient with `tf.gradcheck`, and
+# let `tf.viz.diagnose` find three real bugs (a lost variable, `log(0)`, a
+# vanishing gradient) with the line that caused each.
 
 # %%
 
@@ -229,6 +231,89 @@ result
 # element of `f`'s output) and a `Sum` into `checked sum`, one number whose
 # gradient checks every element of `x` at once. The `Mul` marked *not recorded* is the `x * x` inside
 # `bad_square`: a custom gradient's inside is never recorded.
+#
+# ## One call for every bug: `tf.viz.diagnose`
+#
+# `explain`, `find_nonfinite` and the player's captions are views of one
+# diagnosis. `tf.viz.diagnose(tape, target, sources)` gives all of it at once,
+# after `gradient()` came back wrong, as you meet a bug: a list of findings,
+# each with the `cause`, the `op`, the tensor's `name`, **your** line
+# (`where`), the sweep `step` the player jumps to, and a `message` with the fix.
+# Three bugs people really write:
+#
+# **A training loop that loses its variable.** `w = w - lr * g` makes `w` a
+# new tensor; the next tape does not watch it, and the gradient is `None`.
+
+# %% check
+w = tf.Variable(2.0, name="w")
+for step in range(2):
+    with tf.GradientTape() as tape:
+        loss = (w * 3.0 - 1.0) ** 2
+    g = tape.gradient(loss, w)
+    print("step", step, "gradient:", g)
+    if g is None:
+        break
+    w = w - 0.1 * g  # the bug: use w.assign_sub(0.1 * g)
+diagnosis = tf.viz.diagnose(tape, loss, w)
+for finding in diagnosis.findings:
+    print(finding.cause, "|", finding.op, "|", finding.where)
+
+# %% [markdown]
+# **A hand-written cross-entropy that takes `log(0)`.** One probability
+# underflowed to 0; the loss and every gradient are NaN.
+
+# %% check
+logits = tf.Variable([[10.0, -10.0, -10.0]], name="logits")
+labels = tf.constant([[0.0, 1.0, 0.0]])
+with tf.GradientTape() as tape:
+    p = tf.exp(logits) / tf.reduce_sum(tf.exp(logits))
+    p = p * tf.cast(p > 1e-6, tf.float32)  # tiny probabilities become exactly 0
+    loss = -tf.reduce_sum(labels * tf.math.log(p))
+print("gradient:", tape.gradient(loss, logits).numpy())
+diagnosis = tf.viz.diagnose(tape, loss, logits)
+(finding,) = diagnosis.findings
+print(finding.cause, "|", finding.op, "|", finding.where)
+print(finding.message)
+
+# %% [markdown]
+# The picture rings the `Log` that made the first `-inf` (the fix:
+# `tf.nn.softmax_cross_entropy_with_logits`, or clip `p` away from 0):
+
+# %%
+diagnosis
+
+# %% [markdown]
+# **A deep stack of sigmoids.** No NaN, no `None`: the first layers just stop
+# learning, because each sigmoid multiplies the gradient by at most 0.25.
+# `diagnose` sees the magnitude, and `tf.viz.gradient_norms` gives the norm of
+# the gradient arriving at each layer (name scope), from the loss back:
+
+# %% check
+import numpy as np
+
+rng = np.random.default_rng(0)
+inputs = tf.constant(rng.normal(size=(8, 16)).astype("float32"))
+weights = [tf.Variable(rng.normal(size=(16, 16)).astype("float32"), name=f"w{i}") for i in range(20)]
+with tf.GradientTape() as tape:
+    h = inputs
+    for i, weight in enumerate(weights):
+        with tf.name_scope(f"layer{i}"):
+            h = tf.sigmoid(tf.matmul(h, weight))
+    loss = tf.reduce_sum(h)
+grads = tape.gradient(loss, weights)
+print(f"|dloss/dw19| = {np.linalg.norm(grads[19]):.3g},  |dloss/dw0| = {np.linalg.norm(grads[0]):.3g}")
+(finding,) = tf.viz.diagnose(tape, loss, weights).findings
+print(finding.cause, "|", finding.op, "|", finding.where)
+print(finding.message)
+
+# %%
+tf.viz.gradient_norms(tape, loss).plot()
+
+# %% [markdown]
+# PyTorch finds the NaN of the second bug with `detect_anomaly` and a rerun,
+# and TensorFlow with `tf.debugging.enable_check_numerics()` (it works here
+# too); neither says a word about the first or the third.
+# [Debugging a gradient](../docs/debugging.md) compares the three, bug by bug.
 #
 # ## Exercises
 #

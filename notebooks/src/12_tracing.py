@@ -153,38 +153,53 @@ print("ops the tape recorded from the traced call:", recorded)
 traced_tape
 
 # %% [markdown]
-# ## When the Python reads a tensor's value
+# ## When the Python decides on a tensor's value
 #
-# A trace cannot record a Python decision on a value it does not have yet:
-# `if x > 0:` on a tensor, `float(x)`, `x.numpy()`. TensorFlow rewrites such
-# code with AutoGraph or raises; tapeviz runs that function **eagerly** from
-# then on and warns once. Results stay right; only the Python now runs on
-# every call. (The warning names the file and line: here it is replaced by
-# `<cell>`, which differs on every run.)
+# A trace has no value to decide on yet, so a Python `if` or `while` on a
+# tensor is rewritten first, as TensorFlow's AutoGraph does: the `if` becomes
+# `tf.cond`, whose trace holds *both* branches and picks one on every call
+# (`tf.autograph.to_code(absolute)` shows the rewritten Python).
 
 
 # %% check
 @tf.function
 def absolute(x):
-    if x > 0:  # a Python `if` on a tensor's value
+    if x > 0:  # a Python `if` on a tensor's value: AutoGraph makes it a tf.cond
         return x
     return -x
 
 
+results = [float(absolute(tf.constant(2.0))), float(absolute(tf.constant(-3.0)))]
+print("results:", results)
+print("traces:", absolute.experimental_get_tracing_count())
+print("ops:", [node.op for node in absolute.get_concrete_function(tf.constant(1.0)).graph.nodes])
+
+# %% [markdown]
+# One trace serves both signs: its graph is a comparison and one `If` node.
+# What no rewrite can turn into ops, `float(x)` or `x.numpy()`, makes the
+# function run **eagerly** from then on, with one warning. (The warning names
+# the file and line: here it is replaced by `<cell>`, which differs on every run.)
+
+
+# %% check
+@tf.function
+def halved(x):
+    return tf.constant(float(x) / 2)  # a Python float of a traced tensor
+
+
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
-    results = [float(absolute(tf.constant(2.0))), float(absolute(tf.constant(-3.0)))]
+    results = [float(halved(tf.constant(2.0))), float(halved(tf.constant(-3.0)))]
 print("results:", results)
 for warning in caught:
     text = re.sub(r" at \S+:\d+", " at <cell>", str(warning.message))
     print(f"{warning.category.__name__}: {text}")
-print("runs eagerly:", absolute.runs_eagerly, "| traces:", absolute.experimental_get_tracing_count())
+print("runs eagerly:", halved.runs_eagerly, "| traces:", halved.experimental_get_tracing_count())
 
 # %% [markdown]
 # Both results are right, and the function keeps no trace at all (a count of
-# 0): it is plain Python now. The fix the warning names: a tensor op that
-# makes the choice, `tf.where(x > 0, x, -x)` (or `tf.abs`), which a trace
-# records.
+# 0): it is plain Python now. The fix the warning names: tensor ops that
+# compute the value, `x / 2`, which a trace records.
 #
 # ## Exercises
 #

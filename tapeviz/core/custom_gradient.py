@@ -80,7 +80,14 @@ def custom_gradient(f=None):
         outputs = [Tensor(to_array(t)) for t in flat]  # fresh ids: never an input's
         for variable in variables:
             recording.note_access(variable)  # by the tapes, or by an enclosing custom_gradient
-        attrs = {"grad_fn": grad_fn, "function": f.__name__, "n_args": len(inputs), "variables": variables}
+        # ``forward``: the function itself, so a diagnosis can check grad_fn against finite differences.
+        attrs = {
+            "grad_fn": grad_fn,
+            "function": f.__name__,
+            "n_args": len(inputs),
+            "variables": variables,
+            "forward": f,
+        }
         if forward is None:
             recording.record(CUSTOM_GRADIENT, tuple(inputs) + tuple(variables), tuple(outputs), attrs)
         else:

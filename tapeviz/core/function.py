@@ -14,7 +14,8 @@ import inspect
 
 import numpy as np
 
-from tapeviz.core import retracing, state, tracing
+from tapeviz import backend
+from tapeviz.core import autograph_cache, retracing, state, tracing
 from tapeviz.core.primitives.math import identity as _identity
 from tapeviz.core.tensor import Tensor, Variable, convert_to_tensor
 from tapeviz.core.tensor_spec import TensorSpec
@@ -62,6 +63,7 @@ class Function:
         self._reduce_retracing = bool(
             self._options.get("reduce_retracing") or self._options.get("experimental_relax_shapes")
         )
+        self._autograph = bool(self._options.get("autograph", True))
         self._bound_to = bound_to
         self._traces = traces if traces is not None else _Traces()
         self._per_instance = {}
@@ -102,6 +104,13 @@ class Function:
             return self.python_function(self._bound_to, *args, **kwargs)
         return self.python_function(*args, **kwargs)
 
+    def _traced_python(self, args, kwargs):
+        """The Python a trace runs: AutoGraph's conversion (tensor ifs and loops as tf.cond/tf.while_loop)."""
+        python = autograph_cache.converted(self.python_function) if self._autograph else self.python_function
+        if self._bound_to is not None:
+            return python(self._bound_to, *args, **kwargs)
+        return python(*args, **kwargs)
+
     def _lookup(self, key):
         traces = self._traces
         found = traces.concrete.get(key) or traces.matched.get(key)
@@ -133,7 +142,7 @@ class Function:
         key = self._general_key(call)
         shapes = _display_shapes(key)
         arguments, placeholders = call.for_tracing()
-        run = functools.partial(self._run_python, *arguments)
+        run = functools.partial(self._traced_python, *arguments)
         tracer, result = tracing.trace_call(run, placeholders, dry=dry, display_shapes=shapes)
         if tracer.untraceable is not None:
             self._traces.eager = tracer.untraceable
@@ -269,7 +278,9 @@ class _PythonRunner:
 
     def __init__(self, function):
         self.__name__ = function.__name__
-        self._python = function.python_function
+        self._python = (
+            autograph_cache.converted(function.python_function) if function._autograph else function.python_function
+        )
         self._parameter_list = function._parameters()
         self._signature = function._signature
         self._bound, self._instance = function._bound_to is not None, function._bound_to
@@ -487,7 +498,7 @@ def _example(spec):
     """Zeros standing in for a TensorSpec, of size 7 where the spec says None: not 1 (it broadcasts),
     and rarely an axis or a fixed size, so what the trace takes from it can be told apart."""
     shape = () if spec.shape is None else tuple(7 if n is None else n for n in spec.shape)
-    return Tensor(np.zeros(shape, dtype=spec.dtype.as_numpy_dtype))
+    return Tensor(backend.xp.zeros(shape, dtype=spec.dtype.as_numpy_dtype))
 
 
 def _functions_run_eagerly():

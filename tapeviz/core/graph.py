@@ -87,6 +87,20 @@ class Graph:
             env.update(zip(node.outputs, produced))
         return nest.map_structure(lambda v: None if v is None else env[v], self.outputs)
 
+    def run_flat(self, inputs):
+        """``run`` for a graph replayed many times (a loop's body): its outputs as a flat list, no nesting."""
+        env = dict(zip(self.inputs, inputs))
+        cached = self._constant_tensors
+        if len(cached) != len(self.constants):
+            for value_id, array in self.constants.items():
+                if value_id not in cached:
+                    cached[value_id] = Tensor(array)
+        env.update(cached)
+        env.update(self.variables)
+        for node in self.nodes:
+            env.update(zip(node.outputs, run_node(node, [env[i] for i in node.inputs])))
+        return [env[v] for v in nest.flatten(self.outputs)]
+
 
 def _stateful(node):
     if node.op in STATEFUL_OPS:
@@ -95,6 +109,8 @@ def _stateful(node):
         return node.attrs["stateful"]
     if node.op == "CustomGradient":
         return node.attrs["forward"].is_stateful()
+    if node.op in ("If", "While"):  # control flow (core.control_flow): stateful when a branch or body is
+        return any(isinstance(g, Graph) and g.is_stateful() for g in node.attrs.values())
     return False
 
 

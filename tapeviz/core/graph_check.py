@@ -64,6 +64,10 @@ def _check_node(node, where, variables):
         _check_host_call(node, where)
     elif node.op == "CustomGradient":
         _check_custom_gradient(node, where, variables)
+    elif node.op == "If":
+        _check_if(node, where)
+    elif node.op == "While":
+        _check_while(node, where)
     else:
         primitive = PRIMITIVES[node.op]
         if primitive.n_outputs is not None and n_out != primitive.n_outputs:
@@ -112,6 +116,44 @@ def _check_custom_gradient(node, where, variables):
         raise GraphError(f"{where}'s forward graph does not take its arguments or make its outputs")
     if gradient is not None and len(gradient.inputs) != len(outputs[0]) + len(outputs[1]):
         raise GraphError(f"{where}'s gradient graph does not take one upstream per output and the saved values")
+
+
+def _flat_outputs(graph):
+    return len(list(_leaves(graph.outputs)))
+
+
+def _check_tensor_inputs(graph, where, count):
+    if len(graph.inputs) != count or any(kind != "tensor" for kind in graph.input_kinds):
+        raise GraphError(f"{where}'s sub-graph does not take the {count} tensors its node passes")
+
+
+def _check_if(node, where):
+    then, otherwise, n_then = node.attrs["then"], node.attrs["else"], node.attrs["n_then"]
+    captured = len(node.inputs) - 1
+    if captured < 0 or not 0 <= n_then <= captured:
+        raise GraphError(f"{where} reads {len(node.inputs)} values, which do not hold its predicate and captures")
+    for graph, count in ((then, n_then), (otherwise, captured - n_then)):
+        check_graph(graph)
+        _check_tensor_inputs(graph, where, count)
+        if _flat_outputs(graph) != len(node.outputs) or None in _leaves(graph.outputs):
+            raise GraphError(f"{where}'s branches must each make its {len(node.outputs)} values")
+
+
+def _check_while(node, where):
+    attrs = node.attrs
+    n_vars, n_cond = attrs["n_vars"], attrs["n_cond"]
+    if n_vars != len(node.outputs) or n_vars + n_cond > len(node.inputs):
+        raise GraphError(f"{where} reads {len(node.inputs)} values and makes {len(node.outputs)}: not its loop's")
+    check_graph(attrs["cond"])
+    check_graph(attrs["body"])
+    _check_tensor_inputs(attrs["cond"], where, n_vars + n_cond)
+    _check_tensor_inputs(attrs["body"], where, len(node.inputs) - n_cond)
+    if (
+        _flat_outputs(attrs["cond"]) != 1
+        or _flat_outputs(attrs["body"]) != n_vars
+        or None in _leaves(attrs["body"].outputs)
+    ):
+        raise GraphError(f"{where}'s condition must make one value and its body its {n_vars} loop values")
 
 
 def check_signature(key, names):

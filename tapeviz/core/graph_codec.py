@@ -19,6 +19,9 @@ from tapeviz.core.primitive import PRIMITIVES
 from tapeviz.core.tracing import HOST_CALLS, Slot
 
 FORMAT = "tapeviz.graph/1"
+# Control-flow nodes (core.control_flow): their sub-graph attributes, and their count attributes.
+_CONTROL_FLOW_GRAPHS = {"If": ("then", "else"), "While": ("cond", "body")}
+_CONTROL_FLOW_NUMBERS = {"If": ("n_then",), "While": ("n_vars", "n_cond", "maximum_iterations")}
 
 
 class GraphNotStorable(ValueError):
@@ -154,6 +157,11 @@ def _encode_node(node, variables):
             "forward": encode_graph(attrs["forward"], variables),
             "gradient": None if attrs["gradient"] is None else encode_graph(attrs["gradient"], variables),
         }
+    elif node.op in _CONTROL_FLOW_GRAPHS:  # tf.cond / tf.while_loop: their sub-graphs, then plain attributes
+        encoded = {
+            key: encode_graph(value, variables) if key in _CONTROL_FLOW_GRAPHS[node.op] else encode_value(value, where)
+            for key, value in attrs.items()
+        }
     elif node.op == "HostCall":
         name = attrs["name"]
         if name is None or HOST_CALLS.get(name) is not attrs["function"]:
@@ -208,6 +216,17 @@ def _decode_node(data, variables):
             "forward": decode_graph(attrs["forward"], variables),
             "gradient": None if attrs["gradient"] is None else decode_graph(attrs["gradient"], variables),
         }
+    elif op in _CONTROL_FLOW_GRAPHS:
+        if not isinstance(attrs, dict) or set(attrs) != set(_CONTROL_FLOW_GRAPHS[op]) | set(_CONTROL_FLOW_NUMBERS[op]):
+            raise ValueError(f"a stored {op} node has the attributes {sorted(attrs)!r:.200}")
+        decoded = {key: decode_graph(attrs[key], variables) for key in _CONTROL_FLOW_GRAPHS[op]}
+        for key in _CONTROL_FLOW_NUMBERS[op]:
+            value = attrs[key]
+            if not (value is None and key == "maximum_iterations") and not (
+                isinstance(value, int) and not isinstance(value, bool) and value >= 0
+            ):
+                raise ValueError(f"a stored {op} node's {key} is {value!r:.60}")
+            decoded[key] = value
     elif op == "HostCall":
         name = str(attrs["name"])
         if name not in HOST_CALLS:

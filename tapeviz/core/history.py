@@ -45,9 +45,11 @@ class TensorSketch:
 class EntrySketch:
     """A recorded entry without values: the same fields as ``TapeEntry``, sketched tensors."""
 
-    __slots__ = ("primitive", "inputs", "outputs", "attrs", "scope", "depth", "index", "tapes")
+    __slots__ = (
+        "primitive", "inputs", "outputs", "attrs", "scope", "depth", "index", "tapes", "origin", "origin_at"
+    )  # fmt: skip
 
-    def __init__(self, primitive, inputs, outputs, scope, depth, index, tapes=()):
+    def __init__(self, primitive, inputs, outputs, scope, depth, index, tapes=(), origin=None, origin_at=None):
         self.primitive = primitive
         self.inputs = inputs
         self.outputs = outputs
@@ -56,6 +58,7 @@ class EntrySketch:
         self.depth = depth
         self.index = index
         self.tapes = tapes  # empty in a tape's own sketch (its history): that tape's
+        self.origin, self.origin_at = origin, origin_at  # the user's line (core.origin.note), or None
 
     @classmethod
     def of(cls, entry, sketch_of):
@@ -68,6 +71,8 @@ class EntrySketch:
             entry.depth,
             entry.index,
             entry.tapes,
+            entry.origin,
+            entry.origin_at,
         )
 
     @property
@@ -95,6 +100,8 @@ class Sketch:
         "_scopes",
         "_depths",
         "_indexes",
+        "_origins",
+        "_origin_offsets",
         "_input_counts",
         "_input_ids",
         "_output_counts",
@@ -112,6 +119,8 @@ class Sketch:
         self._scopes = [e.scope for e in entries]
         self._depths = [e.depth for e in entries]
         self._indexes = [e.index for e in entries]
+        self._origins = [e.origin for e in entries]
+        self._origin_offsets = [e.origin_at for e in entries]
         inputs = [e.inputs for e in entries]
         outputs = [e.outputs for e in entries]
         # Entry i's inputs are the _input_counts[i] ids after those of the entries before it
@@ -169,6 +178,9 @@ class Sketch:
                         self._scopes[position],
                         self._depths[position],
                         self._indexes[position],
+                        (),
+                        self._origins[position],
+                        self._origin_offsets[position],
                     )
                 )
                 in_start, out_start = in_end, out_end

@@ -39,7 +39,15 @@ def execute(primitive, inputs, attrs=_NO_ATTRS):
         else:  # most ops: skip building an empty keyword dict
             result = primitive.kernel(*[t._value for t in inputs])
     except (ValueError, IndexError, ArithmeticError) as exc:
-        raise InvalidArgumentError(f"{exc} [Op:{primitive.name}]", primitive.name) from None
+        error = InvalidArgumentError(f"{exc} [Op:{primitive.name}]", primitive.name)
+        result = _deferred(primitive, inputs, attrs, error)  # a trace raises it only if the op is kept
+        if result is None:
+            raise error from None
+        output = Tensor(result)
+        record(primitive, inputs, (output,), attrs)
+        for tracer in _local.tracers:
+            tracer.defer_error(output, error)
+        return output
     except RuntimeWarning:  # the user made warnings errors: TF's inf/nan come silently
         result = run_quietly(primitive.kernel, [t._value for t in inputs], attrs)
     if numerics_check is not None:
@@ -57,6 +65,34 @@ def execute(primitive, inputs, attrs=_NO_ATTRS):
     if wanted:
         record(primitive, inputs, outputs, attrs)
     return list(outputs)
+
+
+def _deferred(primitive, inputs, attrs, error):
+    """A stand-in result for an op that failed while a trace records it, when the trace may prune it (as
+    TF never runs an op nothing uses); None when it must raise now."""
+    if not _local.tracers or primitive.name not in DEFERRABLE:
+        return None
+    return DEFERRABLE[primitive.name]([t._value for t in inputs], attrs)
+
+
+def _gather_stand_in(arrays, attrs):
+    from tapeviz import backend
+
+    params, indices = arrays
+    axis, batch = attrs["axis"], attrs["batch_dims"]
+    shape = params.shape[:axis] + indices.shape[batch:] + params.shape[axis + 1 :]
+    return backend.xp.zeros(shape, dtype=params.dtype)
+
+
+def _gather_nd_stand_in(arrays, attrs):
+    from tapeviz import backend
+
+    params, indices = arrays
+    return backend.xp.zeros(indices.shape[:-1] + params.shape[indices.shape[-1] :], dtype=params.dtype)
+
+
+# Ops a trace may record despite an error on the traced values (their output's shape and dtype are known).
+DEFERRABLE = {"GatherV2": _gather_stand_in, "GatherNd": _gather_nd_stand_in}
 
 
 def as_tensor(value, dtype=None):

@@ -8,7 +8,7 @@ that records it, so nested tapes see the same object.
 import itertools
 import operator
 
-from tapeviz.core import events, state
+from tapeviz.core import events, origin, state
 from tapeviz.core.primitive import Primitive
 
 # One count orders everything recorded in the process: entries, backward steps, and what
@@ -26,9 +26,15 @@ class TapeEntry:
     every op executed in the process, so entries sort in execution order.
     ``tapes``: the serial numbers of the tapes that recorded it (nested tapes
     share one entry), so a reader of one tape knows the others without them.
+    ``origin`` and ``origin_at``: the code object and instruction offset of the
+    user's line that ran it, as ``core.origin.note`` noted them (only while
+    someone listens or asked, ``origin.enable()``; else None); ``origin.of(entry)``
+    makes an ``Origin`` of them.
     """
 
-    __slots__ = ("primitive", "inputs", "outputs", "attrs", "scope", "depth", "index", "tapes")
+    __slots__ = (
+        "primitive", "inputs", "outputs", "attrs", "scope", "depth", "index", "tapes", "origin", "origin_at"
+    )  # fmt: skip
 
     def __init__(self, primitive, inputs, outputs, attrs, scope, depth, tapes=()):
         # (GradientTape.record_op builds its entries with these same stores, inlined.)
@@ -40,6 +46,7 @@ class TapeEntry:
         self.depth = depth
         self.index = _next_index()
         self.tapes = tapes
+        self.origin = self.origin_at = None
 
     @property
     def name(self):
@@ -58,6 +65,8 @@ _SERIAL = operator.attrgetter("serial")
 _sweep_op_listeners = state.sweep_op_listeners
 _step_listeners = state.step_listeners
 _op_executed = events.op_executed
+_origin_requests = origin.REQUESTS  # truthy while someone asked for origins (origin.enable)
+_note_origin = origin.note
 
 
 def record(primitive, inputs, outputs, attrs):
@@ -107,6 +116,8 @@ def record(primitive, inputs, outputs, attrs):
         serials = tuple(map(_SERIAL, recorders))
     scopes = local["scopes"]
     entry = TapeEntry(primitive, inputs, outputs, attrs, "/".join(scopes) if scopes else "", depth, serials)
+    if _listeners or _origin_requests:
+        _note_origin(entry, 2)  # the user's line, for a diagnosis
     if recorders:  # gradients flow only through float outputs of differentiable ops
         if len(recorders) == 1:
             recorders[0].append(entry, differentiable, needs if type(needs) is tuple else needs[0])

@@ -16,7 +16,7 @@ import weakref
 import numpy as np
 
 from tapeviz import backend as B
-from tapeviz.core import display, events, history, nest, recording, state
+from tapeviz.core import display, events, history, nest, origin, recording, state
 from tapeviz.core.errors import InvalidArgumentError
 from tapeviz.core.indexed_slices import IndexedSlices, combine, slices_of
 from tapeviz.core.ops import execute
@@ -50,6 +50,9 @@ def _leave_live(ref):
 _BOTH, _FIRST, _SECOND = (True, True), (True, False), (False, True)
 _new = object.__new__
 _next_entry_index = recording.next_order
+_listeners = state.listeners
+_origin_requests = origin.REQUESTS  # truthy while someone asked for origins (origin.enable)
+_note_origin = origin.note
 # NumPy float and complex scalar types: a value of one is a float without reading its dtype.
 _FLOAT_SCALARS = frozenset(np.dtype(code).type for code in "efdgFDG")
 
@@ -260,6 +263,10 @@ class GradientTape:
         entry.depth = local["depth"]
         entry.index = _next_entry_index()
         entry.tapes = self.serials
+        if _listeners or _origin_requests:
+            _note_origin(entry, 3)  # the user's line, for a diagnosis
+        else:
+            entry.origin = entry.origin_at = None
         self._entries.append(entry)
         self._needs.append(needs)
         if primitive.differentiable:  # gradients flow through its float outputs

@@ -46,6 +46,7 @@ class Tracer:
         self.shape_specific = False  # the Python read a traced tensor's shape (or baked one)
         self.created_variables = []
         self.dry = dry  # get_concrete_function: skip stateful host calls
+        self.deferred_errors = {}  # tensor id -> the error its op raised (raised by finish if the op is kept)
         self._op_counts = {}
 
     # -- building --------------------------------------------------------------------
@@ -131,7 +132,20 @@ class Tracer:
         by_id = dict(zip(flat_ids, tensors))
         self.result = nest.map_structure(lambda v: None if v is None else by_id[v], graph.outputs)
         graph.prune()
+        self._raise_kept_errors()
         return graph
+
+    def defer_error(self, tensor, error):
+        """An op failed on the traced values: it raises only if the graph keeps it (TF never runs unused ops)."""
+        self.deferred_errors[tensor_id(tensor)] = error
+
+    def _raise_kept_errors(self):
+        if not self.deferred_errors or self.dry:
+            return
+        made = {v for node in self.graph.nodes for v in node.outputs}
+        for key, error in self.deferred_errors.items():
+            if self.refs.get(key) in made:
+                raise error
 
     def _output_shape(self, tensor):
         """An output's shape as TF would infer it: open where it follows an open input dimension

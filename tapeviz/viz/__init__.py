@@ -20,13 +20,16 @@ No submodule shares a name with a function here, so ``viz.player`` and
 
 ``__all__`` names one entry point per purpose: ``show`` (a static picture),
 ``player`` (step through the sweep, forward mode, or the recording),
-``trace`` (the events as plain data), ``explain`` / ``find_nonfinite`` /
-``gradcheck``, ``gradient_norms``, ``memory``, ``heatmap``. The older doors (``Figure``,
+``trace`` (the events as plain data), ``diagnose`` (everything wrong with a
+gradient; ``diagnosis.findings_of(trace)`` gives the player's captions the
+same findings), ``explain`` / ``find_nonfinite`` / ``gradcheck``,
+``gradient_norms``, ``memory``, ``heatmap``. The older doors (``Figure``,
 ``to_dot``, ``table``, ``recording_player``, ``trace_of``, ``Trace``...)
 stay importable for code that uses them; docs/visualizer.md says which is which.
 """
 
 # Figure, to_dot, table, trace_of, Trace: the older doors, importable but not in __all__.
+from tapeviz.viz.diagnosis import Diagnosis, Finding, diagnose, findings_of  # noqa: F401
 from tapeviz.viz.display import Figure, show  # noqa: F401
 from tapeviz.viz.dot import to_dot  # noqa: F401
 
@@ -51,7 +54,7 @@ def player(tape, sweep="last", tangents=None, primals=None, recording=False, upd
     every sweep in order (a nested tape's first-order sweep, then the
     second-order one). Options: ``predict=True`` (type each unknown on the card,
     products and running sums, before it is shown: one retry, then the value,
-    and a score), ``rankdir="LR"``, ``internals=True`` (the variable reads'
+    and a score; ``predict="local"`` asks each local derivative first too), ``rankdir="LR"``, ``internals=True`` (the variable reads'
     steps), and the view's (``fold``, ``open``, ``max_nodes``).
 
     Forward mode: ``player(acc)`` for a ``tf.autodiff.ForwardAccumulator``
@@ -139,6 +142,7 @@ __all__ = [
     "player",  # step through: the reverse sweep, forward mode (tangents=), the recording (recording=True)
     "trace",  # the events of a block as plain data (for your own pictures)
     "record_update",  # a training step's optimizer update, for player(tape, update=...)
+    "diagnose",  # everything wrong with a gradient: findings with the op, the line and the step
     "explain",  # why a gradient is None
     "find_nonfinite",  # the first op that made an inf or nan
     "gradcheck",  # a function's gradients against finite differences

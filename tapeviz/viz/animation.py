@@ -22,12 +22,14 @@ from tapeviz.viz import tangents as tangent_frames
 from tapeviz.viz.gif_frames import save_gif
 from tapeviz.viz.html_page import html_player
 from tapeviz.viz.svg_frames import (
+    EDGE_LABEL_H,
     FORWARD_STYLE,
     REVERSE_STYLE,
     badge_heights,
     badge_overhang,
     badge_spots,
     badge_widths,
+    cluster_label_boxes,
     edge_label_spots,
     edge_label_widths,
     edge_paths,
@@ -199,8 +201,23 @@ class Animation:
     def routes(self):
         """[(backward, forward, points)]: the dotted links, bent around the nodes they do not connect."""
         if self._routes is None:
-            self._routes = link_routes(self.boxes, self.links)
+            self._routes = link_routes(self.boxes, self.links, self.label_boxes()) if self.links else []
         return self._routes
+
+    def label_boxes(self):
+        """(x0, y0, x1, y1) of every badge and edge label any frame draws, where it is drawn, and of the
+        tapes' labels."""
+        widths, heights = badge_widths(self.frames), badge_heights(self.frames)
+        reach = edge_label_widths(self.frames)
+        out = list(cluster_label_boxes(self.base_svg))
+        for key, spot in self.spots.items():
+            if spot is None:
+                continue
+            if key in widths:
+                out.append((spot[0], spot[1], spot[0] + widths[key], spot[1] + heights[key]))
+            elif key in reach:
+                out.append((spot[0], spot[1], spot[0] + reach[key], spot[1] + EDGE_LABEL_H))
+        return out
 
     @property
     def spots(self):

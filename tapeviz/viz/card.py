@@ -19,14 +19,17 @@ formulas and the previews instead of evaluated local derivatives.
 import numpy as np
 
 from tapeviz.viz import format as fmt
-from tapeviz.viz import tangent_card, update_card
+from tapeviz.viz import heatmaps, tangent_card, update_card
 from tapeviz.viz.card_parts import (  # noqa: F401  (the cards' shared vocabulary, used by frames and export)
     array_of,
     evaluated_locals,
     formula_on_inputs,
+    is_big,
     local_shown,
     named,
     ratio,
+    traced,
+    traced_text,
     value_text,
     wrt,
 )
@@ -40,14 +43,15 @@ def sweep_events(trace, index):
     return objects["sweeps"].get(f"s{index}")
 
 
-def step_card(op, step, event, name_of, totals, node_of, skip=()):
+def step_card(op, step, event, name_of, totals, node_of, skip=(), pick=None):
     """The card of one backward step.
 
     ``op``/``step``: the trace's op and sweep step; ``event``: the live
     BackwardStep (or None); ``name_of(tid)``: what the picture calls a tensor;
     ``totals``: node id -> running total (float64 array or preview string),
     updated here; ``node_of(tid)``: the node a tensor is drawn as; ``skip``:
-    input positions whose gradient is not summed here (a variable's read step).
+    input positions whose gradient is not summed here (a variable's read step); ``pick``: the flat index
+    of the element an array step traces (default: its largest product).
     """
     entry = event.entry if event is not None else None
     described = evaluated_locals(op, entry)
@@ -81,9 +85,16 @@ def step_card(op, step, event, name_of, totals, node_of, skip=()):
                 row["local_value"] = value_text(local_value)
                 up = upstream_values[0] if upstream_values else None
                 shown_up = value_text(up) if up is not None else upstream[0]
-                row["product"] = f"{shown_up} \u00d7 {row['local_value']} = {grad}"
+                element = traced(up, local_value, grad_value, pick) if up is not None else None
+                if element is not None and (is_big(up) or is_big(local_value)):
+                    # an array step: one element traced through, never summaries multiplied together
+                    row["product"] = traced_text(element, grad)
+                    row["element"] = element
+                else:
+                    row["product"] = f"{shown_up} \u00d7 {row['local_value']} = {grad}"
                 if grad_value is not None and up is not None and np.shape(grad_value) != np.shape(local_value):
-                    row["product"] += " (summed to the input's shape)"
+                    if "element" not in row:
+                        row["product"] += " (summed to the input's shape)"
                 elif grad_value is not None and up is not None:
                     row["underflow"] = underflow_product(up, local_value, grad_value)
         node = node_of(tid)
@@ -244,7 +255,7 @@ def html(card, target="y"):
     body = []
     for row in card["rows"]:
         local = e(local_shown(row)) if row["elementwise"] else e(row["local"] or card["formula"])
-        product = e(row["product"])
+        product = e(row["product"]) + _strip_html(row.get("element"))
         collected = e(row["sum"]) if row["sum"] else e(row["total"])
         body.append(
             f"<tr><td><b>{e(wrt(row['input']))}</b></td><td>{e(card['upstream'])}</td><td>{local}</td>"
@@ -255,6 +266,14 @@ def html(card, target="y"):
     return f'<table class="tv-card" style="{_TABLE}">{head}{"".join(body)}</table>'.replace(
         "<td>", f'<td style="{_CELL}">'
     )
+
+
+def _strip_html(element):
+    """The products of an array step as a small heatmap strip, the traced element outlined ("" for a scalar)."""
+    if element is None or element["count"] > heatmaps.STRIP_CELLS:
+        return ""
+    caption = f"upstream \u00d7 local, element by element (blue &lt; 0 &lt; red); outlined: {element['at']}"
+    return f"<br>{heatmaps.strip(element['values'], element['flat'])}<br><small>{caption}</small>"
 
 
 def underflows(event, grad_norms):

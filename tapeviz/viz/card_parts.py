@@ -105,3 +105,54 @@ def local_shown(row):
 
 def value_text(value, limit=40):
     return fmt.clip(fmt.preview(value), limit) if value is not None else "?"
+
+
+def is_big(value):
+    """An array the card cannot print in full (more than :data:`format.SMALL` elements)."""
+    return value is not None and np.size(value) > fmt.SMALL
+
+
+def traced(upstream, local, grad, pick=None):
+    """One element of an array step traced through: upstream[i] x local[i] = product[i], then, where the
+    input is smaller (broadcast), the sum of the products back to its shape.
+
+    ``pick``: a flat index into the product (the element the student chose; default the largest |product|).
+    Returns {"at", "flat", "upstream", "local", "product", "count", "summed", "values"} (numbers as text;
+    ``values``: the products as floats, for the card's strip) or None where the shapes do not line up."""
+    try:
+        with np.errstate(all="ignore"):
+            up, loc = np.broadcast_arrays(np.asarray(upstream, np.float64), np.asarray(local, np.float64))
+            product = up * loc
+    except ValueError:
+        return None
+    if product.size == 0:
+        return None
+    if pick is None or not 0 <= int(pick) < product.size:
+        magnitude = np.where(np.isfinite(product), np.abs(product), -1.0)
+        pick = int(np.argmax(magnitude))
+    pick = int(pick)
+    at = np.unravel_index(pick, product.shape)
+    summed = grad is not None and np.shape(grad) != product.shape
+    return {
+        "at": "[" + ", ".join(str(int(i)) for i in at) + "]",
+        "flat": pick,
+        "upstream": fmt.number(up.flat[pick]),
+        "local": fmt.number(loc.flat[pick]),
+        "product": fmt.number(product.flat[pick]),
+        "count": int(product.size),
+        "summed": bool(summed),
+        "values": product.ravel(),
+        "factors": (up.ravel(), loc.ravel()),
+        "shape": list(product.shape),
+    }
+
+
+def traced_text(element, grad_text):
+    """The product cell of an array step: the traced element's own product, never summaries multiplied."""
+    text = (
+        f"at {element['at']}: {element['upstream']} \u00d7 {element['local']} = {element['product']}"
+        f" (each of the {element['count']} elements alike)"
+    )
+    if element["summed"]:
+        text += f"; summed to the input's shape = {grad_text}"
+    return text

@@ -70,7 +70,9 @@ def tensor_label(node):
     rows.append(_row(kind, size=9, colour=GREY))
     rows += [_row(fmt.clip(line, 44), size=10) for line in fmt.preview_lines(info["preview"] or "")]
     if node.get("grad") is not None:
-        rows.append(_row("\u2202 " + fmt.clip(node["grad"], 42), size=10, colour=RED))
+        # a summary on two lines, as the value above it: the node stays narrow and nothing is cut
+        for number, line in enumerate(fmt.preview_lines(node["grad"])):
+            rows.append(_row(("\u2202 " if number == 0 else "") + fmt.clip(line, 44), size=10, colour=RED))
         if node.get("grad_note"):  # a 0 an underflow made, not a zero derivative
             rows.append(_row(node["grad_note"], size=9, colour=RED))
     if node.get("target"):

@@ -77,7 +77,25 @@ def badge_text(what, value):
     line = f"{what} = {value}"
     if len(line) <= BADGE_LINE:
         return line
-    return f"{clip(what + ' =', BADGE_LINE + 2)}\n{clip(value, BADGE_LINE + 2)}"
+    return "\n".join([drawable(what + " ="), *wrap(value, BADGE_LINE + 2)])
+
+
+def wrap(text, width):
+    """``text`` on lines of about ``width`` characters, broken only after ``, `` (a summary's parts, an
+    array's elements): never cut, so a badge shows its whole value (a single long piece keeps its line)."""
+    lines, line = [], ""
+    for piece in re.split(r"(?<=, )", drawable(text)):
+        if line and len(line) + len(piece.rstrip()) > width:
+            lines.append(line.rstrip())
+            line = ""
+        line += piece
+    lines.append(line.rstrip())
+    return lines
+
+
+def edge_label(text):
+    """A gradient by an edge: a summary by its mean (the card has its min and max), anything else whole."""
+    return drawable(preview_lines(text)[0])
 
 
 def shape_text(shape):

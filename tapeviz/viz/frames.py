@@ -217,7 +217,7 @@ def _one_sweep(trace, data, index, view, namer, internals, start):
                 changed[src] = badge(src, row["total"])
             edge = edges.get((src, node))
             if edge is not None and edge not in flow:
-                labels[edge] = fmt.clip(step["grads"][row["position"]], 16)
+                labels[edge] = fmt.edge_label(step["grads"][row["position"]])
                 flow.append(edge)
         for tid in op["outputs"]:
             edge = edges.get((node, namer.node(tid)))

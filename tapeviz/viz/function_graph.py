@@ -49,7 +49,42 @@ def _op_label(node):
         return (name, "runs Python every call"), _PYTHON
     if node.op == "CustomGradient":
         return (node.attrs["function"], "custom gradient"), _OP
+    if node.op in _BRANCHES:
+        return (_CONTROL_TITLES[node.op], _CONTROL_NOTES[node.op]), _OP
     return (node.op,), _OP
+
+
+# tf.cond / tf.while_loop nodes (core.control_flow): a box per branch or body, holding its ops.
+_BRANCHES = {"If": (("then", "if true"), ("else", "if false")), "While": (("cond", "condition"), ("body", "body"))}
+_CONTROL_TITLES = {"If": "If (tf.cond)", "While": "While (tf.while_loop)"}
+_CONTROL_NOTES = {"If": "runs one branch per call", "While": "loops while its condition holds"}
+
+
+def _branch_boxes(node, node_id):
+    """DOT clusters, one per sub-graph of a control-flow node, each listing its ops (nested ones too)."""
+    lines = []
+    for key, title in _BRANCHES[node.op]:
+        graph = node.attrs[key]
+        box = f"{node_id}_{key}"
+        lines.append(
+            f'  subgraph cluster_{box} {{ graph [id="cluster_{box}" label={fmt.dot_string(title)} style="rounded,dashed" '
+            f'color="{dot.GREY}"]'
+        )
+        inner = [f"{box}_{index}" for index in range(len(graph.nodes))]
+        if not inner:  # an empty branch passes its inputs through
+            lines.append(_node(f"{box}_pass", _CONSTANT, "passes values through"))
+            inner = [f"{box}_pass"]
+        for index, sub in enumerate(graph.nodes):
+            texts, style = _op_label(sub)
+            lines.append(_node(inner[index], style, *texts))
+        for index in range(1, len(graph.nodes)):
+            lines.append(f"  {inner[index - 1]} -> {inner[index]} [style=invis]")
+        lines.append("  }")
+        lines.append(f'  {node_id} -> {inner[0]} [style=dashed color="{dot.GREY}" arrowhead=none]')
+        for index, sub in enumerate(graph.nodes):
+            if sub.op in _BRANCHES:
+                lines += _branch_boxes(sub, inner[index])
+    return lines
 
 
 def _node(node_id, style, title, *notes):
@@ -81,6 +116,8 @@ def to_dot(concrete, title=None):
     for index, node in enumerate(graph.nodes):
         texts, style = _op_label(node)
         lines.append(_node(f"n{index}", style, *texts))
+        if node.op in _BRANCHES:
+            lines += _branch_boxes(node, f"n{index}")
         for value_id in node.outputs:
             producer[value_id] = index
     edges = []

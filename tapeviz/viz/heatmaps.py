@@ -107,3 +107,31 @@ class Heatmap:
 def heatmap(value, title=None, **options):
     """A Jacobian or Hessian (any tensor or array) drawn as a diverging SVG heatmap."""
     return Heatmap(value, title=title, **options)
+
+
+STRIP_CELLS = 400  # arrays up to this many elements get a strip on a card; a larger one only its traced element
+
+
+def strip(values, mark=None, width=160, height=14):
+    """A small one-row heatmap of ``values`` (flattened, same diverging scale as :class:`Heatmap`) as SVG text,
+    the element at flat index ``mark`` outlined: what an array step's card shows instead of a summary."""
+    flat = np.asarray(values, dtype=np.float64).ravel()
+    finite = flat[np.isfinite(flat)]
+    scale = float(np.max(np.abs(finite))) if finite.size else 1.0
+    scale = scale or 1.0
+    cell = max(1.0, width / max(1, flat.size))
+    total = cell * flat.size
+    parts = [
+        f'<svg class="tv-strip" xmlns="http://www.w3.org/2000/svg" width="{total + 2:.0f}" height="{height + 2}" '
+        f'viewBox="-1 -1 {total + 2:.1f} {height + 2}">'
+    ]
+    for k, v in enumerate(flat):
+        fill = _colour(v / scale) if np.isfinite(v) else "#fde047"
+        parts.append(f'<rect x="{k * cell:.1f}" width="{cell:.1f}" height="{height}" fill="{fill}"/>')
+    if mark is not None and 0 <= mark < flat.size:
+        parts.append(
+            f'<rect x="{mark * cell:.1f}" width="{cell:.1f}" height="{height}" fill="none" stroke="#111827" '
+            'stroke-width="1.5"/>'
+        )
+    parts.append("</svg>")
+    return "".join(parts)

@@ -10,14 +10,15 @@ escaped for ``<script>``, so user text never becomes markup.
 
 import functools
 import json
+import math
 import re
 from importlib import resources
 
 from tapeviz.viz import card as cards
 from tapeviz.viz import format as fmt
 from tapeviz.viz import frames as framing
+from tapeviz.viz import heatmaps, tangent_card, update_card
 from tapeviz.viz import predict as predicting
-from tapeviz.viz import tangent_card, update_card
 
 
 @functools.cache
@@ -48,6 +49,7 @@ def _compact_card(card):
                 r["product"],
                 r["sum"] or r["total"],
                 1 if r["elementwise"] else 0,
+                _element(r.get("element")),
             ]
             for r in card["rows"]
         ]
@@ -59,6 +61,23 @@ def _compact_card(card):
         "rows": rows,
         "seed": 1 if card.get("seed") else 0,
     }
+
+
+def _element(element):
+    """An array step's traced element as the page ships it: the text, and the products (4 digits) for the
+    strip the student clicks to trace another element; 0 for a scalar step."""
+    if element is None:
+        return 0
+    shipped = {"flat": element["flat"], "shape": element["shape"], "sum": int(element["summed"])}
+    if element["count"] <= heatmaps.STRIP_CELLS:
+        up, local = element["factors"]
+        shipped.update(u=_numbers(up), l=_numbers(local), p=_numbers(element["values"]))
+    return shipped
+
+
+def _numbers(values):
+    """Floats at the card's 4 digits (JSON has no nan/inf: those become null, drawn yellow)."""
+    return [float(f"{v:.4g}") if math.isfinite(v) else None for v in values.tolist()]
 
 
 def _shipped(question, texts):
@@ -139,12 +158,16 @@ def html_player(animation, title="tapeviz", predict=False):
 <label title="hide each gradient until you type it"{"" if asks else " hidden"}><input type="checkbox" class="tv-predict"{" checked" if predict else ""}> predict</label>
 </div>
 {_jump_buttons(animation.frames)}
+</div>
+<div class="tv-main">
+<div class="tv-side">
 <div class="tv-caption"></div>
 <div class="tv-card"></div>
 <div class="tv-ask"></div><div class="tv-score"></div>
 </div>
 <div class="tv-view">
 {animation.base_svg}
+</div>
 </div>
 <div class="tv-legend">{animation.legend_html()}</div>
 </div>

@@ -296,7 +296,7 @@ class GradientNorms:
 
     def plot(self, factor=DEFAULT_FACTOR):
         """The chart: the norm arriving at each unit on a log scale, with the band ``factor`` allows."""
-        return Chart(chart_svg(self, factor))
+        return Chart(chart_svg(self, factor), text=repr(self))
 
     def _repr_html_(self):
         notes = "".join(f"<p>{fmt.html_text(v.message)}</p>" for v in self.verdicts())
@@ -304,10 +304,15 @@ class GradientNorms:
 
 
 class Chart:
-    """An SVG chart; shows itself in Jupyter; ``.svg`` is the text, ``.save(path)`` writes it."""
+    """An SVG chart; shows itself in Jupyter; ``.svg`` is the text, ``.save(path)`` writes it; printed, it is
+    the table of the numbers it draws."""
 
-    def __init__(self, svg):
+    def __init__(self, svg, text=""):
         self.svg = svg
+        self.text = text
+
+    def __repr__(self):
+        return self.text or f"<Chart: {len(self.svg)} characters of SVG>"
 
     def _repr_svg_(self):
         return self.svg

@@ -84,8 +84,32 @@ def _question(row, cell, label, answer, reveal, hints, otherwise, upstream=None)
     }
 
 
-def reverse_questions(card):
-    """The questions of one backward step's card, in the order they are asked."""
+LEVELS = (True, "local")  # predict=True asks the products and sums; "local" first asks each local derivative too
+
+
+def level_of(predict):
+    """The predict level a player option names: False, True or "local" (a clear error for anything else)."""
+    if predict in (False, None):
+        return False
+    if predict is True or predict == "local":
+        return predict
+    raise ValueError(
+        f"predict={predict!r}: use predict=True (type each product) or predict='local' "
+        "(also type each local derivative first)"
+    )
+
+
+def with_level(frames, level):
+    """``frames`` with the questions of predict ``level``: at "local", each reverse step also asks for each
+    input's local derivative before its product (the card hides it until then)."""
+    if level != "local":
+        return frames
+    return [dict(f, ask=reverse_questions(f["card"], ask_local=True)) if f.get("kind") == "step" else f for f in frames]
+
+
+def reverse_questions(card, ask_local=False):
+    """The questions of one backward step's card, in the order they are asked; ``local``: also ask each
+    input's local derivative (the rule at the recorded values) before its product (``ask_local``)."""
     if card is None or card.get("seed") or card.get("forward"):
         return []
     asked = []
@@ -96,6 +120,25 @@ def reverse_questions(card):
             continue  # an array, or a value the trace no longer holds: nothing to type in
         up, local = numbers.get("upstream"), numbers.get("local")
         shown_local = parts.local_shown(row) if row["elementwise"] else (row["local"] or card["formula"])
+        if ask_local and row["elementwise"] and local is not None:
+            asked.append(
+                _question(
+                    index,
+                    "local",
+                    f"{parts.wrt(row['input'])}: the local derivative {row['local']}",
+                    local,
+                    shown_local,
+                    [
+                        [
+                            up,
+                            "That is the upstream gradient: the local derivative is this op's own rule, "
+                            "at the recorded values, before anything from upstream.",
+                        ],
+                        [product, "That is upstream \u00d7 local already: give the local derivative alone."],
+                    ],
+                    f"Put the recorded values into the rule {row['local']}: the inputs' values are on the picture.",
+                )
+            )
         if row["elementwise"] and up is not None and local is not None:
             hints = [
                 [up, "That is the upstream gradient alone: multiply it by the local derivative."],

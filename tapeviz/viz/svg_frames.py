@@ -512,22 +512,24 @@ def _curve(p, q, bend):
     return points
 
 
-def link_routes(boxes, links):
+def link_routes(boxes, links, labels=()):
     """[(backward, forward, points)]: each dotted link as a line from one node's edge to the other's,
     bent around every other node it would cross (a straight line first, then curves bending further
-    left and right), so a link never runs through an op it does not connect."""
+    left and right), so a link never runs through an op it does not connect; and, where a bend allows,
+    around ``labels`` too ((x0, y0, x1, y1) of the badges and edge labels drawn on the picture), so its
+    dots never run through a number."""
     routes = []
+    written = np.array(list(labels), dtype=float).reshape(-1, 4)
+    bends = [0] + [sign * step * 30 for step in range(1, 12) for sign in (1, -1)]
     for backward, forward in links:
         if backward not in boxes or forward not in boxes:
             continue
         p, q = box_centre(boxes[backward]), box_centre(boxes[forward])
         others = np.array([b for n, b in boxes.items() if n not in (backward, forward)], dtype=float).reshape(-1, 4)
-        best = None
-        for bend in [0] + [sign * step * 30 for step in range(1, 12) for sign in (1, -1)]:
-            points = _curve(p, q, bend)
-            if not _crosses(points, others):
-                best = points
-                break
+        clear = np.concatenate([others, written])
+        curves = [_curve(p, q, bend) for bend in bends]
+        best = next((c for c in curves if not _crosses(c, clear)), None)
+        best = best or next((c for c in curves if not _crosses(c, others)), None)
         points = best or _curve(p, q, 60)
         # start and end at the nodes' borders, not their centres: the dots stay off the labels
         trimmed = [pt for pt in points if not _inside(pt, boxes[backward]) and not _inside(pt, boxes[forward])]

@@ -48,6 +48,7 @@ def step_card(op, entry, tangents_in, tangents_out, name_of):
     described = cards.evaluated_locals(op, entry)
     input_names = [name_of(t) for t in op["inputs"]]
     rows, products = [], []
+    pick = None  # the element an array step traces: the first row's largest product, then the same on each row
     for position, (tid, tangent) in enumerate(zip(op["inputs"], tangents_in)):
         if tangent is None:
             continue  # this input does not move with the primals
@@ -69,6 +70,11 @@ def step_card(op, entry, tangents_in, tangents_out, name_of):
                 product = np.asarray(local_value, dtype=np.float64) * tangent
                 row.update(elementwise=True, local_value=shown(local_value))
                 row["product"] = f"{row['local_value']} {TIMES} {row['tangent']} = {shown(product)}"
+                element = cards.traced(local_value, tangent, None, pick)
+                if element is not None and (cards.is_big(local_value) or cards.is_big(tangent)):
+                    # an array: one element traced through (the same one on every row), never summaries multiplied
+                    row["product"], row["element"] = cards.traced_text(element, None), element
+                    pick = element["flat"]
                 products.append(product)
         rows.append(row)
     outputs = [name_of(t) for t in op["outputs"]]
@@ -80,6 +86,17 @@ def step_card(op, entry, tangents_in, tangents_out, name_of):
     if elementwise and len(products) > 1:
         parts = " + ".join(shown(p) for p in products)
         summed = f"{parts} = {totals[0]}"
+        if pick is not None:  # arrays: the traced element's products, summed
+            try:
+                at = [
+                    np.broadcast_to(p, np.broadcast_shapes(*(np.shape(q) for q in products))).flat[pick]
+                    for p in products
+                ]
+            except (ValueError, IndexError):
+                at = None
+            if at is not None:
+                where = rows[0]["element"]["at"] if rows[0].get("element") else f"element {pick}"
+                summed = f"at {where}: {' + '.join(fmt.number(v) for v in at)} = {fmt.number(sum(at))}"
     return {
         "forward": True,
         "op": op["name"],

@@ -103,7 +103,7 @@ def forward_frames(trace, primals, tangents, tape=None, internals=False, names=N
         seeds.append((tid, namer(tid) if tid is not None else f"primal {position}", fmt.preview(_float64(value))))
 
     def badge(tid, tangent_text):
-        return fmt.clip(f"{tcards.rate(namer(tid))} = {tangent_text}", 44)
+        return fmt.badge_text(tcards.rate(namer(tid)), tangent_text)
 
     first = next((tid for tid, _n, _t in seeds if tid is not None), None)
     seed_text = ", ".join(f"{tcards.rate(name)} = {t}" for _tid, name, t in seeds)
@@ -168,7 +168,7 @@ def forward_frames(trace, primals, tangents, tape=None, internals=False, names=N
             # x * x draws one edge per input: each carries its own tangent
             edge = by_position.get((src, node, f"in{row['position']}")) or edges.get((src, node))
             if edge is not None and edge not in flow:
-                labels[edge] = fmt.clip(row["tangent"], 16)
+                labels[edge] = fmt.edge_label(row["tangent"])
                 flow.append(edge)
         for tid, tangent in zip(op["outputs"], outputs64):
             dst = namer.node(tid)

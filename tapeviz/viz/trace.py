@@ -12,7 +12,7 @@ Layout of ``Trace.data``::
     tensors: {tid: {id, kind (variable|leaf|computed), name, trainable, shape,
                     dtype, preview, nbytes, nonfinite, producer, watched_by,
                     seed_of (only on a sweep's seed that an outer tape recorded: the target's tid)}}
-    ops:     [{id, name, inputs, outputs, scope, depth, tapes, formula, differentiable,
+    ops:     [{id, name, inputs, outputs, scope, depth, tapes, formula, differentiable, where,
               function (the decorated function's name for a custom gradient, else None)}]
     sweeps:  [{id, tape, targets, sources, seeds, results,
                steps: [{op, upstream, grads, accumulated, totals, norm, grad_norms, underflow}]}]
@@ -44,6 +44,7 @@ import numpy as np
 
 from tapeviz.core import display as core_display
 from tapeviz.core import events as ev
+from tapeviz.core import origin
 from tapeviz.core.rules import formula as _formula
 from tapeviz.core.tensor import is_tensor, tensor_id, to_array
 from tapeviz.viz import format as fmt
@@ -243,6 +244,7 @@ class _Builder:
                 "formula": _formula(name),
                 "differentiable": entry.primitive.differentiable,
                 "function": fmt.short_name(entry.attrs.get("function")),  # the function behind a custom gradient
+                "where": origin.describe(origin.of(entry)),  # "file.py:12", or ""
             }
         )
         return oid

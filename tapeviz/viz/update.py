@@ -183,6 +183,11 @@ def is_adam(optimizer):
     )
 
 
+def _badge(word, array):
+    """``gets [..]`` / ``now [..]`` on as many lines as the value needs: a badge is never cut."""
+    return "\n".join(fmt.wrap(f"{word} {fmt.preview(array)}", BADGE_LIMIT))
+
+
 def _text(array, limit=BADGE_LIMIT):
     return fmt.clip(fmt.preview(array), limit)
 
@@ -333,7 +338,7 @@ def update_frames(record, node_of, name_of, target="loss", start=0):
         for row in step["variables"]:
             node = node_of(row["variable"])
             if node is not None and found["kind"] != "same":
-                badges[node] = fmt.clip(f"gets {fmt.preview(row['gradient'])}", BADGE_LIMIT)
+                badges[node] = _badge("gets", row["gradient"])
         add("clip", None, clip_caption(found), clip_card(step, found, name_of, target), badges)
     optimizer = step["optimizer"]
     kind = type(optimizer).__name__
@@ -353,7 +358,7 @@ def update_frames(record, node_of, name_of, target="loss", start=0):
             f"{fmt.preview(row['before'])} to {fmt.preview(row['after'])}."
         )
         card = {"update": True, "title": f"{kind} updates {name} (step t = {step['number']})", "rows": rows}
-        badges = {node: fmt.clip(f"now {fmt.preview(row['after'])}", BADGE_LIMIT)} if node is not None else {}
+        badges = {node: _badge("now", row["after"])} if node is not None else {}
         add("update", node, caption, card, badges)
     moved = ", ".join(name_of(row["variable"]) for row in step["variables"])
     add(

@@ -35,6 +35,8 @@ from tapeviz.viz.svg_frames import fit_width
 
 # "fit": the whole picture, scaled down to the output's width when it is wider; "1.5x"...: that much of the
 # picture around the highlighted node, at 1.5 times its natural size
+# the picture's height: the screen less the controls and a line of caption, so card and node share a screen
+HEIGHT = "max(240px, calc(100vh - 320px))"
 ZOOMS = [("fit", 1.0), ("1.5x", 1.5), ("2x", 2.0), ("3x", 3.0), ("5x", 5.0)]
 
 
@@ -56,15 +58,16 @@ class Player:
     forward mode (``mode="forward"`` with ``tangents=``; a ForwardAccumulator passed as ``tape``).
 
     Options: ``sweep`` ("last", "all", index or id), ``predict`` (start in
-    predict mode), ``rankdir`` ("TB" or "LR"), ``internals`` (show the
+    predict mode: True asks each product and sum, "local" each local derivative first too), ``rankdir`` ("TB" or "LR"), ``internals`` (show the
     variable reads' steps), and the view options (``fold``, ``open``...).
     """
 
     def __init__(self, tape, mode="sweep", sweep="last", interval_ms=900, predict=False, **options):
         self.animation = Animation(tape, mode=mode, sweep=sweep, **options)
+        self.predict = predicting.level_of(predict)
+        self.animation.frames = predicting.with_level(self.animation.frames, self.predict)
         self.frames = self.animation.frames
         self.interval_ms = interval_ms
-        self.predict = predict
         self._widget = None
         self._cache = OrderedDict()  # a few drawn frames (a big graph's SVG is large)
 
@@ -83,10 +86,11 @@ class Player:
         return self._cache[key]
 
     def picture_html(self, index, zoom=1.0, hide=False):
-        """The picture of frame ``index`` as the widget shows it: at "fit" (zoom 1) no wider than the output,
-        else that zoom around the highlighted node, scrolled to."""
+        """The picture of frame ``index`` as the widget shows it: at "fit" (zoom 1) no wider than the output, in a
+        box no taller than the screen leaves under the controls; else that zoom around the highlighted node."""
         svg = self.frame_svg(index, zoom, hide)
-        return f'<div style="overflow:auto;max-height:75vh">{fit_width(svg) if zoom == 1.0 else svg}</div>'
+        svg = fit_width(svg) if zoom == 1.0 else svg
+        return f'<div style="overflow:auto;max-height:{HEIGHT};min-height:240px">{svg}</div>'
 
     def card_html(self, index, hidden=None):
         """The card of frame ``index``; ``hidden``: {(row, cell): question number} of the cells predict
@@ -248,7 +252,12 @@ class Player:
         }
         show(0)
         rows = [controls] + ([w.HBox([w.HTML("jump to:"), *jumps.values()])] if jumps else [])
-        return w.VBox([*rows, caption, card, asking, picture, legend])
+        # card and picture on one screen: side by side where the output is wide, else the card above a
+        # picture no taller than what the screen leaves (see picture_html), scrolled to the highlighted node
+        side = w.VBox([caption, card, asking], layout=w.Layout(flex="1 1 400px", min_width="0", max_width="520px"))
+        picture.layout = w.Layout(flex="1 1 680px", min_width="0")
+        main = w.Box([side, picture], layout=w.Layout(display="flex", flex_flow="row wrap", align_items="flex-start"))
+        return w.VBox([*rows, main, legend])
 
     def _jump_buttons(self, w, step_to):
         """{"nan" | "underflow" | "largest": a button going to that step} (disabled where there is none), or {}
@@ -309,6 +318,8 @@ def hide_cells(card, hidden):
     rows = []
     for index, row in enumerate(card["rows"]):
         row = dict(row)
+        if (index, "local") in hidden:
+            row["local"], row["local_value"] = f"? ({hidden[(index, 'local')]})", None
         if (index, "product") in hidden:
             row["product"] = f"? ({hidden[(index, 'product')]})"
             if (index, "sum") not in hidden:

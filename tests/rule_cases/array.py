@@ -3,7 +3,7 @@
 import numpy as np
 
 import tapeviz as tf
-from tapeviz.core.primitives.array import gather_grad, gather_nd_grad, slice_grad
+from tapeviz.core.primitives.array import gather_grad, gather_nd_grad, slice_grad, symbolic_shapes
 from tests.rule_cases import Case, rand
 
 _IDX = np.array([[2, 0], [1, 2]])  # with a repeat, so the scatter must add
@@ -12,6 +12,9 @@ _ND_IDX = np.array([[0, 1], [2, 0], [0, 1]])
 CASES = {
     "ReadVariableOp": Case(lambda v: v.read_value() * v, [rand(3)], variables=True),
     "Reshape": Case(lambda x: tf.reshape(x, [3, 2]) * rand(3, 2), [rand(2, 3)]),
+    # what a trace records for a reshape to sizes read from its inputs (tf.reshape(x, [tf.shape(x)[0], -1]))
+    "ReshapeTo": Case(lambda x: symbolic_shapes.reshape(x, tf.constant([3, 2])) * rand(3, 2), [rand(2, 3)]),
+    "BroadcastToShape": Case(lambda x: symbolic_shapes.broadcast_to(x, tf.constant([2, 3])) * rand(2, 3), [rand(1, 3)]),
     "BroadcastTo": Case(lambda x: tf.broadcast_to(x, [2, 3]), [rand(1, 3)]),
     "Transpose": Case(lambda x: tf.transpose(x) * rand(3, 2), [rand(2, 3)]),
     "StridedSlice": Case(lambda x: x[1:, ::2] * x[0, 0], [rand(3, 4)]),

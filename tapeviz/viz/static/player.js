@@ -58,10 +58,30 @@ function drawCard(f,hidden){cardBox.innerHTML='';var c=f.card;if(!c)return;var t
   var h=document.createElement('tr');h.appendChild(text('th',c.op+' \u2192 '+c.out));var fm=text('th',c.f,'tv-formula');fm.colSpan=4;h.appendChild(fm);t.appendChild(h);
   var hd=document.createElement('tr');['to','upstream','local derivative','upstream \u00d7 local','collected at the input'].forEach(function(x){hd.appendChild(text('td',x,'tv-head'));});t.appendChild(hd);
   c.rows.forEach(function(r,k){var tr=document.createElement('tr');tr.appendChild(text('td',r[0]));tr.appendChild(text('td',c.up));
-    var p=hidden[k+':product'], s=hidden[k+':sum'];
-    tr.appendChild(text('td',r[1]||c.f));tr.appendChild(text('td',p?unknown(p):r[3],'tv-product'));
+    var p=hidden[k+':product'], s=hidden[k+':sum'], lq=hidden[k+':local'];
+    tr.appendChild(text('td',lq?unknown(lq):(r[1]||c.f)));var pc=text('td',p?unknown(p):r[3],'tv-product');tr.appendChild(pc);
+    if(!p&&r[6]&&r[6].p)traceCell(pc,r[6],f.index+':'+k);
     tr.appendChild(text('td',s?unknown(s):(p?'?':r[4])));t.appendChild(tr);});
   cardBox.appendChild(t);}
+// An array step (tapeviz/viz/card_parts.py traced): its products as a strip of cells; the student clicks a
+// cell to trace that element through (upstream[i] x local[i] = product[i]); the choice is kept per card row.
+var picked={};
+function traceCell(td,e,key){var at=picked[key]!==undefined?picked[key]:e.flat, n=e.p.length;
+  var idx=[],rest=at;for(var d=e.shape.length-1;d>=0;d--){idx.unshift(rest%e.shape[d]);rest=Math.floor(rest/e.shape[d]);}
+  function shown(v){return v===null?'nan':num(v);}
+  var words='at ['+idx.join(', ')+']: '+shown(e.u[at])+' \u00d7 '+shown(e.l[at])+' = '+shown(e.p[at])+' (each of the '+n+' elements alike)';
+  if(e.sum)words+='; '+td.textContent.split('; ').slice(1).join('; ');
+  td.textContent=words;
+  var big=0;e.p.forEach(function(v){if(v!==null&&Math.abs(v)>big)big=Math.abs(v);});big=big||1;
+  var cell=Math.max(1,160/n), s=el('svg',{'class':'tv-strip',width:Math.ceil(cell*n)+2,height:16,viewBox:'-1 -1 '+(cell*n+2)+' 16'});
+  e.p.forEach(function(v,i){var t=v===null?null:Math.max(-1,Math.min(1,v/big));
+    var fill=t===null?'#fde047':(t>=0?'rgb('+Math.round(255-35*t)+','+Math.round(255-217*t)+','+Math.round(255-217*t)+')':'rgb('+Math.round(255+218*t)+','+Math.round(255+156*t)+','+Math.round(255+20*t)+')');
+    var r=el('rect',{x:i*cell,width:cell,height:14,fill:fill});r.style.cursor='pointer';
+    r.appendChild(el('title',{})).textContent='element '+i+': '+shown(v)+' (click to trace it)';
+    r.onclick=function(){picked[key]=i;draw();};s.appendChild(r);});
+  s.appendChild(el('rect',{x:at*cell,width:cell,height:14,fill:'none',stroke:'#111827','stroke-width':1.5}));
+  td.appendChild(document.createElement('br'));td.appendChild(s);
+  td.appendChild(text('div','upstream \u00d7 local, element by element (blue < 0 < red): click a cell to trace it','tv-strip-note'));}
 // the optimizer's update (tapeviz/viz/update_card.py): quantity, rule with the numbers, value
 function drawUpdateCard(c,t){var h=document.createElement('tr');var th=text('th',c.t);th.colSpan=3;h.appendChild(th);t.appendChild(h);
   var hd=document.createElement('tr');['quantity','rule, with the numbers','value'].forEach(function(x){hd.appendChild(text('td',x,'tv-head'));});t.appendChild(hd);
@@ -98,7 +118,7 @@ function draw(){var f=frames[current]; var hide=hiding(current);
       t.textContent=line; layer.appendChild(t);});});
   caption.textContent='step '+current+' of '+(frames.length-1)+': '+(hide?f.caption.split(';')[0]+'; '+said.asking:f.caption);
   drawCard(f,predict.checked?pending(current):{}); drawAsk();
-  if(lit)follow(lit); fitFrame();}
+  sizeView(); if(lit)follow(lit); fitFrame();}
 function show(i){i=Math.max(0,Math.min(frames.length-1,i));
   if(i===current+1&&current>=0)apply(frames[i]);else if(i!==current)replay(i);
   current=i; slider.value=current; draw();}
@@ -150,7 +170,14 @@ speed.onchange=function(){if(timer){stop();play();}};
 // Embedded in an <iframe srcdoc> (a notebook's output, a docs page): the frame takes the player's height, with
 // no blank below it; it only grows after that, so the page does not jump as the steps' cards change size.
 var host=null; try{host=window.frameElement;}catch(e){}
-if(host){try{view.style.maxHeight=Math.max(300,Math.round(0.75*window.parent.innerHeight))+'px';}catch(e){view.style.maxHeight='600px';}}
+// The picture's height: what the screen leaves under the controls (and, stacked, under the card), so the
+// card and the highlighted node (scrolled to by follow) are on one screen; a stable height once set, so the
+// page does not jump from step to step (it only shrinks when a taller card comes).
+var screenH=600; try{screenH=host?window.parent.innerHeight:window.innerHeight;}catch(e){}
+var bar=root.querySelector('.tv-bar'), side=root.querySelector('.tv-side'), viewH=null;
+function sizeView(){var beside=side.getBoundingClientRect().top===view.getBoundingClientRect().top||getComputedStyle(root.querySelector('.tv-main')).flexDirection==='row';
+  var h=Math.max(240,Math.round(screenH-bar.offsetHeight-(beside?0:side.offsetHeight)-24));
+  if(viewH===null||h<viewH){viewH=h;view.style.maxHeight=h+'px';}}
 var fitted=false;
 function fitFrame(){if(!host)return; var h=Math.ceil(root.getBoundingClientRect().bottom+(window.scrollY||0))+8;
   if(!fitted||h>host.clientHeight){host.style.height=h+'px';fitted=true;}}

@@ -9,6 +9,7 @@ import numpy as np
 from tapeviz import backend as B
 from tapeviz.core import dtypes
 from tapeviz.core.ops import as_tensor
+from tapeviz.core.primitives.array import symbolic_shapes
 from tapeviz.core.primitives.array.arguments import int_list, invalid_argument, shape_arg
 from tapeviz.core.tensor import Tensor
 
@@ -17,29 +18,39 @@ from tapeviz.core.tensor import Tensor
 
 def zeros(shape, dtype=dtypes.float32, name=None):
     """A tensor of zeros."""
+    if symbolic_shapes.is_symbolic(shape):
+        return symbolic_shapes.fill(shape, as_tensor(0, dtype=dtype))
     return Tensor(B.xp.zeros(shape_arg(shape), dtype=dtypes.as_dtype(dtype).as_numpy_dtype))
 
 
 def ones(shape, dtype=dtypes.float32, name=None):
     """A tensor of ones."""
+    if symbolic_shapes.is_symbolic(shape):
+        return symbolic_shapes.fill(shape, as_tensor(1, dtype=dtype))
     return Tensor(B.xp.ones(shape_arg(shape), dtype=dtypes.as_dtype(dtype).as_numpy_dtype))
 
 
 def fill(dims, value, name=None):
     """A tensor of shape ``dims`` filled with ``value`` (its dtype from ``value``)."""
     value = as_tensor(value)
+    if symbolic_shapes.is_symbolic(dims):
+        return symbolic_shapes.fill(dims, value)
     return Tensor(B.xp.full(shape_arg(dims), value._value, dtype=value._value.dtype))
 
 
 def zeros_like(input, dtype=None, name=None):
     """Zeros with the shape (and dtype, unless given) of ``input``."""
     x = as_tensor(input)
+    if symbolic_shapes.is_symbolic(x):
+        return symbolic_shapes.like(x, dtype, ones=False)
     return Tensor(B.xp.zeros(x._value.shape, dtype=dtypes.as_dtype(dtype).as_numpy_dtype if dtype else x._value.dtype))
 
 
 def ones_like(input, dtype=None, name=None):
     """Ones with the shape (and dtype, unless given) of ``input``."""
     x = as_tensor(input)
+    if symbolic_shapes.is_symbolic(x):
+        return symbolic_shapes.like(x, dtype, ones=True)
     return Tensor(B.xp.ones(x._value.shape, dtype=dtypes.as_dtype(dtype).as_numpy_dtype if dtype else x._value.dtype))
 
 
@@ -57,6 +68,8 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001 -
     values = [as_tensor(v) if hasattr(v, "_value") or isinstance(v, Tensor) else v for v in (start, limit, delta)]
     if dtype is None:
         dtype = _range_dtype(values)
+    if symbolic_shapes.is_symbolic(*values):  # traced bounds: the count comes from each call
+        return symbolic_shapes.range_(*values, dtype)
     target = dtypes.as_dtype(dtype).as_numpy_dtype
     start, limit, delta = (v.numpy().item() if hasattr(v, "numpy") else v for v in values)
     if delta == 0:

@@ -9,6 +9,7 @@ from tapeviz.core import dtypes, ops
 from tapeviz.core.errors import InvalidArgumentError
 from tapeviz.core.ops import as_tensor, execute
 from tapeviz.core.primitive import Primitive
+from tapeviz.core.primitives.array import symbolic_shapes
 from tapeviz.core.primitives.array.arguments import axis_index, host_array, int_list, invalid_argument, shape_arg
 from tapeviz.core.primitives.array.indexing import gather
 from tapeviz.core.rules import defgrad, described
@@ -24,6 +25,8 @@ TRANSPOSE = Primitive("Transpose", lambda x, perm: B.xp.transpose(x, perm))
 def reshape(tensor, shape, name=None):
     """The same values in a new shape (one dimension may be -1)."""
     x = as_tensor(tensor)
+    if symbolic_shapes.is_symbolic(shape):  # a size computed from a traced input: the trace reads it per call
+        return symbolic_shapes.reshape(x, shape)
     shape = shape_arg(shape)
     if x._value.shape == shape:
         return x
@@ -92,6 +95,8 @@ def _reshape_rule(op, needs, g):
 def broadcast_to(input, shape, name=None):
     """``input`` repeated along size-1 (or missing) dimensions to ``shape``."""
     x = as_tensor(input)
+    if symbolic_shapes.is_symbolic(shape):  # sizes read from a traced input: the trace reads them per call
+        return symbolic_shapes.broadcast_to(x, shape)
     shape = shape_arg(shape)
     if x._value.shape == shape:
         return x
@@ -178,16 +183,22 @@ def _unpack_rule(op, needs, *grads):
 def shape(input, out_type=dtypes.int32, name=None):
     """The shape as a 1-D int tensor."""
     x = as_tensor(input)
+    if symbolic_shapes.is_symbolic(x):  # traced: a node, so each call reads its own sizes
+        return symbolic_shapes.shape(x, out_type)
     return Tensor(B.xp.asarray(x._value.shape, dtype=dtypes.as_dtype(out_type).as_numpy_dtype))
 
 
 def rank(input, name=None):
     """The number of dimensions, as an int32 scalar tensor."""
+    if symbolic_shapes.is_symbolic(input):
+        return symbolic_shapes.rank(as_tensor(input))
     return Tensor(B.xp.asarray(as_tensor(input).ndim, dtype=np.int32))
 
 
 def size(input, out_type=dtypes.int32, name=None):
     """The number of elements, as a scalar tensor."""
+    if symbolic_shapes.is_symbolic(input):
+        return symbolic_shapes.size(as_tensor(input), out_type)
     return Tensor(B.xp.asarray(as_tensor(input)._value.size, dtype=dtypes.as_dtype(out_type).as_numpy_dtype))
 
 
