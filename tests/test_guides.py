@@ -10,6 +10,9 @@ cell (a checkpoint name without `.weights.h5`, `metric.reset_states()`), the
 test checks that tapeviz fails the same way.
 """
 
+import contextlib
+import io
+
 import numpy as np
 import pytest
 
@@ -295,6 +298,12 @@ def test_the_guide_runner_splits_rewrites_and_reports(tmp_path):
     )
     assert code.startswith("from tapeviz.keras.layers import Dense, Flatten\n")
     assert code.endswith("(x, y), _ = _guide_mnist()") and made == ["MNIST download -> synthetic MNIST"]
+    namespace = {"__name__": "__guide__"}
+    with contextlib.redirect_stdout(io.StringIO()) as printed:
+        run_guide.run_cell(
+            "import inspect\ndef f(x):\n    return x + 1\nprint(inspect.getsource(f))", namespace, "<cell 7>"
+        )
+    assert printed.getvalue() == "def f(x):\n    return x + 1\n\n"  # AutoGraph's to_code reads a cell's source so
     tnp_code, _ = run_guide.rewrite(
         "import tensorflow.experimental.numpy as tnp\nfrom tensorflow.math import abs", "tapeviz"
     )

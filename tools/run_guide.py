@@ -41,6 +41,7 @@ import ast
 import contextlib
 import io
 import json
+import linecache
 import os
 import re
 import sys
@@ -254,15 +255,20 @@ def write_keras_cache(home, seed=1):
 # -- running ------------------------------------------------------------------------------------
 
 
-def run_cell(code, namespace):
-    """Run one cell; print its last expression's value, as Jupyter does."""
+def run_cell(code, namespace, filename="<cell>"):
+    """Run one cell; print its last expression's value, as Jupyter does.
+
+    As IPython, the cell's source is registered in ``linecache`` under its own file name, so
+    ``inspect.getsource`` (AutoGraph, ``tf.autograph.to_code``) finds the functions it defines.
+    """
+    linecache.cache[filename] = (len(code), None, code.splitlines(keepends=True), filename)
     tree = ast.parse(code)
     last = None
     if tree.body and isinstance(tree.body[-1], ast.Expr):
         last = ast.Expression(tree.body.pop().value)
-    exec(compile(tree, "<cell>", "exec"), namespace)
+    exec(compile(tree, filename, "exec"), namespace)
     if last is not None:
-        value = eval(compile(last, "<cell>", "eval"), namespace)
+        value = eval(compile(last, filename, "eval"), namespace)
         if value is not None:
             print(repr(value))
 
@@ -289,7 +295,7 @@ def run_guide(path, impl="tapeviz", quiet=False, prelude=None):
             status, error = "ok", None
             try:
                 with contextlib.redirect_stdout(out):
-                    run_cell(code, namespace)
+                    run_cell(code, namespace, f"<cell {index}>")
             except Exception as exc:  # a failed cell is reported, and the guide goes on
                 status = "FAIL"
                 error = f"{type(exc).__name__}: {exc}"
