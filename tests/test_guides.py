@@ -272,6 +272,12 @@ def test_the_guide_runner_splits_rewrites_and_reports(tmp_path):
     assert "import tapeviz as tf" in code and "from tapeviz import keras" in code and not made
     results = run_guide.run_guide(str(guide), "tapeviz", quiet=True)
     assert [r["status"] for r in results] == ["ok", "ok", "ok", "FAIL"]
+    seen = []
+    run_guide.run_guide(str(guide), "tapeviz", quiet=True, after_cell=lambda done: seen.append(len(done)))
+    assert seen == [1, 2, 3, 4]  # --json rewrites its file after each cell: a timed-out run keeps them
+    assert run_guide.main([str(guide), "--quiet", "--json", str(tmp_path / "out.json")]) == 1
+    assert [r["status"] for r in json.loads((tmp_path / "out.json").read_text())] == ["ok", "ok", "ok", "FAIL"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["guide.py", "out.json"]  # no temporary file left
     assert results[1]["stdout"] == "3.0\n"  # an indented '%' continuation is code, not a magic
     assert results[2]["stdout"] == "(12000, 28, 28)\n" and results[2]["substitutions"]
     notebook = tmp_path / "guide.ipynb"

@@ -39,6 +39,7 @@ printed output differs between two runs (random cells differ by design).
 import argparse
 import ast
 import contextlib
+import functools
 import io
 import json
 import linecache
@@ -273,7 +274,8 @@ def run_cell(code, namespace, filename="<cell>"):
             print(repr(value))
 
 
-def run_guide(path, impl="tapeviz", quiet=False, prelude=None):
+def run_guide(path, impl="tapeviz", quiet=False, prelude=None, after_cell=None):
+    """Every code cell's result, in order; ``after_cell(results)`` is called after each one."""
     os.environ.setdefault("MPLBACKEND", "Agg")
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
     cells = extract_cells(path)
@@ -312,9 +314,19 @@ def run_guide(path, impl="tapeviz", quiet=False, prelude=None):
                     "code": code,
                 }
             )
+            if after_cell is not None:
+                after_cell(results)
     finally:
         os.chdir(here)
     return results
+
+
+def write_json(path, results):
+    """The results as JSON, written atomically (a temporary file, then os.replace)."""
+    temporary = f"{path}.{os.getpid()}.tmp"
+    with open(temporary, "w") as f:
+        json.dump(results, f, indent=1)
+    os.replace(temporary, path)
 
 
 def report(path, results, stream=sys.stdout):
@@ -365,10 +377,11 @@ def main(argv=None):
     if not args.guide:
         parser.error("give a guide (.ipynb or keras-io .py) or --compare A B")
     path = os.path.abspath(args.guide)
-    results = run_guide(path, args.impl, args.quiet, args.prelude)
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump(results, f, indent=1)
+    save = None
+    if args.json:  # after every cell, so a run stopped by a time limit keeps the cells it finished
+        out = os.path.abspath(args.json)
+        save = functools.partial(write_json, out)
+    results = run_guide(path, args.impl, args.quiet, args.prelude, after_cell=save)
     report(path, results)
     return 0 if all(r["status"] == "ok" for r in results) else 1
 
