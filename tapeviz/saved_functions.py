@@ -334,16 +334,26 @@ class SignatureFunction:
         self.concrete = concrete
 
     def __call__(self, **kwargs):
-        outputs = self.concrete.call_as_function(**kwargs)
-        if isinstance(outputs, dict):
-            return outputs
-        if isinstance(outputs, (list, tuple)):
-            return {f"output_{i}": o for i, o in enumerate(outputs)}
-        return {"output_0": outputs}
+        return _by_output_name(self.concrete.call_as_function(**kwargs))
 
     @property
     def structured_input_signature(self):
         return self.concrete.structured_input_signature
 
+    @property
+    def structured_outputs(self):
+        """``{name: TensorSpec(..., name=name)}``: the outputs as a call returns them, each spec named by its key (TF)."""
+        specs = _by_output_name(self.concrete.structured_outputs)
+        return {key: TensorSpec(spec.shape, spec.dtype, name=key) for key, spec in specs.items()}
+
     def __repr__(self):
         return f"<signature {self.name}: {self.concrete!r}>"
+
+
+def _by_output_name(outputs):
+    """A signature's outputs as a dict: a dict's own keys, else ``output_0``, ``output_1``... (TF's names)."""
+    if isinstance(outputs, dict):
+        return outputs
+    if isinstance(outputs, (list, tuple)):
+        return {f"output_{i}": o for i, o in enumerate(outputs)}
+    return {"output_0": outputs}
