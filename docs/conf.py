@@ -191,6 +191,11 @@ api_modules = [
     ("tapeviz.keras.utils", "tapeviz.keras.utils", "``tf.keras.utils``."),
     ("tapeviz.keras.config", "tapeviz.keras.config", "``keras.config``: floatx, epsilon, image layout, caps on fit."),
     ("tapeviz.keras.backend", "tapeviz.keras.backend", "``keras.backend``: dtype names and promotion, uids."),
+    (
+        "tapeviz.keras.mixed_precision",
+        "tapeviz.keras.mixed_precision",
+        "``keras.mixed_precision``: float16 computations with float32 weights, and loss scaling.",
+    ),
     ("tapeviz.events", "tapeviz.events (the hook bus)", "Listen to what tapes record and sweep: see :doc:`../hooks`."),
     ("tapeviz.viz", "tapeviz.viz (the visualizer)", "Graphs, players, explanations, memory views."),
     ("tapeviz.backend", "tapeviz.backend", "The array backend (NumPy, or CuPy on a GPU)."),

@@ -147,6 +147,7 @@ FLOORS = {
         2,
     ),
     **dict.fromkeys(["tapeviz.autodiff", "tapeviz.data", "tapeviz.array_ops", "tapeviz.ragged", "tapeviz.sparse"], 2),
+    "tapeviz.experimental": 2,
     "tapeviz.debugging": 2,
     "tapeviz.keras": 3,
     **dict.fromkeys(

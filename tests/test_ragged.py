@@ -42,7 +42,7 @@ def test_unsupported_forms_say_what_to_do():
     rt = tf.ragged.constant([[1.0, 2.0], [3.0]])
     with pytest.raises(NotImplementedError, match="to_tensor"):
         tf.reduce_max(rt, axis=0)
-    with pytest.raises(NotImplementedError, match="More than one ragged dimension"):
-        tf.ragged.constant([[[1.0], [2.0, 3.0]], [[4.0]]])
+    with pytest.raises(ValueError, match="ragged_rank"):  # nested rows need ragged_rank 2 (the default)
+        tf.ragged.constant([[[1.0], [2.0, 3.0]], [[4.0]]], ragged_rank=1)
     with pytest.raises(ValueError, match="different row lengths"):
         rt + tf.ragged.constant([[1.0], [2.0, 3.0]])

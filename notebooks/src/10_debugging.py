@@ -313,7 +313,8 @@ tf.viz.gradient_norms(tape, loss).plot()
 # PyTorch finds the NaN of the second bug with `detect_anomaly` and a rerun,
 # and TensorFlow with `tf.debugging.enable_check_numerics()` (it works here
 # too); neither says a word about the first or the third.
-# [Debugging a gradient](../docs/debugging.md) compares the three, bug by bug.
+# The page "Debugging a gradient" of the documentation (`docs/debugging.md`)
+# compares the three, bug by bug.
 #
 # ## Exercises
 #

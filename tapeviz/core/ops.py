@@ -6,7 +6,7 @@ primitives/_define.py); recording costs nothing when no tape is active and
 no listener is subscribed.
 """
 
-from tapeviz.core import state
+from tapeviz.core import numpy_promotion, state
 from tapeviz.core.errors import InvalidArgumentError
 from tapeviz.core.primitive import Primitive
 from tapeviz.core.quiet import run_quietly
@@ -110,6 +110,8 @@ def as_tensors(x, y, op="op"):
     """
     if type(x) is Tensor and type(y) is Tensor and x._value.dtype is y._value.dtype:
         return x, y
+    if numpy_promotion.settings.enabled:  # tnp.experimental_enable_numpy_behavior()
+        return tuple(numpy_promotion.promote(x, y))
     if type(x) is not Tensor:
         if isinstance(x, (Tensor, Variable)):
             x = convert_to_tensor(x)

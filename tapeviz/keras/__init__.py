@@ -17,6 +17,7 @@ from tapeviz.keras import (  # noqa: F401
     layers,
     losses,
     metrics,
+    mixed_precision,
     ops,
     optimizers,
     random,
@@ -25,6 +26,7 @@ from tapeviz.keras import (  # noqa: F401
     serializables,
     utils,
 )
+from tapeviz.keras.config import DTypePolicy  # noqa: F401
 from tapeviz.keras.layers import Input, Layer  # noqa: F401
 from tapeviz.keras.models import Model, Sequential  # noqa: F401
 from tapeviz.keras.saving import load_model, save_model  # noqa: F401
@@ -68,6 +70,7 @@ __all__ = [
     "layers",
     "losses",
     "metrics",
+    "mixed_precision",
     "ops",
     "random",
     "regularizers",
@@ -81,6 +84,7 @@ __all__ = [
     "Input",
     "Layer",
     "Variable",
+    "DTypePolicy",
     "load_model",
     "save_model",
 ]

@@ -169,23 +169,58 @@ def max_steps_per_epoch():
     return _settings.max_steps_per_epoch
 
 
+# A mixed policy computes in its half type and keeps its weights in float32.
+_MIXED = {"mixed_float16": "float16", "mixed_bfloat16": "bfloat16"}
+
+
 class DTypePolicy:
     """A dtype policy: ``name``, the ``variable_dtype`` weights are kept in and the ``compute_dtype``.
 
-    tapeviz computes in one dtype, so both are the policy's own (no ``mixed_*`` policies yet).
+    ``"float32"`` (or any float name) computes and keeps weights in that type;
+    ``"mixed_float16"`` computes in float16 and keeps weights in float32, as
+    Keras 3's ``keras.mixed_precision.Policy``.
     """
 
     def __init__(self, name=None):
+        if isinstance(name, dict):  # a layer config's {"class_name": "DTypePolicy", "config": {"name": ...}}
+            name = name.get("config", {}).get("name")
         name = floatx() if name is None else str(getattr(name, "name", name))
-        if name not in _FLOATX:
+        if name == "mixed_bfloat16":
             raise ValueError(
-                f"tapeviz supports the dtype policies {', '.join(_FLOATX)} (one dtype for weights and "
-                f"computations); got {name!r}. Mixed precision ('mixed_float16') is not available yet."
+                "tapeviz computes with NumPy, which has no bfloat16: the 'mixed_bfloat16' policy is not "
+                "available. Use 'mixed_float16' (float16 computations, float32 weights) instead."
             )
-        self.name = self.variable_dtype = self.compute_dtype = name
+        if name not in _FLOATX and name not in _MIXED:
+            raise ValueError(
+                f"Cannot convert '{name}' to a mixed precision DTypePolicy. Valid policies include "
+                "'mixed_float16', 'mixed_bfloat16', and the name of any float dtype such as 'float32'."
+            )
+        self.name = name
+        self.compute_dtype = _MIXED.get(name, name)
+        self.variable_dtype = "float32" if name in _MIXED else name
 
     def __repr__(self):
         return f'<DTypePolicy "{self.name}">'
+
+    def __eq__(self, other):
+        return isinstance(other, DTypePolicy) and other.name == self.name
+
+    def __hash__(self):
+        return hash(self.name)
+
+    def get_config(self):
+        """``{"name": ...}``, as Keras 3."""
+        return {"name": self.name}
+
+    @classmethod
+    def from_config(cls, config):
+        """The policy a ``get_config()`` dict describes."""
+        return cls(**config)
+
+    @property
+    def is_mixed(self):
+        """Whether computations and weights use different dtypes (``mixed_float16``)."""
+        return self.compute_dtype != self.variable_dtype
 
 
 def dtype_policy():
@@ -194,13 +229,34 @@ def dtype_policy():
 
 
 def set_dtype_policy(policy):
-    """Set the global dtype policy (a name such as ``"float64"`` or a ``DTypePolicy``); new layers use it."""
+    """Set the global dtype policy (``"mixed_float16"``, ``"float64"`` or a ``DTypePolicy``); new layers use it.
+
+    ``None`` (tapeviz's addition) goes back to the start: a policy named after ``floatx()``.
+    """
+    if policy is None:
+        _settings.dtype_policy = None
+        return
     _settings.dtype_policy = policy if isinstance(policy, DTypePolicy) else DTypePolicy(policy)
 
 
+def policy_of(dtype):
+    """The policy of a layer given ``dtype=``: None (the global one), a policy, its name, a config dict,
+    or any dtype name (``"int32"`` for an integer layer: that type for both)."""
+    if dtype is None:
+        return dtype_policy()
+    if isinstance(dtype, DTypePolicy):
+        return dtype
+    name = dtype.get("config", {}).get("name") if isinstance(dtype, dict) else str(getattr(dtype, "name", dtype))
+    if name in _FLOATX or name in _MIXED:
+        return DTypePolicy(name)
+    plain = DTypePolicy.__new__(DTypePolicy)
+    plain.name = plain.compute_dtype = plain.variable_dtype = name
+    return plain
+
+
 def default_dtype():
-    """The dtype a new layer takes when given none: the global policy's (``floatx()`` unless set)."""
-    return dtype_policy().compute_dtype
+    """The dtype a new layer keeps its weights in when given none: the global policy's variable dtype."""
+    return dtype_policy().variable_dtype
 
 
 __all__ = [

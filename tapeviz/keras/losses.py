@@ -12,8 +12,8 @@ from tapeviz.core.primitives.array import reshape
 from tapeviz.core.primitives.math import cast
 from tapeviz.core.records import RecordsInit
 from tapeviz.core.scopes import name_scope
-from tapeviz.core.tensor import Tensor, convert_to_tensor
-from tapeviz.keras.config import epsilon
+from tapeviz.core.tensor import Tensor, Variable, convert_to_tensor
+from tapeviz.keras.config import epsilon, floatx
 from tapeviz.keras.registry import resolve
 
 __all__ = [
@@ -340,7 +340,7 @@ class Loss(RecordsInit):
 
     def __call__(self, y_true, y_pred, sample_weight=None):
         with name_scope(self.name):
-            values = self.call(y_true, y_pred)
+            values = self.call(_widened(y_true), _widened(y_pred))
             if sample_weight is not None:
                 weight = _tensor(sample_weight, values.dtype)
                 if weight.ndim > values.ndim and weight.shape.num_elements() == values.shape.num_elements():
@@ -359,6 +359,15 @@ class Loss(RecordsInit):
     @classmethod
     def from_config(cls, config):
         return cls(**config)
+
+
+def _widened(value):
+    """A float16 tensor (a mixed-precision model's output) in ``floatx()``: Keras 3's losses
+    compute in their own dtype (float32), so the loss and its gradient start in float32."""
+    dtype = getattr(value, "dtype", None)
+    if isinstance(value, (Tensor, Variable)) and dtype == "float16" and floatx() != "float16":
+        return cast(value, floatx())
+    return value
 
 
 def _snake(name):

@@ -106,6 +106,7 @@ class Trainer:
         run_eagerly=None,
         steps_per_execution=None,
         jit_compile=None,
+        auto_scale_loss=True,
         **kwargs,
     ):
         """Choose the optimizer, the loss and the metrics that ``fit`` and ``evaluate`` use.
@@ -120,6 +121,8 @@ class Trainer:
             run_eagerly: accepted for compatibility (tapeviz always runs eagerly).
             steps_per_execution: accepted for compatibility.
             jit_compile: accepted for compatibility.
+            auto_scale_loss: under the ``mixed_float16`` policy, wrap the optimizer in a
+                ``LossScaleOptimizer`` (as Keras 3).
             **kwargs: other Keras options, accepted for compatibility.
 
         Returns:
@@ -141,6 +144,9 @@ class Trainer:
         """
         self._compile_args = {"optimizer": optimizer, "loss": loss, "metrics": metrics}  # what model.save keeps
         self.optimizer = optimizers_module.get(optimizer)
+        if auto_scale_loss and self.dtype_policy.name == "mixed_float16":
+            if not isinstance(self.optimizer, optimizers_module.LossScaleOptimizer):
+                self.optimizer = optimizers_module.LossScaleOptimizer(self.optimizer, name="loss_scale_optimizer")
         self.loss = loss
         names = self._output_names()
         if isinstance(loss, (dict, list, tuple)) and names:
@@ -216,7 +222,8 @@ class Trainer:
         with GradientTape() as tape:
             y_pred = self(x, training=True)
             loss = self.compute_loss(x, y, y_pred, sample_weight)
-        grads = tape.gradient(loss, self.trainable_variables)
+            scaled = self.optimizer.scale_loss(loss)  # a LossScaleOptimizer's; the others return it as is
+        grads = tape.gradient(scaled, self.trainable_variables)
         self.optimizer.apply_gradients(zip(grads, self.trainable_variables))
         return self._update_metrics(loss, x, y, y_pred, sample_weight)
 

@@ -17,12 +17,13 @@ import numpy as np
 
 from tapeviz.core import tensor as _tensor
 
-__all__ = ["Variable", "current_path", "path_entries", "path_scope"]
+__all__ = ["Variable", "autocast_scope_enter", "autocast_scope_exit", "current_path", "path_entries", "path_scope"]
 
 
 class _PathStack(threading.local):
     def __init__(self):
         self.entries = []  # (name, owner) of the layers (and optimizers) being built or called, outermost first
+        self.autocast = None  # inside a mixed-precision layer's call: the dtype float weights are read in
 
 
 _stack = _PathStack()
@@ -57,6 +58,19 @@ def path_entries():
     """This thread's (name, owner) path list, outermost first, to push and pop directly where
     ``path_scope`` would cost too much (every layer call)."""
     return _stack.entries
+
+
+def autocast_scope_enter(dtype):
+    """From now on (this thread), float Variables with ``autocast`` read as ``dtype`` (a cast, so
+    gradients reach the float32 weight), as Keras 3 inside a mixed-precision layer's ``call``.
+    Returns what to hand to ``autocast_scope_exit``."""
+    outer, _stack.autocast = _stack.autocast, dtype
+    return outer
+
+
+def autocast_scope_exit(outer):
+    """End the scope ``autocast_scope_enter`` began, restoring ``outer`` (its return value)."""
+    _stack.autocast = outer
 
 
 def current_path():
@@ -121,6 +135,17 @@ class Variable(_tensor.Variable):
             if array.dtype.kind == "f":  # Keras's default float type
                 return array.astype(np.float32)
         return initializer
+
+    def read_value(self):
+        """The current value as a Tensor (a recorded read); inside a mixed-precision layer's call a
+        float weight reads in the layer's compute dtype (float16), as Keras 3 autocasts it."""
+        tensor = super().read_value()
+        target = _stack.autocast
+        if target is not None and self.autocast and tensor.dtype.is_floating and tensor.dtype.name != target:
+            from tapeviz.core.primitives.math import cast
+
+            return cast(tensor, target)
+        return tensor
 
     @property
     def name(self):

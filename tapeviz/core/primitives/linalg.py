@@ -40,6 +40,10 @@ def _matmul(a, b, transpose_a, transpose_b):
             "The inner sizes "
             f"must match ({a.shape[-1]} vs {b.shape[-2]}): transpose one side (transpose_b=True) or reshape it."
         )
+    if a.dtype == xp.float16:
+        # NumPy has no BLAS for float16 (a 2048x784 @ 784x64 product: 414 ms, 35x the float32 route): multiply in
+        # float32 and round each result once (the weights after training match Keras to 1e-4 either way)
+        return B.matmul(a.astype(xp.float32), b.astype(xp.float32)).astype(xp.float16)
     if a.shape[-1] == 1 and a.ndim == 2 and b.ndim == 2:
         # An outer product (a weight gradient over a batch of one): NumPy's
         # matmul leaves BLAS there and is six times slower than dot.

@@ -24,7 +24,7 @@ from tapeviz.core.scopes import name_scope
 from tapeviz.core.tensor import Tensor, Variable, convert_to_tensor, tensor_id, to_array
 from tapeviz.keras import config, constraints, initializers, masking, regularizers
 from tapeviz.keras.variables import Variable as KerasVariable
-from tapeviz.keras.variables import path_entries, path_scope
+from tapeviz.keras.variables import autocast_scope_enter, autocast_scope_exit, path_entries, path_scope
 
 __all__ = ["Layer", "InputSpec", "KerasTensor"]
 
@@ -184,7 +184,7 @@ class Layer(RecordsInit):
         self._trainable = bool(trainable)
         self.built = False
         self.input_spec = None
-        self._dtype = config.default_dtype() if dtype is None else getattr(dtype, "name", dtype)
+        self._set_dtype_policy(dtype)
         if input_dim is not None and input_shape is None:
             input_shape = (input_dim,)
         self._input_shape_arg = tuple(input_shape) if input_shape is not None else None
@@ -271,19 +271,35 @@ class Layer(RecordsInit):
         variable.constraint = constraints.get(constraint)
         return variable
 
+    def _set_dtype_policy(self, dtype):
+        policy = config.policy_of(dtype)
+        self.__dict__["_dtype_policy"] = policy
+        self.__dict__["_dtype"] = policy.variable_dtype  # weights are made in it
+        self.__dict__["_compute_dtype"] = policy.compute_dtype  # inputs are cast to it
+
     @property
     def dtype(self):
-        """The dtype of the layer's weights, as a string (``"float32"``; ``keras.config.floatx()`` by default)."""
+        """The dtype of the layer's weights, as a string (``"float32"``; the global policy's by default)."""
         return self._dtype
 
     @property
     def variable_dtype(self):
+        """The dtype weights are kept in (float32 under ``mixed_float16``)."""
         return self._dtype
 
     @property
     def compute_dtype(self):
-        """The dtype the layer computes in: its weights' (tapeviz has no mixed-precision policies yet)."""
-        return self._dtype
+        """The dtype the layer computes in (float16 under ``mixed_float16``, else its weights')."""
+        return self._compute_dtype
+
+    @property
+    def dtype_policy(self):
+        """The layer's ``DTypePolicy`` (the global one, ``keras.mixed_precision.global_policy()``, by default)."""
+        return self._dtype_policy
+
+    @dtype_policy.setter
+    def dtype_policy(self, value):
+        self._set_dtype_policy(value)
 
     @property
     def trainable(self):
@@ -410,10 +426,10 @@ class Layer(RecordsInit):
         """
         if inputs.dtype.is_floating:
             return inputs
-        return cast(inputs, self._dtype)
+        return cast(inputs, self._compute_dtype)
 
     def __call__(self, inputs, *args, **kwargs):
-        dtype = _FLOAT32 if self._dtype == "float32" else _float_dtype(self._dtype)
+        dtype = _FLOAT32 if self._compute_dtype == "float32" else _float_dtype(self._compute_dtype)
         if type(inputs) is Tensor:  # the common case: no structure to walk
             inputs = first = _autocast(inputs, dtype)
         else:
@@ -448,6 +464,9 @@ class Layer(RecordsInit):
         # name_scope(self.name), without building a context manager per call.
         scopes = state.local.scopes
         scopes.append(self.name)
+        # mixed: float weights are read in the compute dtype; any other layer reads them as they are,
+        # also inside a mixed model (a float32 Dense at the end of a mixed_float16 model)
+        outer_autocast = autocast_scope_enter(self._compute_dtype if self._compute_dtype != self._dtype else None)
         try:
             outputs = self.call(inputs, *args, **kwargs)
         except (ValueError, TypeError, NotImplementedError, RuntimeError) as exc:
@@ -455,6 +474,7 @@ class Layer(RecordsInit):
         finally:
             scopes.pop()
             _context.training = outer
+            autocast_scope_exit(outer_autocast)
         if self.activity_regularizer is not None:
             self._add_activity_losses(outputs)
         output_mask = self.compute_mask(inputs, input_mask)
@@ -534,7 +554,10 @@ class Layer(RecordsInit):
         """The layer's name, trainable, dtype and constructor arguments (objects as Keras's config dicts)."""
         from tapeviz.keras.layers.layer_config import constructor_config
 
-        return {**constructor_config(self), "name": self.name, "trainable": self.trainable, "dtype": self._dtype}
+        dtype = self._dtype
+        if self._dtype_policy.name != dtype:  # a mixed policy, saved as Keras 3 saves it
+            dtype = {"module": "keras", "class_name": "DTypePolicy", "config": {"name": self._dtype_policy.name}}
+        return {**constructor_config(self), "name": self.name, "trainable": self.trainable, "dtype": dtype}
 
     @classmethod
     def from_config(cls, config):

@@ -4,6 +4,7 @@ from tapeviz.keras.optimizers import schedules
 from tapeviz.keras.optimizers.adagrad import Adagrad
 from tapeviz.keras.optimizers.adam import Adam, AdamW
 from tapeviz.keras.optimizers.base import Optimizer
+from tapeviz.keras.optimizers.loss_scale import LossScaleOptimizer
 from tapeviz.keras.optimizers.more import Adadelta, Adamax, Lion, Nadam
 from tapeviz.keras.optimizers.rmsprop import RMSprop
 from tapeviz.keras.optimizers.sgd import SGD
@@ -20,6 +21,7 @@ __all__ = [
     "Nadam",
     "Adadelta",
     "Lion",
+    "LossScaleOptimizer",
     "schedules",
     "get",
 ]

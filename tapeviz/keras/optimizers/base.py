@@ -343,6 +343,10 @@ class Optimizer(RecordsInit):
                         v.assign(constraint(v))
             self._iterations.assign(to_array(self._iterations) + 1)
 
+    def scale_loss(self, loss):
+        """``loss`` unchanged: a ``LossScaleOptimizer`` scales it (``fit`` calls this inside its tape)."""
+        return loss
+
     def minimize(self, loss, var_list, tape=None):
         """Compute gradients of ``loss`` and apply them to ``var_list``.
 
