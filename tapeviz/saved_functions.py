@@ -16,6 +16,7 @@ call, as TF's loaded functions do.
 
 import warnings
 
+from tapeviz.core import nest
 from tapeviz.core.eager import Function
 from tapeviz.core.function import ConcreteFunction
 from tapeviz.core.graph_codec import GraphNotStorable
@@ -93,14 +94,18 @@ def encode_signatures(obj, signatures, traced, variable_paths, custom_gradients=
 
 
 def _signature_functions(obj, signatures, traced):
-    """TF's choice: the ``signatures`` given, else the root's one tf.function with an input_signature."""
+    """TF's choice: the ``signatures`` given, else the root's one tf.function with an input_signature.
+
+    As TF, that one function is left out when it returns no tensor (a ``mutate(v)`` that only assigns):
+    a signature without outputs could not be run.
+    """
     if signatures is None:
         signed = [
             concretes[0]
             for path, name, concretes, note in traced
             if path == "" and concretes and getattr(obj, name).input_signature is not None
         ]
-        return {DEFAULT_SIGNATURE: signed[0]} if len(signed) == 1 else {}
+        return {DEFAULT_SIGNATURE: signed[0]} if len(signed) == 1 and _returns_tensors(signed[0]) else {}
     if not isinstance(signatures, dict):
         signatures = {DEFAULT_SIGNATURE: signatures}
     chosen = {}
@@ -118,6 +123,10 @@ def _signature_functions(obj, signatures, traced):
             )
         chosen[str(key)] = function
     return chosen
+
+
+def _returns_tensors(concrete):
+    return any(spec is not None for spec in nest.flatten(concrete.structured_outputs))
 
 
 def _encode_trace(concrete, variable_paths, custom_gradients=True):
@@ -325,16 +334,26 @@ class SignatureFunction:
         self.concrete = concrete
 
     def __call__(self, **kwargs):
-        outputs = self.concrete.call_as_function(**kwargs)
-        if isinstance(outputs, dict):
-            return outputs
-        if isinstance(outputs, (list, tuple)):
-            return {f"output_{i}": o for i, o in enumerate(outputs)}
-        return {"output_0": outputs}
+        return _by_output_name(self.concrete.call_as_function(**kwargs))
 
     @property
     def structured_input_signature(self):
         return self.concrete.structured_input_signature
 
+    @property
+    def structured_outputs(self):
+        """``{name: TensorSpec(..., name=name)}``: the outputs as a call returns them, each spec named by its key (TF)."""
+        specs = _by_output_name(self.concrete.structured_outputs)
+        return {key: TensorSpec(spec.shape, spec.dtype, name=key) for key, spec in specs.items()}
+
     def __repr__(self):
         return f"<signature {self.name}: {self.concrete!r}>"
+
+
+def _by_output_name(outputs):
+    """A signature's outputs as a dict: a dict's own keys, else ``output_0``, ``output_1``... (TF's names)."""
+    if isinstance(outputs, dict):
+        return outputs
+    if isinstance(outputs, (list, tuple)):
+        return {f"output_{i}": o for i, o in enumerate(outputs)}
+    return {"output_0": outputs}

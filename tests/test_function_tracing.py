@@ -676,3 +676,35 @@ def test_a_library_reduction_that_reshapes_is_right_for_new_sizes():
     np.testing.assert_allclose(spread(tf.constant(x)).numpy(), x.var(axis=1), rtol=1e-6)
     np.testing.assert_allclose(spread(tf.constant(x[:2])).numpy(), x[:2].var(axis=1), rtol=1e-6)
     assert spread.experimental_get_tracing_count() == 1
+
+
+def test_get_concrete_function_takes_a_spec_that_fits_the_input_signature():
+    """TF gives the signature's ConcreteFunction for a fitting TensorSpec (the saved_model guide passes
+    TensorSpec(None)); one that does not fit is TF's TypeError (tests/tf_reference/concrete_function_spec_reference.py)."""
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+    def f(x):
+        return x * 2
+
+    concrete = f.get_concrete_function(tf.TensorSpec([3], tf.float32))
+    assert concrete is f.get_concrete_function()
+    assert concrete(tf.constant([1.0, 2.0, 3.0, 4.0])).numpy().tolist() == [2.0, 4.0, 6.0, 8.0]  # any size
+    expected = (
+        "Binding inputs to tf.function failed due to `Can not cast TensorSpec(shape=(3, 2), dtype=tf.float32, "
+        "name=None) to TensorSpec(shape=(None,), dtype=tf.float32, name=None)`. Received args: "
+        "(TensorSpec(shape=(3, 2), dtype=tf.float32, name=None),) and kwargs: {} for signature: "
+        "(x: TensorSpec(shape=(None,), dtype=tf.float32, name=None))."
+    )
+    with pytest.raises(TypeError) as caught:
+        f.get_concrete_function(tf.TensorSpec([3, 2], tf.float32))
+    assert str(caught.value) == expected
+    with pytest.raises(TypeError, match=r"Can not cast TensorSpec\(shape=\(3,\), dtype=tf.int32"):
+        f.get_concrete_function(tf.TensorSpec([3], tf.int32))
+
+    class Scaled(tf.Module):
+        @tf.function(input_signature=[tf.TensorSpec(None, tf.float32)])
+        def __call__(self, x):
+            return {"custom_output_name": x * 3.0}
+
+    outputs = Scaled().__call__.get_concrete_function(tf.TensorSpec(None, tf.float32)).structured_outputs
+    assert outputs == {"custom_output_name": tf.TensorSpec(None, tf.float32)}

@@ -10,6 +10,9 @@ cell (a checkpoint name without `.weights.h5`, `metric.reset_states()`), the
 test checks that tapeviz fails the same way.
 """
 
+import contextlib
+import io
+
 import numpy as np
 import pytest
 
@@ -269,6 +272,12 @@ def test_the_guide_runner_splits_rewrites_and_reports(tmp_path):
     assert "import tapeviz as tf" in code and "from tapeviz import keras" in code and not made
     results = run_guide.run_guide(str(guide), "tapeviz", quiet=True)
     assert [r["status"] for r in results] == ["ok", "ok", "ok", "FAIL"]
+    seen = []
+    run_guide.run_guide(str(guide), "tapeviz", quiet=True, after_cell=lambda done: seen.append(len(done)))
+    assert seen == [1, 2, 3, 4]  # --json rewrites its file after each cell: a timed-out run keeps them
+    assert run_guide.main([str(guide), "--quiet", "--json", str(tmp_path / "out.json")]) == 1
+    assert [r["status"] for r in json.loads((tmp_path / "out.json").read_text())] == ["ok", "ok", "ok", "FAIL"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["guide.py", "out.json"]  # no temporary file left
     assert results[1]["stdout"] == "3.0\n"  # an indented '%' continuation is code, not a magic
     assert results[2]["stdout"] == "(12000, 28, 28)\n" and results[2]["substitutions"]
     notebook = tmp_path / "guide.ipynb"
@@ -295,8 +304,50 @@ def test_the_guide_runner_splits_rewrites_and_reports(tmp_path):
     )
     assert code.startswith("from tapeviz.keras.layers import Dense, Flatten\n")
     assert code.endswith("(x, y), _ = _guide_mnist()") and made == ["MNIST download -> synthetic MNIST"]
+    namespace = {"__name__": "__guide__"}
+    with contextlib.redirect_stdout(io.StringIO()) as printed:
+        run_guide.run_cell(
+            "import inspect\ndef f(x):\n    return x + 1\nprint(inspect.getsource(f))", namespace, "<cell 7>"
+        )
+    assert printed.getvalue() == "def f(x):\n    return x + 1\n\n"  # AutoGraph's to_code reads a cell's source so
+    tnp_code, _ = run_guide.rewrite(
+        "import tensorflow.experimental.numpy as tnp\nfrom tensorflow.math import abs", "tapeviz"
+    )
+    assert tnp_code == "import tapeviz.experimental.numpy as tnp\nfrom tapeviz.math import abs"  # the tf_numpy guide
     namespace = {}
     exec(run_guide.PRELUDE, namespace)  # effective_tf2's tfds.load('mnist'): every split, (28, 28, 1) images
     splits, _ = namespace["_guide_tfds"].load(name="mnist", with_info=True, as_supervised=True)
     image, label = next(iter(splits["train"]))
     assert sorted(splits) == ["test", "train"] and image.shape == (28, 28, 1) and label.dtype == tf.int64
+
+
+def test_the_guide_runner_writes_keras_cache_files_and_the_auto_mpg_rows(tmp_path):
+    """Downloads TF's tutorials make, in the formats Keras's loader and pandas read (the same in both runs)."""
+    import gzip
+    import sys
+
+    sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parent.parent / "tools"))
+    import run_guide
+
+    folder = tmp_path / "datasets" / "fashion-mnist"
+    assert run_guide.write_keras_cache(str(tmp_path)) == str(tmp_path)
+    with gzip.open(folder / "train-labels-idx1-ubyte.gz", "rb") as f:  # as keras.datasets.fashion_mnist reads it
+        labels_file = f.read()
+    with gzip.open(folder / "t10k-images-idx3-ubyte.gz", "rb") as f:
+        images_file = f.read()
+    assert labels_file[:8] == (0x801).to_bytes(4, "big") + (12000).to_bytes(4, "big")
+    labels = np.frombuffer(labels_file, np.uint8, offset=8)
+    images = np.frombuffer(images_file, np.uint8, offset=16).reshape(-1, 28, 28)
+    assert labels.shape == (12000,) and set(labels.tolist()) == set(range(10)) and images.shape == (2000, 28, 28)
+    assert images_file[:16] == b"".join(n.to_bytes(4, "big") for n in (0x803, 2000, 28, 28))
+
+    code, made = run_guide.rewrite("raw = pd.read_csv(url, names=column_names,\n  na_values='?')", "tapeviz")
+    assert code.startswith("raw = pd.read_csv(_guide_auto_mpg(url), names=") and made
+    namespace = {}
+    exec(run_guide.PRELUDE, namespace)
+    rows = namespace["_guide_auto_mpg"]("http://archive.ics.uci.edu/x/auto-mpg.data").read().splitlines()
+    fields = [row.split("\t")[0].split() for row in rows]
+    assert len(rows) == 398 and all(len(f) == 8 and row.split("\t")[1] for f, row in zip(fields, rows))
+    assert sum(f[3] == "?" for f in fields) == 6  # the missing horsepowers the tutorial drops
+    with pytest.raises(ValueError, match="no stand-in"):
+        namespace["_guide_auto_mpg"]("http://example.com/other.csv")

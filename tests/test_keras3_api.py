@@ -332,3 +332,21 @@ def test_train_step_gets_batches_packed_as_keras_3_packs_them():
     model.train_on_batch(x, y)
     assert seen == [2, 3, "ndarray", 2]
     assert model.predict(x, batch_size=2, verbose=0).shape == (4, 1)  # predict still takes whole batches
+
+
+def test_a_functional_model_is_named_functional_as_keras_3_names_it():
+    """Keras 3 builds a `Functional` for `Model(inputs, outputs)`: its summary says Model: "functional"
+    (tests/tf_reference/model_names_reference.py); a subclass keeps its own snake-cased name."""
+    keras = tf.keras
+    keras.backend.clear_session()
+    inputs = keras.Input((3,))
+    first = keras.Model(inputs, keras.layers.Dense(2)(inputs))
+    second = keras.Model(inputs=inputs, outputs=inputs)
+
+    class MyModel(keras.Model):
+        def call(self, x):
+            return x
+
+    names = [first.name, second.name, MyModel().name, keras.Sequential([keras.layers.Dense(1)]).name]
+    assert names == ["functional", "functional_1", "my_model", "sequential"]
+    assert keras.Model(inputs, inputs, name="mine").name == "mine"

@@ -63,3 +63,32 @@ def test_multi_input_multi_output_with_named_outputs_and_nested_models():
     out = model([np.ones((2, 3), np.float32), np.ones((2, 2), np.float32)])
     assert {k: tuple(v.shape) for k, v in out.items()} == {"o1": (2, 1), "o2": (2, 2)}
     assert len(model.weights) == 6
+
+
+def test_a_model_fits_an_input_one_axis_short_or_long_and_normalization_shows_its_mean():
+    """The regression tutorial's `horsepower_model.predict(horsepower[:10])` (1-D data, Input (None, 1)) and
+    `normalizer.mean.numpy()`; values from tests/tf_reference/input_rank_and_normalization_reference.py."""
+    keras = tf.keras
+    normalizer = keras.layers.Normalization(axis=-1)
+    assert normalizer.mean is None  # not built yet
+    normalizer.adapt(np.arange(12.0).reshape(4, 3))
+    assert normalizer.mean.numpy().tolist() == [[4.5, 5.5, 6.5]]
+    assert normalizer.variance.numpy().tolist() == [[11.25, 11.25, 11.25]]
+    normalizer.adapt(np.ones((2, 3)))  # read from the weights: a new adapt shows at once
+    assert normalizer.mean.numpy().tolist() == [[1.0, 1.0, 1.0]]
+
+    scalar = keras.layers.Normalization(input_shape=[1], axis=None)
+    scalar.adapt(np.array([1.0, 2.0, 3.0, 4.0]))
+    model = keras.Sequential([scalar, keras.layers.Dense(1, kernel_initializer="ones")])
+    np.testing.assert_allclose(
+        model.predict(np.array([1.0, 2.0, 3.0]), verbose=0),
+        [[-1.3416407108306885], [-0.4472135901451111], [0.4472135901451111]],
+        rtol=1e-6,
+    )
+    wide = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1, kernel_initializer="ones")])
+    assert wide(np.ones((3, 2, 1))).shape == (3, 1)
+    inputs = keras.Input((1,))
+    functional = keras.Model(inputs, keras.layers.Dense(1, kernel_initializer="ones")(inputs))
+    assert functional(np.array([1.0, 2.0])).numpy().tolist() == [[1.0], [2.0]]
+    with pytest.raises(ValueError):  # two axes short is no fit: the layer still refuses it
+        wide(np.ones(3))

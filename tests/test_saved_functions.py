@@ -460,3 +460,60 @@ def test_a_restored_object_without_call_is_not_callable(tmp_path):
     tf.saved_model.save(module, str(tmp_path / "m"))
     with pytest.raises(TypeError, match="not callable"):
         tf.saved_model.load(str(tmp_path / "m"))(1.0)  # TF: TypeError: '_UserObject' object is not callable
+
+
+def test_a_signed_function_that_returns_nothing_is_not_the_default_signature(tmp_path):
+    """TF leaves out a signature without outputs (tests/tf_reference/saved_model_signatures_reference.py)."""
+
+    class Mutating(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.v = tf.Variable(1.0)
+
+        @tf.function
+        def __call__(self, x):
+            return x * self.v
+
+        @tf.function(input_signature=[tf.TensorSpec([], tf.float32)])
+        def mutate(self, new_v):
+            self.v.assign(new_v)
+
+    class Returning(tf.Module):
+        @tf.function(input_signature=[tf.TensorSpec([], tf.float32)])
+        def f(self, x):
+            return {"a": x * 2}
+
+    module = Mutating()
+    module(tf.constant(0.0))
+    found = []
+    for name, saved in (("mutating", module), ("returning", Returning())):
+        tf.saved_model.save(saved, str(tmp_path / name))
+        found.append(sorted(tf.saved_model.load(str(tmp_path / name)).signatures))
+    assert found == [[], ["serving_default"]]  # TF 2.21's
+    loaded = tf.saved_model.load(str(tmp_path / "mutating"))
+    loaded.mutate(tf.constant(2.0))  # the function itself is still saved
+    assert float(loaded(tf.constant(3.0))) == 6.0
+
+
+def test_a_loaded_signature_lists_its_outputs_by_name(tmp_path):
+    """TF 2.21's values (tests/tf_reference/signature_outputs_reference.py): the saved_model guide's
+    `signatures['serving_default'].structured_outputs`."""
+
+    class Named(tf.Module):
+        @tf.function(input_signature=[tf.TensorSpec(None, tf.float32)])
+        def __call__(self, x):
+            return {"custom_output_name": x * 2.0}
+
+    class Plain(tf.Module):
+        @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+        def __call__(self, x):
+            return x * 2.0
+
+    found = []
+    for name, module in (("named", Named()), ("plain", Plain())):
+        tf.saved_model.save(module, str(tmp_path / name))
+        found.append(repr(tf.saved_model.load(str(tmp_path / name)).signatures["serving_default"].structured_outputs))
+    assert found == [
+        "{'custom_output_name': TensorSpec(shape=<unknown>, dtype=tf.float32, name='custom_output_name')}",
+        "{'output_0': TensorSpec(shape=(None, 2), dtype=tf.float32, name='output_0')}",
+    ]

@@ -17,6 +17,13 @@ for what needs the internet, so their outputs can be compared:
 - ``keras.datasets.mnist.load_data()`` (also through a name: ``mnist.load_data()``) -> a synthetic MNIST of the same
   shapes and dtypes (12,000 training and 2,000 test images, class-dependent
   patterns, from a seeded NumPy generator);
+- ``keras.datasets.fashion_mnist.load_data()`` -> Keras's own cache files
+  (the four gzipped IDX files of ``datasets/fashion-mnist``) written with
+  synthetic images (the synthetic MNIST's) in a temporary ``KERAS_HOME``, so
+  each implementation's own loader reads them;
+- ``pd.read_csv(url, ...)`` of the UCI auto-mpg file (the regression
+  tutorial) -> 398 synthetic rows in that file's format (whitespace
+  separated, ``?`` for six missing horsepowers, the car name after a tab);
 - ``tensorflow_datasets`` (``tfds.load('penguins/...')``) -> a synthetic
   penguins set: 4 float features, 3 classes, 344 rows; ``tfds.load('mnist')``
   -> that synthetic MNIST as (28, 28, 1) images (every split, a dict, when no
@@ -32,8 +39,10 @@ printed output differs between two runs (random cells differ by design).
 import argparse
 import ast
 import contextlib
+import functools
 import io
 import json
+import linecache
 import os
 import re
 import sys
@@ -78,6 +87,8 @@ _TO_TAPEVIZ = [
     (r"^(\s*)from tensorflow import keras\b", r"\1from tapeviz import keras"),
     (r"^(\s*)from tensorflow\.keras import (\w+)", r"\1from tapeviz.keras import \2"),
     (r"^(\s*)from tensorflow\.keras\.([\w.]+) import", r"\1from tapeviz.keras.\2 import"),
+    (r"^(\s*)import tensorflow\.([\w.]+) as (\w+)", r"\1import tapeviz.\2 as \3"),  # tensorflow.experimental.numpy
+    (r"^(\s*)from tensorflow\.([\w.]+) import", r"\1from tapeviz.\2 import"),
     (r"^(\s*)import keras\s*$", r"\1from tapeviz import keras"),
     (r"^(\s*)from keras import (\w+)", r"\1from tapeviz.keras import \2"),
 ]
@@ -90,6 +101,11 @@ _SUBSTITUTIONS = [
         "_guide_mnist()",
         "MNIST download -> synthetic MNIST",
     ),  # mnist = tf.keras.datasets.mnist
+    (
+        r"\bpd\.read_csv\(url\b",
+        "pd.read_csv(_guide_auto_mpg(url)",
+        "auto-mpg download -> synthetic auto-mpg rows",
+    ),  # the regression tutorial: url = '.../auto-mpg/auto-mpg.data'
     (
         r"^(\s*)import tensorflow_datasets as tfds\s*$",
         r"\1tfds = _guide_tfds",
@@ -134,6 +150,26 @@ def _guide_mnist(n_train=12000, n_test=2000, seed=0):
             images[rows, 2 + 2 * digit:4 + 2 * digit, 4:24] = 250
         return images, labels
     return make(n_train), make(n_test)
+
+def _guide_auto_mpg(url, rows=398, seed=0):
+    """The UCI auto-mpg file's format with synthetic cars (MPG falls with weight and horsepower)."""
+    import io as _io
+    if not url.endswith("auto-mpg.data"):
+        raise ValueError(f"the guide runner has no stand-in for {url}")
+    rng = _np.random.default_rng(seed)
+    lines = []
+    for i in range(rows):
+        cylinders = int(rng.choice([4, 6, 8]))
+        displacement = 40.0 * cylinders + rng.normal(0, 15)
+        horsepower = 12.0 * cylinders + rng.normal(0, 8) + 20
+        weight = 400.0 * cylinders + rng.normal(0, 150) + 500
+        acceleration = 22.0 - horsepower / 20 + rng.normal(0, 1)
+        year, origin = int(rng.integers(70, 83)), int(rng.integers(1, 4))
+        mpg = 48.0 - weight / 180 - horsepower / 25 + (year - 70) * 0.6 + rng.normal(0, 1.5)
+        hp = "?" if i % 66 == 5 else f"{horsepower:.1f}"
+        lines.append(f"{mpg:.1f}   {cylinders}   {displacement:.1f}      {hp}      {weight:.0f}.      "
+                     f"{acceleration:.1f}   {year}  {origin}\t\"car {i}\"")
+    return _io.StringIO("\n".join(lines) + "\n")
 
 class _GuideInfo:
     features = "FeaturesDict(features=Tensor(shape=(4,), dtype=float32), species=ClassLabel(num_classes=3))"
@@ -190,23 +226,56 @@ _guide_tfds = _GuideTfds()
 '''
 
 
+def write_keras_cache(home, seed=1):
+    """Keras's cache as its downloads leave it, with synthetic data: ``home/datasets/fashion-mnist/*.gz``.
+
+    The files have the original formats (gzipped IDX: a big-endian magic, the sizes, then uint8
+    bytes), so TensorFlow's and tapeviz's own ``load_data()`` read them. 12,000 and 2,000 images
+    from the synthetic MNIST generator (another seed), labels 0-9.
+    """
+    import gzip
+
+    namespace = {}
+    exec(PRELUDE, namespace)
+    (x_train, y_train), (x_test, y_test) = namespace["_guide_mnist"](seed=seed)
+    folder = os.path.join(home, "datasets", "fashion-mnist")
+    os.makedirs(folder, exist_ok=True)
+    files = {
+        "train-labels-idx1-ubyte.gz": y_train,
+        "train-images-idx3-ubyte.gz": x_train,
+        "t10k-labels-idx1-ubyte.gz": y_test,
+        "t10k-images-idx3-ubyte.gz": x_test,
+    }
+    for name, array in files.items():
+        header = (0x0800 + array.ndim).to_bytes(4, "big") + b"".join(n.to_bytes(4, "big") for n in array.shape)
+        with gzip.open(os.path.join(folder, name), "wb") as f:
+            f.write(header + array.astype("uint8").tobytes())
+    return home
+
+
 # -- running ------------------------------------------------------------------------------------
 
 
-def run_cell(code, namespace):
-    """Run one cell; print its last expression's value, as Jupyter does."""
+def run_cell(code, namespace, filename="<cell>"):
+    """Run one cell; print its last expression's value, as Jupyter does.
+
+    As IPython, the cell's source is registered in ``linecache`` under its own file name, so
+    ``inspect.getsource`` (AutoGraph, ``tf.autograph.to_code``) finds the functions it defines.
+    """
+    linecache.cache[filename] = (len(code), None, code.splitlines(keepends=True), filename)
     tree = ast.parse(code)
     last = None
     if tree.body and isinstance(tree.body[-1], ast.Expr):
         last = ast.Expression(tree.body.pop().value)
-    exec(compile(tree, "<cell>", "exec"), namespace)
+    exec(compile(tree, filename, "exec"), namespace)
     if last is not None:
-        value = eval(compile(last, "<cell>", "eval"), namespace)
+        value = eval(compile(last, filename, "eval"), namespace)
         if value is not None:
             print(repr(value))
 
 
-def run_guide(path, impl="tapeviz", quiet=False, prelude=None):
+def run_guide(path, impl="tapeviz", quiet=False, prelude=None, after_cell=None):
+    """Every code cell's result, in order; ``after_cell(results)`` is called after each one."""
     os.environ.setdefault("MPLBACKEND", "Agg")
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
     cells = extract_cells(path)
@@ -217,6 +286,7 @@ def run_guide(path, impl="tapeviz", quiet=False, prelude=None):
             exec(f.read(), namespace)
     results = []
     workdir = tempfile.mkdtemp(prefix="guide-")
+    os.environ["KERAS_HOME"] = write_keras_cache(os.path.join(workdir, ".keras"))  # before keras is imported
     here = os.getcwd()
     os.chdir(workdir)
     try:
@@ -227,7 +297,7 @@ def run_guide(path, impl="tapeviz", quiet=False, prelude=None):
             status, error = "ok", None
             try:
                 with contextlib.redirect_stdout(out):
-                    run_cell(code, namespace)
+                    run_cell(code, namespace, f"<cell {index}>")
             except Exception as exc:  # a failed cell is reported, and the guide goes on
                 status = "FAIL"
                 error = f"{type(exc).__name__}: {exc}"
@@ -244,9 +314,19 @@ def run_guide(path, impl="tapeviz", quiet=False, prelude=None):
                     "code": code,
                 }
             )
+            if after_cell is not None:
+                after_cell(results)
     finally:
         os.chdir(here)
     return results
+
+
+def write_json(path, results):
+    """The results as JSON, written atomically (a temporary file, then os.replace)."""
+    temporary = f"{path}.{os.getpid()}.tmp"
+    with open(temporary, "w") as f:
+        json.dump(results, f, indent=1)
+    os.replace(temporary, path)
 
 
 def report(path, results, stream=sys.stdout):
@@ -297,10 +377,11 @@ def main(argv=None):
     if not args.guide:
         parser.error("give a guide (.ipynb or keras-io .py) or --compare A B")
     path = os.path.abspath(args.guide)
-    results = run_guide(path, args.impl, args.quiet, args.prelude)
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump(results, f, indent=1)
+    save = None
+    if args.json:  # after every cell, so a run stopped by a time limit keeps the cells it finished
+        out = os.path.abspath(args.json)
+        save = functools.partial(write_json, out)
+    results = run_guide(path, args.impl, args.quiet, args.prelude, after_cell=save)
     report(path, results)
     return 0 if all(r["status"] == "ok" for r in results) else 1
 

@@ -163,7 +163,9 @@ class Function:
         self._traces.add(key, concrete)
         return concrete, result
 
-    def _bind(self, args, kwargs):
+    def _bind(self, args, kwargs, specs_allowed=False):
+        """The arguments cast to the input_signature; with ``specs_allowed`` (get_concrete_function) a
+        TensorSpec that fits its signature's spec stands for it, as TF, which traces the signature's."""
         from tapeviz.core import nest
 
         specs = self.input_signature
@@ -173,13 +175,20 @@ class Function:
                 f"positionally (got {len(args)} positional and {len(kwargs)} keyword arguments)."
             )
 
+        def cast_leaf(spec, value):
+            if specs_allowed and isinstance(value, TensorSpec):
+                if not spec.is_compatible_with(value):
+                    raise TypeError(f"Can not cast {value!r} to {spec!r}")
+                return spec
+            return spec.cast(value)
+
         def cast(spec, value):
             if hasattr(spec, "cast"):
-                return spec.cast(value)
+                return cast_leaf(spec, value)
             flat_specs, flat_values = nest.flatten(spec), nest.flatten(value)
             if len(flat_specs) != len(flat_values):
                 raise TypeError(f"the argument's structure does not match the signature's {spec!r}")
-            return nest.pack_sequence_as(spec, [s.cast(v) for s, v in zip(flat_specs, flat_values)])
+            return nest.pack_sequence_as(spec, [cast_leaf(s, v) for s, v in zip(flat_specs, flat_values)])
 
         try:
             return tuple(cast(spec, arg) for spec, arg in zip(specs, args))
@@ -216,7 +225,7 @@ class Function:
             if not args and not kwargs:
                 args = self.input_signature
             else:
-                args, kwargs = self._bind(args, kwargs), {}
+                args, kwargs = self._bind(args, kwargs, specs_allowed=True), {}
         call = _Call(self, args, kwargs)
         if self.input_signature is not None:
             call.key = _signature_key(call, self.input_signature)

@@ -11,6 +11,7 @@ was written in that order.
 import warnings
 
 from tapeviz.core import nest
+from tapeviz.keras import ops
 from tapeviz.keras.layers.base import KerasTensor
 
 
@@ -64,3 +65,17 @@ def values_in_input_order(model_inputs, inputs):
 
 def _describe(value):
     return "None" if value is None else f"Tensor(shape={tuple(getattr(value, 'shape', ()))})"
+
+
+def adjust_rank(value, shape):
+    """``value`` fitted to an Input of ``shape`` (batch first) as Keras 3 fits it: one axis short and the
+    Input's last size is 1 -> a trailing axis added; one axis more and its last size is 1 -> squeezed.
+    Anything else goes through unchanged (the layer that receives it says what is wrong)."""
+    if value is None or not hasattr(value, "shape") or not shape:
+        return value
+    rank, expected = len(value.shape), len(shape)
+    if rank == expected - 1 and shape[-1] == 1:
+        return ops.expand_dims(value, -1)
+    if rank == expected + 1 and value.shape[-1] == 1:
+        return ops.squeeze(value, -1)
+    return value

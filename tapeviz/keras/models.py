@@ -9,8 +9,8 @@ import numpy as np
 from tapeviz.core import nest, state
 from tapeviz.keras import model_summary
 from tapeviz.keras.cloning import clone_model  # noqa: F401  (``tf.keras.models.clone_model``: the docs find it here)
-from tapeviz.keras.functional_inputs import check_names, values_in_input_order
-from tapeviz.keras.layers.base import KerasTensor, Layer, batchless, probe_output_shape
+from tapeviz.keras.functional_inputs import adjust_rank, check_names, values_in_input_order
+from tapeviz.keras.layers.base import KerasTensor, Layer, batchless, probe_output_shape, unique_name
 from tapeviz.keras.layers.core import InputLayer
 from tapeviz.keras.saving import model_file
 from tapeviz.keras.saving import weights as saved_weights
@@ -55,6 +55,8 @@ class Model(Trainer, Layer):
             _refuse_non_functional_arguments(args, kwargs)
         inputs = kwargs.pop("inputs", args[0] if len(args) > 0 else None)
         outputs = kwargs.pop("outputs", args[1] if len(args) > 1 else None)
+        if functional and type(self) is Model and not kwargs.get("name"):  # Keras 3 builds a `Functional` here
+            kwargs["name"] = unique_name("functional")
         Layer.__init__(self, **kwargs)
         self._init_trainer()
         self._functional = None
@@ -91,7 +93,7 @@ class Model(Trainer, Layer):
         model_inputs, model_outputs, order = self._functional
         values = {}
         for symbolic, value in zip(nest.flatten(model_inputs), values_in_input_order(model_inputs, inputs)):
-            values[id(symbolic)] = value
+            values[id(symbolic)] = adjust_rank(value, symbolic.shape)
         for node in order:
             if node.layer is None:
                 if id(node) not in values:
@@ -435,7 +437,7 @@ class Sequential(Model):
         return [start], [x]
 
     def call(self, inputs, training=None):
-        x = inputs
+        x = inputs if self._input_shape is None else adjust_rank(inputs, self._input_shape)  # as Keras 3's Functional
         for layer in self._layers:
             x = layer(x, training=training)
         return x

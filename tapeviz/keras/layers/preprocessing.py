@@ -53,12 +53,32 @@ class Normalization(Layer):
         self._broadcast_shape = self._stat_shape(input_shape)
         shape = tuple(input_shape[a] for a in sorted(a % len(input_shape) for a in self.axis))
         if self.input_mean is not None:
-            self.mean = ops.reshape(ops.cast(self.input_mean, self._dtype), self._broadcast_shape)
-            self.variance = ops.reshape(ops.cast(self.input_variance, self._dtype), self._broadcast_shape)
+            self._given = (
+                ops.reshape(ops.cast(self.input_mean, self._dtype), self._broadcast_shape),
+                ops.reshape(ops.cast(self.input_variance, self._dtype), self._broadcast_shape),
+            )
             return
         self.adapt_mean = self.add_weight(name="mean", shape=shape, initializer="zeros", trainable=False)
         self.adapt_variance = self.add_weight(name="variance", shape=shape, initializer="ones", trainable=False)
         self.count = self.add_weight(name="count", shape=(), initializer="zeros", trainable=False, dtype="int64")
+
+    @property
+    def mean(self):
+        """The mean as a tensor of the broadcast shape (``[[...]]`` for ``axis=-1``), as Keras 3; None before build."""
+        return self._statistic(0)
+
+    @property
+    def variance(self):
+        """The variance, as ``mean``."""
+        return self._statistic(1)
+
+    def _statistic(self, which):
+        if not self.built:
+            return None
+        if self.input_mean is not None:
+            return self._given[which]
+        weight = self.adapt_mean if which == 0 else self.adapt_variance  # read now: adapt and loading change it
+        return ops.cast(ops.reshape(weight, self._broadcast_shape), self._dtype)
 
     def adapt(self, data):
         """Learn ``mean`` and ``variance`` from ``data`` (an array, tensor, or tf.data Dataset of batches)."""
@@ -77,7 +97,7 @@ class Normalization(Layer):
     def call(self, inputs):
         x = ops.cast(inputs, self._dtype)
         if self.input_mean is not None:
-            mean, variance = self.mean, self.variance
+            mean, variance = self._given
         else:
             mean = ops.reshape(self.adapt_mean, self._broadcast_shape)
             variance = ops.reshape(self.adapt_variance, self._broadcast_shape)
