@@ -42,13 +42,19 @@ import os
 import re
 import secrets
 import zipfile
-import zlib
 
 import numpy as np
 
 from tapeviz import saved_functions
 from tapeviz.core.eager import Function
-from tapeviz.core.files import FileFormatError, atomic_write, read_array_member, remove_stale_temporaries, write_bytes
+from tapeviz.core.files import (
+    ARCHIVE_ERRORS,
+    FileFormatError,
+    atomic_write,
+    read_array_member,
+    remove_stale_temporaries,
+    write_bytes,
+)
 from tapeviz.core.tensor import Variable
 from tapeviz.keras.models import Model
 from tapeviz.keras.saving import registry
@@ -383,17 +389,7 @@ def _read_values(path, variables):
         raise FileFormatError(f"The SavedModel's data file {path} is missing.") from None
     except FileFormatError:
         raise
-    except (
-        OSError,
-        ValueError,
-        KeyError,
-        EOFError,
-        zipfile.BadZipFile,
-        TypeError,
-        RuntimeError,
-        NotImplementedError,
-        zlib.error,
-    ) as exc:
+    except ARCHIVE_ERRORS as exc:
         raise FileFormatError(f"{path} cannot be read as the SavedModel's variables: {exc}") from None
 
 

@@ -24,12 +24,12 @@ import json
 import os
 import re
 import zipfile
-import zlib
 
 import numpy as np
 
 from tapeviz.core.errors import NotFoundError
 from tapeviz.core.files import (
+    ARCHIVE_ERRORS,
     FileFormatError,
     atomic_write,
     read_array_member,
@@ -193,17 +193,7 @@ class StoredValues:
             raise FileFormatError(f"The checkpoint's data file {path} is missing (its index is there).") from None
         except FileFormatError:
             raise
-        except (
-            OSError,
-            KeyError,
-            EOFError,
-            zipfile.BadZipFile,
-            ValueError,
-            TypeError,
-            RuntimeError,  # an "encrypted" member
-            NotImplementedError,  # an unknown compression method
-            zlib.error,
-        ) as exc:
+        except ARCHIVE_ERRORS as exc:
             raise FileFormatError(f"{path} cannot be read as checkpoint values: {exc}") from None
 
     def __contains__(self, key):
@@ -231,17 +221,7 @@ class StoredValues:
             return read_array_member(self._archive, member, dtype, shape, where)
         except FileFormatError:
             raise
-        except (
-            OSError,
-            ValueError,
-            KeyError,
-            EOFError,
-            zipfile.BadZipFile,
-            TypeError,
-            RuntimeError,  # an "encrypted" member
-            NotImplementedError,  # an unknown compression method
-            zlib.error,
-        ) as exc:
+        except ARCHIVE_ERRORS as exc:
             raise FileFormatError(f"{where} cannot be read as a checkpoint value: {exc}") from None
 
 

@@ -19,6 +19,8 @@ import contextlib
 import os
 import re
 import tempfile
+import zipfile
+import zlib
 
 import numpy as np
 
@@ -42,6 +44,22 @@ class FileFormatError(ValueError):
 
     A ``ValueError``, as Keras raises for files it will not read, so ``except ValueError`` keeps working.
     """
+
+
+# What reading a damaged or hostile zip archive (.npz, a checkpoint's values) raises: each loader turns these
+# into a FileFormatError that names the file. RuntimeError: an "encrypted" member; NotImplementedError: an
+# unknown compression method.
+ARCHIVE_ERRORS = (
+    OSError,
+    ValueError,
+    KeyError,
+    EOFError,
+    TypeError,
+    RuntimeError,
+    NotImplementedError,
+    zipfile.BadZipFile,
+    zlib.error,
+)
 
 
 def refuse_existing(path):

@@ -155,9 +155,6 @@ class AUC(Metric):
                 area = np.sum(area * self.label_weights) / np.sum(self.label_weights)
         return Tensor(B.asarray(np.asarray(area, np.float32)))
 
-    def reset_state(self):
-        super().reset_state()
-
     def get_config(self):
         return {
             "name": self.name,

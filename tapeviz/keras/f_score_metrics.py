@@ -102,9 +102,6 @@ class FBetaScore(Metric):
             score = np.mean(score)
         return Tensor(B.asarray(np.asarray(score, np.float32)))
 
-    def reset_state(self):
-        super().reset_state()
-
     def get_config(self):
         return {
             "name": self.name,

@@ -16,7 +16,7 @@ import numpy as np
 
 from tapeviz.core import events
 from tapeviz.viz import format as fmt
-from tapeviz.viz.findings import FLOAT, Finding, where_of
+from tapeviz.viz.findings import FLOAT, finding_about
 
 # What replaced a variable by a tensor, by the op that did it: (the assignment, the fix).
 REPLACEMENTS = {
@@ -142,18 +142,8 @@ def _watch_fix(graph, tid):
 
 
 def _about(graph, cause, message, fix, op=None, tensor=None, detail=None):
-    """A Finding about ``op`` (its type, line) and ``tensor`` (the picture's label)."""
-    return Finding(
-        cause,
-        message,
-        fix,
-        op=op["name"] if op else None,
-        name=graph.name(tensor) if tensor else None,
-        where=where_of(op),
-        node=op["id"] if op else None,
-        tensor=tensor,
-        detail=detail,
-    )
+    """A Finding about ``op`` and ``tensor`` (only the tensor named: a broken path names its own)."""
+    return finding_about(graph, cause, message, fix, op=op, tensor=tensor, detail=detail, output_by_default=False)
 
 
 def _role(graph, tid, role):

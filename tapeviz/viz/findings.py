@@ -95,9 +95,10 @@ def where_of(op):
     return op.get("where", "") if op else ""
 
 
-def _finding(graph, cause, message, fix, op=None, tensor=None, detail=None):
-    """A Finding about ``op`` (a trace op dict) and ``tensor`` (a trace id; its first output by default)."""
-    if tensor is None and op is not None and op["outputs"]:
+def finding_about(graph, cause, message, fix, op=None, tensor=None, detail=None, output_by_default=True):
+    """A Finding about ``op`` (a trace op dict: its type and line) and ``tensor`` (a trace id: the picture's
+    label; ``output_by_default``: the op's first output when no tensor is given)."""
+    if tensor is None and output_by_default and op is not None and op["outputs"]:
         tensor = op["outputs"][0]
     return Finding(
         cause,
@@ -189,7 +190,7 @@ def nonfinite_forward(graph, ancestors, ops, masked_matters=True):
             user = graph.first_consumer(tid, ids)
             what = "variable" if tensors[tid]["kind"] == "variable" else "input"
             found.append(
-                _finding(
+                finding_about(
                     graph,
                     "nonfinite_input",
                     f"The {what} {graph.name(tid)} already holds {_kind_of_bad(graph, tid)} before any op ran "
@@ -210,7 +211,7 @@ def nonfinite_forward(graph, ancestors, ops, masked_matters=True):
         if select is not None:
             if masked_matters:
                 found.append(
-                    _finding(
+                    finding_about(
                         graph,
                         "where_untaken_branch",
                         f"{graph.op(op)} makes {_kind_of_bad(graph, bad)} in the branch tf.where did not select: "
@@ -227,7 +228,7 @@ def nonfinite_forward(graph, ancestors, ops, masked_matters=True):
             op["name"], ("it made NaN/Inf from finite inputs", "check this op's inputs for values outside its domain")
         )
         found.append(
-            _finding(
+            finding_about(
                 graph,
                 "nonfinite_forward",
                 f"{graph.op(op)} made the first {_kind_of_bad(graph, bad)} of the forward pass: {why}",
@@ -293,7 +294,7 @@ def nonfinite_backward(graph, steps):
                 "check the grad_fn of @tf.custom_gradient " + (f"{op.get('function')}" if op.get("function") else ""),
             )
         return [
-            _finding(
+            finding_about(
                 graph,
                 "nonfinite_backward",
                 f"The forward pass is finite, but the gradient of {graph.op(op)} is "
@@ -370,7 +371,7 @@ def magnitude(graph, steps):
             elif "vanishing" not in crossed and here > 0 and op["name"] in ACTIVATIONS and _all_zero(step.grads):
                 crossed["vanishing"] = (index, None)  # underflow: the norm went to 0 at once
                 found.append(
-                    _finding(
+                    finding_about(
                         graph,
                         "vanishing",
                         f"The gradient underflows to 0 at {graph.op(op)}: its inputs saturate it, so its "
@@ -401,7 +402,7 @@ def _dead_relu(graph, op):
     if value is None or not np.all(value <= 0):
         return []
     return [
-        _finding(
+        finding_about(
             graph,
             "dead_relu",
             f"Every input of {graph.op(op)} is <= 0 for the whole batch ({graph.name(op['inputs'][0])}), so it "
@@ -462,7 +463,7 @@ def _trend(graph, steps, norms, senders, index, start, kind):
         )
         where = f"at this one it first grows past {FACTOR:.0e} times its smallest size"
     verb = "shrinks" if kind == "vanishing" else "grows"
-    return _finding(
+    return finding_about(
         graph,
         kind,
         f"The gradient {verb} by {overall:.1e} along the path ({len(chain)} backward steps): each of the "
@@ -488,7 +489,7 @@ def custom_gradient_checks(graph, steps, eps=1e-3, rtol=0.05):
         if bad is not None:
             analytic, numeric = bad
             found.append(
-                _finding(
+                finding_about(
                     graph,
                     "custom_gradient_mismatch",
                     f"The grad_fn of {op.get('function') or 'this custom gradient'} gives {analytic:.4g} along a "
