@@ -143,6 +143,7 @@ FLOORS = {
             "tapeviz.space_batch_ops",
             "tapeviz.partition_ops",
             "tapeviz.bitwise",
+            "tapeviz.volume_ops",
         ],
         2,
     ),

@@ -60,6 +60,15 @@ CASES = {
     "group_normalization_axis1": ("L.GroupNormalization(groups=3, axis=1, epsilon=0.1)", [(2, 6, 2)]),
     "einsum_dense": ("L.EinsumDense('ab,bc->ac', output_shape=5, bias_axes='c')", [(2, 3)]),
     "einsum_dense_3d": ("L.EinsumDense('abc,cde->abde', output_shape=(None, 4, 2), bias_axes='de')", [(2, 3, 6)]),
+    "conv3d": ("L.Conv3D(3, (2, 3, 2), activation='relu')", [(1, 4, 5, 4, 2)]),
+    "conv3d_same_strided": ("L.Conv3D(2, 3, strides=(2, 1, 2), padding='same')", [(1, 5, 4, 5, 1)]),
+    "max_pooling3d": ("L.MaxPooling3D((2, 2, 2))", [(1, 4, 4, 5, 2)]),
+    "average_pooling3d_same": ("L.AveragePooling3D(3, strides=2, padding='same')", [(1, 5, 4, 5, 2)]),
+    "global_average_pooling3d": ("L.GlobalAveragePooling3D()", [(2, 3, 2, 2, 3)]),
+    "global_max_pooling3d": ("L.GlobalMaxPooling3D(keepdims=True)", [(2, 3, 2, 2, 3)]),
+    "upsampling3d": ("L.UpSampling3D((1, 2, 2))", [(1, 2, 2, 2, 1)]),
+    "zeropadding3d": ("L.ZeroPadding3D(((1, 0), (0, 1), (1, 1)))", [(1, 2, 2, 2, 1)]),
+    "cropping3d": ("L.Cropping3D(((1, 0), (0, 1), (1, 1)))", [(1, 3, 3, 4, 1)]),
     "einsum_dense_ellipsis": ("L.EinsumDense('...b,bc->...c', output_shape=4, activation='tanh')", [(2, 5, 3)]),
 }
 

@@ -83,6 +83,21 @@ from tapeviz.keras.layers.simple import (  # noqa: F401
     UnitNormalization,
     dot,
 )
+from tapeviz.keras.layers.volumes import (  # noqa: F401
+    AveragePooling3D,
+    AvgPool3D,
+    Conv3D,
+    Convolution3D,
+    Cropping3D,
+    GlobalAveragePooling3D,
+    GlobalAvgPool3D,
+    GlobalMaxPool3D,
+    GlobalMaxPooling3D,
+    MaxPool3D,
+    MaxPooling3D,
+    UpSampling3D,
+    ZeroPadding3D,
+)
 from tapeviz.keras.layers.wrappers import Bidirectional, Lambda, Masking, TimeDistributed  # noqa: F401
 
 __all__ = [
@@ -100,6 +115,19 @@ __all__ = [
     "LayerNormalization",
     "GroupNormalization",
     "EinsumDense",
+    "Conv3D",
+    "Convolution3D",
+    "MaxPooling3D",
+    "MaxPool3D",
+    "AveragePooling3D",
+    "AvgPool3D",
+    "GlobalAveragePooling3D",
+    "GlobalAvgPool3D",
+    "GlobalMaxPooling3D",
+    "GlobalMaxPool3D",
+    "UpSampling3D",
+    "ZeroPadding3D",
+    "Cropping3D",
     "Conv1D",
     "Conv2D",
     "Conv2DTranspose",

@@ -69,7 +69,7 @@ class MaxPooling1D(_Pooling1D):
     pool = staticmethod(_conv.max_pool2d)
 
 
-class _GlobalPooling(Layer):
+class GlobalPooling(Layer):
     reduce = None
     spatial_axes = ()
 
@@ -86,28 +86,28 @@ class _GlobalPooling(Layer):
         return {**super().get_config(), "keepdims": self.keepdims}
 
 
-class GlobalAveragePooling2D(_GlobalPooling):
+class GlobalAveragePooling2D(GlobalPooling):
     """The mean over height and width: (batch, h, w, c) -> (batch, c)."""
 
     reduce = staticmethod(reduce_mean)
     spatial_axes = (1, 2)
 
 
-class GlobalMaxPooling2D(_GlobalPooling):
+class GlobalMaxPooling2D(GlobalPooling):
     """The max over height and width: (batch, h, w, c) -> (batch, c)."""
 
     reduce = staticmethod(reduce_max)
     spatial_axes = (1, 2)
 
 
-class GlobalAveragePooling1D(_GlobalPooling):
+class GlobalAveragePooling1D(GlobalPooling):
     """The mean over the steps: (batch, steps, c) -> (batch, c)."""
 
     reduce = staticmethod(reduce_mean)
     spatial_axes = (1,)
 
 
-class GlobalMaxPooling1D(_GlobalPooling):
+class GlobalMaxPooling1D(GlobalPooling):
     """The max over the steps: (batch, steps, c) -> (batch, c)."""
 
     reduce = staticmethod(reduce_max)

@@ -6,7 +6,7 @@ from tapeviz.keras.layers.base import Layer
 __all__ = ["UpSampling1D", "UpSampling2D", "ZeroPadding1D", "ZeroPadding2D", "Cropping1D", "Cropping2D"]
 
 
-def _pairs(value, n, what):
+def edge_pairs(value, n, what):
     """``value`` (an int, n ints, or n (before, after) pairs) as n (before, after) pairs."""
     if isinstance(value, int):
         return [(value, value)] * n
@@ -73,7 +73,7 @@ class ZeroPadding2D(Layer):
     def __init__(self, padding=(1, 1), data_format=None, **kwargs):
         super().__init__(**kwargs)
         _channels_last(data_format, "ZeroPadding2D")
-        self.padding = tuple(_pairs(padding, 2, "padding"))
+        self.padding = tuple(edge_pairs(padding, 2, "padding"))
 
     def call(self, inputs):
         return ops.pad(inputs, [(0, 0), *self.padding, (0, 0)])
@@ -103,7 +103,7 @@ class Cropping2D(Layer):
     def __init__(self, cropping=((0, 0), (0, 0)), data_format=None, **kwargs):
         super().__init__(**kwargs)
         _channels_last(data_format, "Cropping2D")
-        self.cropping = tuple(_pairs(cropping, 2, "cropping"))
+        self.cropping = tuple(edge_pairs(cropping, 2, "cropping"))
 
     def call(self, inputs):
         (top, bottom), (left, right) = self.cropping

@@ -1,0 +1,147 @@
+"""``tf.nn.conv3d``, ``max_pool3d`` and ``avg_pool3d``, composed from the 2-D ops (NDHWC only).
+
+A 3-D window is a stack of 2-D windows along the depth axis: for each depth
+offset ``k`` of the window, the slices ``x[:, k :: stride]`` of the (padded)
+input go through the 2-D op with that offset's filter (or pool), and the
+results are summed (or maxed, or averaged) over ``k``. So every 3-D op is a
+few recorded 2-D ops and slices: the tape, the gradients and the pictures
+come from rules written once, for the 2-D ops.
+"""
+
+import math
+
+from tapeviz.core.ops import as_tensor
+from tapeviz.core.primitives.array import pad, reshape, stack
+from tapeviz.core.primitives.conv import avg_pool2d, conv2d, max_pool2d
+from tapeviz.core.primitives.math import add_n, reduce_max
+
+__all__ = ["conv3d", "max_pool3d", "avg_pool3d"]
+
+
+def _triple(value, name):
+    """(depth, height, width) from an int, three ints, or TF's five (1, d, h, w, 1)."""
+    values = [value] * 3 if isinstance(value, int) else list(value)
+    if len(values) == 5:
+        values = values[1:4]
+    if len(values) != 3:
+        raise ValueError(f"`{name}` must be an int, 3 ints or 5 ints (1, depth, height, width, 1); got {value!r}.")
+    return tuple(int(v) for v in values)
+
+
+def _check(x, data_format, what):
+    if data_format not in (None, "NDHWC"):
+        raise ValueError(f"tapeviz's tf.nn.{what} supports data_format='NDHWC' only; got {data_format!r}.")
+    if x.ndim != 5:
+        raise ValueError(f"tf.nn.{what} needs a 5-D input (batch, depth, height, width, channels); got rank {x.ndim}.")
+
+
+def _depth_plan(depth, size, stride, dilation, padding):
+    """(outputs along depth, padding before, padding after) as TF computes them for VALID or SAME."""
+    span = (size - 1) * dilation + 1
+    if padding == "VALID":
+        return max((depth - span) // stride + 1, 0), 0, 0
+    out = math.ceil(depth / stride)
+    total = max((out - 1) * stride + span - depth, 0)
+    return out, total // 2, total - total // 2
+
+
+def _slices(x, out, stride, dilation, size):
+    """For each depth offset of the window: the (batch * out, h, w, c) stack of the input slices it sees."""
+    batch, _, height, width, channels = x.shape
+    for k in range(size):
+        start = k * dilation
+        piece = x[:, start : start + (out - 1) * stride + 1 : stride]
+        yield reshape(piece, (batch * out, height, width, channels))
+
+
+def _unstack_depth(y, batch, out):
+    return reshape(y, (batch, out) + tuple(y.shape[1:]))
+
+
+def conv3d(input, filters, strides, padding, data_format="NDHWC", dilations=None, name=None):
+    """3-D convolution of ``input`` (batch, depth, height, width, in) with ``filters`` (kd, kh, kw, in, out).
+
+    ``strides`` and ``dilations``: TF's five (1, d, h, w, 1) or three; ``padding`` "VALID" or "SAME".
+    Raises ValueError for another layout than NDHWC, a non-5-D input, or a filter whose input channels differ.
+    """
+    x, w = as_tensor(input), as_tensor(filters)
+    _check(x, data_format, "conv3d")
+    sd, sh, sw = _triple(strides, "strides")
+    dd, dh, dw = _triple(dilations if dilations is not None else 1, "dilations")
+    padding = str(padding).upper()
+    size = w.shape[0]
+    if w.ndim != 5 or w.shape[3] != x.shape[4]:
+        raise ValueError(
+            f"conv3d's filters must be (depth, height, width, {x.shape[4]} in channels, out channels); "
+            f"got shape {tuple(w.shape)}."
+        )
+    out, before, after = _depth_plan(x.shape[1], size, sd, dd, padding)
+    if before or after:
+        x = pad(x, [[0, 0], [before, after], [0, 0], [0, 0], [0, 0]])
+    batch = x.shape[0]
+    terms = [
+        conv2d(piece, w[k], strides=(sh, sw), padding=padding, dilations=(dh, dw))
+        for k, piece in enumerate(_slices(x, out, sd, dd, size))
+    ]
+    return _unstack_depth(add_n(terms) if len(terms) > 1 else terms[0], batch, out)
+
+
+def _pool3d(x, ksize, strides, padding, data_format, what, pool2d, combine):
+    x = as_tensor(x)
+    _check(x, data_format, what)
+    kd, kh, kw = _triple(ksize, "ksize")
+    sd, sh, sw = _triple(strides, "strides")
+    padding = str(padding).upper()
+    out, before, after = _depth_plan(x.shape[1], kd, sd, 1, padding)
+    batch = x.shape[0]
+    pooled = []
+    for k in range(kd):  # each depth offset: the valid rows of the window, from the unpadded input
+        rows = [d * sd + k - before for d in range(out)]
+        valid = [0 <= r < x.shape[1] for r in rows]
+        pooled.append((pool2d(x, rows, valid, (kh, kw), (sh, sw), padding), valid))
+    return combine(pooled, batch, out)
+
+
+def _rows_2d(x, rows, valid, pool, ksize, strides, padding):
+    """The 2-D pool of the input rows ``rows`` (a stand-in row where a row is padding), (batch, out, h', w', c)."""
+    batch, _, height, width, channels = x.shape
+    safe = [r if ok else 0 for r, ok in zip(rows, valid)]
+    picked = stack([x[:, r] for r in safe], axis=1)  # (batch, out, h, w, c)
+    y = pool(reshape(picked, (batch * len(rows), height, width, channels)), ksize, strides, padding)
+    return reshape(y, (batch, len(rows)) + tuple(y.shape[1:]))
+
+
+def max_pool3d(input, ksize, strides, padding, data_format="NDHWC", name=None):
+    """Max over (kd, kh, kw) windows of a (batch, depth, height, width, channels) input; padding is never
+    the maximum (as TF). ``ksize``, ``strides``: TF's five or three; ``padding`` "VALID" or "SAME"."""
+
+    def pool2d(x, rows, valid, ksize_, strides_, padding_):
+        return _rows_2d(x, rows, valid, max_pool2d, ksize_, strides_, padding_)
+
+    def combine(pooled, batch, out):
+        # a depth row that is padding is left out of the max: its stand-in row repeats a real one's values
+        columns = []
+        for d in range(out):
+            seen = [y[:, d] for y, valid in pooled if valid[d]]
+            columns.append(reduce_max(stack(seen, axis=0), axis=0) if len(seen) > 1 else seen[0])
+        return stack(columns, axis=1)
+
+    return _pool3d(input, ksize, strides, padding, data_format, "max_pool3d", pool2d, combine)
+
+
+def avg_pool3d(input, ksize, strides, padding, data_format="NDHWC", name=None):
+    """Mean over (kd, kh, kw) windows of a (batch, depth, height, width, channels) input; with "SAME", the
+    mean of the window's elements inside the input (padding does not count, as TF)."""
+
+    def pool2d(x, rows, valid, ksize_, strides_, padding_):
+        return _rows_2d(x, rows, valid, avg_pool2d, ksize_, strides_, padding_)
+
+    def combine(pooled, batch, out):
+        columns = []
+        for d in range(out):
+            seen = [y[:, d] for y, valid in pooled if valid[d]]
+            total = add_n(seen) if len(seen) > 1 else seen[0]
+            columns.append(total / float(len(seen)))  # each 2-D mean covers the same in-input (h, w) cells
+        return stack(columns, axis=1)
+
+    return _pool3d(input, ksize, strides, padding, data_format, "avg_pool3d", pool2d, combine)
