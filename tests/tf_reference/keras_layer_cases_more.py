@@ -69,6 +69,10 @@ CASES = {
     "upsampling3d": ("L.UpSampling3D((1, 2, 2))", [(1, 2, 2, 2, 1)]),
     "zeropadding3d": ("L.ZeroPadding3D(((1, 0), (0, 1), (1, 1)))", [(1, 2, 2, 2, 1)]),
     "cropping3d": ("L.Cropping3D(((1, 0), (0, 1), (1, 1)))", [(1, 3, 3, 4, 1)]),
+    "conv_lstm2d_same_sequences": ("L.ConvLSTM2D(3, (2, 2), padding='same', return_sequences=True)", [(1, 3, 4, 4, 2)]),
+    "conv_lstm2d_strided_state": ("L.ConvLSTM2D(2, 3, strides=2, return_state=True)", [(2, 3, 5, 5, 1)]),
+    "conv_lstm1d": ("L.ConvLSTM1D(2, 3, activation='relu')", [(2, 4, 6, 2)]),
+    "conv_lstm3d": ("L.ConvLSTM3D(2, 2, go_backwards=True)", [(1, 2, 3, 3, 3, 1)]),
     "einsum_dense_ellipsis": ("L.EinsumDense('...b,bc->...c', output_shape=4, activation='tanh')", [(2, 5, 3)]),
 }
 

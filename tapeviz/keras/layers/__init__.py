@@ -13,6 +13,7 @@ from tapeviz.keras.layers.conv import (  # noqa: F401
     MaxPool2D,
     MaxPooling2D,
 )
+from tapeviz.keras.layers.conv_lstm import ConvLSTM1D, ConvLSTM2D, ConvLSTM3D  # noqa: F401
 from tapeviz.keras.layers.core import (  # noqa: F401
     Activation,
     Dense,
@@ -115,6 +116,9 @@ __all__ = [
     "LayerNormalization",
     "GroupNormalization",
     "EinsumDense",
+    "ConvLSTM1D",
+    "ConvLSTM2D",
+    "ConvLSTM3D",
     "Conv3D",
     "Convolution3D",
     "MaxPooling3D",

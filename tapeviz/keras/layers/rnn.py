@@ -351,7 +351,7 @@ class RNN(Layer):
         }
 
 
-def _split_kwargs(kwargs):
+def split_rnn_kwargs(kwargs):
     """The RNN layer's own keyword arguments, apart from the cell's."""
     own = {
         k: kwargs.pop(k)
@@ -376,7 +376,7 @@ class SimpleRNN(RNN):
     """A fully connected RNN: ``h = tanh(x @ kernel + bias + h_prev @ recurrent_kernel)`` (SimpleRNNCell)."""
 
     def __init__(self, units, **kwargs):
-        own = _split_kwargs(kwargs)
+        own = split_rnn_kwargs(kwargs)
         super().__init__(SimpleRNNCell(units, **kwargs), **own)
 
 
@@ -384,7 +384,7 @@ class LSTM(RNN):
     """Long short-term memory (LSTMCell): Keras 3's defaults (tanh, sigmoid gates, unit_forget_bias)."""
 
     def __init__(self, units, **kwargs):
-        own = _split_kwargs(kwargs)
+        own = split_rnn_kwargs(kwargs)
         super().__init__(LSTMCell(units, **kwargs), **own)
 
 
@@ -392,7 +392,7 @@ class GRU(RNN):
     """Gated recurrent unit (GRUCell): Keras 3's defaults (reset_after=True)."""
 
     def __init__(self, units, **kwargs):
-        own = _split_kwargs(kwargs)
+        own = split_rnn_kwargs(kwargs)
         super().__init__(GRUCell(units, **kwargs), **own)
 
 

@@ -1,0 +1,157 @@
+"""ConvLSTM1D/2D/3D: an LSTM whose gates are convolutions, over (batch, steps, *spatial, channels) inputs.
+
+Keras 3's cell, gates i, f, c, o along the kernels' last axis::
+
+    z = conv(x, kernel) + bias + conv_same(h_prev, recurrent_kernel)
+    i, f, o = sigmoid(z_i), sigmoid(z_f), sigmoid(z_o);   c = f * c_prev + i * tanh(z_c);   h = o * tanh(c)
+
+The input convolution takes the layer's strides, padding and dilation; the recurrent one keeps the state's
+size (stride 1, 'same'). The 1-D form is the 2-D one on a height of 1; the 3-D one runs ``tf.nn.conv3d``.
+"""
+
+import math
+
+import numpy as np
+
+from tapeviz import volume_ops
+from tapeviz.core.primitives.array import expand_dims, split, squeeze, zeros
+from tapeviz.core.primitives.conv import conv2d
+from tapeviz.keras import activations, initializers
+from tapeviz.keras.layers.base import Layer
+from tapeviz.keras.layers.conv import checked_padding, require_channels_last
+from tapeviz.keras.layers.rnn import RNN, split_rnn_kwargs
+
+
+def _conv(x, kernel, strides, padding, dilation):
+    """The N-d convolution (N = 1, 2, 3) of channels-last ``x`` with ``kernel``."""
+    rank = len(strides)
+    if rank == 1:
+        y = conv2d(expand_dims(x, 1), expand_dims(kernel, 0), (1,) + strides, padding, dilations=(1,) + dilation)
+        return squeeze(y, axis=1)
+    if rank == 2:
+        return conv2d(x, kernel, strides, padding, dilations=dilation)
+    return volume_ops.conv3d(x, kernel, strides, padding, dilations=dilation)
+
+
+class ConvLSTMCell(Layer):
+    """One step of a ConvLSTM (``rank`` 1, 2 or 3 spatial axes); its state is (h, c), each (batch, *spatial,
+    filters)."""
+
+    def __init__(
+        self,
+        rank,
+        filters,
+        kernel_size,
+        strides=1,
+        padding="valid",
+        data_format=None,
+        dilation_rate=1,
+        activation="tanh",
+        recurrent_activation="sigmoid",
+        use_bias=True,
+        kernel_initializer="glorot_uniform",
+        recurrent_initializer="orthogonal",
+        bias_initializer="zeros",
+        unit_forget_bias=True,
+        dropout=0.0,
+        recurrent_dropout=0.0,
+        seed=None,
+        **kwargs,
+    ):
+        super().__init__(**kwargs)
+        require_channels_last(data_format, f"ConvLSTM{rank}D")
+        if dropout or recurrent_dropout:
+            raise ValueError("tapeviz's ConvLSTM layers have no dropout yet: pass dropout=0, recurrent_dropout=0.")
+
+        def n(value):
+            return (value,) * rank if isinstance(value, int) else tuple(int(v) for v in value)
+
+        self.rank, self.filters = rank, int(filters)
+        self.kernel_size, self.strides, self.dilation_rate = n(kernel_size), n(strides), n(dilation_rate)
+        self.padding = checked_padding(padding)
+        self.activation = activations.get(activation)
+        self.recurrent_activation = activations.get(recurrent_activation)
+        self.use_bias, self.unit_forget_bias = use_bias, unit_forget_bias
+        self.kernel_initializer = initializers.get(kernel_initializer)
+        self.recurrent_initializer = initializers.get(recurrent_initializer)
+        self.bias_initializer = initializers.get(bias_initializer)
+        self.spatial = None  # the state's spatial sizes, known once built
+        self._masks = None  # what the RNN layer clears after a sequence (no dropout here)
+
+    @property
+    def state_size(self):
+        return [self.filters, self.filters]
+
+    def build(self, input_shape):
+        channels, sizes = input_shape[-1], tuple(input_shape[1:-1])
+        gates = 4 * self.filters
+        self.kernel = self.add_weight(
+            name="kernel", shape=self.kernel_size + (channels, gates), initializer=self.kernel_initializer
+        )
+        self.recurrent_kernel = self.add_weight(
+            name="recurrent_kernel",
+            shape=self.kernel_size + (self.filters, gates),
+            initializer=self.recurrent_initializer,
+        )
+        self.bias = None
+        if self.use_bias:
+            base, units = self.bias_initializer, self.filters
+
+            def forget_ones(shape, dtype=None):
+                parts = [np.asarray(base((units,), dtype=dtype)), np.ones((units,)), np.asarray(base((2 * units,)))]
+                return np.concatenate(parts).astype(dtype or "float32")
+
+            initializer = forget_ones if self.unit_forget_bias else self.bias_initializer
+            self.bias = self.add_weight(name="bias", shape=(gates,), initializer=initializer)
+        self.spatial = tuple(
+            math.ceil(size / s) if self.padding == "same" else (size - (k - 1) * d - 1) // s + 1
+            for size, k, s, d in zip(sizes, self.kernel_size, self.strides, self.dilation_rate)
+        )
+
+    def get_initial_state(self, batch_size):
+        return [zeros((batch_size,) + self.spatial + (self.filters,)) for _ in range(2)]
+
+    def start_sequence(self, first_step, state, training):
+        """Nothing to draw per sequence (the RNN layer calls this before the first step)."""
+
+    def call(self, inputs, states, training=None):
+        h_prev, c_prev = states
+        padding = self.padding.upper()
+        z = _conv(self._as_float(inputs), self.kernel, self.strides, padding, self.dilation_rate)
+        if self.bias is not None:
+            z = z + self.bias
+        z = z + _conv(h_prev, self.recurrent_kernel, (1,) * self.rank, "SAME", (1,) * self.rank)
+        z_i, z_f, z_c, z_o = split(z, 4, axis=-1)
+        i = self.recurrent_activation(z_i)
+        f = self.recurrent_activation(z_f)
+        c = f * c_prev + i * self.activation(z_c)
+        o = self.recurrent_activation(z_o)
+        h = o * self.activation(c)
+        return h, [h, c]
+
+
+class _ConvLSTM(RNN):
+    rank = None
+
+    def __init__(self, filters, kernel_size, **kwargs):
+        own = split_rnn_kwargs(kwargs)
+        super().__init__(ConvLSTMCell(self.rank, filters, kernel_size, **kwargs), **own)
+        self.input_spec = None
+
+
+class ConvLSTM1D(_ConvLSTM):
+    """A ConvLSTM over (batch, steps, width, channels): every step's gates are 1-D convolutions."""
+
+    rank = 1
+
+
+class ConvLSTM2D(_ConvLSTM):
+    """A ConvLSTM over (batch, steps, height, width, channels): every step's gates are 2-D convolutions."""
+
+    rank = 2
+
+
+class ConvLSTM3D(_ConvLSTM):
+    """A ConvLSTM over (batch, steps, depth, height, width, channels): the gates are 3-D convolutions."""
+
+    rank = 3
