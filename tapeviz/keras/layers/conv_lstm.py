@@ -11,15 +11,13 @@ size (stride 1, 'same'). The 1-D form is the 2-D one on a height of 1; the 3-D o
 
 import math
 
-import numpy as np
-
 from tapeviz import volume_ops
-from tapeviz.core.primitives.array import expand_dims, split, squeeze, zeros
+from tapeviz.core.primitives.array import expand_dims, squeeze, zeros
 from tapeviz.core.primitives.conv import conv2d
 from tapeviz.keras import activations, initializers
 from tapeviz.keras.layers.base import Layer
 from tapeviz.keras.layers.conv import checked_padding, require_channels_last
-from tapeviz.keras.layers.rnn import RNN, split_rnn_kwargs
+from tapeviz.keras.layers.rnn import RNN, forget_gate_ones, lstm_gates, split_rnn_kwargs
 
 
 def _conv(x, kernel, strides, padding, dilation):
@@ -95,14 +93,8 @@ class ConvLSTMCell(Layer):
         )
         self.bias = None
         if self.use_bias:
-            base, units = self.bias_initializer, self.filters
-
-            def forget_ones(shape, dtype=None):
-                parts = [np.asarray(base((units,), dtype=dtype)), np.ones((units,)), np.asarray(base((2 * units,)))]
-                return np.concatenate(parts).astype(dtype or "float32")
-
-            initializer = forget_ones if self.unit_forget_bias else self.bias_initializer
-            self.bias = self.add_weight(name="bias", shape=(gates,), initializer=initializer)
+            initializer = forget_gate_ones(self.bias_initializer, self.filters) if self.unit_forget_bias else None
+            self.bias = self.add_weight(name="bias", shape=(gates,), initializer=initializer or self.bias_initializer)
         self.spatial = tuple(
             math.ceil(size / s) if self.padding == "same" else (size - (k - 1) * d - 1) // s + 1
             for size, k, s, d in zip(sizes, self.kernel_size, self.strides, self.dilation_rate)
@@ -121,13 +113,7 @@ class ConvLSTMCell(Layer):
         if self.bias is not None:
             z = z + self.bias
         z = z + _conv(h_prev, self.recurrent_kernel, (1,) * self.rank, "SAME", (1,) * self.rank)
-        z_i, z_f, z_c, z_o = split(z, 4, axis=-1)
-        i = self.recurrent_activation(z_i)
-        f = self.recurrent_activation(z_f)
-        c = f * c_prev + i * self.activation(z_c)
-        o = self.recurrent_activation(z_o)
-        h = o * self.activation(c)
-        return h, [h, c]
+        return lstm_gates(z, c_prev, self.activation, self.recurrent_activation)
 
 
 class _ConvLSTM(RNN):

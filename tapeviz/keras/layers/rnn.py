@@ -9,6 +9,8 @@ GRU gates z, r, h with ``reset_after=True``; recurrent kernels initialized
 Keras's outputs.
 """
 
+import numpy as np
+
 from tapeviz.core.primitives.array import expand_dims, split, stack, unstack, zeros
 from tapeviz.core.primitives.linalg import matmul
 from tapeviz.core.primitives.math import cast
@@ -159,18 +161,10 @@ class LSTMCell(_Cell):
         if not self.use_bias:
             self.bias = None
             return
-        if self.unit_forget_bias:
-            base = self.bias_initializer
-
-            def initializer(shape, dtype=None):
-                import numpy as np
-
-                u = self.units
-                parts = [np.asarray(base((u,), dtype=dtype)), np.ones((u,)), np.asarray(base((2 * u,), dtype=dtype))]
-                return np.concatenate(parts).astype(dtype or "float32")
-        else:
-            initializer = self.bias_initializer
-        self.bias = self.add_weight(name="bias", shape=(4 * self.units,), initializer=initializer)
+        initializer = forget_gate_ones(self.bias_initializer, self.units) if self.unit_forget_bias else None
+        self.bias = self.add_weight(
+            name="bias", shape=(4 * self.units,), initializer=initializer or self.bias_initializer
+        )
 
     def call(self, inputs, states, training=None):
         h_prev, c_prev = states
@@ -178,13 +172,32 @@ class LSTMCell(_Cell):
         z = matmul(x, self.kernel) + matmul(h_prev_dropped, self.recurrent_kernel)
         if self.bias is not None:
             z = z + self.bias
-        z_i, z_f, z_c, z_o = split(z, 4, axis=1)
-        i = self.recurrent_activation(z_i)
-        f = self.recurrent_activation(z_f)
-        c = f * c_prev + i * self.activation(z_c)
-        o = self.recurrent_activation(z_o)
-        h = o * self.activation(c)
-        return h, [h, c]
+        return lstm_gates(z, c_prev, self.activation, self.recurrent_activation)
+
+
+def lstm_gates(z, c_prev, activation, recurrent_activation):
+    """An LSTM step from its pre-activations ``z`` (gates i, f, c, o along the last axis): ``(h, [h, c])``."""
+    z_i, z_f, z_c, z_o = split(z, 4, axis=-1)
+    i = recurrent_activation(z_i)
+    f = recurrent_activation(z_f)
+    c = f * c_prev + i * activation(z_c)
+    o = recurrent_activation(z_o)
+    h = o * activation(c)
+    return h, [h, c]
+
+
+def forget_gate_ones(base, units):
+    """Keras's ``unit_forget_bias``: the bias initializer with the forget gate's quarter set to 1."""
+
+    def initializer(shape, dtype=None):
+        parts = [
+            np.asarray(base((units,), dtype=dtype)),
+            np.ones((units,)),
+            np.asarray(base((2 * units,), dtype=dtype)),
+        ]
+        return np.concatenate(parts).astype(dtype or "float32")
+
+    return initializer
 
 
 class GRUCell(_Cell):
