@@ -86,20 +86,25 @@ def conv3d(input, filters, strides, padding, data_format="NDHWC", dilations=None
     return _unstack_depth(add_n(terms) if len(terms) > 1 else terms[0], batch, out)
 
 
-def _pool3d(x, ksize, strides, padding, data_format, what, pool2d, combine):
+def _pool3d(x, ksize, strides, padding, data_format, what, pool2d, reduce_rows):
+    """Pool each depth offset of the window with the 2-D ``pool2d``, then ``reduce_rows`` the pooled rows
+    that lie inside the input (never the depth padding) into each output row."""
     x = as_tensor(x)
     _check(x, data_format, what)
     kd, kh, kw = _triple(ksize, "ksize")
     sd, sh, sw = _triple(strides, "strides")
     padding = str(padding).upper()
-    out, before, after = _depth_plan(x.shape[1], kd, sd, 1, padding)
-    batch = x.shape[0]
+    out, before, _ = _depth_plan(x.shape[1], kd, sd, 1, padding)
     pooled = []
-    for k in range(kd):  # each depth offset: the valid rows of the window, from the unpadded input
+    for k in range(kd):  # each depth offset: the rows of the window it sees, in the unpadded input
         rows = [d * sd + k - before for d in range(out)]
         valid = [0 <= r < x.shape[1] for r in rows]
-        pooled.append((pool2d(x, rows, valid, (kh, kw), (sh, sw), padding), valid))
-    return combine(pooled, batch, out)
+        pooled.append((_rows_2d(x, rows, valid, pool2d, (kh, kw), (sh, sw), padding), valid))
+    columns = []
+    for d in range(out):
+        seen = [y[:, d] for y, valid in pooled if valid[d]]
+        columns.append(reduce_rows(seen) if len(seen) > 1 else seen[0])
+    return stack(columns, axis=1)
 
 
 def _rows_2d(x, rows, valid, pool, ksize, strides, padding):
@@ -115,33 +120,17 @@ def max_pool3d(input, ksize, strides, padding, data_format="NDHWC", name=None):
     """Max over (kd, kh, kw) windows of a (batch, depth, height, width, channels) input; padding is never
     the maximum (as TF). ``ksize``, ``strides``: TF's five or three; ``padding`` "VALID" or "SAME"."""
 
-    def pool2d(x, rows, valid, ksize_, strides_, padding_):
-        return _rows_2d(x, rows, valid, max_pool2d, ksize_, strides_, padding_)
+    def largest(rows):
+        return reduce_max(stack(rows, axis=0), axis=0)
 
-    def combine(pooled, batch, out):
-        # a depth row that is padding is left out of the max: its stand-in row repeats a real one's values
-        columns = []
-        for d in range(out):
-            seen = [y[:, d] for y, valid in pooled if valid[d]]
-            columns.append(reduce_max(stack(seen, axis=0), axis=0) if len(seen) > 1 else seen[0])
-        return stack(columns, axis=1)
-
-    return _pool3d(input, ksize, strides, padding, data_format, "max_pool3d", pool2d, combine)
+    return _pool3d(input, ksize, strides, padding, data_format, "max_pool3d", max_pool2d, largest)
 
 
 def avg_pool3d(input, ksize, strides, padding, data_format="NDHWC", name=None):
     """Mean over (kd, kh, kw) windows of a (batch, depth, height, width, channels) input; with "SAME", the
     mean of the window's elements inside the input (padding does not count, as TF)."""
 
-    def pool2d(x, rows, valid, ksize_, strides_, padding_):
-        return _rows_2d(x, rows, valid, avg_pool2d, ksize_, strides_, padding_)
+    def mean(rows):  # each 2-D mean covers the same in-input (h, w) cells, so the rows weigh alike
+        return add_n(rows) / float(len(rows))
 
-    def combine(pooled, batch, out):
-        columns = []
-        for d in range(out):
-            seen = [y[:, d] for y, valid in pooled if valid[d]]
-            total = add_n(seen) if len(seen) > 1 else seen[0]
-            columns.append(total / float(len(seen)))  # each 2-D mean covers the same in-input (h, w) cells
-        return stack(columns, axis=1)
-
-    return _pool3d(input, ksize, strides, padding, data_format, "avg_pool3d", pool2d, combine)
+    return _pool3d(input, ksize, strides, padding, data_format, "avg_pool3d", avg_pool2d, mean)

@@ -60,8 +60,7 @@ class _Run:
             plugin_data=self._summary.SummaryMetadata.PluginData(plugin_name=plugin), data_class=data_class
         )
         value = self._summary.Summary.Value(tag=tag, tensor=tensor, metadata=metadata)
-        event = self._event.Event(step=int(step), summary=self._summary.Summary(value=[value]))
-        event.wall_time = time.time()
+        event = self._event.Event(wall_time=time.time(), step=int(step), summary=self._summary.Summary(value=[value]))
         self._writer.add_event(event)
 
     def _proto(self, array, dtype):

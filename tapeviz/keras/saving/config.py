@@ -33,18 +33,19 @@ __all__ = ["RecordsInit", "serialize", "deserialize", "register_keras_serializab
 FORMAT = "tapeviz-keras-model"
 _ARRAY_KINDS = "biufc"  # numbers and booleans: an array in a config is never of objects or bytes
 # keras.config.enable_unsafe_deserialization() sets this: saved lambdas then load without safe_mode=False.
-_unsafe_deserialization = [False]
+_unsafe_deserialization = False
 
 
 def allow_unsafe_deserialization():
     """Let saved lambdas (Python code in a .keras file) load without ``safe_mode=False`` (``keras.config``'s
     ``enable_unsafe_deserialization``)."""
-    _unsafe_deserialization[0] = True
+    global _unsafe_deserialization
+    _unsafe_deserialization = True
 
 
 def unsafe_deserialization_allowed():
     """Whether ``allow_unsafe_deserialization`` was called."""
-    return _unsafe_deserialization[0]
+    return _unsafe_deserialization
 
 
 LAMBDA_REFUSED = (
@@ -158,7 +159,7 @@ class _Reader:
         raise ValueError(f"Unrecognised entry in a .keras config: {sorted(data)}")
 
     def _lambda(self, data):
-        if self.safe_mode and not _unsafe_deserialization[0]:
+        if self.safe_mode and not _unsafe_deserialization:
             raise ValueError(LAMBDA_REFUSED)
         try:
             code = marshal.loads(base64.b64decode(data["code"]))
