@@ -21,30 +21,30 @@ from tapeviz.core.ops import execute
 from tapeviz.core.primitive import PRIMITIVES, Primitive
 from tapeviz.core.tensor import to_array
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 xp = strict.xp
 
 # The files re-run on the strict backend: every primitive's kernel and rule
 # (gradcheck, higher order, forward mode), the tape, keras and the optimizers.
 CORE_FILES = [
-    "test_gradcheck.py",
-    "test_array_ops.py",
+    "core/test_rules.py",
+    "core/primitives/array/test_array_ops.py",
     "test_nn.py",
     "test_linalg.py",
-    "test_tape.py",
-    "test_higher_order.py",
-    "test_forward_mode.py",
-    "test_custom_gradient.py",
-    "test_math_composites.py",
-    "test_pool_kernels.py",
-    "test_optimizers.py",
-    "test_variable_updates.py",
-    "test_keras_layers.py",
-    "test_training_end_to_end.py",
+    "core/test_tape.py",
+    "core/test_higher_order.py",
+    "core/test_forward.py",
+    "core/test_custom_gradient.py",
+    "test_math.py",
+    "core/primitives/conv/test_pooling.py",
+    "keras/optimizers/test_optimizers.py",
+    "core/test_variable_updates.py",
+    "keras/layers/test_layers.py",
+    "keras/trainers/test_training_end_to_end.py",
     "test_random.py",
-    "test_numerics.py",
-    "test_backend.py",
-    "test_viz_explain.py",
+    "core/test_numerics.py",
+    "backend/test_backend.py",
+    "viz/test_explain.py",
 ]
 
 # Training to 95 % accuracy takes minutes on the strict arrays (a Python wrapper per
@@ -52,9 +52,9 @@ CORE_FILES = [
 # seeds' custom loop with an MLP and a CNN, compile/fit/evaluate) run here instead on
 # a few batches: test_the_training_paths_run_on_the_strict_backend.
 TRAINED_TO_ACCURACY = [
-    "test_training_end_to_end.py::test_custom_loop_mlp",
-    "test_training_end_to_end.py::test_custom_loop_cnn",
-    "test_training_end_to_end.py::test_compile_fit_evaluate",
+    "keras/trainers/test_training_end_to_end.py::test_custom_loop_mlp",
+    "keras/trainers/test_training_end_to_end.py::test_custom_loop_cnn",
+    "keras/trainers/test_training_end_to_end.py::test_compile_fit_evaluate",
 ]
 
 
@@ -195,7 +195,7 @@ def test_keras_fit_with_its_progress_bar_and_a_layer_called_on_a_device_array(st
 
 def test_the_training_paths_run_on_the_strict_backend(strict_backend):
     from tapeviz.keras.datasets import load_digits
-    from tests.test_training_end_to_end import _custom_loop
+    from tests.keras.trainers.test_training_end_to_end import _custom_loop
 
     (x, y), _ = load_digits()
     x, y = x[:64], y[:64]

@@ -45,7 +45,7 @@ import pytest
 
 pytestmark = pytest.mark.browser
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
 ARTIFACTS = ROOT / "tests" / "artifacts"
 CHROMIUM = os.environ.get("TAPEVIZ_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"

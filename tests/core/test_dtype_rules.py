@@ -14,7 +14,7 @@ import pytest
 import tapeviz as tf
 from tests.tf_reference import dtype_rules_cases
 
-REFERENCE = json.loads((pathlib.Path(__file__).parent / "tf_reference" / "dtype_rules_values.json").read_text())
+REFERENCE = json.loads((pathlib.Path(__file__).parents[1] / "tf_reference" / "dtype_rules_values.json").read_text())
 
 
 def test_every_pair_gives_tfs_dtype_or_tfs_error():

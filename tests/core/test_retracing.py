@@ -18,7 +18,7 @@ import pytest
 import tapeviz as tf
 from tapeviz.core import retracing
 
-REFERENCE = json.loads((Path(__file__).parent / "tf_reference" / "retracing_values.json").read_text())
+REFERENCE = json.loads((Path(__file__).parents[1] / "tf_reference" / "retracing_values.json").read_text())
 CASES = REFERENCE["cases"]
 _serial = itertools.count()
 

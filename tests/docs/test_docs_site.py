@@ -18,12 +18,12 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from tests.test_browser import ARTIFACTS, HIGHLIGHT, _new_page, browser  # noqa: F401 (a fixture)
+from tests.browser.test_browser import ARTIFACTS, HIGHLIGHT, _new_page, browser  # noqa: F401 (a fixture)
 
 # Every test here reads the built site, and building it takes a minute: not in the quick tier.
 pytestmark = pytest.mark.slow
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 # The methods and modules a reader looks up first: each must have its entry.
 EXPECTED_ENTRIES = [

@@ -256,7 +256,7 @@ def test_the_guide_runner_splits_rewrites_and_reports(tmp_path):
     import json
     import sys
 
-    sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parent.parent / "tools"))
+    sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parents[2] / "tools"))
     import run_guide
 
     source = (
@@ -326,7 +326,7 @@ def test_the_guide_runner_writes_keras_cache_files_and_the_auto_mpg_rows(tmp_pat
     import gzip
     import sys
 
-    sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parent.parent / "tools"))
+    sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parents[2] / "tools"))
     import run_guide
 
     folder = tmp_path / "datasets" / "fashion-mnist"

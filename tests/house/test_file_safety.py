@@ -28,7 +28,7 @@ from tapeviz.keras.saving import config as saving_config
 from tapeviz.keras.saving import registry
 
 h5py = pytest.importorskip("h5py")
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 L = tf.keras.layers
 
 

@@ -15,7 +15,7 @@ import pytest
 
 pytest.importorskip("h5py", reason="the .weights.h5 and .keras formats need h5py (tapeviz[keras])")
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 HASH_SEEDS = ("0", "1", "7", "4242")
 
 SCRIPT = r"""

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import tomllib
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 # Heavy / optional modules that a plain `import tapeviz` must not pull in.
 # (The visualizer and lessons import them lazily, when actually used.)

@@ -6,7 +6,7 @@ import pytest
 
 from tests.conftest import longest_first
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 class _Item:

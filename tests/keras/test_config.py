@@ -12,7 +12,7 @@ import pytest
 import tapeviz as tf
 
 keras = tf.keras
-REFERENCE = json.loads((pathlib.Path(__file__).parent / "tf_reference" / "keras_config_values.json").read_text())
+REFERENCE = json.loads((pathlib.Path(__file__).parents[1] / "tf_reference" / "keras_config_values.json").read_text())
 
 
 @pytest.fixture(autouse=True)

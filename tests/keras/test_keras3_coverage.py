@@ -4,7 +4,7 @@ tests/keras3_public_names.json is Keras 3.15.1's public API, generated once by
 tests/tf_reference/keras3_names.py from the keras/api tree. The floor
 (tests/keras3_coverage_floor.json) lists the names tapeviz implements; a name
 in it that goes missing fails the test. Run with ``-s`` to see the coverage
-per namespace; ``python -m tests.test_keras3_coverage`` prints it too
+per namespace; ``python -m tests.keras.test_keras3_coverage`` prints it too
 (``--write-floor`` records the current set as the new floor).
 """
 
@@ -15,7 +15,7 @@ import pytest
 
 import tapeviz.keras
 
-HERE = pathlib.Path(__file__).resolve().parent
+HERE = pathlib.Path(__file__).resolve().parents[1]
 NAMES = json.loads((HERE / "keras3_public_names.json").read_text())["namespaces"]
 FLOOR = json.loads((HERE / "keras3_coverage_floor.json").read_text())
 

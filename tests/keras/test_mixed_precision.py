@@ -11,7 +11,7 @@ from tests.tf_reference import mixed_precision_reference as R
 
 keras = tf.keras
 mp = keras.mixed_precision
-KERAS = json.loads((Path(__file__).parent / "tf_reference" / "mixed_precision_values.json").read_text())
+KERAS = json.loads((Path(__file__).parents[1] / "tf_reference" / "mixed_precision_values.json").read_text())
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ import tapeviz as tf
 from tapeviz.keras import ops
 from tapeviz.keras import random as R
 
-FACTS = json.loads((pathlib.Path(__file__).parent / "tf_reference" / "keras_random_facts.json").read_text())
+FACTS = json.loads((pathlib.Path(__file__).parents[1] / "tf_reference" / "keras_random_facts.json").read_text())
 
 DRAWS = {
     "normal": lambda s: R.normal((2, 3), seed=s),

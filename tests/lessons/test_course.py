@@ -22,7 +22,7 @@ from tapeviz import lessons
 from tapeviz.lessons import course, library
 from tapeviz.lessons.catalogue import EXERCISES
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 LESSON = "02_watching"
 
 

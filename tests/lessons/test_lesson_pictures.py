@@ -28,7 +28,7 @@ from tapeviz.viz.animation import Animation
 from tapeviz.viz.display import Figure
 from tapeviz.viz.widget import Player
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 # The lessons whose players are checked (09 trains on digits and 11 times things: slow, and no new kind of picture).
 LESSONS = [p for p in sorted((ROOT / "notebooks" / "src").glob("[0-9][0-9]_*.py")) if p.name[:2] not in ("09", "11")]
 _NUM = r"-?\d+(?:\.\d+)?"

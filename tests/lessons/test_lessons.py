@@ -27,7 +27,7 @@ from tapeviz import lessons
 from tapeviz.lessons import provenance
 
 provenance.start()  # as lessons.setup() does: "compute it with a tape" exercises refuse typed numbers
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 
 

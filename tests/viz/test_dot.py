@@ -22,7 +22,7 @@ pytestmark = pytest.mark.usefixtures("session_recorder")
 
 from tapeviz.viz.trace import trace_of
 
-GOLDEN = pathlib.Path(__file__).parent / "golden"
+GOLDEN = pathlib.Path(__file__).parents[1] / "golden"
 
 
 def check_golden(name, text):

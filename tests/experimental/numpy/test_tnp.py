@@ -11,7 +11,7 @@ import tapeviz.experimental.numpy as tnp
 from tapeviz.core.errors import InvalidArgumentError
 from tapeviz.experimental.numpy.behavior import disable_numpy_behavior
 
-TF = json.loads((Path(__file__).parent / "tf_reference" / "tnp_values.json").read_text())
+TF = json.loads((Path(__file__).parents[2] / "tf_reference" / "tnp_values.json").read_text())
 DTYPES, SCALARS = TF["dtypes"], TF["scalars"]
 
 

@@ -10,7 +10,7 @@ import pytest
 import tapeviz as tf
 from tests.tf_reference.keras_metric_more_reference import data
 
-VALUES = json.loads((pathlib.Path(__file__).parent / "tf_reference" / "keras_metric_more_values.json").read_text())
+VALUES = json.loads((pathlib.Path(__file__).parents[2] / "tf_reference" / "keras_metric_more_values.json").read_text())
 
 
 @pytest.mark.parametrize("name", sorted(VALUES))

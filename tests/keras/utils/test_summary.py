@@ -10,11 +10,11 @@ import tapeviz as tf
 from tapeviz.keras.layers import base as layer_base
 from tapeviz.keras.summary_table import readable_bytes, wrap
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent / "tf_reference"))
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "tf_reference"))
 import keras_summary_cases  # noqa: E402
 
 REFERENCE = json.loads(
-    (pathlib.Path(__file__).resolve().parent / "tf_reference" / "keras_summary_texts.json").read_text(encoding="utf-8")
+    (pathlib.Path(__file__).resolve().parents[2] / "tf_reference" / "keras_summary_texts.json").read_text(encoding="utf-8")
 )
 
 
