@@ -57,7 +57,9 @@ import pickle  # noqa: E402
 
 from tests.tf_reference import keras_datasets_cases  # noqa: E402
 
-FACTS = json.loads((pathlib.Path(__file__).parents[2] / "tf_reference" / "keras_datasets_facts.json").read_text())["facts"]
+FACTS = json.loads((pathlib.Path(__file__).parents[2] / "tf_reference" / "keras_datasets_facts.json").read_text())[
+    "facts"
+]
 NAMES = ["mnist", "fashion_mnist", "cifar10", "cifar100", "imdb", "reuters", "boston_housing", "california_housing"]
 
 

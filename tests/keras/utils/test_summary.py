@@ -14,7 +14,9 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "tf_referen
 import keras_summary_cases  # noqa: E402
 
 REFERENCE = json.loads(
-    (pathlib.Path(__file__).resolve().parents[2] / "tf_reference" / "keras_summary_texts.json").read_text(encoding="utf-8")
+    (pathlib.Path(__file__).resolve().parents[2] / "tf_reference" / "keras_summary_texts.json").read_text(
+        encoding="utf-8"
+    )
 )
 
 
