@@ -3,7 +3,7 @@
 The site is built once per session (``docs_site``), exactly as ``./dev.sh docs``
 does (Sphinx, warnings as errors), into a temporary folder; the tests read the
 pages it wrote. The Chromium test at the end opens the landing page as a
-newcomer does (browser fixtures from ``tests/test_browser.py``), at a laptop's
+newcomer does (browser fixtures from ``tests/browser/test_browser.py``), at a laptop's
 and a phone's width, and saves screenshots to ``tests/artifacts/``.
 """
 

@@ -144,7 +144,7 @@ def test_the_backend_is_tensorflows_and_cannot_switch():
 
 
 def test_mixed_bfloat16_is_refused_with_what_to_do():
-    # NumPy has no bfloat16; mixed_float16 works (tests/test_mixed_precision.py)
+    # NumPy has no bfloat16; mixed_float16 works (tests/keras/test_mixed_precision.py)
     with pytest.raises(ValueError, match="Use 'mixed_float16'"):
         keras.config.set_dtype_policy("mixed_bfloat16")
     assert keras.config.dtype_policy().name == "float32"

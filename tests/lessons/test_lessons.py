@@ -1,7 +1,7 @@
 """The lessons' helpers, the docs' listener example, and the lessons without Graphviz.
 
 nbval (in ``./dev.sh test``) runs every notebook as stored, and
-``tests/test_browser.py`` runs each once in JupyterLab. Here we check what
+``tests/browser/test_browser.py`` runs each once in JupyterLab. Here we check what
 they cannot: ``tapeviz.lessons.check`` gives the right verdicts (for every
 exercise: the right answer accepted, text refused where numbers are asked, a
 typed result refused where code is asked, the student's code run on fresh

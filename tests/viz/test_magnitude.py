@@ -16,7 +16,7 @@ from tapeviz.viz import magnitude
 from tapeviz.viz import view as views
 from tapeviz.viz.trace import trace_of
 
-viz.stop_watching()  # on only during these tests (as tests/test_viz_player.py)
+viz.stop_watching()  # on only during these tests (as tests/viz/test_player.py)
 
 
 pytestmark = pytest.mark.usefixtures("session_recorder")

@@ -16,7 +16,7 @@ from tapeviz import viz
 from tapeviz.viz import dot, names
 from tapeviz.viz import export as exporting
 
-viz.stop_watching()  # on only during these tests (as tests/test_viz_player.py)
+viz.stop_watching()  # on only during these tests (as tests/viz/test_player.py)
 
 
 pytestmark = pytest.mark.usefixtures("session_recorder")

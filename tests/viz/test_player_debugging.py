@@ -13,7 +13,7 @@ from tapeviz.viz import frames as framing
 from tapeviz.viz import svg_frames
 from tapeviz.viz.trace import trace_of
 
-viz.stop_watching()  # on only during these tests (as tests/test_viz_player.py)
+viz.stop_watching()  # on only during these tests (as tests/viz/test_player.py)
 
 
 pytestmark = pytest.mark.usefixtures("session_recorder")

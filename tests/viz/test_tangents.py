@@ -19,7 +19,7 @@ from tapeviz.core.local_derivatives import local_derivatives
 from tests.rule_cases import collect, rand
 from tests.rule_cases import complex as complex_cases
 
-viz.stop_watching()  # on only during these tests (see test_viz_player.py)
+viz.stop_watching()  # on only during these tests (see tests/viz/test_player.py)
 
 
 pytestmark = pytest.mark.usefixtures("session_recorder")

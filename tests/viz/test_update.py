@@ -13,7 +13,7 @@ from tapeviz.viz import card as cards
 from tapeviz.viz import fold, render, update, view
 from tapeviz.viz import legend as legends
 
-viz.stop_watching()  # on only during these tests (see test_viz_player)
+viz.stop_watching()  # on only during these tests (see tests/viz/test_player.py)
 
 
 pytestmark = pytest.mark.usefixtures("session_recorder")

@@ -6,7 +6,7 @@ import tapeviz as tf
 from tapeviz import viz
 from tapeviz.viz import export as exporting
 
-viz.stop_watching()  # on only during these tests (as tests/test_viz_player.py)
+viz.stop_watching()  # on only during these tests (as tests/viz/test_player.py)
 
 
 pytestmark = pytest.mark.usefixtures("session_recorder")

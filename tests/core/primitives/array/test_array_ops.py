@@ -189,7 +189,7 @@ def test_gather_gradient_is_indexed_slices_whose_dense_form_adds_repeats():
         tape.watch(x)
         y = tf.reduce_sum(tf.gather(x, [0, 2, 0]))
     grad = tape.gradient(y, x)
-    assert isinstance(grad, tf.IndexedSlices)  # as TF (tests/test_indexed_slices.py)
+    assert isinstance(grad, tf.IndexedSlices)  # as TF (tests/core/test_indexed_slices.py)
     dense = tf.convert_to_tensor(grad)
     np.testing.assert_array_equal(dense.numpy(), [2.0, 0.0, 1.0])
     assert tf.convert_to_tensor(grad) is dense
