@@ -16,7 +16,7 @@ Three folders are generated at build time (and ignored by git):
   visualizer and player pages, drawn from small examples by this build
   (``make_pictures``), so they always show what the current code draws.
 
-Why the docs' Python snippets are checked by ``tests/test_docs_snippets.py``
+Why the docs' Python snippets are checked by ``tests/docs/test_docs_snippets.py``
 and not by Sphinx's doctest builder: the pages stay plain Markdown code
 blocks (readable on GitHub, copyable without ``>>>``), each page runs in a
 fresh interpreter, as a reader's would, and the check runs with the rest of

@@ -2,7 +2,7 @@
 
 Each case takes the ``keras`` module (Keras 3 or ``tapeviz.keras``) and
 returns a model; tests/tf_reference/keras_summary_reference.py records
-Keras's text and tests/test_keras_summary.py compares tapeviz's.
+Keras's text and tests/keras/utils/test_summary.py compares tapeviz's.
 """
 
 
