@@ -43,114 +43,105 @@ _SAMPLERS = (NOT_YET, "candidate sampling and sampled losses")
 _KERAS2 = (NOT_YET, "Keras 2 names that TF 2.21's tf.keras keeps and Keras 3 dropped")
 _TF_DATA_RUNTIME = (OUT_OF_SCOPE, "TF's data runtime: threads, autotuning, variants and its record files")
 
+
+def _each(prefix, names, why):
+    """{prefix + name: why} for space-separated names ("_": the prefix alone)."""
+    return {prefix + ("" if name == "_" else name): why for name in names.split()}
+
+
 # The reason a TF name is not in tapeviz, by its dotted path or by a namespace;
 # the longest path that matches wins (``tf.nn.ctc_loss`` before ``tf.nn``). A name
 # only TF's tf.keras shim has (Keras 2's, per the stored list) gets _KERAS2 unless named here.
 REASONS = {
     # -- tf --
-    **dict.fromkeys(
-        [
-            "tf.Graph", "tf.Operation", "tf.import_graph_def", "tf.graph_util", "tf.RegisterGradient",
-            "tf.raw_ops", "tf.load_op_library", "tf.load_library", "tf.make_tensor_proto", "tf.make_ndarray",
-            "tf.register_tensor_conversion_function", "tf.variable_creator_scope", "tf.CriticalSection",
-            "tf.DeviceSpec", "tf.is_symbolic_tensor", "tf.TypeSpec", "tf.IndexedSlicesSpec", "tf.NoneTensorSpec",
-            "tf.OptionalSpec", "tf.RaggedTensorSpec", "tf.SparseTensorSpec", "tf.TensorArraySpec",
-            "tf.type_spec_from_value", "tf.types", "tf.nondifferentiable_batch_function", "tf.check_pinned",
-            "tf.compat", "tf.mlir",
-        ],
+    **_each(
+        "tf.",
+        "Graph Operation import_graph_def graph_util RegisterGradient raw_ops load_op_library load_library "
+        "make_tensor_proto make_ndarray register_tensor_conversion_function variable_creator_scope "
+        "CriticalSection DeviceSpec is_symbolic_tensor TypeSpec IndexedSlicesSpec NoneTensorSpec OptionalSpec "
+        "RaggedTensorSpec SparseTensorSpec TensorArraySpec type_spec_from_value types "
+        "nondifferentiable_batch_function check_pinned compat mlir",
         _GRAPH,
     ),
-    **dict.fromkeys(["tf.string", "tf.as_string", "tf.fingerprint", "tf.strings", "tf.lookup"], _STRINGS),
-    **dict.fromkeys(
-        ["tf.bfloat16", "tf.resource", "tf.variant", "tf.qint8", "tf.qint16", "tf.qint32", "tf.quint8",
-         "tf.quint16", "tf.quantization"],
-        _DTYPES,
-    ),  # fmt: skip
-    **dict.fromkeys(["tf.distribute", "tf.dtensor", "tf.tpu"], _ONE_DEVICE),
-    **dict.fromkeys(
-        ["tf.audio", "tf.feature_column", "tf.queue", "tf.version", "tf.sysconfig", "tf.test", "tf.tools",
-         "tf.profiler", "tf.lite", "tf.xla", "tf.security", "tf.io", "tf.summary"],
+    **_each("tf.", "string as_string fingerprint strings lookup", _STRINGS),
+    **_each("tf.", "bfloat16 resource variant qint8 qint16 qint32 quint8 quint16 quantization", _DTYPES),
+    **_each("tf.", "distribute dtensor tpu", _ONE_DEVICE),
+    **_each(
+        "tf.",
+        "audio feature_column queue version sysconfig test tools profiler lite xla security io summary",
         _RUNTIME,
-    ),  # fmt: skip
-    **dict.fromkeys(
-        ["tf.map_fn", "tf.vectorized_map", "tf.scan", "tf.foldl", "tf.foldr", "tf.TensorArray", "tf.numpy_function"],
-        _LOOPS,
     ),
+    **_each("tf.", "map_fn vectorized_map scan foldl foldr TensorArray numpy_function", _LOOPS),
     "tf": _DENSE,
     "tf.signal": (NOT_YET, "FFTs, windows and spectrograms (NumPy has the FFTs; their gradients are not written yet)"),
     # -- tf.data --
     "tf.data": (NOT_YET, "tapeviz's Dataset has the common transformations; these are not written yet"),
-    **dict.fromkeys(["tf.data.DatasetSpec", "tf.data.IteratorSpec"], _GRAPH),
-    **dict.fromkeys(["tf.data.FixedLengthRecordDataset", "tf.data.TFRecordDataset"], _TF_DATA_RUNTIME),
-    **dict.fromkeys(["tf.data.Options", "tf.data.ThreadingOptions"], _TF_DATA_RUNTIME),
+    **_each("tf.data.", "DatasetSpec IteratorSpec", _GRAPH),
+    **_each("tf.data.", "FixedLengthRecordDataset TFRecordDataset Options ThreadingOptions", _TF_DATA_RUNTIME),
     "tf.data.experimental": (NOT_YET, "most are older spellings of Dataset methods; not written yet"),
     "tf.data.experimental.service": (OUT_OF_SCOPE, "a cluster of tf.data servers: tapeviz runs in one process"),
-    **dict.fromkeys(
-        ["tf.data.experimental.AutoShardPolicy", "tf.data.experimental.DistributeOptions",
-         "tf.data.experimental.copy_to_device", "tf.data.experimental.prefetch_to_device",
-         "tf.data.experimental.distributed_save", "tf.data.experimental.SHARD_HINT"],
+    **_each(
+        "tf.data.experimental.",
+        "AutoShardPolicy DistributeOptions copy_to_device prefetch_to_device distributed_save SHARD_HINT",
         _ONE_DEVICE,
-    ),  # fmt: skip
-    **dict.fromkeys(
-        ["tf.data.experimental.AutotuneAlgorithm", "tf.data.experimental.AutotuneOptions",
-         "tf.data.experimental.OptimizationOptions", "tf.data.experimental.ThreadingOptions",
-         "tf.data.experimental.ExternalStatePolicy", "tf.data.experimental.from_variant",
-         "tf.data.experimental.to_variant", "tf.data.experimental.get_model_proto",
-         "tf.data.experimental.make_saveable_from_iterator", "tf.data.experimental.enable_debug_mode",
-         "tf.data.experimental.SqlDataset", "tf.data.experimental.TFRecordWriter",
-         "tf.data.experimental.make_batched_features_dataset", "tf.data.experimental.parse_example_dataset",
-         "tf.data.experimental.ServiceOptions"],
+    ),
+    **_each(
+        "tf.data.experimental.",
+        "AutotuneAlgorithm AutotuneOptions OptimizationOptions ThreadingOptions ExternalStatePolicy from_variant "
+        "to_variant get_model_proto make_saveable_from_iterator enable_debug_mode SqlDataset TFRecordWriter "
+        "make_batched_features_dataset parse_example_dataset ServiceOptions",
         _TF_DATA_RUNTIME,
-    ),  # fmt: skip
-    **dict.fromkeys(
-        ["tf.data.experimental.index_table_from_dataset", "tf.data.experimental.table_from_dataset",
-         "tf.data.experimental.DatasetInitializer"],
-        _STRINGS,
-    ),  # fmt: skip
+    ),
+    **_each("tf.data.experimental.", "index_table_from_dataset table_from_dataset DatasetInitializer", _STRINGS),
     # -- tf.linalg, tf.math, tf.nn, tf.random --
     "tf.linalg": _DENSE,
-    **dict.fromkeys(
-        [f"tf.linalg.LinearOperator{kind}" for kind in ("", "Adjoint", "BlockDiag", "BlockLowerTriangular",
-         "Circulant", "Circulant2D", "Circulant3D", "Composition", "Diag", "FullMatrix", "Householder", "Identity",
-         "Inversion", "Kronecker", "LowRankUpdate", "LowerTriangular", "Permutation", "ScaledIdentity", "Toeplitz",
-         "Tridiag", "Zeros")],
+    **_each(
+        "tf.linalg.LinearOperator",
+        "_ Adjoint BlockDiag BlockLowerTriangular Circulant Circulant2D Circulant3D Composition Diag FullMatrix "
+        "Householder Identity Inversion Kronecker LowRankUpdate LowerTriangular Permutation ScaledIdentity "
+        "Toeplitz Tridiag Zeros",
         (NOT_YET, "the structured-matrix classes"),
-    ),  # fmt: skip
+    ),
     "tf.linalg.experimental": _DENSE,
     "tf.math": _DENSE,
-    **dict.fromkeys(
-        [f"tf.math.{n}" for n in ("bessel_i0", "bessel_i0e", "bessel_i1", "bessel_i1e", "betainc", "digamma",
-         "erfc", "erfcinv", "erfinv", "igamma", "igammac", "lbeta", "lgamma", "ndtri", "polygamma", "zeta")],
+    **_each(
+        "tf.math.",
+        "bessel_i0 bessel_i0e bessel_i1 bessel_i1e betainc digamma erfc erfcinv erfinv igamma igammac lbeta "
+        "lgamma ndtri polygamma zeta",
         _SPECIAL,
-    ),  # fmt: skip
+    ),
     "tf.math.special": _SPECIAL,
     "tf.math.sobol_sample": (NOT_YET, "quasi-random Sobol sequences"),
     "tf.nn": _DENSE,
-    **dict.fromkeys(
-        ["tf.nn.RNNCellDeviceWrapper", "tf.nn.RNNCellDropoutWrapper", "tf.nn.RNNCellResidualWrapper"],
+    **_each(
+        "tf.nn.",
+        "RNNCellDeviceWrapper RNNCellDropoutWrapper RNNCellResidualWrapper",
         (OUT_OF_SCOPE, "Keras 2's RNN cell wrappers (TF 2.21 keeps them for tf.compat.v1; Keras 3 has none)"),
     ),
-    **dict.fromkeys(
-        [f"tf.nn.{n}" for n in ("all_candidate_sampler", "compute_accidental_hits", "fixed_unigram_candidate_sampler",
-         "learned_unigram_candidate_sampler", "nce_loss", "sampled_softmax_loss")],
+    **_each(
+        "tf.nn.",
+        "all_candidate_sampler compute_accidental_hits fixed_unigram_candidate_sampler "
+        "learned_unigram_candidate_sampler nce_loss sampled_softmax_loss",
         _SAMPLERS,
-    ),  # fmt: skip
-    **dict.fromkeys(
-        [f"tf.nn.{n}" for n in ("ctc_beam_search_decoder", "ctc_greedy_decoder", "ctc_loss", "ctc_unique_labels",
-         "collapse_repeated")],
+    ),
+    **_each(
+        "tf.nn.",
+        "ctc_beam_search_decoder ctc_greedy_decoder ctc_loss ctc_unique_labels collapse_repeated",
         (NOT_YET, "CTC loss and decoders"),
-    ),  # fmt: skip
-    **dict.fromkeys(
-        ["tf.nn.compute_average_loss", "tf.nn.scale_regularization_loss"],
+    ),
+    **_each(
+        "tf.nn.",
+        "compute_average_loss scale_regularization_loss",
         (NOT_YET, "loss helpers of tf.distribute's training loops (one device: divide by the batch size)"),
     ),
     "tf.nn.experimental": _DENSE,
     "tf.random": (NOT_YET, "random ops tapeviz does not have yet (TF's numbers where it has them)"),
-    **dict.fromkeys(
-        [f"tf.random.{n}" for n in ("all_candidate_sampler", "fixed_unigram_candidate_sampler",
-         "learned_unigram_candidate_sampler", "log_uniform_candidate_sampler", "uniform_candidate_sampler")],
+    **_each(
+        "tf.random.",
+        "all_candidate_sampler fixed_unigram_candidate_sampler learned_unigram_candidate_sampler "
+        "log_uniform_candidate_sampler uniform_candidate_sampler",
         _SAMPLERS,
-    ),  # fmt: skip
+    ),
     "tf.random.experimental": (NOT_YET, "the experimental spellings of Generator and the stateless ops"),
     # -- tf.keras --
     "tf.keras": (NOT_YET, "Keras 3 names tapeviz.keras does not have yet"),
@@ -158,20 +149,20 @@ REASONS = {
         OUT_OF_SCOPE,
         "pretrained models: they are defined by weights that need the internet, and tapeviz never downloads",
     ),
-    "tf.keras.optimizers.legacy": (OUT_OF_SCOPE, "Keras 3 has these names only to raise an ImportError that points to Keras 2"),
+    "tf.keras.optimizers.legacy": (
+        OUT_OF_SCOPE,
+        "Keras 3 has these names only to raise an ImportError that points to Keras 2",
+    ),
     "tf.keras.legacy.saving": (NOT_YET, "Keras 2's serialization of objects to dicts"),
     "tf.keras.utils.legacy": (NOT_YET, "Keras 2's serialization of objects to dicts"),
     "tf.keras.distribution": _ONE_DEVICE,
     "tf.keras.export": (OUT_OF_SCOPE, "export for TF Serving, TFLite or ONNX: TF's deployment"),
     "tf.keras.quantizers": (NOT_YET, "quantized layers and their configurations"),
     "tf.keras.dtype_policies": (NOT_YET, "the policy classes (mixed_float16 works through keras.mixed_precision)"),
-    **dict.fromkeys(
-        ["tf.keras.layers.StringLookup", "tf.keras.layers.TextVectorization", "tf.keras.layers.Hashing",
-         "tf.keras.layers.HashedCrossing"],
-        _STRINGS,
-    ),
-    **dict.fromkeys(
-        ["tf.keras.layers.JaxLayer", "tf.keras.layers.FlaxLayer", "tf.keras.layers.TorchModuleWrapper"],
+    **_each("tf.keras.layers.", "StringLookup TextVectorization Hashing HashedCrossing", _STRINGS),
+    **_each(
+        "tf.keras.layers.",
+        "JaxLayer FlaxLayer TorchModuleWrapper",
         (OUT_OF_SCOPE, "layers that wrap another framework's code"),
     ),
     "tf.keras.layers.TFSMLayer": (OUT_OF_SCOPE, "loads a TF SavedModel (TF's own file format)"),
@@ -358,7 +349,7 @@ def render():
         reasons = {why for r in below.values() for why in r["missing"].values()}
         if len(below) > 1 and len(reasons) == 1 and not any(r["available"] or r["different"] for r in below.values()):
             folded = (namespace + ".",)  # a whole family with one reason (tf.keras.applications): one line
-            (kind, text), = reasons
+            ((kind, text),) = reasons
             subs = _code(ns[len(namespace) + 1 :] for ns in below if ns != namespace)
             total = sum(len(r["missing"]) for r in below.values())
             lines.append(f"- **{kind}**, {text}: all {total} names, here and in its submodules {subs}")
