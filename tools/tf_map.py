@@ -68,11 +68,15 @@ REASONS = {
     **_each("tf.", "distribute dtensor tpu", _ONE_DEVICE),
     **_each(
         "tf.",
-        "audio feature_column queue version sysconfig test tools profiler lite xla security io summary",
+        "audio feature_column queue version sysconfig test tools profiler lite xla security io",
         _RUNTIME,
     ),
     **_each("tf.", "map_fn vectorized_map scan foldl foldr TensorArray numpy_function", _LOOPS),
     "tf": _DENSE,
+    "tf.summary": (
+        NOT_YET,
+        "keras.callbacks.TensorBoard writes event files (with the tensorboard package); tf.summary's writer is not there",
+    ),
     "tf.signal": (NOT_YET, "FFTs, windows and spectrograms (NumPy has the FFTs; their gradients are not written yet)"),
     # -- tf.data --
     "tf.data": (NOT_YET, "tapeviz's Dataset has the common transformations; these are not written yet"),
@@ -135,7 +139,7 @@ REASONS = {
         (NOT_YET, "loss helpers of tf.distribute's training loops (one device: divide by the batch size)"),
     ),
     "tf.nn.experimental": _DENSE,
-    "tf.random": (NOT_YET, "random ops tapeviz does not have yet (TF's numbers where it has them)"),
+    "tf.random": (NOT_YET, "random ops not written yet"),
     **_each(
         "tf.random.",
         "all_candidate_sampler fixed_unigram_candidate_sampler learned_unigram_candidate_sampler "
