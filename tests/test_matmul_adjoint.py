@@ -1,6 +1,6 @@
 """The adjoint of a complex matrix is its conjugate transpose, as in TF: ``matmul(adjoint_a=, adjoint_b=)``,
-``matvec(adjoint_a=)``, ``linalg.adjoint``, ``matrix_transpose(conjugate=True)``, ``linalg.inv(adjoint=True)``
-and the gradient of ``inv``.
+``matvec(adjoint_a=)``, ``linalg.adjoint``, ``transpose``/``matrix_transpose(conjugate=True)``,
+``linalg.inv(adjoint=True)`` and the gradient of ``inv``.
 
 Found while comparing TF's keyword arguments with tapeviz's: these took ``adjoint``
 or ``conjugate`` but transposed without conjugating, so complex inputs gave another
@@ -42,6 +42,7 @@ def test_the_other_adjoints_conjugate_too():
     np.testing.assert_allclose(tf.linalg.adjoint(A).numpy(), _h(A))
     np.testing.assert_allclose(tf.linalg.matrix_transpose(A, conjugate=True).numpy(), _h(A))
     np.testing.assert_allclose(tf.linalg.matrix_transpose(A).numpy(), np.swapaxes(A, -1, -2))
+    np.testing.assert_allclose(tf.transpose(A, [1, 2, 0], conjugate=True).numpy(), np.conj(A.transpose(1, 2, 0)))
     want = np.einsum("...ji,...j->...i", np.conj(A), V)
     np.testing.assert_allclose(tf.linalg.matvec(A, V, adjoint_a=True).numpy(), want, rtol=1e-12)
     m = A + 4 * np.eye(3)
@@ -72,11 +73,20 @@ def _complex_fd(loss, x, eps=1e-6):
         lambda x: tf.matmul(x, B, adjoint_a=True),
         lambda x: tf.matmul(B, x, adjoint_b=True),
         lambda x: tf.linalg.adjoint(x) * x,
+        lambda x: tf.transpose(x, [2, 0, 1], conjugate=True) * 2.0,
         lambda x: tf.linalg.matvec(x, V, adjoint_a=True),
         lambda x: tf.linalg.inv(x + 4 * np.eye(3)),
         lambda x: tf.linalg.inv(x + 4 * np.eye(3), adjoint=True),
     ],
-    ids=["matmul_adjoint_a", "matmul_adjoint_b", "adjoint", "matvec_adjoint_a", "inv", "inv_adjoint"],
+    ids=[
+        "matmul_adjoint_a",
+        "matmul_adjoint_b",
+        "adjoint",
+        "transpose_conjugate",
+        "matvec_adjoint_a",
+        "inv",
+        "inv_adjoint",
+    ],
 )
 def test_complex_gradients_match_finite_differences(fn):
     def loss(x):

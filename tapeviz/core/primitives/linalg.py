@@ -93,8 +93,7 @@ def matrix_transpose(a, name="matrix_transpose", conjugate=False):
         raise ValueError(f"matrix_transpose needs a tensor of rank >= 2, got rank {x.ndim}.")
     perm = list(np.arange(x.ndim))
     perm[-2], perm[-1] = perm[-1], perm[-2]
-    swapped = transpose(x, perm)
-    return conj(swapped) if conjugate and x._value.dtype.kind == "c" else swapped
+    return transpose(x, perm, conjugate=conjugate)
 
 
 def matvec(a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_sparse=False, name=None):
