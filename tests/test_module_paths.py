@@ -17,7 +17,8 @@ import pytest
 
 import tapeviz
 
-DOCS = pathlib.Path(__file__).resolve().parent.parent / "docs"
+ROOT = next(p for p in pathlib.Path(__file__).resolve().parents if (p / "pyproject.toml").is_file())
+DOCS = ROOT / "docs"
 _MISSING = object()
 
 

@@ -18,7 +18,7 @@ import pytest
 
 import tapeviz as tf
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+ROOT = next(p for p in pathlib.Path(__file__).resolve().parents if (p / "pyproject.toml").is_file())
 sys.path.insert(0, str(ROOT / "tools"))
 import tf_map  # noqa: E402
 
