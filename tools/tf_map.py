@@ -173,7 +173,8 @@ REASONS = {
     "tf.keras.utils.get_file": (OUT_OF_SCOPE, "downloads, and tapeviz never downloads"),
 }
 
-# The reason tapeviz does not take a parameter TF's function takes, by "path:parameter" or parameter.
+# The reason tapeviz does not take a parameter TF's function takes, by "path:parameter",
+# "namespace:parameter" or parameter (see parameter_reason).
 PARAMETER_REASONS = {
     "layout": "a DTensor layout: one device, out of scope",
     "bad_indices_policy": "not yet: an index out of range raises, TF's default on CPU",
@@ -206,6 +207,29 @@ PARAMETER_REASONS = {
     "use_unbounded_threadpool": "not yet: tapeviz's pipeline runs sequentially (no thread pool)",
     "name": "not yet: `name=` means nothing on NumPy",
     "feed_dict": "TF 1 sessions: graph machinery, out of scope",
+    # tf.keras (Keras 3.15's signatures)
+    "tf.keras.ops:x": "not yet: tapeviz takes the inputs by position only",
+    "tf.keras.ops:y": "not yet: tapeviz takes the inputs by position only",
+    "tf.keras.ops:x1": "not yet: tapeviz takes the inputs by position only",
+    "tf.keras.ops:x2": "not yet: tapeviz takes the inputs by position only",
+    "tf.keras.ops:return_index": "not yet: the index of each unique value's first occurrence",
+    "tf.keras.ops.scatter_update:reduction": "not yet: Keras 3.15's reductions of repeated indices",
+    "tf.keras.losses:dtype": (
+        "not yet: a loss computes in its inputs' float dtype (Keras 3: float32, float64 inputs included, "
+        "unless dtype= says otherwise)"
+    ),
+    "tf.keras.losses.deserialize:name": "not yet: tapeviz names it `config` (positional calls work)",
+    "ignore_class": "not yet: a class id to leave out of the loss (a segmentation mask's void)",
+    "tf.keras.losses.SparseCategoricalCrossentropy:axis": "not yet: the classes are on the last axis",
+    "input_axes": "not yet: Keras 3.15's choice of the axes counted as fan-in",
+    "output_axes": "not yet: Keras 3.15's choice of the axes counted as fan-out",
+    "tf.keras.activations.relu:negative_slope": "not yet: the leaky form (keras.layers.ReLU takes it)",
+    "tf.keras.activations.relu:max_value": "not yet: the capped form (keras.layers.ReLU takes it)",
+    "tf.keras.activations.relu:threshold": "not yet: the thresholded form (keras.layers.ReLU takes it)",
+    **{
+        f"tf.keras.layers.InputSpec:{parameter}": "not yet: tapeviz's InputSpec checks ndim, min_ndim and axes only"
+        for parameter in ("dtype", "shape", "max_ndim", "allow_last_axis_squeeze", "name", "optional")
+    },
     "session": "TF 1 sessions: graph machinery, out of scope",
 }
 
@@ -219,10 +243,11 @@ def tf_names():
     table = {namespace: dict(names) for namespace, names in data["namespaces"].items()}
     keras = json.loads(KERAS3_NAMES.read_text())["namespaces"]
     delta = data["keras_delta"]
+    parameters = data["keras_parameters"]
     for namespace, names in keras.items():
-        table["tf." + namespace] = dict.fromkeys(names)
+        table["tf." + namespace] = {name: parameters.get(f"tf.{namespace}.{name}") for name in names}
     for namespace, names in delta["added"].items():
-        table.setdefault(namespace, {}).update(dict.fromkeys(names))
+        table.setdefault(namespace, {}).update({name: parameters.get(f"{namespace}.{name}") for name in names})
     for namespace, names in delta["removed"].items():
         if not names:
             table.pop(namespace, None)  # a whole namespace tf.keras lacks (tf.keras.saving)
@@ -272,10 +297,16 @@ def reason(path, keras2=frozenset()):
 
 
 def parameter_reason(path, parameter):
-    found = PARAMETER_REASONS.get(f"{path}:{parameter}", PARAMETER_REASONS.get(parameter))
-    if found is None:
-        raise KeyError(f"{path}({parameter}=): no reason in tools/tf_map.py's PARAMETER_REASONS")
-    return found
+    """Why tapeviz does not take TF's keyword: PARAMETER_REASONS by "path:parameter", the longest
+    namespace that path is in ("tf.keras.losses:dtype"), or the parameter alone."""
+    parts = path.split(".")
+    for end in range(len(parts), 0, -1):
+        found = PARAMETER_REASONS.get(".".join(parts[:end]) + ":" + parameter)
+        if found is not None:
+            return found
+    if parameter in PARAMETER_REASONS:
+        return PARAMETER_REASONS[parameter]
+    raise KeyError(f"{path}({parameter}=): no reason in tools/tf_map.py's PARAMETER_REASONS")
 
 
 def classify():
@@ -367,10 +398,10 @@ def render():
         "",
         "## TF keyword arguments tapeviz does not take",
         "",
-        "Generated with the list above: the parameter names of TF's signature that tapeviz's function",
-        "(or method of `tf.Variable`, `tf.GradientTape`, `tf.Module`, `tf.Tensor`, `tf.data.Dataset`) cannot",
-        "take as keywords. Every other TF name tapeviz has takes all of TF's keywords (`name=`,",
-        "`use_locking=`... are accepted where they mean nothing on NumPy).",
+        "Generated with the list above: the parameter names of TF's signature (for `tf.keras`, Keras 3.15's)",
+        "that tapeviz's function, class or method (of `tf.Variable`, `tf.GradientTape`, `tf.Module`, `tf.Tensor`,",
+        "`tf.data.Dataset`) cannot take as keywords. Every other TF name tapeviz has takes all of TF's",
+        "keywords (`name=`, `use_locking=`... are accepted where they mean nothing on NumPy).",
         "",
         "| TensorFlow | not taken | why |",
         "|---|---|---|",

@@ -20,8 +20,9 @@ namespace):
 
 For each callable: its parameter names, in order (``*args``/``**kwargs``
 written with their stars); a class's are its constructor's. ``null`` for a
-name that is not callable (a dtype, a constant). Keras names carry no
-parameters (tests/test_keras3_coverage.py is where Keras is compared).
+name that is not callable (a dtype, a constant). ``keras_parameters``: the
+same for each callable of ``tf.keras``, by dotted path (the names themselves
+are Keras 3's list with ``keras_delta``).
 ``methods``: the public methods' parameter names (``self`` left out) of the
 classes in METHODS_OF, for the comparison of keyword arguments only.
 """
@@ -31,6 +32,7 @@ import inspect
 import json
 import os
 import pathlib
+import re
 import sys
 import types
 
@@ -63,7 +65,7 @@ def is_module(obj):
     return isinstance(obj, types.ModuleType) or type(obj).__name__ == "KerasLazyLoader"
 
 
-def walk(module, path, prefixes, table, with_parameters=True):
+def walk(module, path, prefixes, table):
     """table[path] = {name: parameters}; modules of the API under prefixes become their own namespaces."""
     names = {}
     for name in sorted(dir(module)):
@@ -72,11 +74,11 @@ def walk(module, path, prefixes, table, with_parameters=True):
         obj = getattr(module, name)
         module_name = getattr(obj, "__name__", "") if is_module(obj) else ""
         if module_name and any(module_name.startswith(p) for p in prefixes) and not module_name.startswith("keras.src"):
-            walk(obj, f"{path}.{name}", prefixes, table, with_parameters)
+            walk(obj, f"{path}.{name}", prefixes, table)
         elif module_name:
             names[name] = "module"
         else:
-            names[name] = parameters(obj) if with_parameters else None
+            names[name] = parameters(obj)
     table[path] = names
 
 
@@ -131,16 +133,25 @@ def main():
     for name in WALKED:
         walk(getattr(tf, name), f"tf.{name}", ("tensorflow._api.v2.",), table)
     keras_table = {}
-    walk(tf.keras, "tf.keras", ("keras._tf_keras.keras", "keras."), keras_table, with_parameters=False)
+    walk(tf.keras, "tf.keras", ("keras._tf_keras.keras", "keras."), keras_table)
     data = {
         "tensorflow": tf.__version__,
         "keras": keras.__version__,
         "namespaces": table,
         "methods": {f"tf.{path}": methods(_resolve(tf, path)) for path in METHODS_OF},
         "keras_delta": keras_delta(keras_table),
+        "keras_parameters": {
+            f"{namespace}.{name}": params
+            for namespace, names in keras_table.items()
+            for name, params in names.items()
+            if isinstance(params, list)
+        },
     }
     tmp = OUT.with_suffix(".tmp")
-    tmp.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+    text = json.dumps(data, indent=1, sort_keys=True)
+    # one line per list of names (none holds a space, bracket or brace): a file that diffs by name
+    text = re.sub(r"\[\n\s*([^\[\]{}]*?)\n\s*\]", lambda m: "[" + " ".join(m.group(1).split()) + "]", text)
+    tmp.write_text(text + "\n")
     os.replace(tmp, OUT)
     count = sum(map(len, table.values()))
     print(f"{count} TF names in {len(table)} namespaces -> {OUT}", file=sys.stderr)
