@@ -57,6 +57,10 @@ MATMUL = Primitive("MatMul", _matmul)
 def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False, name=None):
     """Matrix product of the last two axes (batched over leading axes, broadcasting)."""
     a, b = as_tensors(a, b, "MatMul")
+    if adjoint_a and a._value.dtype.kind == "c":  # the adjoint is the conjugate transpose
+        a = conj(a)
+    if adjoint_b and b._value.dtype.kind == "c":
+        b = conj(b)
     return execute(
         MATMUL, (a, b), {"transpose_a": bool(transpose_a or adjoint_a), "transpose_b": bool(transpose_b or adjoint_b)}
     )
@@ -89,7 +93,7 @@ def matrix_transpose(a, name="matrix_transpose", conjugate=False):
         raise ValueError(f"matrix_transpose needs a tensor of rank >= 2, got rank {x.ndim}.")
     perm = list(np.arange(x.ndim))
     perm[-2], perm[-1] = perm[-1], perm[-2]
-    return transpose(x, perm)
+    return transpose(x, perm, conjugate=conjugate)
 
 
 def matvec(a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_sparse=False, name=None):
@@ -98,7 +102,7 @@ def matvec(a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_spa
     if b.ndim < 1:
         raise ValueError("matvec needs a vector b of rank >= 1.")
     with name_scope("MatVec"):
-        return squeeze(matmul(a, expand_dims(b, -1), transpose_a=transpose_a or adjoint_a), axis=-1)
+        return squeeze(matmul(a, expand_dims(b, -1), transpose_a=transpose_a, adjoint_a=adjoint_a), axis=-1)
 
 
 # -- tensordot: transpose, reshape to matrices, one MatMul (as TF does) -------------------------
@@ -305,14 +309,14 @@ def inv(input, adjoint=False, name=None):
     x = as_tensor(input)
     _square(x, "MatrixInverse")
     if adjoint:
-        x = matrix_transpose(x)
+        x = matrix_transpose(x, conjugate=True)
     return execute(MATRIX_INVERSE, (x,))
 
 
 @defgrad(MATRIX_INVERSE, "d inv(A) = -inv(A)ᵀ G inv(A)ᵀ", local=described("-inv(A)ᵀ · inv(A)ᵀ around the upstream"))
 def _matrix_inverse_rule(op, needs, g):
-    c = op.outputs[0]
-    return (-matmul(c, matmul(g, c, transpose_b=True), transpose_a=True),)
+    c = op.outputs[0]  # adjoints: conjugate transposes for complex matrices, as TF's rule
+    return (-matmul(c, matmul(g, c, adjoint_b=True), adjoint_a=True),)
 
 
 def det(input, name=None):

@@ -81,7 +81,7 @@ def set_diag(input, diagonal, name="set_diag", k=0, align="RIGHT_LEFT"):  # noqa
 
 def adjoint(matrix, name=None):
     """The conjugate transpose of the last two axes (the transpose, for real matrices)."""
-    return matrix_transpose(matrix)
+    return matrix_transpose(matrix, conjugate=True)
 
 
 # -- solving ---------------------------------------------------------------------------------

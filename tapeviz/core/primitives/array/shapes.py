@@ -118,7 +118,8 @@ def transpose(a, perm=None, conjugate=False, name=None):
     perm = tuple(builtins.range(x.ndim))[::-1] if perm is None else tuple(int(p) for p in perm)
     if sorted(perm) != list(builtins.range(x.ndim)):
         raise ValueError(f"transpose: perm {list(perm)} is not a permutation of the {x.ndim} axes.")
-    return execute(TRANSPOSE, (x,), {"perm": perm})
+    out = execute(TRANSPOSE, (x,), {"perm": perm})
+    return conj(out) if conjugate and x._value.dtype.kind == "c" else out
 
 
 @defgrad(
@@ -456,4 +457,5 @@ def _reverse_rule(op, needs, g):
 
 # What the rules above call from other families, imported last: those families import this one.
 from tapeviz.core.primitives import array as a  # noqa: E402
+from tapeviz.core.primitives.complex import conj  # noqa: E402
 from tapeviz.core.primitives.math.reductions import reduce_sum, unbroadcast  # noqa: E402
