@@ -16,6 +16,7 @@ import threading
 import numpy as np
 
 from tapeviz.core import tensor as _tensor
+from tapeviz.keras.utils.naming import unique_name
 
 __all__ = ["Variable", "autocast_scope_enter", "autocast_scope_exit", "current_path", "path_entries", "path_scope"]
 
@@ -77,12 +78,6 @@ def current_path():
     return "/".join(name for name, _ in _stack.entries)
 
 
-def _auto_name(base):
-    from tapeviz.keras.layers.base import unique_name
-
-    return unique_name(base)
-
-
 class Variable(_tensor.Variable):
     """A Keras Variable: ``keras.Variable(initializer, shape=None, dtype=None, trainable=True, name=None)``.
 
@@ -105,7 +100,7 @@ class Variable(_tensor.Variable):
         **kwargs,
     ):
         if name is None:
-            name = _auto_name("variable")
+            name = unique_name("variable")
         if not isinstance(name, str) or "/" in name:
             raise ValueError(
                 f"Argument `name` must be a string and cannot contain character `/`. Received: name={name}"

@@ -6,13 +6,14 @@ Training (``compile``/``fit``/``evaluate``/``predict``) comes from ``Trainer``.
 import numpy as np
 
 from tapeviz.core import nest, state
-from tapeviz.keras.layers.base import KerasTensor, Layer, batchless, unique_name
+from tapeviz.keras.layers.base import KerasTensor, Layer, batchless
 from tapeviz.keras.layers.core import InputLayer
 from tapeviz.keras.models.functional import adjust_rank, check_names, functional_rows, values_in_input_order
 from tapeviz.keras.saving import model_file
 from tapeviz.keras.saving import weights as saved_weights
 from tapeviz.keras.trainers.trainer import Trainer
 from tapeviz.keras.utils import summary_utils
+from tapeviz.keras.utils.naming import unique_name
 
 
 def _one_or_list(items):
