@@ -7,7 +7,7 @@ import sys
 import pytest
 
 import tapeviz as tf
-from tapeviz.keras.layers import base as layer_base
+from tapeviz.keras.utils import naming
 from tapeviz.keras.utils.summary_table import readable_bytes, wrap
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent / "tf_reference"))
@@ -21,7 +21,7 @@ REFERENCE = json.loads(
 @pytest.fixture
 def fresh_names(monkeypatch):
     """Auto-names from 'dense' again, as Keras's clear_session() gave the reference script."""
-    monkeypatch.setattr(layer_base, "_names", {})
+    monkeypatch.setattr(naming, "_names", {})
     monkeypatch.setenv("COLUMNS", "200")  # the reference was made on a wide terminal
 
 

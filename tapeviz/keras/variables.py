@@ -29,6 +29,22 @@ class _PathStack(threading.local):
 
 _stack = _PathStack()
 
+# keras.initializers.get, handed over when keras.initializers loads: initializers draw through
+# keras.random, whose SeedGenerator keeps its state in a Variable, so this module cannot import them.
+_initializers_get = None
+
+
+def use_initializers(get):
+    """Resolve a Variable's initializer given by name ('zeros', 'glorot_uniform') with ``get``."""
+    global _initializers_get
+    _initializers_get = get
+
+
+def _initializer(identifier):
+    if _initializers_get is None:
+        raise RuntimeError("keras.initializers has not loaded: import tapeviz.keras first.")
+    return _initializers_get(identifier)
+
 
 class path_scope:  # noqa: N801 - a context manager, named like name_scope
     """Prefix ``name`` to the path of the Variables created inside the block.
@@ -122,9 +138,7 @@ class Variable(_tensor.Variable):
                     "When creating a Variable from an initializer, the `shape` argument should be specified. "
                     f"Received: initializer={initializer} and shape={shape}"
                 )
-            from tapeviz.keras import initializers
-
-            return initializers.get(initializer)(tuple(shape), dtype=dtype or "float32")
+            return _initializer(initializer)(tuple(shape), dtype=dtype or "float32")
         if dtype is None and not _tensor.is_tensor(initializer):
             array = np.asarray(initializer)
             if array.dtype.kind == "f":  # Keras's default float type

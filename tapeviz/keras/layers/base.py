@@ -22,6 +22,7 @@ from tapeviz.core.records import RecordsInit
 from tapeviz.core.scopes import name_scope
 from tapeviz.core.tensor import Tensor, Variable, convert_to_tensor, tensor_id, to_array
 from tapeviz.keras import config, constraints, initializers, masking, regularizers
+from tapeviz.keras.layers.layer_config import constructor_config, revive_config
 from tapeviz.keras.utils.naming import auto_name
 from tapeviz.keras.variables import Variable as KerasVariable
 from tapeviz.keras.variables import autocast_scope_enter, autocast_scope_exit, path_entries, path_scope
@@ -534,8 +535,6 @@ class Layer(RecordsInit):
 
     def get_config(self):
         """The layer's name, trainable, dtype and constructor arguments (objects as Keras's config dicts)."""
-        from tapeviz.keras.layers.layer_config import constructor_config
-
         dtype = self._dtype
         if self._dtype_policy.name != dtype:  # a mixed policy, saved as Keras 3 saves it
             dtype = {"module": "keras", "class_name": "DTypePolicy", "config": {"name": self._dtype_policy.name}}
@@ -544,8 +543,6 @@ class Layer(RecordsInit):
     @classmethod
     def from_config(cls, config):
         """The layer again from ``get_config()``'s dict: ``cls(**config)``, objects revived (tapeviz's classes only)."""
-        from tapeviz.keras.layers.layer_config import revive_config
-
         return cls(**revive_config(config))
 
     def __repr__(self):
