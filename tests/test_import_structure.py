@@ -178,7 +178,7 @@ FLOORS = {
     "tapeviz.debugging": 2,
     "tapeviz.keras": 3,
     **dict.fromkeys(
-        ["tapeviz.optimizers", "tapeviz.module", "tapeviz.saved_model", "tapeviz.saved_functions", "tapeviz.datasets"],
+        ["tapeviz.optimizers", "tapeviz.module", "tapeviz.saved_model", "tapeviz.datasets"],
         4,
     ),
     "tapeviz.viz": 5,
