@@ -271,7 +271,8 @@ class Model(Trainer, Layer):
         Args:
             line_length: the table's width; by default Keras's (88, or 108
                 with the "Connected to" column), narrowed to the terminal.
-            positions: not supported (Keras's custom column positions).
+            positions: where each column ends, as fractions of ``line_length``
+                (Keras's defaults: [0.45, 0.80, 1.0], or [0.3, 0.56, 0.74, 1.0]).
             print_fn: called once with the whole text (as Keras 3 does);
                 by default the text goes to stdout.
             expand_nested: also list the layers inside nested models.
@@ -280,14 +281,13 @@ class Model(Trainer, Layer):
 
         A layer not built yet shows ``?`` and ``0 (unbuilt)``, as in Keras.
         """
-        if positions is not None:
-            raise NotImplementedError("summary(positions=...) is not supported by tapeviz; use line_length=.")
         rows, connected = self._summary_rows()
         text = summary_utils.summary_text(
             self,
             rows,
             connected,
             line_length=line_length,
+            positions=positions,
             expand_nested=expand_nested,
             show_trainable=show_trainable,
             layer_range=layer_range,
