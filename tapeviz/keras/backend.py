@@ -16,6 +16,7 @@ from tapeviz.keras.config import (
     set_image_data_format,
 )
 from tapeviz.keras.layers import base
+from tapeviz.keras.utils import naming
 
 _uids = {}  # prefix -> how many uids it handed out
 
@@ -29,7 +30,7 @@ def get_uid(prefix=""):
 def clear_session(free_memory=True):
     """Forget the names handed out so far: the next ``Dense`` is named ``dense`` again, uids restart at 1."""
     _uids.clear()
-    base.reset_names()
+    naming.reset_names()
 
 
 def is_keras_tensor(x):

@@ -11,6 +11,7 @@ test checks that tapeviz fails the same way.
 """
 
 import contextlib
+import importlib.util
 import io
 
 import numpy as np
@@ -197,9 +198,10 @@ def test_gan_step_with_the_guides_layers(tmp_path):
         ],
         name="discriminator",
     )
-    lines = []
-    discriminator.summary(print_fn=lines.append)
-    assert any("global_max_pooling2d" in line for line in lines)
+    if importlib.util.find_spec("rich") is not None:  # summary() draws with rich (tapeviz[keras])
+        lines = []
+        discriminator.summary(print_fn=lines.append)
+        assert any("global_max_pooling2d" in line for line in lines)
     latent_dim = 16
     generator = keras.Sequential(
         [

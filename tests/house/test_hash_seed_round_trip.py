@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("h5py", reason="the .weights.h5 and .keras formats need h5py (tapeviz[keras])")
+pytest.importorskip("h5py", reason="the .weights.h5 and .keras formats need h5py (tapeviz[saving])")
 
 ROOT = Path(__file__).resolve().parents[2]
 HASH_SEEDS = ("0", "1", "7", "4242")

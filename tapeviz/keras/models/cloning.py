@@ -6,6 +6,9 @@ Inputs with the new layers. Weights are not copied: ``set_weights`` does that.
 """
 
 from tapeviz.core import nest
+from tapeviz.keras.layers.core import Input
+from tapeviz.keras.models.model import Model
+from tapeviz.keras.models.sequential import Sequential
 
 __all__ = ["clone_model"]
 
@@ -16,9 +19,6 @@ def _default_clone(layer):
 
 def clone_model(model, input_tensors=None, clone_function=None, call_function=None, recursive=False, **kwargs):
     """A new model of ``model``'s architecture; its layers made by ``clone_function`` (default: from config)."""
-    from tapeviz.keras.layers.core import Input
-    from tapeviz.keras.models import Model, Sequential
-
     clone = clone_function or _default_clone
     if isinstance(model, Sequential):
         layers = [clone(layer) for layer in model.layers]

@@ -278,6 +278,7 @@ def test_summary_lists_layers_and_params(capsys):
         ],
         name="digits_cnn",
     )
+    pytest.importorskip("rich", reason='model.summary() draws with rich: pip install "tapeviz[keras]"')
     model.summary()
     text = capsys.readouterr().out
     assert 'Model: "digits_cnn"' in text
@@ -286,6 +287,7 @@ def test_summary_lists_layers_and_params(capsys):
 
 
 def test_summary_before_build_shows_unbuilt_layers_as_keras_3_does(capsys):
+    pytest.importorskip("rich", reason='model.summary() draws with rich: pip install "tapeviz[keras]"')
     tf.keras.Sequential([L.Dense(2)]).summary()  # Keras 3 prints "?" and "0 (unbuilt)" rather than raising
     text = capsys.readouterr().out
     assert "?" in text and "0 (unbuilt)" in text and " Total params: 0 (0.00 B)" in text

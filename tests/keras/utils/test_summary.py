@@ -7,8 +7,8 @@ import sys
 import pytest
 
 import tapeviz as tf
-from tapeviz.keras.layers import base as layer_base
-from tapeviz.keras.utils.summary_table import readable_bytes, wrap
+from tapeviz.keras.utils import naming
+from tapeviz.keras.utils.summary_utils import readable_memory_size
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "tf_reference"))
 import keras_summary_cases  # noqa: E402
@@ -23,7 +23,8 @@ REFERENCE = json.loads(
 @pytest.fixture
 def fresh_names(monkeypatch):
     """Auto-names from 'dense' again, as Keras's clear_session() gave the reference script."""
-    monkeypatch.setattr(layer_base, "_names", {})
+    pytest.importorskip("rich", reason='model.summary() draws with rich: pip install "tapeviz[keras]"')
+    monkeypatch.setattr(naming, "_names", {})
     monkeypatch.setenv("COLUMNS", "200")  # the reference was made on a wide terminal
 
 
@@ -53,20 +54,23 @@ def test_summary_too_narrow_says_so(fresh_names):
         keras_summary_cases.cnn(tf.keras).summary(line_length=8)
 
 
-def test_summary_positions_is_refused_clearly(fresh_names):
-    with pytest.raises(NotImplementedError, match="line_length"):
-        keras_summary_cases.cnn(tf.keras).summary(positions=[0.5, 0.8, 1.0])
+def test_memory_units_as_keras_writes_them():
+    assert readable_memory_size(256.0) == "256.00 B" and readable_memory_size(1024.0) == "1.00 KB"
+    assert readable_memory_size(3 * 1024.0**2) == "3.00 MB" and readable_memory_size(5 * 1024.0**5) == "5.00 PB"
 
 
-def test_cell_wrapping_and_memory_units():
-    assert wrap("left_dense[0][0], right_dense[0][0]", 26) == [
-        "left_dense[0][0],".ljust(26),
-        "right_dense[0][0]".ljust(26),
-    ]
-    assert wrap("a_very_long_word (Dense)", 10) == ["a_very_lo\u2026", "(Dense)   "]
-    assert wrap("7", 5, "right") == ["    7"] and wrap("Y", 5, "center") == ["  Y  "]
-    assert readable_bytes(256.0) == "256.00 B" and readable_bytes(1024.0) == "1.00 KB"
-    assert readable_bytes(3 * 1024.0**2) == "3.00 MB"
+def test_summary_without_rich_says_how_to_get_it(monkeypatch):
+    monkeypatch.setitem(sys.modules, "rich", None)  # as if rich were not installed
+    model = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(2)])
+    with pytest.raises(ImportError, match=r'pip install "tapeviz\[keras\]"'):
+        model.summary()
+
+
+def test_a_layer_name_is_shown_as_written_not_read_as_markup(fresh_names):
+    model = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(2, name="dense[bold]x[/bold]")])
+    chunks = []
+    model.summary(print_fn=chunks.append)
+    assert "dense[bold]x[/bold] (Dense)" in chunks[0]
 
 
 def test_layer_range_that_matches_nothing_says_so(fresh_names):

@@ -56,6 +56,22 @@ def function_names(module):
     return sorted(names)
 
 
+def function_signatures(module):
+    """``{name: input signature}`` of the tf.functions of ``module``'s class, as the manifest lists them
+    (a signature as ``[{"shape", "dtype"}]``, or None when the function has none)."""
+    found = {}
+    for name in dir(type(module)):
+        attribute = getattr(type(module), name, None)
+        if isinstance(attribute, Function):
+            specs = attribute.input_signature
+            found[name] = (
+                None
+                if specs is None
+                else [{"shape": None if s.shape is None else list(s.shape), "dtype": s.dtype.name} for s in specs]
+            )
+    return found
+
+
 def encode_functions(traced, variable_paths, custom_gradients=True):
     """The manifest's ``saved_functions`` list; ``variable_paths`` maps id(variable) -> its saved path."""
     entries, skipped = [], []
