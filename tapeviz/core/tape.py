@@ -912,9 +912,9 @@ class _Cotangents:
 class _Announcer:
     """The one place the sweep tells listeners what it does; silent (and free) when nobody listens.
 
-    Listeners that hear each step get a ``BackwardStep`` per entry; those that
-    read tapes get the steps in batches (``BackwardSteps``: a tuple appended
-    per step, one event per batch).
+    Each step is one ``BackwardStep``, built once: listeners that hear each
+    step get it as it happens; those that read tapes get the steps in batches
+    (``BackwardSteps``, one event per batch).
     """
 
     __slots__ = ("serial", "audience", "step", "batch", "batch_bytes")
@@ -937,19 +937,22 @@ class _Announcer:
             events.emit(events.SweepStarted(self.serial, tuple(targets), tuple(sources), tuple(seeds)), self.audience)
 
     def _emit_step(self, entry, needs, upstream, produced):
-        events.emit(events.backward_step(self.serial, entry, needs, upstream, produced), state.step_listeners)
+        step = _backward_step(self.serial, entry, needs, upstream, produced, _next_entry_index())
+        events.emit(step, state.step_listeners)
+        return step
 
-    def _keep_step(self, entry, needs, upstream, produced):
+    def _keep_step(self, entry, needs, upstream, produced, step=None):
+        if step is None:
+            step = _backward_step(self.serial, entry, needs, upstream, produced, _next_entry_index())
         batch = self.batch
-        batch.append((_next_entry_index(), entry, needs, upstream, produced))
+        batch.append(step)
         if upstream and type(arrived := upstream[0]) is Tensor:
             self.batch_bytes += arrived._value.nbytes
         if self.batch_bytes > _BATCH_BYTES or len(batch) >= _STEPS_PER_BATCH:
             self.flush()
 
     def _emit_and_keep_step(self, entry, needs, upstream, produced):
-        self._emit_step(entry, needs, upstream, produced)
-        self._keep_step(entry, needs, upstream, produced)
+        self._keep_step(entry, needs, upstream, produced, self._emit_step(entry, needs, upstream, produced))
 
     def flush(self):
         """Send the steps kept so far to the listeners that read tapes."""
@@ -966,6 +969,7 @@ class _Announcer:
 
 
 _STEPS_PER_BATCH, _BATCH_BYTES = events.BackwardSteps.STEPS_PER_BATCH, events.BackwardSteps.BATCH_BYTES
+_backward_step = events.backward_step
 
 
 def _sum_grads(grads):
