@@ -187,23 +187,15 @@ def emit(event, listeners=_listeners):
     routes = listeners.routes.get(type(event)) if type(listeners) is _Subscribers else None
     if routes is None:
         routes = _routes(listeners, type(event))
-    if local.tracers:
-        # A listener looking at values (the recorder's previews) is not the traced code reading them.
-        saved, local.tracers = local.tracers, []
-        try:
-            _send(event, routes, local.listening)
-        finally:
-            local.tracers = saved
+    if not local.tracers:
+        _send(event, routes, local.listening)
         return
-    calling = local.listening  # the listeners this thread is inside now, innermost last
-    for listener, handler in routes:  # _send, spelled out: it runs for every op while anyone listens
-        if calling and any(inside is listener for inside in calling):
-            continue
-        calling.append(listener)
-        try:
-            handler(event)
-        finally:
-            calling.pop()
+    # A listener looking at values (the recorder's previews) is not the traced code reading them.
+    saved, local.tracers = local.tracers, []
+    try:
+        _send(event, routes, local.listening)
+    finally:
+        local.tracers = saved
 
 
 class held:
@@ -246,6 +238,8 @@ def deliver_deferred():
 
 
 def _send(event, routes, calling):
+    """Call each route's handler with ``event``, but not a listener this thread is inside now (``calling``,
+    innermost last)."""
     for listener, handler in routes:
         if calling and any(inside is listener for inside in calling):
             continue

@@ -754,11 +754,7 @@ def _entries_on_path(tape, sources):
         return recorded
     path, path_needs = [], []
     for entry in tape.recorded_ops:
-        inputs = entry.inputs
-        if len(inputs) == 2:  # binary ops, the commonest: spelled out rather than a comprehension
-            needs = (inputs[0]._id in reachable, inputs[1]._id in reachable)
-        else:
-            needs = tuple([t._id in reachable for t in inputs])
+        needs = tuple([t._id in reachable for t in entry.inputs])
         if True in needs:
             path.append(entry)
             path_needs.append(needs)

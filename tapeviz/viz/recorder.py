@@ -657,18 +657,14 @@ class SessionRecorder:
         self._keep_untaped(_next_seq(), event)  # an assignment: explain() tells what changed a variable
 
     def on_tape_entered(self, event):
-        log = self.logs.get(event.tape) or self._log(event.tape)  # _keep_in_log, spelled out: once per tape
-        log.seqs.append(_next_seq())
-        log.events.append(event)
+        self._keep_in_log(event)
 
     on_tape_exited = on_watched = on_tape_entered
 
     def on_tape_released(self, event):
         """The tape no longer holds its entries: the log keeps them, weighed roughly now and exactly
         later, if the tape outlives the next release or sweep (a training step's tape does not)."""
-        log = self.logs.get(event.tape) or self._log(event.tape)
-        log.seqs.append(_next_seq())
-        log.events.append(event)  # its entries are the part ``released`` keeps: one tuple, held twice
+        log = self._keep_in_log(event)  # its entries are the part ``released`` keeps: one tuple, held twice
         entries = event.entries
         if not entries:
             return
@@ -686,11 +682,11 @@ class SessionRecorder:
                 self._fit()
 
     def _keep_in_log(self, event):
-        serial = getattr(event, "tape", None)
-        if serial is not None:
-            log = self.logs.get(serial) or self._log(serial)
-            log.seqs.append(_next_seq())
-            log.events.append(event)
+        """Keep ``event`` among its tape's events; returns the tape's log."""
+        log = self.logs.get(event.tape) or self._log(event.tape)
+        log.seqs.append(_next_seq())
+        log.events.append(event)
+        return log
 
     # -- the budget ---------------------------------------------------------------------------
     def _count(self, sweep):
