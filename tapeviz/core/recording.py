@@ -144,11 +144,8 @@ class AccessedVariables:
     def __init__(self):
         self.variables = {}  # id -> Variable, in order of first read
 
-    def watches(self, tensor):
-        return False  # so `record` never records on it
-
     def record_op(self, primitive, inputs, outputs, attrs, local, entry=None):
-        return None  # likewise
+        return None  # so `record` never records on it
 
 
 def note_access(variable):
@@ -156,7 +153,7 @@ def note_access(variable):
     ``custom_gradient`` function running now notes it (nested ones included)."""
     if not variable._trainable:
         return
-    for tape in state.local.tapes:
+    for tape in _local.tapes:
         if type(tape) is AccessedVariables:
             tape.variables.setdefault(variable._id, variable)
         elif tape._watch_accessed_variables and not tape.watches(variable):
@@ -164,8 +161,9 @@ def note_access(variable):
 
 
 def record_read(variable, tensor):
-    """A variable was read: tapes that auto-watch watch it, and record the read."""
-    note_access(variable)
+    """A variable was read: tapes that auto-watch watch it (a trainable one), and record the read."""
+    if variable._trainable:
+        note_access(variable)
     record(READ_VARIABLE, (variable,), (tensor,), NO_ATTRS)
 
 
