@@ -937,18 +937,21 @@ class _Announcer:
         events.emit(step, state.step_listeners)
         return step
 
-    def _keep_step(self, entry, needs, upstream, produced, step=None):
-        if step is None:
-            step = _backward_step(self.serial, entry, needs, upstream, produced, _next_entry_index())
+    def _keep_step(self, entry, needs, upstream, produced):
+        self._keep(_backward_step(self.serial, entry, needs, upstream, produced, _next_entry_index()))
+
+    def _emit_and_keep_step(self, entry, needs, upstream, produced):
+        self._keep(self._emit_step(entry, needs, upstream, produced))  # one object for both audiences
+
+    def _keep(self, step):
+        """Add ``step`` to the batch for the listeners that read tapes; send the batch once it is full."""
         batch = self.batch
         batch.append(step)
+        upstream = step.upstream
         if upstream and type(arrived := upstream[0]) is Tensor:
             self.batch_bytes += arrived._value.nbytes
         if self.batch_bytes > _BATCH_BYTES or len(batch) >= _STEPS_PER_BATCH:
             self.flush()
-
-    def _emit_and_keep_step(self, entry, needs, upstream, produced):
-        self._keep_step(entry, needs, upstream, produced, self._emit_step(entry, needs, upstream, produced))
 
     def flush(self):
         """Send the steps kept so far to the listeners that read tapes."""
