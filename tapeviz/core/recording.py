@@ -69,9 +69,10 @@ def new_entry(primitive, inputs, outputs, attrs, local, tapes):
     entry.index = _next_index()
     entry.tapes = tapes
     if _listeners or _origin_requests:
-        # The user's line, for a diagnosis: the frames above this one up to the op (this, the tape's
-        # record_op or record, and the op or record) are surely the library's.
-        _note_origin(entry, 3)
+        # The user's line, for a diagnosis. The frames surely the library's: this, and record (an op
+        # no tape records) or a tape's record_op, called by record whenever anyone listens, and the
+        # op or what read a variable; without listeners, an op may call record_op itself.
+        _note_origin(entry, 4 if tapes and _listeners else 3)
     else:
         entry.origin = entry.origin_at = None
     return entry
