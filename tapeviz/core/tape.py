@@ -787,7 +787,8 @@ def _walk_back(entries, entry_needs, cotangents, announce):
         upstream = read(entry)
         if upstream is None:  # no gradient reached its outputs
             continue
-        produced = rule(entry, needs, *upstream)
+        # One output, the commonest: called without building an argument list.
+        produced = rule(entry, needs, upstream[0]) if len(upstream) == 1 else rule(entry, needs, *upstream)
         if type(produced) is not tuple:
             produced = tuple(produced) if isinstance(produced, list) else (produced,)
         if len(produced) != len(needs):
