@@ -838,7 +838,8 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
             )
         return value
     if isinstance(value, Variable):
-        return convert_to_tensor(value.read_value(), dtype)
+        tensor = value.read_value()
+        return tensor if dtype is None else convert_to_tensor(tensor, dtype)
     if isinstance(value, Tensor):  # subclasses
         return value
     converter = getattr(value, "_tapeviz_tensor_", None)

@@ -102,10 +102,11 @@ def test_a_tape_reader_reads_ops_from_the_tape_and_gets_the_same_steps_in_batche
     assert [len(b.steps) for b in batches] == [events.BackwardSteps.STEPS_PER_BATCH, 50] * 3
     steps = [step for b in batches for step in b.steps]
     heard = [e for e in every if isinstance(e, events.BackwardStep)]
-    assert [(s[1], s[2], s[3], s[4]) for s in steps] == [(e.entry, e.needs, e.upstream, e.grads) for e in heard]
-    orders = [s[0] for s in steps]
+    # One form, built once per step: the batches carry the very events a listener of each step heard.
+    assert len(steps) == len(heard) and all(s is e for s, e in zip(steps, heard))
+    orders = [s.order for s in steps]
     assert orders == sorted(orders) and all(o > tape.recorded_ops[-1].index for o in orders)
-    assert all(b.nbytes == sum(s[3][0].numpy().nbytes for s in b.steps) for b in batches)
+    assert all(b.nbytes == sum(s.upstream[0].numpy().nbytes for s in b.steps) for b in batches)
     # Everything else is heard as every listener hears it, in the same order.
     others = [e for e in every if not isinstance(e, (events.OpExecuted, events.BackwardStep))]
     assert [e for e in reader if not isinstance(e, events.BackwardSteps)] == others
@@ -148,7 +149,7 @@ def test_a_failing_sweep_still_delivers_the_steps_that_ran(no_listeners):
     finally:
         events.unsubscribe(reads)
     (batch,) = [e for e in reader if isinstance(e, events.BackwardSteps)]
-    assert batch.steps[0][1].primitive.name == "Mul"  # the step before the broken one
+    assert batch.steps[0].entry.primitive.name == "Mul"  # the step before the broken one
     assert not [e for e in reader if isinstance(e, events.SweepFinished)]
 
 

@@ -60,6 +60,25 @@ def test_a_recorded_op_notes_the_users_line_when_asked():
     assert origin.of(log).lineno == line
 
 
+def test_an_op_notes_the_users_line_when_asked_and_nobody_listens():
+    # A binary op records itself on the one tape when nobody listens: its line is still the user's
+    # (the line of `make`, not the line that called it).
+    import tapeviz as tf
+    from tapeviz.core import events
+
+    def make(x):
+        return x * x + x
+
+    line = inspect.getsourcelines(make)[1] + 1
+    x = tf.constant(2.0)
+    with events.silenced(), origin.noted():
+        for _ in range(2):  # the second time through, the depth found the first time is tried first
+            with tf.GradientTape() as tape:
+                tape.watch(x)
+                make(x)
+            assert [origin.of(e).lineno for e in tape.recorded_ops] == [line, line]
+
+
 def test_no_origin_is_noted_when_nobody_listens_or_asked():
     from tapeviz.core import state
     from tapeviz.viz import recorder

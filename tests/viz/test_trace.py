@@ -55,6 +55,20 @@ def test_unneeded_inputs_count_zero():
     assert steps[0]["accumulated"] == [1, 0] and steps[0]["grads"][1] is None
 
 
+def test_each_event_becomes_one_trace_event_named_by_its_kind():
+    """One form from core to picture: the builder's handler for each kind is named for it, so every
+    event of a block (a read, an op, a sweep and its ops, a release, an assignment) is in the trace."""
+    x = tf.Variable(2.0)
+    with viz.trace() as recorded:
+        with tf.GradientTape() as tape:
+            y = x * x
+        tape.gradient(y, x)
+        x.assign(3.0)
+    heard = [event.kind for _seq, event in recorded.records]
+    assert {"backward_step", "tape_released", "variable_assigned", "watched"} <= set(heard)
+    assert [event["kind"] for event in recorded.events] == heard
+
+
 def test_unknown_event_types_are_ignored():
     from tapeviz.viz.trace import build
 
