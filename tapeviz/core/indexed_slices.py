@@ -7,18 +7,14 @@ GatherV2Grad op the visualizer shows), and ``tf.convert_to_tensor`` returns
 that tensor, so higher-order gradients through it are exact.
 """
 
-import weakref
-
 import numpy as np
 
+from tapeviz.core.primitives.array.indexing import remember, slices_of
 from tapeviz.core.primitives.array.shapes import concat
 from tapeviz.core.primitives.scatter import scatter_nd
-from tapeviz.core.tensor import TensorShape, tensor_id
+from tapeviz.core.tensor import TensorShape
 
 __all__ = ["IndexedSlices", "remember", "slices_of", "combine"]
-
-# id of a dense gather gradient -> (values, indices, dense_shape): the rows it was made of.
-_ROWS = {}
 
 
 class IndexedSlices:
@@ -69,17 +65,6 @@ class IndexedSlices:
         return f"IndexedSlices(indices={self._indices!s}, values={self._values!s}, dense_shape={self._dense_shape!s})"
 
     __str__ = __repr__
-
-
-def remember(dense, values, indices, dense_shape):
-    """Note that ``dense`` (a gather's gradient) is ``values`` at ``indices``; forgotten when ``dense`` goes."""
-    key = tensor_id(dense)
-    _ROWS[key] = (values, indices, dense_shape)
-    weakref.finalize(dense, _ROWS.pop, key, None)
-
-
-def slices_of(dense):
-    return _ROWS.get(tensor_id(dense))
 
 
 def combine(grads):

@@ -4,15 +4,17 @@
 """
 
 import builtins
+import weakref
 
 import numpy as np
 
 from tapeviz import backend as B
+from tapeviz.core.families import array as a
 from tapeviz.core.ops import as_tensor, execute
 from tapeviz.core.primitive import Primitive
 from tapeviz.core.primitives.array.arguments import axis_index, host_array, int_indices, int_list, invalid_argument
 from tapeviz.core.rules import defgrad, described
-from tapeviz.core.tensor import Tensor
+from tapeviz.core.tensor import Tensor, tensor_id
 
 # -- indexing (differentiable) ----------------------------------------------------------
 
@@ -173,6 +175,23 @@ def _gather_rule(op, needs, g):
     return grad, None
 
 
+# id of a gather's dense gradient -> (values, indices, dense_shape), the rows it was made of:
+# TF returns that gradient as IndexedSlices (core.indexed_slices reads them through slices_of).
+_ROWS = {}
+
+
+def remember(dense, values, indices, dense_shape):
+    """Note that ``dense`` (a gather's gradient) is ``values`` at ``indices``; forgotten when ``dense`` goes."""
+    key = tensor_id(dense)
+    _ROWS[key] = (values, indices, dense_shape)
+    weakref.finalize(dense, _ROWS.pop, key, None)
+
+
+def slices_of(dense):
+    """``(values, indices, dense_shape)`` when ``dense`` is a gather's gradient (still alive), else None."""
+    return _ROWS.get(tensor_id(dense))
+
+
 def gather_grad(g, indices, axis, batch_dims, params_shape):
     """The adjoint of ``gather``: ``g`` scatter-added into zeros of ``params_shape``."""
     attrs = {"axis": axis, "batch_dims": batch_dims, "params_shape": tuple(params_shape)}
@@ -304,8 +323,3 @@ def slice(input_, begin, size, name=None):  # noqa: A001 - TF's name
             )
         key.append(builtins.slice(start, stop))
     return slice_tensor(x, tuple(key))
-
-
-# What the rules above call from other families, imported last: those families import this one.
-from tapeviz.core.indexed_slices import remember  # noqa: E402  (it imports the array ops)
-from tapeviz.core.primitives import array as a  # noqa: E402

@@ -7,6 +7,8 @@ import numpy as np
 from tapeviz import backend as B
 from tapeviz.core import dtypes, ops
 from tapeviz.core.errors import InvalidArgumentError
+from tapeviz.core.families import array as a
+from tapeviz.core.families import math as m
 from tapeviz.core.ops import as_tensor, execute
 from tapeviz.core.primitive import Primitive
 from tapeviz.core.primitives.array import symbolic_shapes
@@ -109,7 +111,7 @@ def broadcast_to(input, shape, name=None):
     local=described("1 per copy: the upstream summed over the broadcast axes"),
 )
 def _broadcast_to_rule(op, needs, g):
-    return (unbroadcast(g, op.inputs[0]),)
+    return (m.unbroadcast(g, op.inputs[0]),)
 
 
 def transpose(a, perm=None, conjugate=False, name=None):
@@ -259,8 +261,8 @@ def concat(values, axis, name=None):
                 f"shape[{position}] = {list(shape)}",
                 "ConcatV2",
             )
-        for d, (m, n) in enumerate(zip(first, shape)):
-            if d != axis and m != n:
+        for d, (size, other) in enumerate(zip(first, shape)):
+            if d != axis and size != other:
                 raise invalid_argument(
                     f"ConcatOp : Dimension {d} in both shapes must be equal: shape[0] = {list(first)} "
                     f"vs. shape[{position}] = {list(shape)}. Only axis {axis} may differ.",
@@ -372,7 +374,7 @@ def _tile_rule(op, needs, g):
     split_shape = []
     for copies, n in zip(op.attrs["multiples"], shape):
         split_shape += [copies, n]
-    summed = reduce_sum(a.reshape(g, split_shape), axis=list(range(0, 2 * len(shape), 2)))
+    summed = m.reduce_sum(a.reshape(g, split_shape), axis=list(range(0, 2 * len(shape), 2)))
     return (a.reshape(summed, shape),)
 
 
@@ -452,8 +454,3 @@ def reverse(tensor, axis, name=None):
 )
 def _reverse_rule(op, needs, g):
     return (a.reverse(g, list(op.attrs["axis"])),)
-
-
-# What the rules above call from other families, imported last: those families import this one.
-from tapeviz.core.primitives import array as a  # noqa: E402
-from tapeviz.core.primitives.math.reductions import reduce_sum, unbroadcast  # noqa: E402
