@@ -4,7 +4,9 @@ As in TF, ``tape.gradient`` returns one for a source reached only through
 ``tf.gather`` (axis 0) or an embedding lookup; summed with a dense gradient
 it becomes dense. tapeviz computes the dense gradient too (the recorded
 GatherV2Grad op the visualizer shows), and ``tf.convert_to_tensor`` returns
-that tensor, so higher-order gradients through it are exact.
+that tensor, so higher-order gradients through it are exact. The gather's rule
+notes which rows each such gradient is made of (``remember``, in
+primitives/array/indexing.py, below the ops this module uses).
 """
 
 import numpy as np
