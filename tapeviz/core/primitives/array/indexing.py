@@ -50,7 +50,7 @@ def slice_tensor(x, key):
     local=described("1 at the sliced positions, 0 elsewhere"),
 )
 def _strided_slice_rule(op, needs, g):
-    return (a.slice_grad(g, op.attrs["key"], op.inputs[0]._value.shape),)
+    return (slice_grad(g, op.attrs["key"], op.inputs[0]._value.shape),)
 
 
 def slice_grad(g, key, shape):
@@ -60,7 +60,7 @@ def slice_grad(g, key, shape):
 
 @defgrad(SLICE_GRAD, "slice the upstream at the same positions", local=described("1 at the sliced positions"))
 def _strided_slice_grad_rule(op, needs, g):
-    return (a.slice_tensor(g, op.attrs["key"]),)
+    return (slice_tensor(g, op.attrs["key"]),)
 
 
 # -- gathering ---------------------------------------------------------------------------------
@@ -164,7 +164,7 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
 )
 def _gather_rule(op, needs, g):
     params, indices = op.inputs
-    grad = a.gather_grad(g, indices, op.attrs["axis"], op.attrs["batch_dims"], params._value.shape)
+    grad = gather_grad(g, indices, op.attrs["axis"], op.attrs["batch_dims"], params._value.shape)
     if op.attrs["axis"] == 0 and op.attrs["batch_dims"] == 0:  # TF returns these rows as IndexedSlices
         shape = params._value.shape
         if indices.ndim == 1:  # the common case: no op added to the sweep
@@ -201,7 +201,7 @@ def gather_grad(g, indices, axis, batch_dims, params_shape):
 @defgrad(GATHER_GRAD, "gather the upstream at the same indices", local=described("1 at each gathered index", None))
 def _gather_grad_rule(op, needs, g):
     indices = op.inputs[1]
-    return a.gather(g, indices, axis=op.attrs["axis"], batch_dims=op.attrs["batch_dims"]), None
+    return gather(g, indices, axis=op.attrs["axis"], batch_dims=op.attrs["batch_dims"]), None
 
 
 def _nd_layout(params_shape, indices, batch_dims):
@@ -284,7 +284,7 @@ def gather_nd(params, indices, batch_dims=0, name=None):
 )
 def _gather_nd_rule(op, needs, g):
     params, indices = op.inputs
-    return a.gather_nd_grad(g, indices, op.attrs["batch_dims"], params._value.shape), None
+    return gather_nd_grad(g, indices, op.attrs["batch_dims"], params._value.shape), None
 
 
 def gather_nd_grad(g, indices, batch_dims, params_shape):
@@ -300,7 +300,7 @@ def gather_nd_grad(g, indices, batch_dims, params_shape):
     local=described("1 at each gathered index tuple", None),
 )
 def _gather_nd_grad_rule(op, needs, g):
-    return a.gather_nd(g, op.inputs[1], batch_dims=op.attrs["batch_dims"]), None
+    return gather_nd(g, op.inputs[1], batch_dims=op.attrs["batch_dims"]), None
 
 
 def slice(input_, begin, size, name=None):  # noqa: A001 - TF's name

@@ -7,13 +7,12 @@ import numpy as np
 from tapeviz import backend as B
 from tapeviz.core import dtypes, ops
 from tapeviz.core.errors import InvalidArgumentError
-from tapeviz.core.families import array as a
 from tapeviz.core.families import math as m
 from tapeviz.core.ops import as_tensor, execute
 from tapeviz.core.primitive import Primitive
 from tapeviz.core.primitives.array import symbolic_shapes
 from tapeviz.core.primitives.array.arguments import axis_index, host_array, int_list, invalid_argument, shape_arg
-from tapeviz.core.primitives.array.indexing import gather
+from tapeviz.core.primitives.array.indexing import gather, slice_tensor
 from tapeviz.core.rules import defgrad, described
 from tapeviz.core.tensor import Tensor
 
@@ -91,7 +90,7 @@ def _tf_reshape_target(in_shape, shape):
     local=described("1 per element: the upstream reshaped back to x's shape"),
 )
 def _reshape_rule(op, needs, g):
-    return (a.reshape(g, op.inputs[0]._value.shape),)
+    return (reshape(g, op.inputs[0]._value.shape),)
 
 
 def broadcast_to(input, shape, name=None):
@@ -133,7 +132,7 @@ def _transpose_rule(op, needs, g):
     inverse = [0] * len(perm)
     for position, axis in enumerate(perm):
         inverse[axis] = position
-    return (a.transpose(g, inverse),)
+    return (transpose(g, inverse),)
 
 
 PACK = Primitive("Pack", lambda *xs, axis: B.xp.stack(xs, axis=axis))
@@ -162,7 +161,7 @@ def stack(values, axis=0, name=None):
     local=described(every="1: this input's slice of the upstream"),
 )
 def _pack_rule(op, needs, g):
-    parts = a.unstack(g, axis=op.attrs["axis"])
+    parts = unstack(g, axis=op.attrs["axis"])
     return tuple(part if need else None for part, need in zip(parts, needs))
 
 
@@ -179,7 +178,7 @@ def unstack(value, num=None, axis=0, name=None):
 
 @defgrad(UNPACK, "stack the upstreams (zeros for unused outputs)", local=described("1: the upstreams stacked back"))
 def _unpack_rule(op, needs, *grads):
-    return (a.stack(grads, axis=op.attrs["axis"]),)
+    return (stack(grads, axis=op.attrs["axis"]),)
 
 
 def shape(input, out_type=dtypes.int32, name=None):
@@ -281,7 +280,7 @@ def concat(values, axis, name=None):
 def _concat_rule(op, needs, g):
     axis = op.attrs["axis"]
     sizes = [t._value.shape[axis] for t in op.inputs]
-    parts = a.split(g, sizes, axis=axis)
+    parts = split(g, sizes, axis=axis)
     return tuple(part if need else None for part, need in zip(parts, needs))
 
 
@@ -322,7 +321,7 @@ def split(value, num_or_size_splits, axis=0, num=None, name=None):
     local=described("1: the upstreams concatenated back"),
 )
 def _split_rule(op, needs, *grads):
-    return (a.concat(list(grads), axis=op.attrs["axis"]),)
+    return (concat(list(grads), axis=op.attrs["axis"]),)
 
 
 def _split_sizes(sizes, length):
@@ -374,8 +373,8 @@ def _tile_rule(op, needs, g):
     split_shape = []
     for copies, n in zip(op.attrs["multiples"], shape):
         split_shape += [copies, n]
-    summed = m.reduce_sum(a.reshape(g, split_shape), axis=list(range(0, 2 * len(shape), 2)))
-    return (a.reshape(summed, shape),)
+    summed = m.reduce_sum(reshape(g, split_shape), axis=list(range(0, 2 * len(shape), 2)))
+    return (reshape(summed, shape),)
 
 
 def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
@@ -416,7 +415,7 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
 )
 def _pad_rule(op, needs, g):
     key = tuple(slice(before, before + n) for (before, _), n in zip(op.attrs["paddings"], op.inputs[0]._value.shape))
-    return (a.slice_tensor(g, key),)
+    return (slice_tensor(g, key),)
 
 
 def _mirror_pad(x, pairs, mode):
@@ -453,4 +452,4 @@ def reverse(tensor, axis, name=None):
     REVERSE, "reverse the upstream along the same axes", local=described("1 per element: the upstream reversed back")
 )
 def _reverse_rule(op, needs, g):
-    return (a.reverse(g, list(op.attrs["axis"])),)
+    return (reverse(g, list(op.attrs["axis"])),)
