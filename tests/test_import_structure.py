@@ -132,68 +132,6 @@ def test_no_import_cycle_between_packages_even_through_imports_inside_functions(
     assert not cycles, f"packages that import each other: {cycles}"
 
 
-# tapeviz.keras still has circles of its own (layers.base <-> layer_config <-> variables, cloning <->
-# models): the kerashape branch unties them and removes this exclusion.
-KERAS_CIRCLES_PENDING = "tapeviz.keras"
-
-
-def _excluded(module):
-    return module == KERAS_CIRCLES_PENDING or module.startswith(KERAS_CIRCLES_PENDING + ".")
-
-
-def _module_graph(everywhere, modules=MODULES):
-    """Module -> the modules it imports (a module importing itself is no circle)."""
-    graph = {}
-    for module in modules:
-        if _excluded(module):
-            continue
-        for imported, _line in _imports(module, everywhere, modules):
-            if imported in modules and imported != module and not _excluded(imported):
-                graph.setdefault(module, set()).add(imported)
-    return graph
-
-
-def test_no_import_cycle_between_modules_at_load_time():
-    # Inside the core too: tensor.py imports no primitive (the families bind its operators),
-    # and a rule reaches a family that loads after its own through tapeviz.core.families.
-    cycles = _cycles(_module_graph(everywhere=False))
-    assert not cycles, f"modules that import each other when they load: {cycles}"
-
-
-def test_no_import_cycle_between_modules_even_inside_functions():
-    # An import inside a function that works around a circle is still a circle.
-    cycles = _cycles(_module_graph(everywhere=True))
-    assert not cycles, f"modules that import each other: {cycles}"
-
-
-def test_the_cycle_finder_finds_a_circle():
-    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a", "d"}, "d": set(), "e": {"a"}}) == [["a", "b", "c"]]
-    assert _cycles({"a": {"b"}, "b": {"c"}, "e": {"a"}}) == []
-    assert sorted(_cycles({"a": {"b"}, "b": {"a"}, "c": {"d"}, "d": {"c"}})) == [["a", "b"], ["c", "d"]]
-
-
-def test_the_module_graph_sees_a_circle_hidden_in_a_function(tmp_path):
-    # A small package (named "tapeviz..." as the reader wants): `first` imports `second` (and
-    # itself: no circle) when it loads, `second` imports `first` inside a function.
-    package = tmp_path / "tapeviz_probe"
-    (package / "sub").mkdir(parents=True)
-    (package / "__init__.py").write_text("")
-    (package / "sub" / "__init__.py").write_text("")
-    (package / "first.py").write_text("from tapeviz_probe import second\nfrom tapeviz_probe import first\n")
-    (package / "second.py").write_text("def later():\n    from tapeviz_probe.first import thing\n")
-    (package / "sub" / "third.py").write_text("import tapeviz_probe.first\n")
-    modules = _modules_of(package)
-    assert set(modules) == {
-        "tapeviz_probe",
-        "tapeviz_probe.sub",
-        "tapeviz_probe.first",
-        "tapeviz_probe.second",
-        "tapeviz_probe.sub.third",
-    }
-    assert _cycles(_module_graph(everywhere=False, modules=modules)) == []
-    assert _cycles(_module_graph(everywhere=True, modules=modules)) == [["tapeviz_probe.first", "tapeviz_probe.second"]]
-
-
 # The floors of docs/architecture.md: at load time a module imports only its own
 # floor or those below. A package not listed (a new one) counts as the top floor.
 FLOORS = {
@@ -331,3 +269,65 @@ def test_the_visualizer_advertises_one_entry_point_per_purpose():
     # The older doors stay open (lesson 01 uses recording_player, table and trace_of).
     for older in ("Figure", "to_dot", "table", "recording_player", "trace_of", "Trace", "Player", "Heatmap"):
         assert callable(getattr(viz, older)) and older not in viz.__all__
+
+
+# tapeviz.keras still has circles of its own (layers.base <-> layer_config <-> variables, cloning <->
+# models): the kerashape branch unties them and removes this exclusion.
+KERAS_CIRCLES_PENDING = "tapeviz.keras"
+
+
+def _excluded(module):
+    return module == KERAS_CIRCLES_PENDING or module.startswith(KERAS_CIRCLES_PENDING + ".")
+
+
+def _import_graph(everywhere, modules=MODULES):
+    """Module -> the modules it imports (a module importing itself is no circle)."""
+    graph = {}
+    for module in modules:
+        if _excluded(module):
+            continue
+        for imported, _line in _imports(module, everywhere, modules):
+            if imported in modules and imported != module and not _excluded(imported):
+                graph.setdefault(module, set()).add(imported)
+    return graph
+
+
+def test_no_import_cycle_between_modules_at_load_time():
+    # Inside the core too: tensor.py imports no primitive (the families bind its operators),
+    # and a rule reaches a family that loads after its own through tapeviz.core.families.
+    cycles = _cycles(_import_graph(everywhere=False))
+    assert not cycles, f"modules that import each other when they load: {cycles}"
+
+
+def test_no_import_cycle_between_modules_even_inside_functions():
+    # An import inside a function that works around a circle is still a circle.
+    cycles = _cycles(_import_graph(everywhere=True))
+    assert not cycles, f"modules that import each other: {cycles}"
+
+
+def test_the_cycle_finder_finds_a_circle():
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a", "d"}, "d": set(), "e": {"a"}}) == [["a", "b", "c"]]
+    assert _cycles({"a": {"b"}, "b": {"c"}, "e": {"a"}}) == []
+    assert sorted(_cycles({"a": {"b"}, "b": {"a"}, "c": {"d"}, "d": {"c"}})) == [["a", "b"], ["c", "d"]]
+
+
+def test_the_module_graph_sees_a_circle_hidden_in_a_function(tmp_path):
+    # A small package (named "tapeviz..." as the reader wants): `first` imports `second` (and
+    # itself: no circle) when it loads, `second` imports `first` inside a function.
+    package = tmp_path / "tapeviz_probe"
+    (package / "sub").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "sub" / "__init__.py").write_text("")
+    (package / "first.py").write_text("from tapeviz_probe import second\nfrom tapeviz_probe import first\n")
+    (package / "second.py").write_text("def later():\n    from tapeviz_probe.first import thing\n")
+    (package / "sub" / "third.py").write_text("import tapeviz_probe.first\n")
+    modules = _modules_of(package)
+    assert set(modules) == {
+        "tapeviz_probe",
+        "tapeviz_probe.sub",
+        "tapeviz_probe.first",
+        "tapeviz_probe.second",
+        "tapeviz_probe.sub.third",
+    }
+    assert _cycles(_import_graph(everywhere=False, modules=modules)) == []
+    assert _cycles(_import_graph(everywhere=True, modules=modules)) == [["tapeviz_probe.first", "tapeviz_probe.second"]]
