@@ -8,40 +8,7 @@ import html
 
 from tapeviz.lessons import provenance
 from tapeviz.lessons.answers import Refused, describe, plain, refuse_text, same
-
-
-class Exercise:
-    """One exercise: its question, and either an ``expected`` value or a ``judge``.
-
-    ``judge(answer) -> (ok, message)`` replaces the comparison (and may raise
-    :class:`~tapeviz.lessons.answers.Refused`); ``mistakes`` pairs values a
-    misconception gives with the message that names it, and ``otherwise``
-    says what to look at for any other wrong value; ``solution`` is the
-    code for the exercise cell, ending with the check. ``from_tape``: the answer
-    must be what a gradient call returned (a typed number is refused).
-    """
-
-    def __init__(
-        self,
-        question,
-        expected=None,
-        hint="",
-        judge=None,
-        tolerance=1e-4,
-        solution="",
-        mistakes=(),
-        otherwise="",
-        from_tape=False,
-    ):
-        self.question = question
-        self.expected = expected
-        self.hint = hint
-        self.judge = judge
-        self.tolerance = tolerance
-        self.solution = solution.strip("\n")
-        self.mistakes = tuple(mistakes)
-        self.otherwise = otherwise  # what to look at when a wrong answer matches no known misconception
-        self.from_tape = from_tape
+from tapeviz.lessons.catalogue import EXERCISES
 
 
 class Feedback:
@@ -98,14 +65,8 @@ class Solution:
         )
 
 
-def _catalogue():
-    from tapeviz.lessons.catalogue import EXERCISES
-
-    return EXERCISES
-
-
 def _spec(exercise):
-    known = _catalogue()
+    known = EXERCISES
     if exercise not in known:
         raise KeyError(f"No exercise called {exercise!r}. The exercises are: {', '.join(sorted(known))}.")
     return known[exercise]
@@ -159,4 +120,4 @@ def solution(exercise):
 
 def exercises():
     """The names and questions of every exercise, in lesson order."""
-    return {name: spec.question for name, spec in sorted(_catalogue().items())}
+    return {name: spec.question for name, spec in sorted(EXERCISES.items())}

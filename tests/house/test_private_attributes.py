@@ -93,7 +93,6 @@ KNOWN_PRIVATE_NAMES = {
     ("core/forward.py", "tapeviz.core.tape._unconnected"),
     ("core/state.py", "tapeviz.core.events._local"),
     ("core/tensor.py", "tapeviz.core.dtypes._BY_NUMPY"),
-    ("core/tracing.py", "tapeviz.core.tensor._next_id"),
 }
 
 

@@ -3,6 +3,8 @@
 Primitives: MatMul, Einsum, MatrixInverse, MatrixDeterminant, MatrixDiagPart
 and MatrixDiag. ``tensordot``, ``trace``, ``matvec`` and ``matrix_transpose``
 are compositions of primitives, as in TensorFlow, each inside a name scope.
+The checks every matrix op shares (``float_matrices``, used by decompositions
+and solvers too) live here.
 """
 
 import string
@@ -10,18 +12,40 @@ import string
 import numpy as np
 
 from tapeviz import backend as B
+from tapeviz.core import tensor as _tensor
 from tapeviz.core.errors import InvalidArgumentError, UnimplementedError
 from tapeviz.core.ops import as_tensor, as_tensors, execute, same_dtype
 from tapeviz.core.primitive import Primitive
+from tapeviz.core.primitives.array.arguments import invalid_argument
 from tapeviz.core.primitives.array.constants import eye
-from tapeviz.core.primitives.array.shapes import expand_dims, reshape, squeeze, transpose
-from tapeviz.core.primitives.math.reductions import reduce_sum
+from tapeviz.core.primitives.array.shapes import broadcast_to, expand_dims, reshape, squeeze, transpose
+from tapeviz.core.primitives.complex import conj
+from tapeviz.core.primitives.math.reductions import reduce_sum, unbroadcast
 from tapeviz.core.rules import defgrad, described
 from tapeviz.core.scopes import name_scope
 
 
 def _invalid(message, op):
     return InvalidArgumentError(f"{message} [Op:{op}]", op)
+
+
+def float_matrices(x, op, square=True):
+    """``x`` as a float tensor of rank >= 2 (square in its last two axes when asked)."""
+    x = as_tensor(x)
+    if not x.dtype.is_floating:
+        raise invalid_argument(
+            f"Value for attr 'T' of {x.dtype.name} is not in the list of allowed values: half, float, double. "
+            f"{op} takes float matrices: cast first, e.g. tf.cast(x, tf.float32).",
+            op,
+        )
+    if x.ndim < 2:
+        raise invalid_argument(
+            f"Input tensor 0 must have rank >= 2, got shape {list(x._value.shape)} (the last two axes are the matrix).",
+            op,
+        )
+    if square and x._value.shape[-1] != x._value.shape[-2]:
+        raise invalid_argument(f"Input matrix must be square, got shape {list(x._value.shape)}.", op)
+    return x
 
 
 def _matmul(a, b, transpose_a, transpose_b):
@@ -407,7 +431,4 @@ __all__ = [
 ]
 
 
-# What the rules above call from other families, imported last: those families import this one.
-from tapeviz.core.primitives.array.shapes import broadcast_to  # noqa: E402
-from tapeviz.core.primitives.complex import conj  # noqa: E402
-from tapeviz.core.primitives.math.reductions import unbroadcast  # noqa: E402
+_tensor.bind_ops(matmul=matmul)  # `@`
