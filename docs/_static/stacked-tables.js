@@ -7,7 +7,10 @@ document.addEventListener("DOMContentLoaded", () => {
     if (heads.length < 3) continue;  // two columns fit a phone as they are
     table.classList.add("tv-stackable");
     for (const row of table.querySelectorAll("tbody tr")) {
-      [...row.children].forEach((cell, index) => cell.setAttribute("data-label", heads[index] || ""));
+      [...row.children].forEach((cell, index) => {
+        cell.setAttribute("data-label", heads[index] || "");
+        if (!cell.textContent.trim()) cell.classList.add("tv-empty");  // no bare "notes:" on a phone
+      });
     }
   }
 });
