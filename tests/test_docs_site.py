@@ -336,7 +336,8 @@ def test_landing_page_shows_a_picture_and_a_working_player_above_the_fold(browse
         context.close()
 
 
-# What sticks out of its box on a page, as a reader would see it: the page scrolling sideways, a
+# What sticks out of its box on a page, as a reader would see it (and a picture that does not load,
+# which shows as its alt text): the page scrolling sideways, a
 # picture, table or frame running past the article's right edge, a printed output (or a stacked
 # table's cell) whose text runs past its box, a player whose controls or page are wider than its frame.
 WIDER_THAN_ITS_BOX = """() => {
@@ -347,6 +348,9 @@ WIDER_THAN_ITS_BOX = """() => {
     const box = el.getBoundingClientRect();
     const scroller = el.parentElement.closest("table, div.highlight, .table-wrapper, .tv-view");
     if (box.width && box.right > edge && !scroller) found.push(`${el.tagName} ends at ${Math.round(box.right)} px`);
+  }
+  for (const img of article.querySelectorAll("img")) {
+    if (img.complete && img.naturalWidth === 0) found.push(`a picture that does not load: ${img.getAttribute("src")}`);
   }
   for (const pre of article.querySelectorAll("div.highlight-text pre, div.cell_output div.output pre")) {
     if (pre.scrollWidth > pre.clientWidth + 1) found.push(`output cut: ${pre.textContent.slice(0, 60)}`);
