@@ -300,10 +300,6 @@ def site_url(docs_site):
         server.server_close()
 
 
-def _page_scrolls_sideways(page):
-    return page.evaluate("() => document.documentElement.scrollWidth > document.documentElement.clientWidth")
-
-
 @pytest.mark.browser
 def test_landing_page_shows_a_picture_and_a_working_player_above_the_fold(browser, site_url):  # noqa: F811
     problems = []
@@ -340,27 +336,84 @@ def test_landing_page_shows_a_picture_and_a_working_player_above_the_fold(browse
         context.close()
 
 
+# What sticks out of its box on a page, as a reader would see it (and a picture that does not load,
+# which shows as its alt text): the page scrolling sideways, a
+# picture, table or frame running past the article's right edge, a printed output (or a stacked
+# table's cell) whose text runs past its box, a player whose controls or page are wider than its frame.
+WIDER_THAN_ITS_BOX = """() => {
+  const found = [], article = document.querySelector("article") || document.body;
+  const doc = document.documentElement, edge = article.getBoundingClientRect().right + 1;
+  if (doc.scrollWidth > doc.clientWidth + 1) found.push(`the page scrolls sideways (${doc.scrollWidth} px)`);
+  for (const el of article.querySelectorAll("img, svg, iframe, table, div.highlight")) {
+    const box = el.getBoundingClientRect();
+    const scroller = el.parentElement.closest("table, div.highlight, .table-wrapper, .tv-view");
+    if (box.width && box.right > edge && !scroller) found.push(`${el.tagName} ends at ${Math.round(box.right)} px`);
+  }
+  for (const img of article.querySelectorAll("img")) {
+    if (img.complete && img.naturalWidth === 0) found.push(`a picture that does not load: ${img.getAttribute("src")}`);
+  }
+  for (const pre of article.querySelectorAll("div.highlight-text pre, div.cell_output div.output pre")) {
+    if (pre.scrollWidth > pre.clientWidth + 1) found.push(`output cut: ${pre.textContent.slice(0, 60)}`);
+  }
+  for (const cell of article.querySelectorAll("table.tv-stackable td")) {
+    if (getComputedStyle(cell).display === "block" && cell.scrollWidth > cell.clientWidth + 1)
+      found.push(`table cell cut: ${cell.textContent.slice(0, 60)}`);
+  }
+  for (const frame of document.querySelectorAll("iframe")) {
+    const inner = frame.contentDocument;
+    if (!inner || !inner.documentElement) continue;
+    const controls = inner.querySelector(".tv-controls");
+    if (controls && controls.scrollWidth > controls.clientWidth + 1)
+      found.push(`player controls ${controls.scrollWidth} px in ${controls.clientWidth} px`);
+    if (inner.documentElement.scrollWidth > inner.documentElement.clientWidth + 1)
+      found.push(`a frame's page is ${inner.documentElement.scrollWidth} px in ${inner.documentElement.clientWidth} px`);
+  }
+  return found;
+}"""
+
+
+def _site_pages(docs_site):
+    """Every page a reader opens: the guides, the lessons, the API reference and the indexes (not the
+    highlighted source pages, whose long lines scroll by design)."""
+    return sorted(
+        page.relative_to(docs_site).as_posix()
+        for page in docs_site.rglob("*.html")
+        if not {"_modules", "_sources", "_static"} & set(page.relative_to(docs_site).parts)
+    )
+
+
 @pytest.mark.browser
-@pytest.mark.parametrize("name", ["index", "tf-map", "getting-started", "api/tapeviz"])
-def test_pages_fit_a_phone_without_sideways_scrolling(browser, site_url, name):  # noqa: F811
-    problems = []
+@pytest.mark.parametrize("width", [375, 1366])
+def test_no_page_has_content_wider_than_its_box(browser, docs_site, site_url, width):  # noqa: F811
+    """Each page at a phone's and a laptop's width: nothing runs past its box; a player's controls wrap
+    inside their frame; printed outputs wrap; the TF map's tables stack on a phone, notes included."""
+    problems, wide = [], {}
     context, page = _new_page(browser, problems)
     try:
-        page.set_viewport_size({"width": 375, "height": 740})
-        page.goto(f"{site_url}/{name}.html", wait_until="load")
-        page.screenshot(path=str(ARTIFACTS / f"docs_{name.replace('/', '_')}_375.png"))
-        assert not _page_scrolls_sideways(page), f"{name}: the page scrolls sideways at 375 px"
-        # what is wider than the screen scrolls inside its own box
-        for table in page.locator("article table").all()[:20]:
-            box = table.bounding_box()
-            assert box is None or box["x"] + box["width"] <= 375 + 1, f"{name}: a table sticks out: {box}"
-        # printed outputs wrap: none is cut off at the right edge of its box
-        cut = page.evaluate(
-            "() => [...document.querySelectorAll('div.highlight-text pre')]"
-            ".filter(p => p.scrollWidth > p.clientWidth + 1).map(p => p.textContent.slice(0, 80))"
-        )
-        assert not cut, f"{name}: outputs cut at the box's edge: {cut}"
-        if name == "index":
+        page.set_viewport_size({"width": width, "height": 800})
+        pages = _site_pages(docs_site)
+        assert {"index.html", "tf-map.html", "lessons/10_debugging.html", "api/tapeviz.html"} <= set(pages)
+        for name in pages:
+            page.goto(f"{site_url}/{name}", wait_until="load")
+            found = page.evaluate(WIDER_THAN_ITS_BOX)
+            if found:
+                wide[name] = found[:3]
+            if name in ("index.html", "tf-map.html", "getting-started.html", "api/tapeviz.html"):
+                page.screenshot(path=str(ARTIFACTS / f"docs_{name[:-5].replace('/', '_')}_{width}.png"))
+        assert not wide, f"content wider than its box at {width} px: {wide}"
+        if width == 375:
+            page.goto(f"{site_url}/tf-map.html", wait_until="load")
+            notes = page.evaluate(
+                """() => [...document.querySelectorAll("table.tv-stackable td")]
+                    .filter(td => /note|differ/i.test(td.dataset.label || "") && td.textContent.trim())
+                    .map(td => td.getBoundingClientRect()).filter(box => box.width > 0)
+                    .map(box => [box.left, box.right])"""
+            )
+            assert notes, "the TF map shows no notes column on a phone"
+            assert all(0 <= left and right <= width + 1 for left, right in notes), notes[:5]
+            page.goto(f"{site_url}/index.html", wait_until="load")
+            install = page.locator("article pre").filter(has_text="pip install").first.bounding_box()
+            assert install and install["y"] < 400, f"the install line is {install} down the landing on a phone"
             page.screenshot(path=str(ARTIFACTS / "docs_landing_375_full.png"), full_page=True)
         assert not problems, problems
     finally:
