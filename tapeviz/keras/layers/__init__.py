@@ -2,6 +2,14 @@
 
 from tapeviz.keras.layers.activations import ELU, LeakyReLU, ReLU, Softmax  # noqa: F401
 from tapeviz.keras.layers.attention import AdditiveAttention, Attention, MultiHeadAttention  # noqa: F401
+from tapeviz.keras.layers.augment_color import RandomBrightness, RandomContrast  # noqa: F401
+from tapeviz.keras.layers.augment_geometry import (  # noqa: F401
+    RandomCrop,
+    RandomFlip,
+    RandomRotation,
+    RandomTranslation,
+    RandomZoom,
+)
 from tapeviz.keras.layers.base import InputSpec, Layer  # noqa: F401
 from tapeviz.keras.layers.conv import (  # noqa: F401
     Conv1D,
@@ -213,6 +221,13 @@ __all__ = [
     "GlobalAvgPool2D",
     "GlobalMaxPool1D",
     "GlobalMaxPool2D",
+    "RandomFlip",
+    "RandomRotation",
+    "RandomZoom",
+    "RandomTranslation",
+    "RandomCrop",
+    "RandomContrast",
+    "RandomBrightness",
 ]
 
 MaxPool1D = MaxPooling1D
