@@ -107,6 +107,7 @@ from tapeviz.keras.layers.volumes import (  # noqa: F401
     UpSampling3D,
     ZeroPadding3D,
 )
+from tapeviz.keras.layers.volume_transpose import Conv3DTranspose, Convolution3DTranspose  # noqa: F401
 from tapeviz.keras.layers.wrappers import Bidirectional, Lambda, Masking, TimeDistributed  # noqa: F401
 
 __all__ = [
@@ -221,6 +222,8 @@ __all__ = [
     "GlobalAvgPool2D",
     "GlobalMaxPool1D",
     "GlobalMaxPool2D",
+    "Conv3DTranspose",
+    "Convolution3DTranspose",
     "RandomFlip",
     "RandomRotation",
     "RandomZoom",
