@@ -92,6 +92,7 @@ from tapeviz.keras.layers.simple import (  # noqa: F401
     UnitNormalization,
     dot,
 )
+from tapeviz.keras.layers.volume_transpose import Conv3DTranspose, Convolution3DTranspose  # noqa: F401
 from tapeviz.keras.layers.volumes import (  # noqa: F401
     AveragePooling3D,
     AvgPool3D,
@@ -107,7 +108,6 @@ from tapeviz.keras.layers.volumes import (  # noqa: F401
     UpSampling3D,
     ZeroPadding3D,
 )
-from tapeviz.keras.layers.volume_transpose import Conv3DTranspose, Convolution3DTranspose  # noqa: F401
 from tapeviz.keras.layers.wrappers import Bidirectional, Lambda, Masking, TimeDistributed  # noqa: F401
 
 __all__ = [
