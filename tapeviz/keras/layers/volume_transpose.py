@@ -5,7 +5,7 @@ from tapeviz.keras import activations, initializers
 from tapeviz.keras.layers.base import InputSpec, Layer
 from tapeviz.keras.layers.conv import checked_padding, require_channels_last
 from tapeviz.keras.layers.volumes import triple
-from tapeviz.volume_transpose_ops import conv3d_transpose
+from tapeviz.volume_ops import conv3d_transpose
 
 __all__ = ["Conv3DTranspose", "Convolution3DTranspose"]
 
