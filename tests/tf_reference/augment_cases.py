@@ -61,6 +61,16 @@ LAYER_CASES = {
         BATCH,
         1,
     ),
+    "grayscale": ("RandomGrayscale", {"factor": 0.6, "seed": 18}, (4, 7, 9, 3), 2),
+    "invert": ("RandomInvert", {"factor": 0.7, "seed": 19}, BATCH, 2),
+    "invert_unit_range": ("RandomInvert", {"factor": (0.3, 1.0), "value_range": (0, 1), "seed": 20}, BATCH, 1),
+    "solarization": ("Solarization", {"addition_factor": 0.3, "threshold_factor": 0.6, "seed": 24}, BATCH, 2),
+    "solarization_ranges": (
+        "Solarization",
+        {"addition_factor": (0.1, 0.2), "threshold_factor": (0.4, 0.9), "value_range": (-1, 1), "seed": 25},
+        BATCH,
+        1,
+    ),
 }
 
 # name: (transform (8 numbers or a batch of them), interpolation, fill_mode, fill_value)

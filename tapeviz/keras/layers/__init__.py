@@ -2,7 +2,13 @@
 
 from tapeviz.keras.layers.activations import ELU, LeakyReLU, ReLU, Softmax  # noqa: F401
 from tapeviz.keras.layers.attention import AdditiveAttention, Attention, MultiHeadAttention  # noqa: F401
-from tapeviz.keras.layers.augment_color import RandomBrightness, RandomContrast  # noqa: F401
+from tapeviz.keras.layers.augment_color import (  # noqa: F401
+    RandomBrightness,
+    RandomContrast,
+    RandomGrayscale,
+    RandomInvert,
+    Solarization,
+)
 from tapeviz.keras.layers.augment_geometry import (  # noqa: F401
     RandomCrop,
     RandomFlip,
@@ -231,6 +237,9 @@ __all__ = [
     "RandomCrop",
     "RandomContrast",
     "RandomBrightness",
+    "RandomGrayscale",
+    "RandomInvert",
+    "Solarization",
 ]
 
 MaxPool1D = MaxPooling1D
