@@ -76,6 +76,14 @@ class AugmentationLayer(Layer):
             return images
         return self.transform(images, self.random_transformation(images))
 
+    def random_transformation(self, images):
+        """Draw this call's random parameters for ``images`` (from the layer's SeedGenerator)."""
+        raise NotImplementedError(f"{type(self).__name__} must define random_transformation(images).")
+
+    def transform(self, images, transformation):
+        """``images`` transformed by what ``random_transformation`` drew."""
+        raise NotImplementedError(f"{type(self).__name__} must define transform(images, transformation).")
+
     def _to_compute_dtype(self, images):
         from tapeviz.keras import ops
 

@@ -72,6 +72,7 @@ class _AffineLayer(AugmentationLayer):
 
     @staticmethod
     def height_width(images):
+        """(height, width) of channels-last images, batched or not."""
         return images.shape[-3], images.shape[-2]
 
     def get_config(self):

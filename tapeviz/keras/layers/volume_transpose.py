@@ -95,7 +95,8 @@ class Conv3DTranspose(Layer):
             x = x + self.bias
         return self.activation(x)
 
-    def compute_transposed_shape(self, input_shape):
+    def compute_output_shape(self, input_shape):
+        """The output shape for ``input_shape``, by Keras's rule (the batch may be None)."""
         return self._transposed_shape(tuple(input_shape))
 
 
