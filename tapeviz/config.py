@@ -30,9 +30,20 @@ def list_physical_devices(device_type=None):
     return [d for d in devices if d.device_type == device_type.upper()]
 
 
+@dataclass(frozen=True)
+class LogicalDevice:
+    """A device as ``tf.config.list_logical_devices`` lists it: ``name`` ("/device:CPU:0") and ``device_type``."""
+
+    name: str
+    device_type: str
+
+
 def list_logical_devices(device_type=None):
-    """The logical devices: here the same as ``list_physical_devices`` (one per physical device)."""
-    return list_physical_devices(device_type)
+    """The logical devices, one per physical device, as TF names them (``/device:CPU:0``)."""
+    return [
+        LogicalDevice(d.name.replace("/physical_device:", "/device:"), d.device_type)
+        for d in list_physical_devices(device_type)
+    ]
 
 
 @contextmanager
