@@ -988,11 +988,14 @@ def test_a_variables_read_records_the_same_with_and_without_listeners():
     fast = _reads_recorded(listening=False)
     assert fast == _reads_recorded(listening=True)
     entries, watched, gradients, unwatched = fast
-    assert [name for name, inputs, _ in entries if name == "ReadVariableOp"] == ["ReadVariableOp"] * 5  # frozen: unwatched, not recorded
+    assert [name for name, inputs, _ in entries if name == "ReadVariableOp"] == [
+        "ReadVariableOp"
+    ] * 5  # frozen: unwatched, not recorded
     assert watched == [0, 1, 3]  # early, w, count in order of construction; frozen is not watched
     # d/dw of w*w (read at 1.5) + w*frozen (read at 2.5) = 2*1.5 + 2.0; early's is 1
     assert gradients == [1.0, 5.0, None, None]
     assert unwatched == ((), None)
+
 
 def test_a_variables_reads_meet_at_the_variable_in_nested_tapes_and_second_order():
     """Reads on an outer tape and an inner one (the general path) and a second derivative through reads."""
