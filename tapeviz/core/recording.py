@@ -148,6 +148,11 @@ class AccessedVariables:
     def record_op(self, primitive, inputs, outputs, attrs, local, entry=None):
         return None  # so `record` never records on it
 
+    def record_read(self, variable, tensor, local):
+        """A variable's read while this is the only "tape" (``record_read``'s fast path): noted, not recorded."""
+        if variable._trainable:
+            self.variables.setdefault(variable._id, variable)
+
 
 def note_access(variable):
     """A trainable variable was used: tapes that auto-watch watch it, and a
@@ -162,7 +167,17 @@ def note_access(variable):
 
 
 def record_read(variable, tensor):
-    """A variable was read: tapes that auto-watch watch it (a trainable one), and record the read."""
+    """A variable was read: tapes that auto-watch watch it (a trainable one), and record the read.
+
+    The read is the recording path's one named fast path: with one tape and nobody listening or
+    tracing (a training step), the tape watches and records it in one call (``record_read`` of
+    ``GradientTape``), the same entry as ``record`` would build, without the general path's checks.
+    """
+    local = _local.__dict__
+    tapes = local["tapes"]
+    if len(tapes) == 1 and not _listeners and not local["tracers"]:
+        tapes[0].record_read(variable, tensor, local)
+        return
     if variable._trainable:
         note_access(variable)
     record(READ_VARIABLE, (variable,), (tensor,), NO_ATTRS)

@@ -48,6 +48,7 @@ def _leave_live(ref):
 # A binary or unary op's ``needs`` (which inputs a tape watches): shared, as rules only read them.
 _BOTH, _FIRST, _SECOND, _ONLY = (True, True), (True, False), (False, True), (True,)
 _new_entry = recording.new_entry
+_READ = recording.READ_VARIABLE  # a variable's read: the sweep's one fast path (_Cotangents.pass_to_variable)
 _next_entry_index = recording.next_order
 # NumPy float and complex scalar types: a value of one is a float without reading its dtype.
 _FLOAT_SCALARS = frozenset(np.dtype(code).type for code in "efdgFDG")
@@ -248,6 +249,23 @@ class GradientTape:
                     watched.add(tensor._id)
         else:  # a sweep would reach what this left unwatched
             self._needs_exact = False
+        return entry
+
+    def record_read(self, variable, tensor, local):
+        """Record ``variable``'s read ``tensor``, watching a trainable variable first where this tape
+        auto-watches: ``recording.record_read``'s fast path (this the only tape, nobody listening or
+        tracing), the same as ``note_access`` then ``record_op``. The entry, or None.
+        """
+        watched = self._watched
+        if variable._id not in watched:
+            if not (variable._trainable and self._watch_accessed_variables):
+                return None
+            self.add_watched(variable)  # nobody listens: no Watched event to send
+        entry = _new_entry(recording.READ_VARIABLE, (variable,), (tensor,), recording.NO_ATTRS, local, self.serials)
+        self._entries.append(entry)
+        self._needs.append(_ONLY)
+        if variable._value.dtype.kind in "fc":  # gradients flow through a float read
+            watched.add(tensor._id)
         return entry
 
     def add_watched(self, source):
@@ -781,7 +799,11 @@ def _walk_back(entries, entry_needs, cotangents, announce):
             _local.depth = depth + 1
             if deepest is None or depth > deepest:
                 deepest = depth
-        rule = entry.primitive.rule
+        primitive = entry.primitive
+        if primitive is _READ and step is None:  # the one fast path: a read's cotangent is its variable's
+            cotangents.pass_to_variable(entry)
+            continue
+        rule = primitive.rule
         if rule is None:  # not differentiable, or no rule in the table
             continue
         upstream = read(entry)
@@ -871,6 +893,27 @@ class _Cotangents:
                 pending[key] = arrived
             upstream.append(arrived)
         return tuple(upstream)
+
+    def pass_to_variable(self, entry):
+        """A variable's read (``ReadVariableOp``): the gradient at its output goes to the variable as it
+        is, as its rule (the identity) would send it, without calling the rule or building tuples."""
+        pending = self.pending
+        key = entry.outputs[0]._id
+        arrived = pending.pop(key, None)
+        if arrived is None:
+            return
+        if type(arrived) is list:
+            arrived = _sum_grads(arrived)
+        if key in self.source_ids:
+            pending[key] = arrived
+        key = entry.inputs[0]._id
+        arriving = pending.get(key)
+        if arriving is None:
+            pending[key] = arrived
+        elif type(arriving) is list:
+            arriving.append(arrived)
+        else:
+            pending[key] = [arriving, arrived]
 
     def write(self, inputs, produced, needs):
         """Add each produced gradient to its input's arrivals, where the input needs one."""

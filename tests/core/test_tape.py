@@ -945,3 +945,67 @@ def test_a_released_tape_of_scalars_keeps_each_shape_and_dtype():
     by_index = {e.index: e for e in inner.recorded_ops}
     assert kept == _sketched([by_index[e.index] for e in tape.history])
     assert int(n) == 5  # int(2.75) + 3
+
+
+def _reads_recorded(listening):
+    """Reads of variables on one tape (the read's fast path), or with a listener (the general path):
+    the entries recorded (variables by position, tensors as "t"), the variables watched, the gradients."""
+    from tapeviz.core import events
+
+    def heard(event):
+        pass
+
+    if listening:
+        events.subscribe(heard)
+    try:
+        early = tf.Variable(0.5)  # made first: watched_variables lists it first, read last
+        w = tf.Variable(1.5)  # trainable, read three times, assigned between reads
+        frozen = tf.Variable(2.0, trainable=False)  # read, never watched
+        count = tf.Variable(3)  # an integer: watched, no gradient flows
+        variables = [early, w, frozen, count]
+
+        def named(t):
+            return next((i for i, v in enumerate(variables) if v is t), "t")
+
+        with tf.GradientTape(persistent=True) as tape:
+            y = w * w
+            w.assign(2.5)
+            y = y + w * frozen + tf.cast(count, tf.float32) + early
+        entries = [(e.name, [named(t) for t in e.inputs], e.depth) for e in tape.recorded_ops]
+        watched = [named(v) for v in tape.watched_variables()]
+        gradients = [None if g is None else float(g) for g in tape.gradient(y, variables)]
+        with tf.GradientTape(watch_accessed_variables=False) as quiet:
+            z = w * 2.0
+        unwatched = (quiet.recorded_ops, quiet.gradient(z, w))
+        return entries, watched, gradients, unwatched
+    finally:
+        if listening:
+            events.unsubscribe(heard)
+
+
+def test_a_variables_read_records_the_same_with_and_without_listeners():
+    """The fast path (one tape, nobody listening) records what the general path records."""
+    fast = _reads_recorded(listening=False)
+    assert fast == _reads_recorded(listening=True)
+    entries, watched, gradients, unwatched = fast
+    reads = [inputs for name, inputs, _ in entries if name == "ReadVariableOp"]
+    assert reads == [[1], [1], [1], [3], [0]]  # w three times, count, early; frozen: unwatched, not recorded
+    assert watched == [0, 1, 3]  # early, w, count in order of construction; frozen is not watched
+    # d/dw of w*w (read at 1.5) + w*frozen (read at 2.5) = 2*1.5 + 2.0; early's is 1
+    assert gradients == [1.0, 5.0, None, None]
+    assert unwatched == ((), None)
+
+
+def test_a_variables_reads_meet_at_the_variable_in_nested_tapes_and_second_order():
+    """Reads on an outer tape and an inner one (the general path) and a second derivative through reads."""
+    x = tf.Variable(3.0)
+    with tf.GradientTape() as outer:
+        with tf.GradientTape() as inner:
+            y = x * x * x
+        dy = inner.gradient(y, x)  # 3 x^2, recorded by the outer tape
+    assert float(dy) == 27.0
+    assert float(outer.gradient(dy, x)) == 18.0  # 6 x
+    with tf.GradientTape(persistent=True) as tape:
+        y = x * x
+    assert float(tape.jacobian(y, x)) == 6.0
+    assert float(tape.gradient(y, x)) == 6.0
