@@ -1,0 +1,207 @@
+"""Every raise the API reference documents happens: the docs cannot drift from the code.
+
+``CASES`` is a table: (public name, exception, a call with the bad input its docstring's
+``Raises:`` entry describes). Each case is run and must raise that exception; and every
+``Raises:`` entry of every docstring the reference lists (walked as ``docs/conf.py`` lists them,
+see ``tests/test_api_reference.py``) must have a case here, so a new entry comes with its test.
+"""
+
+import inspect
+
+import numpy as np
+import pytest
+
+import tapeviz as tf
+from tapeviz import errors, events, viz
+from tests.test_api_reference import OBJECTS, raised_names
+
+
+def _tape(persistent=False):
+    x = tf.Variable(3.0)
+    with tf.GradientTape(persistent=persistent) as tape:
+        y = x * x
+    return tape, x, y
+
+
+def _used_tape():
+    tape, x, y = _tape()
+    tape.gradient(y, x)
+    return tape, x, y
+
+
+def _reenter():
+    tape = tf.GradientTape()
+    with tape:
+        with tape:
+            pass
+
+
+def _gradient_twice():
+    tape, x, y = _used_tape()
+    tape.gradient(y, x)
+
+
+def _jacobian_twice():
+    tape, x, y = _used_tape()
+    tape.jacobian(y, x)
+
+
+def _jacobian_of_several_targets():
+    tape, x, y = _tape(persistent=True)
+    tape.jacobian([y, y], x)
+
+
+def _batch_jacobian_of_a_scalar():
+    x = tf.constant([1.0, 2.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.reduce_sum(x * x)
+    tape.batch_jacobian(y, x)
+
+
+def _outside_the_block(method):
+    tape, _, _ = _tape()
+    return getattr(tape, method)()
+
+
+def _compiled_model(**compile_args):
+    model = tf.keras.Sequential([tf.keras.Input(shape=(2,)), tf.keras.layers.Dense(1)])
+    if compile_args:
+        model.compile(**compile_args)
+    return model
+
+
+def _data():
+    return np.ones((4, 2), "float32"), np.ones((4, 1), "float32")
+
+
+def _custom_gradient_without_grad_fn():
+    @tf.custom_gradient
+    def f(x):
+        return x * x  # not (outputs, grad_fn)
+
+    f(tf.constant(2.0))
+
+
+def _function_refusing_its_argument():
+    @tf.function(input_signature=[tf.TensorSpec([2], tf.float32)])
+    def f(x):
+        return x * 2.0
+
+    f(tf.constant([1.0, 2.0, 3.0]))
+
+
+def _player_before_gradient():
+    x = tf.Variable(2.0)
+    with tf.GradientTape() as tape:
+        _ = x * x
+    viz.player(tape)
+
+
+def _save_a_plain_object(tmp_path):
+    tf.saved_model.save(object(), str(tmp_path / "saved"))
+
+
+# (public name as the reference lists it, exception, call). A call that takes ``tmp_path`` gets one.
+CASES = [
+    ("tapeviz.GradientTape", ValueError, _reenter),
+    ("tapeviz.GradientTape.watch", ValueError, lambda: tf.GradientTape().watch(3.0)),
+    ("tapeviz.GradientTape.stop_recording", ValueError, lambda: _outside_the_block("stop_recording")),
+    ("tapeviz.GradientTape.reset", ValueError, lambda: _outside_the_block("reset")),
+    ("tapeviz.GradientTape.gradient", RuntimeError, _gradient_twice),
+    ("tapeviz.GradientTape.gradient", TypeError, lambda: _tape()[0].gradient(_tape()[2], 3.0)),
+    (
+        "tapeviz.GradientTape.gradient",
+        errors.InvalidArgumentError,
+        lambda: (lambda t, x, y: t.gradient(y, x, output_gradients=tf.ones([3])))(*_tape()),
+    ),
+    ("tapeviz.GradientTape.jacobian", TypeError, _jacobian_of_several_targets),
+    ("tapeviz.GradientTape.jacobian", RuntimeError, _jacobian_twice),
+    ("tapeviz.GradientTape.batch_jacobian", ValueError, _batch_jacobian_of_a_scalar),
+    ("tapeviz.Variable.assign", ValueError, lambda: tf.Variable([1.0, 2.0]).assign([1.0, 2.0, 3.0])),
+    (
+        "tapeviz.Variable.assign_add",
+        errors.InvalidArgumentError,
+        lambda: tf.Variable([1.0, 2.0]).assign_add([1.0, 2.0, 3.0]),
+    ),
+    (
+        "tapeviz.Variable.assign_sub",
+        errors.InvalidArgumentError,
+        lambda: tf.Variable([1.0, 2.0]).assign_sub([1.0, 2.0, 3.0]),
+    ),
+    ("tapeviz.constant", TypeError, lambda: tf.constant([1.0, 2.0, 3.0], shape=[2, 2])),
+    ("tapeviz.custom_gradient", TypeError, _custom_gradient_without_grad_fn),
+    ("tapeviz.function", TypeError, _function_refusing_its_argument),
+    ("tapeviz.show", TypeError, lambda: tf.show(42)),
+    (
+        "tapeviz.autodiff.ForwardAccumulator",
+        ValueError,
+        lambda: tf.autodiff.ForwardAccumulator(tf.Variable([1.0, 2.0]), tf.constant([1.0, 2.0, 3.0])),
+    ),
+    ("tapeviz.autodiff.ForwardAccumulator", TypeError, lambda: tf.autodiff.ForwardAccumulator(3.0, 1.0)),
+    ("tapeviz.saved_model.save", ValueError, _save_a_plain_object),
+    ("tapeviz.saved_model.load", OSError, lambda tmp_path: tf.saved_model.load(str(tmp_path / "nothing"))),
+    (
+        "tapeviz.saved_model.load",
+        ValueError,
+        lambda tmp_path: ((tmp_path / "saved_model.pb").write_bytes(b"\x08\x01"), tf.saved_model.load(str(tmp_path))),
+    ),
+    ("tapeviz.keras.Model.save", ValueError, lambda tmp_path: _compiled_model().save(str(tmp_path / "model.h5"))),
+    ("tapeviz.keras.Model.compile", ValueError, lambda: _compiled_model(optimizer="no_such_optimizer", loss="mse")),
+    ("tapeviz.keras.Model.fit", ValueError, lambda: _compiled_model().fit(*_data(), verbose=0)),
+    ("tapeviz.keras.Model.evaluate", ValueError, lambda: _compiled_model().evaluate(*_data(), verbose=0)),
+    ("tapeviz.keras.load_model", ValueError, lambda tmp_path: tf.keras.models.load_model(str(tmp_path / "m.h5"))),
+    ("tapeviz.keras.layers.Dense", ValueError, lambda: tf.keras.layers.Dense(0)),
+    ("tapeviz.keras.optimizers.SGD", ValueError, lambda: tf.keras.optimizers.SGD(momentum=2.0)),
+    ("tapeviz.keras.config.set_backend", ValueError, lambda: tf.keras.config.set_backend("jax")),
+    ("tapeviz.keras.config.set_floatx", ValueError, lambda: tf.keras.config.set_floatx("float8")),
+    ("tapeviz.keras.config.set_image_data_format", ValueError, lambda: tf.keras.config.set_image_data_format("rgb")),
+    ("tapeviz.keras.backend.result_type", ValueError, lambda: tf.keras.backend.result_type("float32", "foo")),
+    ("tapeviz.keras.backend.standardize_dtype", ValueError, lambda: tf.keras.backend.standardize_dtype("foo")),
+    ("tapeviz.viz.player", ValueError, _player_before_gradient),
+]
+
+# Raises the table cannot provoke in a test process, each with the reason.
+UNTESTABLE = {
+    ("tapeviz.keras.callbacks.TensorBoard", "ImportError"): "needs the tensorboard package absent",
+}
+
+
+def _id(case):
+    return f"{case[0]}-{case[1].__name__}"
+
+
+@pytest.mark.parametrize("name, exception, call", CASES, ids=[_id(c) for c in CASES])
+def test_a_documented_raise_happens(name, exception, call, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    arguments = {"tmp_path": tmp_path} if "tmp_path" in inspect.signature(call).parameters else {}
+    with pytest.raises(exception):
+        call(**arguments)
+
+
+def _documented():
+    return {(name, raised) for name, obj, _ in OBJECTS for raised in raised_names(inspect.getdoc(obj))}
+
+
+def test_every_documented_raise_has_a_case():
+    cased = {(name, exception.__name__) for name, exception, _ in CASES} | set(UNTESTABLE)
+    uncased = sorted(_documented() - cased)
+    assert not uncased, f"Raises entries with no case in CASES: {uncased}"
+
+
+def test_every_case_is_a_documented_raise():
+    stale = sorted({(name, exception.__name__) for name, exception, _ in CASES} - _documented())
+    stale += sorted(set(UNTESTABLE) - _documented())
+    assert not stale, f"cases for raises no docstring lists (fix the docstring or the case): {stale}"
+
+
+def test_the_table_reads_the_raises_entries():
+    doc = """Summary.
+
+    Raises:
+        ValueError: one thing,
+            said on two lines.
+        tf.errors.InvalidArgumentError: another.
+    """
+    assert raised_names(inspect.cleandoc(doc)) == ["ValueError", "InvalidArgumentError"]
+    assert events  # the hook bus's raises join the table as they are documented
