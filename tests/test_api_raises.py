@@ -161,6 +161,23 @@ CASES = [
     ("tapeviz.viz.player", ValueError, _player_before_gradient),
 ]
 
+
+def _elementwise_cases():
+    """The elementwise ops (made by one factory, with one Raises entry): the bad input each documents."""
+    cases = []
+    for name, obj, _ in OBJECTS:
+        if getattr(obj, "primitive", None) is None or "InvalidArgumentError" not in raised_names(inspect.getdoc(obj)):
+            continue
+        parameters = list(inspect.signature(obj).parameters)
+        if parameters == ["x", "y", "name"]:  # shapes that do not broadcast
+            cases.append((name, errors.InvalidArgumentError, lambda op=obj: op(tf.ones([2]), tf.ones([3]))))
+        elif parameters == ["x", "name"]:  # an integer tensor to a float-only op
+            cases.append((name, errors.InvalidArgumentError, lambda op=obj: op(tf.constant([1, 2]))))
+    return cases
+
+
+CASES += _elementwise_cases()
+
 # Raises the table cannot provoke in a test process, each with the reason.
 UNTESTABLE = {
     ("tapeviz.keras.callbacks.TensorBoard", "ImportError"): "needs the tensorboard package absent",
