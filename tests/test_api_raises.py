@@ -173,6 +173,13 @@ def _elementwise_cases():
             cases.append((name, errors.InvalidArgumentError, lambda op=obj: op(tf.ones([2]), tf.ones([3]))))
         elif parameters == ["x", "name"]:  # an integer tensor to a float-only op
             cases.append((name, errors.InvalidArgumentError, lambda op=obj: op(tf.constant([1, 2]))))
+        elif parameters == ["input_tensor", "axis", "keepdims", "name"]:  # a reduction of bools
+            cases.append((name, errors.InvalidArgumentError, lambda op=obj: op(tf.constant([True, False]))))
+    for name, obj, _ in OBJECTS:  # the reductions: an axis the input does not have
+        if getattr(obj, "primitive", None) is None or "ValueError" not in raised_names(inspect.getdoc(obj)):
+            continue
+        if list(inspect.signature(obj).parameters) == ["input_tensor", "axis", "keepdims", "name"]:
+            cases.append((name, ValueError, lambda op=obj: op(tf.ones([2]), axis=3)))
     return cases
 
 
