@@ -253,7 +253,7 @@ def missing_fields(obj, owner):
         lacking.append("Args")
     elif parameters:
         text = "\n".join(found["Args"])
-        unnamed = [p.name for p in parameters if not re.search(rf"^ +\**{re.escape(p.name)}\b", text, re.M)]
+        unnamed = [p.name for p in parameters if not re.search(rf"^ +(\**\w+, )*\**{re.escape(p.name)}\b", text, re.M)]
         if unnamed:
             lacking.append(f"Args for {', '.join(unnamed)}")
     if returns_a_value(obj) and "Returns" not in found:

@@ -47,7 +47,18 @@ class _HoldsArray:
         return format(np.asarray(backend.to_numpy(self._value)), spec)
 
     def numpy(self):
-        """The value as a NumPy array (a NumPy scalar for rank 0), a copy."""
+        """The value as a NumPy array (a NumPy scalar for rank 0), a copy.
+
+        Returns:
+            A NumPy array of the tensor's shape and dtype; for rank 0 a NumPy scalar.
+
+        Example:
+            >>> import tapeviz as tf
+            >>> tf.constant([1.0, 2.0]).numpy()
+            array([1., 2.], dtype=float32)
+            >>> float(tf.constant(3.0).numpy())
+            3.0
+        """
         if state.local.tracers:
             _traced_value_read(self, ".numpy()")
         host = backend.to_numpy(self._value)
@@ -432,7 +443,12 @@ class Variable(_HoldsArray):
         trainable: read inside a ``GradientTape``, it is watched automatically.
         name: shown in pictures, summaries and saved files.
         dtype: convert the initial value to this dtype.
-        shape: accepted for TensorFlow compatibility.
+        shape: the shape the initial value must have (checked).
+        validate_shape, caching_device, synchronization, aggregation: TensorFlow's
+            distribution settings, kept and reported (one device here).
+
+    Raises:
+        ValueError: ``shape`` that is not the initial value's.
 
     Example:
         >>> import tapeviz as tf
@@ -541,6 +557,13 @@ class Variable(_HoldsArray):
 
         Raises:
             InvalidArgumentError: a ``delta`` of another shape.
+
+        Example:
+            >>> import tapeviz as tf
+            >>> v = tf.Variable([1.0, 2.0])
+            >>> _ = v.assign_add([10.0, 10.0])
+            >>> v.numpy()
+            array([11., 12.], dtype=float32)
         """
         return self._update(backend.xp.add, delta, read_value)
 
@@ -559,6 +582,13 @@ class Variable(_HoldsArray):
 
         Raises:
             InvalidArgumentError: a ``delta`` of another shape.
+
+        Example:
+            >>> import tapeviz as tf
+            >>> w = tf.Variable([1.0, 2.0])
+            >>> _ = w.assign_sub(0.1 * tf.constant([10.0, 10.0]))
+            >>> w.numpy()
+            array([0., 1.], dtype=float32)
         """
         return self._update(backend.xp.subtract, delta, read_value)
 
@@ -829,6 +859,26 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
 
     Python floats become float32 and ints int32 (TF's defaults); NumPy arrays
     keep their dtype unless ``dtype`` is given.
+
+    Args:
+        value: a Tensor, Variable, number, nested list, or NumPy array.
+        dtype: the dtype the result must have; a Tensor of another dtype is refused.
+        dtype_hint: the dtype to prefer for a Python value when ``dtype`` is None.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor (``value`` itself when it already is one of that dtype).
+
+    Raises:
+        ValueError: a Tensor of another dtype than ``dtype`` (use ``tf.cast``), or None.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> import numpy as np
+        >>> tf.convert_to_tensor([1, 2])
+        <tf.Tensor: shape=(2,), dtype=int32, numpy=array([1, 2], dtype=int32)>
+        >>> tf.convert_to_tensor(np.array([1.0]))
+        <tf.Tensor: shape=(1,), dtype=float64, numpy=array([1.])>
     """
     if type(value) is Tensor:
         if dtype is not None and value._value.dtype != dtypes.as_dtype(dtype).as_numpy_dtype:

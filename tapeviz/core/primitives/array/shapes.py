@@ -23,7 +23,24 @@ TRANSPOSE = Primitive("Transpose", lambda x, perm: B.xp.transpose(x, perm))
 
 
 def reshape(tensor, shape, name=None):
-    """The same values in a new shape (one dimension may be -1)."""
+    """The same values in a new shape (one dimension may be -1).
+
+    Args:
+        tensor: a Tensor, or anything ``tf.constant`` converts.
+        shape: the new shape (a list of ints or a 1-D int tensor); one entry may be
+            -1, inferred from the size.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``shape`` with ``tensor``'s values in row-major order.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> print(tf.reshape(tf.range(6), [2, -1]))
+        tf.Tensor(
+        [[0 1 2]
+         [3 4 5]], shape=(2, 3), dtype=int32)
+    """
     x = as_tensor(tensor)
     if symbolic_shapes.is_symbolic(shape):  # a size computed from a traced input: the trace reads it per call
         return symbolic_shapes.reshape(x, shape)
@@ -113,7 +130,25 @@ def _broadcast_to_rule(op, needs, g):
 
 
 def transpose(a, perm=None, conjugate=False, name=None):
-    """Permute dimensions (reverse them when ``perm`` is None)."""
+    """Permute dimensions (reverse them when ``perm`` is None).
+
+    Args:
+        a: a Tensor, or anything ``tf.constant`` converts.
+        perm: the new order of the axes; None reverses them.
+        conjugate: accepted for TensorFlow compatibility.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor whose axis ``i`` is ``a``'s axis ``perm[i]``.
+
+    Raises:
+        ValueError: a ``perm`` that is not a permutation of ``a``'s axes.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> tf.transpose(tf.zeros([2, 3, 4]), perm=[2, 0, 1]).shape
+        TensorShape([4, 2, 3])
+    """
     x = as_tensor(a)
     perm = tuple(builtins.range(x.ndim))[::-1] if perm is None else tuple(int(p) for p in perm)
     if sorted(perm) != list(builtins.range(x.ndim)):
@@ -139,7 +174,27 @@ UNPACK = Primitive("Unpack", lambda x, axis: tuple(B.xp.moveaxis(x, axis, 0)), n
 
 
 def stack(values, axis=0, name=None):
-    """Join tensors of one shape along a new axis."""
+    """Join tensors of one shape along a new axis.
+
+    Args:
+        values: a list of tensors of one shape and dtype.
+        axis: where the new axis goes (in [-rank-1, rank]).
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of rank one more than the inputs', with ``len(values)`` at ``axis``.
+
+    Raises:
+        ValueError: an empty ``values``, tensors of different shapes, or an ``axis``
+            out of range.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> print(tf.stack([[1, 2], [3, 4]], axis=1))
+        tf.Tensor(
+        [[1 3]
+         [2 4]], shape=(2, 2), dtype=int32)
+    """
     tensors = [as_tensor(v) for v in values]
     if not tensors:
         raise ValueError("stack needs at least one tensor.")
@@ -181,7 +236,21 @@ def _unpack_rule(op, needs, *grads):
 
 
 def shape(input, out_type=dtypes.int32, name=None):
-    """The shape as a 1-D int tensor."""
+    """The shape as a 1-D int tensor.
+
+    Args:
+        input: a Tensor, or anything ``tf.constant`` converts.
+        out_type: the dtype of the result (int32 by default, or int64).
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A 1-D Tensor of the sizes (``x.shape`` gives them as a TensorShape instead).
+
+    Example:
+        >>> import tapeviz as tf
+        >>> print(tf.shape(tf.zeros([2, 3])))
+        tf.Tensor([2 3], shape=(2,), dtype=int32)
+    """
     x = as_tensor(input)
     if symbolic_shapes.is_symbolic(x):  # traced: a node, so each call reads its own sizes
         return symbolic_shapes.shape(x, out_type)
@@ -206,7 +275,21 @@ def size(input, out_type=dtypes.int32, name=None):
 
 
 def expand_dims(input, axis, name=None):
-    """Insert a size-1 axis at ``axis`` (in [-rank-1, rank]). Recorded as a Reshape."""
+    """Insert a size-1 axis at ``axis`` (in [-rank-1, rank]). Recorded as a Reshape.
+
+    Args:
+        input: a Tensor, or anything ``tf.constant`` converts.
+        axis: where the new axis goes.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of rank one more, the same values.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> tf.expand_dims([1.0, 2.0], axis=-1).shape
+        TensorShape([2, 1])
+    """
     x = as_tensor(input)
     shape = list(x._value.shape)
     position = axis_index(axis, x.ndim, "ExpandDims", extra=1)
@@ -215,7 +298,24 @@ def expand_dims(input, axis, name=None):
 
 
 def squeeze(input, axis=None, name=None):
-    """Remove size-1 axes: all of them, or only those in ``axis``. Recorded as a Reshape."""
+    """Remove size-1 axes: all of them, or only those in ``axis``. Recorded as a Reshape.
+
+    Args:
+        input: a Tensor, or anything ``tf.constant`` converts.
+        axis: an int or list of ints: the axes to remove (each of size 1); None removes every size-1 axis.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor with the same values and fewer axes.
+
+    Raises:
+        tf.errors.InvalidArgumentError: an ``axis`` whose size is not 1.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> tf.squeeze(tf.zeros([1, 3, 1])).shape
+        TensorShape([3])
+    """
     x = as_tensor(input)
     shape = x._value.shape
     if axis is None:
@@ -244,7 +344,26 @@ def _split(x, sizes, axis):
 
 
 def concat(values, axis, name=None):
-    """Join tensors along an existing ``axis``; the other dimensions must match."""
+    """Join tensors along an existing ``axis``; the other dimensions must match.
+
+    Args:
+        values: a list of tensors of one dtype and rank.
+        axis: the axis to join along (negative counts from the end).
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor whose ``axis`` is the sum of the inputs'.
+
+    Raises:
+        ValueError: an empty ``values``.
+        tf.errors.InvalidArgumentError: tensors of other ranks, or other sizes
+            outside ``axis``, or of two dtypes.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> print(tf.concat([[1, 2], [3]], axis=0))
+        tf.Tensor([1 2 3], shape=(3,), dtype=int32)
+    """
     tensors = [as_tensor(v) for v in values]
     if not tensors:
         raise ValueError("concat needs at least one tensor: tf.concat([x, y], axis).")
