@@ -105,6 +105,24 @@ def linspace(start, stop, num, name=None, axis=0):
     values then run along a new axis ``axis`` of their broadcast shape.
     Integer inputs give float64 (TF's truediv). Differentiable in ``start``
     and ``stop``.
+
+    Args:
+        start: the first value (a number or tensor).
+        stop: the last value, of a shape that broadcasts with ``start``'s.
+        num: how many values, >= 0.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+        axis: where the new axis of values goes.
+
+    Returns:
+        A Tensor with ``num`` values along ``axis``.
+
+    Raises:
+        tf.errors.InvalidArgumentError: a negative ``num``.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> print(tf.linspace(0.0, 1.0, 5))
+        tf.Tensor([0.   0.25 0.5  0.75 1.  ], shape=(5,), dtype=float32)
     """
     start = _as_tensor(start)
     stop = _as_tensor(stop, dtype=start.dtype)

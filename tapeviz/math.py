@@ -158,6 +158,23 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None):
 
     min(t, max) then max(., min), as TF: at a bound itself the gradient
     passes (ties go to ``t``); beyond it, it is 0.
+
+    Args:
+        t: a Tensor, or anything ``tf.constant`` converts.
+        clip_value_min: the lower bound (a scalar or a tensor that broadcasts to ``t``).
+        clip_value_max: the upper bound, likewise.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``t``'s shape and dtype.
+
+    Raises:
+        ValueError: bounds whose shape would make the result larger than ``t``.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> print(tf.clip_by_value([-2.0, 0.5, 3.0], -1.0, 1.0))
+        tf.Tensor([-1.   0.5  1. ], shape=(3,), dtype=float32)
     """
     t = _as_tensor(t)
     upper = minimum(t, clip_value_max)

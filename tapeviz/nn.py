@@ -207,6 +207,23 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
     max(x, 0) - x * z + log(1 + exp(-|x|)): finite for any logit. Written
     with selects on x >= 0 as TF does, so the gradient at x == 0 is the true
     sigmoid(0) - z (a relu and an abs there would each give a one-sided 0).
+
+    Args:
+        labels: targets in [0, 1], of ``logits``'s shape (by keyword, as TF requires).
+        logits: unscaled scores (before the sigmoid).
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``logits``'s shape: one loss per element (reduce it yourself).
+
+    Raises:
+        ValueError: ``labels`` or ``logits`` missing, or of different shapes.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> loss = tf.nn.sigmoid_cross_entropy_with_logits(labels=[1.0, 0.0], logits=[0.0, 0.0])
+        >>> print(loss)
+        tf.Tensor([0.6931472 0.6931472], shape=(2,), dtype=float32)
     """
     if labels is None or logits is None:
         raise ValueError("sigmoid_cross_entropy_with_logits needs both labels= and logits= (by keyword).")

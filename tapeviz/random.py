@@ -81,6 +81,18 @@ def set_seed(seed):
     """Set the global random seed and restart all random sequences, as ``tf.random.set_seed``.
 
     ``set_seed(None)`` goes back to unseeded (different numbers every run).
+
+    Args:
+        seed: an int, or None.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> tf.random.set_seed(42)
+        >>> a = tf.random.uniform([2])
+        >>> tf.random.set_seed(42)
+        >>> b = tf.random.uniform([2])
+        >>> bool(tf.reduce_all(a == b))
+        True
     """
     if seed is not None:
         seed = _int_seed(seed, "set_seed")
@@ -208,6 +220,27 @@ def uniform(shape, minval=0, maxval=None, dtype=_dtypes.float32, seed=None, name
 
     Floats: ``maxval`` defaults to 1. Integers: ``maxval`` is required, and
     values are whole numbers in [minval, maxval).
+
+    Args:
+        shape: the result's shape (a list of ints or a 1-D int tensor).
+        minval: the lower bound, included.
+        maxval: the upper bound, excluded (1 for floats when None).
+        dtype: a float or integer dtype (float32 by default).
+        seed: the op seed; with ``tf.random.set_seed`` it makes the numbers repeat, as in TF.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``shape`` and ``dtype``.
+
+    Raises:
+        ValueError: an integer dtype without ``maxval``, or ``minval >= maxval`` for integers.
+        TypeError: a dtype that is neither float nor integer.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> x = tf.random.uniform([3], minval=0, maxval=10, dtype=tf.int32)
+        >>> x.dtype, bool(tf.reduce_all((x >= 0) & (x < 10)))
+        (tf.int32, True)
     """
     shape = _shape(shape)
     dtype = _dtypes.as_dtype(dtype)
@@ -234,7 +267,25 @@ def uniform(shape, minval=0, maxval=None, dtype=_dtypes.float32, seed=None, name
 
 @_host_call("random.normal")  # inside tf.function: new numbers on every call, as TF
 def normal(shape, mean=0.0, stddev=1.0, dtype=_dtypes.float32, seed=None, name=None):
-    """Values drawn from a normal distribution with ``mean`` and ``stddev``."""
+    """Values drawn from a normal distribution with ``mean`` and ``stddev``.
+
+    Args:
+        shape: the result's shape (a list of ints or a 1-D int tensor).
+        mean: the distribution's mean (a number or a tensor that broadcasts).
+        stddev: its standard deviation.
+        dtype: a float dtype (float32 by default).
+        seed: the op seed; with ``tf.random.set_seed`` it makes the numbers repeat, as in TF.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``shape`` and ``dtype``.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> x = tf.random.normal([1000], mean=5.0, stddev=0.1, seed=1)
+        >>> x.shape, bool(abs(float(tf.reduce_mean(x)) - 5.0) < 0.05)
+        (TensorShape([1000]), True)
+    """
     shape = _shape(shape)
     dtype = _float_dtype(dtype, "normal")
     n = _count(shape)

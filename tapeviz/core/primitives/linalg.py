@@ -55,7 +55,33 @@ MATMUL = Primitive("MatMul", _matmul)
 
 
 def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False, name=None):
-    """Matrix product of the last two axes (batched over leading axes, broadcasting)."""
+    """Matrix product of the last two axes (batched over leading axes, broadcasting).
+
+    Args:
+        a: a tensor of rank >= 2.
+        b: a tensor of ``a``'s dtype and rank >= 2, whose second-to-last axis
+            matches ``a``'s last.
+        transpose_a: transpose the last two axes of ``a`` first.
+        transpose_b: transpose the last two axes of ``b`` first.
+        adjoint_a: conjugate-transpose ``a`` first (a transpose for real tensors).
+        adjoint_b: conjugate-transpose ``b`` first.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of shape ``[..., a's rows, b's columns]``.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> a = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+        >>> print(tf.matmul(a, [[1.0], [1.0]]))
+        tf.Tensor(
+        [[3.]
+         [7.]], shape=(2, 1), dtype=float32)
+        >>> print(a @ tf.transpose(a))
+        tf.Tensor(
+        [[ 5. 11.]
+         [11. 25.]], shape=(2, 2), dtype=float32)
+    """
     a, b = as_tensors(a, b, "MatMul")
     return execute(
         MATMUL, (a, b), {"transpose_a": bool(transpose_a or adjoint_a), "transpose_b": bool(transpose_b or adjoint_b)}

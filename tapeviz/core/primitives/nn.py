@@ -129,7 +129,21 @@ def axis_arg(axis, ndim, op):
 
 
 def softmax(logits, axis=None, name=None):
-    """exp(logits) / sum(exp(logits), axis): probabilities along ``axis`` (default -1)."""
+    """exp(logits) / sum(exp(logits), axis): probabilities along ``axis`` (default -1).
+
+    Args:
+        logits: a float tensor.
+        axis: the axis the probabilities sum to 1 along (-1 when None).
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``logits``'s shape and dtype.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> print(tf.nn.softmax([0.0, 0.0, 0.0, 0.0]))
+        tf.Tensor([0.25 0.25 0.25 0.25], shape=(4,), dtype=float32)
+    """
     x = float_tensor(logits, "softmax")
     return execute(SOFTMAX, (x,), {"axis": axis_arg(axis, x.ndim, "softmax")})
 
@@ -258,6 +272,24 @@ def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
     (softmax(logits) - labels) * upstream. Gradients flow into the labels too
     (-log_softmax(logits) * upstream); wrap them in ``tf.stop_gradient`` if
     they are targets you do not train. float16 logits are computed in float32.
+
+    Args:
+        labels: a distribution over the classes per example, of ``logits``'s shape
+            (one-hot rows for hard labels).
+        logits: unscaled scores (before the softmax), a float tensor.
+        axis: the class axis (-1 by default).
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``logits``'s shape without ``axis``: one loss per example.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> labels = tf.constant([[1.0, 0.0], [0.0, 1.0]])
+        >>> logits = tf.constant([[0.0, 0.0], [0.0, 10.0]])
+        >>> loss = tf.nn.softmax_cross_entropy_with_logits(labels=labels, logits=logits)
+        >>> [round(float(v), 4) for v in loss]
+        [0.6931, 0.0]
     """
     logits = float_tensor(logits, "softmax_cross_entropy_with_logits")
     labels = as_tensor(labels)

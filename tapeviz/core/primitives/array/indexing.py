@@ -132,6 +132,30 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
 
     Gradient: TF returns IndexedSlices; tapeviz returns a dense tensor, which
     convert_to_tensor accepts as is. Repeated indices add up.
+
+    Args:
+        params: the tensor to read from.
+        indices: an integer tensor of positions along ``axis``.
+        validate_indices: accepted for TensorFlow compatibility (indices are always checked).
+        axis: the axis of ``params`` to index (``batch_dims`` by default).
+        batch_dims: how many leading axes ``params`` and ``indices`` share.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``params``'s dtype and the shape above.
+
+    Raises:
+        ValueError: a ``batch_dims`` out of range or greater than ``axis``.
+        tf.errors.InvalidArgumentError: an index out of range, or batch axes that differ.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> print(tf.gather([10, 20, 30], [2, 0]))
+        tf.Tensor([30 10], shape=(2,), dtype=int32)
+        >>> print(tf.gather([[1, 2], [3, 4]], [1], axis=1))
+        tf.Tensor(
+        [[2]
+         [4]], shape=(2, 1), dtype=int32)
     """
     x = as_tensor(params)
     indices = int_indices(indices, "GatherV2")

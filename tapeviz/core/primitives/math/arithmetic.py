@@ -177,6 +177,21 @@ def divide(x, y, name=None):
 
     Integer tensors are divided as floats, as TF does: int8, int16, uint8 and
     uint16 give float32, int32, int64, uint32 and uint64 give float64.
+
+    Args:
+        x: the numerator (a Tensor, number, list or array).
+        y: the denominator, of a shape that broadcasts with ``x``'s.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of the broadcast shape.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> print(tf.divide([1.0, 3.0], 2.0))
+        tf.Tensor([0.5 1.5], shape=(2,), dtype=float32)
+        >>> print(tf.divide(tf.constant([1, 3]), 2))
+        tf.Tensor([0.5 1.5], shape=(2,), dtype=float64)
     """
     return true_divide_operator(x, y)
 
@@ -581,7 +596,22 @@ CAST = Primitive("Cast", _cast_kernel)
 
 
 def cast(x, dtype, name=None):
-    """``x`` converted to ``dtype``. The gradient flows between float dtypes only."""
+    """``x`` converted to ``dtype``. The gradient flows between float dtypes only.
+
+    Args:
+        x: a Tensor, or anything ``tf.constant`` converts.
+        dtype: the target dtype (``tf.float32``, ``"int32"``...).
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``x``'s shape and ``dtype`` (``x`` itself when it already has it);
+        floats to ints truncate toward zero.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> print(tf.cast([1.7, -1.7], tf.int32))
+        tf.Tensor([ 1 -1], shape=(2,), dtype=int32)
+    """
 
     x = as_tensor(x)
     target = as_dtype(dtype)
