@@ -159,6 +159,28 @@ CASES = [
     ("tapeviz.keras.backend.result_type", ValueError, lambda: tf.keras.backend.result_type("float32", "foo")),
     ("tapeviz.keras.backend.standardize_dtype", ValueError, lambda: tf.keras.backend.standardize_dtype("foo")),
     ("tapeviz.viz.player", ValueError, _player_before_gradient),
+    ("tapeviz.Variable", ValueError, lambda: tf.Variable([1.0, 2.0], shape=[3])),
+    ("tapeviz.convert_to_tensor", ValueError, lambda: tf.convert_to_tensor(tf.constant(1.0), dtype=tf.int32)),
+    ("tapeviz.clip_by_value", ValueError, lambda: tf.clip_by_value([1.0, 2.0], [[0.0], [0.0]], 1.0)),
+    ("tapeviz.concat", ValueError, lambda: tf.concat([], axis=0)),
+    ("tapeviz.concat", errors.InvalidArgumentError, lambda: tf.concat([tf.ones([2, 2]), tf.ones([2, 3])], axis=0)),
+    ("tapeviz.stack", ValueError, lambda: tf.stack([tf.ones([2]), tf.ones([3])])),
+    ("tapeviz.transpose", ValueError, lambda: tf.transpose(tf.ones([2, 3]), perm=[0, 0])),
+    ("tapeviz.squeeze", errors.InvalidArgumentError, lambda: tf.squeeze(tf.ones([2, 1]), axis=0)),
+    ("tapeviz.gather", ValueError, lambda: tf.gather(tf.ones([2, 2]), [[0]], batch_dims=3)),
+    ("tapeviz.gather", errors.InvalidArgumentError, lambda: tf.gather([1, 2, 3], [5])),
+    ("tapeviz.linspace", errors.InvalidArgumentError, lambda: tf.linspace(0.0, 1.0, -1)),
+    ("tapeviz.range", errors.InvalidArgumentError, lambda: tf.range(0, 5, 0)),
+    ("tapeviz.one_hot", errors.InvalidArgumentError, lambda: tf.one_hot([0, 1], depth=-1)),
+    ("tapeviz.where", ValueError, lambda: tf.where([True], x=[1.0])),
+    ("tapeviz.where", TypeError, lambda: tf.where([1.0], [1.0], [2.0])),
+    (
+        "tapeviz.nn.sigmoid_cross_entropy_with_logits",
+        ValueError,
+        lambda: tf.nn.sigmoid_cross_entropy_with_logits(labels=[1.0, 0.0], logits=[0.0]),
+    ),
+    ("tapeviz.random.uniform", ValueError, lambda: tf.random.uniform([2], dtype=tf.int32)),
+    ("tapeviz.random.uniform", TypeError, lambda: tf.random.uniform([2], dtype=tf.bool)),
 ]
 
 
