@@ -181,6 +181,22 @@ CASES = [
     ),
     ("tapeviz.random.uniform", ValueError, lambda: tf.random.uniform([2], dtype=tf.int32)),
     ("tapeviz.random.uniform", TypeError, lambda: tf.random.uniform([2], dtype=tf.bool)),
+    ("tapeviz.data.Dataset.from_tensor_slices", ValueError, lambda: tf.data.Dataset.from_tensor_slices(([1, 2], [1]))),
+    ("tapeviz.data.Dataset.zip", TypeError, lambda: tf.data.Dataset.zip(([1, 2], [3, 4]))),
+    ("tapeviz.data.Dataset.shuffle", ValueError, lambda: tf.data.Dataset.range(3).shuffle(0)),
+    ("tapeviz.data.Dataset.batch", ValueError, lambda: tf.data.Dataset.range(3).batch(0)),
+    ("tapeviz.data.Dataset.apply", TypeError, lambda: tf.data.Dataset.range(3).apply(lambda ds: [1, 2])),
+    ("tapeviz.events.subscribe", TypeError, lambda: events.subscribe(object())),
+    (
+        "tapeviz.keras.optimizers.Optimizer.apply_gradients",
+        TypeError,
+        lambda: tf.keras.optimizers.SGD().apply_gradients([tf.Variable(1.0)]),
+    ),
+    (
+        "tapeviz.keras.optimizers.Optimizer.apply_gradients",
+        ValueError,
+        lambda: tf.keras.optimizers.SGD().apply_gradients([(None, tf.Variable(1.0))]),
+    ),
 ]
 
 
@@ -250,4 +266,3 @@ def test_the_table_reads_the_raises_entries():
         tf.errors.InvalidArgumentError: another.
     """
     assert raised_names(inspect.cleandoc(doc)) == ["ValueError", "InvalidArgumentError"]
-    assert events  # the hook bus's raises join the table as they are documented

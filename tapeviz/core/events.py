@@ -89,6 +89,34 @@ def subscribe(listener, untaped_sweep_ops=True, reads_tapes=False):
 
     An object's ``on_<kind>`` methods are looked up when it subscribes (on
     the first event of each kind), not again for every event.
+
+    Args:
+        listener: a callable that takes each event, or an object with
+            ``on_<kind>`` methods (``on_op_executed``...), one per kind it wants.
+        untaped_sweep_ops: also hear the ops a sweep runs that no tape records.
+        reads_tapes: read what tapes record instead of hearing each op and step
+            (see above).
+
+    Returns:
+        ``listener`` itself, to pass to ``unsubscribe``.
+
+    Raises:
+        TypeError: an object that is not callable and has no ``on_<kind>``
+            method, or one whose ``on_`` method names no event kind (the message
+            suggests the closest kind); nothing is subscribed then.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> from tapeviz import events
+        >>> kinds = []
+        >>> listener = events.subscribe(lambda event: kinds.append(type(event).__name__))
+        >>> x = tf.Variable(2.0)
+        >>> with tf.GradientTape() as tape:
+        ...     y = x * x
+        >>> _ = tape.gradient(y, x)
+        >>> events.unsubscribe(listener)
+        >>> sorted(set(kinds))[:3]
+        ['BackwardStep', 'OpExecuted', 'SweepFinished']
     """
     if not callable(listener):
         _check_handlers(listener)
@@ -118,7 +146,11 @@ def _check_handlers(listener):
 
 
 def unsubscribe(listener):
-    """Stop sending events to ``listener`` (no error if it was not subscribed)."""
+    """Stop sending events to ``listener`` (no error if it was not subscribed).
+
+    Args:
+        listener: what ``subscribe`` returned.
+    """
     for subscribed in SUBSCRIBERS:
         for position, existing in enumerate(subscribed):
             if existing is listener:

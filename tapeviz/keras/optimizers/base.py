@@ -230,7 +230,30 @@ class Optimizer(RecordsInit):
 
         Pairs whose gradient is None are skipped with TF's warning; when every
         gradient is None this raises ValueError, with the usual causes.
-        Returns ``iterations``.
+
+        Args:
+            grads_and_vars: (gradient, variable) pairs, e.g. ``zip(grads, model.trainable_variables)``.
+            name: accepted for TensorFlow compatibility, unused.
+
+        Returns:
+            ``iterations``: the optimizer's step counter (a Variable), after the step.
+
+        Raises:
+            TypeError: an item that is not a (gradient, variable) pair, or a
+                variable that is not a ``tf.Variable``.
+            ValueError: every gradient None (the message lists the usual causes).
+
+        Example:
+            >>> import tapeviz as tf
+            >>> opt = tf.keras.optimizers.SGD(learning_rate=0.1)
+            >>> w = tf.Variable([1.0, 2.0])
+            >>> with tf.GradientTape() as tape:
+            ...     loss = tf.reduce_sum(w * w)
+            >>> grads = tape.gradient(loss, [w])
+            >>> int(opt.apply_gradients(zip(grads, [w])))
+            1
+            >>> w.numpy()  # w - 0.1 * 2w
+            array([0.8, 1.6], dtype=float32)
         """
         pairs = list(grads_and_vars)
         for pair in pairs:

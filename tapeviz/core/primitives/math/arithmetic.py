@@ -541,7 +541,16 @@ stop_gradient = unary(
     "stop_gradient",
     "StopGradient",
     lambda x: x,
-    "The same value, but gradients do not flow back through it (recorded, shown on the tape).",
+    """The same value, but gradients do not flow back through it (recorded, shown on the tape).
+
+Example:
+    >>> import tapeviz as tf
+    >>> x = tf.Variable(3.0)
+    >>> with tf.GradientTape() as tape:
+    ...     y = x * tf.stop_gradient(x)  # the second factor is a constant for the tape
+    >>> print(tape.gradient(y, x))
+    tf.Tensor(3.0, shape=(), dtype=float32)
+""",
     differentiable=False,
 )
 identity = unary(

@@ -263,7 +263,10 @@ def _arg_reduction(tf_name, prim_name, fn):
     op.__name__ = op.__qualname__ = tf_name
     op.__doc__ = with_fields(
         f"Index of the {'largest' if 'max' in tf_name else 'smallest'} value along ``axis`` (default 0, as in TF). "
-        "Not differentiable.",
+        "Not differentiable.\n\nExample:\n"
+        "    >>> import tapeviz as tf\n"
+        f"    >>> print(tf.{tf_name}([[1, 9], [8, 2]], axis=1))\n"
+        f"    tf.Tensor([{'1 0' if 'max' in tf_name else '0 1'}], shape=(2,), dtype=int64)\n",
         args=[
             "input: a Tensor, or anything ``tf.constant`` converts.",
             "axis: the axis to search along (negative counts from the end); None means 0.",
