@@ -52,6 +52,18 @@ def repeat(input, repeats, axis=None, name=None):  # noqa: A002 - TF's name
     each entry keeps), so the gradient is TF's: each entry gets the sum of its
     copies' gradients.
 
+    Args:
+        input: a Tensor, or anything ``tf.constant`` converts.
+        repeats: a count for every entry, or one per entry of ``axis`` (>= 0).
+        axis: the axis to repeat along; None flattens first.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor, longer along ``axis``.
+
+    Raises:
+        tf.errors.InvalidArgumentError: negative counts, or a list of another length than the axis.
+
     Example:
         >>> import tapeviz as tf
         >>> print(tf.repeat(tf.constant([[1, 2], [3, 4]]), [1, 2], axis=0).numpy())
@@ -97,6 +109,18 @@ def roll(input, shift, axis, name=None):  # noqa: A002 - TF's name
 
     Two slices put back in the other order, so the gradient is the upstream
     rolled back, as TF's.
+
+    Args:
+        input: a Tensor, or anything ``tf.constant`` converts.
+        shift: places to move (negative: backwards), or a list of them.
+        axis: the axis, or a list of axes paired with ``shift``.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``input``'s shape.
+
+    Raises:
+        tf.errors.InvalidArgumentError: ``shift`` and ``axis`` of different lengths, or an axis out of range.
 
     Example:
         >>> import tapeviz as tf

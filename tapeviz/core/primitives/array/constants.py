@@ -83,7 +83,21 @@ def fill(dims, value, name=None):
 
 
 def zeros_like(input, dtype=None, name=None):
-    """Zeros with the shape (and dtype, unless given) of ``input``."""
+    """Zeros with the shape (and dtype, unless given) of ``input``.
+
+    Args:
+        input: a Tensor, or anything ``tf.constant`` converts.
+        dtype: the result's dtype (``input``'s when None).
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of zeros of ``input``'s shape.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> print(tf.zeros_like([[1, 2]]))
+        tf.Tensor([[0 0]], shape=(1, 2), dtype=int32)
+    """
     x = as_tensor(input)
     if symbolic_shapes.is_symbolic(x):
         return symbolic_shapes.like(x, dtype, ones=False)
@@ -91,7 +105,16 @@ def zeros_like(input, dtype=None, name=None):
 
 
 def ones_like(input, dtype=None, name=None):
-    """Ones with the shape (and dtype, unless given) of ``input``."""
+    """Ones with the shape (and dtype, unless given) of ``input``.
+
+    Args:
+        input: a Tensor, or anything ``tf.constant`` converts.
+        dtype: the result's dtype (``input``'s when None).
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ones of ``input``'s shape.
+    """
     x = as_tensor(input)
     if symbolic_shapes.is_symbolic(x):
         return symbolic_shapes.like(x, dtype, ones=True)
@@ -162,7 +185,28 @@ def _range_dtype(values):
 
 
 def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name=None):
-    """An identity matrix [num_rows, num_columns], repeated over ``batch_shape``."""
+    """An identity matrix [num_rows, num_columns], repeated over ``batch_shape``.
+
+    Args:
+        num_rows: the number of rows (>= 0).
+        num_columns: the number of columns (``num_rows`` when None).
+        batch_shape: leading dimensions to repeat the matrix over.
+        dtype: the dtype (float32 by default).
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of shape ``batch_shape + [num_rows, num_columns]``.
+
+    Raises:
+        tf.errors.InvalidArgumentError: a negative number of rows or columns.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> print(tf.eye(2))
+        tf.Tensor(
+        [[1. 0.]
+         [0. 1.]], shape=(2, 2), dtype=float32)
+    """
     rows = int(num_rows)
     cols = rows if num_columns is None else int(num_columns)
     if rows < 0 or cols < 0:

@@ -110,7 +110,16 @@ def _reshape_rule(op, needs, g):
 
 
 def broadcast_to(input, shape, name=None):
-    """``input`` repeated along size-1 (or missing) dimensions to ``shape``."""
+    """``input`` repeated along size-1 (or missing) dimensions to ``shape``.
+
+    Args:
+        input: a Tensor, or anything ``tf.constant`` converts.
+        shape: the target shape; ``input``'s shape must broadcast to it.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``shape``.
+    """
     x = as_tensor(input)
     if symbolic_shapes.is_symbolic(shape):  # sizes read from a traced input: the trace reads them per call
         return symbolic_shapes.broadcast_to(x, shape)
@@ -220,7 +229,25 @@ def _pack_rule(op, needs, g):
 
 
 def unstack(value, num=None, axis=0, name=None):
-    """Split a tensor along ``axis`` into a list of tensors one rank lower."""
+    """Split a tensor along ``axis`` into a list of tensors one rank lower.
+
+    Args:
+        value: a Tensor, or anything ``tf.constant`` converts, of rank >= 1.
+        num: the length of ``axis``, checked when given.
+        axis: the axis to unstack along.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A list of ``value.shape[axis]`` Tensors.
+
+    Raises:
+        ValueError: a scalar ``value``, or ``num`` that is not the axis's length.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> [t.numpy().tolist() for t in tf.unstack([[1, 2], [3, 4]], axis=1)]
+        [[1, 3], [2, 4]]
+    """
     x = as_tensor(value)
     if x.ndim == 0:
         raise ValueError("Cannot unstack a scalar tensor.")
@@ -258,14 +285,31 @@ def shape(input, out_type=dtypes.int32, name=None):
 
 
 def rank(input, name=None):
-    """The number of dimensions, as an int32 scalar tensor."""
+    """The number of dimensions, as an int32 scalar tensor.
+
+    Args:
+        input: a Tensor, or anything ``tf.constant`` converts.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A scalar int32 Tensor.
+    """
     if symbolic_shapes.is_symbolic(input):
         return symbolic_shapes.rank(as_tensor(input))
     return Tensor(B.xp.asarray(as_tensor(input).ndim, dtype=np.int32))
 
 
 def size(input, out_type=dtypes.int32, name=None):
-    """The number of elements, as a scalar tensor."""
+    """The number of elements, as a scalar tensor.
+
+    Args:
+        input: a Tensor, or anything ``tf.constant`` converts.
+        out_type: the result's dtype (int32 by default).
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A scalar Tensor.
+    """
     if symbolic_shapes.is_symbolic(input):
         return symbolic_shapes.size(as_tensor(input), out_type)
     return Tensor(B.xp.asarray(as_tensor(input)._value.size, dtype=dtypes.as_dtype(out_type).as_numpy_dtype))
@@ -407,6 +451,26 @@ def split(value, num_or_size_splits, axis=0, num=None, name=None):
 
     ``num_or_size_splits`` is either a count (it must divide the axis evenly)
     or a list of sizes, one of which may be -1 (whatever is left).
+
+    Args:
+        value: a Tensor, or anything ``tf.constant`` converts.
+        num_or_size_splits: a number of equal pieces, or a list of sizes (one may be -1).
+        axis: the axis to split along.
+        num: the number of pieces, checked when given.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A list of Tensors.
+
+    Raises:
+        ValueError: a scalar ``value``, or ``num`` that is not the number of pieces.
+        tf.errors.InvalidArgumentError: a count that does not divide the axis, or sizes
+            that do not add up to it.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> [t.numpy().tolist() for t in tf.split(tf.range(5), [2, -1])]
+        [[0, 1], [2, 3, 4]]
     """
     x = as_tensor(value)
     if x.ndim == 0:
@@ -466,7 +530,24 @@ REVERSE = Primitive("ReverseV2", lambda x, axis: B.xp.flip(x, axis=axis))
 
 
 def tile(input, multiples, name=None):
-    """Repeat the whole tensor ``multiples[i]`` times along each axis i."""
+    """Repeat the whole tensor ``multiples[i]`` times along each axis i.
+
+    Args:
+        input: a Tensor, or anything ``tf.constant`` converts.
+        multiples: one non-negative count per axis.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor whose axis i is ``multiples[i]`` times longer.
+
+    Raises:
+        tf.errors.InvalidArgumentError: ``multiples`` of another length than the rank, or negative.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> print(tf.tile([1, 2], [3]))
+        tf.Tensor([1 2 1 2 1 2], shape=(6,), dtype=int32)
+    """
     x = as_tensor(input)
     multiples = int_list(multiples)
     if len(multiples) != x.ndim:
@@ -503,6 +584,26 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
     repeating the edge; each pad <= the axis size), in any letter case.
     REFLECT and SYMMETRIC are recorded as one gather per padded axis rather
     than TF's MirrorPad op: same values and gradients.
+
+    Args:
+        tensor: a Tensor, or anything ``tf.constant`` converts.
+        paddings: an int array of shape ``[rank, 2]``: entries before and after, per axis.
+        mode: ``"CONSTANT"``, ``"REFLECT"`` or ``"SYMMETRIC"`` (any case).
+        constant_values: the scalar to pad with in CONSTANT mode.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor, each axis longer by its two paddings.
+
+    Raises:
+        tf.errors.InvalidArgumentError: ``paddings`` of another shape than ``[rank, 2]``,
+            negative, or too large for REFLECT/SYMMETRIC.
+        ValueError: an unknown ``mode``, or ``constant_values`` that is not a scalar.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> print(tf.pad([[1, 2]], [[0, 0], [1, 2]]))
+        tf.Tensor([[0 1 2 0 0]], shape=(1, 5), dtype=int32)
     """
     x = as_tensor(tensor)
     pairs = np.asarray(B.to_numpy(paddings._value) if hasattr(paddings, "_value") else paddings)
@@ -558,7 +659,19 @@ def _mirror_pad(x, pairs, mode):
 
 
 def reverse(tensor, axis, name=None):
-    """Reverse the order of entries along each axis in ``axis``."""
+    """Reverse the order of entries along each axis in ``axis``.
+
+    Args:
+        tensor: a Tensor, or anything ``tf.constant`` converts.
+        axis: an int or list of ints: the axes to reverse.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``tensor``'s shape.
+
+    Raises:
+        tf.errors.InvalidArgumentError: an axis named twice or out of range.
+    """
     x = as_tensor(tensor)
     axes = [axis_index(a, x.ndim, "ReverseV2") for a in int_list(axis)]
     if len(set(axes)) != len(axes):
