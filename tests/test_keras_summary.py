@@ -8,7 +8,7 @@ import pytest
 
 import tapeviz as tf
 from tapeviz.keras.layers import base as layer_base
-from tapeviz.keras.summary_table import readable_bytes, wrap
+from tapeviz.keras.utils.summary_table import readable_bytes, wrap
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent / "tf_reference"))
 import keras_summary_cases  # noqa: E402

@@ -42,7 +42,7 @@ def test_evaluate_and_predict_verbose_2_print_one_line(capsys):
 
 
 def test_small_values_are_written_as_keras_writes_them():
-    from tapeviz.keras.progbar import format_logs
+    from tapeviz.keras.utils.progbar import format_logs
 
     assert format_logs({"loss": 0.5, "accuracy": 0.0, "mae": 0.0004}) == (
         " - accuracy: 0.0000e+00 - loss: 0.5000 - mae: 4.0000e-04"

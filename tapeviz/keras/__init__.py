@@ -5,7 +5,7 @@ Keras 3's names, defaults and formulas (TF 2.16+ ships Keras 3 as
 or ``compile``/``fit``) and TensorFlow's guides run unchanged.
 """
 
-# serializables registers the classes and functions a saved file may name.
+# saving.serializables registers the classes and functions a saved file may name.
 from tapeviz.keras import (  # noqa: F401
     activations,
     backend,
@@ -23,13 +23,16 @@ from tapeviz.keras import (  # noqa: F401
     random,
     regularizers,
     saving,
-    serializables,
     utils,
 )
 from tapeviz.keras.config import DTypePolicy  # noqa: F401
 from tapeviz.keras.layers import Input, Layer  # noqa: F401
 from tapeviz.keras.models import Model, Sequential  # noqa: F401
-from tapeviz.keras.saving import load_model, save_model  # noqa: F401
+from tapeviz.keras.saving import (  # noqa: F401
+    load_model,
+    save_model,
+    serializables,  # noqa: F401
+)
 from tapeviz.keras.variables import Variable  # noqa: F401
 
 
@@ -41,7 +44,7 @@ class _Namespace:
         self.__dict__.update(names)
 
 
-from tapeviz.keras.cloning import clone_model  # noqa: E402
+from tapeviz.keras.models.cloning import clone_model  # noqa: E402
 
 models = _Namespace(
     "``tf.keras.models``: Model, Sequential, clone_model, load_model, save_model.",

@@ -1,7 +1,7 @@
 """``tf.keras.activations``: activation functions by name, for ``Dense(..., activation='relu')``."""
 
 from tapeviz import nn
-from tapeviz.keras.registry import resolve
+from tapeviz.keras.saving.serialization_lib import resolve
 
 __all__ = ["get", "linear", "relu", "softmax", "sigmoid", "tanh"]
 

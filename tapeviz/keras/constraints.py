@@ -7,7 +7,7 @@ optimizer assigns ``constraint(variable)`` after updating it, as Keras 3 does.
 from tapeviz.core.records import RecordsInit
 from tapeviz.core.scopes import name_scope
 from tapeviz.keras import ops
-from tapeviz.keras.registry import deserialize_object, resolve, serialize_object
+from tapeviz.keras.saving.serialization_lib import deserialize_object, resolve, serialize_object
 
 __all__ = [
     "Constraint",

@@ -18,7 +18,7 @@ from tapeviz import backend as B
 from tapeviz.core.dtypes import as_dtype
 from tapeviz.core.records import RecordsInit
 from tapeviz.core.tensor import Tensor
-from tapeviz.keras.registry import resolve
+from tapeviz.keras.saving.serialization_lib import resolve
 
 __all__ = [
     "Initializer",

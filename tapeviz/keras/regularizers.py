@@ -12,7 +12,7 @@ import numpy as np
 from tapeviz.core.records import RecordsInit
 from tapeviz.core.scopes import name_scope
 from tapeviz.keras import ops
-from tapeviz.keras.registry import deserialize_object, resolve, serialize_object
+from tapeviz.keras.saving.serialization_lib import deserialize_object, resolve, serialize_object
 
 __all__ = [
     "Regularizer",

@@ -1,4 +1,4 @@
-"""Check tapeviz/keras/summary_table.py against rich itself (what Keras prints through) on random tables.
+"""Check tapeviz/keras/utils/summary_table.py against rich itself (what Keras prints through) on random tables.
 
 Run by hand where rich is installed (it is not a tapeviz dependency):
 
@@ -15,7 +15,7 @@ import rich.console
 import rich.markup
 import rich.table
 
-TABLE_MODULE = pathlib.Path(__file__).resolve().parents[2] / "tapeviz" / "keras" / "summary_table.py"
+TABLE_MODULE = pathlib.Path(__file__).resolve().parents[2] / "tapeviz" / "keras" / "utils" / "summary_table.py"
 WORDS = ["dense", "a_long_layer_name_with_many_parts", "(Dense)", "(BatchNormalization)", "(None,", "26,", "32)"]
 WORDS += ["x[0][0],", "y", "", "1,234", "0 (unbuilt)", "   └"]
 

@@ -8,7 +8,7 @@ from tapeviz.keras.optimizers.loss_scale import LossScaleOptimizer
 from tapeviz.keras.optimizers.more import Adadelta, Adamax, Lion, Nadam
 from tapeviz.keras.optimizers.rmsprop import RMSprop
 from tapeviz.keras.optimizers.sgd import SGD
-from tapeviz.keras.registry import resolve
+from tapeviz.keras.saving.serialization_lib import resolve
 
 __all__ = [
     "Optimizer",

@@ -1,4 +1,6 @@
-"""Which value feeds which Input of a functional model, as Keras 3 decides it.
+"""A functional model's graph: its operations in Keras's order, and which value feeds which Input.
+
+Which value feeds which Input of a functional model, as Keras 3 decides it.
 
 A dict is matched by name, never by position: for a model built on a dict of
 Inputs the names are the dict's keys, otherwise each Input's ``name``. A
@@ -13,6 +15,59 @@ import warnings
 from tapeviz.core import nest
 from tapeviz.keras import ops
 from tapeviz.keras.layers.base import KerasTensor
+
+
+def functional_rows(inputs, outputs, order):
+    """A functional model's operations ordered as Keras orders them (deepest first, then first seen from the outputs)."""
+
+    def operation(node):
+        return node.layer[0] if node.layer is not None else node.input_layer
+
+    first_seen, done = {}, set()
+
+    def visit(node):  # Keras numbers operations as its depth-first walk from the outputs meets them
+        if id(node) in done:
+            return
+        first_seen.setdefault(id(operation(node)), len(first_seen))
+        for parent in node.parents:
+            visit(parent)
+        done.add(id(node))
+
+    for out in nest.flatten(outputs):
+        visit(out)
+    node_depth, op_depth = {}, {}
+    for node in reversed(order):
+        depth = max(node_depth.setdefault(id(node), 0), op_depth.get(id(operation(node)), 0))
+        op_depth[id(operation(node))] = node_depth[id(node)] = depth
+        for parent in node.parents:
+            node_depth[id(parent)] = max(depth + 1, node_depth.get(id(parent), 0))
+    for symbolic in nest.flatten(inputs):  # an input no output uses still gets a row
+        if id(operation(symbolic)) not in op_depth:
+            op_depth[id(operation(symbolic))], first_seen[id(operation(symbolic))] = 0, -1
+            node_depth[id(symbolic)] = 0
+            order = [symbolic, *order]
+
+    calls = {}  # operation -> its nodes in this graph, in call order
+    for node in order:
+        calls.setdefault(id(operation(node)), []).append(node)
+    depths = [node_depth[id(node)] for node in order]
+    chain = all(depths.count(d) == 1 for d in depths) and all(len(node.parents) <= 1 for node in order)
+    chain = chain and all(len(nodes) == 1 for nodes in calls.values())
+
+    def source(node):
+        producer = operation(node)
+        return f"{producer.name}[{calls[id(producer)].index(node)}][0]"
+
+    rows, placed = [], set()
+    for node in sorted(order, key=lambda n: (-op_depth[id(operation(n))], first_seen[id(operation(n))])):
+        op = operation(node)
+        if id(op) in placed:
+            continue
+        placed.add(id(op))
+        nodes = calls[id(op)]
+        connections = ", ".join(source(p) for n in nodes for p in n.parents)
+        rows.append({"layer": op, "shape": tuple(nodes[-1].shape), "connections": connections})
+    return rows, not chain
 
 
 def _flat_inputs(model_inputs):

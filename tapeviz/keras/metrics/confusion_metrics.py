@@ -1,4 +1,6 @@
-"""``keras.metrics.AUC``: the area under the ROC or precision-recall curve, from counts at thresholds.
+"""Confusion-matrix metrics: true/false positives and negatives, precision, recall, and the AUC.
+
+``AUC``: the area under the ROC or precision-recall curve, from counts at thresholds.
 
 Over every batch seen, the metric counts true/false positives and negatives
 at ``num_thresholds`` thresholds (a prediction above a threshold is positive;
@@ -13,7 +15,118 @@ import numpy as np
 
 from tapeviz import backend as B
 from tapeviz.core.tensor import Tensor, to_array
-from tapeviz.keras.metric_base import Metric, host_array
+from tapeviz.keras.metrics.metric import Metric, host_array, squeeze_like
+from tapeviz.keras.utils.naming import to_snake_case
+
+
+class _Confusion(Metric):
+    """A count of one cell of the confusion matrix at a threshold (predictions > threshold are positive)."""
+
+    _cell = None
+
+    def __init__(self, thresholds=None, name=None, dtype="float32"):
+        super().__init__(name or to_snake_case(type(self).__name__), dtype)
+        self.thresholds = 0.5 if thresholds is None else thresholds
+        self.accumulator = self.add_variable("accumulator")
+
+    def _counts(self, y_true, y_pred, sample_weight):
+        y_true, y_pred = squeeze_like(host_array(y_true), host_array(y_pred))
+        truth = y_true.astype(bool)
+        predicted = y_pred > self.thresholds
+        weight = (
+            np.ones(truth.shape, np.float32)
+            if sample_weight is None
+            else np.broadcast_to(host_array(sample_weight), truth.shape)
+        )
+        return {
+            "tp": np.sum(weight * (truth & predicted)),
+            "fp": np.sum(weight * (~truth & predicted)),
+            "tn": np.sum(weight * (~truth & ~predicted)),
+            "fn": np.sum(weight * (truth & ~predicted)),
+        }
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        count = self._counts(y_true, y_pred, sample_weight)[self._cell]
+        self.accumulator.assign(to_array(self.accumulator) + np.float32(count))
+
+    def result(self):
+        return Tensor(B.asarray(np.asarray(to_array(self.accumulator), np.float32)))
+
+    def get_config(self):
+        return {"name": self.name, "dtype": self.dtype, "thresholds": self.thresholds}
+
+
+class TruePositives(_Confusion):
+    """The (weighted) number of true positives."""
+
+    _direction = "up"
+
+    _cell = "tp"
+
+
+class FalsePositives(_Confusion):
+    """The (weighted) number of false positives."""
+
+    _direction = "down"
+
+    _cell = "fp"
+
+
+class TrueNegatives(_Confusion):
+    """The (weighted) number of true negatives."""
+
+    _direction = "up"
+
+    _cell = "tn"
+
+
+class FalseNegatives(_Confusion):
+    """The (weighted) number of false negatives."""
+
+    _direction = "down"
+
+    _cell = "fn"
+
+
+class _Ratio(Metric):
+    """tp / (tp + other): precision (other = fp) or recall (other = fn), at ``thresholds``."""
+
+    _direction = "up"
+
+    _other = None
+
+    def __init__(self, thresholds=None, top_k=None, class_id=None, name=None, dtype="float32"):
+        super().__init__(name or type(self).__name__.lower(), dtype)
+        if top_k is not None or class_id is not None:
+            raise ValueError(f"tapeviz's {type(self).__name__} has no top_k= or class_id=; threshold the predictions.")
+        self.thresholds = 0.5 if thresholds is None else thresholds
+        self.true_positives = self.add_variable("true_positives")
+        self.others = self.add_variable("false_positives" if self._other == "fp" else "false_negatives")
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        counts = _Confusion._counts(self, y_true, y_pred, sample_weight)
+        self.true_positives.assign(to_array(self.true_positives) + np.float32(counts["tp"]))
+        self.others.assign(to_array(self.others) + np.float32(counts[self._other]))
+
+    def result(self):
+        tp, other = float(to_array(self.true_positives)), float(to_array(self.others))
+        return Tensor(B.asarray(np.float32(tp / (tp + other) if tp + other else 0.0)))
+
+    def get_config(self):
+        return {"name": self.name, "dtype": self.dtype, "thresholds": self.thresholds}
+
+
+class Precision(_Ratio):
+    """tp / (tp + fp) at ``thresholds`` (default 0.5)."""
+
+    _other = "fp"
+
+
+class Recall(_Ratio):
+    """tp / (tp + fn) at ``thresholds`` (default 0.5)."""
+
+    _other = "fn"
+
 
 _EPSILON = 1e-7  # the outermost thresholds sit this far outside [0, 1], so every prediction lies between
 

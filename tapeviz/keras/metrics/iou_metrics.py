@@ -14,7 +14,7 @@ import numpy as np
 from tapeviz import backend as B
 from tapeviz.core.tensor import Tensor, to_array
 from tapeviz.keras import config
-from tapeviz.keras.metric_base import Metric, host_array
+from tapeviz.keras.metrics.metric import Metric, host_array
 
 
 class IoU(Metric):

@@ -6,7 +6,7 @@ import sys
 
 import numpy as np
 
-from tapeviz.keras import summary_table
+from tapeviz.keras.utils import summary_table
 
 
 def _count(weights):

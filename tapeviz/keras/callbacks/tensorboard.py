@@ -17,7 +17,7 @@ import time
 import numpy as np
 
 from tapeviz.core.tensor import to_array
-from tapeviz.keras.callback_base import Callback, learning_rate_of
+from tapeviz.keras.callbacks.callback import Callback, learning_rate_of
 
 _BUCKETS = 30  # as tf.summary.histogram
 

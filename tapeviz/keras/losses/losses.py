@@ -1,94 +1,20 @@
-"""``tf.keras.losses``: loss functions (per example) and Loss objects (reduced to a scalar).
+"""Keras 3's loss functions (one value per example) and the Loss classes that wrap them.
 
-The functional forms return one value per example (the mean over the last
-axis); a Loss object's call reduces them, by default to their mean
-('sum_over_batch_size'), as Keras does. Formulas follow Keras 3's
-TensorFlow backend, including the 1e-7 clipping of probabilities.
+Formulas follow Keras 3's TensorFlow backend, including the 1e-7 clipping of probabilities.
 """
 
 from tapeviz import math as tf_math
 from tapeviz import nn as tf_nn
 from tapeviz.core.primitives.array import reshape
 from tapeviz.core.primitives.math import cast
-from tapeviz.core.records import RecordsInit
-from tapeviz.core.scopes import name_scope
-from tapeviz.core.tensor import Tensor, Variable, convert_to_tensor
-from tapeviz.keras.config import epsilon, floatx
-from tapeviz.keras.registry import resolve
-
-__all__ = [
-    "Loss",
-    "MeanSquaredError",
-    "MeanAbsoluteError",
-    "BinaryCrossentropy",
-    "CategoricalCrossentropy",
-    "SparseCategoricalCrossentropy",
-    "Huber",
-    "mean_squared_error",
-    "mean_absolute_error",
-    "binary_crossentropy",
-    "categorical_crossentropy",
-    "sparse_categorical_crossentropy",
-    "huber",
-    "MeanAbsolutePercentageError",
-    "MeanSquaredLogarithmicError",
-    "CosineSimilarity",
-    "Hinge",
-    "SquaredHinge",
-    "CategoricalHinge",
-    "KLDivergence",
-    "Poisson",
-    "LogCosh",
-    "mean_absolute_percentage_error",
-    "mean_squared_logarithmic_error",
-    "cosine_similarity",
-    "hinge",
-    "squared_hinge",
-    "categorical_hinge",
-    "kl_divergence",
-    "poisson",
-    "log_cosh",
-    "Dice",
-    "Tversky",
-    "BinaryFocalCrossentropy",
-    "CategoricalFocalCrossentropy",
-    "dice",
-    "tversky",
-    "binary_focal_crossentropy",
-    "categorical_focal_crossentropy",
-    "get",
-    "serialize",
-    "deserialize",
-    "mse",
-    "mae",
-    "MSE",
-    "MAE",
-]
-
-
-def _tensor(value, dtype=None):
-    if isinstance(value, Tensor) and dtype is None:
-        return value
-    if hasattr(value, "read_value"):
-        value = value.read_value()
-    if isinstance(value, Tensor):
-        return value if dtype is None or value.dtype == dtype else cast(value, dtype)
-    return convert_to_tensor(value, dtype=dtype)
-
-
-def _same_rank(y_true, y_pred):
-    """Keras's squeeze_or_expand_to_same_rank: fix a trailing axis of size 1 on one side."""
-    if y_true.ndim == y_pred.ndim + 1 and y_true.shape[-1] == 1:
-        y_true = reshape(y_true, tuple(y_true.shape)[:-1])
-    elif y_pred.ndim == y_true.ndim + 1 and y_pred.shape[-1] == 1:
-        y_pred = reshape(y_pred, tuple(y_pred.shape)[:-1])
-    return y_true, y_pred
+from tapeviz.keras.config import epsilon
+from tapeviz.keras.losses.loss import Loss, as_tensor, squeeze_or_expand_to_same_rank
 
 
 def _pair(y_true, y_pred):
-    y_pred = _tensor(y_pred)
-    y_true = _tensor(y_true, y_pred.dtype)
-    return _same_rank(y_true, y_pred)
+    y_pred = as_tensor(y_pred)
+    y_true = as_tensor(y_true, y_pred.dtype)
+    return squeeze_or_expand_to_same_rank(y_true, y_pred)
 
 
 def mean_squared_error(y_true, y_pred):
@@ -131,8 +57,8 @@ def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=
 
     Without logits, p is renormalized to sum to 1, then clipped to [1e-7, 1 - 1e-7].
     """
-    y_pred = _tensor(y_pred)
-    y_true = _tensor(y_true, y_pred.dtype)
+    y_pred = as_tensor(y_pred)
+    y_true = as_tensor(y_true, y_pred.dtype)
     if tuple(y_true.shape) != tuple(y_pred.shape):
         raise ValueError(
             "Arguments `target` and `output` must have the same shape. "
@@ -151,8 +77,8 @@ def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=
 
 def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, axis=-1, ignore_class=None):
     """-log p[label] for integer labels; without logits, p is clipped to [1e-7, 1 - 1e-7]."""
-    y_pred = _tensor(y_pred)
-    y_true = _tensor(y_true)
+    y_pred = as_tensor(y_pred)
+    y_true = as_tensor(y_true)
     if y_true.dtype.is_floating:
         y_true = cast(y_true, "int64")
     if y_true.ndim == y_pred.ndim and y_true.shape[-1] == 1:
@@ -172,10 +98,9 @@ def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, axis=-1, 
 
 
 mse = MSE = mean_squared_error
+
+
 mae = MAE = mean_absolute_error
-
-
-# -- more of Keras 3's losses, written with keras.ops (the module needs no package face) ----------
 
 
 def _ops():
@@ -318,62 +243,6 @@ def categorical_focal_crossentropy(
     output = ops.clip(y_pred / ops.sum(y_pred, axis=axis, keepdims=True), epsilon(), 1.0 - epsilon())
     cce = -y_true * ops.log(output)
     return ops.sum(ops.power(1.0 - output, gamma) * alpha * cce, axis=axis)
-
-
-class Loss(RecordsInit):
-    """Base class: ``loss(y_true, y_pred, sample_weight=None)`` -> a scalar (by default).
-
-    ``reduction``: 'sum_over_batch_size' (the mean, Keras's default), 'sum',
-    or 'none' (one value per example).
-    """
-
-    def __init__(self, reduction="sum_over_batch_size", name=None):
-        if reduction not in ("sum_over_batch_size", "sum", "none", "mean", None, "auto"):
-            raise ValueError(
-                f"Invalid value for argument `reduction`: {reduction!r}. Use 'sum_over_batch_size', 'sum' or 'none'."
-            )
-        self.reduction = "sum_over_batch_size" if reduction in ("auto", "mean") else reduction
-        self.name = name or _snake(type(self).__name__)
-
-    def call(self, y_true, y_pred):
-        raise NotImplementedError
-
-    def __call__(self, y_true, y_pred, sample_weight=None):
-        with name_scope(self.name):
-            values = self.call(_widened(y_true), _widened(y_pred))
-            if sample_weight is not None:
-                weight = _tensor(sample_weight, values.dtype)
-                if weight.ndim > values.ndim and weight.shape.num_elements() == values.shape.num_elements():
-                    weight = reshape(weight, tuple(values.shape))  # else they broadcast (a batch-wide loss), as Keras
-                values = values * weight
-            if self.reduction in ("none", None):
-                return values
-            total = tf_math.reduce_sum(values)
-            if self.reduction == "sum":
-                return total
-            return total / float(max(values.shape.num_elements(), 1))
-
-    def get_config(self):
-        return {"name": self.name, "reduction": self.reduction}
-
-    @classmethod
-    def from_config(cls, config):
-        return cls(**config)
-
-
-def _widened(value):
-    """A float16 tensor (a mixed-precision model's output) in ``floatx()``: Keras 3's losses
-    compute in their own dtype (float32), so the loss and its gradient start in float32."""
-    dtype = getattr(value, "dtype", None)
-    if isinstance(value, (Tensor, Variable)) and dtype == "float16" and floatx() != "float16":
-        return cast(value, floatx())
-    return value
-
-
-def _snake(name):
-    import re
-
-    return re.sub(r"([a-z])([A-Z])", r"\1_\2", name).lower()
 
 
 class _Wrapper(Loss):
@@ -613,146 +482,12 @@ class CategoricalFocalCrossentropy(_Wrapper):
         )
 
 
-class _FunctionLoss(Loss):
+class LossFunctionWrapper(Loss):
+    """A plain function ``fn(y_true, y_pred)`` as a Loss (``compile(loss=my_function)``)."""
+
     def __init__(self, fn, name):
         super().__init__(name=name)
         self._fn = fn
 
     def call(self, y_true, y_pred):
         return self._fn(y_true, y_pred)
-
-
-_BY_NAME = {
-    "mse": MeanSquaredError,
-    "mean_squared_error": MeanSquaredError,
-    "mae": MeanAbsoluteError,
-    "mean_absolute_error": MeanAbsoluteError,
-    "huber": Huber,
-    "huber_loss": Huber,
-    "binary_crossentropy": BinaryCrossentropy,
-    "categorical_crossentropy": CategoricalCrossentropy,
-    "sparse_categorical_crossentropy": SparseCategoricalCrossentropy,
-    "mape": MeanAbsolutePercentageError,
-    "mean_absolute_percentage_error": MeanAbsolutePercentageError,
-    "msle": MeanSquaredLogarithmicError,
-    "mean_squared_logarithmic_error": MeanSquaredLogarithmicError,
-    "cosine_similarity": CosineSimilarity,
-    "hinge": Hinge,
-    "squared_hinge": SquaredHinge,
-    "categorical_hinge": CategoricalHinge,
-    "kld": KLDivergence,
-    "kl_divergence": KLDivergence,
-    "poisson": Poisson,
-    "log_cosh": LogCosh,
-    "bce": BinaryCrossentropy,
-}
-
-
-_FUNCTIONS = {
-    "mean_squared_error": mean_squared_error,
-    "mean_absolute_error": mean_absolute_error,
-    "mean_absolute_percentage_error": mean_absolute_percentage_error,
-    "mean_squared_logarithmic_error": mean_squared_logarithmic_error,
-    "huber": huber,
-    "log_cosh": log_cosh,
-    "cosine_similarity": cosine_similarity,
-    "poisson": poisson,
-    "hinge": hinge,
-    "squared_hinge": squared_hinge,
-    "categorical_hinge": categorical_hinge,
-    "kl_divergence": kl_divergence,
-    "binary_crossentropy": binary_crossentropy,
-    "categorical_crossentropy": categorical_crossentropy,
-    "sparse_categorical_crossentropy": sparse_categorical_crossentropy,
-    "dice": dice,
-    "tversky": tversky,
-    "binary_focal_crossentropy": binary_focal_crossentropy,
-    "categorical_focal_crossentropy": categorical_focal_crossentropy,
-}
-_FUNCTIONS.update(
-    {
-        "mse": mean_squared_error,
-        "MSE": mean_squared_error,
-        "mae": mean_absolute_error,
-        "MAE": mean_absolute_error,
-        "mape": mean_absolute_percentage_error,
-        "MAPE": mean_absolute_percentage_error,
-        "msle": mean_squared_logarithmic_error,
-        "MSLE": mean_squared_logarithmic_error,
-        "kld": kl_divergence,
-        "KLD": kl_divergence,
-        "bce": binary_crossentropy,
-        "BCE": binary_crossentropy,
-    }
-)
-_CLASSES = {
-    cls.__name__: cls
-    for cls in (
-        Loss,
-        MeanSquaredError,
-        MeanAbsoluteError,
-        MeanAbsolutePercentageError,
-        MeanSquaredLogarithmicError,
-        Huber,
-        LogCosh,
-        CosineSimilarity,
-        Poisson,
-        Hinge,
-        SquaredHinge,
-        CategoricalHinge,
-        KLDivergence,
-        BinaryCrossentropy,
-        CategoricalCrossentropy,
-        SparseCategoricalCrossentropy,
-        Dice,
-        Tversky,
-        BinaryFocalCrossentropy,
-        CategoricalFocalCrossentropy,
-    )
-}
-
-
-def get(identifier):
-    """As Keras 3's ``losses.get``: a function for a function's name or alias ('mse' -> mean_squared_error),
-    an instance for a class name ('MeanSquaredError'); Loss objects and callables are returned as they are."""
-    if isinstance(identifier, str):
-        if identifier in _FUNCTIONS:
-            return _FUNCTIONS[identifier]
-        if identifier in _CLASSES:
-            return _CLASSES[identifier]()
-        known = sorted({*_FUNCTIONS, *_CLASSES})
-        raise ValueError(
-            f"Could not interpret loss identifier: {identifier}. Unknown loss function name; known names: {known}."
-        )
-    return resolve(identifier, kind="loss function", table={}, base=Loss)
-
-
-def as_loss(identifier):
-    """What ``compile(loss=...)`` uses: a Loss object from a name ('mse', 'sparse_categorical_crossentropy'...),
-    a Loss, or a function ``(y_true, y_pred) -> per-example values``."""
-    return resolve(
-        identifier,
-        kind="loss function",
-        table={**_BY_NAME, **_CLASSES},
-        base=Loss,
-        wrap_callable=lambda fn: _FunctionLoss(fn, getattr(fn, "__name__", "loss")),
-    )
-
-
-def serialize(loss):
-    """A Loss as Keras's JSON-able dict: module, class_name, config, registered_name."""
-    return {
-        "module": "keras.losses",
-        "class_name": type(loss).__name__,
-        "config": loss.get_config(),
-        "registered_name": None,
-    }
-
-
-def deserialize(config, custom_objects=None):
-    """A Loss from ``serialize``'s dict; classes come from this module or ``custom_objects``, never by import."""
-    table = {**_CLASSES, **(custom_objects or {})}
-    name = config.get("class_name") if isinstance(config, dict) else config
-    if name not in table:
-        raise ValueError(f"Could not interpret loss identifier: {config}")
-    return table[name].from_config(config.get("config", {})) if isinstance(config, dict) else get(name)

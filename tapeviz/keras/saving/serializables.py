@@ -1,8 +1,9 @@
 """tapeviz's own Keras classes and functions, registered with saving's registry: all a saved file may name.
 
 Registered by family, so a loss and a metric of one name (``MeanSquaredError``)
-stay apart, and from here rather than from saving, so that saving never
-imports the models it saves (models -> saving, one way).
+stay apart. keras's package imports this module; saving's own modules
+(model_file, weights, registry) never do, so saving never imports the models
+it saves (models -> saving, one way).
 """
 
 import types

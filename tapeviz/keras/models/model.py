@@ -1,22 +1,18 @@
-"""``Model`` (subclassed or functional) and ``Sequential``.
+"""``Model``: a Layer that can also ``summary()`` itself, subclassed or functional.
 
-A Model is a Layer that can also ``summary()`` itself; training
-(``compile``/``fit``/``evaluate``/``predict``) comes from ``Trainer``.
+Training (``compile``/``fit``/``evaluate``/``predict``) comes from ``Trainer``.
 """
 
 import numpy as np
 
 from tapeviz.core import nest, state
-from tapeviz.keras import model_summary
-from tapeviz.keras.cloning import clone_model  # noqa: F401  (``tf.keras.models.clone_model``: the docs find it here)
-from tapeviz.keras.functional_inputs import adjust_rank, check_names, values_in_input_order
-from tapeviz.keras.layers.base import KerasTensor, Layer, batchless, probe_output_shape, unique_name
+from tapeviz.keras.layers.base import KerasTensor, Layer, batchless, unique_name
 from tapeviz.keras.layers.core import InputLayer
+from tapeviz.keras.models.functional import adjust_rank, check_names, functional_rows, values_in_input_order
 from tapeviz.keras.saving import model_file
 from tapeviz.keras.saving import weights as saved_weights
-from tapeviz.keras.training import Trainer
-
-__all__ = ["Model", "Sequential"]
+from tapeviz.keras.trainers.trainer import Trainer
+from tapeviz.keras.utils import summary_utils
 
 
 def _one_or_list(items):
@@ -286,7 +282,7 @@ class Model(Trainer, Layer):
         if positions is not None:
             raise NotImplementedError("summary(positions=...) is not supported by tapeviz; use line_length=.")
         rows, connected = self._summary_rows()
-        text = model_summary.summary_text(
+        text = summary_utils.summary_text(
             self,
             rows,
             connected,
@@ -295,149 +291,10 @@ class Model(Trainer, Layer):
             show_trainable=show_trainable,
             layer_range=layer_range,
         )
-        model_summary.emit(text, print_fn)
+        summary_utils.emit(text, print_fn)
 
     def _summary_rows(self):
         """``([{"layer", "shape", "connections"}], connected)``: the rows in Keras's order."""
         if self._functional is None:
             return [{"layer": layer, "shape": layer._output_shape} for layer in self.layers], False
-        return _functional_rows(*self._functional)
-
-
-def _functional_rows(inputs, outputs, order):
-    """A functional model's operations ordered as Keras orders them (deepest first, then first seen from the outputs)."""
-
-    def operation(node):
-        return node.layer[0] if node.layer is not None else node.input_layer
-
-    first_seen, done = {}, set()
-
-    def visit(node):  # Keras numbers operations as its depth-first walk from the outputs meets them
-        if id(node) in done:
-            return
-        first_seen.setdefault(id(operation(node)), len(first_seen))
-        for parent in node.parents:
-            visit(parent)
-        done.add(id(node))
-
-    for out in nest.flatten(outputs):
-        visit(out)
-    node_depth, op_depth = {}, {}
-    for node in reversed(order):
-        depth = max(node_depth.setdefault(id(node), 0), op_depth.get(id(operation(node)), 0))
-        op_depth[id(operation(node))] = node_depth[id(node)] = depth
-        for parent in node.parents:
-            node_depth[id(parent)] = max(depth + 1, node_depth.get(id(parent), 0))
-    for symbolic in nest.flatten(inputs):  # an input no output uses still gets a row
-        if id(operation(symbolic)) not in op_depth:
-            op_depth[id(operation(symbolic))], first_seen[id(operation(symbolic))] = 0, -1
-            node_depth[id(symbolic)] = 0
-            order = [symbolic, *order]
-
-    calls = {}  # operation -> its nodes in this graph, in call order
-    for node in order:
-        calls.setdefault(id(operation(node)), []).append(node)
-    depths = [node_depth[id(node)] for node in order]
-    chain = all(depths.count(d) == 1 for d in depths) and all(len(node.parents) <= 1 for node in order)
-    chain = chain and all(len(nodes) == 1 for nodes in calls.values())
-
-    def source(node):
-        producer = operation(node)
-        return f"{producer.name}[{calls[id(producer)].index(node)}][0]"
-
-    rows, placed = [], set()
-    for node in sorted(order, key=lambda n: (-op_depth[id(operation(n))], first_seen[id(operation(n))])):
-        op = operation(node)
-        if id(op) in placed:
-            continue
-        placed.add(id(op))
-        nodes = calls[id(op)]
-        connections = ", ".join(source(p) for n in nodes for p in n.parents)
-        rows.append({"layer": op, "shape": tuple(nodes[-1].shape), "connections": connections})
-    return rows, not chain
-
-
-class Sequential(Model):
-    """A plain stack of layers, each feeding the next, as ``tf.keras.Sequential``.
-
-    Give the input shape (``tf.keras.Input(shape=...)`` first, or
-    ``input_shape=`` on the first layer) to build it at once; otherwise it
-    builds on its first call.
-    """
-
-    def __init__(self, layers=None, name=None, trainable=True):
-        super().__init__(name=name, trainable=trainable)
-        self._input_shape = None
-        for layer in layers or []:
-            self.add(layer)
-
-    def add(self, layer):
-        """Append a layer (or a ``tf.keras.Input``)."""
-        if isinstance(layer, KerasTensor):
-            if self._layers:
-                raise ValueError("An Input can only be the first layer of a Sequential model.")
-            self._input_shape = layer.shape
-            layer = layer.input_layer
-        elif isinstance(layer, InputLayer):
-            self._input_shape = (None,) + layer.shape
-        elif not isinstance(layer, Layer):
-            raise TypeError(
-                f"Only instances of `keras.Layer` can be added to a Sequential model. Received: {layer!r} (of type {type(layer).__name__})"
-            )
-        if any(layer is existing for existing in self._layers):
-            raise ValueError(f"The layer {layer.name} is already in the model.")
-        if self._input_shape is None and not self._layers and getattr(layer, "_input_shape_arg", None):
-            self._input_shape = (None,) + layer._input_shape_arg
-        self._layers.append(layer)
-        if self._input_shape is not None:
-            self._build_now()
-
-    _lists_layers_when_saved = True
-
-    def pop(self):
-        """Remove the last layer."""
-        if not self.layers:
-            raise TypeError("There are no layers in the model.")
-        return self._layers.pop()
-
-    def _build_now(self):
-        """Build on a zero batch; unknown sizes (``input_shape=(None, None, 3)``) stay None in ``output_shape``."""
-        shape, _ = probe_output_shape(
-            lambda probe: Layer.__call__(self, probe, training=False), KerasTensor(tuple(self._input_shape))
-        )
-        self.__dict__["_output_shape"] = shape
-
-    @property
-    def inputs(self):
-        """``[KerasTensor]``: the model's symbolic input, as Keras 3 gives it once the input shape is known."""
-        return self._symbolic()[0]
-
-    @property
-    def outputs(self):
-        """``[KerasTensor]``: the last layer's symbolic output."""
-        return self._symbolic()[1]
-
-    @property
-    def input_shape(self):
-        """The input shape with its batch (None), once an Input or a call gave it."""
-        if self._input_shape is None:
-            raise AttributeError(f"Sequential model '{self.name}' has no defined input shape yet.")
-        return tuple(self._input_shape)
-
-    def _symbolic(self):
-        if self._input_shape is None:
-            raise AttributeError(
-                f"Sequential model '{self.name}' has no defined inputs yet: give it an Input (or call it on data) first."
-            )
-        from tapeviz.keras.layers.core import Input
-
-        x = start = Input(batch_shape=tuple(self._input_shape))
-        for layer in self._layers:
-            x = layer(x)
-        return [start], [x]
-
-    def call(self, inputs, training=None):
-        x = inputs if self._input_shape is None else adjust_rank(inputs, self._input_shape)  # as Keras 3's Functional
-        for layer in self._layers:
-            x = layer(x, training=training)
-        return x
+        return functional_rows(*self._functional)

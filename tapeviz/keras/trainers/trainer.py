@@ -29,8 +29,8 @@ from tapeviz.keras import losses as losses_module
 from tapeviz.keras import metrics as metrics_module
 from tapeviz.keras import optimizers as optimizers_module
 from tapeviz.keras.callbacks import CallbackList
-from tapeviz.keras.multi_output import MultiOutputLoss, output_metrics
-from tapeviz.keras.progbar import Progbar, print_message, summary_line
+from tapeviz.keras.trainers.compile_utils import MultiOutputLoss, output_metrics
+from tapeviz.keras.utils.progbar import Progbar, print_message, summary_line
 
 
 def _rows(data):
@@ -265,7 +265,7 @@ class Trainer:
     # -- batching ---------------------------------------------------------------------------------
     def _batches(self, x, y, sample_weight, batch_size, shuffle):
         """An iterable of (x, y, sample_weight) batches, and how many there are."""
-        from tapeviz.keras.sequences import PyDataset
+        from tapeviz.keras.trainers.data_adapters.py_dataset_adapter import PyDataset
 
         if isinstance(x, PyDataset):
             if y is not None:

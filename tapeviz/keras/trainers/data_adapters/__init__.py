@@ -1,0 +1,1 @@
+"""What ``fit``, ``evaluate`` and ``predict`` accept as data, read batch by batch."""

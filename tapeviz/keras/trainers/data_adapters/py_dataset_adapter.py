@@ -1,0 +1,41 @@
+"""``keras.utils.PyDataset``: a data set read in batches by index, which ``fit`` accepts."""
+
+
+class PyDataset:
+    """Batches by index: subclass it with ``__len__`` (the number of batches) and ``__getitem__(i)``
+    (batch i: ``(x, y)`` or ``(x, y, sample_weight)``); ``fit`` calls ``on_epoch_end`` after each epoch.
+
+    ``workers``/``use_multiprocessing``/``max_queue_size`` are accepted and
+    ignored: tapeviz loads batches in the training thread.
+    """
+
+    def __init__(self, workers=1, use_multiprocessing=False, max_queue_size=10):
+        self._workers, self._use_multiprocessing, self._max_queue_size = workers, use_multiprocessing, max_queue_size
+
+    @property
+    def workers(self):
+        return self._workers
+
+    @property
+    def use_multiprocessing(self):
+        return self._use_multiprocessing
+
+    @property
+    def max_queue_size(self):
+        return self._max_queue_size
+
+    def __getitem__(self, index):
+        raise NotImplementedError
+
+    def __len__(self):
+        raise NotImplementedError
+
+    @property
+    def num_batches(self):
+        return len(self)
+
+    def on_epoch_begin(self):
+        pass
+
+    def on_epoch_end(self):
+        pass

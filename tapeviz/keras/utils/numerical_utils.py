@@ -1,0 +1,47 @@
+"""``to_categorical`` and ``normalize``: one-hot labels and unit-norm rows."""
+
+import numpy as np
+
+from tapeviz.core.tensor import is_tensor
+from tapeviz.keras.utils.image_utils import to_numpy
+
+
+def to_categorical(x, num_classes=None):
+    """One-hot rows for integer labels, as Keras 3: a float64 NumPy array for NumPy (or list) input.
+
+    A trailing axis of size 1 is dropped first ((n, 1) labels give (n,
+    num_classes)); ``num_classes`` defaults to ``max(x) + 1``. A tensor
+    input gives a float32 tensor, as Keras's backend path does.
+    """
+    tensor_input = is_tensor(x)
+    labels = to_numpy(x).astype("int64")
+    shape = labels.shape
+    if shape and shape[-1] == 1 and len(shape) > 1:
+        shape = shape[:-1]
+    labels = labels.reshape(-1)
+    if num_classes is None:
+        num_classes = int(labels.max()) + 1 if labels.size else 0
+    if labels.size and (labels.min() < 0 or labels.max() >= num_classes):
+        raise ValueError(
+            f"to_categorical: labels must be in [0, {num_classes}), got values in [{labels.min()}, {labels.max()}]."
+        )
+    out = np.zeros((labels.size, num_classes))
+    out[np.arange(labels.size), labels] = 1
+    out = out.reshape(shape + (num_classes,))
+    if tensor_input:
+        from tapeviz.core.tensor import constant
+
+        return constant(out.astype(np.float32))
+    return out
+
+
+def normalize(x, axis=-1, order=2):
+    """``x`` divided by its L``order`` norm along ``axis`` (a NumPy array for NumPy input, as Keras)."""
+    from tapeviz.keras import ops
+
+    if is_tensor(x):
+        return ops.normalize(x, axis=axis, order=order)
+    x = np.asarray(x)
+    norm = np.atleast_1d(np.linalg.norm(x, order, axis))
+    norm[norm == 0] = 1
+    return x / np.expand_dims(norm, axis)
