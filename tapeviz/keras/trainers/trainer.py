@@ -132,15 +132,15 @@ class Trainer:
             ValueError: an optimizer, loss or metric name that Keras does not have.
 
         Example:
-        >>> import numpy as np
-        >>> import tapeviz as tf
-        >>> tf.keras.utils.set_random_seed(0)
-        >>> model = tf.keras.Sequential([tf.keras.Input(shape=(2,)), tf.keras.layers.Dense(1)])
-        >>> model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse")
-        >>> x = np.array([[0.0, 1.0], [1.0, 0.0], [1.0, 1.0]], dtype="float32")
-        >>> y = x.sum(axis=1, keepdims=True)
-        >>> model.compiled
-        True
+            >>> import numpy as np
+            >>> import tapeviz as tf
+            >>> tf.keras.utils.set_random_seed(0)
+            >>> model = tf.keras.Sequential([tf.keras.Input(shape=(2,)), tf.keras.layers.Dense(1)])
+            >>> model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse")
+            >>> x = np.array([[0.0, 1.0], [1.0, 0.0], [1.0, 1.0]], dtype="float32")
+            >>> y = x.sum(axis=1, keepdims=True)
+            >>> model.compiled
+            True
         """
         self._compile_args = {"optimizer": optimizer, "loss": loss, "metrics": metrics}  # what model.save keeps
         self.optimizer = optimizers_module.get(optimizer)
@@ -363,16 +363,16 @@ class Trainer:
             ValueError: the model is not compiled, or there is no data.
 
         Example:
-        >>> import numpy as np
-        >>> import tapeviz as tf
-        >>> tf.keras.utils.set_random_seed(0)
-        >>> model = tf.keras.Sequential([tf.keras.Input(shape=(2,)), tf.keras.layers.Dense(1)])
-        >>> model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse")
-        >>> x = np.array([[0.0, 1.0], [1.0, 0.0], [1.0, 1.0]], dtype="float32")
-        >>> y = x.sum(axis=1, keepdims=True)
-        >>> history = model.fit(x, y, epochs=20, verbose=0)
-        >>> history.history["loss"][-1] < history.history["loss"][0]
-        True
+            >>> import numpy as np
+            >>> import tapeviz as tf
+            >>> tf.keras.utils.set_random_seed(0)
+            >>> model = tf.keras.Sequential([tf.keras.Input(shape=(2,)), tf.keras.layers.Dense(1)])
+            >>> model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse")
+            >>> x = np.array([[0.0, 1.0], [1.0, 0.0], [1.0, 1.0]], dtype="float32")
+            >>> y = x.sum(axis=1, keepdims=True)
+            >>> history = model.fit(x, y, epochs=20, verbose=0)
+            >>> history.history["loss"][-1] < history.history["loss"][0]
+            True
         """
         self._assert_compiled()
         if x is None:
@@ -467,16 +467,16 @@ class Trainer:
             ValueError: the model is not compiled.
 
         Example:
-        >>> import numpy as np
-        >>> import tapeviz as tf
-        >>> tf.keras.utils.set_random_seed(0)
-        >>> model = tf.keras.Sequential([tf.keras.Input(shape=(2,)), tf.keras.layers.Dense(1)])
-        >>> model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse")
-        >>> x = np.array([[0.0, 1.0], [1.0, 0.0], [1.0, 1.0]], dtype="float32")
-        >>> y = x.sum(axis=1, keepdims=True)
-        >>> loss = model.evaluate(x, y, verbose=0)
-        >>> isinstance(loss, float)
-        True
+            >>> import numpy as np
+            >>> import tapeviz as tf
+            >>> tf.keras.utils.set_random_seed(0)
+            >>> model = tf.keras.Sequential([tf.keras.Input(shape=(2,)), tf.keras.layers.Dense(1)])
+            >>> model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse")
+            >>> x = np.array([[0.0, 1.0], [1.0, 0.0], [1.0, 1.0]], dtype="float32")
+            >>> y = x.sum(axis=1, keepdims=True)
+            >>> loss = model.evaluate(x, y, verbose=0)
+            >>> isinstance(loss, float)
+            True
         """
 
         self._assert_compiled()
@@ -524,15 +524,15 @@ class Trainer:
             A NumPy array of outputs (a list of them for several outputs).
 
         Example:
-        >>> import numpy as np
-        >>> import tapeviz as tf
-        >>> tf.keras.utils.set_random_seed(0)
-        >>> model = tf.keras.Sequential([tf.keras.Input(shape=(2,)), tf.keras.layers.Dense(1)])
-        >>> model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse")
-        >>> x = np.array([[0.0, 1.0], [1.0, 0.0], [1.0, 1.0]], dtype="float32")
-        >>> y = x.sum(axis=1, keepdims=True)
-        >>> model.predict(x, verbose=0).shape
-        (3, 1)
+            >>> import numpy as np
+            >>> import tapeviz as tf
+            >>> tf.keras.utils.set_random_seed(0)
+            >>> model = tf.keras.Sequential([tf.keras.Input(shape=(2,)), tf.keras.layers.Dense(1)])
+            >>> model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse")
+            >>> x = np.array([[0.0, 1.0], [1.0, 0.0], [1.0, 1.0]], dtype="float32")
+            >>> y = x.sum(axis=1, keepdims=True)
+            >>> model.predict(x, verbose=0).shape
+            (3, 1)
         """
 
         if isinstance(x, Dataset):
