@@ -5,7 +5,8 @@ The objects are walked as ``docs/conf.py`` lists them (``api_modules``, ``public
 function and class of each page once, with its methods (for Keras pages the inherited ones too,
 as ``:inherited-members:`` shows them). For each:
 
-* ``Args:`` naming every parameter, when it takes any (a class: its constructor's);
+* ``Args:`` naming every parameter, when it takes any (a class: its own constructor's; an
+  inherited constructor is documented on the base class);
 * ``Returns:`` (or ``Yields:``) when its code returns a value;
 * ``Raises:`` when its own code raises (``NotImplementedError`` aside).
 
@@ -181,7 +182,7 @@ def raised_names(doc):
 def _parameters(obj, owner):
     target = obj
     if inspect.isclass(obj):
-        if not any("__init__" in vars(k) for k in obj.__mro__ if k is not object):
+        if not _documents_its_constructor(obj):
             return []
         target = obj.__init__
     try:
@@ -193,7 +194,16 @@ def _parameters(obj, owner):
     return parameters
 
 
+def _documents_its_constructor(cls):
+    """Whether a class's entry must say what its constructor takes: it defines one, or inherits it
+    from a private base (``_Pooling``) that has no entry. A public base's entry documents its own."""
+    owner = next((k for k in cls.__mro__ if "__init__" in vars(k)), object)
+    return owner is cls or (owner is not object and owner.__name__.startswith("_"))
+
+
 def _function_node(obj):
+    if inspect.isclass(obj) and not _documents_its_constructor(obj):
+        return None
     target = obj.__init__ if inspect.isclass(obj) else obj
     target = inspect.unwrap(getattr(target, "__func__", target))
     try:
