@@ -7,7 +7,18 @@ from tapeviz.keras.utils.progbar import print_message
 
 
 class EarlyStopping(MonitorCallback):
-    """Stop ``fit`` when ``monitor`` has not improved by ``min_delta`` for ``patience`` epochs."""
+    """Stop ``fit`` when ``monitor`` has not improved by ``min_delta`` for ``patience`` epochs.
+
+    Args:
+        monitor: the logged value to watch (``"val_loss"``, ``"loss"``, ``"val_accuracy"``...).
+        min_delta: the smallest change that counts as an improvement.
+        patience: epochs without improvement before training stops.
+        verbose: 1 prints when it stops.
+        mode: ``"min"``, ``"max"``, or ``"auto"`` (from the name).
+        baseline: a value the monitor must beat.
+        restore_best_weights: put back the weights of the best epoch when it stops.
+        start_from_epoch: epochs to wait before watching.
+    """
 
     def __init__(
         self,

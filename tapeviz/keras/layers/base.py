@@ -148,6 +148,31 @@ class Layer(RecordsInit):
     Subclass it and define ``build(input_shape)`` (create weights with
     ``add_weight``) and ``call(inputs)``. ``trainable=False`` freezes every
     weight of the layer (and its nested layers).
+
+    Args:
+        trainable: whether its weights are trained.
+        name: the layer's name (made from the class name when None).
+        dtype: its variables' dtype, or a ``DTypePolicy`` (``"mixed_float16"``).
+        input_shape: one example's shape, to build the layer at once (Keras 2's argument).
+        input_dim: the same as ``input_shape=(input_dim,)``.
+        activity_regularizer: a penalty on the layer's outputs, added to ``losses``.
+        **kwargs: nothing else is accepted (as Keras 3).
+
+    Raises:
+        ValueError: a keyword argument Keras does not know.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> class Scale(tf.keras.layers.Layer):
+        ...     def build(self, input_shape):
+        ...         self.w = self.add_weight(shape=(input_shape[-1],), initializer="ones")
+        ...     def call(self, inputs):
+        ...         return inputs * self.w
+        >>> layer = Scale()
+        >>> print(layer(tf.constant([[1.0, 2.0]])))
+        tf.Tensor([[1. 2.]], shape=(1, 2), dtype=float32)
+        >>> [v.shape for v in layer.trainable_weights]
+        [TensorShape([2])]
     """
 
     # The weights that take `<name>_regularizer=` and `<name>_constraint=` arguments (Dense: kernel, bias);

@@ -64,6 +64,25 @@ class Conv2D(Layer):
     ``filters`` output channels, a ``kernel_size`` window moving by
     ``strides``; ``padding`` 'valid' (no padding) or 'same' (output size =
     ceil(input / stride)). Kernel (kh, kw, in, filters), 'glorot_uniform'.
+
+    Args:
+        filters: the number of output channels.
+        kernel_size: the window's (height, width), or one int for both.
+        strides: the step of the window, an int or a pair.
+        padding: ``"valid"`` or ``"same"``.
+        data_format: ``"channels_last"`` (default) or ``"channels_first"``.
+        dilation_rate: the spacing of the window's taps.
+        activation: applied to the output (a name or a function); None: linear.
+        use_bias: add a bias per filter.
+        kernel_initializer: the kernel's initializer.
+        bias_initializer: the bias's initializer.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+
+    Example:
+        >>> import tapeviz as tf
+        >>> layer = tf.keras.layers.Conv2D(4, 3, padding="same")
+        >>> layer(tf.zeros([2, 8, 8, 3])).shape
+        TensorShape([2, 8, 8, 4])
     """
 
     _weight_names = ("kernel", "bias")

@@ -126,6 +126,21 @@ class Dropout(Layer):
 
     At inference (``training`` False or not given, ``model.predict``) it
     passes inputs through unchanged, as in Keras.
+
+    Args:
+        rate: the fraction of inputs to zero, in [0, 1].
+        noise_shape: the shape of the random mask (size 1 to share it along an axis).
+        seed: a seed for the mask.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+
+    Raises:
+        ValueError: a ``rate`` outside [0, 1].
+
+    Example:
+        >>> import tapeviz as tf
+        >>> layer = tf.keras.layers.Dropout(0.5)
+        >>> print(layer(tf.ones([4])))  # not training: unchanged
+        tf.Tensor([1. 1. 1. 1.], shape=(4,), dtype=float32)
     """
 
     supports_masking = True
@@ -151,6 +166,12 @@ class Embedding(Layer):
 
     The table is initialized 'uniform' (on [-0.05, 0.05)) as in Keras; its
     gradient is dense here (TF's is an IndexedSlices with the same values).
+
+    Args:
+        input_dim: the number of rows (the largest index + 1).
+        output_dim: the length of each row.
+        embeddings_initializer: the table's initializer.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
     """
 
     _weight_names = ("embeddings",)
@@ -199,7 +220,28 @@ class InputLayer(Layer):
 def Input(shape=None, batch_size=None, dtype=None, name=None, batch_shape=None, **kwargs):  # noqa: N802 (Keras's name)
     """A symbolic input of ``shape`` (one example's shape; None for a size known only at call time,
     ``Input(shape=(None, 3))``), or of ``batch_shape`` (the batch included): starts a Sequential or a
-    functional model."""
+    functional model.
+
+    Args:
+        shape: one example's shape (a tuple; None for a size known at call time).
+        batch_size: a fixed batch size.
+        dtype: the inputs' dtype (floatx by default).
+        name: the input's name.
+        batch_shape: the shape with the batch, instead of ``shape`` and ``batch_size``.
+        **kwargs: Keras 2's ``tensor``, ``sparse``..., accepted for compatibility.
+
+    Returns:
+        A ``KerasTensor``: a symbolic tensor to call layers on (the functional API).
+
+    Raises:
+        ValueError: both ``shape`` and ``batch_shape``, or neither.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> x = tf.keras.Input(shape=(28, 28, 1))
+        >>> x.shape
+        (None, 28, 28, 1)
+    """
     if batch_shape is not None:
         if shape is not None:
             raise ValueError("You cannot pass both `shape` and `batch_shape` at the same time.")

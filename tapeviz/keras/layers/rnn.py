@@ -394,7 +394,13 @@ class SimpleRNN(RNN):
 
 
 class LSTM(RNN):
-    """Long short-term memory (LSTMCell): Keras 3's defaults (tanh, sigmoid gates, unit_forget_bias)."""
+    """Long short-term memory (LSTMCell): Keras 3's defaults (tanh, sigmoid gates, unit_forget_bias).
+
+    Args:
+        units: the size of the hidden state.
+        **kwargs: the RNN's and cell's options (``activation``, ``return_sequences``,
+            ``return_state``, ``go_backwards``, ``dropout``...) and the base Layer's.
+    """
 
     def __init__(self, units, **kwargs):
         own = split_rnn_kwargs(kwargs)

@@ -260,7 +260,19 @@ class _Wrapper(Loss):
 
 
 class MeanSquaredError(_Wrapper):
-    """Mean of squared errors."""
+    """Mean of squared errors.
+
+    Args:
+        reduction: how the per-example losses are combined: ``"sum_over_batch_size"``
+            (the mean, default), ``"sum"``, or ``None``/``"none"`` (one per example).
+        name: the loss's name.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> mse = tf.keras.losses.MeanSquaredError()
+        >>> float(mse([[0.0], [1.0]], [[1.0], [1.0]]))
+        0.5
+    """
 
     fn = staticmethod(mean_squared_error)
 
@@ -287,7 +299,15 @@ class Huber(_Wrapper):
 
 
 class BinaryCrossentropy(_Wrapper):
-    """Cross-entropy for 0/1 labels; ``from_logits=True`` when the model outputs raw scores."""
+    """Cross-entropy for 0/1 labels; ``from_logits=True`` when the model outputs raw scores.
+
+    Args:
+        from_logits: the predictions are raw scores (a sigmoid is applied here).
+        label_smoothing: move the labels this far toward 0.5.
+        axis: the axis the mean is taken over.
+        reduction: ``"sum_over_batch_size"`` (the mean, default), ``"sum"`` or ``None``.
+        name: the loss's name.
+    """
 
     fn = staticmethod(binary_crossentropy)
 
@@ -319,7 +339,19 @@ class CategoricalCrossentropy(_Wrapper):
 
 
 class SparseCategoricalCrossentropy(_Wrapper):
-    """Cross-entropy for integer labels; ``from_logits=True`` when the model outputs raw scores."""
+    """Cross-entropy for integer labels; ``from_logits=True`` when the model outputs raw scores.
+
+    Args:
+        from_logits: the predictions are raw scores (a softmax is applied here).
+        reduction: ``"sum_over_batch_size"`` (the mean, default), ``"sum"`` or ``None``.
+        name: the loss's name.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> loss = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+        >>> round(float(loss([0, 1], [[2.0, 0.0], [0.0, 2.0]])), 4)
+        0.1269
+    """
 
     fn = staticmethod(sparse_categorical_crossentropy)
 

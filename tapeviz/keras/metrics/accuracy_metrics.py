@@ -32,7 +32,12 @@ def sparse_categorical_accuracy(y_true, y_pred):
 
 
 class Accuracy(MeanMetricWrapper):
-    """How often predictions equal labels exactly."""
+    """How often predictions equal labels exactly.
+
+    Args:
+        name: the metric's name.
+        dtype: the dtype of its state.
+    """
 
     _direction = "up"
 

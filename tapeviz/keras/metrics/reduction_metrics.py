@@ -25,7 +25,19 @@ class Sum(Metric):
 
 
 class Mean(Metric):
-    """The running (weighted) mean of the values."""
+    """The running (weighted) mean of the values.
+
+    Args:
+        name: the metric's name.
+        dtype: the dtype of its state.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> mean = tf.keras.metrics.Mean()
+        >>> mean.update_state([1.0, 2.0, 3.0])
+        >>> float(mean.result())
+        2.0
+    """
 
     def __init__(self, name="mean", dtype="float32"):
         super().__init__(name, dtype)

@@ -42,6 +42,23 @@ class Model(Trainer, Layer):
     it from the functional API: ``Model(inputs=tf.keras.Input(...), outputs=...)``.
     Layers and lists of layers assigned to attributes are tracked, so
     ``model.trainable_variables`` lists every weight.
+
+    Args:
+        *args: for the functional API, ``inputs`` and ``outputs`` (by position or keyword).
+        **kwargs: ``inputs``, ``outputs``, ``name``, ``trainable``; a subclass's own arguments.
+
+    Raises:
+        ValueError: ``inputs`` without ``outputs``, or ``outputs`` without ``inputs``.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> inputs = tf.keras.Input(shape=(3,))
+        >>> outputs = tf.keras.layers.Dense(2)(inputs)
+        >>> model = tf.keras.Model(inputs=inputs, outputs=outputs)
+        >>> model(tf.ones([4, 3])).shape
+        TensorShape([4, 2])
+        >>> len(model.trainable_variables)
+        2
     """
 
     def __init__(self, *args, **kwargs):

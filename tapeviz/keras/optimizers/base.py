@@ -271,6 +271,15 @@ class Optimizer(RecordsInit):
 
         Without ``trainable_variables``, the variables the optimizer was built
         with (``build``) are updated, in that order.
+
+        Args:
+            grads: one gradient per variable (None skips it).
+            trainable_variables: the variables; None updates those the optimizer was built with.
+
+        Raises:
+            ValueError: no variables given to an optimizer not built yet, or a number
+                of gradients other than the number of variables.
+            TypeError: a variable that is not a ``tf.Variable``.
         """
         grads = [_sparse_or_dense(g) if isinstance(g, IndexedSlices) else g for g in grads]
         if trainable_variables is None:

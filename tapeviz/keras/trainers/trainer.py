@@ -243,7 +243,20 @@ class Trainer:
         return {m.name: m.result() for m in self.metrics}
 
     def train_on_batch(self, x, y=None, sample_weight=None, return_dict=False):
-        """One ``train_step`` on the given batch; returns the loss (and metrics)."""
+        """One ``train_step`` on the given batch; returns the loss (and metrics).
+
+        Args:
+            x: one batch of inputs.
+            y: its targets.
+            sample_weight: a weight per example.
+            return_dict: return a dict of the logs instead of a list.
+
+        Returns:
+            The loss (a float), or a list of the loss and the metrics; a dict with ``return_dict``.
+
+        Raises:
+            ValueError: the model is not compiled.
+        """
         self._assert_compiled()
         self.reset_metrics()
         logs = _logs(self.train_step(_pack(x, y, sample_weight)))
@@ -522,6 +535,9 @@ class Trainer:
 
         Returns:
             A NumPy array of outputs (a list of them for several outputs).
+
+        Raises:
+            ValueError: no batch to predict (an empty input).
 
         Example:
             >>> import numpy as np
