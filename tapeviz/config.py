@@ -41,6 +41,15 @@ def device(name):
 
     The backend decides where tensors live (NumPy: CPU, CuPy: GPU), so code
     that pins ops to a device runs unchanged and its ops run on the backend.
+
+    Args:
+        name: a device name such as ``"/CPU:0"`` or ``"/GPU:0"`` (or None).
+
+    Returns:
+        A context manager.
+
+    Raises:
+        TypeError: a name that is not a string (when the ``with`` block is entered).
     """
     if not isinstance(name, str):
         raise TypeError(f"tf.device takes a device name string such as '/CPU:0', got {name!r}.")

@@ -300,6 +300,16 @@ def assert_equal(x, y, message=None, summarize=None, name=None):
     The message (after ``message``, when given) lists the first ``summarize``
     (default 3) differing indices and values, and the first elements of both.
 
+    Args:
+        x: a Tensor, or anything ``tf.constant`` converts.
+        y: the same, of a shape that broadcasts with ``x``'s.
+        message: a prefix for the error message.
+        summarize: how many entries the message shows.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        None (an ``Assert`` op inside ``tf.function``).
+
     Example:
         >>> import tapeviz as tf
         >>> tf.debugging.assert_equal(tf.constant([1, 2]), tf.constant([1, 3]), message="labels")
@@ -327,7 +337,18 @@ def assert_none_equal(x, y, summarize=None, message=None, name=None):
 
 
 def assert_less(x, y, message=None, summarize=None, name=None):
-    """Raise ``InvalidArgumentError`` unless ``x < y`` element-wise; returns None."""
+    """Raise ``InvalidArgumentError`` unless ``x < y`` element-wise; returns None.
+
+    Args:
+        x: a Tensor, or anything ``tf.constant`` converts.
+        y: the same, of a shape that broadcasts with ``x``'s.
+        message: a prefix for the error message.
+        summarize: how many entries the message shows.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        None (an ``Assert`` op inside ``tf.function``).
+    """
     return _compare("<", x, y, None, summarize, message)
 
 
@@ -337,7 +358,18 @@ def assert_less_equal(x, y, message=None, summarize=None, name=None):
 
 
 def assert_greater(x, y, message=None, summarize=None, name=None):
-    """Raise ``InvalidArgumentError`` unless ``x > y`` element-wise; returns None."""
+    """Raise ``InvalidArgumentError`` unless ``x > y`` element-wise; returns None.
+
+    Args:
+        x: a Tensor, or anything ``tf.constant`` converts.
+        y: the same, of a shape that broadcasts with ``x``'s.
+        message: a prefix for the error message.
+        summarize: how many entries the message shows.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        None (an ``Assert`` op inside ``tf.function``).
+    """
     return _compare(">", x, y, None, summarize, message)
 
 
@@ -417,6 +449,15 @@ def Assert(condition, data, summarize=None, name=None):  # noqa: N802 - TF's nam
     Each item of ``data`` is written as TF does: a string as bytes (``b'x is'``),
     a tensor as its first ``summarize`` (default 3) values.
 
+    Args:
+        condition: a scalar bool.
+        data: a list of tensors (or values) to show in the message.
+        summarize: how many entries of each to show.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        None.
+
     Example:
         >>> import tapeviz as tf
         >>> x = tf.constant([1.0, -2.0])
@@ -468,6 +509,15 @@ def _static_rank(rank):
 
 def assert_rank(x, rank, message=None, name=None):
     """Raise ``ValueError`` unless ``x`` has rank ``rank``; returns None.
+
+    Args:
+        x: a Tensor, or anything ``tf.constant`` converts.
+        rank: the rank it must have.
+        message: a prefix for the error message.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Raises:
+        ValueError: ``x`` of another rank.
 
     Example:
         >>> import tapeviz as tf

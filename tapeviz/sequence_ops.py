@@ -149,7 +149,22 @@ def roll(input, shift, axis, name=None):  # noqa: A002 - TF's name
 
 
 def reverse_sequence(input, seq_lengths, seq_axis=None, batch_axis=0, name=None):  # noqa: A002 - TF's name
-    """For each ``i`` along ``batch_axis``, the first ``seq_lengths[i]`` entries along ``seq_axis`` reversed."""
+    """For each ``i`` along ``batch_axis``, the first ``seq_lengths[i]`` entries along ``seq_axis`` reversed.
+
+    Args:
+        input: a Tensor, or anything ``tf.constant`` converts.
+        seq_lengths: one length per entry along ``batch_axis``.
+        seq_axis: the axis to reverse (required).
+        batch_axis: the batch axis.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``input``'s shape.
+
+    Raises:
+        ValueError: no ``seq_axis``.
+        tf.errors.InvalidArgumentError: lengths longer than the axis, or another number of them than the batch.
+    """
     with _name_scope(name or "ReverseSequence"):
         x = _as_tensor(input)
         if seq_axis is None:
@@ -176,6 +191,22 @@ def reverse_sequence(input, seq_lengths, seq_axis=None, batch_axis=0, name=None)
 
 def sequence_mask(lengths, maxlen=None, dtype=_dtypes.bool, name=None):
     """``mask[..., j] = j < lengths[...]``, of shape ``lengths.shape + [maxlen]`` (``maxlen``: the longest), as TF.
+
+    Args:
+        lengths: an integer tensor.
+        maxlen: the mask's last dimension (``max(lengths)`` when None).
+        dtype: the result's dtype (bool by default).
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of shape ``lengths.shape + [maxlen]``.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> print(tf.sequence_mask([1, 3], maxlen=4))
+        tf.Tensor(
+        [[ True False False False]
+         [ True  True  True False]], shape=(2, 4), dtype=bool)
 
     Example:
         >>> import tapeviz as tf

@@ -154,7 +154,22 @@ _INTENSITY_MAX = {
 
 
 def as_dtype(value):
-    """A DType from a DType, a NumPy dtype or type, or a name like ``"float32"``."""
+    """A DType from a DType, a NumPy dtype or type, or a name like ``"float32"``.
+
+    Args:
+        value: a DType, a NumPy dtype or scalar type, or a name (``"float32"``).
+
+    Returns:
+        The DType.
+
+    Raises:
+        TypeError: something that names no dtype.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> tf.as_dtype("float32") is tf.float32
+        True
+    """
     if isinstance(value, DType):
         return value
     if isinstance(value, str) and value in _BY_NAME:

@@ -1022,7 +1022,14 @@ def constant(value, dtype=None, shape=None, name=None):
 
 
 def is_tensor(value):
-    """True for a Tensor or a Variable (TF's ``tf.is_tensor``)."""
+    """True for a Tensor or a Variable (TF's ``tf.is_tensor``).
+
+    Args:
+        value: anything.
+
+    Returns:
+        A bool.
+    """
     return isinstance(value, (Tensor, Variable))
 
 

@@ -51,7 +51,7 @@ def unary(tf_name, prim_name, kernel, doc, differentiable=True, floats_only=Fals
 # The fields an op made here documents (Google style, as the API reference renders it).
 _X = "x: a Tensor, or a number, list or NumPy array (converted as ``tf.constant`` converts it)."
 _Y = "y: the same, of ``x``'s dtype; its shape broadcasts against ``x``'s."
-_NAME = "name: TensorFlow's op name; accepted for compatibility, unused."
+NAME_ARG = _NAME = "name: TensorFlow's op name; accepted for compatibility, unused."
 _NOT_A_FLOAT = (
     "tf.errors.InvalidArgumentError: an integer or bool ``x`` (TF has no kernel for it): cast it to a float first."
 )

@@ -153,7 +153,20 @@ def _tensordot_axes(axes, rank_a, rank_b):
 
 def tensordot(a, b, axes, name=None):
     """Sum of products over ``axes``: an int n (the last n of a with the first n of b)
-    or a pair of axis lists. The result has a's free axes then b's."""
+    or a pair of axis lists. The result has a's free axes then b's.
+
+    Args:
+        a: a Tensor, or anything ``tf.constant`` converts.
+        b: another.
+        axes: an int n, or a pair of axis lists to contract.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``a``'s free axes then ``b``'s.
+
+    Raises:
+        ValueError: contracted axes whose sizes differ, or an ``axes`` it does not take.
+    """
     a, b = as_tensors(a, b)
     a_axes, b_axes = _tensordot_axes(axes, a.ndim, b.ndim)
     sa, sb = a._value.shape, b._value.shape
@@ -231,6 +244,23 @@ def einsum(equation, *inputs, **kwargs):
     Gradients are einsums with the subscripts permuted. Not differentiable
     (UnimplementedError when a gradient is asked for): an operand that
     repeats a subscript, such as "ii->i" (use tf.linalg.diag_part / trace).
+
+    Args:
+        equation: the subscripts, e.g. ``"ij,jk->ik"``.
+        *inputs: the operands, one per term of the equation.
+        **kwargs: ``name`` (accepted, unused).
+
+    Returns:
+        A Tensor.
+
+    Raises:
+        ValueError: no operand.
+        tf.errors.InvalidArgumentError: an equation that does not fit the operands.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> print(tf.einsum("i,i->", [1.0, 2.0], [3.0, 4.0]))
+        tf.Tensor(11.0, shape=(), dtype=float32)
     """
     if len(inputs) == 1 and isinstance(inputs[0], (list, tuple)):
         inputs = tuple(inputs[0])

@@ -160,7 +160,16 @@ def _softmax_rule(op, needs, g):
 
 
 def log_softmax(logits, axis=None, name=None):
-    """logits - log(sum(exp(logits), axis)), computed stably, along ``axis`` (default -1)."""
+    """logits - log(sum(exp(logits), axis)), computed stably, along ``axis`` (default -1).
+
+    Args:
+        logits: a float tensor.
+        axis: the class axis (-1 when None).
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``logits``'s shape.
+    """
     x = float_tensor(logits, "log_softmax")
     return execute(LOG_SOFTMAX, (x,), {"axis": axis_arg(axis, x.ndim, "log_softmax")})
 

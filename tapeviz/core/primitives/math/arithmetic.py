@@ -143,6 +143,17 @@ def truediv(x, y, name=None):
     ``x`` is converted first and ``y`` must come out of the same dtype (a
     Python number takes ``x``'s), as in TF: ``tf.math.truediv(3, uint8_tensor)``
     is a TypeError, ``uint8_tensor / 3`` and ``3 / uint8_tensor`` are not.
+
+    Args:
+        x: the numerator.
+        y: the denominator, of ``x``'s dtype.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A float Tensor of the broadcast shape.
+
+    Raises:
+        TypeError: ``x`` and ``y`` of different dtypes.
     """
     x = as_tensor(x)
     y = y if type(y) is Tensor else _converted_like(y, x)
@@ -574,7 +585,24 @@ ADD_N = Primitive("AddN", lambda *xs: functools.reduce(operator.add, xs))
 
 
 def add_n(inputs, name=None):
-    """The sum of a list of tensors of one shape and dtype."""
+    """The sum of a list of tensors of one shape and dtype.
+
+    Args:
+        inputs: a list of tensors of one shape and dtype.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor: their elementwise sum.
+
+    Raises:
+        ValueError: an empty list, or tensors of different shapes.
+        tf.errors.InvalidArgumentError: bool tensors.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> print(tf.add_n([[1, 2], [3, 4], [5, 6]]))
+        tf.Tensor([ 9 12], shape=(2,), dtype=int32)
+    """
     tensors = [as_tensor(t) for t in inputs]
     if not tensors:
         raise ValueError("add_n needs at least one tensor.")

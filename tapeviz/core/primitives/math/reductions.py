@@ -317,7 +317,26 @@ def _cumulative(fn, x, axis, exclusive, reverse, identity_value):
 
 
 def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
-    """Running sum along ``axis``; ``exclusive`` leaves out the current element."""
+    """Running sum along ``axis``; ``exclusive`` leaves out the current element.
+
+    Args:
+        x: a Tensor, or anything ``tf.constant`` converts.
+        axis: the axis to accumulate along.
+        exclusive: leave out the current element (the first output is 0).
+        reverse: accumulate from the end.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``x``'s shape.
+
+    Raises:
+        tf.errors.InvalidArgumentError: a bool ``x``.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> print(tf.cumsum([1, 2, 3]))
+        tf.Tensor([1 3 6], shape=(3,), dtype=int32)
+    """
     x = as_tensor(x)
     if x._value.dtype.kind == "b":
         raise not_a_number(x, "math.cumsum", "Cumsum")
@@ -335,7 +354,21 @@ def _cumsum_rule(op, needs, g):
 
 
 def cumprod(x, axis=0, exclusive=False, reverse=False, name=None):
-    """Running product along ``axis``; ``exclusive`` leaves out the current element."""
+    """Running product along ``axis``; ``exclusive`` leaves out the current element.
+
+    Args:
+        x: a Tensor, or anything ``tf.constant`` converts.
+        axis: the axis to accumulate along.
+        exclusive: leave out the current element (the first output is 1).
+        reverse: accumulate from the end.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``x``'s shape.
+
+    Raises:
+        tf.errors.InvalidArgumentError: a bool ``x``.
+    """
     x = as_tensor(x)
     if x._value.dtype.kind == "b":
         raise not_a_number(x, "math.cumprod", "Cumprod")
