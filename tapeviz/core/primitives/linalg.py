@@ -254,8 +254,8 @@ def einsum(equation, *inputs, **kwargs):
         A Tensor.
 
     Raises:
-        ValueError: no operand.
-        tf.errors.InvalidArgumentError: an equation that does not fit the operands.
+        ValueError: no operand, or subscripts that do not fit the operands' ranks.
+        tf.errors.InvalidArgumentError: one subscript over axes of different sizes.
 
     Example:
         >>> import tapeviz as tf
