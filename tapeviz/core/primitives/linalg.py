@@ -109,7 +109,19 @@ def _matmul_rule(op, needs, g):
 
 
 def matrix_transpose(a, name="matrix_transpose", conjugate=False):
-    """Swap the last two axes (a batch of matrices transposed)."""
+    """Swap the last two axes (a batch of matrices transposed).
+
+    Args:
+        a: a tensor of rank >= 2.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+        conjugate: also conjugate (for complex matrices).
+
+    Returns:
+        A Tensor with the last two axes swapped.
+
+    Raises:
+        ValueError: a tensor of rank below 2.
+    """
     x = as_tensor(a)
     if x.ndim < 2:
         raise ValueError(f"matrix_transpose needs a tensor of rank >= 2, got rank {x.ndim}.")
@@ -119,7 +131,23 @@ def matrix_transpose(a, name="matrix_transpose", conjugate=False):
 
 
 def matvec(a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_sparse=False, name=None):
-    """Matrix-vector product ``a @ b`` over the last axes: [..., m, n] x [..., n] -> [..., m]."""
+    """Matrix-vector product ``a @ b`` over the last axes: [..., m, n] x [..., n] -> [..., m].
+
+    Args:
+        a: matrices [..., m, n].
+        b: vectors [..., n].
+        transpose_a: transpose ``a`` first.
+        adjoint_a: conjugate-transpose ``a`` first.
+        a_is_sparse: accepted for TensorFlow compatibility.
+        b_is_sparse: accepted for TensorFlow compatibility.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor [..., m].
+
+    Raises:
+        ValueError: a scalar ``b``.
+    """
     a, b = as_tensors(a, b)
     if b.ndim < 1:
         raise ValueError("matvec needs a vector b of rank >= 1.")
@@ -357,7 +385,23 @@ def _square(x, op):
 
 
 def inv(input, adjoint=False, name=None):
-    """The inverse of each square matrix in the last two axes. Singular input: InvalidArgumentError."""
+    """The inverse of each square matrix in the last two axes. Singular input: InvalidArgumentError.
+
+    Args:
+        input: square matrices [..., n, n].
+        adjoint: invert the conjugate transpose instead.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``input``'s shape.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> print(tf.linalg.inv([[2.0, 0.0], [0.0, 4.0]]))
+        tf.Tensor(
+        [[0.5  0.  ]
+         [0.   0.25]], shape=(2, 2), dtype=float32)
+    """
     x = as_tensor(input)
     _square(x, "MatrixInverse")
     if adjoint:
@@ -372,7 +416,15 @@ def _matrix_inverse_rule(op, needs, g):
 
 
 def det(input, name=None):
-    """The determinant of each square matrix in the last two axes."""
+    """The determinant of each square matrix in the last two axes.
+
+    Args:
+        input: square matrices [..., n, n].
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor [...] of determinants.
+    """
     x = as_tensor(input)
     _square(x, "MatrixDeterminant")
     return execute(MATRIX_DETERMINANT, (x,))
@@ -389,6 +441,19 @@ def diag_part(input, name="diag_part", k=0, padding_value=0, align="RIGHT_LEFT")
     """The main diagonal of each matrix in the last two axes: [..., m, n] -> [..., min(m, n)].
 
     Only ``k=0`` (the main diagonal) is supported.
+
+    Args:
+        input: matrices [..., m, n].
+        name: TensorFlow's op name; accepted for compatibility, unused.
+        k: only 0.
+        padding_value: only 0.
+        align: accepted for TensorFlow compatibility.
+
+    Returns:
+        A Tensor [..., min(m, n)].
+
+    Raises:
+        tf.errors.InvalidArgumentError: an input of rank below 2.
     """
     x = as_tensor(input)
     if k != 0:
@@ -415,6 +480,21 @@ def diag(diagonal, name="diag", k=0, num_rows=-1, num_cols=-1, padding_value=0, 
 
     ``num_rows``/``num_cols`` default to n; their minimum must be n. Only
     ``k=0`` and ``padding_value=0`` are supported.
+
+    Args:
+        diagonal: a tensor [..., n].
+        name: TensorFlow's op name; accepted for compatibility, unused.
+        k: only 0.
+        num_rows: the matrix's rows (-1: n).
+        num_cols: its columns (-1: n).
+        padding_value: only 0.
+        align: accepted for TensorFlow compatibility.
+
+    Returns:
+        A Tensor [..., num_rows, num_cols].
+
+    Raises:
+        tf.errors.InvalidArgumentError: a scalar ``diagonal``, or a size smaller than it.
     """
     d = as_tensor(diagonal)
     if k != 0 or padding_value != 0:
@@ -438,7 +518,15 @@ def _matrix_diag_rule(op, needs, g):
 
 
 def trace(x, name=None):
-    """The sum of each matrix's main diagonal: [..., m, n] -> [...]."""
+    """The sum of each matrix's main diagonal: [..., m, n] -> [...].
+
+    Args:
+        x: matrices [..., m, n].
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor [...].
+    """
 
     with name_scope("Trace"):
         return reduce_sum(diag_part(x), axis=-1)

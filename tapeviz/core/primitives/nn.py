@@ -344,6 +344,24 @@ def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
     [0, logits.shape[-1]); a value outside raises InvalidArgumentError (TF's
     CPU behaviour; its GPU kernel returns NaN instead). The gradient with
     respect to the logits is (softmax(logits) - one_hot(labels)) * upstream.
+
+    Args:
+        labels: integer class indices, of ``logits``'s shape without the last axis.
+        logits: unscaled scores [..., num_classes], a float tensor.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``labels``'s shape: one loss per example.
+
+    Raises:
+        TypeError: labels that are not integers.
+        tf.errors.InvalidArgumentError: a label outside [0, num_classes), or shapes that do not match.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> loss = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=[0, 1], logits=[[0.0, 0.0], [0.0, 0.0]])
+        >>> [round(float(v), 4) for v in loss]
+        [0.6931, 0.6931]
     """
     op = "sparse_softmax_cross_entropy_with_logits"
     logits = float_tensor(logits, op)
