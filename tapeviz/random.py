@@ -112,7 +112,11 @@ def global_seed_random():
 
 
 def get_global_seed():
-    """The global seed set by ``set_seed``, or None."""
+    """The global seed set by ``set_seed``, or None.
+
+    Returns:
+        An int, or None.
+    """
     return _state.seed
 
 
@@ -295,7 +299,19 @@ def normal(shape, mean=0.0, stddev=1.0, dtype=_dtypes.float32, seed=None, name=N
 
 @_host_call("random.truncated_normal")  # inside tf.function: new numbers on every call, as TF
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=_dtypes.float32, seed=None, name=None):
-    """Normal values, redrawn until within two standard deviations of the mean (as TF)."""
+    """Normal values, redrawn until within two standard deviations of the mean (as TF).
+
+    Args:
+        shape: the result's shape (a list of ints or a 1-D int tensor).
+        mean: the distribution's mean.
+        stddev: its standard deviation (before truncation).
+        dtype: a float dtype.
+        seed: the op seed; with ``tf.random.set_seed`` it makes the numbers repeat, as in TF.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``shape`` and ``dtype``.
+    """
     shape = _shape(shape)
     dtype = _float_dtype(dtype, "truncated_normal")
     n = _count(shape)
@@ -306,7 +322,19 @@ def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=_dtypes.float32, seed=No
 
 @_host_call("random.shuffle")  # inside tf.function: new numbers on every call, as TF
 def shuffle(value, seed=None, name=None):
-    """``value`` with its first dimension randomly permuted, in TF's order (not differentiable)."""
+    """``value`` with its first dimension randomly permuted, in TF's order (not differentiable).
+
+    Args:
+        value: a tensor of rank >= 1.
+        seed: the op seed; with ``tf.random.set_seed`` it makes the numbers repeat, as in TF.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``value``'s shape.
+
+    Raises:
+        ValueError: a scalar ``value``.
+    """
     array = _backend.to_numpy(_to_array(_convert(value)))
     if array.ndim == 0:
         raise ValueError("tf.random.shuffle needs a tensor of rank >= 1, got a scalar.")
@@ -320,7 +348,21 @@ def shuffle(value, seed=None, name=None):
 
 @_host_call("random.categorical")  # inside tf.function: new numbers on every call, as TF
 def categorical(logits, num_samples, dtype=None, seed=None, name=None):
-    """For each row of the 2-D ``logits``, ``num_samples`` class indices drawn from softmax(row) (int64)."""
+    """For each row of the 2-D ``logits``, ``num_samples`` class indices drawn from softmax(row) (int64).
+
+    Args:
+        logits: a [batch, num_classes] tensor of unnormalized log-probabilities.
+        num_samples: how many draws per row.
+        dtype: the indices' dtype (int64 by default).
+        seed: the op seed; with ``tf.random.set_seed`` it makes the numbers repeat, as in TF.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A [batch, num_samples] Tensor of class indices.
+
+    Raises:
+        ValueError: ``logits`` that is not a matrix.
+    """
     logits = _backend.to_numpy(_to_array(_convert(logits)))
     dtype = _dtypes.as_dtype(dtype or _dtypes.int64)
     if logits.ndim != 2:
