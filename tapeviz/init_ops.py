@@ -25,12 +25,23 @@ class _Initializer:
     """What TF's initializers share: ``get_config`` / ``from_config`` over the constructor's arguments."""
 
     def get_config(self):
-        """The constructor's arguments, so ``from_config`` makes the same initializer."""
+        """The constructor's arguments, so ``from_config`` makes the same initializer.
+
+        Returns:
+            A dict of the constructor's arguments.
+        """
         return dict(vars(self))
 
     @classmethod
     def from_config(cls, config):
-        """An initializer from ``get_config``'s dict."""
+        """An initializer from ``get_config``'s dict.
+
+        Args:
+            config: the dict from ``get_config``.
+
+        Returns:
+            A new initializer.
+        """
         return cls(**config)
 
 

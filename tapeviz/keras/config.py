@@ -209,12 +209,23 @@ class DTypePolicy:
         return hash(self.name)
 
     def get_config(self):
-        """``{"name": ...}``, as Keras 3."""
+        """``{"name": ...}``, as Keras 3.
+
+        Returns:
+            A dict: ``{"name": ...}``.
+        """
         return {"name": self.name}
 
     @classmethod
     def from_config(cls, config):
-        """The policy a ``get_config()`` dict describes."""
+        """The policy a ``get_config()`` dict describes.
+
+        Args:
+            config: the dict from ``get_config``.
+
+        Returns:
+            A DTypePolicy.
+        """
         return cls(**config)
 
     @property

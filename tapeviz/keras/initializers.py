@@ -89,6 +89,11 @@ class Initializer(RecordsInit):
         raise NotImplementedError
 
     def get_config(self):
+        """The constructor's arguments, as Keras saves them: ``type(self).from_config(config)`` makes it again.
+
+        Returns:
+            A dict, JSON-serializable.
+        """
         return {}
 
     def _finish(self, values, dtype):

@@ -436,11 +436,27 @@ class Layer(RecordsInit):
 
     # -- calling ------------------------------------------------------------------------------
     def build(self, input_shape):
-        """Create the weights for inputs of ``input_shape``. Called once, by the first call."""
+        """Create the weights for inputs of ``input_shape``. Called once, by the first call.
+
+        Args:
+            input_shape: the shape of the first inputs, a tuple (batch None).
+        """
         self.built = True
 
     def call(self, inputs, *args, **kwargs):
-        """The computation. Subclasses define it."""
+        """The computation. Subclasses define it.
+
+        Args:
+            inputs: the input tensor(s).
+            training: (for a layer whose ``call`` takes it) True inside ``fit``:
+                layers such as Dropout and BatchNormalization behave differently then.
+            mask: (likewise) which time steps to skip, from an Embedding or Masking layer.
+            states, initial_state: (recurrent layers and cells) the state to start from.
+            *args, **kwargs: what a layer's own ``call`` adds.
+
+        Returns:
+            The output tensor(s).
+        """
         return inputs
 
     def _as_float(self, inputs):
@@ -561,11 +577,26 @@ class Layer(RecordsInit):
     supports_masking = False  # True: an input mask passes through to the output unchanged
 
     def compute_mask(self, inputs, mask=None):
-        """The output's mask: the input's if the layer ``supports_masking``, else None."""
+        """The output's mask: the input's if the layer ``supports_masking``, else None.
+
+        Args:
+            inputs: the layer's inputs.
+            mask: the inputs' mask, or None.
+
+        Returns:
+            The output's mask, or None.
+        """
         return mask if self.supports_masking else None
 
     def compute_output_shape(self, input_shape):
-        """The output shape for ``input_shape`` (the batch may be None), by running a batch of one."""
+        """The output shape for ``input_shape`` (the batch may be None), by running a batch of one.
+
+        Args:
+            input_shape: a shape tuple (the batch may be None).
+
+        Returns:
+            The output's shape, a tuple.
+        """
         shape, _ = probe_output_shape(lambda probe: self(probe, training=False), KerasTensor(tuple(input_shape)))
         return (input_shape[0],) + shape[1:]
 
@@ -576,7 +607,11 @@ class Layer(RecordsInit):
         return self._output_shape
 
     def get_config(self):
-        """The layer's name, trainable, dtype and constructor arguments (objects as Keras's config dicts)."""
+        """The layer's name, trainable, dtype and constructor arguments (objects as Keras's config dicts).
+
+        Returns:
+            A dict, JSON-serializable, that ``from_config`` takes back.
+        """
         from tapeviz.keras.layers.layer_config import constructor_config
 
         dtype = self._dtype
@@ -586,7 +621,14 @@ class Layer(RecordsInit):
 
     @classmethod
     def from_config(cls, config):
-        """The layer again from ``get_config()``'s dict: ``cls(**config)``, objects revived (tapeviz's classes only)."""
+        """The layer again from ``get_config()``'s dict: ``cls(**config)``, objects revived (tapeviz's classes only).
+
+        Args:
+            config: a dict from ``get_config``.
+
+        Returns:
+            A new layer.
+        """
         from tapeviz.keras.layers.layer_config import revive_config
 
         return cls(**revive_config(config))

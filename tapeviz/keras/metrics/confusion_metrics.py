@@ -53,6 +53,11 @@ class _Confusion(Metric):
         return Tensor(B.asarray(np.asarray(to_array(self.accumulator), np.float32)))
 
     def get_config(self):
+        """The constructor's arguments, as Keras saves them: ``type(self).from_config(config)`` makes it again.
+
+        Returns:
+            A dict, JSON-serializable.
+        """
         return {"name": self.name, "dtype": self.dtype, "thresholds": self.thresholds}
 
 
@@ -113,6 +118,11 @@ class _Ratio(Metric):
         return Tensor(B.asarray(np.float32(tp / (tp + other) if tp + other else 0.0)))
 
     def get_config(self):
+        """The constructor's arguments, as Keras saves them: ``type(self).from_config(config)`` makes it again.
+
+        Returns:
+            A dict, JSON-serializable.
+        """
         return {"name": self.name, "dtype": self.dtype, "thresholds": self.thresholds}
 
 
@@ -269,6 +279,11 @@ class AUC(Metric):
         return Tensor(B.asarray(np.asarray(area, np.float32)))
 
     def get_config(self):
+        """The constructor's arguments, as Keras saves them: ``type(self).from_config(config)`` makes it again.
+
+        Returns:
+            A dict, JSON-serializable.
+        """
         return {
             "name": self.name,
             "dtype": self.dtype,

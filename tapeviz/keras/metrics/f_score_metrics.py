@@ -103,6 +103,11 @@ class FBetaScore(Metric):
         return Tensor(B.asarray(np.asarray(score, np.float32)))
 
     def get_config(self):
+        """The constructor's arguments, as Keras saves them: ``type(self).from_config(config)`` makes it again.
+
+        Returns:
+            A dict, JSON-serializable.
+        """
         return {
             "name": self.name,
             "dtype": self.dtype,

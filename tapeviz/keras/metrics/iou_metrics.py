@@ -88,6 +88,11 @@ class IoU(Metric):
         return Tensor(B.asarray(np.float32(iou.sum(dtype=np.float32) / (seen + eps))))
 
     def get_config(self):
+        """The constructor's arguments, as Keras saves them: ``type(self).from_config(config)`` makes it again.
+
+        Returns:
+            A dict, JSON-serializable.
+        """
         return {
             "name": self.name,
             "dtype": self.dtype,

@@ -68,6 +68,7 @@ class Metric(RecordsInit):
         return list(self._variables)
 
     def reset_state(self):
+        """Set every state variable back to zero (``fit`` does it at each epoch's start)."""
         for v in self._variables:
             v.assign(np.zeros(v.shape, v.dtype.as_numpy_dtype))
 
@@ -80,9 +81,22 @@ class Metric(RecordsInit):
         )
 
     def update_state(self, *args, **kwargs):
+        """Add a batch to the metric's state. Each metric defines it.
+
+        Args:
+            y_true, y_pred: (most metrics) the batch's targets and predictions.
+            values: (``Mean``, ``Sum``) the values to average or add.
+            sample_weight: a weight per example (None: all 1).
+            *args, **kwargs: what a metric's own ``update_state`` takes.
+        """
         raise NotImplementedError
 
     def result(self):
+        """The metric's value from its state so far. Each metric defines it.
+
+        Returns:
+            A scalar Tensor.
+        """
         raise NotImplementedError
 
     def __call__(self, *args, **kwargs):

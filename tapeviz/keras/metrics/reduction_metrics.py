@@ -79,6 +79,11 @@ class MeanMetricWrapper(Mean):
         super().update_state(values, sample_weight)
 
     def get_config(self):
+        """The constructor's arguments, as Keras saves them: ``type(self).from_config(config)`` makes it again.
+
+        Returns:
+            A dict, JSON-serializable.
+        """
         return {"name": self.name, "dtype": self.dtype, **self._fn_kwargs}
 
 

@@ -167,6 +167,11 @@ class R2Score(Metric):
         super().reset_state()
 
     def get_config(self):
+        """The constructor's arguments, as Keras saves them: ``type(self).from_config(config)`` makes it again.
+
+        Returns:
+            A dict, JSON-serializable.
+        """
         return {
             "name": self.name,
             "dtype": self.dtype,

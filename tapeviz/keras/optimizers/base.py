@@ -466,13 +466,24 @@ class Optimizer(RecordsInit):
         self._exclude_from_weight_decay = tuple(names)
 
     def update_step(self, gradient, variable, learning_rate):
-        """Update ``variable`` from ``gradient`` (arrays of its dtype). Defined by each optimizer."""
+        """Update ``variable`` from ``gradient`` (arrays of its dtype). Defined by each optimizer.
+
+        Args:
+            gradient: the variable's gradient.
+            variable: the Variable to update.
+            learning_rate: the learning rate of this step.
+        """
         raise NotImplementedError
 
     def _slot(self, variable, name):
         return self._slots[tensor_id(variable)][name]
 
     def get_config(self):
+        """The constructor's arguments, as Keras saves them: ``type(self).from_config(config)`` makes it again.
+
+        Returns:
+            A dict, JSON-serializable.
+        """
         return {
             "name": self.name,
             "learning_rate": self._config_lr(),

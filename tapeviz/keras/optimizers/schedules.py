@@ -27,10 +27,23 @@ class LearningRateSchedule(RecordsInit):
         )
 
     def get_config(self):
+        """The constructor's arguments, as Keras saves them: ``type(self).from_config(config)`` makes it again.
+
+        Returns:
+            A dict, JSON-serializable.
+        """
         raise NotImplementedError(f"Learning rate schedule '{type(self).__name__}' must override `get_config()`.")
 
     @classmethod
     def from_config(cls, config):
+        """A new schedule from ``get_config()``'s dict.
+
+        Args:
+            config: the dict.
+
+        Returns:
+            The new schedule.
+        """
         return cls(**config)
 
 
