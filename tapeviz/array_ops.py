@@ -263,7 +263,7 @@ def argsort(values, axis=-1, direction="ASCENDING", stable=False, name=None):
         name: TensorFlow's op name; accepted for compatibility, unused.
 
     Returns:
-        An int32 Tensor of ``values``'s shape: the positions in sorted order.
+        An int32 Tensor of ``values``'s shape, the positions in sorted order.
     """
     ascending = _direction(direction)
     x, axis = _sortable(values, axis)

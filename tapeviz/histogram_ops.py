@@ -25,7 +25,7 @@ def histogram_fixed_width_bins(values, value_range, nbins=100, dtype=_dtypes.int
         name: TensorFlow's op name; accepted for compatibility, unused.
 
     Returns:
-        A Tensor of ``values``'s shape: each value's bin.
+        A Tensor of ``values``'s shape, each value's bin.
 
     Raises:
         ValueError: ``nbins`` of 0 or less.

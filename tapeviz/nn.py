@@ -282,7 +282,7 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
         name: TensorFlow's op name; accepted for compatibility, unused.
 
     Returns:
-        A Tensor of ``logits``'s shape: one loss per element (reduce it yourself).
+        A Tensor of ``logits``'s shape, one loss per element (reduce it yourself).
 
     Raises:
         ValueError: ``labels`` or ``logits`` missing, or of different shapes.

@@ -339,6 +339,17 @@ def test_the_most_used_names_have_full_fields_and_an_example():
     assert not problems, "\n".join(problems)
 
 
+def test_no_returns_text_reads_as_a_type():
+    """napoleon reads ``text: more`` on a Returns section's first line as ``type: description``
+    and renders a "Return type" of the words before the colon: say it without one."""
+    bad = []
+    for name, obj, _ in OBJECTS:
+        lines = [line for line in sections(inspect.getdoc(obj)).get("Returns", []) if line.strip()]
+        if lines and re.search(r"(?<!:):(?!:)", re.sub(r":\w+:`.*?`|``.*?``|`.*?`", "", lines[0])):
+            bad.append(f"{name}: {lines[0].strip()}")
+    assert not bad, "\n".join(bad)
+
+
 def test_the_field_check_reads_the_code_not_the_docstring():
     def documented(x):
         """Half.

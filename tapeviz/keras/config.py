@@ -212,7 +212,7 @@ class DTypePolicy:
         """``{"name": ...}``, as Keras 3.
 
         Returns:
-            A dict: ``{"name": ...}``.
+            A dict, ``{"name": ...}``.
         """
         return {"name": self.name}
 

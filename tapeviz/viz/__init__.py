@@ -133,7 +133,7 @@ def heatmap(value, title=None, **options):
         **options: the drawing's options (row and column labels...).
 
     Returns:
-        A ``Heatmap``: ``.svg()`` gives the picture; Jupyter shows it.
+        A ``Heatmap``; ``.svg()`` gives the picture, Jupyter shows it.
     """
     return Heatmap(value, title=title, **options)
 

@@ -296,7 +296,7 @@ def find_nonfinite(tape, target=None, sources=None):
         sources: the tensors or variables the gradient is taken with respect to.
 
     Returns:
-        A ``NonFinite``: true when something went NaN or Inf, with ``op`` (the
+        A ``NonFinite``, true when something went NaN or Inf, with ``op`` (the
         op's id in the trace), ``phase`` (``"forward"`` or ``"backward"``) and a
         ``message`` that says why and what to do; it draws the tape with that op
         marked. False (``op`` None) when every value and gradient is finite.
@@ -367,7 +367,7 @@ def gradcheck(fn, *args, eps=1e-6, rtol=1e-4, atol=1e-6, seed=0):
         seed: the seed of the projection weights.
 
     Returns:
-        A ``GradcheckResult``: true when they agree; ``errors`` (the largest
+        A ``GradcheckResult``, true when they agree; ``errors`` (the largest
         difference per argument), ``analytic`` and ``numeric`` (the gradients),
         ``suspect`` (the op to blame, or None) and a ``message``; it draws the
         checked tape with the suspect marked.

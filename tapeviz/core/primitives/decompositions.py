@@ -281,7 +281,7 @@ def eigh(tensor, name=None):
         name: TensorFlow's op name; accepted for compatibility, unused.
 
     Returns:
-        ``(e, v)``: eigenvalues [..., n] and eigenvectors [..., n, n].
+        ``(e, v)``, eigenvalues [..., n] and eigenvectors [..., n, n].
     """
     return tuple(execute(EIGH, (float_matrices(tensor, "SelfAdjointEigV2"),), {"compute_v": True}))
 

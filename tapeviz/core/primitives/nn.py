@@ -290,7 +290,7 @@ def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
         name: TensorFlow's op name; accepted for compatibility, unused.
 
     Returns:
-        A Tensor of ``logits``'s shape without ``axis``: one loss per example.
+        A Tensor of ``logits``'s shape without ``axis``, one loss per example.
 
     Example:
         >>> import tapeviz as tf
@@ -351,7 +351,7 @@ def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
         name: TensorFlow's op name; accepted for compatibility, unused.
 
     Returns:
-        A Tensor of ``labels``'s shape: one loss per example.
+        A Tensor of ``labels``'s shape, one loss per example.
 
     Raises:
         TypeError: labels that are not integers.

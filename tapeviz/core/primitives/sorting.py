@@ -148,7 +148,7 @@ def unique(x, out_idx=dtypes.int32, name=None):
         name: TensorFlow's op name; accepted for compatibility, unused.
 
     Returns:
-        ``Unique(y, idx)``: the distinct values, and each entry's position in ``y``.
+        ``Unique(y, idx)``, the distinct values and each entry's position in ``y``.
 
     Example:
         >>> import tapeviz as tf

@@ -7,7 +7,12 @@ from tapeviz.keras.utils.progbar import print_message
 
 
 class LearningRateScheduler(Callback):
-    """Set the learning rate at each epoch's start to ``schedule(epoch, lr)`` (or ``schedule(epoch)``)."""
+    """Set the learning rate at each epoch's start to ``schedule(epoch, lr)`` (or ``schedule(epoch)``).
+
+    Args:
+        schedule: a function of ``(epoch, lr)`` (or of ``epoch``) that returns the new learning rate.
+        verbose: 1 prints each change.
+    """
 
     def __init__(self, schedule, verbose=0):
         super().__init__()

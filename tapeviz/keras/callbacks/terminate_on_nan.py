@@ -7,7 +7,11 @@ from tapeviz.keras.utils.progbar import print_message
 
 
 class TerminateOnNaN(Callback):
-    """Stop training (or raise, with ``raise_error=True``) at the first NaN or infinite batch loss."""
+    """Stop training (or raise, with ``raise_error=True``) at the first NaN or infinite batch loss.
+
+    Args:
+        raise_error: raise instead of only stopping.
+    """
 
     def __init__(self, raise_error=False):
         super().__init__()

@@ -79,7 +79,12 @@ class LeakyReLU(Layer):
 
 
 class Softmax(Layer):
-    """Softmax over ``axis`` (default the last). A ``mask`` (True = keep) sends the masked entries to 0."""
+    """Softmax over ``axis`` (default the last). A ``mask`` (True = keep) sends the masked entries to 0.
+
+    Args:
+        axis: the axis the probabilities sum to 1 along.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+    """
 
     def __init__(self, axis=-1, **kwargs):
         super().__init__(**kwargs)
@@ -102,7 +107,12 @@ class Softmax(Layer):
 
 
 class ELU(Layer):
-    """``x`` where ``x > 0``, else ``alpha * (exp(x) - 1)`` (default alpha 1.0)."""
+    """``x`` where ``x > 0``, else ``alpha * (exp(x) - 1)`` (default alpha 1.0).
+
+    Args:
+        alpha: the scale of the negative part.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+    """
 
     def __init__(self, alpha=1.0, **kwargs):
         super().__init__(**kwargs)

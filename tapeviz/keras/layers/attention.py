@@ -205,7 +205,13 @@ class Attention(Layer):
 
 
 class AdditiveAttention(Attention):
-    """Bahdanau attention: scores sum(scale * tanh(query + key)) over the features (``scale`` a weight per feature)."""
+    """Bahdanau attention: scores sum(scale * tanh(query + key)) over the features (``scale`` a weight per feature).
+
+    Args:
+        use_scale: learn a scale of the scores.
+        dropout: the dropout rate of the inputs (or attention scores).
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+    """
 
     def __init__(self, use_scale=True, dropout=0.0, **kwargs):
         super().__init__(use_scale=use_scale, dropout=dropout, **kwargs)

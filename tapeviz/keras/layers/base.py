@@ -63,7 +63,13 @@ _context = _CallContext()
 
 
 class InputSpec:
-    """What a layer accepts: ``ndim``, ``min_ndim``, and fixed sizes of some ``axes``."""
+    """What a layer accepts: ``ndim``, ``min_ndim``, and fixed sizes of some ``axes``.
+
+    Args:
+        ndim: the exact rank inputs must have.
+        min_ndim: the smallest rank allowed.
+        axes: ``{axis: size}`` the inputs must have.
+    """
 
     def __init__(self, ndim=None, min_ndim=None, axes=None):
         self.ndim, self.min_ndim, self.axes = ndim, min_ndim, axes or {}

@@ -98,7 +98,12 @@ class Flatten(Layer):
 
 
 class Reshape(Layer):
-    """Reshape every example to ``target_shape`` (the batch axis is kept)."""
+    """Reshape every example to ``target_shape`` (the batch axis is kept).
+
+    Args:
+        target_shape: the output's shape without the batch.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+    """
 
     def __init__(self, target_shape, **kwargs):
         super().__init__(**kwargs)
@@ -109,7 +114,12 @@ class Reshape(Layer):
 
 
 class Activation(Layer):
-    """Apply an activation function ('relu', 'softmax'... or a callable)."""
+    """Apply an activation function ('relu', 'softmax'... or a callable).
+
+    Args:
+        activation: the activation: a name (``"relu"``) or a function.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+    """
 
     supports_masking = True
 
@@ -231,7 +241,7 @@ def Input(shape=None, batch_size=None, dtype=None, name=None, batch_shape=None, 
         **kwargs: Keras 2's ``tensor``, ``sparse``..., accepted for compatibility.
 
     Returns:
-        A ``KerasTensor``: a symbolic tensor to call layers on (the functional API).
+        A ``KerasTensor``, a symbolic tensor to call layers on (the functional API).
 
     Raises:
         ValueError: both ``shape`` and ``batch_shape``, or neither.

@@ -38,7 +38,17 @@ def _sizes_of(spec, shape):
 
 class EinsumDense(Layer):
     """``einsum(equation, inputs, kernel) + bias``, then ``activation``; ``bias_axes``: the output letters the
-    bias varies along (None: no bias)."""
+    bias varies along (None: no bias).
+
+    Args:
+        equation: the einsum equation of the input and the kernel (``"ab,bc->ac"``).
+        output_shape: the output's shape without the batch.
+        activation: applied to the output (a name or a function); None: linear.
+        bias_axes: the output axes (letters) that get a bias.
+        kernel_initializer: the kernel's initializer.
+        bias_initializer: the bias's initializer.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+    """
 
     _weight_names = ("kernel", "bias")
 

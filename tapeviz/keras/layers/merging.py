@@ -97,7 +97,12 @@ class Minimum(_Merge):
 
 
 class Concatenate(_Merge):
-    """Join the inputs along ``axis`` (default the last); the other axes must agree."""
+    """Join the inputs along ``axis`` (default the last); the other axes must agree.
+
+    Args:
+        axis: the axis to join along.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+    """
 
     def __init__(self, axis=-1, **kwargs):
         super().__init__(**kwargs)

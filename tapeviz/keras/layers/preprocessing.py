@@ -11,7 +11,13 @@ EPSILON = 1e-7
 
 
 class Rescaling(Layer):
-    """``inputs * scale + offset`` (e.g. ``Rescaling(1 / 255)`` for images)."""
+    """``inputs * scale + offset`` (e.g. ``Rescaling(1 / 255)`` for images).
+
+    Args:
+        scale: the factor.
+        offset: added after scaling.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+    """
 
     def __init__(self, scale, offset=0.0, **kwargs):
         super().__init__(**kwargs)
@@ -110,7 +116,16 @@ class Normalization(Layer):
 
 
 class Resizing(Layer):
-    """Resize images to (height, width) with 'bilinear' or 'nearest' (keras.ops.image.resize)."""
+    """Resize images to (height, width) with 'bilinear' or 'nearest' (keras.ops.image.resize).
+
+    Args:
+        height: the output height.
+        width: the output width.
+        interpolation: ``"bilinear"`` or ``"nearest"``.
+        crop_to_aspect_ratio: crop to the target's aspect ratio before resizing.
+        data_format: ``"channels_last"`` (default) or ``"channels_first"``.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+    """
 
     def __init__(self, height, width, interpolation="bilinear", crop_to_aspect_ratio=False, data_format=None, **kwargs):
         super().__init__(**kwargs)

@@ -134,6 +134,17 @@ class LSTMCell(_Cell):
         i, f, o = sigmoid(z_i), sigmoid(z_f), sigmoid(z_o);   c = f * c_prev + i * tanh(z_c);   h = o * tanh(c)
 
     ``unit_forget_bias=True`` starts the forget gate's bias at 1.
+
+    Args:
+        units: the size of the output (or hidden state).
+        activation: applied to the output (a name or a function); None: linear.
+        recurrent_activation: the gates' activation.
+        use_bias: add a bias.
+        kernel_initializer: the kernel's initializer.
+        recurrent_initializer: the recurrent kernel's initializer.
+        bias_initializer: the bias's initializer.
+        unit_forget_bias: start the forget gate's bias at 1.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
     """
 
     state_count = 2
@@ -210,6 +221,17 @@ class GRUCell(_Cell):
         x_z, x_r, x_h = split(x @ kernel + b_in);   r_z, r_r, r_h = split(h_prev @ recurrent_kernel + b_rec)
         z = sigmoid(x_z + r_z);   r = sigmoid(x_r + r_r);   hh = tanh(x_h + r * r_h)
         h = z * h_prev + (1 - z) * hh
+
+    Args:
+        units: the size of the output (or hidden state).
+        activation: applied to the output (a name or a function); None: linear.
+        recurrent_activation: the gates' activation.
+        use_bias: add a bias.
+        kernel_initializer: the kernel's initializer.
+        recurrent_initializer: the recurrent kernel's initializer.
+        bias_initializer: the bias's initializer.
+        reset_after: apply the reset gate after the matrix product (Keras 3's default, cuDNN-compatible).
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
     """
 
     def __init__(
@@ -386,7 +408,12 @@ def split_rnn_kwargs(kwargs):
 
 
 class SimpleRNN(RNN):
-    """A fully connected RNN: ``h = tanh(x @ kernel + bias + h_prev @ recurrent_kernel)`` (SimpleRNNCell)."""
+    """A fully connected RNN: ``h = tanh(x @ kernel + bias + h_prev @ recurrent_kernel)`` (SimpleRNNCell).
+
+    Args:
+        units: the size of the output (or hidden state).
+        **kwargs: the cell's options (``activation``, ``use_bias``, initializers, ``dropout``...) and the RNN's (``return_sequences``, ``return_state``, ``go_backwards``...).
+    """
 
     def __init__(self, units, **kwargs):
         own = split_rnn_kwargs(kwargs)
@@ -408,7 +435,12 @@ class LSTM(RNN):
 
 
 class GRU(RNN):
-    """Gated recurrent unit (GRUCell): Keras 3's defaults (reset_after=True)."""
+    """Gated recurrent unit (GRUCell): Keras 3's defaults (reset_after=True).
+
+    Args:
+        units: the size of the output (or hidden state).
+        **kwargs: the cell's options (``activation``, ``recurrent_activation``, ``reset_after``...) and the RNN's (``return_sequences``, ``return_state``...).
+    """
 
     def __init__(self, units, **kwargs):
         own = split_rnn_kwargs(kwargs)

@@ -51,7 +51,12 @@ class Permute(Layer):
 
 
 class RepeatVector(Layer):
-    """(batch, features) -> (batch, n, features)."""
+    """(batch, features) -> (batch, n, features).
+
+    Args:
+        n: how many times to repeat.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+    """
 
     def __init__(self, n, **kwargs):
         super().__init__(**kwargs)
@@ -65,7 +70,13 @@ class RepeatVector(Layer):
 
 
 class ActivityRegularization(Layer):
-    """Identity that adds ``l1 * sum|x| + l2 * sum x**2`` (divided by the batch size) to the losses."""
+    """Identity that adds ``l1 * sum|x| + l2 * sum x**2`` (divided by the batch size) to the losses.
+
+    Args:
+        l1: the L1 factor.
+        l2: the L2 factor.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+    """
 
     def __init__(self, l1=0.0, l2=0.0, **kwargs):
         super().__init__(activity_regularizer=regularizers.L1L2(l1=l1, l2=l2), **kwargs)
@@ -79,7 +90,12 @@ class ActivityRegularization(Layer):
 
 
 class UnitNormalization(Layer):
-    """Scale each example to unit L2 norm along ``axis``."""
+    """Scale each example to unit L2 norm along ``axis``.
+
+    Args:
+        axis: the axis (or axes) normalized to unit L2 norm.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+    """
 
     def __init__(self, axis=-1, **kwargs):
         super().__init__(**kwargs)
@@ -93,7 +109,13 @@ class UnitNormalization(Layer):
 
 
 class RMSNormalization(Layer):
-    """x / sqrt(mean(x**2) + epsilon) * scale, ``scale`` a weight along ``axis`` (ones at first)."""
+    """x / sqrt(mean(x**2) + epsilon) * scale, ``scale`` a weight along ``axis`` (ones at first).
+
+    Args:
+        axis: the axis normalized.
+        epsilon: added to the mean square for stability.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+    """
 
     def __init__(self, axis=-1, epsilon=1e-6, **kwargs):
         super().__init__(**kwargs)
@@ -113,7 +135,13 @@ class RMSNormalization(Layer):
 
 
 class GaussianNoise(Layer):
-    """Adds N(0, stddev) noise in training; the identity otherwise."""
+    """Adds N(0, stddev) noise in training; the identity otherwise.
+
+    Args:
+        stddev: the standard deviation of the noise (added only in training).
+        seed: a seed for its random numbers.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+    """
 
     def __init__(self, stddev, seed=None, **kwargs):
         super().__init__(**kwargs)
@@ -187,7 +215,15 @@ class SpatialDropout2D(_SpatialDropout):
 
 
 class PReLU(Layer):
-    """max(x, 0) + alpha * min(x, 0), ``alpha`` a weight per feature (zeros at first); ``shared_axes`` share it."""
+    """max(x, 0) + alpha * min(x, 0), ``alpha`` a weight per feature (zeros at first); ``shared_axes`` share it.
+
+    Args:
+        alpha_initializer: alpha's initializer.
+        alpha_regularizer: a penalty on alpha.
+        alpha_constraint: a constraint on alpha.
+        shared_axes: the axes along which alpha is shared.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+    """
 
     def __init__(
         self, alpha_initializer="Zeros", alpha_regularizer=None, alpha_constraint=None, shared_axes=None, **kwargs
@@ -218,7 +254,13 @@ class PReLU(Layer):
 
 
 class Dot(Layer):
-    """The dot product of two (batch, ...) inputs along ``axes`` (an int or a pair); ``normalize`` makes it cosine."""
+    """The dot product of two (batch, ...) inputs along ``axes`` (an int or a pair); ``normalize`` makes it cosine.
+
+    Args:
+        axes: the axis (or one per input) to take the dot product along.
+        normalize: L2-normalize along ``axes`` first (a cosine similarity).
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+    """
 
     def __init__(self, axes, normalize=False, **kwargs):
         super().__init__(**kwargs)

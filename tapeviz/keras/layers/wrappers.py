@@ -32,7 +32,12 @@ class Lambda(Layer):
 
 class Masking(Layer):
     """Zero the timesteps whose features all equal ``mask_value``, and mask them for the next layers
-    (an RNN then skips them), as Keras."""
+    (an RNN then skips them), as Keras.
+
+    Args:
+        mask_value: the value that marks a time step to skip.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+    """
 
     def __init__(self, mask_value=0.0, **kwargs):
         super().__init__(**kwargs)

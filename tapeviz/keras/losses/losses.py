@@ -281,7 +281,12 @@ class MeanSquaredError(_Wrapper):
 
 
 class MeanAbsoluteError(_Wrapper):
-    """Mean of absolute errors."""
+    """Mean of absolute errors.
+
+    Args:
+        reduction: how the per-example losses are combined: ``"sum_over_batch_size"`` (the mean, default), ``"sum"``, or ``None``/``"none"``.
+        name: the object's name.
+    """
 
     fn = staticmethod(mean_absolute_error)
 
@@ -290,7 +295,13 @@ class MeanAbsoluteError(_Wrapper):
 
 
 class Huber(_Wrapper):
-    """Quadratic for small errors (|err| <= delta), linear beyond."""
+    """Quadratic for small errors (|err| <= delta), linear beyond.
+
+    Args:
+        delta: where the loss turns from quadratic to linear.
+        reduction: how the per-example losses are combined: ``"sum_over_batch_size"`` (the mean, default), ``"sum"``, or ``None``/``"none"``.
+        name: the object's name.
+    """
 
     fn = staticmethod(huber)
 
@@ -323,7 +334,15 @@ class BinaryCrossentropy(_Wrapper):
 
 
 class CategoricalCrossentropy(_Wrapper):
-    """Cross-entropy for one-hot labels; ``from_logits=True`` when the model outputs raw scores."""
+    """Cross-entropy for one-hot labels; ``from_logits=True`` when the model outputs raw scores.
+
+    Args:
+        from_logits: the predictions are raw scores (the sigmoid or softmax is applied here).
+        label_smoothing: move the labels this far toward uniform.
+        axis: the axis it works along.
+        reduction: how the per-example losses are combined: ``"sum_over_batch_size"`` (the mean, default), ``"sum"``, or ``None``/``"none"``.
+        name: the object's name.
+    """
 
     fn = staticmethod(categorical_crossentropy)
 
@@ -360,7 +379,12 @@ class SparseCategoricalCrossentropy(_Wrapper):
 
 
 class MeanAbsolutePercentageError(_Wrapper):
-    """Mean absolute percentage error."""
+    """Mean absolute percentage error.
+
+    Args:
+        reduction: how the per-example losses are combined: ``"sum_over_batch_size"`` (the mean, default), ``"sum"``, or ``None``/``"none"``.
+        name: the object's name.
+    """
 
     fn = staticmethod(mean_absolute_percentage_error)
 
@@ -369,7 +393,12 @@ class MeanAbsolutePercentageError(_Wrapper):
 
 
 class MeanSquaredLogarithmicError(_Wrapper):
-    """Mean squared error of log(1 + x)."""
+    """Mean squared error of log(1 + x).
+
+    Args:
+        reduction: how the per-example losses are combined: ``"sum_over_batch_size"`` (the mean, default), ``"sum"``, or ``None``/``"none"``.
+        name: the object's name.
+    """
 
     fn = staticmethod(mean_squared_logarithmic_error)
 
@@ -378,7 +407,13 @@ class MeanSquaredLogarithmicError(_Wrapper):
 
 
 class CosineSimilarity(_Wrapper):
-    """Negative cosine similarity along ``axis`` (so that minimizing aligns the vectors)."""
+    """Negative cosine similarity along ``axis`` (so that minimizing aligns the vectors).
+
+    Args:
+        axis: the axis the similarity is taken along.
+        reduction: how the per-example losses are combined: ``"sum_over_batch_size"`` (the mean, default), ``"sum"``, or ``None``/``"none"``.
+        name: the object's name.
+    """
 
     fn = staticmethod(cosine_similarity)
 
@@ -387,7 +422,12 @@ class CosineSimilarity(_Wrapper):
 
 
 class Hinge(_Wrapper):
-    """Hinge loss for -1/1 (or 0/1) labels."""
+    """Hinge loss for -1/1 (or 0/1) labels.
+
+    Args:
+        reduction: how the per-example losses are combined: ``"sum_over_batch_size"`` (the mean, default), ``"sum"``, or ``None``/``"none"``.
+        name: the object's name.
+    """
 
     fn = staticmethod(hinge)
 
@@ -396,7 +436,12 @@ class Hinge(_Wrapper):
 
 
 class SquaredHinge(_Wrapper):
-    """Squared hinge loss for -1/1 (or 0/1) labels."""
+    """Squared hinge loss for -1/1 (or 0/1) labels.
+
+    Args:
+        reduction: how the per-example losses are combined: ``"sum_over_batch_size"`` (the mean, default), ``"sum"``, or ``None``/``"none"``.
+        name: the object's name.
+    """
 
     fn = staticmethod(squared_hinge)
 
@@ -405,7 +450,12 @@ class SquaredHinge(_Wrapper):
 
 
 class CategoricalHinge(_Wrapper):
-    """Hinge loss for one-hot labels."""
+    """Hinge loss for one-hot labels.
+
+    Args:
+        reduction: how the per-example losses are combined: ``"sum_over_batch_size"`` (the mean, default), ``"sum"``, or ``None``/``"none"``.
+        name: the object's name.
+    """
 
     fn = staticmethod(categorical_hinge)
 
@@ -414,7 +464,12 @@ class CategoricalHinge(_Wrapper):
 
 
 class KLDivergence(_Wrapper):
-    """Kullback-Leibler divergence of y_pred from y_true."""
+    """Kullback-Leibler divergence of y_pred from y_true.
+
+    Args:
+        reduction: how the per-example losses are combined: ``"sum_over_batch_size"`` (the mean, default), ``"sum"``, or ``None``/``"none"``.
+        name: the object's name.
+    """
 
     fn = staticmethod(kl_divergence)
 
@@ -423,7 +478,12 @@ class KLDivergence(_Wrapper):
 
 
 class Poisson(_Wrapper):
-    """Poisson loss: y_pred - y_true * log(y_pred)."""
+    """Poisson loss: y_pred - y_true * log(y_pred).
+
+    Args:
+        reduction: how the per-example losses are combined: ``"sum_over_batch_size"`` (the mean, default), ``"sum"``, or ``None``/``"none"``.
+        name: the object's name.
+    """
 
     fn = staticmethod(poisson)
 
@@ -432,7 +492,12 @@ class Poisson(_Wrapper):
 
 
 class LogCosh(_Wrapper):
-    """Mean log(cosh(error))."""
+    """Mean log(cosh(error)).
+
+    Args:
+        reduction: how the per-example losses are combined: ``"sum_over_batch_size"`` (the mean, default), ``"sum"``, or ``None``/``"none"``.
+        name: the object's name.
+    """
 
     fn = staticmethod(log_cosh)
 
@@ -441,7 +506,14 @@ class LogCosh(_Wrapper):
 
 
 class Dice(_Wrapper):
-    """The Dice loss (1 - the soft Dice coefficient)."""
+    """The Dice loss (1 - the soft Dice coefficient).
+
+    Args:
+        reduction: how the per-example losses are combined: ``"sum_over_batch_size"`` (the mean, default), ``"sum"``, or ``None``/``"none"``.
+        name: the object's name.
+        axis: the axes the sums run over (all but the batch when None).
+        dtype: the dtype of the losses.
+    """
 
     fn = staticmethod(dice)
 
@@ -450,7 +522,16 @@ class Dice(_Wrapper):
 
 
 class Tversky(_Wrapper):
-    """The Tversky loss: Dice with false positives and negatives weighted by ``alpha`` and ``beta``."""
+    """The Tversky loss: Dice with false positives and negatives weighted by ``alpha`` and ``beta``.
+
+    Args:
+        alpha: the weight of the positive class (focal) or of false positives (Tversky).
+        beta: the weight of false negatives (Tversky), or of recall (F-beta).
+        reduction: how the per-example losses are combined: ``"sum_over_batch_size"`` (the mean, default), ``"sum"``, or ``None``/``"none"``.
+        name: the object's name.
+        axis: the axes the sums run over (all but the batch when None).
+        dtype: the dtype of the losses.
+    """
 
     fn = staticmethod(tversky)
 
@@ -459,7 +540,19 @@ class Tversky(_Wrapper):
 
 
 class BinaryFocalCrossentropy(_Wrapper):
-    """Binary cross-entropy down-weighting easy examples by (1 - p_t)**gamma."""
+    """Binary cross-entropy down-weighting easy examples by (1 - p_t)**gamma.
+
+    Args:
+        apply_class_balancing: weight the classes by ``alpha``.
+        alpha: the weight of the positive class (focal) or of false positives (Tversky).
+        gamma: the focusing parameter: how much easy examples are down-weighted.
+        from_logits: the predictions are raw scores (the sigmoid or softmax is applied here).
+        label_smoothing: move the labels this far toward uniform.
+        axis: the axis it works along.
+        reduction: how the per-example losses are combined: ``"sum_over_batch_size"`` (the mean, default), ``"sum"``, or ``None``/``"none"``.
+        name: the object's name.
+        dtype: the dtype of the losses.
+    """
 
     fn = staticmethod(binary_focal_crossentropy)
 
@@ -488,7 +581,18 @@ class BinaryFocalCrossentropy(_Wrapper):
 
 
 class CategoricalFocalCrossentropy(_Wrapper):
-    """Categorical cross-entropy down-weighting easy examples by alpha (1 - p)**gamma."""
+    """Categorical cross-entropy down-weighting easy examples by alpha (1 - p)**gamma.
+
+    Args:
+        alpha: the weight of the positive class (focal) or of false positives (Tversky).
+        gamma: the focusing parameter: how much easy examples are down-weighted.
+        from_logits: the predictions are raw scores (the sigmoid or softmax is applied here).
+        label_smoothing: move the labels this far toward uniform.
+        axis: the axis it works along.
+        reduction: how the per-example losses are combined: ``"sum_over_batch_size"`` (the mean, default), ``"sum"``, or ``None``/``"none"``.
+        name: the object's name.
+        dtype: the dtype of the losses.
+    """
 
     fn = staticmethod(categorical_focal_crossentropy)
 

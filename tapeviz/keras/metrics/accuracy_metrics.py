@@ -46,7 +46,13 @@ class Accuracy(MeanMetricWrapper):
 
 
 class BinaryAccuracy(MeanMetricWrapper):
-    """How often (y_pred > threshold) equals the 0/1 label."""
+    """How often (y_pred > threshold) equals the 0/1 label.
+
+    Args:
+        name: the object's name.
+        dtype: the dtype of its state.
+        threshold: predictions above it count as 1.
+    """
 
     _direction = "up"
 
@@ -55,7 +61,12 @@ class BinaryAccuracy(MeanMetricWrapper):
 
 
 class CategoricalAccuracy(MeanMetricWrapper):
-    """How often the predicted class (argmax) equals the one-hot label's."""
+    """How often the predicted class (argmax) equals the one-hot label's.
+
+    Args:
+        name: the object's name.
+        dtype: the dtype of its state.
+    """
 
     _direction = "up"
 
@@ -64,7 +75,12 @@ class CategoricalAccuracy(MeanMetricWrapper):
 
 
 class SparseCategoricalAccuracy(MeanMetricWrapper):
-    """How often the predicted class (argmax) equals the integer label."""
+    """How often the predicted class (argmax) equals the integer label.
+
+    Args:
+        name: the object's name.
+        dtype: the dtype of its state.
+    """
 
     _direction = "up"
 
@@ -107,7 +123,13 @@ def sparse_top_k_categorical_accuracy(y_true, y_pred, k=5, from_sorted_ids=False
 
 
 class TopKCategoricalAccuracy(MeanMetricWrapper):
-    """How often the one-hot label's class is among the ``k`` highest predictions."""
+    """How often the one-hot label's class is among the ``k`` highest predictions.
+
+    Args:
+        k: how many top predictions count.
+        name: the object's name.
+        dtype: the dtype of its state.
+    """
 
     _direction = "up"
 
@@ -116,7 +138,14 @@ class TopKCategoricalAccuracy(MeanMetricWrapper):
 
 
 class SparseTopKCategoricalAccuracy(MeanMetricWrapper):
-    """How often the integer label is among the ``k`` highest predictions."""
+    """How often the integer label is among the ``k`` highest predictions.
+
+    Args:
+        k: how many top predictions count.
+        name: the object's name.
+        dtype: the dtype of its state.
+        from_sorted_ids: the predictions are already the sorted top ids.
+    """
 
     _direction = "up"
 

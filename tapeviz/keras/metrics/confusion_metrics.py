@@ -62,7 +62,13 @@ class _Confusion(Metric):
 
 
 class TruePositives(_Confusion):
-    """The (weighted) number of true positives."""
+    """The (weighted) number of true positives.
+
+    Args:
+        thresholds: a threshold or a list of them (0.5 by default).
+        name: the object's name.
+        dtype: the dtype of its state.
+    """
 
     _direction = "up"
 
@@ -70,7 +76,13 @@ class TruePositives(_Confusion):
 
 
 class FalsePositives(_Confusion):
-    """The (weighted) number of false positives."""
+    """The (weighted) number of false positives.
+
+    Args:
+        thresholds: a threshold or a list of them (0.5 by default).
+        name: the object's name.
+        dtype: the dtype of its state.
+    """
 
     _direction = "down"
 
@@ -78,7 +90,13 @@ class FalsePositives(_Confusion):
 
 
 class TrueNegatives(_Confusion):
-    """The (weighted) number of true negatives."""
+    """The (weighted) number of true negatives.
+
+    Args:
+        thresholds: a threshold or a list of them (0.5 by default).
+        name: the object's name.
+        dtype: the dtype of its state.
+    """
 
     _direction = "up"
 
@@ -86,7 +104,13 @@ class TrueNegatives(_Confusion):
 
 
 class FalseNegatives(_Confusion):
-    """The (weighted) number of false negatives."""
+    """The (weighted) number of false negatives.
+
+    Args:
+        thresholds: a threshold or a list of them (0.5 by default).
+        name: the object's name.
+        dtype: the dtype of its state.
+    """
 
     _direction = "down"
 

@@ -27,7 +27,13 @@ def concordance_correlation(y_true, y_pred, axis=-1):
 
 
 class PearsonCorrelation(MeanMetricWrapper):
-    """The running mean of the per-example Pearson correlation."""
+    """The running mean of the per-example Pearson correlation.
+
+    Args:
+        name: the object's name.
+        dtype: the dtype of its state.
+        axis: the axis the correlation is taken along.
+    """
 
     _direction = "up"
 
@@ -36,7 +42,13 @@ class PearsonCorrelation(MeanMetricWrapper):
 
 
 class ConcordanceCorrelation(MeanMetricWrapper):
-    """The running mean of the per-example concordance correlation."""
+    """The running mean of the per-example concordance correlation.
+
+    Args:
+        name: the object's name.
+        dtype: the dtype of its state.
+        axis: the axis the correlation is taken along.
+    """
 
     _direction = "up"
 

@@ -118,7 +118,14 @@ class FBetaScore(Metric):
 
 
 class F1Score(FBetaScore):
-    """F1 = 2 p r / (p + r): the F-score with beta = 1."""
+    """F1 = 2 p r / (p + r): the F-score with beta = 1.
+
+    Args:
+        average: ``None`` (one score per class), ``"micro"``, ``"macro"`` or ``"weighted"``.
+        threshold: predictions above it count as 1 (None: the largest per row).
+        name: the object's name.
+        dtype: the dtype of its state.
+    """
 
     def __init__(self, average=None, threshold=None, name="f1_score", dtype=None):
         super().__init__(average=average, beta=1.0, threshold=threshold, name=name, dtype=dtype)

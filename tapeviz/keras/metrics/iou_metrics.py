@@ -106,7 +106,17 @@ class IoU(Metric):
 
 
 class MeanIoU(IoU):
-    """IoU averaged over all ``num_classes``."""
+    """IoU averaged over all ``num_classes``.
+
+    Args:
+        num_classes: the number of classes.
+        name: the object's name.
+        dtype: the dtype of its state.
+        ignore_class: a class id to leave out.
+        sparse_y_true: the labels are class ids (else one-hot).
+        sparse_y_pred: the predictions are class ids (else scores).
+        axis: the class axis.
+    """
 
     def __init__(
         self, num_classes, name=None, dtype=None, ignore_class=None, sparse_y_true=True, sparse_y_pred=True, axis=-1
@@ -129,7 +139,14 @@ class MeanIoU(IoU):
 
 
 class BinaryIoU(IoU):
-    """IoU of 0/1 labels, predictions above ``threshold`` counting as 1; ``target_class_ids`` (0, 1)."""
+    """IoU of 0/1 labels, predictions above ``threshold`` counting as 1; ``target_class_ids`` (0, 1).
+
+    Args:
+        target_class_ids: the classes (0 and/or 1) averaged over.
+        threshold: predictions above it count as 1.
+        name: the object's name.
+        dtype: the dtype of its state.
+    """
 
     def __init__(self, target_class_ids=(0, 1), threshold=0.5, name=None, dtype=None):
         super().__init__(2, list(target_class_ids), name=name or "binary_io_u", dtype=dtype)
@@ -149,7 +166,17 @@ class BinaryIoU(IoU):
 
 
 class OneHotIoU(IoU):
-    """IoU of one-hot labels and class scores (the argmax of each)."""
+    """IoU of one-hot labels and class scores (the argmax of each).
+
+    Args:
+        num_classes: the number of classes.
+        target_class_ids: the classes averaged over.
+        name: the object's name.
+        dtype: the dtype of its state.
+        ignore_class: a class id to leave out.
+        sparse_y_pred: the predictions are class ids (else scores).
+        axis: the class axis.
+    """
 
     def __init__(
         self, num_classes, target_class_ids, name=None, dtype=None, ignore_class=None, sparse_y_pred=False, axis=-1
@@ -167,7 +194,16 @@ class OneHotIoU(IoU):
 
 
 class OneHotMeanIoU(MeanIoU):
-    """Mean IoU of one-hot labels and class scores, over all ``num_classes``."""
+    """Mean IoU of one-hot labels and class scores, over all ``num_classes``.
+
+    Args:
+        num_classes: the number of classes.
+        name: the object's name.
+        dtype: the dtype of its state.
+        ignore_class: a class id to leave out.
+        sparse_y_pred: the predictions are class ids (else scores).
+        axis: the class axis.
+    """
 
     def __init__(self, num_classes, name=None, dtype=None, ignore_class=None, sparse_y_pred=False, axis=-1):
         super().__init__(

@@ -29,7 +29,12 @@ def squeeze_like(y_true, y_pred):
 
 
 class Metric(RecordsInit):
-    """Base class: ``update_state(...)``, ``result()``, ``reset_state()``; state in ``variables``."""
+    """Base class: ``update_state(...)``, ``result()``, ``reset_state()``; state in ``variables``.
+
+    Args:
+        name: the object's name.
+        dtype: the dtype of its state.
+    """
 
     _direction = None  # "up" or "down": which way is better, for callbacks' mode="auto"
 

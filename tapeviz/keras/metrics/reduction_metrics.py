@@ -8,7 +8,12 @@ from tapeviz.keras.metrics.metric import Metric, host_array
 
 
 class Sum(Metric):
-    """The running sum of the values."""
+    """The running sum of the values.
+
+    Args:
+        name: the object's name.
+        dtype: the dtype of its state.
+    """
 
     def __init__(self, name="sum", dtype="float32"):
         super().__init__(name, dtype)
@@ -64,7 +69,14 @@ class Mean(Metric):
 
 
 class MeanMetricWrapper(Mean):
-    """The running mean of ``fn(y_true, y_pred)`` over every example seen."""
+    """The running mean of ``fn(y_true, y_pred)`` over every example seen.
+
+    Args:
+        fn: the function of ``(y_true, y_pred)`` that gives one value per example.
+        name: the object's name.
+        dtype: the dtype of its state.
+        **kwargs: passed on to ``fn``.
+    """
 
     def __init__(self, fn, name=None, dtype="float32", **kwargs):
         super().__init__(name or fn.__name__, dtype)

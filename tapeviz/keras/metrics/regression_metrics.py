@@ -9,7 +9,12 @@ from tapeviz.keras.metrics.reduction_metrics import Mean, MeanMetricWrapper, los
 
 
 class MeanSquaredError(MeanMetricWrapper):
-    """The running mean squared error."""
+    """The running mean squared error.
+
+    Args:
+        name: the object's name.
+        dtype: the dtype of its state.
+    """
 
     _direction = "down"
 
@@ -46,7 +51,13 @@ def _positive_cosine(y_true, y_pred, axis=-1):
 
 
 class CosineSimilarity(MeanMetricWrapper):
-    """The running mean cosine similarity (1 for the same direction; the loss is its negative)."""
+    """The running mean cosine similarity (1 for the same direction; the loss is its negative).
+
+    Args:
+        name: the object's name.
+        dtype: the dtype of its state.
+        axis: the axis the similarity is taken along.
+    """
 
     _direction = "up"
 
@@ -55,7 +66,12 @@ class CosineSimilarity(MeanMetricWrapper):
 
 
 class RootMeanSquaredError(Mean):
-    """sqrt of the running mean squared error."""
+    """sqrt of the running mean squared error.
+
+    Args:
+        name: the object's name.
+        dtype: the dtype of its state.
+    """
 
     _direction = "down"
 

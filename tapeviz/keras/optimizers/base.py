@@ -236,7 +236,7 @@ class Optimizer(RecordsInit):
             name: accepted for TensorFlow compatibility, unused.
 
         Returns:
-            ``iterations``: the optimizer's step counter (a Variable), after the step.
+            ``iterations``, the optimizer's step counter (a Variable), after the step.
 
         Raises:
             TypeError: an item that is not a (gradient, variable) pair, or a

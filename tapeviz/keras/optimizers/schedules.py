@@ -125,7 +125,15 @@ class PiecewiseConstantDecay(LearningRateSchedule):
 
 
 class InverseTimeDecay(_Decay):
-    """``initial_learning_rate / (1 + decay_rate * step / decay_steps)`` (floored with staircase)."""
+    """``initial_learning_rate / (1 + decay_rate * step / decay_steps)`` (floored with staircase).
+
+    Args:
+        initial_learning_rate: the learning rate at step 0.
+        decay_steps: the number of steps of one decay period.
+        decay_rate: how fast the rate falls: ``lr / (1 + decay_rate * step / decay_steps)``.
+        staircase: decay in steps (integer periods) rather than smoothly.
+        name: the object's name.
+    """
 
     def _rate(self, initial, decay_rate, progress):
         return initial / (np.float32(1) + decay_rate * progress)

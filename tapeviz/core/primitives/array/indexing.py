@@ -44,7 +44,7 @@ def slice_tensor(x, key):
         key: what ``x[key]`` takes: ints, slices, None, ``...``, a bool mask or an int array.
 
     Returns:
-        A Tensor (recorded: the gradient scatters back).
+        A Tensor (recorded; the gradient scatters back).
     """
     x = as_tensor(x)
     return execute(STRIDED_SLICE, (x,), {"key": _index_arrays(key)})

@@ -592,7 +592,7 @@ def add_n(inputs, name=None):
         name: TensorFlow's op name; accepted for compatibility, unused.
 
     Returns:
-        A Tensor: their elementwise sum.
+        Their elementwise sum, a Tensor.
 
     Raises:
         ValueError: an empty list, or tensors of different shapes.

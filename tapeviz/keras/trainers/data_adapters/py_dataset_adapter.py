@@ -7,6 +7,11 @@ class PyDataset:
 
     ``workers``/``use_multiprocessing``/``max_queue_size`` are accepted and
     ignored: tapeviz loads batches in the training thread.
+
+    Args:
+        workers: accepted for compatibility (one thread here).
+        use_multiprocessing: accepted for compatibility.
+        max_queue_size: accepted for compatibility.
     """
 
     def __init__(self, workers=1, use_multiprocessing=False, max_queue_size=10):
