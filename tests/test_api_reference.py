@@ -192,7 +192,9 @@ def sections(doc):
 def raised_names(doc):
     """The exception names a docstring's ``Raises:`` section lists (``ValueError``, ...)."""
     lines = sections(doc).get("Raises", [])
-    return [m.group(1).rsplit(".", 1)[-1] for m in (re.match(r"^    ([A-Za-z_][\w.]*)\s*:", line) for line in lines) if m]
+    return [
+        m.group(1).rsplit(".", 1)[-1] for m in (re.match(r"^    ([A-Za-z_][\w.]*)\s*:", line) for line in lines) if m
+    ]
 
 
 def _parameters(obj, owner):

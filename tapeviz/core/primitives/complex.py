@@ -12,7 +12,7 @@ from tapeviz import backend as B
 from tapeviz.core.errors import InvalidArgumentError
 from tapeviz.core.ops import as_tensor, execute
 from tapeviz.core.primitive import Primitive
-from tapeviz.core.primitives._define import NAME_ARG as _NAME, unary, with_fields
+from tapeviz.core.primitives._define import NAME_ARG, unary, with_fields
 from tapeviz.core.primitives.array.constants import zeros_like
 from tapeviz.core.rules import defgrad, described
 
@@ -76,7 +76,7 @@ def _part(name, prim_name, take, doc):
     part.__name__ = part.__qualname__ = name
     part.__doc__ = with_fields(
         doc,
-        args=["input: a Tensor, or anything ``tf.constant`` converts (real or complex).", _NAME],
+        args=["input: a Tensor, or anything ``tf.constant`` converts (real or complex).", NAME_ARG],
         returns="A Tensor of ``input``'s shape (real, except for ``conj`` of a complex input).",
     )
     part.primitive = op.primitive

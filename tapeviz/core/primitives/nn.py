@@ -27,13 +27,18 @@ def _relu_grad(g, y):
     return g * (y > 0)
 
 
-relu = unary("relu", "Relu", _relu, """max(x, 0). Its gradient at 0 is 0, as in TF.
+relu = unary(
+    "relu",
+    "Relu",
+    _relu,
+    """max(x, 0). Its gradient at 0 is 0, as in TF.
 
 Example:
     >>> import tapeviz as tf
     >>> print(tf.nn.relu([-1.0, 0.0, 2.0]))
     tf.Tensor([0. 0. 2.], shape=(3,), dtype=float32)
-""")
+""",
+)
 
 
 @defgrad(relu, "d relu(x)/dx = 1 where x > 0, else 0 (0 at 0, as in TF)", local=elementwise("1 where x > 0"))

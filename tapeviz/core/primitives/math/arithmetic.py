@@ -29,13 +29,19 @@ _REAL_SCALARS = frozenset(np.dtype(code).type for code in "efdg")
 
 
 # -- arithmetic ------------------------------------------------------------------
-add = binary("add", "AddV2", operator.add, """x + y elementwise, with broadcasting.
+add = binary(
+    "add",
+    "AddV2",
+    operator.add,
+    """x + y elementwise, with broadcasting.
 
 Example:
     >>> import tapeviz as tf
     >>> print(tf.add([1.0, 2.0], 10.0))
     tf.Tensor([11. 12.], shape=(2,), dtype=float32)
-""", numbers_only=True)
+""",
+    numbers_only=True,
+)
 
 
 # The three hottest rules are spelled out rather than going through _pair.
@@ -53,13 +59,19 @@ def _add_rule(op, needs, g):
     )
 
 
-subtract = binary("subtract", "Sub", operator.sub, """x - y elementwise, with broadcasting.
+subtract = binary(
+    "subtract",
+    "Sub",
+    operator.sub,
+    """x - y elementwise, with broadcasting.
 
 Example:
     >>> import tapeviz as tf
     >>> print(tf.subtract([5.0, 7.0], [1.0, 2.0]))
     tf.Tensor([4. 5.], shape=(2,), dtype=float32)
-""", numbers_only=True)
+""",
+    numbers_only=True,
+)
 
 
 @defgrad(subtract, "d(x-y)/dx = 1,  d(x-y)/dy = -1", local=elementwise("1", "-1"))
@@ -69,7 +81,11 @@ def _sub_rule(op, needs, g):
     return (unbroadcast(g, x) if need_x else None, unbroadcast(-g, y) if need_y else None)
 
 
-multiply = binary("multiply", "Mul", operator.mul, """x * y elementwise, with broadcasting.
+multiply = binary(
+    "multiply",
+    "Mul",
+    operator.mul,
+    """x * y elementwise, with broadcasting.
 
 Example:
     >>> import tapeviz as tf
@@ -77,7 +93,8 @@ Example:
     tf.Tensor(
     [[10. 20.]
      [20. 40.]], shape=(2, 2), dtype=float32)
-""")
+""",
+)
 
 
 @defgrad(multiply, "d(x*y)/dx = y,  d(x*y)/dy = x", local=elementwise("y", "x"))
@@ -358,13 +375,16 @@ def _pow_rule(op, needs, g):
 
 
 maximum = binary(
-    "maximum", "Maximum", xp_function("maximum"), """The larger of x and y. At ties the gradient goes to x, as in TF.
+    "maximum",
+    "Maximum",
+    xp_function("maximum"),
+    """The larger of x and y. At ties the gradient goes to x, as in TF.
 
 Example:
     >>> import tapeviz as tf
     >>> print(tf.maximum([1.0, 5.0], [3.0, 2.0]))
     tf.Tensor([3. 5.], shape=(2,), dtype=float32)
-"""
+""",
 )
 
 
@@ -508,13 +528,18 @@ def _neg_rule(op, needs, g):
     return (-g,)
 
 
-abs = unary("abs", "Abs", xp_function("abs"), """|x|. Its gradient at 0 is 0, as in TF.
+abs = unary(
+    "abs",
+    "Abs",
+    xp_function("abs"),
+    """|x|. Its gradient at 0 is 0, as in TF.
 
 Example:
     >>> import tapeviz as tf
     >>> print(tf.abs([-1.5, 2.0]))
     tf.Tensor([1.5 2. ], shape=(2,), dtype=float32)
-""")  # noqa: A001
+""",
+)  # noqa: A001
 
 
 @defgrad(abs, "d|x|/dx = sign(x) (0 at 0; x/|x| for complex x)", local=elementwise("sign(x)"))

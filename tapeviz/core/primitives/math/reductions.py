@@ -70,7 +70,11 @@ def _sum(x, axis, keepdims):
     return B.sum(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
 
 
-reduce_sum = _reduction("reduce_sum", "Sum", _sum, """Sum over ``axis`` (all axes when None).
+reduce_sum = _reduction(
+    "reduce_sum",
+    "Sum",
+    _sum,
+    """Sum over ``axis`` (all axes when None).
 
 Example:
     >>> import tapeviz as tf
@@ -83,7 +87,8 @@ Example:
     tf.Tensor(
     [[3.]
      [7.]], shape=(2, 1), dtype=float32)
-""")
+""",
+)
 
 
 def _restore(g, op):
