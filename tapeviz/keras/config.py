@@ -179,6 +179,15 @@ class DTypePolicy:
     ``"float32"`` (or any float name) computes and keeps weights in that type;
     ``"mixed_float16"`` computes in float16 and keeps weights in float32, as
     Keras 3's ``keras.mixed_precision.Policy``.
+
+    Args:
+        name: a float dtype name (``"float32"``), ``"mixed_float16"``, or None (floatx).
+
+    Raises:
+        ValueError: a name that is no float dtype or mixed policy (``mixed_bfloat16`` included: NumPy has no bfloat16).
+
+    Raises:
+        ValueError: a name that is no float dtype or mixed policy (``mixed_bfloat16`` included: NumPy has no bfloat16).
     """
 
     def __init__(self, name=None):

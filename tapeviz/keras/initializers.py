@@ -186,6 +186,15 @@ class VarianceScaling(Initializer):
     """Variance ``scale / n`` where n is fan_in, fan_out or their average (``mode``).
 
     ``distribution`` 'truncated_normal', 'untruncated_normal' or 'uniform'.
+
+    Args:
+        scale: the variance's factor.
+        mode: ``"fan_in"``, ``"fan_out"`` or ``"fan_avg"``.
+        distribution: ``"truncated_normal"``, ``"untruncated_normal"`` or ``"uniform"``.
+        seed: a seed for its random numbers.
+
+    Raises:
+        ValueError: an unknown ``mode`` or ``distribution``.
     """
 
     def __init__(self, scale=1.0, mode="fan_in", distribution="truncated_normal", seed=None):

@@ -90,6 +90,23 @@ class Variable(_tensor.Variable):
     (a name such as 'zeros' or a callable ``(shape, dtype)``), in which case
     ``shape`` is required. ``name`` defaults to 'variable' (then
     'variable_1'...), as in Keras.
+
+    Args:
+        initializer: the initial value, or an initializer (a name or callable) to call with ``shape``.
+        shape: the shape (needed with an initializer).
+        dtype: the dtype of its variables and computations (floatx when None).
+        trainable: watched by tapes and trained by optimizers.
+        autocast: read in the compute dtype inside a mixed-precision layer.
+        aggregation: TensorFlow's distribution setting, kept.
+        synchronization: TensorFlow's distribution setting, kept.
+        name: a name without ``/``.
+        **kwargs: accepted for compatibility.
+
+    Raises:
+        ValueError: a ``name`` that is not a string or contains ``/``.
+
+    Raises:
+        ValueError: a ``name`` that is not a string or contains ``/``.
     """
 
     def __init__(

@@ -36,6 +36,25 @@ class MultiHeadAttention(Layer):
     ``call(query, value, key=None, attention_mask=None, return_attention_scores=False,
     training=None, use_causal_mask=False)``; the attention is over the steps axis
     (``attention_axes=None``). Masked scores get -1e9 before the softmax, as Keras.
+
+    Args:
+        num_heads: the number of heads.
+        key_dim: the size of each head's queries and keys.
+        value_dim: the size of each head's values (``key_dim`` when None).
+        dropout: the dropout rate of the attention scores.
+        use_bias: add a bias.
+        output_shape: the output's last size (the query's when None).
+        attention_axes: None only (attention over the steps).
+        kernel_initializer: the kernel's initializer.
+        bias_initializer: the bias's initializer.
+        seed: a seed for its random numbers.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+
+    Raises:
+        ValueError: ``attention_axes`` other than None.
+
+    Raises:
+        ValueError: ``attention_axes`` other than None.
     """
 
     def __init__(
@@ -148,7 +167,21 @@ class MultiHeadAttention(Layer):
 
 class Attention(Layer):
     """Dot-product (Luong) attention over ``[query, value]`` or ``[query, value, key]``:
-    softmax(query @ key^T (* scale)) @ value; ``score_mode='concat'`` scores with sum(tanh(q + k))."""
+    softmax(query @ key^T (* scale)) @ value; ``score_mode='concat'`` scores with sum(tanh(q + k)).
+
+    Args:
+        use_scale: learn a scale of the scores.
+        score_mode: ``"dot"`` or ``"concat"``.
+        dropout: the dropout rate of the attention scores.
+        seed: a seed for its random numbers.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+
+    Raises:
+        ValueError: an unknown ``score_mode``.
+
+    Raises:
+        ValueError: an unknown ``score_mode``.
+    """
 
     def __init__(self, use_scale=False, score_mode="dot", dropout=0.0, seed=None, **kwargs):
         super().__init__(**kwargs)

@@ -213,7 +213,22 @@ class Embedding(Layer):
 
 
 class InputLayer(Layer):
-    """The input of a Sequential model: fixes the shape of each example."""
+    """The input of a Sequential model: fixes the shape of each example.
+
+    Args:
+        shape: one example's shape.
+        batch_size: a fixed batch size.
+        dtype: the dtype of its variables and computations (floatx when None).
+        input_shape: Keras 2's name for ``shape``.
+        name: the object's name.
+        **kwargs: accepted for compatibility.
+
+    Raises:
+        ValueError: no ``shape``.
+
+    Raises:
+        ValueError: no ``shape``.
+    """
 
     def __init__(self, shape=None, batch_size=None, dtype=None, input_shape=None, name=None, **kwargs):
         super().__init__(name=name, dtype=dtype)

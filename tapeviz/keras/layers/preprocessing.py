@@ -38,6 +38,19 @@ class Normalization(Layer):
     (statistics over every axis but ``axis``); ``invert=True`` maps back.
     The statistics are non-trainable weights ``mean``, ``variance``, ``count``
     (``count`` stays 0 after ``adapt``, as in Keras 3.15).
+
+    Args:
+        axis: the axis (or axes) with their own mean and variance.
+        mean: the mean, instead of ``adapt``.
+        variance: the variance, with ``mean``.
+        invert: undo the normalization instead.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+
+    Raises:
+        ValueError: ``mean`` without ``variance``, or ``variance`` without ``mean``.
+
+    Raises:
+        ValueError: ``mean`` without ``variance``, or ``variance`` without ``mean``.
     """
 
     def __init__(self, axis=-1, mean=None, variance=None, invert=False, **kwargs):
@@ -146,7 +159,20 @@ class Resizing(Layer):
 
 
 class CenterCrop(Layer):
-    """The central (height, width) part of images at least that large."""
+    """The central (height, width) part of images at least that large.
+
+    Args:
+        height: the output height.
+        width: the output width.
+        data_format: ``"channels_last"`` only.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+
+    Raises:
+        ValueError: ``data_format="channels_first"``.
+
+    Raises:
+        ValueError: ``data_format="channels_first"``.
+    """
 
     def __init__(self, height, width, data_format=None, **kwargs):
         super().__init__(**kwargs)
@@ -169,7 +195,20 @@ class CenterCrop(Layer):
 
 
 class CategoryEncoding(Layer):
-    """Integer category ids to vectors of ``num_tokens``: 'multi_hot' (default), 'one_hot' or 'count'."""
+    """Integer category ids to vectors of ``num_tokens``: 'multi_hot' (default), 'one_hot' or 'count'.
+
+    Args:
+        num_tokens: the number of categories.
+        output_mode: ``"multi_hot"``, ``"one_hot"`` or ``"count"``.
+        sparse: False only.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+
+    Raises:
+        ValueError: an unknown ``output_mode``, no ``num_tokens``, or ``sparse=True``.
+
+    Raises:
+        ValueError: an unknown ``output_mode``, no ``num_tokens``, or ``sparse=True``.
+    """
 
     def __init__(self, num_tokens=None, output_mode="multi_hot", sparse=False, **kwargs):
         super().__init__(**kwargs)

@@ -41,7 +41,20 @@ class UpSampling1D(Layer):
 
 
 class UpSampling2D(Layer):
-    """Repeat rows and columns ``size`` times (nearest-neighbour upsampling)."""
+    """Repeat rows and columns ``size`` times (nearest-neighbour upsampling).
+
+    Args:
+        size: the factor for rows and columns.
+        data_format: ``"channels_last"`` (default) or ``"channels_first"``.
+        interpolation: ``"nearest"`` only.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+
+    Raises:
+        ValueError: an interpolation other than ``"nearest"``.
+
+    Raises:
+        ValueError: an interpolation other than ``"nearest"``.
+    """
 
     def __init__(self, size=(2, 2), data_format=None, interpolation="nearest", **kwargs):
         super().__init__(**kwargs)

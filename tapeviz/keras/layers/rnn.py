@@ -106,7 +106,26 @@ class _Cell(Layer):
 
 
 class SimpleRNNCell(_Cell):
-    """``h = activation(x @ kernel + bias + h_prev @ recurrent_kernel)``."""
+    """``h = activation(x @ kernel + bias + h_prev @ recurrent_kernel)``.
+
+    Args:
+        units: the size of the output (or hidden state).
+        activation: the output's activation.
+        use_bias: add a bias.
+        kernel_initializer: the kernel's initializer.
+        recurrent_initializer: the recurrent kernel's initializer.
+        bias_initializer: the bias's initializer.
+        dropout: the dropout rate of the inputs (or attention scores).
+        recurrent_dropout: the dropout rate of the recurrent state.
+        seed: a seed for its random numbers.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+
+    Raises:
+        ValueError: ``units`` that is not a positive integer.
+
+    Raises:
+        ValueError: ``units`` that is not a positive integer.
+    """
 
     seed_generator_first = True
 
@@ -304,6 +323,22 @@ class RNN(Layer):
     given at call time; ``go_backwards`` runs the steps in reverse (and
     returns the reversed sequence, as Keras). ``stateful=True`` keeps the
     final states as the next call's initial states, until ``reset_states()``.
+
+    Args:
+        cell: a cell layer (``SimpleRNNCell``...) with a ``state_size``.
+        return_sequences: return every step's output (else the last).
+        return_state: also return the final state.
+        go_backwards: run over the steps in reverse.
+        stateful: accepted for compatibility.
+        unroll: accepted for compatibility.
+        zero_output_for_mask: give masked steps a zero output (else the previous one).
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+
+    Raises:
+        ValueError: a ``cell`` that is not a layer with a ``state_size``.
+
+    Raises:
+        ValueError: a ``cell`` that is not a layer with a ``state_size``.
     """
 
     def __init__(

@@ -32,7 +32,18 @@ class Identity(Layer):
 
 
 class Permute(Layer):
-    """Reorder the non-batch axes: ``dims`` are 1-based, as Keras (``Permute((2, 1))`` swaps the two)."""
+    """Reorder the non-batch axes: ``dims`` are 1-based, as Keras (``Permute((2, 1))`` swaps the two).
+
+    Args:
+        dims: the new order of the axes (from 1; the batch stays first).
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+
+    Raises:
+        ValueError: ``dims`` that is not a permutation of 1..n.
+
+    Raises:
+        ValueError: ``dims`` that is not a permutation of 1..n.
+    """
 
     def __init__(self, dims, **kwargs):
         super().__init__(**kwargs)
@@ -160,7 +171,19 @@ class GaussianNoise(Layer):
 
 
 class GaussianDropout(Layer):
-    """Multiplies by N(1, rate / (1 - rate)) noise in training; the identity otherwise."""
+    """Multiplies by N(1, rate / (1 - rate)) noise in training; the identity otherwise.
+
+    Args:
+        rate: the drop probability the noise's variance matches, in [0, 1].
+        seed: a seed for its random numbers.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+
+    Raises:
+        ValueError: a ``rate`` outside [0, 1].
+
+    Raises:
+        ValueError: a ``rate`` outside [0, 1].
+    """
 
     def __init__(self, rate, seed=None, **kwargs):
         super().__init__(**kwargs)
@@ -207,11 +230,35 @@ class _SpatialDropout(Layer):
 
 
 class SpatialDropout1D(_SpatialDropout):
-    """Drops whole feature channels of (batch, steps, channels) inputs in training."""
+    """Drops whole feature channels of (batch, steps, channels) inputs in training.
+
+    Args:
+        rate: the fraction of channels to drop, in [0, 1].
+        seed: a seed for its random numbers.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+
+    Raises:
+        ValueError: a ``rate`` outside [0, 1].
+
+    Raises:
+        ValueError: a ``rate`` outside [0, 1].
+    """
 
 
 class SpatialDropout2D(_SpatialDropout):
-    """Drops whole feature maps of (batch, rows, cols, channels) inputs in training."""
+    """Drops whole feature maps of (batch, rows, cols, channels) inputs in training.
+
+    Args:
+        rate: the fraction of channels to drop, in [0, 1].
+        seed: a seed for its random numbers.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+
+    Raises:
+        ValueError: a ``rate`` outside [0, 1].
+
+    Raises:
+        ValueError: a ``rate`` outside [0, 1].
+    """
 
 
 class PReLU(Layer):

@@ -34,6 +34,16 @@ class Loss(RecordsInit):
 
     ``reduction``: 'sum_over_batch_size' (the mean, Keras's default), 'sum',
     or 'none' (one value per example).
+
+    Args:
+        reduction: how the per-example losses are combined: ``"sum_over_batch_size"`` (the mean, default), ``"sum"``, or ``None``/``"none"``.
+        name: the loss's name.
+
+    Raises:
+        ValueError: an unknown ``reduction``.
+
+    Raises:
+        ValueError: an unknown ``reduction``.
     """
 
     def __init__(self, reduction="sum_over_batch_size", name=None):

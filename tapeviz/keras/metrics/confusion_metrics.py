@@ -151,13 +151,35 @@ class _Ratio(Metric):
 
 
 class Precision(_Ratio):
-    """tp / (tp + fp) at ``thresholds`` (default 0.5)."""
+    """tp / (tp + fp) at ``thresholds`` (default 0.5).
+
+    Args:
+        thresholds: a threshold or a list of them (0.5 by default).
+        top_k: None only.
+        class_id: None only.
+        name: the object's name.
+        dtype: the dtype of its state.
+
+    Raises:
+        ValueError: ``top_k`` or ``class_id`` (not implemented: threshold the predictions).
+    """
 
     _other = "fp"
 
 
 class Recall(_Ratio):
-    """tp / (tp + fn) at ``thresholds`` (default 0.5)."""
+    """tp / (tp + fn) at ``thresholds`` (default 0.5).
+
+    Args:
+        thresholds: a threshold or a list of them (0.5 by default).
+        top_k: None only.
+        class_id: None only.
+        name: the object's name.
+        dtype: the dtype of its state.
+
+    Raises:
+        ValueError: ``top_k`` or ``class_id`` (not implemented: threshold the predictions).
+    """
 
     _other = "fn"
 
@@ -166,7 +188,23 @@ _EPSILON = 1e-7  # the outermost thresholds sit this far outside [0, 1], so ever
 
 
 class AUC(Metric):
-    """Area under the ROC (``curve="ROC"``) or precision-recall (``"PR"``) curve of 0/1 labels and scores."""
+    """Area under the ROC (``curve="ROC"``) or precision-recall (``"PR"``) curve of 0/1 labels and scores.
+
+    Args:
+        num_thresholds: how many thresholds (> 1).
+        curve: ``"ROC"`` or ``"PR"``.
+        summation_method: ``"interpolation"``, ``"minoring"`` or ``"majoring"``.
+        name: the object's name.
+        dtype: the dtype of its state.
+        thresholds: the thresholds themselves, instead of ``num_thresholds``.
+        multi_label: one curve per label, averaged.
+        num_labels: the number of labels, with ``multi_label``.
+        label_weights: a weight per label.
+        from_logits: the predictions are logits.
+
+    Raises:
+        ValueError: an unknown ``curve`` or ``summation_method``, or ``num_thresholds`` below 2.
+    """
 
     _direction = "up"
 

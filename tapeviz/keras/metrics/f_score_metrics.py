@@ -19,7 +19,18 @@ _AVERAGES = (None, "micro", "macro", "weighted")
 
 class FBetaScore(Metric):
     """F-beta of (batch, classes) labels and predictions; ``average`` None (per class), 'micro', 'macro' or
-    'weighted'; ``threshold``: a prediction above it counts as 1 (None: the row's largest counts)."""
+    'weighted'; ``threshold``: a prediction above it counts as 1 (None: the row's largest counts).
+
+    Args:
+        average: ``None`` (one score per class), ``"micro"``, ``"macro"`` or ``"weighted"``.
+        beta: how much more recall counts than precision (> 0).
+        threshold: predictions above it count as 1 (None: the largest per row).
+        name: the object's name.
+        dtype: the dtype of its state.
+
+    Raises:
+        ValueError: an unknown ``average``, a ``beta`` of 0 or less, or a ``threshold`` outside (0, 1].
+    """
 
     _direction = "up"
 

@@ -20,7 +20,21 @@ from tapeviz.keras.metrics.metric import Metric, host_array
 class IoU(Metric):
     """Mean IoU of ``target_class_ids`` out of ``num_classes``; labels and predictions are class ids
     (``sparse_y_true`` / ``sparse_y_pred`` False: one-hot or scores, their argmax along ``axis``);
-    ``ignore_class``: a label that is left out."""
+    ``ignore_class``: a label that is left out.
+
+    Args:
+        num_classes: the number of classes.
+        target_class_ids: the classes averaged over.
+        name: the object's name.
+        dtype: the dtype of its state.
+        ignore_class: a class id to leave out.
+        sparse_y_true: the labels are class ids (else one-hot).
+        sparse_y_pred: the predictions are class ids (else scores).
+        axis: the class axis.
+
+    Raises:
+        ValueError: a target class id out of range.
+    """
 
     _direction = "up"
 

@@ -115,4 +115,14 @@ def loss_metric_class(class_name, function, default_name, doc, **defaults):
             raise TypeError(f"{class_name}.__init__() got unexpected keyword arguments {sorted(unknown)}")
         MeanMetricWrapper.__init__(self, loss_function(function), name, dtype, **{**defaults, **kwargs})
 
+    options = "".join(
+        f"        {key}: passed to ``losses.{function}`` (default {value!r}).\n" for key, value in defaults.items()
+    )
+    doc = doc.rstrip() + (
+        "\n\n    Args:\n        name: the metric's name.\n        dtype: the dtype of its state.\n"
+        + (options.replace("        ", "        ", 1) if defaults else "")
+        + "        **kwargs: "
+        + ("only the options above." if defaults else "none is taken.")
+        + "\n\n    Raises:\n        TypeError: a keyword argument the metric does not take.\n"
+    )
     return type(class_name, (MeanMetricWrapper,), {"__init__": __init__, "__doc__": doc, "_direction": "down"})

@@ -118,7 +118,17 @@ def huber(y_true, y_pred, delta=1.0):
 
 class R2Score(Metric):
     """The coefficient of determination of (batch, outputs) predictions, accumulated over batches;
-    ``class_aggregation`` 'uniform_average' (default), 'variance_weighted_average' or None (per output)."""
+    ``class_aggregation`` 'uniform_average' (default), 'variance_weighted_average' or None (per output).
+
+    Args:
+        class_aggregation: ``"uniform_average"``, ``"variance_weighted_average"`` or None (one score per output).
+        num_regressors: the number of regressors, for the adjusted score (>= 0).
+        name: the object's name.
+        dtype: the dtype of its state.
+
+    Raises:
+        ValueError: an unknown ``class_aggregation``, or a negative ``num_regressors``.
+    """
 
     _direction = "up"
 

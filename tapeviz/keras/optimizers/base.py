@@ -89,6 +89,9 @@ class Optimizer(RecordsInit):
         clipvalue: clip each gradient element to [-clipvalue, clipvalue].
         global_clipnorm: scale all gradients together so their joint L2 norm
             is at most this. Only one of the three clippings can be set.
+        name: the optimizer's name.
+        **kwargs: Keras options accepted for compatibility (``use_ema``,
+            ``loss_scale_factor``...); any other name is refused.
 
     Keras 3's API: ``apply(grads, variables)`` (or ``apply_gradients(zip(grads,
     variables))``), ``build(variables)`` (done by the first ``apply``; an
@@ -100,6 +103,9 @@ class Optimizer(RecordsInit):
     ``m`` and ``v``) and define ``update_step(gradient, variable, lr)``.
     Slots are ordinary non-trainable Variables: ``get_slot(var, "m")``, named
     as Keras 3 names them ('adam/dense_kernel_momentum').
+
+    Raises:
+        ValueError: an argument it does not know (``lr``: use ``learning_rate``), or more than one of the clipping arguments.
     """
 
     slot_names = ()  # the per-variable state this optimizer keeps

@@ -26,11 +26,16 @@ class LossScaleOptimizer(Optimizer):
         inner_optimizer: the optimizer that updates the weights.
         initial_scale: the first loss scale (``2**15``).
         dynamic_growth_steps: good steps in a row after which the scale doubles (2000).
+        name: the optimizer's name.
+        **kwargs: accepted for compatibility.
 
     ``fit`` scales the loss itself; a custom loop calls ``scale_loss(loss)``
     inside the tape and ``apply`` / ``apply_gradients`` with those gradients.
     ``dynamic_scale`` and ``step_counter`` are Variables; ``iterations`` and
     ``learning_rate`` are the inner optimizer's (a skipped step is not counted).
+
+    Raises:
+        ValueError: an ``inner_optimizer`` that is not an optimizer.
     """
 
     def __init__(self, inner_optimizer, initial_scale=2.0**15, dynamic_growth_steps=2000, name=None, **kwargs):

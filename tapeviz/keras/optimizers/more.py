@@ -124,7 +124,18 @@ class Adadelta(Optimizer):
 
 
 class Lion(Optimizer):
-    """Lion: ``var -= lr * sign(beta_1 m + (1 - beta_1) g)``, then ``m = beta_2 m + (1 - beta_2) g``."""
+    """Lion: ``var -= lr * sign(beta_1 m + (1 - beta_1) g)``, then ``m = beta_2 m + (1 - beta_2) g``.
+
+    Args:
+        learning_rate: the step size: a float, or a ``LearningRateSchedule``.
+        beta_1: the decay of the first-moment average.
+        beta_2: the decay of the second-moment average.
+        name: the object's name.
+        **kwargs: the base Optimizer's (``clipnorm``, ``clipvalue``, ``global_clipnorm``, ``weight_decay``).
+
+    Raises:
+        ValueError: a ``beta_1`` outside [0, 1].
+    """
 
     def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.99, name=None, **kwargs):
         super().__init__(learning_rate, name=name, **kwargs)

@@ -84,6 +84,16 @@ class ExponentialDecay(_Decay):
 
     With ``staircase=True`` the exponent is floored: the rate drops every
     ``decay_steps`` steps instead of continuously.
+
+    Args:
+        initial_learning_rate: the learning rate at step 0.
+        decay_steps: the steps of one decay period (> 0).
+        decay_rate: the factor per period.
+        staircase: decay in steps (integer periods) rather than smoothly.
+        name: the object's name.
+
+    Raises:
+        ValueError: ``decay_steps`` of 0 or less.
     """
 
     def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False, name="ExponentialDecay"):
@@ -99,6 +109,14 @@ class PiecewiseConstantDecay(LearningRateSchedule):
     """``values[0]`` while step <= boundaries[0], ``values[1]`` while step <= boundaries[1], ...
 
     ``values`` has one more entry than ``boundaries``.
+
+    Args:
+        boundaries: the steps where the value changes.
+        values: the value before, between and after the boundaries (one more than the boundaries).
+        name: the object's name.
+
+    Raises:
+        ValueError: not one value more than boundaries.
     """
 
     def __init__(self, boundaries, values, name="PiecewiseConstant"):
