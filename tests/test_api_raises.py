@@ -188,6 +188,16 @@ CASES = [
     ("tapeviz.data.Dataset.apply", TypeError, lambda: tf.data.Dataset.range(3).apply(lambda ds: [1, 2])),
     ("tapeviz.events.subscribe", TypeError, lambda: events.subscribe(object())),
     ("tapeviz.eye", errors.InvalidArgumentError, lambda: tf.eye(-1)),
+    (
+        "tapeviz.keras.losses.CategoricalCrossentropy.fn",
+        ValueError,
+        lambda: tf.keras.losses.categorical_crossentropy([[0.0, 1.0]], [[0.5, 0.25, 0.25]]),
+    ),
+    (
+        "tapeviz.keras.losses.SparseCategoricalCrossentropy.fn",
+        ValueError,
+        lambda: tf.keras.losses.sparse_categorical_crossentropy([[0, 1]], [[0.5, 0.5]]),
+    ),
     ("tapeviz.keras.Variable", ValueError, lambda: tf.keras.Variable(1.0, name="a/b")),
     ("tapeviz.keras.DTypePolicy", ValueError, lambda: tf.keras.DTypePolicy("mixed_bfloat16")),
     ("tapeviz.keras.layers.InputLayer", ValueError, lambda: tf.keras.layers.InputLayer()),

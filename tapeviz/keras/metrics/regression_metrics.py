@@ -87,32 +87,81 @@ class RootMeanSquaredError(Mean):
 
 
 def mean_absolute_error(y_true, y_pred):
-    """mean(|y_true - y_pred|) over the last axis."""
+    """mean(|y_true - y_pred|) over the last axis.
+
+    Args:
+        y_true: the targets.
+        y_pred: the predictions (of ``y_true``'s shape, or with a class axis for sparse labels).
+
+    Returns:
+        A Tensor with one value per example (the last axis reduced).
+    """
     return loss_function("mean_absolute_error")(y_true, y_pred)
 
 
 def mean_squared_error(y_true, y_pred):
-    """mean((y_true - y_pred)**2) over the last axis."""
+    """mean((y_true - y_pred)**2) over the last axis.
+
+    Args:
+        y_true: the targets.
+        y_pred: the predictions (of ``y_true``'s shape, or with a class axis for sparse labels).
+
+    Returns:
+        A Tensor with one value per example (the last axis reduced).
+    """
     return loss_function("mean_squared_error")(y_true, y_pred)
 
 
 def mean_absolute_percentage_error(y_true, y_pred):
-    """100 * mean(|y_true - y_pred| / |y_true|) over the last axis."""
+    """100 * mean(|y_true - y_pred| / |y_true|) over the last axis.
+
+    Args:
+        y_true: the targets.
+        y_pred: the predictions (of ``y_true``'s shape, or with a class axis for sparse labels).
+
+    Returns:
+        A Tensor with one value per example (the last axis reduced).
+    """
     return loss_function("mean_absolute_percentage_error")(y_true, y_pred)
 
 
 def mean_squared_logarithmic_error(y_true, y_pred):
-    """mean((log(1 + y_pred) - log(1 + y_true))**2) over the last axis."""
+    """mean((log(1 + y_pred) - log(1 + y_true))**2) over the last axis.
+
+    Args:
+        y_true: the targets.
+        y_pred: the predictions (of ``y_true``'s shape, or with a class axis for sparse labels).
+
+    Returns:
+        A Tensor with one value per example (the last axis reduced).
+    """
     return loss_function("mean_squared_logarithmic_error")(y_true, y_pred)
 
 
 def log_cosh(y_true, y_pred):
-    """mean(log(cosh(error))) per example."""
+    """mean(log(cosh(error))) per example.
+
+    Args:
+        y_true: the targets.
+        y_pred: the predictions (of ``y_true``'s shape, or with a class axis for sparse labels).
+
+    Returns:
+        A Tensor with one value per example (the last axis reduced).
+    """
     return loss_function("log_cosh")(y_true, y_pred)
 
 
 def huber(y_true, y_pred, delta=1.0):
-    """The Huber loss per example."""
+    """The Huber loss per example.
+
+    Args:
+        y_true: the targets.
+        y_pred: the predictions (of ``y_true``'s shape, or with a class axis for sparse labels).
+        delta: where the loss turns from quadratic to linear.
+
+    Returns:
+        A Tensor with one value per example (the last axis reduced).
+    """
     return loss_function("huber")(y_true, y_pred, delta)
 
 
