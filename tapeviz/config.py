@@ -13,14 +13,31 @@ from tapeviz.backend import threads as _threads
 
 @dataclass(frozen=True)
 class PhysicalDevice:
-    """A device as ``tf.config.list_physical_devices`` lists it: ``name`` and ``device_type`` ("CPU", "GPU")."""
+    """A device as ``tf.config.list_physical_devices`` lists it: ``name`` and ``device_type`` ("CPU", "GPU").
+
+    Args:
+        name: the device's name (``"/physical_device:CPU:0"``).
+        device_type: ``"CPU"`` or ``"GPU"``.
+    """
 
     name: str
     device_type: str
 
 
 def list_physical_devices(device_type=None):
-    """The CPU, plus the GPUs when the CuPy backend is active, as TF lists them."""
+    """The CPU, plus the GPUs when the CuPy backend is active, as TF lists them.
+
+    Args:
+        device_type: ``"CPU"`` or ``"GPU"`` to list only those; None lists all.
+
+    Returns:
+        A list of ``PhysicalDevice``.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> [d.device_type for d in tf.config.list_physical_devices("CPU")]
+        ['CPU']
+    """
     devices = [PhysicalDevice("/physical_device:CPU:0", "CPU")]
     if backend.name() == "cupy":  # pragma: no cover - needs a GPU
         count = backend.xp.cuda.runtime.getDeviceCount()
@@ -31,7 +48,14 @@ def list_physical_devices(device_type=None):
 
 
 def list_logical_devices(device_type=None):
-    """The logical devices: here the same as ``list_physical_devices`` (one per physical device)."""
+    """The logical devices: here the same as ``list_physical_devices`` (one per physical device).
+
+    Args:
+        device_type: ``"CPU"`` or ``"GPU"`` to list only those; None lists all.
+
+    Returns:
+        A list of ``LogicalDevice``.
+    """
     return list_physical_devices(device_type)
 
 
@@ -69,18 +93,38 @@ class threading:  # noqa: N801 - TF's namespace name
 
     @staticmethod
     def set_intra_op_parallelism_threads(num_threads):
+        """How many threads one op may use (BLAS).
+
+        Args:
+            num_threads: the count (0: the library's choice).
+        """
         _threads.set_threads(num_threads)
 
     @staticmethod
     def get_intra_op_parallelism_threads():
+        """What ``set_intra_op_parallelism_threads`` set (0: the library's choice).
+
+        Returns:
+            An int.
+        """
         return _threads.threads()
 
     @staticmethod
     def set_inter_op_parallelism_threads(num_threads):
+        """Kept for TF code: ops run one at a time here.
+
+        Args:
+            num_threads: kept and returned by the getter.
+        """
         threading._inter_op = int(num_threads)
 
     @staticmethod
     def get_inter_op_parallelism_threads():
+        """What ``set_inter_op_parallelism_threads`` last set.
+
+        Returns:
+            An int.
+        """
         return threading._inter_op
 
 
@@ -90,6 +134,9 @@ _run_eagerly = [False]  # one flag for the process, as TF's
 def run_functions_eagerly(run_eagerly):
     """``True``: every ``tf.function`` runs its Python body on each call, as plain eager code (to debug it with
     print and breakpoints); ``False`` (the default): they trace and replay again.
+
+    Args:
+        run_eagerly: a bool.
 
     Example:
         >>> import tapeviz as tf
@@ -102,7 +149,11 @@ def run_functions_eagerly(run_eagerly):
 
 
 def functions_run_eagerly():
-    """Whether ``tf.function`` bodies run as plain Python now (``run_functions_eagerly``)."""
+    """Whether ``tf.function`` bodies run as plain Python now (``run_functions_eagerly``).
+
+    Returns:
+        A bool.
+    """
     return _run_eagerly[0]
 
 

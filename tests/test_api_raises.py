@@ -188,6 +188,7 @@ CASES = [
     ("tapeviz.data.Dataset.apply", TypeError, lambda: tf.data.Dataset.range(3).apply(lambda ds: [1, 2])),
     ("tapeviz.events.subscribe", TypeError, lambda: events.subscribe(object())),
     ("tapeviz.eye", errors.InvalidArgumentError, lambda: tf.eye(-1)),
+    ("tapeviz.backend.use", ValueError, lambda: tf.backend.use("jax")),
     (
         "tapeviz.keras.losses.CategoricalCrossentropy.fn",
         ValueError,
@@ -524,6 +525,7 @@ CASES += _elementwise_cases()
 # Raises the table cannot provoke in a test process, each with the reason.
 UNTESTABLE = {
     ("tapeviz.keras.callbacks.TensorBoard", "ImportError"): "needs the tensorboard package absent",
+    ("tapeviz.backend.use", "ImportError"): "where CuPy is installed the call would switch this process's backend",
 }
 
 

@@ -19,6 +19,17 @@ class Exercise:
     says what to look at for any other wrong value; ``solution`` is the
     code for the exercise cell, ending with the check. ``from_tape``: the answer
     must be what a gradient call returned (a typed number is refused).
+
+    Args:
+        question: what the student is asked.
+        expected: the right value (or None with a ``judge``).
+        hint: shown after a wrong answer.
+        judge: a function of the answer returning ``(ok, message)``, instead of ``expected``.
+        tolerance: how close a number must be to ``expected``.
+        solution: the code of the exercise cell.
+        mistakes: ``(value, message)`` pairs for the values a misconception gives.
+        otherwise: what to say about any other wrong value.
+        from_tape: the answer must come from a gradient call.
     """
 
     def __init__(
@@ -45,7 +56,14 @@ class Exercise:
 
 
 class Feedback:
-    """The verdict on one answer: true when right; shows itself in a notebook."""
+    """The verdict on one answer: true when right; shows itself in a notebook.
+
+    Args:
+        exercise: the exercise's id.
+        status: ``"correct"``, ``"wrong"`` or ``"unanswered"``.
+        message: what to tell the student.
+        hint: a hint.
+    """
 
     def __init__(self, exercise, status, message, hint=""):
         self.exercise = exercise
@@ -79,7 +97,12 @@ class Feedback:
 
 
 class Solution:
-    """One exercise's solution, shown as code (Markdown, so it shows in any notebook)."""
+    """One exercise's solution, shown as code (Markdown, so it shows in any notebook).
+
+    Args:
+        exercise: the exercise's id.
+        code: the solution's code.
+    """
 
     def __init__(self, exercise, code):
         self.exercise = exercise
@@ -136,6 +159,13 @@ def check(exercise, answer):
     Returns a :class:`Feedback` (true when right) that shows itself in a
     notebook: why a wrong answer is wrong, and then a hint. Pass ``...`` while
     you have no answer yet.
+
+    Args:
+        exercise: its id (``"01.cube"``).
+        answer: your answer.
+
+    Returns:
+        A ``Feedback``.
     """
     spec = _spec(exercise)
     if answer is Ellipsis:
@@ -153,10 +183,21 @@ def check(exercise, answer):
 
 
 def solution(exercise):
-    """A solution to the exercise named ``exercise``: try it yourself first."""
+    """A solution to the exercise named ``exercise``: try it yourself first.
+
+    Args:
+        exercise: its id.
+
+    Returns:
+        A ``Solution`` (shown as code).
+    """
     return Solution(exercise, _spec(exercise).solution)
 
 
 def exercises():
-    """The names and questions of every exercise, in lesson order."""
+    """The names and questions of every exercise, in lesson order.
+
+    Returns:
+        A dict from each exercise id to its question.
+    """
     return {name: spec.question for name, spec in sorted(_catalogue().items())}
