@@ -69,6 +69,10 @@ class constant_initializer(_Initializer):  # noqa: N801 - TF's name
     """``tf.constant_initializer(value)(shape, dtype=None)``: ``value`` filled or reshaped to ``shape``, as
     ``tf.constant(value, dtype, shape)`` (a list of ints stays int32 without a dtype, as in TF).
 
+    Args:
+        value: a number, or values of the shape it is called with.
+        support_partition: accepted for TensorFlow compatibility.
+
     Example:
         >>> import tapeviz as tf
         >>> print(tf.constant_initializer([1.0, 2.0, 3.0, 4.0])(shape=[2, 2]).numpy())
@@ -85,7 +89,13 @@ class constant_initializer(_Initializer):  # noqa: N801 - TF's name
 
 
 class random_uniform_initializer(_Initializer):  # noqa: N801 - TF's name
-    """``tf.random_uniform_initializer(minval=-0.05, maxval=0.05, seed=None)``: uniform draws."""
+    """``tf.random_uniform_initializer(minval=-0.05, maxval=0.05, seed=None)``: uniform draws.
+
+    Args:
+        minval: the lower bound.
+        maxval: the upper bound.
+        seed: the op seed.
+    """
 
     def __init__(self, minval=-0.05, maxval=0.05, seed=None):
         self.minval, self.maxval, self.seed = minval, maxval, seed
@@ -95,7 +105,13 @@ class random_uniform_initializer(_Initializer):  # noqa: N801 - TF's name
 
 
 class random_normal_initializer(_Initializer):  # noqa: N801 - TF's name
-    """``tf.random_normal_initializer(mean=0.0, stddev=0.05, seed=None)``: normal draws."""
+    """``tf.random_normal_initializer(mean=0.0, stddev=0.05, seed=None)``: normal draws.
+
+    Args:
+        mean: the mean.
+        stddev: the standard deviation.
+        seed: the op seed.
+    """
 
     def __init__(self, mean=0.0, stddev=0.05, seed=None):
         self.mean, self.stddev, self.seed = mean, stddev, seed

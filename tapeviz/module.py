@@ -122,7 +122,14 @@ class Module(RecordsInit):
 
     @classmethod
     def with_name_scope(cls, method):
-        """Decorator: run ``method`` inside ``self.name_scope``."""
+        """Decorator: run ``method`` inside ``self.name_scope``.
+
+        Args:
+            method: a method of a Module subclass.
+
+        Returns:
+            The method, wrapped.
+        """
 
         @functools.wraps(method)
         def scoped(self, *args, **kwargs):

@@ -188,6 +188,22 @@ CASES = [
     ("tapeviz.data.Dataset.apply", TypeError, lambda: tf.data.Dataset.range(3).apply(lambda ds: [1, 2])),
     ("tapeviz.events.subscribe", TypeError, lambda: events.subscribe(object())),
     ("tapeviz.eye", errors.InvalidArgumentError, lambda: tf.eye(-1)),
+    ("tapeviz.RaggedTensor", errors.InvalidArgumentError, lambda: tf.RaggedTensor.from_row_splits([1, 2], [0, 3])),
+    ("tapeviz.RaggedTensor.row_lengths", ValueError, lambda: tf.ragged.constant([[1], [2, 3]]).row_lengths(axis=2)),
+    ("tapeviz.SparseTensor", ValueError, lambda: tf.SparseTensor([[5]], [1.0], [2])),
+    ("tapeviz.TensorSpec.cast", TypeError, lambda: tf.TensorSpec([2], tf.float32).cast(tf.ones([3]))),
+    (
+        "tapeviz.Variable.assign_slice",
+        errors.InvalidArgumentError,
+        lambda: tf.Variable([1.0, 2.0, 3.0])[0:2].assign([1.0, 2.0, 3.0]),
+    ),
+    ("tapeviz.name_scope", ValueError, lambda: tf.name_scope("")),
+    ("tapeviz.TensorShape.as_list", ValueError, lambda: tf.TensorShape(None).as_list()),
+    (
+        "tapeviz.TensorShape.assert_is_compatible_with",
+        ValueError,
+        lambda: tf.TensorShape([2]).assert_is_compatible_with([3]),
+    ),
     ("tapeviz.backend.use", ValueError, lambda: tf.backend.use("jax")),
     (
         "tapeviz.keras.losses.CategoricalCrossentropy.fn",

@@ -4,7 +4,12 @@ import numpy as np
 
 
 class DType:
-    """A tensor element type, printed and compared as TensorFlow does."""
+    """A tensor element type, printed and compared as TensorFlow does.
+
+    Args:
+        name: TensorFlow's name (``"float32"``).
+        numpy_dtype: the NumPy dtype its tensors hold.
+    """
 
     __slots__ = ("name", "as_numpy_dtype", "_kind")
 
@@ -71,7 +76,14 @@ class DType:
         return self
 
     def is_compatible_with(self, other):
-        """True when ``other`` names the same dtype (TF's check before an assignment)."""
+        """True when ``other`` names the same dtype (TF's check before an assignment).
+
+        Args:
+            other: a DType or anything ``tf.as_dtype`` reads.
+
+        Returns:
+            A bool.
+        """
         return self == as_dtype(other)
 
     @property

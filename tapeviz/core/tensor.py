@@ -93,10 +93,19 @@ class _HoldsArray:
         return backend.device_of(self._value)
 
     def get_shape(self):
+        """The shape, as ``.shape`` gives it (TF 1's spelling).
+
+        Returns:
+            A TensorShape.
+        """
         return self.shape
 
     def ref(self):
-        """A hashable reference, for using tensors and variables as dict keys or in sets."""
+        """A hashable reference, for using tensors and variables as dict keys or in sets.
+
+        Returns:
+            A hashable reference; ``.deref()`` gives the tensor back.
+        """
         return _Reference(self)
 
     def __len__(self):
@@ -226,6 +235,9 @@ class Tensor(_HoldsArray):
 
     Operators (``+ - * / @ ** [...]`` and comparisons) run tapeviz ops, so
     they are recorded by active tapes and differentiable.
+
+    Args:
+        value: an array of the active backend (use ``tf.constant`` to make tensors).
     """
 
     __slots__ = ("_value", "_id", "__weakref__")
@@ -331,21 +343,45 @@ class TensorShape(tuple):
         return None if self._unknown_rank else list(self)
 
     def as_list(self):
+        """The sizes as a list (None for an unknown size).
+
+        Returns:
+            A list.
+
+        Raises:
+            ValueError: an unknown rank.
+        """
         if self._unknown_rank:
             raise ValueError("as_list() is not defined on an unknown TensorShape.")
         return list(self)
 
     def num_elements(self):
-        """The number of elements, or None when a dimension (or the rank) is unknown."""
+        """The number of elements, or None when a dimension (or the rank) is unknown.
+
+        Returns:
+            An int, or None.
+        """
         if not self.is_fully_defined():
             return None
         return math.prod(self)
 
     def is_fully_defined(self):
+        """Whether every size is known.
+
+        Returns:
+            A bool.
+        """
         return not self._unknown_rank and None not in tuple(self)
 
     def is_compatible_with(self, other):
-        """True when the shapes could describe the same tensor (None matches anything)."""
+        """True when the shapes could describe the same tensor (None matches anything).
+
+        Args:
+            other: a TensorShape or a list of sizes.
+
+        Returns:
+            A bool.
+        """
         other = TensorShape(other)
         if self._unknown_rank or other._unknown_rank:
             return True
@@ -354,11 +390,26 @@ class TensorShape(tuple):
         return all(a is None or b is None or a == b for a, b in zip(self, other))
 
     def assert_is_compatible_with(self, other):
+        """Raise unless the shapes could describe the same tensor.
+
+        Args:
+            other: a TensorShape or a list of sizes.
+
+        Raises:
+            ValueError: shapes that conflict.
+        """
         if not self.is_compatible_with(other):
             raise ValueError(f"Shapes {self} and {TensorShape(other)} are incompatible")
 
     def merge_with(self, other):
-        """The most specific shape compatible with both (ValueError when they conflict)."""
+        """The most specific shape compatible with both (ValueError when they conflict).
+
+        Args:
+            other: a TensorShape or a list of sizes.
+
+        Returns:
+            A TensorShape.
+        """
         other = TensorShape(other)
         self.assert_is_compatible_with(other)
         if self._unknown_rank:
@@ -368,6 +419,14 @@ class TensorShape(tuple):
         return TensorShape([a if b is None else b for a, b in zip(self, other)])
 
     def concatenate(self, other):
+        """This shape followed by ``other``'s sizes.
+
+        Args:
+            other: a TensorShape or a list of sizes.
+
+        Returns:
+            A TensorShape.
+        """
         other = TensorShape(other)
         if self._unknown_rank or other._unknown_rank:
             return TensorShape(None)
@@ -499,7 +558,11 @@ class Variable(_HoldsArray):
 
     # -- reading (recorded) --------------------------------------------------
     def read_value(self):
-        """The current value as a new Tensor; active tapes record the read."""
+        """The current value as a new Tensor; active tapes record the read.
+
+        Returns:
+            A Tensor.
+        """
         value = self._value
         # Rank 0 as a NumPy scalar, as _to_array gives it (mixed scalar/0-d arithmetic is slow).
         tensor = Tensor(value[()] if value.ndim == 0 and type(value) is np.ndarray else value)
@@ -649,6 +712,17 @@ class Variable(_HoldsArray):
         ``key`` is a basic index (ints, slices, ``...``, ``None``); ``value``
         broadcasts to the slice's shape, else TF's ``InvalidArgumentError``.
         Not differentiable (tapes do not record it), as every assignment.
+
+        Args:
+            key: the index (``v[key]``).
+            value: the new value of that slice.
+            ufunc: combine the old and new values (``np.add`` for ``assign_add``).
+
+        Returns:
+            The variable.
+
+        Raises:
+            tf.errors.InvalidArgumentError: a value that does not broadcast to the slice.
         """
         target = self._value[key].shape
         update = convert_to_tensor(value, dtype=self.dtype)
