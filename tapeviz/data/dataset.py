@@ -118,6 +118,12 @@ class Dataset:
     Build one with ``from_tensor_slices``, ``from_tensors`` or ``range``, then
     chain ``shuffle``, ``batch``, ``map``, ``filter``, ``take``, ``skip``,
     ``repeat``. ``prefetch`` and ``cache`` are accepted and do nothing.
+
+    Args:
+        make_iterator: a function of no arguments that returns an iterator over the elements.
+        cardinality: the number of elements (-1 infinite, -2 unknown).
+        indices: internal (a function giving one pass's row numbers into ``source``).
+        source: internal (the structure and arrays rows are read from).
     """
 
     def __init__(self, make_iterator, cardinality=UNKNOWN, indices=None, source=None):
@@ -609,6 +615,13 @@ class Dataset:
         (a ``map`` is not called again), and a pass stopped early caches
         nothing. **Difference:** a ``filename`` is accepted but nothing is
         written to disk.
+
+        Args:
+            filename: accepted (``""``: in memory, the only place here).
+            name: accepted for TensorFlow compatibility, unused.
+
+        Returns:
+            A new Dataset (this one is unchanged).
         """
         stored = []
 
@@ -668,6 +681,20 @@ class Dataset:
         is refilled from the input when its turn comes again. As in TF, the
         default ``cycle_length`` is the number of CPU cores, so the order of
         a default interleave depends on the machine.
+
+        Args:
+            map_func: a function of an element that returns a Dataset.
+            cycle_length: how many datasets are open at once.
+            block_length: how many elements each gives in its turn.
+            num_parallel_calls: accepted for TensorFlow compatibility.
+            deterministic: accepted for TensorFlow compatibility.
+            name: accepted for TensorFlow compatibility, unused.
+
+        Returns:
+            A new Dataset (this one is unchanged).
+
+        Raises:
+            ValueError: a ``cycle_length`` or ``block_length`` of 0 or less.
         """
         cycle = os.cpu_count() or 1 if cycle_length in (None, AUTOTUNE) else int(cycle_length)
         block = 1 if block_length is None else int(block_length)
@@ -708,6 +735,19 @@ class Dataset:
 
         Each window is a Dataset (a tuple or dict of Datasets for structured
         elements, as in TF); ``w.batch(size)`` inside ``flat_map`` makes them tensors.
+
+        Args:
+            size: elements per window.
+            shift: elements between window starts (``size`` when None).
+            stride: the step between a window's elements.
+            drop_remainder: drop windows shorter than ``size`` at the end.
+            name: accepted for TensorFlow compatibility, unused.
+
+        Returns:
+            A Dataset of windows, each a Dataset (in the elements' structure).
+
+        Raises:
+            ValueError: a ``size``, ``shift`` or ``stride`` of 0 or less.
         """
         size, stride = int(size), int(stride)
         shift = size if shift is None else int(shift)
@@ -750,7 +790,21 @@ class Dataset:
         return Dataset(make_iterator, card)
 
     def padded_batch(self, batch_size, padded_shapes=None, padding_values=None, drop_remainder=False, name=None):
-        """Like ``batch``, but each component is padded to ``padded_shapes`` (None: the batch's longest)."""
+        """Like ``batch``, but each component is padded to ``padded_shapes`` (None: the batch's longest).
+
+        Args:
+            batch_size: elements per batch (> 0).
+            padded_shapes: the shape to pad each component to (None: the batch's longest).
+            padding_values: the padding value per component (0 by default).
+            drop_remainder: drop a last, smaller batch.
+            name: accepted for TensorFlow compatibility, unused.
+
+        Returns:
+            A new Dataset (this one is unchanged).
+
+        Raises:
+            ValueError: a ``batch_size`` of 0 or less.
+        """
         batch_size = int(batch_size)
         if batch_size <= 0:
             raise ValueError(f"batch_size must be greater than zero, got {batch_size}.")
@@ -943,6 +997,10 @@ class Iterator:
     A ``tf.train.Checkpoint`` can hold it (as TF's): it saves how many elements were taken, and a
     restored iterator continues from there (a fresh pass skipped ahead: a reshuffling dataset gives a
     new order, where TF restores its shuffle buffer).
+
+    Args:
+        elements: the iterator over the dataset's elements.
+        dataset: the dataset, for ``element_spec``.
     """
 
     def __init__(self, elements, dataset=None):
@@ -964,7 +1022,14 @@ class Iterator:
         return element
 
     def get_next(self):
-        """The next element; at the end, ``tf.errors.OutOfRangeError('End of sequence')``, as TF."""
+        """The next element; at the end, ``tf.errors.OutOfRangeError('End of sequence')``, as TF.
+
+        Returns:
+            The next element.
+
+        Raises:
+            tf.errors.OutOfRangeError: at the end.
+        """
         try:
             return next(self)
         except StopIteration:

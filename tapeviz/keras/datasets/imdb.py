@@ -47,5 +47,12 @@ def load_data(
 
 
 def get_word_index(path="imdb_word_index.json"):
-    """IMDB's word -> rank dict (``"the": 1``), from Keras's cached JSON; in ``load_data`` a rank is ``r + index_from``."""
+    """IMDB's word -> rank dict (``"the": 1``), from Keras's cached JSON; in ``load_data`` a rank is ``r + index_from``.
+
+    Args:
+        path: the cached file's name.
+
+    Returns:
+        A dict from word to rank.
+    """
     return word_index("imdb", path)

@@ -40,12 +40,23 @@ def load_data(
 
 
 def get_word_index(path="reuters_word_index.json"):
-    """Reuters's word -> rank dict, from Keras's cached JSON; in ``load_data`` a rank is ``r + index_from``."""
+    """Reuters's word -> rank dict, from Keras's cached JSON; in ``load_data`` a rank is ``r + index_from``.
+
+    Args:
+        path: the cached file's name.
+
+    Returns:
+        A dict from word to rank.
+    """
     return word_index("reuters", path)
 
 
 def get_label_names():
-    """The 46 topic names, in label order (``"cocoa"`` is label 0), as Keras 3 lists them."""
+    """The 46 topic names, in label order (``"cocoa"`` is label 0), as Keras 3 lists them.
+
+    Returns:
+        A tuple of 46 strings.
+    """
     return (
         "cocoa", "grain", "veg-oil", "earn", "acq", "wheat", "copper", "housing", "money-supply", "coffee",
         "sugar", "trade", "reserves", "ship", "cotton", "carcass", "crude", "nat-gas", "cpi", "money-fx",

@@ -386,11 +386,22 @@ class Layer(RecordsInit):
         return [m for layer in self._layers for m in [layer] + layer.submodules]
 
     def get_weights(self):
-        """The weights' values as a list of NumPy arrays (in ``weights`` order)."""
+        """The weights' values as a list of NumPy arrays (in ``weights`` order).
+
+        Returns:
+            A list of NumPy arrays.
+        """
         return [w.numpy() for w in self.weights]
 
     def set_weights(self, weights):
-        """Set the weights from NumPy arrays, in ``weights`` order, shapes checked."""
+        """Set the weights from NumPy arrays, in ``weights`` order, shapes checked.
+
+        Args:
+            weights: NumPy arrays, one per weight, in ``weights`` order.
+
+        Raises:
+            ValueError: another number of arrays, or an array of another shape.
+        """
         mine = self.weights
         if len(weights) != len(mine):
             raise ValueError(
@@ -408,7 +419,14 @@ class Layer(RecordsInit):
             variable.assign(value.astype(variable.dtype.as_numpy_dtype))
 
     def count_params(self):
-        """The number of scalars in all weights."""
+        """The number of scalars in all weights.
+
+        Returns:
+            An int.
+
+        Raises:
+            ValueError: a layer not built yet.
+        """
         if not self.built:
             raise ValueError(
                 f"You tried to call `count_params` on layer '{self.name}', but the layer isn't built. "
@@ -432,7 +450,11 @@ class Layer(RecordsInit):
         return added + penalties
 
     def add_loss(self, loss):
-        """Add a loss term (e.g. a regularization penalty) that ``fit`` adds to the main loss."""
+        """Add a loss term (e.g. a regularization penalty) that ``fit`` adds to the main loss.
+
+        Args:
+            loss: a scalar tensor (or a function of no arguments returning one).
+        """
         if any(isinstance(t, KerasTensor) for t in nest.flatten(loss)):
             raise NotImplementedError(
                 "Keras 3 does not support add_loss() on symbolic tensors of a functional model. "

@@ -130,7 +130,12 @@ def _functional(layer_class):
         return layer_class(**kwargs)(inputs)
 
     merge.__name__ = layer_class.__name__.lower()
-    merge.__doc__ = f"Functional form of ``{layer_class.__name__}``: ``{merge.__name__}([a, b], **kwargs)``."
+    merge.__doc__ = (
+        f"Functional form of ``{layer_class.__name__}``: ``{merge.__name__}([a, b], **kwargs)``.\n\n"
+        "Args:\n    inputs: a list of tensors (symbolic or eager).\n"
+        f"    **kwargs: the ``{layer_class.__name__}`` layer's arguments (``name``...).\n\n"
+        "Returns:\n    The output tensor.\n"
+    )
     return merge
 
 

@@ -342,5 +342,14 @@ class Dot(Layer):
 
 
 def dot(inputs, axes=-1, **kwargs):
-    """The functional form of ``Dot``: ``dot([a, b], axes)``."""
+    """The functional form of ``Dot``: ``dot([a, b], axes)``.
+
+    Args:
+        inputs: two tensors.
+        axes: the axis (or one per input) of the dot product.
+        **kwargs: the ``Dot`` layer's arguments (``normalize``, ``name``).
+
+    Returns:
+        The output tensor.
+    """
     return Dot(axes=axes, **kwargs)(inputs)

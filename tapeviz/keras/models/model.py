@@ -188,7 +188,18 @@ class Model(Trainer, Layer):
         return [layer for layer in self._layers if not isinstance(layer, InputLayer)]
 
     def get_layer(self, name=None, index=None):
-        """A sub-layer by name or position."""
+        """A sub-layer by name or position.
+
+        Args:
+            name: the layer's name.
+            index: its position (instead of ``name``).
+
+        Returns:
+            The layer.
+
+        Raises:
+            ValueError: no layer of that name or index.
+        """
         if index is not None:
             return self.layers[index]
         for layer in self.layers:
@@ -197,7 +208,11 @@ class Model(Trainer, Layer):
         raise ValueError(f"No such layer: {name}. Existing layers are: {[layer.name for layer in self.layers]}.")
 
     def build(self, input_shape):
-        """Build every layer by running a zero batch of ``input_shape`` through the model."""
+        """Build every layer by running a zero batch of ``input_shape`` through the model.
+
+        Args:
+            input_shape: the input's shape with the batch (None allowed for it).
+        """
         if self.built and any(True for _ in self.weights):
             return
         shape = tuple(input_shape)
@@ -224,6 +239,10 @@ class Model(Trainer, Layer):
         architecture, and ``load_weights`` reads Keras's. Needs h5py. The
         file is replaced only once the new one is complete; with
         ``overwrite=False`` an existing file is kept (``FileExistsError``).
+
+        Args:
+            filepath: a path ending in ``.weights.h5``.
+            overwrite: replace an existing file.
         """
         saved_weights.check_weights_filename(filepath)
         saved_weights.save_weights(self, filepath, overwrite=overwrite)
@@ -232,6 +251,16 @@ class Model(Trainer, Layer):
         """Read weights saved by ``save_weights`` (tapeviz's or Keras's), or those inside a ``.keras`` file.
 
         All or nothing: a file that does not fit the model changes no weight.
+
+        Args:
+            filepath: a ``.weights.h5`` (or ``.h5``) file, or a ``.keras`` file.
+            skip_mismatch: skip weights whose shapes differ instead of failing.
+
+        Returns:
+            None (or, for Keras compatibility, what the reader returns).
+
+        Raises:
+            ValueError: a file of another format.
         """
         path = str(filepath)
         if path.endswith(".keras"):

@@ -197,12 +197,26 @@ class Trainer:
         return [m.name for m in self.metrics]
 
     def reset_metrics(self):
+        """Set every metric's state back to zero (``fit`` does it at each epoch's start)."""
         for metric in self.metrics:
             metric.reset_state()
 
     # -- one batch ------------------------------------------------------------------------------
     def compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None):
-        """The compiled loss plus any losses the layers added (regularization)."""
+        """The compiled loss plus any losses the layers added (regularization).
+
+        Args:
+            x: the inputs (unused by the default; for overrides).
+            y: the targets.
+            y_pred: the model's predictions.
+            sample_weight: a weight per example.
+
+        Returns:
+            A scalar Tensor.
+
+        Raises:
+            ValueError: a compiled loss but no ``y``, or no loss at all.
+        """
         terms = []
         if self.compiled_loss is not None:
             if y is None:
@@ -217,7 +231,14 @@ class Trainer:
         return total
 
     def train_step(self, data):
-        """One optimization step on one batch; returns the running metrics."""
+        """One optimization step on one batch; returns the running metrics.
+
+        Args:
+            data: one batch: ``x``, ``(x, y)`` or ``(x, y, sample_weight)``.
+
+        Returns:
+            A dict of the running metrics (``loss`` first).
+        """
         x, y, sample_weight = _unpack(data)
         with GradientTape() as tape:
             y_pred = self(x, training=True)
@@ -228,7 +249,14 @@ class Trainer:
         return self._update_metrics(loss, x, y, y_pred, sample_weight)
 
     def test_step(self, data):
-        """Loss and metrics on one batch, without training."""
+        """Loss and metrics on one batch, without training.
+
+        Args:
+            data: one batch: ``x``, ``(x, y)`` or ``(x, y, sample_weight)``.
+
+        Returns:
+            A dict of the metrics.
+        """
         x, y, sample_weight = _unpack(data)
         y_pred = self(x, training=False)
         loss = self.compute_loss(x, y, y_pred, sample_weight)
@@ -263,6 +291,17 @@ class Trainer:
         return logs if return_dict else _flat_logs(logs)
 
     def test_on_batch(self, x, y=None, sample_weight=None, return_dict=False):
+        """Loss and metrics on one batch, without training.
+
+        Args:
+            x: one batch of inputs.
+            y: its targets.
+            sample_weight: a weight per example.
+            return_dict: return a dict instead of a list.
+
+        Returns:
+            The loss (a float), or a list of the loss and the metrics; a dict with ``return_dict``.
+        """
         self._assert_compiled()
         self.reset_metrics()
 
@@ -271,7 +310,14 @@ class Trainer:
         return logs if return_dict else _flat_logs(logs)
 
     def predict_on_batch(self, x):
+        """The model's outputs on one batch, as NumPy arrays (``training=False``, not recorded).
 
+        Args:
+            x: one batch of inputs.
+
+        Returns:
+            A NumPy array (a list of them for several outputs).
+        """
         with state.no_tapes():
             return _to_numpy(self(x, training=False))
 

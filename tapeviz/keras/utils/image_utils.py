@@ -41,6 +41,15 @@ def array_to_img(x, data_format=None, scale=True, dtype=None):
 
 
 def img_to_array(img, data_format=None, dtype="float32"):
-    """A PIL image as a float32 (height, width, channels) array."""
+    """A PIL image as a float32 (height, width, channels) array.
+
+    Args:
+        img: a PIL image.
+        data_format: ``"channels_last"`` (default) or ``"channels_first"``.
+        dtype: the array's dtype.
+
+    Returns:
+        A NumPy array.
+    """
     array = np.asarray(img, dtype=dtype)
     return array[:, :, None] if array.ndim == 2 else array
