@@ -365,7 +365,14 @@ for _cls in list(_BY_NAME.values()):
 
 
 def get(identifier):
-    """An initializer from a name, a class, an instance or a callable ``(shape, dtype) -> values``."""
+    """An initializer from a name, a class, an instance or a callable ``(shape, dtype) -> values``.
+
+    Args:
+        identifier: a name, a class, an instance, a callable, or None.
+
+    Returns:
+        An initializer (or None).
+    """
     if identifier is None:
         return None
     return resolve(identifier, kind="initializer", table=_BY_NAME, base=Initializer)

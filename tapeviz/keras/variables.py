@@ -155,7 +155,11 @@ class Variable(_tensor.Variable):
 
     def read_value(self):
         """The current value as a Tensor (a recorded read); inside a mixed-precision layer's call a
-        float weight reads in the layer's compute dtype (float16), as Keras 3 autocasts it."""
+        float weight reads in the layer's compute dtype (float16), as Keras 3 autocasts it.
+
+        Returns:
+            A Tensor.
+        """
         tensor = super().read_value()
         target = _stack.autocast
         if target is not None and self.autocast and tensor.dtype.is_floating and tensor.dtype.name != target:

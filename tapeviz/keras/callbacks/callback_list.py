@@ -44,6 +44,11 @@ class CallbackList(Callback):
             self.set_params(params)
 
     def append(self, callback):
+        """Add a callback.
+
+        Args:
+            callback: a Callback.
+        """
         self.callbacks.append(callback)
 
     def set_params(self, params):

@@ -79,6 +79,14 @@ class EarlyStopping(MonitorCallback):
             self.model.set_weights(self.best_weights)
 
     def get_monitor_value(self, logs):
+        """The monitored value in ``logs`` (None, with a warning, when it is missing).
+
+        Args:
+            logs: the epoch's logs.
+
+        Returns:
+            A float, or None.
+        """
         logs = logs or {}
         value = logs.get(self.monitor)
         if value is None:

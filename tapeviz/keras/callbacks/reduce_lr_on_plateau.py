@@ -59,6 +59,11 @@ class ReduceLROnPlateau(MonitorCallback):
         self._reset()
 
     def in_cooldown(self):
+        """Whether it is still waiting after a reduction.
+
+        Returns:
+            A bool.
+        """
         return self.cooldown_counter > 0
 
     def _reduce(self, optimizer, epoch):

@@ -25,6 +25,20 @@ def load_data(
     ``seed``, then the last ``test_split`` of them are the test set. The
     other options are ``imdb.load_data``'s. Read from ``path`` in Keras's
     cache folder (``~/.keras/datasets`` or ``$KERAS_HOME/datasets``).
+
+    Args:
+        path: the cached file's name.
+        num_words: keep only the most frequent words (others become ``oov_char``).
+        skip_top: drop the most frequent words.
+        maxlen: drop longer sequences.
+        test_split: the fraction kept for testing.
+        seed: the shuffle's seed.
+        start_char: the index that starts each sequence.
+        oov_char: the index of dropped words.
+        index_from: the offset added to word ranks.
+
+    Returns:
+        ((x_train, y_train), (x_test, y_test)), NumPy arrays.
     """
     xs, labels = read_npz("reuters", path, ["x", "y"])
     xs, labels = shuffled(np.random.RandomState(seed), xs, labels)

@@ -92,6 +92,11 @@ class MultiHeadAttention(Layer):
         )
 
     def build(self, query_shape, value_shape=None, key_shape=None):
+        """Args:
+        query_shape: the query's shape.
+        value_shape: the value's shape (the query's when None).
+        key_shape: the key's shape (the value's when None).
+        """
         value_shape = value_shape or query_shape
         key_shape = key_shape or value_shape
         heads, key_dim, value_dim = self.num_heads, self.key_dim, self.value_dim
@@ -132,6 +137,21 @@ class MultiHeadAttention(Layer):
         training=None,
         use_causal_mask=False,
     ):
+        """Args:
+            query: [batch, target steps, features].
+            value: [batch, source steps, features].
+            key: the keys (``value`` when None).
+            query_mask: a mask of the query's steps.
+            value_mask: a mask of the value's steps.
+            key_mask: a mask of the key's steps.
+            attention_mask: a [batch, target, source] bool mask of allowed pairs.
+            return_attention_scores: also return the scores.
+            training: whether dropout applies.
+            use_causal_mask: let each step attend only to earlier ones.
+
+        Returns:
+            The output, or ``(output, scores)``.
+        """
         key = value if key is None else key
         q = self._query_dense(query) * (1.0 / math.sqrt(float(self.key_dim)))
         k = self._key_dense(key)

@@ -199,7 +199,15 @@ class Embedding(Layer):
         )
 
     def compute_mask(self, inputs, mask=None):
-        """With ``mask_zero=True``, the positions whose index is not 0 (0 is padding), as Keras."""
+        """With ``mask_zero=True``, the positions whose index is not 0 (0 is padding), as Keras.
+
+        Args:
+            inputs: the integer inputs.
+            mask: the incoming mask (ignored).
+
+        Returns:
+            A bool Tensor of ``inputs``'s shape, or None without ``mask_zero``.
+        """
         if not self.mask_zero:
             return None
         from tapeviz.keras import ops

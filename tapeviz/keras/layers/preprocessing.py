@@ -100,7 +100,11 @@ class Normalization(Layer):
         return ops.cast(ops.reshape(weight, self._broadcast_shape), self._dtype)
 
     def adapt(self, data):
-        """Learn ``mean`` and ``variance`` from ``data`` (an array, tensor, or tf.data Dataset of batches)."""
+        """Learn ``mean`` and ``variance`` from ``data`` (an array, tensor, or tf.data Dataset of batches).
+
+        Args:
+            data: an array, a tensor, or a Dataset of batches.
+        """
         if hasattr(data, "as_numpy_iterator"):
             data = np.concatenate([np.asarray(b) for b in data.as_numpy_iterator()])
         array = np.asarray(ops.convert_to_numpy(data), np.float64)
@@ -223,6 +227,13 @@ class CategoryEncoding(Layer):
         self.num_tokens, self.output_mode = int(num_tokens), output_mode
 
     def call(self, inputs, count_weights=None):
+        """Args:
+            inputs: integer category ids.
+            count_weights: a weight per id, for ``output_mode="count"``.
+
+        Returns:
+            The encoded Tensor.
+        """
         ids = ops.convert_to_tensor(inputs)
         if self.output_mode == "one_hot":
             if len(ids.shape) > 1 and ids.shape[-1] == 1:

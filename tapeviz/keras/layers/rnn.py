@@ -67,6 +67,14 @@ class _Cell(Layer):
         return [self.units] * self.state_count if self.state_count > 1 else self.units
 
     def get_initial_state(self, batch_size):
+        """The zero state for a batch.
+
+        Args:
+            batch_size: the batch size.
+
+        Returns:
+            A list of zero Tensors, one per state.
+        """
         return [zeros((batch_size, self.units)) for _ in range(self.state_count)]
 
     def _kernels(self, input_dim, gates):
@@ -78,7 +86,13 @@ class _Cell(Layer):
         )
 
     def start_sequence(self, first_step, state, training):
-        """Draw the dropout masks once per sequence, as Keras does (the same units dropped at every step)."""
+        """Draw the dropout masks once per sequence, as Keras does (the same units dropped at every step).
+
+        Args:
+            first_step: the first step's inputs.
+            state: the initial state.
+            training: whether dropout applies.
+        """
 
         def mask(like, rate):
             if not training or rate == 0:
@@ -402,7 +416,15 @@ class RNN(Layer):
         return [result] + list(states) if self.return_state else result
 
     def compute_mask(self, inputs, mask=None):
-        """The sequence output keeps the input's mask; a last-step output has none (as Keras)."""
+        """The sequence output keeps the input's mask; a last-step output has none (as Keras).
+
+        Args:
+            inputs: the layer's inputs.
+            mask: the inputs' mask.
+
+        Returns:
+            ``mask`` with ``return_sequences``, else None.
+        """
         return mask if self.return_sequences else None
 
     def reset_states(self):

@@ -229,7 +229,14 @@ def as_loss(identifier):
 
 
 def serialize(loss):
-    """A Loss as Keras's JSON-able dict: module, class_name, config, registered_name."""
+    """A Loss as Keras's JSON-able dict: module, class_name, config, registered_name.
+
+    Args:
+        loss: a Loss.
+
+    Returns:
+        A dict.
+    """
     return {
         "module": "keras.losses",
         "class_name": type(loss).__name__,

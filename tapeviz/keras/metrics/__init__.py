@@ -220,14 +220,28 @@ _BY_NAME.update(
 
 
 def get(identifier):
-    """A Metric from a name ('accuracy', 'mae', 'MeanSquaredError'...), a Metric, or a function."""
+    """A Metric from a name ('accuracy', 'mae', 'MeanSquaredError'...), a Metric, or a function.
+
+    Args:
+        identifier: a name, a Metric, a function or None.
+
+    Returns:
+        A Metric (or the function, or None).
+    """
     if identifier in ("accuracy", "acc"):
         return AutoAccuracy(identifier)  # which accuracy depends on the labels' shape
     return resolve(identifier, kind="metric function", table=_BY_NAME, base=Metric, wrap_callable=MeanMetricWrapper)
 
 
 def serialize(metric):
-    """A metric as Keras's JSON-able dict: module, class_name, config, registered_name."""
+    """A metric as Keras's JSON-able dict: module, class_name, config, registered_name.
+
+    Args:
+        metric: a Metric.
+
+    Returns:
+        A dict.
+    """
     return {
         "module": "keras.metrics",
         "class_name": type(metric).__name__,

@@ -55,6 +55,16 @@ class Metric(RecordsInit):
         """A state variable: Keras 3's ``add_variable(shape, initializer, dtype=None, name=None)``.
 
         (``add_variable("total")``, a name first, is the short internal form: a float32 zero scalar.)
+
+        Args:
+            shape: the variable's shape (or, first, its name: the short internal form).
+            initializer: its initializer.
+            dtype: its dtype (the metric's when None).
+            aggregation: how replicas combine it (``"sum"``, ``"mean"``), kept.
+            name: its name.
+
+        Returns:
+            The Variable, tracked by the metric.
         """
         if isinstance(shape, str):  # add_variable(name, initial)
             name, initial = shape, (0.0 if initializer == "zeros" else initializer)

@@ -177,6 +177,9 @@ class Optimizer(RecordsInit):
 
         As in Keras 3, the optimizer then updates these variables only; a
         second ``build`` is ignored.
+
+        Args:
+            var_list: the variables it will update.
         """
         if self.built:
             return
@@ -203,12 +206,24 @@ class Optimizer(RecordsInit):
         pending_restores.notify(self)  # slots restored from a checkpoint before they existed
 
     def slot_initial_value(self, slot, variable):
-        """A slot's initial value (zeros; Adagrad overrides it)."""
+        """A slot's initial value (zeros; Adagrad overrides it).
+
+        Args:
+            slot: the slot's name.
+            variable: the variable it belongs to.
+
+        Returns:
+            A NumPy array of the variable's shape.
+        """
         array = to_array(variable)
         return B.xp.zeros(array.shape, dtype=array.dtype)
 
     def get_slot_names(self):
-        """The names of the per-variable state, e.g. ``['m', 'v']`` for Adam."""
+        """The names of the per-variable state, e.g. ``['m', 'v']`` for Adam.
+
+        Returns:
+            A list of strings.
+        """
         return list(self.slot_names)
 
     def get_slot(self, var, slot_name):
@@ -382,7 +397,14 @@ class Optimizer(RecordsInit):
             self._iterations.assign(to_array(self._iterations) + 1)
 
     def scale_loss(self, loss):
-        """``loss`` unchanged: a ``LossScaleOptimizer`` scales it (``fit`` calls this inside its tape)."""
+        """``loss`` unchanged: a ``LossScaleOptimizer`` scales it (``fit`` calls this inside its tape).
+
+        Args:
+            loss: a scalar tensor.
+
+        Returns:
+            ``loss``.
+        """
         return loss
 
     def minimize(self, loss, var_list, tape=None):
@@ -467,7 +489,12 @@ class Optimizer(RecordsInit):
         return not any(part in variable.name for part in excluded)
 
     def exclude_from_weight_decay(self, var_list=None, var_names=None):
-        """Skip weight decay for these variables (or variables whose names contain these strings)."""
+        """Skip weight decay for these variables (or variables whose names contain these strings).
+
+        Args:
+            var_list: variables to leave out.
+            var_names: substrings of the names to leave out.
+        """
         names = [v.name for v in (var_list or [])] + list(var_names or [])
         self._exclude_from_weight_decay = tuple(names)
 

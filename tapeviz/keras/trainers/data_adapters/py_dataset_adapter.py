@@ -40,7 +40,9 @@ class PyDataset:
         return len(self)
 
     def on_epoch_begin(self):
+        """Called at the start of each epoch; does nothing here (override it)."""
         pass
 
     def on_epoch_end(self):
+        """Called at the end of each epoch; does nothing here (override it, e.g. to shuffle)."""
         pass
