@@ -98,6 +98,13 @@ def _player_before_gradient():
     viz.player(tape)
 
 
+class _Subclassed(tf.keras.Model):
+    """A subclassed model: no layer graph for clone_model to copy."""
+
+    def call(self, inputs):
+        return inputs
+
+
 def _save_a_plain_object(tmp_path):
     tf.saved_model.save(object(), str(tmp_path / "saved"))
 
@@ -188,6 +195,29 @@ CASES = [
     ("tapeviz.data.Dataset.apply", TypeError, lambda: tf.data.Dataset.range(3).apply(lambda ds: [1, 2])),
     ("tapeviz.events.subscribe", TypeError, lambda: events.subscribe(object())),
     ("tapeviz.eye", errors.InvalidArgumentError, lambda: tf.eye(-1)),
+    ("tapeviz.keras.Sequential.pop", TypeError, lambda: tf.keras.Sequential().pop()),
+    (
+        "tapeviz.keras.save_model",
+        ValueError,
+        lambda tmp_path: tf.keras.saving.save_model(_compiled_model(), str(tmp_path / "m.h5")),
+    ),
+    ("tapeviz.keras.models.clone_model", ValueError, lambda: tf.keras.models.clone_model(_Subclassed())),
+    (
+        "tapeviz.keras.optimizers.Optimizer.minimize",
+        ValueError,
+        lambda: tf.keras.optimizers.SGD().minimize(tf.constant(1.0), [tf.Variable(1.0)]),
+    ),
+    (
+        "tapeviz.keras.utils.model_to_dot",
+        ValueError,
+        lambda: tf.keras.utils.model_to_dot(tf.keras.Sequential([tf.keras.layers.Dense(1)])),
+    ),
+    (
+        "tapeviz.keras.utils.plot_model",
+        ValueError,
+        lambda tmp_path: tf.keras.utils.plot_model(_compiled_model(), to_file=str(tmp_path / "m.gif")),
+    ),
+    ("tapeviz.keras.utils.set_random_seed", ValueError, lambda: tf.keras.utils.set_random_seed(1.5)),
     (
         "tapeviz.data.Dataset.interleave",
         ValueError,

@@ -92,10 +92,12 @@ class MultiHeadAttention(Layer):
         )
 
     def build(self, query_shape, value_shape=None, key_shape=None):
-        """Args:
-        query_shape: the query's shape.
-        value_shape: the value's shape (the query's when None).
-        key_shape: the key's shape (the value's when None).
+        """Create the projections for a query, value and key of these shapes (the first call does it).
+
+        Args:
+            query_shape: the query's shape.
+            value_shape: the value's shape (the query's when None).
+            key_shape: the key's shape (the value's when None).
         """
         value_shape = value_shape or query_shape
         key_shape = key_shape or value_shape
@@ -137,7 +139,9 @@ class MultiHeadAttention(Layer):
         training=None,
         use_causal_mask=False,
     ):
-        """Args:
+        """Attend from each query step to the value steps, as ``keras.layers.MultiHeadAttention``.
+
+        Args:
             query: [batch, target steps, features].
             value: [batch, source steps, features].
             key: the keys (``value`` when None).

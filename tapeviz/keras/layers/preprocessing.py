@@ -227,7 +227,9 @@ class CategoryEncoding(Layer):
         self.num_tokens, self.output_mode = int(num_tokens), output_mode
 
     def call(self, inputs, count_weights=None):
-        """Args:
+        """Encode integer category ids as one-hot, multi-hot or count vectors.
+
+        Args:
             inputs: integer category ids.
             count_weights: a weight per id, for ``output_mode="count"``.
 

@@ -66,7 +66,14 @@ class Sequential(Model):
     _lists_layers_when_saved = True
 
     def pop(self):
-        """Remove the last layer."""
+        """Remove the last layer.
+
+        Returns:
+            The layer removed.
+
+        Raises:
+            TypeError: a model with no layers.
+        """
         if not self.layers:
             raise TypeError("There are no layers in the model.")
         return self._layers.pop()

@@ -412,6 +412,17 @@ class Optimizer(RecordsInit):
 
         ``loss`` is a zero-argument callable (run under a new tape), or a
         Tensor computed under ``tape``. ``var_list`` may be a callable too.
+
+        Args:
+            loss: a zero-argument callable, or a Tensor computed under ``tape``.
+            var_list: the variables (or a callable returning them).
+            tape: the GradientTape ``loss`` was computed under.
+
+        Returns:
+            ``iterations``, as ``apply_gradients`` returns it.
+
+        Raises:
+            ValueError: a Tensor ``loss`` without ``tape``.
         """
         if not callable(loss) and tape is None:
             raise ValueError("`tape` is required when a `Tensor` loss is passed. Received: loss=<Tensor>, tape=None.")
