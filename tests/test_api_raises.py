@@ -105,6 +105,18 @@ class _Subclassed(tf.keras.Model):
         return inputs
 
 
+def _schedule_returning_text():
+    callback = tf.keras.callbacks.LearningRateScheduler(lambda epoch, lr: "fast")
+    callback.set_model(_compiled_model(optimizer="sgd", loss="mse"))
+    callback.on_epoch_begin(0)
+
+
+def _backup_of_an_unbuilt_model(tmp_path):
+    callback = tf.keras.callbacks.BackupAndRestore(str(tmp_path / "backup"))
+    callback.set_model(tf.keras.Sequential([tf.keras.layers.Dense(1)]))
+    callback.on_train_begin()
+
+
 def _save_a_plain_object(tmp_path):
     tf.saved_model.save(object(), str(tmp_path / "saved"))
 
@@ -195,6 +207,86 @@ CASES = [
     ("tapeviz.data.Dataset.apply", TypeError, lambda: tf.data.Dataset.range(3).apply(lambda ds: [1, 2])),
     ("tapeviz.events.subscribe", TypeError, lambda: events.subscribe(object())),
     ("tapeviz.eye", errors.InvalidArgumentError, lambda: tf.eye(-1)),
+    (
+        "tapeviz.keras.layers.EinsumDense.build",
+        ValueError,
+        lambda: tf.keras.layers.EinsumDense("abc,cd->abd", output_shape=(None, 4))(tf.ones([2, 3])),
+    ),
+    (
+        "tapeviz.keras.layers.GroupNormalization.build",
+        ValueError,
+        lambda: tf.keras.layers.GroupNormalization(groups=3)(tf.ones([2, 4])),
+    ),
+    (
+        "tapeviz.keras.layers.TimeDistributed.build",
+        ValueError,
+        lambda: tf.keras.layers.TimeDistributed(tf.keras.layers.Dense(1))(tf.ones([2, 3])),
+    ),
+    (
+        "tapeviz.keras.layers.Dot.build",
+        ValueError,
+        lambda: tf.keras.layers.Dot(axes=1)([tf.ones([2, 3]), tf.ones([2, 3]), tf.ones([2, 3])]),
+    ),
+    (
+        "tapeviz.keras.layers.Concatenate.call",
+        ValueError,
+        lambda: tf.keras.layers.Concatenate()([tf.ones([2, 3]), tf.ones([3, 3])]),
+    ),
+    (
+        "tapeviz.keras.layers.Subtract.call",
+        ValueError,
+        lambda: tf.keras.layers.Subtract()([tf.ones([2]), tf.ones([2]), tf.ones([2])]),
+    ),
+    (
+        "tapeviz.keras.layers.CenterCrop.call",
+        ValueError,
+        lambda: tf.keras.layers.CenterCrop(5, 5)(tf.ones([1, 2, 2, 1])),
+    ),
+    ("tapeviz.keras.layers.Attention.call", ValueError, lambda: tf.keras.layers.Attention()(tf.ones([1, 2, 3]))),
+    (
+        "tapeviz.keras.metrics.R2Score.update_state",
+        ValueError,
+        lambda: tf.keras.metrics.R2Score().update_state(tf.ones([3]), tf.ones([3])),
+    ),
+    (
+        "tapeviz.keras.metrics.F1Score.update_state",
+        ValueError,
+        lambda: tf.keras.metrics.F1Score().update_state(tf.ones([3]), tf.ones([3])),
+    ),
+    (
+        "tapeviz.keras.callbacks.TerminateOnNaN.on_batch_end",
+        RuntimeError,
+        lambda: tf.keras.callbacks.TerminateOnNaN(raise_error=True).on_batch_end(0, {"loss": float("nan")}),
+    ),
+    (
+        "tapeviz.keras.layers.InputSpec.check",
+        ValueError,
+        lambda: tf.keras.layers.InputSpec(ndim=3).check(tf.keras.layers.Dense(1), (2, 2)),
+    ),
+    (
+        "tapeviz.keras.Model.add_weight",
+        TypeError,
+        lambda: tf.keras.layers.Dense(1).add_weight((2,), "zeros", "float32", True, None, None, "w", "extra"),
+    ),
+    ("tapeviz.keras.losses.get", ValueError, lambda: tf.keras.losses.get("no_such_loss")),
+    (
+        "tapeviz.keras.losses.deserialize",
+        ValueError,
+        lambda: tf.keras.losses.deserialize({"class_name": "NoSuchLoss", "config": {}}),
+    ),
+    (
+        "tapeviz.keras.metrics.deserialize",
+        ValueError,
+        lambda: tf.keras.metrics.deserialize({"class_name": "NoSuchMetric", "config": {}}),
+    ),
+    (
+        "tapeviz.keras.optimizers.Optimizer.get_slot",
+        KeyError,
+        lambda: tf.keras.optimizers.Adam().get_slot(tf.Variable(1.0), "zz"),
+    ),
+    ("tapeviz.keras.utils.array_to_img", ValueError, lambda: tf.keras.utils.array_to_img(np.ones((2, 2)))),
+    ("tapeviz.keras.callbacks.LearningRateScheduler.on_epoch_begin", ValueError, _schedule_returning_text),
+    ("tapeviz.keras.callbacks.BackupAndRestore.on_train_begin", ValueError, _backup_of_an_unbuilt_model),
     ("tapeviz.keras.Sequential.pop", TypeError, lambda: tf.keras.Sequential().pop()),
     (
         "tapeviz.keras.save_model",
@@ -605,6 +697,8 @@ CASES += _elementwise_cases()
 UNTESTABLE = {
     ("tapeviz.keras.callbacks.TensorBoard", "ImportError"): "needs the tensorboard package absent",
     ("tapeviz.backend.use", "ImportError"): "where CuPy is installed the call would switch this process's backend",
+    ("tapeviz.keras.utils.array_to_img", "ImportError"): "needs Pillow absent",
+    ("tapeviz.keras.datasets.imdb.load_data", "ValueError"): "needs Keras's cached imdb.npz (never downloaded)",
 }
 
 

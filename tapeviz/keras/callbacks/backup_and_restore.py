@@ -38,6 +38,14 @@ class BackupAndRestore(Callback):
         self._batches_seen = 0
 
     def on_train_begin(self, logs=None):
+        """Restore the weights and the epoch from the backup, if there is one.
+
+        Args:
+            logs: unused.
+
+        Raises:
+            ValueError: a model not built yet.
+        """
         import json
 
         if not self.model.built:

@@ -20,6 +20,15 @@ class LearningRateScheduler(Callback):
         self.verbose = verbose
 
     def on_epoch_begin(self, epoch, logs=None):
+        """Set the optimizer's learning rate from ``schedule``.
+
+        Args:
+            epoch: the epoch's index.
+            logs: unused.
+
+        Raises:
+            ValueError: an optimizer without a ``learning_rate``, or a schedule that returns no float.
+        """
         optimizer = self.model.optimizer
         if not hasattr(optimizer, "learning_rate"):
             raise ValueError('Optimizer must have a "learning_rate" attribute.')

@@ -18,6 +18,15 @@ class TerminateOnNaN(Callback):
         self.raise_error = raise_error
 
     def on_batch_end(self, batch, logs=None):
+        """Stop training when the batch's loss is NaN or inf.
+
+        Args:
+            batch: the batch's index.
+            logs: the running logs (``loss``).
+
+        Raises:
+            RuntimeError: a NaN or inf loss, with ``raise_error=True``.
+        """
         loss = (logs or {}).get("loss")
         if loss is not None and (math.isnan(loss) or math.isinf(loss)):
             if self.raise_error:

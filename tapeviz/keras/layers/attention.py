@@ -233,6 +233,21 @@ class Attention(Layer):
         return self.concat_score_weight * ops.sum(ops.tanh(summed), axis=-1)
 
     def call(self, inputs, mask=None, training=False, return_attention_scores=False, use_causal_mask=False):
+        """Dot-product (or concat) attention of a query over a value.
+
+        Args:
+            inputs: ``[query, value]`` or ``[query, value, key]``.
+            mask: ``[query_mask, value_mask]``, each or both None.
+            training: whether dropout applies.
+            return_attention_scores: also return the scores.
+            use_causal_mask: let each query step attend only to earlier steps.
+
+        Returns:
+            The output, or ``(output, scores)``.
+
+        Raises:
+            ValueError: ``inputs`` that is not a list of two or three tensors.
+        """
         if not isinstance(inputs, (list, tuple)) or len(inputs) not in (2, 3):
             raise ValueError(
                 f"{type(self).__name__} layer must be called on a list of inputs, namely [query, value] or [query, value, key]. Received: inputs={inputs}."

@@ -75,6 +75,15 @@ class InputSpec:
         self.ndim, self.min_ndim, self.axes = ndim, min_ndim, axes or {}
 
     def check(self, layer, shape):
+        """Raise unless inputs of ``shape`` fit this spec.
+
+        Args:
+            layer: the layer (named in the message).
+            shape: the inputs' shape.
+
+        Raises:
+            ValueError: a rank other than ``ndim``, below ``min_ndim``, or a size other than ``axes`` asks.
+        """
         prefix = f'Input 0 of layer "{layer.name}" is incompatible with the layer: '
         full = tuple(shape)
         if self.ndim is not None and len(full) != self.ndim:
@@ -259,6 +268,16 @@ class Layer(RecordsInit):
         'glorot_uniform' for float weights, 'zeros' otherwise. The weight's
         ``name`` is ``name`` (default 'variable') and its ``path``
         '<layers>/<name>'.
+
+        Args:
+            *args: ``shape, initializer, ...`` by position (or ``name`` first, tf.keras 2's order).
+            **kwargs: ``shape``, ``initializer``, ``dtype``, ``trainable``, ``regularizer``, ``constraint``, ``name``.
+
+        Returns:
+            The ``keras.Variable``.
+
+        Raises:
+            TypeError: too many positional arguments, or one given twice.
         """
         order = _ADD_WEIGHT_TF2 if args and isinstance(args[0], str) else _ADD_WEIGHT_KERAS3
         if len(args) > len(order):

@@ -86,6 +86,14 @@ class EinsumDense(Layer):
         }
 
     def build(self, input_shape):
+        """Create the weights for inputs of ``input_shape``. Called once, by the first call.
+
+        Args:
+            input_shape: the shape of the first inputs.
+
+        Raises:
+            ValueError: an input whose shape the equation does not name, or names differently.
+        """
         left, kernel, output = self._specs
         input_sizes = _sizes_of(left, tuple(input_shape))
         sizes = {**input_sizes, **self._output_sizes(input_sizes)}

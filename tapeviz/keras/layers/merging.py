@@ -59,6 +59,17 @@ class Subtract(_Merge):
     """``inputs[0] - inputs[1]`` (exactly two inputs)."""
 
     def call(self, inputs):
+        """``inputs[0] - inputs[1]``.
+
+        Args:
+            inputs: a list of exactly two tensors.
+
+        Returns:
+            Their difference.
+
+        Raises:
+            ValueError: not exactly two inputs.
+        """
         inputs = self._check(inputs)
         if len(inputs) != 2:
             raise ValueError(f"A `Subtract` layer should be called on exactly 2 inputs. Received: inputs={inputs}")
@@ -109,6 +120,17 @@ class Concatenate(_Merge):
         self.axis = axis
 
     def call(self, inputs):
+        """Join the inputs along ``axis``.
+
+        Args:
+            inputs: a list of tensors of one rank.
+
+        Returns:
+            The joined tensor.
+
+        Raises:
+            ValueError: inputs whose shapes differ outside ``axis``.
+        """
         inputs = self._check(inputs)
         shapes = [tuple(t.shape) for t in inputs]
         rank = len(shapes[0])

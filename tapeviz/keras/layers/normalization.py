@@ -199,6 +199,14 @@ class GroupNormalization(Layer):
         self.gamma_initializer = initializers.get(gamma_initializer)
 
     def build(self, input_shape):
+        """Create the weights for inputs of ``input_shape``. Called once, by the first call.
+
+        Args:
+            input_shape: the shape of the first inputs.
+
+        Raises:
+            ValueError: an unknown channel size, or one that ``groups`` does not divide (or exceeds).
+        """
         channels = input_shape[self.axis]
         if channels is None:
             raise ValueError(

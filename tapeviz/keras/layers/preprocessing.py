@@ -185,6 +185,17 @@ class CenterCrop(Layer):
         self.height, self.width = int(height), int(width)
 
     def call(self, inputs):
+        """The center ``height`` x ``width`` crop of each image.
+
+        Args:
+            inputs: images (batch, height, width, channels) or one image.
+
+        Returns:
+            The cropped images.
+
+        Raises:
+            ValueError: images smaller than the crop.
+        """
         h, w = inputs.shape[-3], inputs.shape[-2]
         if h < self.height or w < self.width:
             raise ValueError(

@@ -315,6 +315,14 @@ class Dot(Layer):
 
     def build(self, input_shape):
         # checked while building, as Keras does: the error then carries no call arguments
+        """Create the weights for inputs of ``input_shape``. Called once, by the first call.
+
+        Args:
+            input_shape: the shape of the first inputs, a list of two shapes.
+
+        Raises:
+            ValueError: not exactly two input shapes.
+        """
         if not isinstance(input_shape[0], (tuple, list)) or len(input_shape) != 2:
             raise ValueError(
                 f"A `Dot` layer should be called on a list of 2 inputs. Received: input_shape={input_shape}"

@@ -90,6 +90,14 @@ class TimeDistributed(Layer):
         self.layer = layer
 
     def build(self, input_shape):
+        """Create the weights for inputs of ``input_shape``. Called once, by the first call.
+
+        Args:
+            input_shape: the shape of the first inputs (batch, steps, ...).
+
+        Raises:
+            ValueError: an input of rank below 3.
+        """
         if len(input_shape) < 3:
             raise ValueError(
                 f"`TimeDistributed` Layer should be passed an `input_shape` with at least 3 dimensions, received: {input_shape}"

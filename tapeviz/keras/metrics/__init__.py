@@ -251,7 +251,18 @@ def serialize(metric):
 
 
 def deserialize(config, custom_objects=None):
-    """A metric from ``serialize``'s dict; classes come from this module or ``custom_objects``, never by import."""
+    """A metric from ``serialize``'s dict; classes come from this module or ``custom_objects``, never by import.
+
+    Args:
+        config: ``serialize``'s dict (or a name).
+        custom_objects: a dict of your own classes by name.
+
+    Returns:
+        A Metric.
+
+    Raises:
+        ValueError: a class it does not know.
+    """
     table = {**_BY_NAME, **(custom_objects or {})}
     name = config.get("class_name") if isinstance(config, dict) else config
     if name not in table:

@@ -69,6 +69,16 @@ class FBetaScore(Metric):
         return self._counts
 
     def update_state(self, y_true, y_pred, sample_weight=None):
+        """Add a batch of one-hot labels and scores.
+
+        Args:
+            y_true: the labels, [batch, classes].
+            y_pred: the scores, of the same shape.
+            sample_weight: a weight per example.
+
+        Raises:
+            ValueError: inputs that are not 2-D.
+        """
         y_true = host_array(y_true).astype(np.float32)
         y_pred = host_array(y_pred).astype(np.float32)
         if y_true.ndim != 2 or y_pred.ndim != 2:

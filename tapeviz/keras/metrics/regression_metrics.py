@@ -197,6 +197,16 @@ class R2Score(Metric):
         self._sums = None
 
     def update_state(self, y_true, y_pred, sample_weight=None):
+        """Add a batch of targets and predictions.
+
+        Args:
+            y_true: the targets, [batch, outputs].
+            y_pred: the predictions, of the same shape.
+            sample_weight: a weight per example.
+
+        Raises:
+            ValueError: inputs that are not 2-D.
+        """
         y_true, y_pred = squeeze_like(host_array(y_true).astype(np.float32), host_array(y_pred).astype(np.float32))
         if y_true.ndim != 2 or y_pred.ndim != 2:
             raise ValueError(

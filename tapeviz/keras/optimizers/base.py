@@ -227,7 +227,18 @@ class Optimizer(RecordsInit):
         return list(self.slot_names)
 
     def get_slot(self, var, slot_name):
-        """The slot Variable ``slot_name`` of ``var`` (e.g. Adam's first moment ``'m'``)."""
+        """The slot Variable ``slot_name`` of ``var`` (e.g. Adam's first moment ``'m'``).
+
+        Args:
+            var: a variable the optimizer updates.
+            slot_name: one of ``get_slot_names()``.
+
+        Returns:
+            The slot Variable.
+
+        Raises:
+            KeyError: a slot name it does not have, or a variable it has not updated.
+        """
         if slot_name not in self.slot_names:
             raise KeyError(f"{type(self).__name__} has no slot {slot_name!r}; its slots are {list(self.slot_names)}.")
         slots = self._slots.get(tensor_id(var))

@@ -16,6 +16,19 @@ def array_to_img(x, data_format=None, scale=True, dtype=None):
     """A PIL image from an (height, width, channels) array or tensor (channels 1, 3 or 4); needs Pillow.
 
     ``scale=True`` stretches the values to 0..255 first, as Keras does.
+
+    Args:
+        x: an (height, width, channels) array or tensor.
+        data_format: ``"channels_last"`` (default) or ``"channels_first"``.
+        scale: stretch the values to 0..255 first.
+        dtype: accepted for compatibility.
+
+    Returns:
+        A PIL image.
+
+    Raises:
+        ImportError: Pillow is not installed.
+        ValueError: an array of another rank, or 2 (or more than 4) channels.
     """
     try:
         from PIL import Image
