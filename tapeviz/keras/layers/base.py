@@ -499,7 +499,8 @@ class Layer(RecordsInit):
                 layers such as Dropout and BatchNormalization behave differently then.
             mask: (likewise) which time steps to skip, from an Embedding or Masking layer.
             states, initial_state: (recurrent layers and cells) the state to start from.
-            *args, **kwargs: what a layer's own ``call`` adds.
+            *args: what a layer's own ``call`` adds, by position.
+            **kwargs: likewise, by keyword.
 
         Returns:
             The output tensor(s).

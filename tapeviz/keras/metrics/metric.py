@@ -102,7 +102,8 @@ class Metric(RecordsInit):
             y_true, y_pred: (most metrics) the batch's targets and predictions.
             values: (``Mean``, ``Sum``) the values to average or add.
             sample_weight: a weight per example (None: all 1).
-            *args, **kwargs: what a metric's own ``update_state`` takes.
+            *args: what a metric's own ``update_state`` takes, by position.
+            **kwargs: likewise, by keyword.
         """
         raise NotImplementedError
 
