@@ -104,7 +104,7 @@ report_layout() {
     fi
 }
 
-# --- Chromium, for the browser tests (tests/test_browser.py) -------------------
+# --- Chromium, for the browser tests (tests/browser/test_browser.py) -------------------
 # Debian's chromium package, driven by the `playwright` Python package (from the
 # [test] extra) through its executable_path: Playwright never downloads a browser.
 ensure_chromium() {
@@ -118,7 +118,7 @@ ensure_chromium() {
         || warn "Chromium is not installed: the browser tests will be skipped (Debian/Ubuntu: sudo apt-get install chromium)."
 }
 
-# --- configurable-http-proxy, for the JupyterHub test (tests/test_jupyterhub.py) ---
+# --- configurable-http-proxy, for the JupyterHub test (tests/lessons/test_jupyterhub.py) ---
 # JupyterHub's proxy is an npm package: installed into .venv/node_modules when npm is there
 # (a few seconds, once); without npm the test is skipped, saying why.
 ensure_http_proxy() {

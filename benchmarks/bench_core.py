@@ -14,7 +14,10 @@ no side pays page faults the other does not.
       and against PyTorch (CPU, one thread) recording and differentiating
       the same chain: with no listener, then with the visualizer's session
       recorder listening (``import tapeviz.viz``). PyTorch is optional: the
-      rows are skipped, saying so, when it is not installed.
+      rows are skipped, saying so, when it is not installed. The Variable
+      chain is the same chain with ``x = tf.Variable(1.0001)``, the way
+      weights are written: each ``y * x`` records a read of the variable too
+      (ReadVariableOp), against the same PyTorch chain (tensor inputs).
   (b) one training step of an MLP 784-512-512-10, batch 256, float32, ReLU,
       softmax cross-entropy, plain SGD: tapeviz (GradientTape) against the
       same step written by hand in NumPy (forward and hand-derived backward).
@@ -49,6 +52,7 @@ TARGETS = {
     "per_op_us": 6.0,
     "torch_ratio": 0.5,
     "torch_recorder_ratio": 1.0,
+    "torch_variable_ratio": 0.5,
     "mlp_ratio": 1.15,
     "mlp_hooked_ratio": 2.0,
 }
@@ -77,6 +81,16 @@ def scalar_chain(n=2000):
     x, c = tf.constant(1.0001), tf.constant(0.5)
     with tf.GradientTape() as tape:
         tape.watch(x)
+        y = x
+        for _ in range(n):
+            y = y * x + c
+    return tape.gradient(y, x)
+
+
+def variable_chain(n=2000):
+    """The chain with a Variable input: every ``y * x`` reads ``x`` (a recorded ReadVariableOp)."""
+    x, c = tf.Variable(1.0001), tf.constant(0.5)
+    with tf.GradientTape() as tape:
         y = x
         for _ in range(n):
             y = y * x + c
@@ -267,6 +281,13 @@ def run_torch(rounds):
     print(
         f"(a) vs PyTorch (CPU, 1 thread): tapeviz {t_ours / 4000 * 1e6:.2f} us/op, "
         f"PyTorch {t_torch / 4000 * 1e6:.2f} us/op, ratio {results['torch_ratio']:.2f}"
+    )
+    assert abs(float(variable_chain()) - theirs) <= 1e-3 * abs(theirs), "the Variable chain differs"
+    t_ours, t_torch = alternate(variable_chain, torch_chain, rounds * 3)
+    results["torch_variable_ratio"] = t_ours / t_torch
+    print(
+        f"    the chain with x a tf.Variable: tapeviz {t_ours / 4000 * 1e6:.2f} us/op, "
+        f"PyTorch {t_torch / 4000 * 1e6:.2f} us/op, ratio {results['torch_variable_ratio']:.2f}"
     )
     with session_recorder():
         t_ours, t_torch = alternate(scalar_chain, torch_chain, rounds * 3)

@@ -26,7 +26,7 @@ least 0.8x PyTorch's throughput on the MLP, and within 1.1x of hand-written
 CuPy's step time.
 
 The hand-written steps take the array module as an argument, so
-tests/test_benchmark_baselines.py checks them against tapeviz on NumPy,
+tests/house/test_benchmark_baselines.py checks them against tapeviz on NumPy,
 without a GPU.
 """
 

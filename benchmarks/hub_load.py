@@ -15,7 +15,7 @@ that raised, servers or kernels that did not start), memory per kernel and per s
 lesson, and the kernel's peak), the time to get every server up, and the total. Bounded: at most
 --students (capped at 50) and --deadline seconds (default 600), after which it stops and reports.
 
-tests/test_jupyterhub.py uses the same pieces (``Hub``, ``Student``) on three students.
+tests/lessons/test_jupyterhub.py uses the same pieces (``Hub``, ``Student``) on three students.
 """
 
 import argparse

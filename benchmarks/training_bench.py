@@ -1,6 +1,6 @@
 """The digits CNN training step: tapeviz against the same step without it.
 
-Network (the one tests/test_training_end_to_end.py trains): Conv2D(16, 3x3,
+Network (the one tests/keras/trainers/test_training_end_to_end.py trains): Conv2D(16, 3x3,
 'same', relu) -> MaxPooling2D(2) -> Flatten -> Dense(64, relu) -> Dense(10),
 sparse softmax cross-entropy from logits, Adam. One step = forward, backward
 and the Adam update. Two baselines, each doing the same arithmetic with no

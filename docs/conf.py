@@ -16,7 +16,7 @@ Three folders are generated at build time (and ignored by git):
   visualizer and player pages, drawn from small examples by this build
   (``make_pictures``), so they always show what the current code draws.
 
-Why the docs' Python snippets are checked by ``tests/test_docs_snippets.py``
+Why the docs' Python snippets are checked by ``tests/docs/test_docs_snippets.py``
 and not by Sphinx's doctest builder: the pages stay plain Markdown code
 blocks (readable on GitHub, copyable without ``>>>``), each page runs in a
 fresh interpreter, as a reader's would, and the check runs with the rest of
@@ -33,6 +33,9 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(HERE))
+
+import diagrams  # noqa: E402 (docs/diagrams.py, found through the path above)
 
 project = "tapeviz"
 author = "the tapeviz authors"
@@ -45,6 +48,7 @@ html_theme = "furo"
 html_title = "tapeviz"
 html_static_path = ["_static"]
 html_css_files = ["tapeviz.css"]
+html_js_files = ["stacked-tables.js"]  # phones: wide tables stack into rows of named cells
 html_extra_path = ["_generated"]  # the kernel-free players, at the site's root (pages embed them)
 
 myst_enable_extensions = ["colon_fence", "deflist"]
@@ -402,6 +406,7 @@ def make_pictures():
     with tf.autodiff.ForwardAccumulator(primals=x, tangents=tf.constant(1.0)) as acc:
         y = x**2
     _write(target / "tangent_player.html", viz.player(acc).to_html(title="tapeviz: forward mode"))
+    diagrams.write_all(target, _write)
 
 
 def _write(path, text):

@@ -13,6 +13,8 @@ names but are not part of the face (see docs/architecture.md).
 
 # The order of these imports is kept by hand: a later star import wins a shared name.
 
+import sys as _sys
+
 from tapeviz import core as _core  # noqa: F401  (registers primitives and rules)
 from tapeviz import autodiff, backend, bitwise, config, debugging, dtypes, image, linalg, math, nn, random
 from tapeviz.dtypes import saturate_cast  # noqa: F401
@@ -72,6 +74,11 @@ from tapeviz.core.tensor_spec import TensorSpec  # noqa: E402,F401
 from tapeviz.module import Module  # noqa: E402,F401
 
 __version__ = "0.1.0"
+
+# `import tapeviz.errors` / `from tapeviz.nest import flatten`, as the reference names them: both
+# modules live in tapeviz.core, and these entries make the short paths importable too.
+_sys.modules.setdefault(__name__ + ".errors", errors)
+_sys.modules.setdefault(__name__ + ".nest", nest)
 
 # The visualizer loads on first use, so `import tapeviz` stays light (no
 # graphviz, ipywidgets or IPython): tapeviz.show(...) imports tapeviz.viz then.

@@ -9,7 +9,7 @@ is quick unless it says otherwise.
 Under pytest-xdist, ``./dev.sh test`` runs ``-n auto --dist loadscope
 --no-loadscope-reorder``: a unit of work is a file (a notebook's cells share
 one kernel, a module's fixtures are set up once) or, for a test in a class,
-its class (tests/test_browser.py runs its lessons as two classes, on two
+its class (tests/browser/test_browser.py runs its lessons as two classes, on two
 workers at once, each with its own JupyterLab). The units go out in the order
 ``longest_first`` gives them here, so that no long one starts last.
 """

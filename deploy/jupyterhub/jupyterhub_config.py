@@ -13,7 +13,7 @@ user; without the variable, DummyAuthenticator lets in anyone), and each server 
 Unix user, its home in
 /tmp/tapeviz-hub/<name> (SimpleLocalProcessSpawner). For a real class, with one Unix account per
 student, uncomment the two PAM lines below and run the hub as root: LocalProcessSpawner then starts each
-server as its student, in the student's home. tests/test_jupyterhub.py runs this file (on 127.0.0.1).
+server as its student, in the student's home. tests/lessons/test_jupyterhub.py runs this file (on 127.0.0.1).
 """
 
 import asyncio

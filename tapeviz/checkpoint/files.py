@@ -19,21 +19,17 @@ and shape with the variable it fills before inflating it, inflates no more
 than those bytes, and never resolves a name.
 """
 
-import io
 import json
 import os
 import re
-import zipfile
 
 import numpy as np
 
 from tapeviz.core.errors import NotFoundError
 from tapeviz.core.files import (
-    ARCHIVE_ERRORS,
     FileFormatError,
+    NpzArrays,
     atomic_write,
-    read_array_member,
-    read_npy_header,
     remove_stale_temporaries,
 )
 
@@ -44,7 +40,6 @@ __all__ = [
     "write_checkpoint",
     "read_index",
     "read_values",
-    "StoredValues",
     "read_state",
     "write_state",
     "remove_checkpoint",
@@ -158,71 +153,10 @@ def _index_problem(index):
 
 
 def read_values(prefix, variables):
-    """The values of the checkpoint at ``prefix`` (``variables``: its index), read as asked: a :class:`StoredValues`."""
-    return StoredValues(os.fspath(prefix) + DATA_SUFFIX, variables)
-
-
-class StoredValues:
-    """A checkpoint's values by key, each inflated only when asked, within the bytes its index declares.
-
-    The data file's bytes are held (its size on disk); each member's size and ``.npy`` header are
-    checked against the index when it is opened (nothing else is inflated); a value is inflated by ``read`` only, after the caller compared
-    ``declared(key)`` with what will hold it (``restore`` compares with the variable), and never
-    past the bytes of that dtype and shape. Keys iterate in the index's order.
-    """
-
-    def __init__(self, path, variables):
-        self.path = path
-        self._declared = {info["key"]: (f"{i}.npy", np.dtype(info["dtype"]), tuple(info["shape"])) for i, info in
-                          enumerate(variables)}  # fmt: skip
-        try:
-            with open(path, "rb") as f:
-                data = f.read()
-            self._archive = zipfile.ZipFile(io.BytesIO(data))
-            for member, dtype, shape in self._declared.values():  # sizes and headers now; values when asked
-                size = self._archive.getinfo(member).file_size  # KeyError: a value the index names is missing
-                if size > int(np.prod(shape, dtype=np.float64)) * dtype.itemsize + 4096:
-                    raise FileFormatError(f"{path}: {member} is larger than the index says.")
-                stored = read_npy_header(self._archive, member, path)
-                if stored != (dtype, shape):
-                    raise FileFormatError(
-                        f"{path}: {member} holds {stored[0]} {list(stored[1])}, not the {dtype.name} {list(shape)} "
-                        "the index describes."
-                    )
-        except FileNotFoundError:
-            raise FileFormatError(f"The checkpoint's data file {path} is missing (its index is there).") from None
-        except FileFormatError:
-            raise
-        except ARCHIVE_ERRORS as exc:
-            raise FileFormatError(f"{path} cannot be read as checkpoint values: {exc}") from None
-
-    def __contains__(self, key):
-        return key in self._declared
-
-    def __iter__(self):
-        return iter(self._declared)
-
-    def __len__(self):
-        return len(self._declared)
-
-    def keys(self):
-        return self._declared.keys()
-
-    def declared(self, key):
-        """``(dtype, shape)`` the index declares for ``key``: nothing is read."""
-        _member, dtype, shape = self._declared[key]
-        return dtype, shape
-
-    def read(self, key):
-        """The value of ``key``, checked against its declared dtype and shape (``FileFormatError`` otherwise)."""
-        member, dtype, shape = self._declared[key]
-        where = f"{self.path} (variable {key})"
-        try:
-            return read_array_member(self._archive, member, dtype, shape, where)
-        except FileFormatError:
-            raise
-        except ARCHIVE_ERRORS as exc:
-            raise FileFormatError(f"{where} cannot be read as a checkpoint value: {exc}") from None
+    """The values of the checkpoint at ``prefix`` (``variables``: its index) by key, read as asked
+    (:class:`tapeviz.core.files.NpzArrays`, the reader SavedModel shares)."""
+    declared = {info["key"]: (f"{i}.npy", info["dtype"], info["shape"]) for i, info in enumerate(variables)}
+    return NpzArrays(os.fspath(prefix) + DATA_SUFFIX, declared, "the checkpoint's values")
 
 
 def remove_checkpoint(prefix):

@@ -1,8 +1,8 @@
 """The autodiff core: tensors, primitives, the rules table, tapes and events.
 
-Import order matters only here: tensors first (their operators bind the
-primitives at the end of tensor.py), primitives before the rules table, the
-rules before the tape.
+Import order matters only here: tensors first, then the primitives (as they
+load they bind Tensor's operators and fill core.families), primitives before
+the rules table, the rules before the tape.
 """
 
 import warnings

@@ -10,6 +10,7 @@ import functools
 import inspect
 
 from tapeviz.core import nest, recording, state
+from tapeviz.core import traced_custom_gradient as traced
 from tapeviz.core.primitive import Primitive
 from tapeviz.core.rules import defgrad, described
 from tapeviz.core.tensor import Tensor, convert_to_tensor, to_array
@@ -60,8 +61,6 @@ def custom_gradient(f=None):
         inputs = [convert_to_tensor(a) for a in args]  # variable args are read here, recorded
         forward = None
         if state.local.tracers:  # inside tf.function: record f and grad_fn as graphs too
-            from tapeviz.core import traced_custom_gradient as traced
-
             result, flat, grad_fn, variables, forward = traced.trace_forward(f, inputs, kwargs)
         else:
             result, grad_fn, variables = _run_unrecorded(f, inputs, kwargs)

@@ -238,23 +238,15 @@ def emit(event, listeners=_listeners):
     routes = listeners.routes.get(type(event)) if type(listeners) is _Subscribers else None
     if routes is None:
         routes = _routes(listeners, type(event))
-    if local.tracers:
-        # A listener looking at values (the recorder's previews) is not the traced code reading them.
-        saved, local.tracers = local.tracers, []
-        try:
-            _send(event, routes, local.listening)
-        finally:
-            local.tracers = saved
+    if not local.tracers:
+        _send(event, routes, local.listening)
         return
-    calling = local.listening  # the listeners this thread is inside now, innermost last
-    for listener, handler in routes:  # _send, spelled out: it runs for every op while anyone listens
-        if calling and any(inside is listener for inside in calling):
-            continue
-        calling.append(listener)
-        try:
-            handler(event)
-        finally:
-            calling.pop()
+    # A listener looking at values (the recorder's previews) is not the traced code reading them.
+    saved, local.tracers = local.tracers, []
+    try:
+        _send(event, routes, local.listening)
+    finally:
+        local.tracers = saved
 
 
 class held:
@@ -297,6 +289,8 @@ def deliver_deferred():
 
 
 def _send(event, routes, calling):
+    """Call each route's handler with ``event``, but not a listener this thread is inside now (``calling``,
+    innermost last)."""
     for listener, handler in routes:
         if calling and any(inside is listener for inside in calling):
             continue
@@ -327,15 +321,16 @@ def _builder(cls):
             return event
 
     else:
-        set_a, set_b, set_c, set_d, set_e = setters
+        set_a, set_b, set_c, set_d, set_e, set_f = setters
 
-        def build(a, b, c, d, e):
+        def build(a, b, c, d, e, f):
             event = new(classes[name])
             set_a(event, a)
             set_b(event, b)
             set_c(event, c)
             set_d(event, d)
             set_e(event, e)
+            set_f(event, f)
             return event
 
     build.__name__ = f"new_{cls.kind}"
@@ -450,8 +445,11 @@ class BackwardStep:
     ``needs``: for each input, whether the sweep wanted its gradient (the
     argument the rule was given). ``upstream``: the gradient arriving at each
     output. ``grads``: what the rule produced for each input (None where not
-    needed). Gradients that meet at one tensor are summed by the sweep; how
-    many arrived so far is for listeners to count (the visualizer does).
+    needed). ``order``: the step's place among the process's entries
+    (``TapeEntry.index`` numbers them from the same count, so a step sorts
+    after the ops its rule ran). Gradients that meet at one tensor are summed
+    by the sweep; how many arrived so far is for listeners to count (the
+    visualizer does).
 
     Args:
         tape: the tape's serial number (``tape.serial``).
@@ -459,6 +457,7 @@ class BackwardStep:
         needs: per input, whether its gradient was wanted.
         upstream: the gradient arriving at each output.
         grads: the rule's gradient per input (None where not needed).
+        order: the step's place among the process's entries.
     """
 
     tape: int
@@ -466,26 +465,25 @@ class BackwardStep:
     needs: tuple
     upstream: tuple
     grads: tuple
+    order: int
     kind: ClassVar[str] = "backward_step"
 
 
 @dataclass(frozen=True, slots=True)
 class BackwardSteps:
     """Consecutive backward steps of one sweep, for the listeners that read tapes
-    (``subscribe(..., reads_tapes=True)``); the others hear each one as a ``BackwardStep``.
+    (``subscribe(..., reads_tapes=True)``); the others hear each one as it happens.
 
-    ``steps``: one ``(order, entry, needs, upstream, grads)`` per step: the
-    fields of a ``BackwardStep`` after ``order``, the step's place among the
-    process's entries (``TapeEntry.index`` numbers them from the same count,
-    so a step sorts after the ops its rule ran). ``nbytes``: the bytes of the
-    gradients arriving at these steps (each gradient arrives at one step). A
-    batch goes out when it holds ``STEPS_PER_BATCH`` steps or ``BATCH_BYTES``
-    of arriving gradients, and when the sweep ends (or fails), before
-    ``SweepFinished``: a reader's memory bound stays within one batch.
+    ``steps``: the sweep's ``BackwardStep`` events, in order (the same objects
+    a listener of each step hears). ``nbytes``: the bytes of the gradients
+    arriving at these steps (each gradient arrives at one step). A batch goes
+    out when it holds ``STEPS_PER_BATCH`` steps or ``BATCH_BYTES`` of arriving
+    gradients, and when the sweep ends (or fails), before ``SweepFinished``: a
+    reader's memory bound stays within one batch.
 
     Args:
         tape: the tape's serial number (``tape.serial``).
-        steps: ``(order, entry, needs, upstream, grads)`` tuples, one per step.
+        steps: the ``BackwardStep`` events, in order.
         nbytes: the bytes of the gradients arriving at these steps.
     """
 

@@ -16,6 +16,7 @@ it fills can hold.
 """
 
 import contextlib
+import io
 import os
 import re
 import tempfile
@@ -31,6 +32,7 @@ __all__ = [
     "refuse_existing",
     "read_array_member",
     "read_npy_header",
+    "NpzArrays",
     "remove_stale_temporaries",
 ]
 
@@ -221,3 +223,68 @@ def read_npy_header(archive, name, where):
     except KeyError:
         raise FileFormatError(f"{where}: the value {name} is missing.") from None
     return dtype, tuple(shape)
+
+
+class NpzArrays:
+    """The arrays of a NumPy ``.npz`` archive that an index declares, read as data: the one reader of the
+    checkpoint's values and a SavedModel's variables.
+
+    ``declared`` maps each key to ``(member, dtype, shape)``, in the index's order. The file's bytes
+    are read once (a later write beside it cannot change what is read); each member's size and ``.npy``
+    header are compared with its declaration when the archive opens (nothing is inflated); ``read(key)``
+    inflates one value, never past the bytes of its dtype and shape. Never unpickles. ``what`` names
+    the file in errors ("the checkpoint's values").
+    """
+
+    def __init__(self, path, declared, what):
+        self.path = os.fspath(path)
+        self.what = what
+        self._declared = {key: (member, np.dtype(dtype), tuple(int(n) for n in shape)) for key, (member, dtype, shape) in
+                          declared.items()}  # fmt: skip
+        try:
+            with open(self.path, "rb") as f:
+                self._archive = zipfile.ZipFile(io.BytesIO(f.read()))
+            for member, dtype, shape in self._declared.values():  # sizes and headers now; values when asked
+                size = self._archive.getinfo(member).file_size  # KeyError: a value the index names is missing
+                if size > int(np.prod(shape, dtype=np.float64)) * dtype.itemsize + _NPY_HEADER_BYTES:
+                    raise FileFormatError(f"{self.path}: {member} is larger than its index says.")
+                stored = read_npy_header(self._archive, member, self.path)
+                if stored != (dtype, shape):
+                    raise FileFormatError(
+                        f"{self.path}: {member} holds {stored[0]} {list(stored[1])}, not the {dtype.name} "
+                        f"{list(shape)} its index describes."
+                    )
+        except FileNotFoundError:
+            raise FileFormatError(f"The data file {self.path} ({what}) is missing (its index is there).") from None
+        except FileFormatError:
+            raise
+        except ARCHIVE_ERRORS as exc:
+            raise FileFormatError(f"{self.path} cannot be read as {what}: {exc}") from None
+
+    def __contains__(self, key):
+        return key in self._declared
+
+    def __iter__(self):
+        return iter(self._declared)
+
+    def __len__(self):
+        return len(self._declared)
+
+    def keys(self):
+        return self._declared.keys()
+
+    def declared(self, key):
+        """``(dtype, shape)`` the index declares for ``key``: nothing is read."""
+        _member, dtype, shape = self._declared[key]
+        return dtype, shape
+
+    def read(self, key):
+        """The value of ``key``, checked against its declared dtype and shape (``FileFormatError`` otherwise)."""
+        member, dtype, shape = self._declared[key]
+        where = f"{self.path} ({key})"
+        try:
+            return read_array_member(self._archive, member, dtype, shape, where)
+        except FileFormatError:
+            raise
+        except ARCHIVE_ERRORS as exc:
+            raise FileFormatError(f"{where} cannot be read as {self.what}: {exc}") from None

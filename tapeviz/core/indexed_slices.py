@@ -4,21 +4,19 @@ As in TF, ``tape.gradient`` returns one for a source reached only through
 ``tf.gather`` (axis 0) or an embedding lookup; summed with a dense gradient
 it becomes dense. tapeviz computes the dense gradient too (the recorded
 GatherV2Grad op the visualizer shows), and ``tf.convert_to_tensor`` returns
-that tensor, so higher-order gradients through it are exact.
+that tensor, so higher-order gradients through it are exact. The gather's rule
+notes which rows each such gradient is made of (``remember``, in
+primitives/array/indexing.py, below the ops this module uses).
 """
-
-import weakref
 
 import numpy as np
 
+from tapeviz.core.primitives.array.indexing import remember, slices_of
 from tapeviz.core.primitives.array.shapes import concat
 from tapeviz.core.primitives.scatter import scatter_nd
-from tapeviz.core.tensor import TensorShape, tensor_id
+from tapeviz.core.tensor import TensorShape
 
 __all__ = ["IndexedSlices", "remember", "slices_of", "combine"]
-
-# id of a dense gather gradient -> (values, indices, dense_shape): the rows it was made of.
-_ROWS = {}
 
 
 class IndexedSlices:
@@ -76,17 +74,6 @@ class IndexedSlices:
         return f"IndexedSlices(indices={self._indices!s}, values={self._values!s}, dense_shape={self._dense_shape!s})"
 
     __str__ = __repr__
-
-
-def remember(dense, values, indices, dense_shape):
-    """Note that ``dense`` (a gather's gradient) is ``values`` at ``indices``; forgotten when ``dense`` goes."""
-    key = tensor_id(dense)
-    _ROWS[key] = (values, indices, dense_shape)
-    weakref.finalize(dense, _ROWS.pop, key, None)
-
-
-def slices_of(dense):
-    return _ROWS.get(tensor_id(dense))
 
 
 def combine(grads):

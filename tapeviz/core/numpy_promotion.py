@@ -15,6 +15,8 @@ import numbers
 import numpy as np
 
 from tapeviz.core import dtypes
+from tapeviz.core.families import math as m
+from tapeviz.core.tensor import convert_to_tensor
 
 _KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
 
@@ -75,9 +77,6 @@ def result_dtype(*values):
 
 def promote(*values):
     """``values`` as tensors of their NumPy result dtype (tensors cast by a recorded Cast op)."""
-    from tapeviz.core.primitives.math import cast
-    from tapeviz.core.tensor import convert_to_tensor
-
     target = dtypes.as_dtype(result_dtype(*values))
     out = []
     for value in values:
@@ -85,5 +84,5 @@ def promote(*values):
             out.append(convert_to_tensor(np.asarray(value, dtype=target.as_numpy_dtype)))
         else:
             tensor = convert_to_tensor(value)
-            out.append(tensor if tensor.dtype == target else cast(tensor, target))
+            out.append(tensor if tensor.dtype == target else m.cast(tensor, target))
     return out

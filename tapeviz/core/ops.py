@@ -122,7 +122,9 @@ def as_tensors(x, y, op="op"):
         else:
             x = convert_to_tensor(x)
     if type(y) is not Tensor:
-        if isinstance(y, (Tensor, Variable)):
+        if type(y) is Variable:  # a weight (``y * w``): its read, recorded, is the tensor
+            y = y.read_value()
+        elif isinstance(y, (Tensor, Variable)):
             y = convert_to_tensor(y)
         else:
             try:

@@ -6,7 +6,6 @@ that records it, so nested tapes see the same object.
 """
 
 import itertools
-import operator
 
 from tapeviz.core import events, origin, state
 from tapeviz.core.primitive import Primitive
@@ -15,6 +14,7 @@ from tapeviz.core.primitive import Primitive
 # listeners number (the session recorder's sequence), so all of them sort together.
 _next_index = itertools.count().__next__
 next_order = _next_index
+_new = object.__new__
 
 
 class TapeEntry:
@@ -30,23 +30,15 @@ class TapeEntry:
     user's line that ran it, as ``core.origin.note`` noted them (only while
     someone listens or asked, ``origin.enable()``; else None); ``origin.of(entry)``
     makes an ``Origin`` of them.
+
+    Built by :func:`new_entry` only (the one constructor, called by the tape
+    that records the op, or by ``record`` for an op no tape records that
+    listeners hear).
     """
 
     __slots__ = (
         "primitive", "inputs", "outputs", "attrs", "scope", "depth", "index", "tapes", "origin", "origin_at"
     )  # fmt: skip
-
-    def __init__(self, primitive, inputs, outputs, attrs, scope, depth, tapes=()):
-        # (GradientTape.record_op builds its entries with these same stores, inlined.)
-        self.primitive = primitive
-        self.inputs = inputs
-        self.outputs = outputs
-        self.attrs = attrs
-        self.scope = scope
-        self.depth = depth
-        self.index = _next_index()
-        self.tapes = tapes
-        self.origin = self.origin_at = None
 
     @property
     def name(self):
@@ -58,10 +50,37 @@ class TapeEntry:
         return f"<TapeEntry {self.primitive.name}({ins}) -> {outs} depth={self.depth}>"
 
 
+def new_entry(primitive, inputs, outputs, attrs, local, tapes):
+    """The one constructor of a :class:`TapeEntry`: an op ``primitive(*inputs) -> outputs`` recorded by the
+    tapes numbered ``tapes`` (empty: none), in the scope and derivative order of ``local`` (this thread's
+    state dict, state.py), numbered next, with the user's line noted while someone wants it.
+
+    Its slots are stored one by one (a class call with ``__init__`` costs more than a scalar op's
+    arithmetic: this runs once per recorded op).
+    """
+    entry = _new(TapeEntry)
+    entry.primitive = primitive
+    entry.inputs = inputs
+    entry.outputs = outputs
+    entry.attrs = attrs
+    scopes = local["scopes"]
+    entry.scope = "/".join(scopes) if scopes else ""
+    entry.depth = local["depth"]
+    entry.index = _next_index()
+    entry.tapes = tapes
+    if _listeners or _origin_requests:
+        # The user's line, for a diagnosis. The frames surely the library's: this, and record (an op
+        # no tape records) or a tape's record_op, called by record whenever anyone listens, and the
+        # op or what read a variable; without listeners, an op may call record_op itself.
+        _note_origin(entry, 4 if tapes and _listeners else 3)
+    else:
+        entry.origin = entry.origin_at = None
+    return entry
+
+
 NO_ATTRS = {}  # shared by every entry without attributes; never mutated
 _local = state.local  # bound once: record runs for every op while a tape is active
 _listeners = state.listeners
-_SERIAL = operator.attrgetter("serial")
 _sweep_op_listeners = state.sweep_op_listeners
 _step_listeners = state.step_listeners
 _op_executed = events.op_executed
@@ -70,62 +89,41 @@ _note_origin = origin.note
 
 
 def record(primitive, inputs, outputs, attrs):
-    """Record an executed op on every active tape that watches one of its inputs."""
+    """Record an executed op on every active tape that watches one of its inputs; tell the listeners.
+
+    Each tape records it (``GradientTape.record_op``); nested tapes share the
+    entry the first of them built. An op no tape records is built here only
+    for the listeners that want it.
+    """
     local = _local.__dict__  # this thread's state: one thread-local lookup, then dict reads (state.py)
     tracers = local["tracers"]
     if tracers:  # tf.function is tracing: every tracer keeps the op
         for tracer in tracers:
             tracer.capture(primitive, inputs, outputs, attrs)
     tapes = local["tapes"]
-    if len(tapes) == 1 and primitive.differentiable is not None:  # the commonest case: one tape, in one call
-        tape = tapes[0]
-        entry = tape.record_op(primitive, inputs, outputs, attrs, local)
-        if entry is not None:
-            if _step_listeners:  # those that read tapes find it there
-                events.emit(_op_executed(entry, entry.tapes), _step_listeners)
-            return entry
-        if not _listeners:
-            return None
-        # unwatched inputs: not recorded; the listeners may still want it, below
-    depth = local["depth"]
-    if not tapes and depth and not _sweep_op_listeners:
-        return None  # a sweep's arithmetic that no tape records and no listener wants: the commonest early out
-    differentiable = primitive.differentiable
-    if differentiable is None or not tapes:
-        recorders = ()
-    elif len(tapes) == 1:  # no list to build
-        needs = tapes[0].needs_of(inputs)
-        recorders = tapes if needs is not None else ()
-    else:
-        recorders, needs = [], []
-        for tape in tapes:
-            tape_needs = tape.needs_of(inputs)
-            if tape_needs is not None:
-                recorders.append(tape)
-                needs.append(tape_needs)
-    # A recorded op goes to those that do not read tapes; ops a sweep runs (depth > 0) that no tape
-    # records, to the listeners that want them.
-    listeners = _step_listeners if recorders else _sweep_op_listeners if depth else _listeners
-    if not recorders and not listeners:
-        return None
-    if not recorders:
-        serials = ()
-    elif len(recorders) == 1:
-        serials = recorders[0].serials
-    else:
-        serials = tuple(map(_SERIAL, recorders))
-    scopes = local["scopes"]
-    entry = TapeEntry(primitive, inputs, outputs, attrs, "/".join(scopes) if scopes else "", depth, serials)
-    if _listeners or _origin_requests:
-        _note_origin(entry, 2)  # the user's line, for a diagnosis
-    if recorders:  # gradients flow only through float outputs of differentiable ops
-        if len(recorders) == 1:
-            recorders[0].append(entry, differentiable, needs if type(needs) is tuple else needs[0])
+    entry = None
+    if primitive.differentiable is not None and tapes:
+        if len(tapes) == 1:  # the commonest case: one tape, in one call
+            entry = tapes[0].record_op(primitive, inputs, outputs, attrs, local)
         else:
-            for tape, tape_needs in zip(recorders, needs):
-                tape.append(entry, differentiable, tape_needs)
-    if listeners:
-        events.emit(_op_executed(entry, serials), listeners)
+            serials = []
+            for tape in tapes:
+                recorded = tape.record_op(primitive, inputs, outputs, attrs, local, entry)
+                if recorded is not None:
+                    entry = recorded
+                    serials.append(tape.serial)
+            if len(serials) > 1:
+                entry.tapes = tuple(serials)
+    if entry is not None:
+        if _step_listeners:  # those that read tapes find it there
+            events.emit(_op_executed(entry, entry.tapes), _step_listeners)
+        return entry
+    # No tape records it: an op a sweep runs (depth > 0) goes to the listeners that want those, others to all.
+    listeners = _sweep_op_listeners if local["depth"] else _listeners
+    if not listeners:
+        return None
+    entry = new_entry(primitive, inputs, outputs, attrs, local, ())
+    events.emit(_op_executed(entry, ()), listeners)
     return entry
 
 
@@ -147,14 +145,8 @@ class AccessedVariables:
     def __init__(self):
         self.variables = {}  # id -> Variable, in order of first read
 
-    def watches_any(self, tensors):
-        return False  # so `record` never records on it
-
-    def needs_of(self, tensors):
-        return None  # likewise
-
-    def record_op(self, primitive, inputs, outputs, attrs, local):
-        return None  # likewise
+    def record_op(self, primitive, inputs, outputs, attrs, local, entry=None):
+        return None  # so `record` never records on it
 
 
 def note_access(variable):
@@ -162,16 +154,17 @@ def note_access(variable):
     ``custom_gradient`` function running now notes it (nested ones included)."""
     if not variable._trainable:
         return
-    for tape in state.local.tapes:
+    for tape in _local.tapes:
         if type(tape) is AccessedVariables:
             tape.variables.setdefault(variable._id, variable)
-        elif tape._watch_accessed_variables:
+        elif tape._watch_accessed_variables and not tape.watches(variable):
             watch(tape, variable, automatic=True)
 
 
 def record_read(variable, tensor):
-    """A variable was read: tapes that auto-watch watch it, and record the read."""
-    note_access(variable)
+    """A variable was read: tapes that auto-watch watch it (a trainable one), and record the read."""
+    if variable._trainable:
+        note_access(variable)
     record(READ_VARIABLE, (variable,), (tensor,), NO_ATTRS)
 
 

@@ -16,13 +16,12 @@ import weakref
 import numpy as np
 
 from tapeviz import backend as B
-from tapeviz.core import display, events, history, nest, origin, recording, state
+from tapeviz.core import display, events, history, nest, recording, state
 from tapeviz.core.errors import InvalidArgumentError
 from tapeviz.core.indexed_slices import IndexedSlices, combine, slices_of
 from tapeviz.core.ops import execute
 from tapeviz.core.primitives.array import ones_like, reshape, stack, zeros, zeros_like
 from tapeviz.core.primitives.math import ADD_N
-from tapeviz.core.recording import TapeEntry
 from tapeviz.core.tensor import Tensor, Variable, convert_to_tensor
 
 _local = state.local
@@ -46,13 +45,10 @@ def _leave_live(ref):
         del _live[ref.serial]
 
 
-# A binary op's ``needs`` (which inputs a tape watches): shared, as rules only read them.
-_BOTH, _FIRST, _SECOND = (True, True), (True, False), (False, True)
-_new = object.__new__
+# A binary or unary op's ``needs`` (which inputs a tape watches): shared, as rules only read them.
+_BOTH, _FIRST, _SECOND, _ONLY = (True, True), (True, False), (False, True), (True,)
+_new_entry = recording.new_entry
 _next_entry_index = recording.next_order
-_listeners = state.listeners
-_origin_requests = origin.REQUESTS  # truthy while someone asked for origins (origin.enable)
-_note_origin = origin.note
 # NumPy float and complex scalar types: a value of one is a float without reading its dtype.
 _FLOAT_SCALARS = frozenset(np.dtype(code).type for code in "efdgFDG")
 
@@ -275,31 +271,15 @@ class GradientTape:
         """True when ``tensor`` is watched: a watched source, or computed from one on this tape."""
         return tensor._id in self._watched
 
-    def watches_any(self, tensors):
-        """True when one of ``tensors`` is watched (an op on them is recorded here)."""
-        watched = self._watched
-        for tensor in tensors:
-            if tensor._id in watched:
-                return True
-        return False
+    def record_op(self, primitive, inputs, outputs, attrs, local, entry=None):
+        """Record an op on this tape when one of ``inputs`` is watched: the entry, else None.
 
-    def needs_of(self, tensors):
-        """Which of ``tensors`` this tape watches (a tuple of bools), or None when none is
-        (an op on them is recorded here when one is)."""
-        watched = self._watched
-        if len(tensors) == 2:  # binary ops, the commonest: one of three shared tuples, none built
-            if tensors[0]._id in watched:
-                return _BOTH if tensors[1]._id in watched else _FIRST
-            return _SECOND if tensors[1]._id in watched else None
-        needs = tuple([t._id in watched for t in tensors])
-        return needs if True in needs else None
-
-    def record_op(self, primitive, inputs, outputs, attrs, local):
-        """``recording.record`` when this tape is the only one and nobody listens, in one call:
-        the new entry when one of ``inputs`` is watched, else None.
-
-        ``needs_of``, ``TapeEntry(...)`` and ``append`` spelled out (a class call costs more
-        than a scalar op's arithmetic); ``local`` is this thread's state dict (state.py).
+        The one way onto a tape: ``recording.record`` calls it for each active tape (and a
+        binary op directly, when this tape is the only one and nobody listens). It builds the
+        entry (``recording.new_entry``) unless a tape recorded it first (``entry``: nested
+        tapes share one), keeps which inputs it watches (``needs``, for the sweep), and, when
+        gradients flow through the op, watches its float outputs. ``local``: this thread's
+        state dict (state.py).
         """
         watched = self._watched
         if len(inputs) == 2:  # binary ops, the commonest: one of three shared tuples
@@ -309,37 +289,24 @@ class GradientTape:
                 needs = _SECOND
             else:
                 return None
+        elif len(inputs) == 1:  # unary ops and variables' reads: one shared tuple
+            if inputs[0]._id not in watched:
+                return None
+            needs = _ONLY
         else:
-            needs = tuple(map(watched.__contains__, [t._id for t in inputs]))  # no closure over `watched`
+            needs = tuple([t._id in watched for t in inputs])
             if True not in needs:
                 return None
-        scopes = local["scopes"]
-        entry = _new(TapeEntry)
-        entry.primitive = primitive
-        entry.inputs = inputs
-        entry.outputs = outputs
-        entry.attrs = attrs
-        entry.scope = "/".join(scopes) if scopes else ""
-        entry.depth = local["depth"]
-        entry.index = _next_entry_index()
-        entry.tapes = self.serials
-        if _listeners or _origin_requests:
-            _note_origin(entry, 3)  # the user's line, for a diagnosis
-        else:
-            entry.origin = entry.origin_at = None
+        if entry is None:
+            entry = _new_entry(primitive, inputs, outputs, attrs, local, self.serials)
         self._entries.append(entry)
         self._needs.append(needs)
         if primitive.differentiable:  # gradients flow through its float outputs
-            if len(outputs) == 1:
-                value = outputs[0]._value
-                if type(value) in _FLOAT_SCALARS or value.dtype.kind in "fc":
-                    watched.add(outputs[0]._id)
-            else:
-                for tensor in outputs:
-                    value = tensor._value
-                    if type(value) in _FLOAT_SCALARS or value.dtype.kind in "fc":
-                        watched.add(tensor._id)
-        else:
+            for tensor in outputs:
+                value = tensor._value
+                if type(value) in _FLOAT_SCALARS or value.dtype.kind in "fc":  # a NumPy float scalar's type says
+                    watched.add(tensor._id)
+        else:  # a sweep would reach what this left unwatched
             self._needs_exact = False
         return entry
 
@@ -357,26 +324,6 @@ class GradientTape:
             # which a tape records once it watches the variable.
             self._needs_exact = False
         return True
-
-    def append(self, entry, gradient_flows, needs=None):
-        """Record ``entry``; when gradients flow through it, its float outputs become watched.
-
-        ``needs``: which of its inputs this tape watches now (``needs_of``), kept for the sweep.
-        """
-        self._entries.append(entry)
-        self._needs.append(needs)
-        if gradient_flows:
-            outputs = entry.outputs
-            if len(outputs) == 1:  # the commonest case, without a loop
-                if outputs[0]._value.dtype.kind in "fc":
-                    self._watched.add(outputs[0]._id)
-            else:
-                watched = self._watched
-                for tensor in outputs:
-                    if tensor._value.dtype.kind in "fc":
-                        watched.add(tensor._id)
-        if not gradient_flows or needs is None:  # a sweep would reach what this left unwatched
-            self._needs_exact = False
 
     def needs_for(self, reachable):
         """The recorded entries, the ``needs`` of each, and the ids a sweep reaches, when a
@@ -881,11 +828,7 @@ def _entries_on_path(tape, sources):
         return recorded
     path, path_needs = [], []
     for entry in tape.recorded_ops:
-        inputs = entry.inputs
-        if len(inputs) == 2:  # binary ops, the commonest: spelled out rather than a comprehension
-            needs = (inputs[0]._id in reachable, inputs[1]._id in reachable)
-        else:
-            needs = tuple([t._id in reachable for t in inputs])
+        needs = tuple([t._id in reachable for t in entry.inputs])
         if True in needs:
             path.append(entry)
             path_needs.append(needs)
@@ -899,12 +842,11 @@ def _walk_back(entries, entry_needs, cotangents, announce):
     """Apply each entry's rule, last to first, moving cotangents from its outputs to its inputs.
 
     Returns the highest derivative order among ``entries`` (None when there are none).
-    Reading an entry's one output and adding what its rule produced are
-    spelled out here (``_Cotangents`` documents the bookkeeping): they run
-    once per entry.
+    As autodidax's loop: read the cotangents of the entry's outputs, apply its
+    rule, write what it produced to the cotangents of its inputs.
     """
     depth = deepest = None
-    pending, source_ids, step = cotangents.pending, cotangents.source_ids, announce.step
+    read, write, step = cotangents.read, cotangents.write, announce.step
     # Reversed list iterators start at the end the lists have now: should they grow meanwhile
     # (a persistent tape recording the sweep's own ops), only the entries there at the start are walked.
     for entry, needs in zip(reversed(entries), reversed(entry_needs)):
@@ -916,22 +858,11 @@ def _walk_back(entries, entry_needs, cotangents, announce):
         rule = entry.primitive.rule
         if rule is None:  # not differentiable, or no rule in the table
             continue
-        outputs = entry.outputs
-        if len(outputs) == 1:  # the commonest case: _Cotangents.read for one output
-            key = outputs[0]._id
-            arrived = pending.pop(key, None)
-            if arrived is None:  # no gradient reached its output
-                continue
-            if type(arrived) is list:
-                arrived = _sum_grads(arrived)
-            if key in source_ids:
-                pending[key] = arrived
-            produced = rule(entry, needs, arrived)
-        else:
-            upstream = cotangents.read(entry)
-            if upstream is None:
-                continue
-            produced = rule(entry, needs, *upstream)
+        upstream = read(entry)
+        if upstream is None:  # no gradient reached its outputs
+            continue
+        # One output, the commonest: called without building an argument list.
+        produced = rule(entry, needs, upstream[0]) if len(upstream) == 1 else rule(entry, needs, *upstream)
         if type(produced) is not tuple:
             produced = tuple(produced) if isinstance(produced, list) else (produced,)
         if len(produced) != len(needs):
@@ -939,21 +870,9 @@ def _walk_back(entries, entry_needs, cotangents, announce):
                 f"The gradient rule of {entry.primitive.name} returned {len(produced)} gradients "
                 f"for {len(needs)} inputs."
             )
-        inputs = entry.inputs
-        i = 0
-        for grad in produced:  # _Cotangents.write, inline (a counter beats zip for two)
-            if grad is not None and needs[i]:
-                key = inputs[i]._id
-                arriving = pending.get(key)
-                if arriving is None:
-                    pending[key] = grad
-                elif type(arriving) is list:
-                    arriving.append(grad)
-                else:
-                    pending[key] = [arriving, grad]
-            i += 1
-        if step is not None:  # listeners: the one output's gradient as a tuple too
-            step(entry, needs, (arrived,) if len(outputs) == 1 else upstream, produced)
+        write(entry.inputs, produced, needs)
+        if step is not None:
+            step(entry, needs, upstream, produced)
     return deepest
 
 
@@ -990,49 +909,58 @@ class _Cotangents:
         """Each target's seed (ones by default), where a path leads from a source to it."""
         for target, seed in zip(targets, seeds):
             if target._id in reachable or (target._id in self.source_ids and _is_float(target)):
-                self.add(target._id, seed if seed is not None else ones_like(target))
-
-    def add(self, key, grad):
-        """One more gradient arrived at the tensor with id ``key``."""
-        arriving = self.pending.get(key)
-        if arriving is None:
-            self.pending[key] = grad
-        elif type(arriving) is list:
-            arriving.append(grad)
-        else:
-            self.pending[key] = [arriving, grad]
-
-    def summed(self, key):
-        """The sum of what arrived at ``key`` (None when nothing did); a source keeps it."""
-        arrived = self.pending.get(key)
-        if type(arrived) is list:
-            arrived = _sum_grads(arrived)
-        if arrived is not None:
-            if key in self.source_ids:
-                self.pending[key] = arrived
-            else:
-                del self.pending[key]
-        return arrived
+                self.write((target,), (seed if seed is not None else ones_like(target),), _ONLY)
 
     def read(self, entry):
-        """The summed gradient at each output of ``entry``, or None when none arrived.
+        """The summed gradient at each output of ``entry`` (a tuple), or None when none arrived.
 
         Outputs that got none receive zeros when others did, as TF feeds its
-        multi-output rules.
+        multi-output rules. Gradients at a tensor are complete once the sweep
+        reads them, so they are dropped, except at sources, whose totals are
+        the answer.
         """
-        if not any(t._id in self.pending for t in entry.outputs):
+        outputs = entry.outputs
+        pending = self.pending
+        if len(outputs) == 1:  # the commonest case: one output, no list of them to build
+            key = outputs[0]._id
+            arrived = pending.pop(key, None)
+            if arrived is None:
+                return None
+            if type(arrived) is list:
+                arrived = _sum_grads(arrived)
+            if key in self.source_ids:
+                pending[key] = arrived
+            return (arrived,)
+        if not any(t._id in pending for t in outputs):
             return None
         upstream = []
-        for tensor in entry.outputs:
-            summed = self.summed(tensor._id)
-            upstream.append(zeros_like(tensor) if summed is None else summed)
+        for tensor in outputs:
+            key = tensor._id
+            arrived = pending.pop(key, None)
+            if type(arrived) is list:
+                arrived = _sum_grads(arrived)
+            if arrived is None:
+                arrived = zeros_like(tensor)
+            elif key in self.source_ids:
+                pending[key] = arrived
+            upstream.append(arrived)
         return tuple(upstream)
 
     def write(self, inputs, produced, needs):
-        """Add each produced gradient to its input's arrivals (where the input needs one)."""
-        for tensor, grad, need in zip(inputs, produced, needs):
-            if need and grad is not None:
-                self.add(tensor._id, grad)
+        """Add each produced gradient to its input's arrivals, where the input needs one."""
+        pending = self.pending
+        i = 0
+        for grad in produced:  # a counter beats zip for the one or two inputs of most ops
+            if grad is not None and needs[i]:
+                key = inputs[i]._id
+                arriving = pending.get(key)
+                if arriving is None:
+                    pending[key] = grad
+                elif type(arriving) is list:
+                    arriving.append(grad)
+                else:
+                    pending[key] = [arriving, grad]
+            i += 1
 
     def totals(self, sources):
         """The summed gradient at each source, or None where none arrived."""
@@ -1055,9 +983,9 @@ class _Cotangents:
 class _Announcer:
     """The one place the sweep tells listeners what it does; silent (and free) when nobody listens.
 
-    Listeners that hear each step get a ``BackwardStep`` per entry; those that
-    read tapes get the steps in batches (``BackwardSteps``: a tuple appended
-    per step, one event per batch).
+    Each step is one ``BackwardStep``, built once: listeners that hear each
+    step get it as it happens; those that read tapes get the steps in batches
+    (``BackwardSteps``, one event per batch).
     """
 
     __slots__ = ("serial", "audience", "step", "batch", "batch_bytes")
@@ -1080,19 +1008,25 @@ class _Announcer:
             events.emit(events.SweepStarted(self.serial, tuple(targets), tuple(sources), tuple(seeds)), self.audience)
 
     def _emit_step(self, entry, needs, upstream, produced):
-        events.emit(events.backward_step(self.serial, entry, needs, upstream, produced), state.step_listeners)
+        step = _backward_step(self.serial, entry, needs, upstream, produced, _next_entry_index())
+        events.emit(step, state.step_listeners)
+        return step
 
     def _keep_step(self, entry, needs, upstream, produced):
+        self._keep(_backward_step(self.serial, entry, needs, upstream, produced, _next_entry_index()))
+
+    def _emit_and_keep_step(self, entry, needs, upstream, produced):
+        self._keep(self._emit_step(entry, needs, upstream, produced))  # one object for both audiences
+
+    def _keep(self, step):
+        """Add ``step`` to the batch for the listeners that read tapes; send the batch once it is full."""
         batch = self.batch
-        batch.append((_next_entry_index(), entry, needs, upstream, produced))
+        batch.append(step)
+        upstream = step.upstream
         if upstream and type(arrived := upstream[0]) is Tensor:
             self.batch_bytes += arrived._value.nbytes
         if self.batch_bytes > _BATCH_BYTES or len(batch) >= _STEPS_PER_BATCH:
             self.flush()
-
-    def _emit_and_keep_step(self, entry, needs, upstream, produced):
-        self._emit_step(entry, needs, upstream, produced)
-        self._keep_step(entry, needs, upstream, produced)
 
     def flush(self):
         """Send the steps kept so far to the listeners that read tapes."""
@@ -1109,6 +1043,7 @@ class _Announcer:
 
 
 _STEPS_PER_BATCH, _BATCH_BYTES = events.BackwardSteps.STEPS_PER_BATCH, events.BackwardSteps.BATCH_BYTES
+_backward_step = events.backward_step
 
 
 def _sum_grads(grads):

@@ -9,6 +9,7 @@ import itertools
 import math
 import sys
 import threading
+import types
 
 import numpy as np
 
@@ -138,96 +139,96 @@ class _HoldsArray:
         return int(self._value)
 
     # -- operators: each runs a tapeviz op, so tapes record it and it is differentiable.
-    # The op modules are bound at the end of this module (they build on Tensor).
+    # The ops are the primitive families' (bound by bind_ops as they load: they build on Tensor).
     def __add__(self, other):
-        return _math.add(self, other)
+        return _ops.add(self, other)
 
     def __radd__(self, other):
-        return _math.add(other, self)
+        return _ops.add(other, self)
 
     def __sub__(self, other):
-        return _math.subtract(self, other)
+        return _ops.subtract(self, other)
 
     def __rsub__(self, other):
-        return _math.subtract(other, self)
+        return _ops.subtract(other, self)
 
     def __mul__(self, other):
-        return _math.multiply(self, other)
+        return _ops.multiply(self, other)
 
     def __rmul__(self, other):
-        return _math.multiply(other, self)
+        return _ops.multiply(other, self)
 
     def __truediv__(self, other):
-        return _math.true_divide_operator(self, other)
+        return _ops.true_divide_operator(self, other)
 
     def __rtruediv__(self, other):
-        return _math.true_divide_operator(other, self)
+        return _ops.true_divide_operator(other, self)
 
     def __floordiv__(self, other):
-        return _math.floordiv(self, other)
+        return _ops.floordiv(self, other)
 
     def __rfloordiv__(self, other):
-        return _math.floordiv(other, self)
+        return _ops.floordiv(other, self)
 
     def __mod__(self, other):
-        return _math.floormod(self, other)
+        return _ops.floormod(self, other)
 
     def __rmod__(self, other):
-        return _math.floormod(other, self)
+        return _ops.floormod(other, self)
 
     def __pow__(self, other):
-        return _math.pow(self, other)
+        return _ops.pow(self, other)
 
     def __rpow__(self, other):
-        return _math.pow(other, self)
+        return _ops.pow(other, self)
 
     def __matmul__(self, other):
-        return _linalg.matmul(self, other)
+        return _ops.matmul(self, other)
 
     def __rmatmul__(self, other):
-        return _linalg.matmul(other, self)
+        return _ops.matmul(other, self)
 
     def __and__(self, other):
-        return _math.logical_and(self, other)
+        return _ops.logical_and(self, other)
 
     def __rand__(self, other):
-        return _math.logical_and(other, self)
+        return _ops.logical_and(other, self)
 
     def __or__(self, other):
-        return _math.logical_or(self, other)
+        return _ops.logical_or(self, other)
 
     def __ror__(self, other):
-        return _math.logical_or(other, self)
+        return _ops.logical_or(other, self)
 
     def __lt__(self, other):
-        return _math.less(self, other)
+        return _ops.less(self, other)
 
     def __le__(self, other):
-        return _math.less_equal(self, other)
+        return _ops.less_equal(self, other)
 
     def __gt__(self, other):
-        return _math.greater(self, other)
+        return _ops.greater(self, other)
 
     def __ge__(self, other):
-        return _math.greater_equal(self, other)
+        return _ops.greater_equal(self, other)
 
     def __eq__(self, other):
-        return False if other is None else _math.equal(self, other)
+        return False if other is None else _ops.equal(self, other)
 
     def __ne__(self, other):
-        return True if other is None else _math.not_equal(self, other)
+        return True if other is None else _ops.not_equal(self, other)
 
     def __neg__(self):
-        return _math.negative(self)
+        return _ops.negative(self)
 
     def __abs__(self):
-        return _math.abs(self)
+        return _ops.abs(self)
 
     def __invert__(self):
-        return _math.logical_not(self)
+        return _ops.logical_not(self)
 
     def __getitem__(self, key):
-        return _array.slice_tensor(self, key)
+        return _ops.slice_tensor(self, key)
 
 
 class Tensor(_HoldsArray):
@@ -700,7 +701,7 @@ class Variable(_HoldsArray):
     def __getitem__(self, key):
         """``v[key]``: the sliced values (recorded as a read and a slice); with basic indexing (ints,
         slices, ``...``, ``None``) the result also has ``assign``, which writes into ``v``, as TF's."""
-        sliced = _array.slice_tensor(self, key)
+        sliced = _ops.slice_tensor(self, key)
         basic = _basic_key(key)
         if basic is None:
             return sliced
@@ -738,11 +739,11 @@ class Variable(_HoldsArray):
             )
         if state.local.tracers:  # in a trace: ops, so a replay computes the new value again
             old = self.read_value()
-            part = _array.slice_tensor(old, key)
-            new_part = _array.broadcast_to(update if ufunc is None else ufunc(part, update), target)
+            part = _ops.slice_tensor(old, key)
+            new_part = _ops.broadcast_to(update if ufunc is None else ufunc(part, update), target)
             inside = np.zeros(self._value.shape, dtype=bool)
             inside[key] = True
-            return self.assign(_math.where(inside, _array.slice_grad(new_part, key, self._value.shape), old))
+            return self.assign(_ops.where(inside, _ops.slice_grad(new_part, key, self._value.shape), old))
         with self._lock:
             new = self._value.copy()  # tensors read earlier share the old array: they keep their values
             part = update._value if ufunc is None else ufunc(Tensor(new[key]), update)._value
@@ -800,10 +801,19 @@ class Variable(_HoldsArray):
         )
 
 
-def _tracing():
-    from tapeviz.core import tracing  # imported on first use: it builds on this module
+# What tensors and variables tell the running tf.function traces (a value or shape read, a literal,
+# an assignment): core.tracing's hooks, bound by it as it loads (it builds on this module). Called
+# only while a tracer runs, and only core.tracing makes tracers, so they are bound by then.
+_trace_hooks = types.SimpleNamespace()
 
-    return tracing
+
+def bind_trace_hooks(**hooks):
+    """Route what Tensor and Variable tell a running trace to ``hooks`` (core.tracing's, by name)."""
+    vars(_trace_hooks).update(hooks)
+
+
+def _tracing():
+    return _trace_hooks
 
 
 def _traced_value_read(value, what):
@@ -912,11 +922,11 @@ class VariableSlice(Tensor):
 
     def assign_add(self, delta, name=None):
         """Add ``delta`` to the variable at this slice (a tapeviz addition); returns the variable."""
-        return self._variable.assign_slice(self._key, delta, _math.add)
+        return self._variable.assign_slice(self._key, delta, _ops.add)
 
     def assign_sub(self, delta, name=None):
         """Subtract ``delta`` from the variable at this slice (a tapeviz addition); returns the variable."""
-        return self._variable.assign_slice(self._key, delta, _math.subtract)
+        return self._variable.assign_slice(self._key, delta, _ops.subtract)
 
 
 def _python_dtype(array):
@@ -962,7 +972,8 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
             )
         return value
     if isinstance(value, Variable):
-        return convert_to_tensor(value.read_value(), dtype)
+        tensor = value.read_value()
+        return tensor if dtype is None else convert_to_tensor(tensor, dtype)
     if isinstance(value, Tensor):  # subclasses
         return value
     converter = getattr(value, "_tapeviz_tensor_", None)
@@ -1154,15 +1165,31 @@ def total_nbytes(tensors, over=-1, extra=0):
 _SOLE_REFERENCES = _calibrate()
 
 
-# The ops behind the operators above. Imported last: they build on Tensor and Variable.
-from tapeviz.core.primitives import array as _array  # noqa: E402
-from tapeviz.core.primitives import linalg as _linalg  # noqa: E402
-from tapeviz.core.primitives import math as _math  # noqa: E402
+# -- the ops behind the operators ------------------------------------------------
+# tensor.py imports no op: the primitive families build on Tensor, and each binds its ops
+# here as it loads (primitives/math, primitives/linalg, primitives/array), before any
+# operator can run (importing tapeviz.core loads them all).
+_ops = types.SimpleNamespace()
 
 # A Tensor's forward arithmetic operators are the ops themselves, not methods
 # that call them: one Python call fewer on every `y * x + c` (the ops take
 # (x, y) in the operator's order). Variables keep the methods (they read first).
-Tensor.__add__ = _math.add
-Tensor.__sub__ = _math.subtract
-Tensor.__mul__ = _math.multiply
-Tensor.__truediv__ = _math.true_divide_operator
+_FORWARD_OPERATORS = {
+    "add": "__add__",
+    "subtract": "__sub__",
+    "multiply": "__mul__",
+    "true_divide_operator": "__truediv__",
+}
+
+
+def bind_ops(**ops):
+    """Give Tensor and Variable the ops their operators and slices run, by name (``bind_ops(add=add)``).
+
+    Called by the primitive families when they load: ``+`` runs ``add``,
+    ``@`` ``matmul``, ``x[key]`` ``slice_tensor``; a variable's slice
+    assignment also uses ``broadcast_to``, ``slice_grad`` and ``where``.
+    """
+    vars(_ops).update(ops)
+    for name, method in _FORWARD_OPERATORS.items():
+        if name in ops:
+            setattr(Tensor, method, ops[name])

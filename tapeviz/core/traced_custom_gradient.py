@@ -9,6 +9,7 @@ gradient graph, as the eager ``custom_gradient`` does with the user's grad_fn.
 
 from tapeviz.core import nest, recording, state
 from tapeviz.core.graph import SPECIAL_OPS
+from tapeviz.core.primitive import PRIMITIVES
 from tapeviz.core.tensor import Tensor, convert_to_tensor, tensor_id, to_array
 from tapeviz.core.tracing import Tracer, tracing_only
 
@@ -90,8 +91,6 @@ def add_node(name, inputs, variables, outputs, forward_graph, gradient_graph):
 
 
 def _run(node, inputs):
-    from tapeviz.core.custom_gradient import CUSTOM_GRADIENT
-
     attrs = node.attrs
     n_args = attrs["n_args"]
     args, variables = inputs[:n_args], inputs[n_args:]
@@ -110,7 +109,8 @@ def _run(node, inputs):
     record_attrs = {"grad_fn": grad_fn, "function": attrs["function"], "n_args": n_args, "variables": list(variables)}
     tracers, state.local.tracers = state.local.tracers, []
     try:
-        recording.record(CUSTOM_GRADIENT, tuple(inputs), tuple(outputs), record_attrs)
+        # custom_gradient's primitive, by name: that module builds on this one.
+        recording.record(PRIMITIVES["CustomGradient"], tuple(inputs), tuple(outputs), record_attrs)
     finally:
         state.local.tracers = tracers
     for tracer in tracers:

@@ -21,7 +21,7 @@ import warnings
 
 from tapeviz.core import nest, state
 from tapeviz.core.graph import SPECIAL_OPS, Graph, Node
-from tapeviz.core.tensor import tensor_id, to_array
+from tapeviz.core.tensor import Tensor, Variable, bind_trace_hooks, convert_to_tensor, ids, tensor_id, to_array
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -33,15 +33,13 @@ class Tracer:
     """Builds one Graph from the ops that run while it is on ``state.local.tracers``."""
 
     def __init__(self, dry=False):
-        from tapeviz.core import tensor
-
         self.graph = Graph()
         self.refs = {}  # tensor/variable _id -> value id
         self.symbolic = set()  # ids of tensors computed from the placeholders (or the placeholders)
         self.literals = set()  # ids of tensors the traced code made from Python values (tf.constant(2.0))
         self.relaxed_sizes = set()  # traced sizes of the dimensions a signature leaves open (None)
         self.display_shapes = {}  # placeholder value id -> its signature's shape (None sizes), for printing
-        self.first_id = tensor._next_id()  # tensors with larger ids were made during the trace
+        self.first_id = next(ids)  # tensors with larger ids were made during the trace
         self.untraceable = None  # (what, filename, line) of the first thing it could not record
         self.shape_specific = False  # the Python read a traced tensor's shape (or baked one)
         self.created_variables = []
@@ -110,8 +108,6 @@ class Tracer:
 
     def finish(self, result):
         """Close the graph on ``result``: Python numbers become constants, variables are read."""
-        from tapeviz.core.tensor import Tensor, convert_to_tensor
-
         tensors = []
 
         def leaf(value):
@@ -207,7 +203,7 @@ class tracing_only:
         state.local.tracers, state.local.tapes = self.saved
 
 
-# -- hooks called by Tensor and Variable, only while a tracer is active -------------------
+# -- hooks called by Tensor and Variable, only while a tracer is active (bound below) -------
 def value_read(value, what):
     """Python asked for a value (``float(x)``, ``x.numpy()``, ``if x:``)."""
     is_variable = hasattr(value, "assign")
@@ -267,6 +263,17 @@ def variable_created(variable):
         tracer.created_variables.append(variable)
 
 
+bind_trace_hooks(
+    value_read=value_read,
+    shape_read=shape_read,
+    symbolic_name=symbolic_name,
+    literal_made=literal_made,
+    assigned=assigned,
+    changed_behind_ops=changed_behind_ops,
+    variable_created=variable_created,
+)
+
+
 # -- host calls -------------------------------------------------------------------------
 def host_call(name=None, stateful=False):
     """Decorate a function that a trace must call again on every replay.
@@ -293,8 +300,6 @@ def host_call(name=None, stateful=False):
 
 
 def _is_tensorlike(value):
-    from tapeviz.core.tensor import Tensor, Variable
-
     return isinstance(value, (Tensor, Variable))
 
 

@@ -27,6 +27,7 @@ from tapeviz.core.errors import OpError, OutOfRangeError
 from tapeviz.core.tensor import Tensor, Variable, convert_to_tensor, to_array
 from tapeviz.core.tensor_spec import TensorSpec
 from tapeviz.data import strings
+from tapeviz.data.generator import generator_elements
 
 __all__ = ["Dataset", "Iterator", "AUTOTUNE", "INFINITE", "UNKNOWN"]
 
@@ -212,8 +213,6 @@ class Dataset:
         Returns:
             A Dataset of the generated elements.
         """
-        from tapeviz.data.readers import generator_elements  # readers builds on Dataset
-
         return Dataset(
             lambda: generator_elements(generator, args, output_signature, output_types, output_shapes), UNKNOWN
         )

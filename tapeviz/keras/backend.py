@@ -16,6 +16,7 @@ from tapeviz.keras.config import (
     set_image_data_format,
 )
 from tapeviz.keras.layers import base
+from tapeviz.keras.utils import naming
 
 _uids = {}  # prefix -> how many uids it handed out
 
@@ -40,7 +41,7 @@ def clear_session(free_memory=True):
         free_memory: accepted for compatibility.
     """
     _uids.clear()
-    base.reset_names()
+    naming.reset_names()
 
 
 def is_keras_tensor(x):

@@ -18,6 +18,8 @@ from tapeviz import backend as B
 from tapeviz.core.dtypes import as_dtype
 from tapeviz.core.records import RecordsInit
 from tapeviz.core.tensor import Tensor
+from tapeviz.keras import random as keras_random
+from tapeviz.keras import variables
 from tapeviz.keras.saving.serialization_lib import resolve
 
 __all__ = [
@@ -46,8 +48,6 @@ _TRUNCATED_STDDEV = 0.87962566103423978
 
 def _seed(seed):
     """An initializer's seed as Keras keeps it: an int or SeedGenerator; None becomes a default seed now."""
-    from tapeviz.keras import random as keras_random
-
     if seed is None:
         return keras_random.make_default_seed()
     if isinstance(seed, keras_random.SeedGenerator) or (
@@ -61,12 +61,6 @@ def _seed(seed):
 
 def _float(dtype):
     return as_dtype(dtype or "float32").name
-
-
-def _random():
-    from tapeviz.keras import random as keras_random
-
-    return keras_random
 
 
 def compute_fans(shape):
@@ -145,7 +139,7 @@ class RandomUniform(Initializer):
         self._init_seed, self.seed = seed, _seed(seed)
 
     def __call__(self, shape, dtype=None):
-        return _random().uniform(shape, self.minval, self.maxval, dtype=_float(dtype), seed=self.seed)
+        return keras_random.uniform(shape, self.minval, self.maxval, dtype=_float(dtype), seed=self.seed)
 
 
 class RandomNormal(Initializer):
@@ -162,7 +156,7 @@ class RandomNormal(Initializer):
         self._init_seed, self.seed = seed, _seed(seed)
 
     def __call__(self, shape, dtype=None):
-        return _random().normal(shape, self.mean, self.stddev, dtype=_float(dtype), seed=self.seed)
+        return keras_random.normal(shape, self.mean, self.stddev, dtype=_float(dtype), seed=self.seed)
 
 
 class TruncatedNormal(Initializer):
@@ -179,7 +173,7 @@ class TruncatedNormal(Initializer):
         self._init_seed, self.seed = seed, _seed(seed)
 
     def __call__(self, shape, dtype=None):
-        return _random().truncated_normal(shape, self.mean, self.stddev, dtype=_float(dtype), seed=self.seed)
+        return keras_random.truncated_normal(shape, self.mean, self.stddev, dtype=_float(dtype), seed=self.seed)
 
 
 class VarianceScaling(Initializer):
@@ -212,11 +206,11 @@ class VarianceScaling(Initializer):
         dtype = _float(dtype)
         if self.distribution in ("truncated_normal", "normal"):
             stddev = math.sqrt(variance) / _TRUNCATED_STDDEV
-            return _random().truncated_normal(shape, 0.0, stddev, dtype=dtype, seed=self.seed)
+            return keras_random.truncated_normal(shape, 0.0, stddev, dtype=dtype, seed=self.seed)
         if self.distribution == "untruncated_normal":
-            return _random().normal(shape, 0.0, math.sqrt(variance), dtype=dtype, seed=self.seed)
+            return keras_random.normal(shape, 0.0, math.sqrt(variance), dtype=dtype, seed=self.seed)
         limit = math.sqrt(3.0 * variance)
-        return _random().uniform(shape, -limit, limit, dtype=dtype, seed=self.seed)
+        return keras_random.uniform(shape, -limit, limit, dtype=dtype, seed=self.seed)
 
     def get_config(self):
         return {"scale": self.scale, "mode": self.mode, "distribution": self.distribution, "seed": self._init_seed}
@@ -312,7 +306,7 @@ class Orthogonal(Initializer):
             )
         rows, cols = int(np.prod(shape[:-1])), shape[-1]
         flat = (max(rows, cols), min(rows, cols))
-        a = _random().normal(flat, seed=self.seed, dtype=_float(dtype)).numpy()
+        a = keras_random.normal(flat, seed=self.seed, dtype=_float(dtype)).numpy()
         q, r = np.linalg.qr(a)
         q = q * np.sign(np.diag(r))
         if rows < cols:
@@ -376,3 +370,6 @@ def get(identifier):
     if identifier is None:
         return None
     return resolve(identifier, kind="initializer", table=_BY_NAME, base=Initializer)
+
+
+variables.use_initializers(get)  # keras.Variable('zeros', shape=...) resolves the name here

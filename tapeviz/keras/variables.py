@@ -16,6 +16,7 @@ import threading
 import numpy as np
 
 from tapeviz.core import tensor as _tensor
+from tapeviz.keras.utils.naming import unique_name
 
 __all__ = ["Variable", "autocast_scope_enter", "autocast_scope_exit", "current_path", "path_entries", "path_scope"]
 
@@ -27,6 +28,22 @@ class _PathStack(threading.local):
 
 
 _stack = _PathStack()
+
+# keras.initializers.get, handed over when keras.initializers loads: initializers draw through
+# keras.random, whose SeedGenerator keeps its state in a Variable, so this module cannot import them.
+_initializers_get = None
+
+
+def use_initializers(get):
+    """Resolve a Variable's initializer given by name ('zeros', 'glorot_uniform') with ``get``."""
+    global _initializers_get
+    _initializers_get = get
+
+
+def _initializer(identifier):
+    if _initializers_get is None:
+        raise RuntimeError("keras.initializers has not loaded: import tapeviz.keras first.")
+    return _initializers_get(identifier)
 
 
 class path_scope:  # noqa: N801 - a context manager, named like name_scope
@@ -77,12 +94,6 @@ def current_path():
     return "/".join(name for name, _ in _stack.entries)
 
 
-def _auto_name(base):
-    from tapeviz.keras.layers.base import unique_name
-
-    return unique_name(base)
-
-
 class Variable(_tensor.Variable):
     """A Keras Variable: ``keras.Variable(initializer, shape=None, dtype=None, trainable=True, name=None)``.
 
@@ -122,7 +133,7 @@ class Variable(_tensor.Variable):
         **kwargs,
     ):
         if name is None:
-            name = _auto_name("variable")
+            name = unique_name("variable")
         if not isinstance(name, str) or "/" in name:
             raise ValueError(
                 f"Argument `name` must be a string and cannot contain character `/`. Received: name={name}"
@@ -144,9 +155,7 @@ class Variable(_tensor.Variable):
                     "When creating a Variable from an initializer, the `shape` argument should be specified. "
                     f"Received: initializer={initializer} and shape={shape}"
                 )
-            from tapeviz.keras import initializers
-
-            return initializers.get(initializer)(tuple(shape), dtype=dtype or "float32")
+            return _initializer(initializer)(tuple(shape), dtype=dtype or "float32")
         if dtype is None and not _tensor.is_tensor(initializer):
             array = np.asarray(initializer)
             if array.dtype.kind == "f":  # Keras's default float type

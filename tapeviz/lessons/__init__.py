@@ -30,12 +30,12 @@ Modules: ``prepare`` (``setup``), ``embedding`` (inline pages and images),
 a gradient call returned: "compute it with a tape" refuses a typed number),
 ``probe`` (running a student's
 code under observation), ``judges`` (checks that teach), ``catalogue`` (the
-exercises: questions, hints, solutions).
+exercises: the ``Exercise`` record, then every question, hint and solution).
 """
 
-from tapeviz.lessons.catalogue import EXERCISES
+from tapeviz.lessons.catalogue import EXERCISES, Exercise
 from tapeviz.lessons.embedding import Embedded, embed_html, embed_image
-from tapeviz.lessons.feedback import Exercise, Feedback, Solution, check, exercises, solution
+from tapeviz.lessons.feedback import Feedback, Solution, check, exercises, solution
 from tapeviz.lessons.prepare import setup
 
 __all__ = [

@@ -6,7 +6,52 @@ by its judge (:mod:`tapeviz.lessons.judges`) on fresh inputs.
 """
 
 from tapeviz.lessons import judges
-from tapeviz.lessons.feedback import Exercise
+
+
+class Exercise:
+    """One exercise: its question, and either an ``expected`` value or a ``judge``.
+
+    ``judge(answer) -> (ok, message)`` replaces the comparison (and may raise
+    :class:`~tapeviz.lessons.answers.Refused`); ``mistakes`` pairs values a
+    misconception gives with the message that names it, and ``otherwise``
+    says what to look at for any other wrong value; ``solution`` is the
+    code for the exercise cell, ending with the check. ``from_tape``: the answer
+    must be what a gradient call returned (a typed number is refused).
+
+    Args:
+        question: what the student is asked.
+        expected: the right value (or None with a ``judge``).
+        hint: shown after a wrong answer.
+        judge: a function of the answer returning ``(ok, message)``, instead of ``expected``.
+        tolerance: how close a number must be to ``expected``.
+        solution: the code of the exercise cell.
+        mistakes: ``(value, message)`` pairs for the values a misconception gives.
+        otherwise: what to say about any other wrong value.
+        from_tape: the answer must come from a gradient call.
+    """
+
+    def __init__(
+        self,
+        question,
+        expected=None,
+        hint="",
+        judge=None,
+        tolerance=1e-4,
+        solution="",
+        mistakes=(),
+        otherwise="",
+        from_tape=False,
+    ):
+        self.question = question
+        self.expected = expected
+        self.hint = hint
+        self.judge = judge
+        self.tolerance = tolerance
+        self.solution = solution.strip("\n")
+        self.mistakes = tuple(mistakes)
+        self.otherwise = otherwise  # what to look at when a wrong answer matches no known misconception
+        self.from_tape = from_tape
+
 
 EXERCISES = {
     # 01

@@ -8,51 +8,7 @@ import html
 
 from tapeviz.lessons import provenance
 from tapeviz.lessons.answers import Refused, describe, plain, refuse_text, same
-
-
-class Exercise:
-    """One exercise: its question, and either an ``expected`` value or a ``judge``.
-
-    ``judge(answer) -> (ok, message)`` replaces the comparison (and may raise
-    :class:`~tapeviz.lessons.answers.Refused`); ``mistakes`` pairs values a
-    misconception gives with the message that names it, and ``otherwise``
-    says what to look at for any other wrong value; ``solution`` is the
-    code for the exercise cell, ending with the check. ``from_tape``: the answer
-    must be what a gradient call returned (a typed number is refused).
-
-    Args:
-        question: what the student is asked.
-        expected: the right value (or None with a ``judge``).
-        hint: shown after a wrong answer.
-        judge: a function of the answer returning ``(ok, message)``, instead of ``expected``.
-        tolerance: how close a number must be to ``expected``.
-        solution: the code of the exercise cell.
-        mistakes: ``(value, message)`` pairs for the values a misconception gives.
-        otherwise: what to say about any other wrong value.
-        from_tape: the answer must come from a gradient call.
-    """
-
-    def __init__(
-        self,
-        question,
-        expected=None,
-        hint="",
-        judge=None,
-        tolerance=1e-4,
-        solution="",
-        mistakes=(),
-        otherwise="",
-        from_tape=False,
-    ):
-        self.question = question
-        self.expected = expected
-        self.hint = hint
-        self.judge = judge
-        self.tolerance = tolerance
-        self.solution = solution.strip("\n")
-        self.mistakes = tuple(mistakes)
-        self.otherwise = otherwise  # what to look at when a wrong answer matches no known misconception
-        self.from_tape = from_tape
+from tapeviz.lessons.catalogue import EXERCISES
 
 
 class Feedback:
@@ -121,14 +77,8 @@ class Solution:
         )
 
 
-def _catalogue():
-    from tapeviz.lessons.catalogue import EXERCISES
-
-    return EXERCISES
-
-
 def _spec(exercise):
-    known = _catalogue()
+    known = EXERCISES
     if exercise not in known:
         raise KeyError(f"No exercise called {exercise!r}. The exercises are: {', '.join(sorted(known))}.")
     return known[exercise]
@@ -200,4 +150,4 @@ def exercises():
     Returns:
         A dict from each exercise id to its question.
     """
-    return {name: spec.question for name, spec in sorted(_catalogue().items())}
+    return {name: spec.question for name, spec in sorted(EXERCISES.items())}

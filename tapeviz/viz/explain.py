@@ -35,7 +35,6 @@ import inspect
 import numpy as np
 
 from tapeviz import backend
-from tapeviz.core import events
 from tapeviz.core import finite_differences as testing
 from tapeviz.core.primitives.math import reduce_sum
 from tapeviz.core.tape import GradientTape
@@ -439,7 +438,7 @@ def _localise(recorded, labels, eps, rtol, atol):
     entries = recorded.objects["entries"]
     kernel_less = []
     for sweep in data["sweeps"][:1]:
-        steps = [event for _seq, event in recorded.records if isinstance(event, events.BackwardStep)]
+        _start, steps, _finish = recorded.objects["sweeps"][sweep["id"]]  # the live step behind each drawn one
         for record, step in zip(steps, sweep["steps"]):
             op = data["ops"][int(step["op"][2:])]
             entry = entries[op["id"]]

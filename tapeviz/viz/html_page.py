@@ -216,7 +216,7 @@ def iframe(page, height=None):
         height = _guess_height(page)
     return (
         f'<iframe class="tapeviz-embed" srcdoc="{_html.escape(page, quote=True)}" '
-        f'style="width:100%;height:{height}px;border:1px solid #e5e7eb;border-radius:4px" '
+        f'style="width:100%;box-sizing:border-box;height:{height}px;border:1px solid #e5e7eb;border-radius:4px" '
         'loading="lazy"></iframe>'
     )
 

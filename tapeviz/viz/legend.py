@@ -162,11 +162,12 @@ def _swatch(kind, c):
 
 
 def html(items):
-    """The legend as inline HTML: one swatch and one phrase per entry."""
+    """The legend as inline HTML: one swatch and one phrase per entry (a block each, so a swatch stays
+    with its phrase and a long phrase wraps inside a phone's width)."""
     if not items:
         return ""
     cells = "".join(
-        f'<span style="margin-right:14px;white-space:nowrap">{_swatch(kind, colours)} {fmt.html_text(text)}</span>'
+        f'<span style="display:inline-block;margin-right:14px">{_swatch(kind, colours)} {fmt.html_text(text)}</span>'
         for kind, colours, text in items
     )
     return f'<div class="tapeviz-legend">{cells}</div>'

@@ -142,16 +142,21 @@ def _returned_weakly(event):
 
 
 def _with_holders(steps, holders):
-    """``steps`` (``BackwardSteps`` items, a list) with the returned gradients among them replaced by
+    """``steps`` (``BackwardStep`` events, a list) with the returned gradients among them replaced by
     ``holders``, in place."""
     ids = holders.keys()
-    for position, (order, entry, needs, upstream, grads) in enumerate(steps):
-        if ids.isdisjoint(map(id, upstream)) and ids.isdisjoint(map(id, grads)):
+    for position, step in enumerate(steps):
+        if ids.isdisjoint(map(id, step.upstream)) and ids.isdisjoint(map(id, step.grads)):
             continue
-        upstream = tuple([holders.get(id(t), t) for t in upstream])
-        grads = tuple([holders.get(id(t), t) for t in grads])
-        steps[position] = (order, entry, needs, upstream, grads)
+        upstream = tuple([holders.get(id(t), t) for t in step.upstream])
+        grads = tuple([holders.get(id(t), t) for t in step.grads])
+        steps[position] = _with_gradients(step, upstream, grads)
     return steps
+
+
+def _with_gradients(step, upstream, grads):
+    """``step`` (a ``BackwardStep``) holding ``upstream`` and ``grads`` in place of its own."""
+    return _new_backward_step(step.tape, step.entry, step.needs, upstream, grads, step.order)
 
 
 def nbytes(tensor):
@@ -165,6 +170,7 @@ def _owned_bytes(tensor):
 
 
 _OP_EXECUTED, _BACKWARD_STEP = events.OpExecuted, events.BackwardStep
+_new_backward_step = events.backward_step
 _BACKWARD_STEPS, _TAPE_RELEASED = events.BackwardSteps, events.TapeReleased
 
 
@@ -197,11 +203,14 @@ class Compaction:
         if kind is _OP_EXECUTED:
             entry = self.entry(event.entry)
             return event if entry is event.entry else _OP_EXECUTED(entry, event.tapes)
-        if kind is _BACKWARD_STEP:
+        if kind is _BACKWARD_STEP:  # its gradients may be Returned holders (the caller's: weighed by no one here)
             entry = self.entry(event.entry)
-            if entry is event.entry and not any_larger(event.upstream + event.grads, SMALL_BYTES):
+            gradients = [t for t in event.upstream + event.grads if type(t) is not Returned]
+            if entry is event.entry and not any_larger(gradients, SMALL_BYTES):
                 return event
-            return _BACKWARD_STEP(event.tape, entry, event.needs, self.all(event.upstream), self.all(event.grads))
+            return _new_backward_step(
+                event.tape, entry, event.needs, self.all(event.upstream), self.all(event.grads), event.order
+            )
         if kind is events.SweepStarted:
             if keep_results:
                 if not any(map(_is_large, event.output_gradients)):
@@ -222,15 +231,6 @@ class Compaction:
         if kind is _TAPE_RELEASED and event.entries:  # the log's ``released`` holds their sketches
             return _TAPE_RELEASED(event.tape, event.reason)
         return event
-
-    def step(self, step):
-        """A ``BackwardSteps`` item, ``(order, entry, needs, upstream, grads)``: itself when it holds
-        no large tensor, else a copy holding summaries of them."""
-        order, entry, needs, upstream, grads = step
-        small = self.entry(entry)
-        if small is entry and not any_larger([t for t in upstream + grads if type(t) is not Returned], SMALL_BYTES):
-            return step
-        return (order, small, needs, self.all(upstream), self.all(grads))
 
     def tensor(self, tensor):
         """``tensor`` itself unless it is large; else its (shared) summary."""
@@ -289,9 +289,8 @@ class Log:
 class _Sweep:
     """One sweep of one tape: its start, its steps, its finish; and what holding them costs.
 
-    ``steps`` holds the ``BackwardSteps`` items as they came, ``(order,
-    entry, needs, upstream, grads)``, appended a batch at a time; ``records``
-    turns them into ``BackwardStep`` events when something is drawn.
+    ``steps`` holds the ``BackwardStep`` events of its ``BackwardSteps`` as
+    they came, appended a batch at a time.
     ``large``: bytes of the tensors over ``SMALL_BYTES`` that the sweep holds
     and no tape does (its gradients); ``small``: the rest of its cost
     (events, small tensors). The steps before ``counted`` are in those
@@ -350,11 +349,11 @@ class _Sweep:
         records = [self.start]
         if self.returned:
             records += [
-                (order, _BACKWARD_STEP(self.tape, entry, needs, _resolved(upstream), _resolved(grads)))
-                for order, entry, needs, upstream, grads in self.steps
+                (step.order, _with_gradients(step, _resolved(step.upstream), _resolved(step.grads)))
+                for step in self.steps
             ]
         else:
-            records += _step_records(self.tape, self.steps)
+            records += _step_records(self.steps)
         if self.finish is not None:
             seq, finish = self.finish
             records.append((seq, dataclasses.replace(finish, results=_resolved(finish.results))))
@@ -367,11 +366,11 @@ class _Sweep:
         ``last``: nothing comes after these (the ids seen need not be kept).
         """
         held = {}  # id -> tensor: ids are unique while the steps hold the tensors
-        for _order, _entry, _needs, upstream, grads in steps:
-            for tensor in upstream:
+        for step in steps:
+            for tensor in step.upstream:
                 if type(tensor) is Tensor:  # not None, a variable (the user's), a summary
                     held[id(tensor)] = tensor
-            for tensor in grads:
+            for tensor in step.grads:
                 if type(tensor) is Tensor:
                     held[id(tensor)] = tensor
         for tensor in tensors:
@@ -395,11 +394,9 @@ class _Sweep:
         return large
 
 
-def _step_records(serial, steps):
-    """``(seq, BackwardStep)`` for each ``BackwardSteps`` item of tape ``serial``."""
-    return [
-        (order, _BACKWARD_STEP(serial, entry, needs, upstream, grads)) for order, entry, needs, upstream, grads in steps
-    ]
+def _step_records(steps):
+    """``(seq, BackwardStep)`` for each of ``steps`` (a sweep's ``BackwardStep`` events): seq is its order."""
+    return [(step.order, step) for step in steps]
 
 
 def _rough_bytes(entries):
@@ -441,8 +438,8 @@ def _large_tensors_bytes(tensors):
 
 
 def _step_tensors(steps):
-    """The gradients ``steps`` hold: each step's upstream and grads (``BackwardSteps`` items)."""
-    return [tensor for step in steps for tensor in step[3] + step[4]]
+    """The gradients ``steps`` (``BackwardStep`` events) hold: each step's upstream and grads."""
+    return [tensor for step in steps for tensor in step.upstream + step.grads]
 
 
 class _TapeLog:
@@ -501,7 +498,7 @@ class _TapeLog:
         records = []
         for seq, event in zip(self.seqs, self.events):
             if type(event) is _BACKWARD_STEPS:  # steps of a sweep the recorder did not see start
-                records += _step_records(event.tape, event.steps)
+                records += _step_records(event.steps)
             elif type(event) is events.SweepFinished:  # likewise: its results, perhaps held weakly
                 records.append((seq, dataclasses.replace(event, results=_resolved(event.results))))
             else:
@@ -660,18 +657,14 @@ class SessionRecorder:
         self._keep_untaped(_next_seq(), event)  # an assignment: explain() tells what changed a variable
 
     def on_tape_entered(self, event):
-        log = self.logs.get(event.tape) or self._log(event.tape)  # _keep_in_log, spelled out: once per tape
-        log.seqs.append(_next_seq())
-        log.events.append(event)
+        self._keep_in_log(event)
 
     on_tape_exited = on_watched = on_tape_entered
 
     def on_tape_released(self, event):
         """The tape no longer holds its entries: the log keeps them, weighed roughly now and exactly
         later, if the tape outlives the next release or sweep (a training step's tape does not)."""
-        log = self.logs.get(event.tape) or self._log(event.tape)
-        log.seqs.append(_next_seq())
-        log.events.append(event)  # its entries are the part ``released`` keeps: one tuple, held twice
+        log = self._keep_in_log(event)  # its entries are the part ``released`` keeps: one tuple, held twice
         entries = event.entries
         if not entries:
             return
@@ -689,11 +682,11 @@ class SessionRecorder:
                 self._fit()
 
     def _keep_in_log(self, event):
-        serial = getattr(event, "tape", None)
-        if serial is not None:
-            log = self.logs.get(serial) or self._log(serial)
-            log.seqs.append(_next_seq())
-            log.events.append(event)
+        """Keep ``event`` among its tape's events; returns the tape's log."""
+        log = self.logs.get(event.tape) or self._log(event.tape)
+        log.seqs.append(_next_seq())
+        log.events.append(event)
+        return log
 
     # -- the budget ---------------------------------------------------------------------------
     def _count(self, sweep):
@@ -708,7 +701,7 @@ class SessionRecorder:
         if sweep.demoted:
             compaction = Compaction()
             for position in range(sweep.counted, len(steps)):
-                steps[position] = compaction.step(steps[position])
+                steps[position] = compaction.event(steps[position])
         tensors = []
         n_events = len(steps) - sweep.counted
         if not sweep.start_counted:
@@ -828,7 +821,7 @@ class SessionRecorder:
         """
         compaction = compaction or Compaction()
         counted = sweep.counted
-        sweep.steps[:counted] = [compaction.step(step) for step in sweep.steps[:counted]]
+        sweep.steps[:counted] = [compaction.event(step) for step in sweep.steps[:counted]]
         sweep.start = (sweep.start[0], compaction.event(sweep.start[1], True))
         sweep.demoted = True
         kept = list(sweep.start[1].output_gradients) + _step_tensors(sweep.steps[:counted])

@@ -170,7 +170,7 @@ class _Builder:
         self.sweep_events = {}  # sweep id -> [SweepStarted, [BackwardStep...], SweepFinished or None]
         self.notes = set()  # what the picture cannot show
 
-    HANDLERS = {}  # event type -> method, filled below
+    HANDLERS = {}  # event class -> its on_<kind> method, filled below
 
     def add(self, event):
         handler = self.HANDLERS.get(type(event))
@@ -260,20 +260,20 @@ class _Builder:
                 return sweep
         return None
 
-    # -- one handler per event type ---------------------------------------------------
-    def on_op(self, event):
+    # -- one handler per kind of event: on_<kind>, the core's name for it ------------------------
+    def on_op_executed(self, event):
         if event.entry is None or (not event.tapes and not self.include_untaped):
             return
         self.events.append({"kind": ev.OpExecuted.kind, "op": self.op(event.entry, event.tapes)})
 
-    def on_entered(self, event):
+    def on_tape_entered(self, event):
         tape = self.tape(event.tape)
         self.tapes[tape].update(
             persistent=bool(event.persistent), watch_accessed_variables=bool(event.watch_accessed_variables)
         )
         self.events.append({"kind": ev.TapeEntered.kind, "tape": tape})
 
-    def on_exited(self, event):
+    def on_tape_exited(self, event):
         self.events.append({"kind": ev.TapeExited.kind, "tape": self.tape(event.tape)})
 
     def on_watched(self, event):
@@ -282,7 +282,7 @@ class _Builder:
             self.tensors[tid]["watched_by"].append(tape)
         self.events.append({"kind": ev.Watched.kind, "tape": tape, "tensor": tid, "automatic": bool(event.automatic)})
 
-    def on_assigned(self, event):
+    def on_variable_assigned(self, event):
         key = tensor_id(event.variable)
         if self.include_untaped and key in self.tensor_ids:
             self.events.append({"kind": ev.VariableAssigned.kind, "tensor": self.tensor_ids[key]})
@@ -316,7 +316,7 @@ class _Builder:
         self.sweep_events[sweep["id"]] = [event, [], None]
         self.events.append({"kind": ev.SweepStarted.kind, "sweep": sweep["id"], "tape": tape})
 
-    def on_step(self, event):
+    def on_backward_step(self, event):
         sweep = self.open_sweep(event.tape)
         if sweep is None:
             return
@@ -377,7 +377,7 @@ class _Builder:
             self.sweep_events[sweep["id"]][2] = event
             self.events.append({"kind": ev.SweepFinished.kind, "sweep": sweep["id"]})
 
-    def on_released(self, event):
+    def on_tape_released(self, event):
         tape = self.tape(event.tape)
         self.tapes[tape]["released"] = event.reason
         self.events.append({"kind": ev.TapeReleased.kind, "tape": tape, "reason": event.reason})
@@ -410,16 +410,9 @@ class _Builder:
         }
 
 
+# One handler per kind of event, named as the core names it (``on_`` + ``event.kind``), as listeners' are.
 _Builder.HANDLERS = {
-    ev.OpExecuted: _Builder.on_op,
-    ev.TapeEntered: _Builder.on_entered,
-    ev.TapeExited: _Builder.on_exited,
-    ev.Watched: _Builder.on_watched,
-    ev.VariableAssigned: _Builder.on_assigned,
-    ev.SweepStarted: _Builder.on_sweep_started,
-    ev.BackwardStep: _Builder.on_step,
-    ev.SweepFinished: _Builder.on_sweep_finished,
-    ev.TapeReleased: _Builder.on_released,
+    cls: getattr(_Builder, "on_" + cls.kind) for cls in ev.ALL_EVENTS if hasattr(_Builder, "on_" + cls.kind)
 }
 
 

@@ -1,7 +1,7 @@
 """Finite-difference cases for every gradient rule, one module per op family.
 
 Each module defines ``CASES``: a dict from primitive name to a ``Case``.
-``tests/test_gradcheck.py`` requires a case for every rule in the table.
+``tests/core/test_rules.py`` requires a case for every rule in the table.
 """
 
 from collections.abc import Callable

@@ -53,8 +53,8 @@ CASES["AvgPoolGrad"] = Case(
 # More cases of the convolution rules, for the geometry the cases above do not
 # reach: dilations, NCHW (transposes around the NHWC kernels), the transposed
 # convolution as tf.nn.conv2d_transpose calls it, and the narrow-output path
-# (one output channel over many inputs). tests/test_conv.py runs them to the
-# second order, as test_gradcheck runs CASES.
+# (one output channel over many inputs). tests/core/primitives/conv/test_convolution.py runs them to the
+# second order, as tests/core/test_rules.py runs CASES.
 VARIANTS = {
     "Conv2D dilated SAME": Case(
         lambda x, w: c.conv2d(x, w, 1, "SAME", dilations=(2, 3)), [rand(1, 6, 7, 2), rand(2, 2, 2, 3)]

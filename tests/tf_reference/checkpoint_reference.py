@@ -1,4 +1,4 @@
-"""TF 2.21 behaviour of tf.train.Checkpoint and CheckpointManager behind tests/test_checkpoint.py.
+"""TF 2.21 behaviour of tf.train.Checkpoint and CheckpointManager behind tests/checkpoint/test_checkpoint.py.
 
 ``scenario(tf, folder)`` runs the same code on TensorFlow or on tapeviz and
 returns what it observed (values, paths, messages) as plain data. Run with

@@ -1,4 +1,4 @@
-"""TF 2.21 values and gradients of complex64/complex128 computations behind tests/test_complex.py.
+"""TF 2.21 values and gradients of complex64/complex128 computations behind tests/core/primitives/test_complex.py.
 
 ``scenario(tf)`` runs on TensorFlow or tapeviz; each case returns its value
 and the tape's gradient (TF's convention for complex sources: dL/dx + i dL/dy

@@ -1,5 +1,5 @@
 """get_concrete_function(TensorSpec) on a tf.function with an input_signature (TF 2.21), for
-tests/test_function_tracing.py:
+tests/core/test_function.py:
 
     /tmp/tfenv/bin/python tests/tf_reference/concrete_function_spec_reference.py
 

@@ -1,4 +1,4 @@
-"""Convolution cases compared with TF 2.21: shared by conv_reference.py (TF) and tests/test_conv.py (tapeviz).
+"""Convolution cases compared with TF 2.21: shared by conv_reference.py (TF) and tests/core/primitives/conv/test_convolution.py (tapeviz).
 
 Each case is a conv2d (or conv2d_transpose) in NHWC with fixed inputs; the
 reference records the output and the gradients of ``sum(out * weights)``

@@ -1,4 +1,4 @@
-"""TF 2.21 (tensorflow-cpu) behaviour behind tests/test_tape_faults.py. Run with TensorFlow installed:
+"""TF 2.21 (tensorflow-cpu) behaviour behind tests/core/test_tape_faults.py. Run with TensorFlow installed:
 
     python tests/tf_reference/core_faults_reference.py
 

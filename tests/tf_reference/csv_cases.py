@@ -1,4 +1,4 @@
-"""The CSV reader cases compared with TF 2.21: shared by csv_reference.py (TF) and tests/test_csv_reader.py (tapeviz).
+"""The CSV reader cases compared with TF 2.21: shared by csv_reference.py (TF) and tests/data/test_csv_format.py (tapeviz).
 
 A case is ``name -> (file bytes, record_defaults, options)``. A default is a
 value (0, 0.0, "x": the field may be empty) or ``("dtype", name)`` (the field

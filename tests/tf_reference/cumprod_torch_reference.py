@@ -1,4 +1,4 @@
-"""PyTorch's cumprod derivatives at zeros, pasted as TORCH_CUMPROD in tests/test_numeric_edges.py.
+"""PyTorch's cumprod derivatives at zeros, pasted as TORCH_CUMPROD in tests/core/primitives/test_numeric_edges.py.
 
     python -m venv /tmp/torchenv && /tmp/torchenv/bin/pip install torch==2.13.0 numpy
     /tmp/torchenv/bin/python tests/tf_reference/cumprod_torch_reference.py

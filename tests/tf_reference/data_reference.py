@@ -1,4 +1,4 @@
-"""TF 2.21 behaviour of tf.data readers and transformations behind tests/test_data_pipeline.py.
+"""TF 2.21 behaviour of tf.data readers and transformations behind tests/data/test_data_pipeline.py.
 
 ``scenario(tf, folder)`` runs the same code on TensorFlow or on tapeviz and
 returns what it observed as plain data (``as_numpy_iterator`` values,

@@ -1,5 +1,5 @@
 """The same eight bugs on tapeviz, for docs/debugging.md: tf.viz.diagnose after gradient(), as an engineer
-asks. python tests/tf_reference/debugging_comparison_tapeviz.py (tests/test_diagnose.py asserts each finding).
+asks. python tests/tf_reference/debugging_comparison_tapeviz.py (tests/viz/test_diagnosis.py asserts each finding).
 """
 
 import numpy as np

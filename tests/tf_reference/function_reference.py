@@ -1,4 +1,4 @@
-"""TF 2.21 behaviour of tf.function tracing behind tests/test_function_tracing.py.
+"""TF 2.21 behaviour of tf.function tracing behind tests/core/test_function.py.
 
 Run with TensorFlow installed: python tests/tf_reference/function_reference.py. Printed on
 TF 2.21.0 (tf.print writes to stderr, so its "Executing with" lines are not in this text):

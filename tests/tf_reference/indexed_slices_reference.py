@@ -1,5 +1,5 @@
 """TF 2.21 behaviour of tf.IndexedSlices as the gradient of gather and embedding lookups, behind
-tests/test_indexed_slices.py. ``scenario(tf)`` runs on TensorFlow or tapeviz. Refresh with TensorFlow:
+tests/core/test_indexed_slices.py. ``scenario(tf)`` runs on TensorFlow or tapeviz. Refresh with TensorFlow:
 
     python tests/tf_reference/indexed_slices_reference.py   # writes indexed_slices_values.json
 """

@@ -1,5 +1,5 @@
 """Keras 3.15 (TF 2.21): a model fits an input one axis short (last Input size 1) or one longer
-(last size 1), and Normalization's ``mean`` / ``variance`` after adapt. For tests/test_keras_functional.py:
+(last size 1), and Normalization's ``mean`` / ``variance`` after adapt. For tests/keras/models/test_functional.py:
 
     /tmp/tfenv/bin/python tests/tf_reference/input_rank_and_normalization_reference.py
 """

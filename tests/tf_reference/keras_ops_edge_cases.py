@@ -1,7 +1,7 @@
 """keras.ops on edge inputs (NaN, inf, -0.0, empty, int/uint8/bool/complex, broadcasting, negative axes).
 
 Shared by keras_ops_edge_reference.py (Keras 3 on TF 2.21) and
-tests/test_keras_ops_edges.py (tapeviz). The table is built from families:
+tests/keras/ops/test_ops_edges.py (tapeviz). The table is built from families:
 each op of a family gets that family's edge inputs, so adding an op is one
 word in a list. A case is ``name -> (expression, inputs)``: the expression
 uses ``ops`` and the inputs bound to a, b, c; an input is a key of ``INPUTS``

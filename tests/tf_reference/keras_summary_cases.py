@@ -2,7 +2,7 @@
 
 Each case takes the ``keras`` module (Keras 3 or ``tapeviz.keras``) and
 returns a model; tests/tf_reference/keras_summary_reference.py records
-Keras's text and tests/test_keras_summary.py compares tapeviz's.
+Keras's text and tests/keras/utils/test_summary.py compares tapeviz's.
 """
 
 
@@ -121,6 +121,7 @@ CASES = {
     "cnn_layer_range": (cnn, {"layer_range": ["max_pooling2d", "conv2d_1"]}),
     "two_inputs_layer_range": (two_inputs, {"layer_range": ["right.*", "merge"]}),
     "cnn_line_length_60": (cnn, {"line_length": 60}),
+    "cnn_positions": (cnn, {"line_length": 70, "positions": [0.5, 0.8, 1.0]}),
     "batch_norm_show_trainable": (batch_norm, {"show_trainable": True}),
     "two_inputs_show_trainable": (two_inputs, {"show_trainable": True}),
 }

@@ -1,4 +1,4 @@
-"""Keras 3's default model names (run with TF 2.21 / Keras 3.15): the values in tests/test_keras3_api.py.
+"""Keras 3's default model names (run with TF 2.21 / Keras 3.15): the values in tests/keras/test_keras3_api.py.
 
     /tmp/tfenv/bin/python tests/tf_reference/model_names_reference.py
 prints: functional functional_1 my_model sequential

@@ -1,8 +1,8 @@
-"""The TensorFlow values behind tests/test_numeric_edges.py (issue 17; runs only with TF).
+"""The TensorFlow values behind tests/core/primitives/test_numeric_edges.py (issue 17; runs only with TF).
 
     /tmp/tfenv/bin/python tests/tf_reference/numbers_reference.py
 
-Output of TF 2.21.0 (CPU), pasted as REFERENCE in tests/test_numeric_edges.py:
+Output of TF 2.21.0 (CPU), pasted as REFERENCE in tests/core/primitives/test_numeric_edges.py:
 each entry is a value (as plain lists) or "ErrorType: first line of the
 message". The inputs are the same expressions on both sides. Not collected by
 pytest, and it imports nothing from tapeviz.

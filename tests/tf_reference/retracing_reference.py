@@ -1,4 +1,4 @@
-"""TF 2.21's retracing warning and reduce_retracing, behind tests/test_retracing.py.
+"""TF 2.21's retracing warning and reduce_retracing, behind tests/core/test_retracing.py.
 
 Run with TensorFlow installed: python tests/tf_reference/retracing_reference.py > tests/tf_reference/retracing_values.json
 

@@ -1,9 +1,9 @@
-"""TF 2.21 behaviour of SavedModel functions behind tests/test_saved_functions.py.
+"""TF 2.21 behaviour of SavedModel functions behind tests/saved_model/test_functions.py.
 
 Run with TensorFlow installed: python tests/tf_reference/saved_function_reference.py.
 It saves four modules, then loads them in a fresh Python (where the classes are
 not defined) and prints values, gradients and the error for a call that fits no
-trace. Printed on TF 2.21.0 (the numbers are used in tests/test_saved_functions.py):
+trace. Printed on TF 2.21.0 (the numbers are used in tests/saved_model/test_functions.py):
 
     guide 4.0 2.0
     dense y [[3.5253100395202637, 4.572880744934082], [0.7111154794692993, 3.8683347702026367], [2.8653364181518555, 12.000503540039062]]

@@ -1,4 +1,4 @@
-"""A loaded signature's ``structured_outputs`` (TF 2.21), for tests/test_saved_functions.py:
+"""A loaded signature's ``structured_outputs`` (TF 2.21), for tests/saved_model/test_functions.py:
 
 /tmp/tfenv/bin/python tests/tf_reference/signature_outputs_reference.py
 """

@@ -1,4 +1,4 @@
-"""TF's forward mode behind tests/test_viz_tangent.py. Run with TensorFlow installed:
+"""TF's forward mode behind tests/viz/test_tangents.py. Run with TensorFlow installed:
 
     python tests/tf_reference/tangent_player_reference.py
 

@@ -4,9 +4,10 @@ TF namespaces (tapeviz.math, tapeviz.nn...) and are built from these.
 A family is a module of a few related ops, each kernel followed by its
 gradient rule (``sin = unary(...)``, then ``_unary(sin, ...)`` or
 ``@defgrad(sin, ...)``), so one screen shows both; the rule table itself is
-:mod:`tapeviz.core.rules`. Importing this package fills that table. The rules
-call ops of other families through imports at the end of each module (those
-families import this one at load time).
+:mod:`tapeviz.core.rules`. Importing this package fills that table. A family
+imports the families below it (array < complex < math < linalg < solvers <
+decompositions, the others above); a rule that calls a family loading after
+its own reaches it through :mod:`tapeviz.core.families` (``m.reduce_sum``).
 """
 
 from tapeviz.core.primitives import (  # noqa: F401  (registers them and their rules)

@@ -9,7 +9,9 @@ of the derivative), through ``conj_if_complex`` below.
 import numpy as np
 
 from tapeviz import backend as B
+from tapeviz.core import families
 from tapeviz.core.errors import InvalidArgumentError
+from tapeviz.core.families import math as m
 from tapeviz.core.ops import as_tensor, execute
 from tapeviz.core.primitive import Primitive
 from tapeviz.core.primitives._define import NAME_ARG, unary, with_fields
@@ -55,12 +57,12 @@ def complex(real, imag, name=None):  # noqa: A001  (TF's name)
 
 def conj_if_complex(t):
     """``conj(t)`` for a complex tensor; a real one unchanged (no op recorded)."""
-    return c.conj(t) if t._value.dtype.kind == "c" else t
+    return conj(t) if t._value.dtype.kind == "c" else t
 
 
 @defgrad(COMPLEX, "d/d re = real(G),  d/d im = imag(G)", local=described("real(G)", "imag(G)"))
 def _complex_rule(op, needs, g):
-    return (c.real(g) if needs[0] else None, c.imag(g) if needs[1] else None)
+    return (real(g) if needs[0] else None, imag(g) if needs[1] else None)
 
 
 def _part(name, prim_name, take, doc):
@@ -97,7 +99,7 @@ real = _part("real", "Real", lambda x: B.xp.real(x).copy(), "The real part (a re
 
 @defgrad(real, "d real(z)/dz: complex(G, 0)", local=described("complex(G, 0)"))
 def _real_rule(op, needs, g):
-    return (c.complex(g, zeros_like(g)),)
+    return (complex(g, zeros_like(g)),)
 
 
 imag = _part("imag", "Imag", lambda x: B.xp.imag(x).copy(), "The imaginary part (zeros for a real tensor).")
@@ -105,7 +107,7 @@ imag = _part("imag", "Imag", lambda x: B.xp.imag(x).copy(), "The imaginary part 
 
 @defgrad(imag, "d imag(z)/dz: complex(0, G)", local=described("complex(0, G)"))
 def _imag_rule(op, needs, g):
-    return (c.complex(zeros_like(g), g),)
+    return (complex(zeros_like(g), g),)
 
 
 conj = _part("conj", "Conj", B.xp.conj, "The complex conjugate (a real tensor is returned as it is).")
@@ -113,7 +115,7 @@ conj = _part("conj", "Conj", B.xp.conj, "The complex conjugate (a real tensor is
 
 @defgrad(conj, "d conj(z): conj(G)", local=described("conj(G)"))
 def _conj_rule(op, needs, g):
-    return (c.conj(g),)
+    return (conj(g),)
 
 
 angle = _part("angle", "Angle", B.xp.angle, "The argument atan2(imag, real), in (-pi, pi].")
@@ -122,14 +124,11 @@ angle = _part("angle", "Angle", B.xp.angle, "The argument atan2(imag, real), in 
 @defgrad(angle, "d angle(z): -G / conj(z) * i ... = G * i / conj(z)", local=described("i / conj(z)"))
 def _angle_rule(op, needs, g):
     z = op.inputs[0]
-    upstream = c.complex(zeros_like(g), g)  # i * G
-    return (multiply(upstream, reciprocal(c.conj(z))),)
+    upstream = complex(zeros_like(g), g)  # i * G
+    return (m.multiply(upstream, m.reciprocal(conj(z))),)
 
 
 ANGLE_OF_REAL = Primitive("AngleOfReal", lambda x: B.xp.where(x < 0, np.pi, 0.0).astype(x.dtype), differentiable=False)
 
 
-# What the rules above call from other families, imported last: those families import this one.
-from tapeviz.core.primitives import complex as c  # noqa: E402
-from tapeviz.core.primitives.math.arithmetic import multiply  # noqa: E402
-from tapeviz.core.primitives.math.elementary import reciprocal  # noqa: E402
+families.publish(families.complex_numbers, globals())  # how array's transpose(conjugate=True) reaches conj

@@ -2,8 +2,7 @@
 
 Primitives: Cholesky, Qr, Svd, SelfAdjointEigV2, LogMatrixDeterminant: TF's
 ops of the same names. ``logdet`` and ``eigvalsh`` are compositions, as in TF.
-Every op works on the last two axes, batched over the others. The checks every
-matrix op shares (``float_matrices``) live here.
+Every op works on the last two axes, batched over the others.
 """
 
 import collections
@@ -13,34 +12,18 @@ import numpy as np
 from tapeviz import backend as B
 from tapeviz.core.ops import as_tensor, execute
 from tapeviz.core.primitive import Primitive
-from tapeviz.core.primitives.array.arguments import invalid_argument
-from tapeviz.core.primitives.linalg import diag, diag_part, matrix_transpose
-from tapeviz.core.primitives.math.elementary import log
+from tapeviz.core.primitives import solvers
+from tapeviz.core.primitives.array.constants import zeros_like
+from tapeviz.core.primitives.array.indexing import slice_tensor
+from tapeviz.core.primitives.array.shapes import concat, expand_dims
+from tapeviz.core.primitives.linalg import diag, diag_part, float_matrices, inv, matmul, matrix_transpose
+from tapeviz.core.primitives.math.elementary import log, reciprocal
 from tapeviz.core.primitives.math.reductions import reduce_sum
 from tapeviz.core.rules import defgrad, described
 from tapeviz.core.scopes import name_scope
 
 Qr = collections.namedtuple("Qr", ["q", "r"])
 LogMatrixDeterminant = collections.namedtuple("LogMatrixDeterminant", ["sign", "log_abs_determinant"])
-
-
-def float_matrices(x, op, square=True):
-    """``x`` as a float tensor of rank >= 2 (square in its last two axes when asked)."""
-    x = as_tensor(x)
-    if not x.dtype.is_floating:
-        raise invalid_argument(
-            f"Value for attr 'T' of {x.dtype.name} is not in the list of allowed values: half, float, double. "
-            f"{op} takes float matrices: cast first, e.g. tf.cast(x, tf.float32).",
-            op,
-        )
-    if x.ndim < 2:
-        raise invalid_argument(
-            f"Input tensor 0 must have rank >= 2, got shape {list(x._value.shape)} (the last two axes are the matrix).",
-            op,
-        )
-    if square and x._value.shape[-1] != x._value.shape[-2]:
-        raise invalid_argument(f"Input matrix must be square, got shape {list(x._value.shape)}.", op)
-    return x
 
 
 # -- factorizations --------------------------------------------------------------------------
@@ -98,7 +81,7 @@ def _t(x):
 )
 def _cholesky_rule(op, needs, g):
     chol = op.outputs[0]
-    chol_inverse = solvers.triangular_solve(chol, dec.eye_like(chol), lower=True)
+    chol_inverse = solvers.triangular_solve(chol, eye_like(chol), lower=True)
     middle = matmul(chol, g, transpose_a=True)
     middle = solvers.band_part(solvers.set_diag(middle, 0.5 * diag_part(middle)), -1, 0)
     grad = matmul(matmul(chol_inverse, middle, transpose_a=True), chol_inverse)
@@ -229,7 +212,7 @@ def _svd_rule(op, needs, gs, gu=None, gv=None):
 
     a = op.inputs[0]
     if not op.attrs["compute_uv"]:
-        _, u, v = dec.svd(a, full_matrices=False)
+        _, u, v = svd(a, full_matrices=False)
         return (matmul(u, matmul(diag(gs), v, transpose_b=True)),)
     s, u, v = op.outputs
     m, n = a._value.shape[-2:]
@@ -297,7 +280,7 @@ def _eigh_rule(op, needs, ge, gv=None):
         v = op.outputs[1]
         inner = diag(ge) + _off_diagonal_reciprocals(e) * matmul(v, gv, transpose_a=True)
     else:
-        _, v = dec.eigh(op.inputs[0])
+        _, v = eigh(op.inputs[0])
         inner = diag(ge)
     grad = matmul(v, matmul(inner, v, transpose_b=True))
     # The kernel reads only the lower triangle: fold the gradient onto it.
@@ -372,13 +355,3 @@ def eye_like(x):
     xp = B.xp
     shape = x._value.shape
     return as_tensor(xp.broadcast_to(xp.eye(shape[-2], shape[-1], dtype=x._value.dtype), shape).copy())
-
-
-# What the rules above call from other families, imported last: those families import this one.
-from tapeviz.core.primitives import decompositions as dec  # noqa: E402
-from tapeviz.core.primitives import solvers  # noqa: E402
-from tapeviz.core.primitives.array.constants import zeros_like  # noqa: E402
-from tapeviz.core.primitives.array.indexing import slice_tensor  # noqa: E402
-from tapeviz.core.primitives.array.shapes import concat, expand_dims  # noqa: E402
-from tapeviz.core.primitives.linalg import inv, matmul  # noqa: E402
-from tapeviz.core.primitives.math.elementary import reciprocal  # noqa: E402

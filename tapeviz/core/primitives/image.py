@@ -94,7 +94,7 @@ def resize_bilinear(images, size):
     local=described("the bilinear weight of each source pixel"),
 )
 def _resize_bilinear_rule(op, needs, g):
-    return (im.resize_bilinear_grad(g, op.inputs[0]._value.shape),)
+    return (resize_bilinear_grad(g, op.inputs[0]._value.shape),)
 
 
 def resize_bilinear_grad(g, original_shape):
@@ -108,7 +108,7 @@ def resize_bilinear_grad(g, original_shape):
     local=described("the bilinear weights (a resize of the upstream)"),
 )
 def _resize_bilinear_grad_rule(op, needs, g):
-    return (im.resize_bilinear(g, op.inputs[0]._value.shape[1:3]),)
+    return (resize_bilinear(g, op.inputs[0]._value.shape[1:3]),)
 
 
 # -- nearest neighbour -------------------------------------------------------------------------
@@ -140,7 +140,7 @@ def resize_nearest(images, size):
     local=described("1 from each output pixel to the source pixel it copies"),
 )
 def _resize_nearest_rule(op, needs, g):
-    return (im.resize_nearest_grad(g, op.inputs[0]._value.shape),)
+    return (resize_nearest_grad(g, op.inputs[0]._value.shape),)
 
 
 def resize_nearest_grad(g, original_shape):
@@ -154,7 +154,7 @@ def resize_nearest_grad(g, original_shape):
     local=described("1 per source pixel (a nearest resize of the upstream)"),
 )
 def _resize_nearest_grad_rule(op, needs, g):
-    return (im.resize_nearest(g, op.inputs[0]._value.shape[1:3]),)
+    return (resize_nearest(g, op.inputs[0]._value.shape[1:3]),)
 
 
 # -- contrast (no gradient in TF) ------------------------------------------------------------------
@@ -171,7 +171,3 @@ ADJUST_CONTRAST = Primitive("AdjustContrastv2", _adjust_contrast)  # differentia
 def adjust_contrast_kernel(images, factor):
     """TF's AdjustContrastv2 on float images [..., height, width, channels]."""
     return execute(ADJUST_CONTRAST, (as_tensor(images), as_tensor(factor)))
-
-
-# What the rules above call from other families, imported last: those families import this one.
-from tapeviz.core.primitives import image as im  # noqa: E402

@@ -3,6 +3,8 @@
 Primitives: MatMul, Einsum, MatrixInverse, MatrixDeterminant, MatrixDiagPart
 and MatrixDiag. ``tensordot``, ``trace``, ``matvec`` and ``matrix_transpose``
 are compositions of primitives, as in TensorFlow, each inside a name scope.
+The checks every matrix op shares (``float_matrices``, used by decompositions
+and solvers too) live here.
 """
 
 import string
@@ -10,18 +12,40 @@ import string
 import numpy as np
 
 from tapeviz import backend as B
+from tapeviz.core import tensor as _tensor
 from tapeviz.core.errors import InvalidArgumentError, UnimplementedError
 from tapeviz.core.ops import as_tensor, as_tensors, execute, same_dtype
 from tapeviz.core.primitive import Primitive
+from tapeviz.core.primitives.array.arguments import invalid_argument
 from tapeviz.core.primitives.array.constants import eye
-from tapeviz.core.primitives.array.shapes import expand_dims, reshape, squeeze, transpose
-from tapeviz.core.primitives.math.reductions import reduce_sum
+from tapeviz.core.primitives.array.shapes import broadcast_to, expand_dims, reshape, squeeze, transpose
+from tapeviz.core.primitives.complex import conj
+from tapeviz.core.primitives.math.reductions import reduce_sum, unbroadcast
 from tapeviz.core.rules import defgrad, described
 from tapeviz.core.scopes import name_scope
 
 
 def _invalid(message, op):
     return InvalidArgumentError(f"{message} [Op:{op}]", op)
+
+
+def float_matrices(x, op, square=True):
+    """``x`` as a float tensor of rank >= 2 (square in its last two axes when asked)."""
+    x = as_tensor(x)
+    if not x.dtype.is_floating:
+        raise invalid_argument(
+            f"Value for attr 'T' of {x.dtype.name} is not in the list of allowed values: half, float, double. "
+            f"{op} takes float matrices: cast first, e.g. tf.cast(x, tf.float32).",
+            op,
+        )
+    if x.ndim < 2:
+        raise invalid_argument(
+            f"Input tensor 0 must have rank >= 2, got shape {list(x._value.shape)} (the last two axes are the matrix).",
+            op,
+        )
+    if square and x._value.shape[-1] != x._value.shape[-2]:
+        raise invalid_argument(f"Input matrix must be square, got shape {list(x._value.shape)}.", op)
+    return x
 
 
 def _matmul(a, b, transpose_a, transpose_b):
@@ -83,6 +107,10 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
          [11. 25.]], shape=(2, 2), dtype=float32)
     """
     a, b = as_tensors(a, b, "MatMul")
+    if adjoint_a and a._value.dtype.kind == "c":  # the adjoint is the conjugate transpose
+        a = conj(a)
+    if adjoint_b and b._value.dtype.kind == "c":
+        b = conj(b)
     return execute(
         MATMUL, (a, b), {"transpose_a": bool(transpose_a or adjoint_a), "transpose_b": bool(transpose_b or adjoint_b)}
     )
@@ -127,7 +155,7 @@ def matrix_transpose(a, name="matrix_transpose", conjugate=False):
         raise ValueError(f"matrix_transpose needs a tensor of rank >= 2, got rank {x.ndim}.")
     perm = list(np.arange(x.ndim))
     perm[-2], perm[-1] = perm[-1], perm[-2]
-    return transpose(x, perm)
+    return transpose(x, perm, conjugate=conjugate)
 
 
 def matvec(a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_sparse=False, name=None):
@@ -152,7 +180,7 @@ def matvec(a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_spa
     if b.ndim < 1:
         raise ValueError("matvec needs a vector b of rank >= 1.")
     with name_scope("MatVec"):
-        return squeeze(matmul(a, expand_dims(b, -1), transpose_a=transpose_a or adjoint_a), axis=-1)
+        return squeeze(matmul(a, expand_dims(b, -1), transpose_a=transpose_a, adjoint_a=adjoint_a), axis=-1)
 
 
 # -- tensordot: transpose, reshape to matrices, one MatMul (as TF does) -------------------------
@@ -405,14 +433,14 @@ def inv(input, adjoint=False, name=None):
     x = as_tensor(input)
     _square(x, "MatrixInverse")
     if adjoint:
-        x = matrix_transpose(x)
+        x = matrix_transpose(x, conjugate=True)
     return execute(MATRIX_INVERSE, (x,))
 
 
 @defgrad(MATRIX_INVERSE, "d inv(A) = -inv(A)ᵀ G inv(A)ᵀ", local=described("-inv(A)ᵀ · inv(A)ᵀ around the upstream"))
 def _matrix_inverse_rule(op, needs, g):
-    c = op.outputs[0]
-    return (-matmul(c, matmul(g, c, transpose_b=True), transpose_a=True),)
+    c = op.outputs[0]  # adjoints: conjugate transposes for complex matrices, as TF's rule
+    return (-matmul(c, matmul(g, c, adjoint_b=True), adjoint_a=True),)
 
 
 def det(input, name=None):
@@ -547,7 +575,4 @@ __all__ = [
 ]
 
 
-# What the rules above call from other families, imported last: those families import this one.
-from tapeviz.core.primitives.array.shapes import broadcast_to  # noqa: E402
-from tapeviz.core.primitives.complex import conj  # noqa: E402
-from tapeviz.core.primitives.math.reductions import unbroadcast  # noqa: E402
+_tensor.bind_ops(matmul=matmul)  # `@`

@@ -11,7 +11,11 @@ from tapeviz.core.errors import InvalidArgumentError
 from tapeviz.core.ops import as_tensor, execute
 from tapeviz.core.primitive import Primitive
 from tapeviz.core.primitives._define import unary
+from tapeviz.core.primitives.array.constants import zeros_like
+from tapeviz.core.primitives.array.shapes import reshape
 from tapeviz.core.primitives.math.arithmetic import cast
+from tapeviz.core.primitives.math.elementary import exp, sigmoid
+from tapeviz.core.primitives.math.reductions import reduce_sum
 from tapeviz.core.rules import defgrad, described, elementwise
 
 # -- activations --------------------------------------------------------------------
@@ -43,7 +47,7 @@ Example:
 
 @defgrad(relu, "d relu(x)/dx = 1 where x > 0, else 0 (0 at 0, as in TF)", local=elementwise("1 where x > 0"))
 def _relu_rule(op, needs, g):
-    return (nn.relu_grad(g, op.outputs[0]),)
+    return (relu_grad(g, op.outputs[0]),)
 
 
 RELU_GRAD = Primitive("ReluGrad", _relu_grad)
@@ -66,7 +70,7 @@ def relu_grad(g, y):
 def _relu_grad_rule(op, needs, h):
     _, y = op.inputs
     # d/dy is zero, not absent: TF returns zeros_like(y), so a second derivative through relu is 0, not None
-    return (nn.relu_grad(h, y) if needs[0] else None, zeros_like(y) if needs[1] else None)
+    return (relu_grad(h, y) if needs[0] else None, zeros_like(y) if needs[1] else None)
 
 
 def _softplus(x):
@@ -260,7 +264,7 @@ def _cross_entropy_backprop_rule(op, needs, h):
     grads = [None] * len(op.inputs)  # never into `backprop`: it is a saved value
     if needs[0]:
         # The softmax Jacobian, through the Softmax op so that higher orders work too.
-        s = nn.softmax(logits, axis=axis)
+        s = softmax(logits, axis=axis)
         grads[0] = (h - reduce_sum(h * s, axis=axis, keepdims=True)) * s
     if len(op.inputs) == 3 and needs[2]:
         grads[2] = -h
@@ -336,9 +340,9 @@ def _softmax_cross_entropy_rule(op, needs, g, _g_backprop):
     g = _keep_axis(g, logits, axis)
     grad_logits = grad_labels = None
     if needs[0]:
-        grad_logits = g * nn.cross_entropy_backprop(logits, op.outputs[1], labels, axis=axis)
+        grad_logits = g * cross_entropy_backprop(logits, op.outputs[1], labels, axis=axis)
     if needs[1]:
-        grad_labels = -g * nn.log_softmax(logits, axis=axis)
+        grad_labels = -g * log_softmax(logits, axis=axis)
     return grad_logits, grad_labels
 
 
@@ -397,7 +401,7 @@ def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
 def _sparse_softmax_cross_entropy_rule(op, needs, g, _g_backprop):
     logits = op.inputs[0]
     g = _keep_axis(g, logits, logits.ndim - 1)
-    return (g * nn.cross_entropy_backprop(logits, op.outputs[1]), None)
+    return (g * cross_entropy_backprop(logits, op.outputs[1]), None)
 
 
 __all__ = [
@@ -409,11 +413,3 @@ __all__ = [
     "softmax_cross_entropy_with_logits",
     "sparse_softmax_cross_entropy_with_logits",
 ]
-
-
-# What the rules above call from other families, imported last: those families import this one.
-from tapeviz.core.primitives import nn  # noqa: E402
-from tapeviz.core.primitives.array.constants import zeros_like  # noqa: E402
-from tapeviz.core.primitives.array.shapes import reshape  # noqa: E402
-from tapeviz.core.primitives.math.elementary import exp, sigmoid  # noqa: E402
-from tapeviz.core.primitives.math.reductions import reduce_sum  # noqa: E402

@@ -11,6 +11,10 @@ from tapeviz import backend as B
 from tapeviz.core.errors import InvalidArgumentError
 from tapeviz.core.ops import as_tensor, execute
 from tapeviz.core.primitive import Primitive
+from tapeviz.core.primitives.array.arguments import int_indices
+from tapeviz.core.primitives.array.constants import zeros_like
+from tapeviz.core.primitives.array.indexing import gather_nd
+from tapeviz.core.primitives.math import cast, equal
 from tapeviz.core.rules import defgrad, described
 
 
@@ -281,10 +285,3 @@ __all__ = [
     "tensor_scatter_nd_max",
     "tensor_scatter_nd_min",
 ]
-
-
-# What the rules above call from other families, imported last: those families import this one.
-from tapeviz.core.primitives.array.arguments import int_indices  # noqa: E402
-from tapeviz.core.primitives.array.constants import zeros_like  # noqa: E402
-from tapeviz.core.primitives.array.indexing import gather_nd  # noqa: E402
-from tapeviz.core.primitives.math import cast, equal  # noqa: E402

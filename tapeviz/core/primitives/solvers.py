@@ -11,8 +11,8 @@ from tapeviz import backend as B
 from tapeviz.core.ops import as_tensor, execute, same_dtype
 from tapeviz.core.primitive import Primitive
 from tapeviz.core.primitives.array.arguments import invalid_argument
-from tapeviz.core.primitives.decompositions import float_matrices
-from tapeviz.core.primitives.linalg import diag, diag_part, matrix_transpose
+from tapeviz.core.primitives.linalg import diag, diag_part, float_matrices, matmul, matrix_transpose
+from tapeviz.core.primitives.math.reductions import unbroadcast
 from tapeviz.core.rules import defgrad, described
 from tapeviz.core.scopes import name_scope
 
@@ -112,7 +112,7 @@ def adjoint(matrix, name=None):
     Returns:
         A Tensor with the last two axes swapped (and conjugated).
     """
-    return matrix_transpose(matrix)
+    return matrix_transpose(matrix, conjugate=True)
 
 
 # -- solving ---------------------------------------------------------------------------------
@@ -283,8 +283,3 @@ def cholesky_solve(chol, rhs, name=None):
     with name_scope("cholesky_solve"):
         y = triangular_solve(chol, rhs, lower=True)
         return triangular_solve(chol, y, lower=True, adjoint=True)
-
-
-# What the rules above call from other families, imported last: those families import this one.
-from tapeviz.core.primitives.linalg import matmul  # noqa: E402
-from tapeviz.core.primitives.math.reductions import unbroadcast  # noqa: E402

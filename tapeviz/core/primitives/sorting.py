@@ -13,6 +13,7 @@ from tapeviz.core import dtypes
 from tapeviz.core.errors import InvalidArgumentError
 from tapeviz.core.ops import as_tensor, execute, same_dtype
 from tapeviz.core.primitive import Primitive
+from tapeviz.core.primitives.array.indexing import gather_grad
 from tapeviz.core.rules import defgrad, described
 
 TopKV2 = collections.namedtuple("TopKV2", ["values", "indices"])
@@ -239,7 +240,3 @@ def searchsorted(sorted_sequence, values, side="left", out_type=dtypes.int32, na
 
 
 __all__ = ["top_k", "searchsorted", "unique", "unique_with_counts"]
-
-
-# What the rules above call from other families, imported last: those families import this one.
-from tapeviz.core.primitives.array.indexing import gather_grad  # noqa: E402

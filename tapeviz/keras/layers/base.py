@@ -11,7 +11,6 @@ fold a layer's ops into one box.
 
 import functools
 import inspect
-import re
 import threading
 
 import numpy as np
@@ -23,33 +22,17 @@ from tapeviz.core.records import RecordsInit
 from tapeviz.core.scopes import name_scope
 from tapeviz.core.tensor import Tensor, Variable, convert_to_tensor, tensor_id, to_array
 from tapeviz.keras import config, constraints, initializers, masking, regularizers
+from tapeviz.keras.layers.layer_config import constructor_config, revive_config
+from tapeviz.keras.utils.naming import auto_name
 from tapeviz.keras.variables import Variable as KerasVariable
 from tapeviz.keras.variables import autocast_scope_enter, autocast_scope_exit, path_entries, path_scope
 
 __all__ = ["Layer", "InputSpec", "KerasTensor"]
 
-_names = {}  # base name -> how many layers took it
 _ADD_WEIGHT_KERAS3 = ("shape", "initializer", "dtype", "trainable", "autocast", "regularizer", "constraint")
 _ADD_WEIGHT_TF2 = ("name", "shape", "dtype", "initializer", "regularizer", "trainable", "constraint")
 _warned_untracked = set()
 _FLOAT32 = np.dtype(np.float32)
-
-
-def snake_case(name):
-    name = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", name)
-    return re.sub(r"([a-z])([A-Z])", r"\1_\2", name).lower()
-
-
-def reset_names():
-    """Forget the layer names handed out (``keras.backend.clear_session``): the next Dense is 'dense' again."""
-    _names.clear()
-
-
-def unique_name(base):
-    """Keras's layer names: 'dense', then 'dense_1', 'dense_2'..."""
-    count = _names.get(base, 0)
-    _names[base] = count + 1
-    return base if count == 0 else f"{base}_{count}"
 
 
 class _CallContext(threading.local):
@@ -220,7 +203,7 @@ class Layer(RecordsInit):
             raise ValueError(f"Unrecognized keyword arguments passed to {type(self).__name__}: {kwargs}")  # as Keras 3
         object.__setattr__(self, "_layers", [])
         object.__setattr__(self, "_own_weights", [])
-        self.name = name or unique_name(snake_case(type(self).__name__))
+        self.name = name or auto_name(type(self).__name__)
         self._trainable = bool(trainable)
         self.built = False
         self.input_spec = None
@@ -660,8 +643,6 @@ class Layer(RecordsInit):
         Returns:
             A dict, JSON-serializable, that ``from_config`` takes back.
         """
-        from tapeviz.keras.layers.layer_config import constructor_config
-
         dtype = self._dtype
         if self._dtype_policy.name != dtype:  # a mixed policy, saved as Keras 3 saves it
             dtype = {"module": "keras", "class_name": "DTypePolicy", "config": {"name": self._dtype_policy.name}}
@@ -677,8 +658,6 @@ class Layer(RecordsInit):
         Returns:
             A new layer.
         """
-        from tapeviz.keras.layers.layer_config import revive_config
-
         return cls(**revive_config(config))
 
     def __repr__(self):

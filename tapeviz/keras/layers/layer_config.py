@@ -13,6 +13,8 @@ import inspect
 import numpy as np
 
 from tapeviz.core.records import init_args
+from tapeviz.keras import constraints, initializers, regularizers
+from tapeviz.keras.saving import registry
 
 __all__ = ["constructor_config", "revive_config"]
 
@@ -41,9 +43,6 @@ def constructor_config(layer):
 
 
 def _config_value(value):
-    from tapeviz.keras import constraints, initializers, regularizers
-    from tapeviz.keras.layers.base import Layer
-
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
     if isinstance(value, np.generic):
@@ -64,7 +63,7 @@ def _config_value(value):
                 "config": value.get_config(),
                 "registered_name": None,
             }
-    if isinstance(value, Layer):
+    if isinstance(value, registry.part("Layer")):  # a nested layer (Bidirectional's); base.py imports this module
         return {
             "module": "keras.layers",
             "class_name": type(value).__name__,
@@ -82,20 +81,20 @@ def revive_config(config):
 
 
 def _revive(value):
-    from tapeviz.keras import constraints, initializers, layers, regularizers
-
     if isinstance(value, dict) and value.get("module") in _FAMILIES and "class_name" in value:
-        module = {
-            "keras.initializers": initializers,
-            "keras.regularizers": regularizers,
-            "keras.constraints": constraints,
-            "keras.layers": layers,
-        }[value["module"]]
-        cls = getattr(module, value["class_name"], None)
+        if value["module"] == "keras.layers":  # the layers tapeviz registered: this module sits below them
+            cls = registry.lookup(value["class_name"], "layers")
+        else:
+            module = {
+                "keras.initializers": initializers,
+                "keras.regularizers": regularizers,
+                "keras.constraints": constraints,
+            }[value["module"]]
+            cls = getattr(module, value["class_name"], None)
         if not isinstance(cls, type):
             raise ValueError(f"Unknown {value['module']} class {value['class_name']!r} in a layer config.")
         config = value.get("config", {})
-        if issubclass(cls, layers.Layer):
+        if issubclass(cls, registry.part("Layer")):
             return cls.from_config(config)
         parameters = inspect.signature(cls.__init__).parameters
         takes_any = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values())

@@ -7,6 +7,7 @@ from tapeviz.core.records import RecordsInit
 from tapeviz.core.scopes import name_scope
 from tapeviz.core.tensor import Tensor, Variable, convert_to_tensor
 from tapeviz.keras.config import floatx
+from tapeviz.keras.utils.naming import to_snake_case
 
 
 def as_tensor(value, dtype=None):
@@ -52,7 +53,7 @@ class Loss(RecordsInit):
                 f"Invalid value for argument `reduction`: {reduction!r}. Use 'sum_over_batch_size', 'sum' or 'none'."
             )
         self.reduction = "sum_over_batch_size" if reduction in ("auto", "mean") else reduction
-        self.name = name or _snake(type(self).__name__)
+        self.name = name or to_snake_case(type(self).__name__)
 
     def call(self, y_true, y_pred):
         """The loss of each example, before the reduction; each loss defines it.
@@ -109,9 +110,3 @@ def _widened(value):
     if isinstance(value, (Tensor, Variable)) and dtype == "float16" and floatx() != "float16":
         return cast(value, floatx())
     return value
-
-
-def _snake(name):
-    import re
-
-    return re.sub(r"([a-z])([A-Z])", r"\1_\2", name).lower()

@@ -4,6 +4,7 @@ import numpy as np
 
 from tapeviz import backend as B
 from tapeviz.core.tensor import Tensor, to_array
+from tapeviz.keras import losses
 from tapeviz.keras.metrics.metric import Metric, host_array
 
 
@@ -100,9 +101,7 @@ class MeanMetricWrapper(Mean):
 
 
 def loss_function(name):
-    """``keras.losses.<name>``, looked up when a metric is built (metrics load before losses need to)."""
-    from tapeviz.keras import losses
-
+    """``keras.losses.<name>``: the loss a metric of that family averages."""
     return getattr(losses, name)
 
 

@@ -6,6 +6,9 @@ Inputs with the new layers. Weights are not copied: ``set_weights`` does that.
 """
 
 from tapeviz.core import nest
+from tapeviz.keras.layers.core import Input
+from tapeviz.keras.models.model import Model
+from tapeviz.keras.models.sequential import Sequential
 
 __all__ = ["clone_model"]
 
@@ -31,9 +34,6 @@ def clone_model(model, input_tensors=None, clone_function=None, call_function=No
     Raises:
         ValueError: a subclassed model (no layer graph to copy).
     """
-    from tapeviz.keras.layers.core import Input
-    from tapeviz.keras.models import Model, Sequential
-
     clone = clone_function or _default_clone
     if isinstance(model, Sequential):
         layers = [clone(layer) for layer in model.layers]

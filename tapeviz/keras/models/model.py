@@ -6,13 +6,14 @@ Training (``compile``/``fit``/``evaluate``/``predict``) comes from ``Trainer``.
 import numpy as np
 
 from tapeviz.core import nest, state
-from tapeviz.keras.layers.base import KerasTensor, Layer, batchless, unique_name
+from tapeviz.keras.layers.base import KerasTensor, Layer, batchless
 from tapeviz.keras.layers.core import InputLayer
 from tapeviz.keras.models.functional import adjust_rank, check_names, functional_rows, values_in_input_order
 from tapeviz.keras.saving import model_file
 from tapeviz.keras.saving import weights as saved_weights
 from tapeviz.keras.trainers.trainer import Trainer
 from tapeviz.keras.utils import summary_utils
+from tapeviz.keras.utils.naming import unique_name
 
 
 def _one_or_list(items):
@@ -316,7 +317,8 @@ class Model(Trainer, Layer):
         Args:
             line_length: the table's width; by default Keras's (88, or 108
                 with the "Connected to" column), narrowed to the terminal.
-            positions: not supported (Keras's custom column positions).
+            positions: where each column ends, as fractions of ``line_length``
+                (Keras's defaults: [0.45, 0.80, 1.0], or [0.3, 0.56, 0.74, 1.0]).
             print_fn: called once with the whole text (as Keras 3 does);
                 by default the text goes to stdout.
             expand_nested: also list the layers inside nested models.
@@ -325,14 +327,13 @@ class Model(Trainer, Layer):
 
         A layer not built yet shows ``?`` and ``0 (unbuilt)``, as in Keras.
         """
-        if positions is not None:
-            raise NotImplementedError("summary(positions=...) is not supported by tapeviz; use line_length=.")
         rows, connected = self._summary_rows()
         text = summary_utils.summary_text(
             self,
             rows,
             connected,
             line_length=line_length,
+            positions=positions,
             expand_nested=expand_nested,
             show_trainable=show_trainable,
             layer_range=layer_range,

@@ -23,6 +23,7 @@ from tapeviz.core.tensor import Tensor, Variable, convert_to_tensor, tensor_id, 
 from tapeviz.core.tracing import host_call
 from tapeviz.keras.optimizers.repeated_rows import RepeatedRows, from_indexed_slices
 from tapeviz.keras.optimizers.schedules import LearningRateSchedule
+from tapeviz.keras.utils.naming import auto_name
 from tapeviz.keras.variables import Variable as KerasVariable
 from tapeviz.keras.variables import path_scope
 
@@ -72,9 +73,7 @@ def _slot_base(variable):
 
 
 def _default_name(optimizer):
-    from tapeviz.keras.layers.base import snake_case, unique_name
-
-    return unique_name(snake_case(type(optimizer).__name__))
+    return auto_name(type(optimizer).__name__)
 
 
 class Optimizer(RecordsInit):

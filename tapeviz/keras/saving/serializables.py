@@ -22,11 +22,20 @@ __all__ = []
 _NOT_SAVED = frozenset(("get", "serialize", "deserialize"))  # the family's lookup helpers, not members
 
 
+def _defined_in(value, module):
+    """Whether ``value`` is defined in ``module`` or, for a package (losses/, metrics/), in one of its modules."""
+    return value.__module__ == module.__name__ or value.__module__.startswith(module.__name__ + ".")
+
+
 def _classes(module, base):
+    listed = getattr(module, "__all__", None)  # a package's public classes; helpers it imports stay out
     return [
         value
         for name, value in sorted(vars(module).items())
-        if not name.startswith("_") and isinstance(value, type) and issubclass(value, base)
+        if not name.startswith("_")
+        and isinstance(value, type)
+        and issubclass(value, base)
+        and (listed is None or name in listed)
     ]
 
 
@@ -37,7 +46,7 @@ def _functions(module):
         if not name.startswith("_")
         and name not in _NOT_SAVED
         and isinstance(value, types.FunctionType)
-        and value.__module__ == module.__name__  # defined there, not a helper it imports
+        and _defined_in(value, module)  # not a helper it imports
     ]
 
 

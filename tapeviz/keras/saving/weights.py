@@ -21,6 +21,7 @@ import numpy as np
 from tapeviz.core.files import FileFormatError, atomic_write, remove_stale_temporaries
 from tapeviz.core.tensor import to_array
 from tapeviz.keras.saving import registry
+from tapeviz.keras.utils.naming import to_snake_case
 
 __all__ = ["save_weights", "load_weights", "check_weights_filename", "h5py_module", "write_state", "read_state"]
 
@@ -40,11 +41,6 @@ def check_weights_filename(filepath):
     """Keras 3's rule: ``save_weights`` writes ``*.weights.h5`` only."""
     if not str(filepath).endswith(".weights.h5"):
         raise ValueError(f"The filename must end in `.weights.h5`. Received: filepath={filepath}")
-
-
-def _snake_case(name):
-    name = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", name)
-    return re.sub(r"([a-z])([A-Z])", r"\1_\2", name).lower()  # as Layer names its instances
 
 
 def _is_saveable(obj):
@@ -90,7 +86,7 @@ def _walk_container(container, path, visited, visit):
     for item in items:
         if not _is_saveable(item):
             continue
-        name = _snake_case(type(item).__name__)
+        name = to_snake_case(type(item).__name__)
         if name in used:
             used[name] += 1
             name = f"{name}_{used[name]}"

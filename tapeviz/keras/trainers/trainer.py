@@ -30,41 +30,15 @@ from tapeviz.keras import metrics as metrics_module
 from tapeviz.keras import optimizers as optimizers_module
 from tapeviz.keras.callbacks import CallbackList
 from tapeviz.keras.trainers.compile_utils import MultiOutputLoss, output_metrics
+from tapeviz.keras.trainers.data_adapters.data_adapter_utils import (
+    num_examples,
+    pack_x_y_sample_weight,
+    take_rows,
+    to_host,
+    unpack_x_y_sample_weight,
+)
+from tapeviz.keras.trainers.data_adapters.py_dataset_adapter import PyDataset, py_dataset_batches
 from tapeviz.keras.utils.progbar import Progbar, print_message, summary_line
-
-
-def _rows(data):
-    """How many examples ``data`` (an array, tensor, or a list/dict of them) holds."""
-    return int(nest.flatten(data)[0].shape[0])
-
-
-def _host(data):
-    """Arrays and tensors as host NumPy arrays (in the same structure)."""
-    return nest.map_structure(lambda a: B.to_numpy(to_array(a)) if is_tensor(a) else np.asarray(a), data)
-
-
-def _take(data, rows):
-    return nest.map_structure(lambda a: a[rows], data)
-
-
-def _pack(x, y=None, sample_weight=None):
-    """A batch as Keras 3 hands it to ``train_step``: x alone, (x, y), or (x, y, sample_weight)."""
-    if y is None:
-        return (x,) if isinstance(x, (tuple, list)) else x
-    if sample_weight is None:
-        return (x, y)
-    return (x, y, sample_weight)
-
-
-def _unpack(batch):
-    """(x, y, sample_weight) from a batch that is x, (x,), (x, y) or (x, y, sample_weight)."""
-    if isinstance(batch, tuple):
-        if len(batch) == 1:
-            return batch[0], None, None
-        if len(batch) == 2:
-            return batch[0], batch[1], None
-        return batch[0], batch[1], batch[2]
-    return batch, None, None
 
 
 def _verbosity(verbose):
@@ -239,7 +213,7 @@ class Trainer:
         Returns:
             A dict of the running metrics (``loss`` first).
         """
-        x, y, sample_weight = _unpack(data)
+        x, y, sample_weight = unpack_x_y_sample_weight(data)
         with GradientTape() as tape:
             y_pred = self(x, training=True)
             loss = self.compute_loss(x, y, y_pred, sample_weight)
@@ -257,15 +231,15 @@ class Trainer:
         Returns:
             A dict of the metrics.
         """
-        x, y, sample_weight = _unpack(data)
+        x, y, sample_weight = unpack_x_y_sample_weight(data)
         y_pred = self(x, training=False)
         loss = self.compute_loss(x, y, y_pred, sample_weight)
         return self._update_metrics(loss, x, y, y_pred, sample_weight)
 
     def _update_metrics(self, loss, x, y, y_pred, sample_weight):
-        self._loss_tracker.update_state(loss, sample_weight=_rows(x))
+        self._loss_tracker.update_state(loss, sample_weight=num_examples(x))
         if isinstance(self.compiled_loss, MultiOutputLoss):
-            self.compiled_loss.update_trackers(_rows(x))
+            self.compiled_loss.update_trackers(num_examples(x))
         for metric in self.compiled_metrics:
             metric.update_state(y, y_pred, sample_weight)
         return {m.name: m.result() for m in self.metrics}
@@ -287,7 +261,7 @@ class Trainer:
         """
         self._assert_compiled()
         self.reset_metrics()
-        logs = _logs(self.train_step(_pack(x, y, sample_weight)))
+        logs = _logs(self.train_step(pack_x_y_sample_weight(x, y, sample_weight)))
         return logs if return_dict else _flat_logs(logs)
 
     def test_on_batch(self, x, y=None, sample_weight=None, return_dict=False):
@@ -306,7 +280,7 @@ class Trainer:
         self.reset_metrics()
 
         with state.no_tapes():
-            logs = _logs(self.test_step(_pack(x, y, sample_weight)))
+            logs = _logs(self.test_step(pack_x_y_sample_weight(x, y, sample_weight)))
         return logs if return_dict else _flat_logs(logs)
 
     def predict_on_batch(self, x):
@@ -324,15 +298,13 @@ class Trainer:
     # -- batching ---------------------------------------------------------------------------------
     def _batches(self, x, y, sample_weight, batch_size, shuffle):
         """An iterable of (x, y, sample_weight) batches, and how many there are."""
-        from tapeviz.keras.trainers.data_adapters.py_dataset_adapter import PyDataset
-
         if isinstance(x, PyDataset):
             if y is not None:
                 raise ValueError("`y` argument is not supported when using a PyDataset as input: it yields (x, y).")
             order = np.arange(len(x))
             if shuffle:  # the order of the batches, as Keras's PyDataset adapter shuffles
                 order = getattr(tf_random, "generator", np.random.default_rng)().permutation(len(x))
-            return _py_dataset_batches(x, order), len(x)
+            return py_dataset_batches(x, order), len(x)
 
         if isinstance(x, Dataset):
             if y is not None:
@@ -344,13 +316,13 @@ class Trainer:
             except TypeError:
                 count = None
             return (b if isinstance(b, tuple) else (b,) for b in x), count
-        x = _host(x)
-        y = None if y is None else _host(y)
-        sample_weight = None if sample_weight is None else _host(sample_weight)
-        n = _rows(x)
-        if y is not None and _rows(y) != n:
+        x = to_host(x)
+        y = None if y is None else to_host(y)
+        sample_weight = None if sample_weight is None else to_host(sample_weight)
+        n = num_examples(x)
+        if y is not None and num_examples(y) != n:
             raise ValueError(
-                f"Data cardinality is ambiguous: x has {n} samples but y has {_rows(y)}. Make sure all arrays contain the same number of samples."
+                f"Data cardinality is ambiguous: x has {n} samples but y has {num_examples(y)}. Make sure all arrays contain the same number of samples."
             )
         batch_size = batch_size or 32
         order = np.arange(n)
@@ -360,10 +332,10 @@ class Trainer:
         def generate():
             for start in range(0, n, batch_size):
                 rows = order[start : start + batch_size]
-                yield _pack(
-                    _take(x, rows),
-                    None if y is None else _take(y, rows),
-                    None if sample_weight is None else _take(sample_weight, rows),
+                yield pack_x_y_sample_weight(
+                    take_rows(x, rows),
+                    None if y is None else take_rows(y, rows),
+                    None if sample_weight is None else take_rows(sample_weight, rows),
                 )
 
         return generate(), -(-n // batch_size)
@@ -439,11 +411,11 @@ class Trainer:
         if validation_split and validation_data is None:
             if isinstance(x, Dataset):
                 raise ValueError("`validation_split` is only supported for arrays, not for a tf.data.Dataset.")
-            x, y = _host(x), _host(y)
-            n = _rows(x)
+            x, y = to_host(x), to_host(y)
+            n = num_examples(x)
             cut = int(n * (1.0 - validation_split))
-            validation_data = (_take(x, slice(cut, None)), _take(y, slice(cut, None)))
-            x, y = _take(x, slice(0, cut)), _take(y, slice(0, cut))
+            validation_data = (take_rows(x, slice(cut, None)), take_rows(y, slice(cut, None)))
+            x, y = take_rows(x, slice(0, cut)), take_rows(y, slice(0, cut))
         verbose = _verbosity(verbose)
         epochs, steps_per_epoch = _capped(epochs, steps_per_epoch)
         if not isinstance(callbacks, CallbackList):
@@ -598,7 +570,7 @@ class Trainer:
         """
 
         if isinstance(x, Dataset):
-            batches = ((_unpack(b)[0],) for b in x)
+            batches = ((unpack_x_y_sample_weight(b)[0],) for b in x)
             count = None
         else:
             batches, count = self._batches(x, None, None, batch_size, shuffle=False)
@@ -612,7 +584,7 @@ class Trainer:
         with state.no_tapes():
             for step, batch in enumerate(batches, start=1):
                 callbacks.on_predict_batch_begin(step - 1)
-                outputs.append(_to_numpy(self(_unpack(batch)[0], training=False)))
+                outputs.append(_to_numpy(self(unpack_x_y_sample_weight(batch)[0], training=False)))
                 callbacks.on_predict_batch_end(step - 1, {"outputs": outputs[-1]})
                 if bar is not None:
                     bar.update(step)
@@ -633,16 +605,6 @@ class Trainer:
         return nest.pack_sequence_as(
             first, [np.concatenate(parts) for parts in zip(*[nest.flatten(o) for o in outputs])]
         )
-
-
-def _py_dataset_batches(dataset, order):
-    """A PyDataset's batches in ``order`` as (x, y, sample_weight) host arrays; ``on_epoch_end`` once all are read."""
-    dataset.on_epoch_begin()
-    for index in order:
-        batch = dataset[int(index)]
-        batch = batch if isinstance(batch, tuple) else (batch,)
-        yield _pack(*(_host(part) if part is not None else None for part in batch))
-    dataset.on_epoch_end()
 
 
 def _validation(data):

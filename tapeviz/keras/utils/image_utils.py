@@ -2,14 +2,7 @@
 
 import numpy as np
 
-from tapeviz.core.tensor import is_tensor, to_array
-
-
-def to_numpy(x):
-    """``x`` (a tensor, array or list) as a NumPy array on the host."""
-    from tapeviz import backend
-
-    return backend.to_numpy(to_array(x)) if is_tensor(x) else np.asarray(x)
+from tapeviz.keras.utils.numerical_utils import to_numpy
 
 
 def array_to_img(x, data_format=None, scale=True, dtype=None):

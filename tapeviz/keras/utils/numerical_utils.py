@@ -2,8 +2,13 @@
 
 import numpy as np
 
-from tapeviz.core.tensor import is_tensor
-from tapeviz.keras.utils.image_utils import to_numpy
+from tapeviz import backend
+from tapeviz.core.tensor import is_tensor, to_array
+
+
+def to_numpy(x):
+    """``x`` (a tensor, array or list) as a NumPy array on the host."""
+    return backend.to_numpy(to_array(x)) if is_tensor(x) else np.asarray(x)
 
 
 def to_categorical(x, num_classes=None):

@@ -1,9 +1,12 @@
 """Shape, indexing and constant-making ops, by family; each module holds its kernels with their gradient rules.
 
 This face gathers the families' ops under one name (``from tapeviz.core.primitives import array as a``);
-``__all__`` is what the package face re-exports.
+``__all__`` is what the package face re-exports. It fills ``tapeviz.core.families.array`` with them
+(how rules of other families call them) and binds Tensor's ``[]`` (and a variable's slices) to them.
 """
 
+from tapeviz.core import families
+from tapeviz.core import tensor as _tensor
 from tapeviz.core.primitives.array.constants import (
     eye,
     fill,
@@ -129,3 +132,6 @@ __all__ = [
     "eye",
     "one_hot",
 ]
+
+families.publish(families.array, globals())
+_tensor.bind_ops(slice_tensor=slice_tensor, slice_grad=slice_grad, broadcast_to=broadcast_to)

@@ -4,15 +4,17 @@
 """
 
 import builtins
+import weakref
 
 import numpy as np
 
 from tapeviz import backend as B
+from tapeviz.core.families import array as a
 from tapeviz.core.ops import as_tensor, execute
 from tapeviz.core.primitive import Primitive
 from tapeviz.core.primitives.array.arguments import axis_index, host_array, int_indices, int_list, invalid_argument
 from tapeviz.core.rules import defgrad, described
-from tapeviz.core.tensor import Tensor
+from tapeviz.core.tensor import Tensor, tensor_id
 
 # -- indexing (differentiable) ----------------------------------------------------------
 
@@ -56,7 +58,7 @@ def slice_tensor(x, key):
     local=described("1 at the sliced positions, 0 elsewhere"),
 )
 def _strided_slice_rule(op, needs, g):
-    return (a.slice_grad(g, op.attrs["key"], op.inputs[0]._value.shape),)
+    return (slice_grad(g, op.attrs["key"], op.inputs[0]._value.shape),)
 
 
 def slice_grad(g, key, shape):
@@ -66,7 +68,7 @@ def slice_grad(g, key, shape):
 
 @defgrad(SLICE_GRAD, "slice the upstream at the same positions", local=described("1 at the sliced positions"))
 def _strided_slice_grad_rule(op, needs, g):
-    return (a.slice_tensor(g, op.attrs["key"]),)
+    return (slice_tensor(g, op.attrs["key"]),)
 
 
 # -- gathering ---------------------------------------------------------------------------------
@@ -194,7 +196,7 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
 )
 def _gather_rule(op, needs, g):
     params, indices = op.inputs
-    grad = a.gather_grad(g, indices, op.attrs["axis"], op.attrs["batch_dims"], params._value.shape)
+    grad = gather_grad(g, indices, op.attrs["axis"], op.attrs["batch_dims"], params._value.shape)
     if op.attrs["axis"] == 0 and op.attrs["batch_dims"] == 0:  # TF returns these rows as IndexedSlices
         shape = params._value.shape
         if indices.ndim == 1:  # the common case: no op added to the sweep
@@ -203,6 +205,23 @@ def _gather_rule(op, needs, g):
             flat, rows = Tensor(indices._value.reshape(-1)), a.reshape(g, [-1, *shape[1:]])
         remember(grad, rows, flat, Tensor(np.asarray(shape, dtype=np.int32)))
     return grad, None
+
+
+# id of a gather's dense gradient -> (values, indices, dense_shape), the rows it was made of:
+# TF returns that gradient as IndexedSlices (core.indexed_slices reads them through slices_of).
+_ROWS = {}
+
+
+def remember(dense, values, indices, dense_shape):
+    """Note that ``dense`` (a gather's gradient) is ``values`` at ``indices``; forgotten when ``dense`` goes."""
+    key = tensor_id(dense)
+    _ROWS[key] = (values, indices, dense_shape)
+    weakref.finalize(dense, _ROWS.pop, key, None)
+
+
+def slices_of(dense):
+    """``(values, indices, dense_shape)`` when ``dense`` is a gather's gradient (still alive), else None."""
+    return _ROWS.get(tensor_id(dense))
 
 
 def gather_grad(g, indices, axis, batch_dims, params_shape):
@@ -214,7 +233,7 @@ def gather_grad(g, indices, axis, batch_dims, params_shape):
 @defgrad(GATHER_GRAD, "gather the upstream at the same indices", local=described("1 at each gathered index", None))
 def _gather_grad_rule(op, needs, g):
     indices = op.inputs[1]
-    return a.gather(g, indices, axis=op.attrs["axis"], batch_dims=op.attrs["batch_dims"]), None
+    return gather(g, indices, axis=op.attrs["axis"], batch_dims=op.attrs["batch_dims"]), None
 
 
 def _nd_layout(params_shape, indices, batch_dims):
@@ -315,7 +334,7 @@ def gather_nd(params, indices, batch_dims=0, name=None):
 )
 def _gather_nd_rule(op, needs, g):
     params, indices = op.inputs
-    return a.gather_nd_grad(g, indices, op.attrs["batch_dims"], params._value.shape), None
+    return gather_nd_grad(g, indices, op.attrs["batch_dims"], params._value.shape), None
 
 
 def gather_nd_grad(g, indices, batch_dims, params_shape):
@@ -331,7 +350,7 @@ def gather_nd_grad(g, indices, batch_dims, params_shape):
     local=described("1 at each gathered index tuple", None),
 )
 def _gather_nd_grad_rule(op, needs, g):
-    return a.gather_nd(g, op.inputs[1], batch_dims=op.attrs["batch_dims"]), None
+    return gather_nd(g, op.inputs[1], batch_dims=op.attrs["batch_dims"]), None
 
 
 def slice(input_, begin, size, name=None):  # noqa: A001 - TF's name
@@ -368,8 +387,3 @@ def slice(input_, begin, size, name=None):  # noqa: A001 - TF's name
             )
         key.append(builtins.slice(start, stop))
     return slice_tensor(x, tuple(key))
-
-
-# What the rules above call from other families, imported last: those families import this one.
-from tapeviz.core.indexed_slices import remember  # noqa: E402  (it imports the array ops)
-from tapeviz.core.primitives import array as a  # noqa: E402

@@ -7,11 +7,13 @@ import numpy as np
 from tapeviz import backend as B
 from tapeviz.core import dtypes, ops
 from tapeviz.core.errors import InvalidArgumentError
+from tapeviz.core.families import complex_numbers
+from tapeviz.core.families import math as m
 from tapeviz.core.ops import as_tensor, execute
 from tapeviz.core.primitive import Primitive
 from tapeviz.core.primitives.array import symbolic_shapes
 from tapeviz.core.primitives.array.arguments import axis_index, host_array, int_list, invalid_argument, shape_arg
-from tapeviz.core.primitives.array.indexing import gather
+from tapeviz.core.primitives.array.indexing import gather, slice_tensor
 from tapeviz.core.rules import defgrad, described
 from tapeviz.core.tensor import Tensor
 
@@ -106,7 +108,7 @@ def _tf_reshape_target(in_shape, shape):
     local=described("1 per element: the upstream reshaped back to x's shape"),
 )
 def _reshape_rule(op, needs, g):
-    return (a.reshape(g, op.inputs[0]._value.shape),)
+    return (reshape(g, op.inputs[0]._value.shape),)
 
 
 def broadcast_to(input, shape, name=None):
@@ -135,7 +137,7 @@ def broadcast_to(input, shape, name=None):
     local=described("1 per copy: the upstream summed over the broadcast axes"),
 )
 def _broadcast_to_rule(op, needs, g):
-    return (unbroadcast(g, op.inputs[0]),)
+    return (m.unbroadcast(g, op.inputs[0]),)
 
 
 def transpose(a, perm=None, conjugate=False, name=None):
@@ -162,7 +164,8 @@ def transpose(a, perm=None, conjugate=False, name=None):
     perm = tuple(builtins.range(x.ndim))[::-1] if perm is None else tuple(int(p) for p in perm)
     if sorted(perm) != list(builtins.range(x.ndim)):
         raise ValueError(f"transpose: perm {list(perm)} is not a permutation of the {x.ndim} axes.")
-    return execute(TRANSPOSE, (x,), {"perm": perm})
+    out = execute(TRANSPOSE, (x,), {"perm": perm})
+    return complex_numbers.conj(out) if conjugate and x._value.dtype.kind == "c" else out
 
 
 @defgrad(
@@ -175,7 +178,7 @@ def _transpose_rule(op, needs, g):
     inverse = [0] * len(perm)
     for position, axis in enumerate(perm):
         inverse[axis] = position
-    return (a.transpose(g, inverse),)
+    return (transpose(g, inverse),)
 
 
 PACK = Primitive("Pack", lambda *xs, axis: B.xp.stack(xs, axis=axis))
@@ -224,7 +227,7 @@ def stack(values, axis=0, name=None):
     local=described(every="1: this input's slice of the upstream"),
 )
 def _pack_rule(op, needs, g):
-    parts = a.unstack(g, axis=op.attrs["axis"])
+    parts = unstack(g, axis=op.attrs["axis"])
     return tuple(part if need else None for part, need in zip(parts, needs))
 
 
@@ -259,7 +262,7 @@ def unstack(value, num=None, axis=0, name=None):
 
 @defgrad(UNPACK, "stack the upstreams (zeros for unused outputs)", local=described("1: the upstreams stacked back"))
 def _unpack_rule(op, needs, *grads):
-    return (a.stack(grads, axis=op.attrs["axis"]),)
+    return (stack(grads, axis=op.attrs["axis"]),)
 
 
 def shape(input, out_type=dtypes.int32, name=None):
@@ -422,8 +425,8 @@ def concat(values, axis, name=None):
                 f"shape[{position}] = {list(shape)}",
                 "ConcatV2",
             )
-        for d, (m, n) in enumerate(zip(first, shape)):
-            if d != axis and m != n:
+        for d, (size, other) in enumerate(zip(first, shape)):
+            if d != axis and size != other:
                 raise invalid_argument(
                     f"ConcatOp : Dimension {d} in both shapes must be equal: shape[0] = {list(first)} "
                     f"vs. shape[{position}] = {list(shape)}. Only axis {axis} may differ.",
@@ -442,7 +445,7 @@ def concat(values, axis, name=None):
 def _concat_rule(op, needs, g):
     axis = op.attrs["axis"]
     sizes = [t._value.shape[axis] for t in op.inputs]
-    parts = a.split(g, sizes, axis=axis)
+    parts = split(g, sizes, axis=axis)
     return tuple(part if need else None for part, need in zip(parts, needs))
 
 
@@ -503,7 +506,7 @@ def split(value, num_or_size_splits, axis=0, num=None, name=None):
     local=described("1: the upstreams concatenated back"),
 )
 def _split_rule(op, needs, *grads):
-    return (a.concat(list(grads), axis=op.attrs["axis"]),)
+    return (concat(list(grads), axis=op.attrs["axis"]),)
 
 
 def _split_sizes(sizes, length):
@@ -572,8 +575,8 @@ def _tile_rule(op, needs, g):
     split_shape = []
     for copies, n in zip(op.attrs["multiples"], shape):
         split_shape += [copies, n]
-    summed = reduce_sum(a.reshape(g, split_shape), axis=list(range(0, 2 * len(shape), 2)))
-    return (a.reshape(summed, shape),)
+    summed = m.reduce_sum(reshape(g, split_shape), axis=list(range(0, 2 * len(shape), 2)))
+    return (reshape(summed, shape),)
 
 
 def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
@@ -634,7 +637,7 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
 )
 def _pad_rule(op, needs, g):
     key = tuple(slice(before, before + n) for (before, _), n in zip(op.attrs["paddings"], op.inputs[0]._value.shape))
-    return (a.slice_tensor(g, key),)
+    return (slice_tensor(g, key),)
 
 
 def _mirror_pad(x, pairs, mode):
@@ -683,9 +686,4 @@ def reverse(tensor, axis, name=None):
     REVERSE, "reverse the upstream along the same axes", local=described("1 per element: the upstream reversed back")
 )
 def _reverse_rule(op, needs, g):
-    return (a.reverse(g, list(op.attrs["axis"])),)
-
-
-# What the rules above call from other families, imported last: those families import this one.
-from tapeviz.core.primitives import array as a  # noqa: E402
-from tapeviz.core.primitives.math.reductions import reduce_sum, unbroadcast  # noqa: E402
+    return (reverse(g, list(op.attrs["axis"])),)

@@ -11,6 +11,8 @@ import numpy as np
 
 from tapeviz import backend as B
 from tapeviz.core import dtypes, state
+from tapeviz.core.families import array as a
+from tapeviz.core.families import math as m
 from tapeviz.core.ops import as_tensor, execute
 from tapeviz.core.primitive import Primitive
 from tapeviz.core.rules import defgrad, described
@@ -53,9 +55,7 @@ BROADCAST_TO_SHAPE = Primitive("BroadcastToShape", lambda x, shape: B.xp.broadca
     local=described("1 per copy: the upstream summed over the broadcast axes", None),
 )
 def _broadcast_to_shape_rule(op, needs, g):
-    from tapeviz.core.primitives.math.reductions import unbroadcast
-
-    return (unbroadcast(g, op.inputs[0]), None)
+    return (m.unbroadcast(g, op.inputs[0]), None)
 
 
 @defgrad(
@@ -64,8 +64,6 @@ def _broadcast_to_shape_rule(op, needs, g):
     local=described("1 per element: the upstream reshaped back to x's shape"),
 )
 def _reshape_to_rule(op, needs, g):
-    from tapeviz.core.primitives import array as a
-
     return (a.reshape(g, op.inputs[0]._value.shape), None)
 
 
@@ -106,8 +104,6 @@ def shape_tensor(shape):
     """A shape given as an int tensor or a list mixing ints and scalar tensors, as one int32/int64 tensor."""
     if isinstance(shape, Tensor):
         return shape
-    from tapeviz.core.primitives import array as a
-
     parts = [as_tensor(n) if isinstance(n, Tensor) else n for n in shape]
     dtype = next((p.dtype for p in parts if isinstance(p, Tensor)), dtypes.int32)
     return a.stack([p if isinstance(p, Tensor) else as_tensor(int(p), dtype=dtype) for p in parts])
@@ -127,11 +123,5 @@ def fill(dims, value):
 
 def range_(start, limit, delta, dtype):
     parts = tuple(v if isinstance(v, Tensor) else as_tensor(v, dtype=dtype) for v in (start, limit, delta))
-    parts = tuple(v if v.dtype == dtypes.as_dtype(dtype) else _cast(v, dtype) for v in parts)
+    parts = tuple(v if v.dtype == dtypes.as_dtype(dtype) else m.cast(v, dtype) for v in parts)
     return execute(RANGE, parts, {"dtype": dtypes.as_dtype(dtype).name})
-
-
-def _cast(value, dtype):
-    from tapeviz.core.primitives.math import cast
-
-    return cast(value, dtype)

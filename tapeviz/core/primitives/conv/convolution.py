@@ -204,8 +204,8 @@ def _geometry(attrs):
 def _conv2d_rule(op, needs, g):
     x, w = op.inputs
     s, p, d = _geometry(op.attrs)
-    gx = c.conv2d_backprop_input(x.shape, w, g, s, p, d) if needs[0] else None
-    gw = c.conv2d_backprop_filter(x, w.shape, g, s, p, d) if needs[1] else None
+    gx = conv2d_backprop_input(x.shape, w, g, s, p, d) if needs[0] else None
+    gw = conv2d_backprop_filter(x, w.shape, g, s, p, d) if needs[1] else None
     return gx, gw
 
 
@@ -226,8 +226,8 @@ def conv2d_backprop_input(input_sizes, filters, out_backprop, strides, padding, 
 def _conv2d_backprop_input_rule(op, needs, h):
     g, w = op.inputs
     s, p, d = _geometry(op.attrs)
-    gg = c.conv2d(h, w, s, p, dilations=d) if needs[0] else None
-    gw = c.conv2d_backprop_filter(h, w.shape, g, s, p, d) if needs[1] else None
+    gg = conv2d(h, w, s, p, dilations=d) if needs[0] else None
+    gw = conv2d_backprop_filter(h, w.shape, g, s, p, d) if needs[1] else None
     return gg, gw
 
 
@@ -248,10 +248,6 @@ def conv2d_backprop_filter(input, filter_sizes, out_backprop, strides, padding, 
 def _conv2d_backprop_filter_rule(op, needs, h):
     x, g = op.inputs
     s, p, d = _geometry(op.attrs)
-    gx = c.conv2d_backprop_input(x.shape, h, g, s, p, d) if needs[0] else None
-    gg = c.conv2d(x, h, s, p, dilations=d) if needs[1] else None
+    gx = conv2d_backprop_input(x.shape, h, g, s, p, d) if needs[0] else None
+    gg = conv2d(x, h, s, p, dilations=d) if needs[1] else None
     return gx, gg
-
-
-# What the rules above call, imported last: the conv face imports this module.
-from tapeviz.core.primitives import conv as c  # noqa: E402

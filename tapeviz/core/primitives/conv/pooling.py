@@ -211,7 +211,7 @@ def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):
     local=described("1 at each window's first maximum, 0 elsewhere"),
 )
 def _max_pool_rule(op, needs, g):
-    return (c.max_pool_grad(op.inputs[0], g, op.attrs),)
+    return (max_pool_grad(op.inputs[0], g, op.attrs),)
 
 
 def max_pool_grad(input, grad, attrs):
@@ -227,7 +227,7 @@ def max_pool_grad(input, grad, attrs):
 )
 def _max_pool_grad_rule(op, needs, h):
     x, _ = op.inputs
-    return None, (c.max_pool_grad_grad(x, h, op.attrs) if needs[1] else None)
+    return None, (max_pool_grad_grad(x, h, op.attrs) if needs[1] else None)
 
 
 def max_pool_grad_grad(input, grad, attrs):
@@ -243,7 +243,7 @@ def max_pool_grad_grad(input, grad, attrs):
 )
 def _max_pool_grad_grad_rule(op, needs, g):
     x, _ = op.inputs
-    return None, (c.max_pool_grad(x, g, op.attrs) if needs[1] else None)
+    return None, (max_pool_grad(x, g, op.attrs) if needs[1] else None)
 
 
 # -- average pooling kernels ----------------------------------------------------------------
@@ -325,7 +325,7 @@ def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):
     local=described("1/(window size) for each pixel of each window it falls in"),
 )
 def _avg_pool_rule(op, needs, g):
-    return (c.avg_pool_grad(op.inputs[0].shape, g, op.attrs),)
+    return (avg_pool_grad(op.inputs[0].shape, g, op.attrs),)
 
 
 def avg_pool_grad(input_shape, grad, attrs):
@@ -340,8 +340,4 @@ def avg_pool_grad(input_shape, grad, attrs):
 )
 def _avg_pool_grad_rule(op, needs, h):
     attrs = {k: v for k, v in op.attrs.items() if k != "input_shape"}
-    return (c.avg_pool2d(h, attrs["ksize"], attrs["strides"], attrs["padding"]),)
-
-
-# What the rules above call, imported last: the conv face imports this module.
-from tapeviz.core.primitives import conv as c  # noqa: E402
+    return (avg_pool2d(h, attrs["ksize"], attrs["strides"], attrs["padding"]),)

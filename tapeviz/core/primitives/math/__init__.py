@@ -1,8 +1,12 @@
 """Elementwise math, comparisons and reductions, by family; each module holds its kernels with their gradient rules.
 
-This face gathers the families' ops under one name (``from tapeviz.core.primitives import math as m``).
+This face gathers the families' ops under one name (``from tapeviz.core.primitives import math as m``),
+fills ``tapeviz.core.families.math`` with them (how rules of other families call them) and binds
+Tensor's operators to them.
 """
 
+from tapeviz.core import families
+from tapeviz.core import tensor as _tensor
 from tapeviz.core.primitives.math.arithmetic import (
     ADD_N,
     CAST,
@@ -192,3 +196,26 @@ __all__ = [
     "reduce_sum",
     "unbroadcast",
 ]
+
+families.publish(families.math, globals())
+_tensor.bind_ops(
+    add=add,
+    subtract=subtract,
+    multiply=multiply,
+    true_divide_operator=true_divide_operator,
+    floordiv=floordiv,
+    floormod=floormod,
+    pow=pow,
+    negative=negative,
+    abs=abs,
+    equal=equal,
+    not_equal=not_equal,
+    less=less,
+    less_equal=less_equal,
+    greater=greater,
+    greater_equal=greater_equal,
+    logical_and=logical_and,
+    logical_or=logical_or,
+    logical_not=logical_not,
+    where=where,
+)

@@ -11,9 +11,13 @@ import numpy as np
 from tapeviz import backend as B
 from tapeviz.core.dtypes import as_dtype
 from tapeviz.core.errors import InvalidArgumentError, NotFoundError
+from tapeviz.core.families import math as m
 from tapeviz.core.ops import as_tensor, execute, same_dtype
 from tapeviz.core.primitive import Primitive
 from tapeviz.core.primitives._define import binary, not_a_number, unary
+from tapeviz.core.primitives.array.constants import ones_like, zeros_like
+from tapeviz.core.primitives.complex import complex as complex_
+from tapeviz.core.primitives.complex import conj, real
 from tapeviz.core.recording import READ_VARIABLE
 from tapeviz.core.rules import defgrad, elementwise
 from tapeviz.core.tensor import Tensor, is_tensor
@@ -54,8 +58,8 @@ def _add_rule(op, needs, g):
         return (g if need_x else None, g if need_y else None)  # all of shape (), read off the type
     shape = g._value.shape  # unbroadcast only where broadcasting happened (a call saved per input)
     return (
-        (g if x._value.shape == shape else unbroadcast(g, x)) if need_x else None,
-        (g if y._value.shape == shape else unbroadcast(g, y)) if need_y else None,
+        (g if x._value.shape == shape else m.unbroadcast(g, x)) if need_x else None,
+        (g if y._value.shape == shape else m.unbroadcast(g, y)) if need_y else None,
     )
 
 
@@ -78,7 +82,7 @@ Example:
 def _sub_rule(op, needs, g):
     x, y = op.inputs
     need_x, need_y = needs
-    return (unbroadcast(g, x) if need_x else None, unbroadcast(-g, y) if need_y else None)
+    return (m.unbroadcast(g, x) if need_x else None, m.unbroadcast(-g, y) if need_y else None)
 
 
 multiply = binary(
@@ -111,9 +115,9 @@ def _mul_rule(op, needs, g):
     gx = m.multiply(g, y) if need_x else None
     gy = m.multiply(g, x) if need_y else None
     if gx is not None and gx._value.shape != x._value.shape:
-        gx = unbroadcast(gx, x)
+        gx = m.unbroadcast(gx, x)
     if gy is not None and gy._value.shape != y._value.shape:
-        gy = unbroadcast(gy, y)
+        gy = m.unbroadcast(gy, y)
     return gx, gy
 
 
@@ -125,7 +129,7 @@ realdiv = binary(
 def _pair(op, needs, gx, gy):
     """Gradients for a broadcasting binary op, each only if needed, summed to shape."""
     x, y = op.inputs
-    return (unbroadcast(gx(), x) if needs[0] else None, unbroadcast(gy(), y) if needs[1] else None)
+    return (m.unbroadcast(gx(), x) if needs[0] else None, m.unbroadcast(gy(), y) if needs[1] else None)
 
 
 @defgrad(realdiv, "d(x/y)/dx = 1/y,  d(x/y)/dy = -x/y**2", local=elementwise("1/y", "-x/y**2"))
@@ -692,11 +696,3 @@ def _cast_rule(op, needs, g):
     if (x.dtype.is_floating or x.dtype.is_complex) and (g.dtype.is_floating or g.dtype.is_complex):
         return (m.cast(g, x.dtype),)
     return (None,)
-
-
-# What the rules above call from other families, imported last: those families import this one.
-from tapeviz.core.primitives import math as m  # noqa: E402
-from tapeviz.core.primitives.array.constants import ones_like, zeros_like  # noqa: E402
-from tapeviz.core.primitives.complex import complex as complex_  # noqa: E402
-from tapeviz.core.primitives.complex import conj, real  # noqa: E402
-from tapeviz.core.primitives.math.reductions import unbroadcast  # noqa: E402

@@ -5,9 +5,11 @@ import operator
 import numpy as np
 
 from tapeviz import backend as B
+from tapeviz.core.families import math as m
 from tapeviz.core.ops import as_tensor, as_tensors, execute
 from tapeviz.core.primitive import Primitive
 from tapeviz.core.primitives._define import binary, unary
+from tapeviz.core.primitives.array.constants import zeros_like
 from tapeviz.core.primitives.math.arithmetic import xp_function
 from tapeviz.core.rules import defgrad, elementwise
 
@@ -98,15 +100,9 @@ def _select_rule(op, needs, g):
     zeros = zeros_like(g)
     return (
         None,
-        unbroadcast(m.where(c, g, zeros), x) if needs[1] else None,
-        unbroadcast(m.where(c, zeros, g), y) if needs[2] else None,
+        m.unbroadcast(m.where(c, g, zeros), x) if needs[1] else None,
+        m.unbroadcast(m.where(c, zeros, g), y) if needs[2] else None,
     )
 
 
 INDICES_WHERE = Primitive("Where", lambda c: B.xp.stack(B.xp.nonzero(c), axis=-1).astype(np.int64), differentiable=None)
-
-
-# What the rules above call from other families, imported last: those families import this one.
-from tapeviz.core.primitives import math as m  # noqa: E402
-from tapeviz.core.primitives.array.constants import zeros_like  # noqa: E402
-from tapeviz.core.primitives.math.reductions import unbroadcast  # noqa: E402

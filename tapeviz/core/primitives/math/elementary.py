@@ -3,9 +3,12 @@
 import numpy as np
 
 from tapeviz import backend as B
+from tapeviz.core.families import math as m
 from tapeviz.core.ops import as_tensor, execute
 from tapeviz.core.primitive import Primitive
 from tapeviz.core.primitives._define import unary
+from tapeviz.core.primitives.array.constants import zeros_like
+from tapeviz.core.primitives.complex import conj_if_complex
 from tapeviz.core.primitives.math.arithmetic import xp_function
 from tapeviz.core.rules import defgrad, elementwise
 
@@ -268,9 +271,3 @@ _unary(
     lambda x, y: float(2.0 / np.sqrt(np.pi)) * m.exp(-(x * x)),
     "2/sqrt(pi) exp(-x²)",
 )
-
-
-# What the rules above call from other families, imported last: those families import this one.
-from tapeviz.core.primitives import math as m  # noqa: E402
-from tapeviz.core.primitives.array.constants import zeros_like  # noqa: E402
-from tapeviz.core.primitives.complex import conj_if_complex  # noqa: E402

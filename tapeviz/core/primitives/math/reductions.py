@@ -8,9 +8,12 @@ import numpy as np
 
 from tapeviz import backend as B
 from tapeviz.core.dtypes import as_dtype
+from tapeviz.core.families import math as m
 from tapeviz.core.ops import as_tensor, execute
 from tapeviz.core.primitive import Primitive
 from tapeviz.core.primitives._define import not_a_number, with_fields
+from tapeviz.core.primitives.array.constants import ones_like, zeros_like
+from tapeviz.core.primitives.array.shapes import broadcast_to, reshape, transpose
 from tapeviz.core.rules import defgrad, described
 
 # -- reductions ------------------------------------------------------------------
@@ -429,9 +432,3 @@ def unbroadcast(grad, like):
     summed = reduce_sum(grad, axis=axes)
     # Summing away leading axes (a bias) already gives the shape: no Reshape op.
     return summed if summed._value.shape == shape else reshape(summed, shape)
-
-
-# What the rules above call from other families, imported last: those families import this one.
-from tapeviz.core.primitives import math as m  # noqa: E402
-from tapeviz.core.primitives.array.constants import ones_like, zeros_like  # noqa: E402
-from tapeviz.core.primitives.array.shapes import broadcast_to, reshape, transpose  # noqa: E402

@@ -1,5 +1,7 @@
 """``keras.utils.PyDataset``: a data set read in batches by index, which ``fit`` accepts."""
 
+from tapeviz.keras.trainers.data_adapters.data_adapter_utils import pack_x_y_sample_weight, to_host
+
 
 class PyDataset:
     """Batches by index: subclass it with ``__len__`` (the number of batches) and ``__getitem__(i)``
@@ -46,3 +48,13 @@ class PyDataset:
     def on_epoch_end(self):
         """Called at the end of each epoch; does nothing here (override it, e.g. to shuffle)."""
         pass
+
+
+def py_dataset_batches(dataset, order):
+    """A PyDataset's batches in ``order`` as (x, y, sample_weight) host arrays; ``on_epoch_end`` once all are read."""
+    dataset.on_epoch_begin()
+    for index in order:
+        batch = dataset[int(index)]
+        batch = batch if isinstance(batch, tuple) else (batch,)
+        yield pack_x_y_sample_weight(*(to_host(part) if part is not None else None for part in batch))
+    dataset.on_epoch_end()
