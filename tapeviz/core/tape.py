@@ -268,7 +268,14 @@ class GradientTape:
 
     # -- what core.recording asks and tells (the only writers of the entries and watched ids) --
     def watches(self, tensor):
-        """True when ``tensor`` is watched: a watched source, or computed from one on this tape."""
+        """True when ``tensor`` is watched: a watched source, or computed from one on this tape.
+
+        Args:
+            tensor: a Tensor or Variable.
+
+        Returns:
+            A bool.
+        """
         return tensor._id in self._watched
 
     def record_op(self, primitive, inputs, outputs, attrs, local, entry=None):
@@ -280,6 +287,17 @@ class GradientTape:
         tapes share one), keeps which inputs it watches (``needs``, for the sweep), and, when
         gradients flow through the op, watches its float outputs. ``local``: this thread's
         state dict (state.py).
+
+        Args:
+            primitive: the op's Primitive.
+            inputs: its input tensors.
+            outputs: its output tensors.
+            attrs: its attributes.
+            local: this thread's state dict.
+            entry: the entry another tape already made for this op, or None.
+
+        Returns:
+            The TapeEntry, or None when no input is watched.
         """
         watched = self._watched
         if len(inputs) == 2:  # binary ops, the commonest: one of three shared tuples
@@ -311,7 +329,14 @@ class GradientTape:
         return entry
 
     def add_watched(self, source):
-        """Watch ``source`` (a Tensor or Variable); False when it already was."""
+        """Watch ``source`` (a Tensor or Variable); False when it already was.
+
+        Args:
+            source: a Tensor or Variable.
+
+        Returns:
+            True when it was not watched before.
+        """
         if source._id in self._watched:
             return False
         self._watched.add(source._id)
@@ -335,6 +360,12 @@ class GradientTape:
         and nothing was watched after an entry that used it: then what the sweep needs of
         each entry is what the tape watched when it recorded it, and the walk that finds
         the path (``_entries_on_path``) can be skipped.
+
+        Args:
+            reachable: the ids of the watched float sources a sweep starts from.
+
+        Returns:
+            ``(entries, needs, watched ids)``, or None.
         """
         if not self._needs_exact or not self._roots <= reachable:
             return None
