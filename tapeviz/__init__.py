@@ -56,6 +56,8 @@ from tapeviz.array_ops import *  # noqa: F401,F403
 from tapeviz.core.primitives.math import cast, identity, stop_gradient  # noqa: F401
 from tapeviz.core.custom_gradient import custom_gradient  # noqa: F401
 from tapeviz.core.control_flow import case, cond, switch_case, while_loop  # noqa: F401
+from tapeviz.map_ops import foldl, foldr, map_fn, scan, vectorized_map  # noqa: F401
+from tapeviz.tensor_array import TensorArray  # noqa: F401
 from tapeviz import autograph  # noqa: E402,F401
 from tapeviz.core.indexed_slices import IndexedSlices  # noqa: F401
 from tapeviz.core.eager import executing_eagerly, function, gradients, init_scope, print, py_function  # noqa: F401
@@ -116,8 +118,8 @@ def __getattr__(name):
         raise AttributeError(f"module 'tapeviz' has no attribute {name!r}")
     raise AttributeError(
         f"module 'tapeviz' has no attribute {name!r}: tapeviz does not implement every TensorFlow API. "
-        "What it has instead, and what is not available (tf.map_fn, tf.TensorArray, "
-        "tf.numpy_function...), is in the TF map: docs/tf-map.md, section 'Not available'."
+        "What it has instead, and what is not available (tf.numpy_function, tf.strings, "
+        "tf.Graph...), is in the TF map: docs/tf-map.md, section 'Not available'."
     )
 
 

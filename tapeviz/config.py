@@ -47,8 +47,16 @@ def list_physical_devices(device_type=None):
     return [d for d in devices if d.device_type == device_type.upper()]
 
 
+@dataclass(frozen=True)
+class LogicalDevice:
+    """A device as ``tf.config.list_logical_devices`` lists it: ``name`` ("/device:CPU:0") and ``device_type``."""
+
+    name: str
+    device_type: str
+
+
 def list_logical_devices(device_type=None):
-    """The logical devices: here the same as ``list_physical_devices`` (one per physical device).
+    """The logical devices, one per physical device, as TF names them (``/device:CPU:0``).
 
     Args:
         device_type: ``"CPU"`` or ``"GPU"`` to list only those; None lists all.
@@ -56,7 +64,10 @@ def list_logical_devices(device_type=None):
     Returns:
         A list of ``LogicalDevice``.
     """
-    return list_physical_devices(device_type)
+    return [
+        LogicalDevice(d.name.replace("/physical_device:", "/device:"), d.device_type)
+        for d in list_physical_devices(device_type)
+    ]
 
 
 @contextmanager

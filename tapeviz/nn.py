@@ -80,10 +80,11 @@ from tapeviz.core.tensor import is_tensor as _is_tensor
 from tapeviz.core.tensor import to_array as _to_array
 from tapeviz.core.tracing import host_call as _host_call
 from tapeviz.math import l2_normalize  # noqa: F401
-from tapeviz.volume_ops import avg_pool3d, conv3d, max_pool3d  # noqa: F401  (re-exported)
+from tapeviz.volume_ops import avg_pool3d, conv3d, conv3d_transpose, max_pool3d  # noqa: F401  (re-exported)
 
 __all__ = [
     "conv3d",
+    "conv3d_transpose",
     "max_pool3d",
     "avg_pool3d",
     "relu",

@@ -15,17 +15,28 @@ what it prints on TensorFlow:
   kernel, whose stream moves on by 256 blocks per value drawn: the second
   ``uniform([2], seed=1)`` gives new numbers, the same ones as in TF.
 
+Inside a ``tf.function`` the graph's rule holds instead: an op without a
+seed takes the next number of its graph's own sequence (0, 1, 2... per
+traced function, branch or loop body), the global seed is the one set when
+the function was traced, and each op of the graph has its own kernel, which
+moves on with every call (``set_seed`` restarts them). So two functions
+with the same ops print the same numbers, as in TF.
+
 Random ops are not recorded: they have no inputs to differentiate.
 """
 
+import functools
+import inspect
 import random as _python_random
 import secrets
+import weakref
 
 import numpy as np
 
 from tapeviz import backend as _backend
 from tapeviz.core import dtypes as _dtypes
 from tapeviz.core import philox as _philox
+from tapeviz.core import state as _core_state
 from tapeviz.core.random_generator import (
     Algorithm,
     Generator,
@@ -72,6 +83,7 @@ class _SeedState:
         self.op_seeds = _python_random.Random()
         self.kernels = {}  # (op, seeds, attrs) -> blocks its stream has used
         self.defaults = None  # the Random behind global_seed_random()
+        self.peeking = False  # True while a dry trace draws: kernels stay where they are
 
 
 _state = _SeedState()
@@ -147,18 +159,81 @@ def get_seed(op_seed):
     return (0, _MAXINT32) if seeds == (0, 0) else seeds
 
 
+_GRAPH_SEED = "graph"  # marks the seeds a traced random op was given: (_GRAPH_SEED, seed1, seed2, node key)
+_graph_op_seeds = weakref.WeakKeyDictionary()  # each trace (graph) -> its next op seed
+
+
+def _graph_seed(seed):
+    """The seeds of a random op made inside a trace, by TF's graph rule (see the module docstring).
+
+    A plain tuple, so a stored graph can hold it: its last number names the
+    op's kernel, which every call of the graph moves on.
+    """
+    graph = _core_state.local.tracers[-1]
+    if _state.seed is not None:
+        if seed is None:
+            seed = _graph_op_seeds.get(graph, 0)
+            _graph_op_seeds[graph] = seed + 1
+        seeds = _state.seed % _MAXINT32, _int_seed(seed, "random op") % _MAXINT32
+    elif seed is not None:
+        seeds = _DEFAULT_GLOBAL_SEED, _int_seed(seed, "random op") % _MAXINT32
+    else:
+        return None
+    seeds = (0, _MAXINT32) if seeds == (0, 0) else seeds
+    return (_GRAPH_SEED, *seeds, secrets.randbits(62))
+
+
+def _random_op(name):
+    """A host call (it runs again on every call of a traced function) whose seed a trace fixes by TF's
+    graph rule when the op is traced."""
+
+    def decorate(fn):
+        traced = _host_call(name)(fn)
+        signature = inspect.signature(fn)
+
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            tracers = _core_state.local.tracers
+            if not tracers:
+                return traced(*args, **kwargs)
+            bound = signature.bind(*args, **kwargs)
+            bound.arguments["seed"] = _graph_seed(bound.arguments.get("seed"))
+            if not any(tracer.dry for tracer in tracers):
+                return traced(*bound.args, **bound.kwargs)
+            _state.peeking = True  # a dry trace (a loop body, a branch) draws without moving the kernel on
+            try:
+                return traced(*bound.args, **bound.kwargs)
+            finally:
+                _state.peeking = False
+
+        wrapper.host_function = fn
+        return wrapper
+
+    return decorate
+
+
+def _is_graph_seed(seed):
+    return isinstance(seed, tuple) and len(seed) == 4 and seed[0] == _GRAPH_SEED
+
+
 def kernel_stream(op, seed, values, attrs=(), multiplier=_philox.RESERVED_BLOCKS_PER_VALUE):
     """The Philox stream one stateful random op draws from, moving its kernel on, as TF's eager kernels.
 
     ``op`` is TF's op name, ``attrs`` the other attributes that key TF's kernel
-    cache (dtypes). The kernel reserves ``values * multiplier`` blocks.
+    cache (dtypes). The kernel reserves ``values * multiplier`` blocks. A
+    traced op's seed (see ``_graph_seed``) names its own kernel.
     """
-    seed1, seed2 = get_seed(seed)
+    if _is_graph_seed(seed):
+        _, seed1, seed2, node = seed
+        key = (op, _GRAPH_SEED, node, attrs)
+    else:
+        seed1, seed2 = get_seed(seed)
+        key = (op, seed1, seed2, attrs)
     if seed1 is None:  # TF seeds such a kernel from the operating system
         return _philox.Philox(secrets.randbits(64), secrets.randbits(64) << 64)
-    key = (op, seed1, seed2, attrs)
     used = _state.kernels.get(key, 0)
-    _state.kernels[key] = used + int(values) * multiplier
+    if not _state.peeking:
+        _state.kernels[key] = used + int(values) * multiplier
     return _philox.Philox.from_seeds(seed1, seed2).skip(used)
 
 
@@ -218,7 +293,7 @@ def _count(shape):
     return int(np.prod(shape, dtype=np.int64))
 
 
-@_host_call("random.uniform")  # inside tf.function: new numbers on every call, as TF
+@_random_op("random.uniform")  # inside tf.function: new numbers on every call, as TF
 def uniform(shape, minval=0, maxval=None, dtype=_dtypes.float32, seed=None, name=None):
     """Values drawn uniformly from [minval, maxval).
 
@@ -269,7 +344,7 @@ def uniform(shape, minval=0, maxval=None, dtype=_dtypes.float32, seed=None, name
     return _tensor(unit * (high - low) + low, dtype)
 
 
-@_host_call("random.normal")  # inside tf.function: new numbers on every call, as TF
+@_random_op("random.normal")  # inside tf.function: new numbers on every call, as TF
 def normal(shape, mean=0.0, stddev=1.0, dtype=_dtypes.float32, seed=None, name=None):
     """Values drawn from a normal distribution with ``mean`` and ``stddev``.
 
@@ -297,7 +372,7 @@ def normal(shape, mean=0.0, stddev=1.0, dtype=_dtypes.float32, seed=None, name=N
     return _tensor(z.reshape(shape) * _host(stddev, dtype) + _host(mean, dtype), dtype)
 
 
-@_host_call("random.truncated_normal")  # inside tf.function: new numbers on every call, as TF
+@_random_op("random.truncated_normal")  # inside tf.function: new numbers on every call, as TF
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=_dtypes.float32, seed=None, name=None):
     """Normal values, redrawn until within two standard deviations of the mean (as TF).
 
@@ -320,7 +395,7 @@ def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=_dtypes.float32, seed=No
     return _tensor(z.reshape(shape) * _host(stddev, dtype) + _host(mean, dtype), dtype)
 
 
-@_host_call("random.shuffle")  # inside tf.function: new numbers on every call, as TF
+@_random_op("random.shuffle")  # inside tf.function: new numbers on every call, as TF
 def shuffle(value, seed=None, name=None):
     """``value`` with its first dimension randomly permuted, in TF's order (not differentiable).
 
@@ -346,7 +421,7 @@ def shuffle(value, seed=None, name=None):
     return _Tensor(_backend.asarray(array[_philox.permutation(stream, size)]))
 
 
-@_host_call("random.categorical")  # inside tf.function: new numbers on every call, as TF
+@_random_op("random.categorical")  # inside tf.function: new numbers on every call, as TF
 def categorical(logits, num_samples, dtype=None, seed=None, name=None):
     """For each row of the 2-D ``logits``, ``num_samples`` class indices drawn from softmax(row) (int64).
 

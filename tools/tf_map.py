@@ -36,7 +36,7 @@ _STRINGS = (OUT_OF_SCOPE, "string tensors (encode strings as numbers before they
 _DTYPES = (OUT_OF_SCOPE, "dtypes NumPy has no element type for")
 _ONE_DEVICE = (OUT_OF_SCOPE, "distribution over devices: tapeviz runs on one device")
 _RUNTIME = (OUT_OF_SCOPE, "TF's own runtime, files, tooling and deployment")
-_LOOPS = (NOT_YET, "a Python loop over the rows and tf.stack of the results meanwhile")
+_HOST_PYTHON = (NOT_YET, "a NumPy function called on a traced tensor; eagerly, call it on t.numpy() meanwhile")
 _DENSE = (NOT_YET, "dense ops in scope that tapeviz does not have yet")
 _SPECIAL = (NOT_YET, "special functions NumPy lacks (tapeviz's core needs NumPy only)")
 _SAMPLERS = (NOT_YET, "candidate sampling and sampled losses")
@@ -71,7 +71,7 @@ REASONS = {
         "audio feature_column queue version sysconfig test tools profiler lite xla security io",
         _RUNTIME,
     ),
-    **_each("tf.", "map_fn vectorized_map scan foldl foldr TensorArray numpy_function", _LOOPS),
+    **_each("tf.", "numpy_function", _HOST_PYTHON),
     "tf": _DENSE,
     "tf.summary": (
         NOT_YET,

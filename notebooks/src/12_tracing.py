@@ -11,6 +11,7 @@
 
 # %%
 import re
+import sys
 import warnings
 
 import tapeviz as tf
@@ -22,14 +23,16 @@ lessons.setup()
 # ## Python runs while tracing, ops run on every call
 #
 # `f` below has two prints: Python's `print`, and `tf.print`, an op. We call
-# it three times with scalars of the same dtype and shape.
+# it three times with scalars of the same dtype and shape. (`tf.print` writes to
+# standard error unless told otherwise, as in TensorFlow; here it writes to
+# standard output, so both prints appear in one stream, in order.)
 
 
 # %% check
 @tf.function
 def f(x):
     print("Python print: tracing with", x)
-    tf.print("tf.print: running with", x)
+    tf.print("tf.print: running with", x, output_stream=sys.stdout)
     return x * x
 
 

@@ -90,7 +90,11 @@ def for_stmt(iterable, extra_test, body_fn, values, names):
     """``names``' values after ``for item in iterable: values = body_fn(item, *values)`` (while ``extra_test``)."""
     values = tuple(values)
     if isinstance(iterable, Tensor) and state.local.tracers:
-        if control_flow.is_symbolic(iterable) or any(control_flow.is_symbolic(v) for v in values):
+        # a TensorArray carried over a loop of known length is unrolled: its element shape may be unknown yet
+        carries_array = any(control_flow.is_loop_composite(v) for v in values)
+        if control_flow.is_symbolic(iterable) or (
+            not carries_array and any(control_flow.is_symbolic(v) for v in values)
+        ):
             return _graph_for(iterable, 0, extra_test, body_fn, values, names)
     for position, item in enumerate(iterable):
         if extra_test is not None:

@@ -280,10 +280,10 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
         raise TypeError("cond and body must be callable.")
     single = not isinstance(loop_vars, (list, tuple))
     structure = [loop_vars] if single else loop_vars
-    flat = [v.read_value() if isinstance(v, Variable) else convert_to_tensor(v) for v in nest.flatten(structure)]
+    flat = [_loop_value(v) for v in nest.flatten(structure)]
     packed = nest.pack_sequence_as(structure, flat)
     limit = None if maximum_iterations is None else int(_as_number(maximum_iterations))
-    if state.local.tracers and any(is_symbolic(v) for v in flat):
+    if state.local.tracers and any(_symbolic_var(v) for v in flat):
         result = _traced_while(cond, body, packed, limit)
     else:
         result = _python_while(cond, body, packed, limit)
@@ -324,11 +324,64 @@ def _body_result(result, loop_vars):
 
 def traced_while(cond, body, loop_vars, names):
     """The ``While`` node of AutoGraph's loop over ``loop_vars`` (a tuple, one value per name)."""
-    flat = [v.read_value() if isinstance(v, Variable) else convert_to_tensor(v) for v in loop_vars]
+    flat = [_loop_value(v) for v in loop_vars]
     return _traced_while(cond, body, tuple(flat), None, list(names))
 
 
+def _loop_value(value):
+    """A loop variable as the loop carries it: a tensor, or a composite that lowers to one (a TensorArray)."""
+    if is_loop_composite(value):
+        return value
+    return value.read_value() if isinstance(value, Variable) else convert_to_tensor(value)
+
+
+def _symbolic_var(value):
+    """Whether a loop variable (a tensor or a composite's tensor) is computed from the trace's inputs."""
+    if is_loop_composite(value):
+        try:
+            value = value.loop_tensor()
+        except ValueError:  # nothing in it yet
+            return False
+    return is_symbolic(value)
+
+
+def is_loop_composite(value):
+    """Whether ``value`` is carried through a graph loop as a tensor it lowers to (``loop_tensor()``),
+    rebuilt in the body and after the loop with ``from_loop_tensor`` (tapeviz's TensorArray)."""
+    return hasattr(value, "loop_tensor") and hasattr(value, "from_loop_tensor")
+
+
+def _lowered(structure):
+    """``structure`` with its composites replaced by their tensors."""
+    flat = nest.flatten(structure)
+    return nest.pack_sequence_as(structure, [v.loop_tensor() if is_loop_composite(v) else v for v in flat])
+
+
+def _lower_composites(cond, body, loop_vars):
+    """cond, body and loop_vars over plain tensors, and how to rebuild the composites in a result."""
+    templates = [v if is_loop_composite(v) else None for v in nest.flatten(loop_vars)]
+    if not any(t is not None for t in templates):
+        return cond, body, loop_vars, None
+
+    def rebuild(values):
+        flat = nest.flatten(values)
+        rebuilt = [t.from_loop_tensor(v) if t is not None else v for v, t in zip(flat, templates)]
+        return nest.pack_sequence_as(values, rebuilt)
+
+    def plain_cond(*args):
+        return cond(*rebuild(args))
+
+    def plain_body(*args):
+        return _lowered(body(*rebuild(args)))
+
+    return plain_cond, plain_body, _lowered(loop_vars), rebuild
+
+
 def _traced_while(cond, body, loop_vars, limit, names=None):
+    cond, body, loop_vars, rebuild = _lower_composites(cond, body, loop_vars)
+    if rebuild is not None:
+        result = _traced_while(cond, body, loop_vars, limit, names)
+        return rebuild(result)
     flat = nest.flatten(loop_vars)
     names = names or [f"loop_var_{i}" for i in range(len(flat))]
     cond_sub, pred, _ = _trace_function(cond, loop_vars, flat, names)

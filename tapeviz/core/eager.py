@@ -1,10 +1,10 @@
 """``tf.function``, ``tf.print``, ``tf.executing_eagerly`` and ``tf.gradients``."""
 
-import builtins
 import contextlib
 import functools
+import sys
 
-from tapeviz.core import state, traced_custom_gradient  # noqa: F401 - registers the CustomGradient replay
+from tapeviz.core import print_format, state, traced_custom_gradient  # noqa: F401 - registers the CustomGradient replay
 from tapeviz.core.function import ConcreteFunction, Function  # noqa: F401 - tapeviz.core.eager.Function
 from tapeviz.core.tensor import Tensor, Variable
 from tapeviz.core.tracing import host_call
@@ -59,17 +59,39 @@ def executing_eagerly():
 
 
 @host_call("print", stateful=True)
-def print(*inputs, sep=" ", end="\n", **kwargs):  # noqa: A001 - TF's name
-    """``tf.print``: print tensors by value, as TF does (no shape/dtype decoration).
+def print(*inputs, output_stream=None, summarize=3, sep=" ", end="\n", name=None):  # noqa: A001 - TF's name
+    """``tf.print``: print tensors by value, as TF 2.21 writes them, to standard error by default.
 
     Args:
-        *inputs: tensors and other values to print.
-        sep: between them.
-        end: after them.
-        **kwargs: ``output_stream`` and ``summarize``, as TF.
+        *inputs: tensors, variables and Python values (nested lists, tuples and dicts too).
+        output_stream: ``sys.stderr`` (the default, as TF), ``sys.stdout``, or ``"file://PATH"`` (appended to).
+        summarize: how many of the first and last entries of each axis to print (default 3; -1: all).
+        sep: between the inputs.
+        end: after the last input.
+        name: ignored.
+
+    Raises:
+        ValueError: for an output_stream that is none of those.
     """
-    values = [i.numpy() if isinstance(i, (Tensor, Variable)) else i for i in inputs]
-    builtins.print(*values, sep=sep, end=end)
+    text = sep.join(_format(value, summarize) for value in inputs) + end
+    if output_stream is None:
+        output_stream = sys.stderr  # read at each call: a redirection (pytest's capsys, Jupyter) is honoured
+    if isinstance(output_stream, str):
+        if not output_stream.startswith("file://"):
+            raise ValueError(f"Unsupported output stream, logging level, or file. {output_stream}")
+        with open(output_stream[len("file://") :], "a", encoding="utf-8") as file:
+            file.write(text)
+        return
+    if not hasattr(output_stream, "write"):
+        raise ValueError(f"Unsupported output stream, logging level, or file. {output_stream}")
+    output_stream.write(text)
+
+
+def _format(value, summarize):
+    def array_of(item):
+        return item.numpy() if isinstance(item, (Tensor, Variable)) else None
+
+    return print_format.format_value(value, summarize, array_of)
 
 
 def gradients(ys, xs, grad_ys=None, **kwargs):

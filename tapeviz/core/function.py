@@ -42,6 +42,7 @@ class _Traces:
         self.matched = {}  # a call's key -> the general trace it runs
         self.count = 0
         self.eager = None  # why it runs eagerly, once a trace could not record it
+        self.tracing = set()  # the keys being traced now (a call with one of them recurses forever, as TF)
 
     def add(self, key, concrete):
         self.concrete[key] = concrete
@@ -140,10 +141,20 @@ class Function:
 
     def _trace(self, call, dry=False):
         key = self._general_key(call)
+        if key in self._traces.tracing:
+            raise RecursionError(
+                f"{self.__name__} calls itself, while being traced, with the same input signature: TF traces it "
+                "again and again (maximum recursion depth exceeded). Recurse on Python values, or loop with "
+                "tf.while_loop."
+            )
         shapes = _display_shapes(key)
         arguments, placeholders = call.for_tracing()
         run = functools.partial(self._traced_python, *arguments)
-        tracer, result = tracing.trace_call(run, placeholders, dry=dry, display_shapes=shapes)
+        self._traces.tracing.add(key)
+        try:
+            tracer, result = tracing.trace_call(run, placeholders, dry=dry, display_shapes=shapes)
+        finally:
+            self._traces.tracing.discard(key)
         if tracer.untraceable is not None:
             self._traces.eager = tracer.untraceable
             tracing.warn_fallback(self.__name__, tracer.untraceable)

@@ -91,7 +91,7 @@ def autocast_scope_exit(outer):
 
 
 def current_path():
-    return "/".join(name for name, _ in _stack.entries)
+    return "/".join(name for name, _ in _stack.entries if name)  # a layer named "" adds no level, as Keras
 
 
 class Variable(_tensor.Variable):

@@ -207,6 +207,15 @@ CASES = [
     ("tapeviz.data.Dataset.apply", TypeError, lambda: tf.data.Dataset.range(3).apply(lambda ds: [1, 2])),
     ("tapeviz.events.subscribe", TypeError, lambda: events.subscribe(object())),
     ("tapeviz.eye", errors.InvalidArgumentError, lambda: tf.eye(-1)),
+    ("tapeviz.map_fn", ValueError, lambda: tf.map_fn(lambda x: x, tf.constant(1.0))),
+    (
+        "tapeviz.nn.conv3d_transpose",
+        ValueError,
+        lambda: tf.nn.conv3d_transpose(
+            tf.ones([1, 2, 2, 2, 1]), tf.ones([1, 1, 1, 1, 1]), [1, 2, 2, 2, 1], 1, data_format="NCDHW"
+        ),
+    ),
+    ("tapeviz.print", ValueError, lambda: tf.print(1, output_stream="nowhere")),
     (
         "tapeviz.keras.layers.EinsumDense.build",
         ValueError,

@@ -37,7 +37,8 @@ def _doc_paths():
         text = page.read_text(encoding="utf-8")
         paths |= set(re.findall(r"\btapeviz(?:\.[A-Za-z_]\w*)+", text))
         for module, names in re.findall(r"from (tapeviz(?:\.\w+)*) import ([\w, ]+)", text):
-            imports |= {(module, name.strip()) for name in names.split(",") if name.strip()}
+            # "from tapeviz.core.families import math as m": the name imported is "math"
+            imports |= {(module, name.split()[0]) for name in names.split(",") if name.strip()}
     return paths, imports
 
 

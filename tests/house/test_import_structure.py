@@ -156,6 +156,8 @@ FLOORS = {
             "tapeviz.partition_ops",
             "tapeviz.bitwise",
             "tapeviz.volume_ops",
+            "tapeviz.map_ops",
+            "tapeviz.tensor_array",
         ],
         2,
     ),

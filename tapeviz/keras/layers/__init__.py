@@ -2,6 +2,20 @@
 
 from tapeviz.keras.layers.activations import ELU, LeakyReLU, ReLU, Softmax  # noqa: F401
 from tapeviz.keras.layers.attention import AdditiveAttention, Attention, MultiHeadAttention  # noqa: F401
+from tapeviz.keras.layers.augment_color import (  # noqa: F401
+    RandomBrightness,
+    RandomContrast,
+    RandomGrayscale,
+    RandomInvert,
+    Solarization,
+)
+from tapeviz.keras.layers.augment_geometry import (  # noqa: F401
+    RandomCrop,
+    RandomFlip,
+    RandomRotation,
+    RandomTranslation,
+    RandomZoom,
+)
 from tapeviz.keras.layers.base import InputSpec, Layer  # noqa: F401
 from tapeviz.keras.layers.conv import (  # noqa: F401
     Conv1D,
@@ -84,6 +98,7 @@ from tapeviz.keras.layers.simple import (  # noqa: F401
     UnitNormalization,
     dot,
 )
+from tapeviz.keras.layers.volume_transpose import Conv3DTranspose, Convolution3DTranspose  # noqa: F401
 from tapeviz.keras.layers.volumes import (  # noqa: F401
     AveragePooling3D,
     AvgPool3D,
@@ -213,6 +228,18 @@ __all__ = [
     "GlobalAvgPool2D",
     "GlobalMaxPool1D",
     "GlobalMaxPool2D",
+    "Conv3DTranspose",
+    "Convolution3DTranspose",
+    "RandomFlip",
+    "RandomRotation",
+    "RandomZoom",
+    "RandomTranslation",
+    "RandomCrop",
+    "RandomContrast",
+    "RandomBrightness",
+    "RandomGrayscale",
+    "RandomInvert",
+    "Solarization",
 ]
 
 MaxPool1D = MaxPooling1D

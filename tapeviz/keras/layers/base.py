@@ -203,7 +203,7 @@ class Layer(RecordsInit):
             raise ValueError(f"Unrecognized keyword arguments passed to {type(self).__name__}: {kwargs}")  # as Keras 3
         object.__setattr__(self, "_layers", [])
         object.__setattr__(self, "_own_weights", [])
-        self.name = name or auto_name(type(self).__name__)
+        self.name = name if name is not None else auto_name(type(self).__name__)  # "" stays "", as Keras
         self._trainable = bool(trainable)
         self.built = False
         self.input_spec = None

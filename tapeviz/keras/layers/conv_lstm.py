@@ -12,9 +12,10 @@ size (stride 1, 'same'). The 1-D form is the 2-D one on a height of 1; the 3-D o
 import math
 
 from tapeviz import volume_ops
-from tapeviz.core.primitives.array import expand_dims, squeeze, zeros
+from tapeviz.core.primitives.array import concat, expand_dims, split, squeeze, zeros
 from tapeviz.core.primitives.conv import conv2d
 from tapeviz.keras import activations, initializers
+from tapeviz.keras import random as keras_random
 from tapeviz.keras.layers.base import Layer
 from tapeviz.keras.layers.conv import checked_padding, require_channels_last
 from tapeviz.keras.layers.rnn import RNN, forget_gate_ones, lstm_gates, split_rnn_kwargs
@@ -58,8 +59,8 @@ class ConvLSTMCell(Layer):
     ):
         super().__init__(**kwargs)
         require_channels_last(data_format, f"ConvLSTM{rank}D")
-        if dropout or recurrent_dropout:
-            raise ValueError("tapeviz's ConvLSTM layers have no dropout yet: pass dropout=0, recurrent_dropout=0.")
+        self.seed = seed
+        self.seed_generator = keras_random.SeedGenerator(seed)  # before the initializers, as Keras
 
         def n(value):
             return (value,) * rank if isinstance(value, int) else tuple(int(v) for v in value)
@@ -73,8 +74,10 @@ class ConvLSTMCell(Layer):
         self.kernel_initializer = initializers.get(kernel_initializer)
         self.recurrent_initializer = initializers.get(recurrent_initializer)
         self.bias_initializer = initializers.get(bias_initializer)
+        self.dropout = min(1.0, max(0.0, dropout))
+        self.recurrent_dropout = min(1.0, max(0.0, recurrent_dropout))
         self.spatial = None  # the state's spatial sizes, known once built
-        self._masks = None  # what the RNN layer clears after a sequence (no dropout here)
+        self._masks = None  # (4 input masks, 4 state masks) for the sequence being run; the RNN layer clears it
 
     @property
     def state_size(self):
@@ -104,15 +107,38 @@ class ConvLSTMCell(Layer):
         return [zeros((batch_size,) + self.spatial + (self.filters,)) for _ in range(2)]
 
     def start_sequence(self, first_step, state, training):
-        """Nothing to draw per sequence (the RNN layer calls this before the first step)."""
+        """Draw four dropout masks (one per gate) for the inputs, then four for the state, once per call.
+
+        As Keras's RNN layer, they are drawn whenever a rate is above 0, at
+        inference too (the seed generator moves on), and applied only when
+        training with a rate below 1.
+        """
+
+        def masks(like, rate):
+            if rate <= 0:
+                return None
+            ones = like * 0 + 1
+            drawn = [keras_random.dropout(ones, rate, seed=self.seed_generator) for _ in range(4)]
+            return drawn if training and rate < 1.0 else None
+
+        self._masks = (masks(first_step, self.dropout), masks(state, self.recurrent_dropout))
+
+    def _gates(self, x, kernel, strides, padding, dilation, masks):
+        """The convolution of ``x`` for all four gates: one conv, or one per gate on its own masked copy."""
+        if masks is None:
+            return _conv(x, kernel, strides, padding, dilation)
+        kernels = split(kernel, 4, axis=-1)
+        return concat([_conv(x * m, k, strides, padding, dilation) for m, k in zip(masks, kernels)], axis=-1)
 
     def call(self, inputs, states, training=None):
         h_prev, c_prev = states
+        input_masks, state_masks = self._masks or (None, None)
         padding = self.padding.upper()
-        z = _conv(self._as_float(inputs), self.kernel, self.strides, padding, self.dilation_rate)
+        z = self._gates(self._as_float(inputs), self.kernel, self.strides, padding, self.dilation_rate, input_masks)
         if self.bias is not None:
             z = z + self.bias
-        z = z + _conv(h_prev, self.recurrent_kernel, (1,) * self.rank, "SAME", (1,) * self.rank)
+        ones = (1,) * self.rank
+        z = z + self._gates(h_prev, self.recurrent_kernel, ones, "SAME", ones, state_masks)
         return lstm_gates(z, c_prev, self.activation, self.recurrent_activation)
 
 

@@ -8,8 +8,9 @@ from tapeviz.core.primitives import array as _pa
 from tapeviz.core.primitives.math import cast as _cast
 from tapeviz.core.tensor import constant as _constant
 from tapeviz.keras.ops._common import FLOATX, keras_op, tensor
+from tapeviz.keras.ops.affine import affine_transform
 
-__all__ = ["rgb_to_grayscale", "resize", "pad_images", "crop_images", "extract_patches"]
+__all__ = ["rgb_to_grayscale", "resize", "pad_images", "crop_images", "extract_patches", "affine_transform"]
 
 
 def _channels_last(data_format, op):

@@ -9,6 +9,7 @@ import weakref
 import numpy as np
 
 from tapeviz import backend as B
+from tapeviz.core import state
 from tapeviz.core.families import array as a
 from tapeviz.core.ops import as_tensor, execute
 from tapeviz.core.primitive import Primitive
@@ -49,7 +50,45 @@ def slice_tensor(x, key):
         A Tensor (recorded; the gradient scatters back).
     """
     x = as_tensor(x)
+    if state.local.tracers and _has_traced_scalar(key):
+        return _slice_at_traced_indices(x, key if isinstance(key, tuple) else (key,))
     return execute(STRIDED_SLICE, (x,), {"key": _index_arrays(key)})
+
+
+def _traced(value):
+    return isinstance(value, Tensor) and any(tensor_id(value) in t.symbolic for t in state.local.tracers)
+
+
+def _has_traced_scalar(key):
+    entries = key if isinstance(key, tuple) else (key,)
+    return any(_traced(k) and k.ndim == 0 and k.dtype.is_integer for k in entries)
+
+
+def _slice_at_traced_indices(x, key):
+    """``x[key]`` where some entries are scalar tensors computed from a trace's inputs (a loop's counter):
+    those become gathers, which take the index as an input, so each run of the graph reads its own row
+    (a strided slice would keep the index's value at trace time)."""
+    static, positions, out_axis = [], [], 0
+    consuming = sum(1 for k in key if k is not None and k is not Ellipsis)
+    for k in key:
+        if k is Ellipsis:
+            out_axis += x.ndim - consuming
+            static.append(k)
+        elif k is None:
+            out_axis += 1
+            static.append(k)
+        elif _traced(k) and k.ndim == 0 and k.dtype.is_integer:
+            positions.append((out_axis, k))
+            out_axis += 1
+            static.append(builtins.slice(None))
+        else:
+            if isinstance(k, builtins.slice):
+                out_axis += 1
+            static.append(k)
+    y = execute(STRIDED_SLICE, (x,), {"key": _index_arrays(tuple(static))})
+    for axis, index in reversed(positions):  # the last axis first: the earlier ones keep their places
+        y = gather(y, index, axis=axis)
+    return y
 
 
 @defgrad(

@@ -1,0 +1,104 @@
+"""What Keras 3's image augmentation layers share: ``training``, seeds and ``factor``.
+
+As Keras 3: an augmentation layer augments when called directly or inside a
+model called directly (its ``call`` defaults ``training`` to True), and
+passes images through at inference (``training=False``, ``predict``,
+``evaluate``). Each layer owns a ``SeedGenerator(seed)`` and draws its
+random parameters with ``keras.random`` from it, so a seeded layer gives
+Keras's numbers on TF.
+"""
+
+from tapeviz.keras import random as keras_random
+from tapeviz.keras.layers.base import Layer
+from tapeviz.keras.ops._common import tensor
+
+__all__ = ["AugmentationLayer"]
+
+
+class AugmentationLayer(Layer):
+    """Base of the random image layers: ``call(images, training=True)`` draws, then transforms.
+
+    Subclasses set ``_FACTOR_BOUNDS`` (or ``_USE_BASE_FACTOR = False``) and
+    define ``random_transformation(images)`` and ``transform(images, t)``.
+    """
+
+    _USE_BASE_FACTOR = True
+    _FACTOR_BOUNDS = (-1, 1)
+
+    def __init__(self, factor=None, seed=None, data_format=None, **kwargs):
+        super().__init__(**kwargs)
+        if data_format not in (None, "channels_last"):
+            raise ValueError(f"tapeviz's {type(self).__name__} supports data_format='channels_last' only.")
+        self.data_format = "channels_last"
+        if self._USE_BASE_FACTOR:
+            self._set_factor(factor or 0.0)
+        elif factor is not None:
+            raise ValueError(
+                f"Layer {type(self).__name__} does not take a `factor` argument. Received: factor={factor}"
+            )
+        self.seed = seed
+        self.generator = keras_random.SeedGenerator(seed)
+
+    def _set_factor(self, factor):
+        low_bound, high_bound = self._FACTOR_BOUNDS
+        message = (
+            "The `factor` argument should be a number (or a list of two numbers) in the range "
+            f"[{low_bound}, {high_bound}]. Received: factor={factor}"
+        )
+        if isinstance(factor, (tuple, list)):
+            if len(factor) != 2 or factor[0] > high_bound or factor[1] < low_bound:
+                raise ValueError(message)
+            lower, upper = sorted(factor)
+        elif isinstance(factor, (int, float)) and not isinstance(factor, bool):
+            if factor < low_bound or factor > high_bound:
+                raise ValueError(message)
+            factor = abs(factor)
+            lower, upper = max(-factor, low_bound), factor
+        else:
+            raise ValueError(message)
+        self.factor = (lower, upper)
+
+    def call(self, inputs, training=True):
+        images = tensor(inputs)
+        if images.ndim not in (3, 4):
+            raise ValueError(
+                "Expected image tensor to have rank 3 (single image) or 4 (batch of images). "
+                f"Received: data.shape={tuple(images.shape)}"
+            )
+        if training is None:  # not given, no outer flag: Keras's call signature default
+            training = True
+        return self.augment(images, bool(training))
+
+    def augment(self, images, training):
+        """Cast to the layer's dtype; at training, draw a transformation and apply it."""
+        images = self._to_compute_dtype(images)
+        if not training:
+            return images
+        return self.transform(images, self.random_transformation(images))
+
+    def random_transformation(self, images):
+        """Draw this call's random parameters for ``images`` (from the layer's SeedGenerator)."""
+        raise NotImplementedError(f"{type(self).__name__} must define random_transformation(images).")
+
+    def transform(self, images, transformation):
+        """``images`` transformed by what ``random_transformation`` drew."""
+        raise NotImplementedError(f"{type(self).__name__} must define transform(images, transformation).")
+
+    def _to_compute_dtype(self, images):
+        from tapeviz.keras import ops
+
+        return images if images.dtype.name == self._compute_dtype else ops.cast(images, self._compute_dtype)
+
+    @staticmethod
+    def batch_of(images):
+        """The batch size (1 for a single image)."""
+        return images.shape[0] if images.ndim == 4 else 1
+
+    def compute_output_shape(self, input_shape):
+        return tuple(input_shape)
+
+    def get_config(self):
+        config = {**super().get_config(), "seed": self.seed, "data_format": self.data_format}
+        if self._USE_BASE_FACTOR:
+            config["factor"] = self.factor
+        return config
