@@ -49,7 +49,12 @@ def list_physical_devices(device_type=None):
 
 @dataclass(frozen=True)
 class LogicalDevice:
-    """A device as ``tf.config.list_logical_devices`` lists it: ``name`` ("/device:CPU:0") and ``device_type``."""
+    """A device as ``tf.config.list_logical_devices`` lists it: ``name`` ("/device:CPU:0") and ``device_type``.
+
+    Args:
+        name: the device's name (``"/device:CPU:0"``).
+        device_type: ``"CPU"`` or ``"GPU"``.
+    """
 
     name: str
     device_type: str

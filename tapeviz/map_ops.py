@@ -149,12 +149,38 @@ def scan(
 
 
 def foldl(fn, elems, initializer=None, parallel_iterations=10, back_prop=True, swap_memory=False, name=None):
-    """The last accumulator of ``a = fn(a, row)`` over the rows of ``elems``, first to last."""
+    """The last accumulator of ``a = fn(a, row)`` over the rows of ``elems``, first to last.
+
+    Args:
+        fn: a function of ``(accumulator, row)`` that returns the new accumulator.
+        elems: a tensor (or a nested structure of tensors) whose rows are folded.
+        initializer: the first accumulator (the first row, when None).
+        parallel_iterations: accepted for TensorFlow compatibility.
+        back_prop: accepted for TensorFlow compatibility (gradients flow).
+        swap_memory: accepted for TensorFlow compatibility.
+        name: accepted for TensorFlow compatibility, unused.
+
+    Returns:
+        The last accumulator.
+    """
     accumulator, _ = _accumulate(fn, elems, initializer, False, "foldl")
     return accumulator
 
 
 def foldr(fn, elems, initializer=None, parallel_iterations=10, back_prop=True, swap_memory=False, name=None):
-    """The last accumulator of ``a = fn(a, row)`` over the rows of ``elems``, last to first."""
+    """The last accumulator of ``a = fn(a, row)`` over the rows of ``elems``, last to first.
+
+    Args:
+        fn: a function of ``(accumulator, row)`` that returns the new accumulator.
+        elems: a tensor (or a nested structure of tensors) whose rows are folded.
+        initializer: the first accumulator (the first row, when None).
+        parallel_iterations: accepted for TensorFlow compatibility.
+        back_prop: accepted for TensorFlow compatibility (gradients flow).
+        swap_memory: accepted for TensorFlow compatibility.
+        name: accepted for TensorFlow compatibility, unused.
+
+    Returns:
+        The last accumulator.
+    """
     accumulator, _ = _accumulate(fn, elems, initializer, True, "foldr")
     return accumulator

@@ -115,7 +115,14 @@ class TensorArray:
         return self._buffer
 
     def size(self, name=None):
-        """The number of elements (an int32 scalar)."""
+        """The number of elements (an int32 scalar).
+
+        Args:
+            name: accepted for TensorFlow compatibility, unused.
+
+        Returns:
+            An int32 scalar Tensor.
+        """
         return convert_to_tensor(self._size, dtype="int32")
 
     # -- elements -------------------------------------------------------------------------------------
@@ -209,11 +216,26 @@ class TensorArray:
         return self._buffer
 
     def gather(self, indices, name=None):
-        """The elements at ``indices``, stacked."""
+        """The elements at ``indices``, stacked.
+
+        Args:
+            indices: the positions to read.
+            name: accepted for TensorFlow compatibility, unused.
+
+        Returns:
+            A Tensor, the elements stacked along a new first axis.
+        """
         return _pa.gather(self.stack(), convert_to_tensor(indices, dtype="int32"))
 
     def concat(self, name=None):
-        """The elements joined along their first axis."""
+        """The elements joined along their first axis.
+
+        Args:
+            name: accepted for TensorFlow compatibility, unused.
+
+        Returns:
+            A Tensor.
+        """
         buffer = self.stack()
         return _pa.reshape(buffer, (-1,) + tuple(buffer.shape[2:]))
 
@@ -229,7 +251,16 @@ class TensorArray:
         return self.scatter(list(range(value.shape[0])), value)
 
     def scatter(self, indices, value, name=None):
-        """A new array with the rows of ``value`` written at ``indices``."""
+        """A new array with the rows of ``value`` written at ``indices``.
+
+        Args:
+            indices: the positions to write.
+            value: a tensor with one row per index.
+            name: accepted for TensorFlow compatibility, unused.
+
+        Returns:
+            A new TensorArray.
+        """
         value = convert_to_tensor(value, dtype=self._dtype)
         self._start(value.shape[1:])
         known = [int(i) for i in np.asarray(to_array(convert_to_tensor(indices))).ravel()]
@@ -257,15 +288,30 @@ class TensorArray:
         return self._buffer
 
     def from_loop_tensor(self, buffer):
-        """An array like this one whose elements are the rows of a loop's ``buffer``."""
+        """An array like this one whose elements are the rows of a loop's ``buffer``.
+
+        Args:
+            buffer: the tensor a loop carried (one row per element).
+
+        Returns:
+            A new TensorArray.
+        """
         return self._with(buffer, None)
 
     def identity(self):
-        """This array (TF's orders reads after writes; a tapeviz array is a value)."""
+        """This array (TF's orders reads after writes; a tapeviz array is a value).
+
+        Returns:
+            This TensorArray.
+        """
         return self
 
     def close(self, name=None):
-        """Nothing to free (TF's frees its resource)."""
+        """Nothing to free (TF's frees its resource).
+
+        Args:
+            name: accepted for TensorFlow compatibility, unused.
+        """
 
     def mark_used(self):
         """Accepted, as TF's (it silences an unused-array warning)."""

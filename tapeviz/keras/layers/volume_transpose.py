@@ -96,7 +96,14 @@ class Conv3DTranspose(Layer):
         return self.activation(x)
 
     def compute_output_shape(self, input_shape):
-        """The output shape for ``input_shape``, by Keras's rule (the batch may be None)."""
+        """The output shape for ``input_shape``, by Keras's rule (the batch may be None).
+
+        Args:
+            input_shape: a shape tuple (the batch may be None).
+
+        Returns:
+            The output's shape, a tuple.
+        """
         return self._transposed_shape(tuple(input_shape))
 
 
