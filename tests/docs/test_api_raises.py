@@ -207,6 +207,19 @@ CASES = [
     ("tapeviz.data.Dataset.apply", TypeError, lambda: tf.data.Dataset.range(3).apply(lambda ds: [1, 2])),
     ("tapeviz.events.subscribe", TypeError, lambda: events.subscribe(object())),
     ("tapeviz.eye", errors.InvalidArgumentError, lambda: tf.eye(-1)),
+    ("tapeviz.keras.layers.RandomFlip", ValueError, lambda: tf.keras.layers.RandomFlip(mode="diagonal")),
+    (
+        "tapeviz.keras.layers.RandomBrightness",
+        ValueError,
+        lambda: tf.keras.layers.RandomBrightness(0.2, value_range=(0,)),
+    ),
+    ("tapeviz.keras.layers.RandomGrayscale", ValueError, lambda: tf.keras.layers.RandomGrayscale(factor=2.0)),
+    ("tapeviz.keras.layers.Solarization", ValueError, lambda: tf.keras.layers.Solarization(value_range=(0,))),
+    (
+        "tapeviz.keras.layers.Conv3DTranspose",
+        ValueError,
+        lambda: tf.keras.layers.Conv3DTranspose(2, 3, strides=2, dilation_rate=2),
+    ),
     ("tapeviz.map_fn", ValueError, lambda: tf.map_fn(lambda x: x, tf.constant(1.0))),
     (
         "tapeviz.nn.conv3d_transpose",

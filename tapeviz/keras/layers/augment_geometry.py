@@ -25,6 +25,15 @@ class RandomFlip(AugmentationLayer):
 
     ``mode``: 'horizontal', 'vertical' or 'horizontal_and_vertical' (one coin
     per image decides both flips, as Keras 3).
+
+    Args:
+        mode: ``"horizontal"``, ``"vertical"`` or ``"horizontal_and_vertical"``.
+        seed: a seed for the layer's random draws.
+        data_format: ``"channels_last"`` (default) or ``"channels_first"``.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``...).
+
+    Raises:
+        ValueError: an unknown ``mode``.
     """
 
     _USE_BASE_FACTOR = False
@@ -102,7 +111,17 @@ def rotation_matrices(angles_degrees, height, width):
 
 
 class RandomRotation(_AffineLayer):
-    """Rotate each image by a random angle in ``factor`` x 360 degrees (a fraction of a full turn) at training."""
+    """Rotate each image by a random angle in ``factor`` x 360 degrees (a fraction of a full turn) at training.
+
+    Args:
+        factor: a fraction of a full turn, or a (lower, upper) pair.
+        fill_mode: how points outside the image are filled (``"reflect"``, ``"constant"``...).
+        interpolation: ``"bilinear"`` or ``"nearest"``.
+        seed: a seed for the layer's random draws.
+        fill_value: the value ``fill_mode="constant"`` fills with.
+        data_format: ``"channels_last"`` (default) or ``"channels_first"``.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``...).
+    """
 
     def __init__(
         self,
@@ -143,6 +162,16 @@ class RandomZoom(_AffineLayer):
     ``height_factor`` (and ``width_factor``, else the same zoom as the
     height): a fraction in (-1, 1] or a (lower, upper) pair; the image is
     scaled by 1 + that fraction about its centre (positive: zoom out).
+
+    Args:
+        height_factor: a fraction in (-1, 1] or a (lower, upper) pair.
+        width_factor: likewise (the height's zoom when None).
+        fill_mode: how points outside the image are filled (``"reflect"``, ``"constant"``...).
+        interpolation: ``"bilinear"`` or ``"nearest"``.
+        seed: a seed for the layer's random draws.
+        fill_value: the value ``fill_mode="constant"`` fills with.
+        data_format: ``"channels_last"`` (default) or ``"channels_first"``.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``...).
     """
 
     _USE_BASE_FACTOR = False
@@ -196,6 +225,16 @@ class RandomTranslation(_AffineLayer):
 
     ``height_factor``, ``width_factor``: a fraction in [-1, 1] or a (lower,
     upper) pair; a positive shift moves the image down (right).
+
+    Args:
+        height_factor: a fraction in [-1, 1] or a (lower, upper) pair.
+        width_factor: likewise.
+        fill_mode: how points outside the image are filled (``"reflect"``, ``"constant"``...).
+        interpolation: ``"bilinear"`` or ``"nearest"``.
+        seed: a seed for the layer's random draws.
+        fill_value: the value ``fill_mode="constant"`` fills with.
+        data_format: ``"channels_last"`` (default) or ``"channels_first"``.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``...).
     """
 
     _USE_BASE_FACTOR = False
@@ -240,6 +279,14 @@ class RandomCrop(AugmentationLayer):
     Images no larger than the window are centre-cropped to its aspect ratio
     and resized. At inference the images pass through unchanged (Keras 3.15
     does so too).
+
+    Args:
+        height: the window's height.
+        width: the window's width.
+        seed: a seed for the layer's random draws.
+        data_format: ``"channels_last"`` (default) or ``"channels_first"``.
+        name: the layer's name.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``...).
     """
 
     _USE_BASE_FACTOR = False
