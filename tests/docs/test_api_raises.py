@@ -207,6 +207,7 @@ CASES = [
     ("tapeviz.data.Dataset.apply", TypeError, lambda: tf.data.Dataset.range(3).apply(lambda ds: [1, 2])),
     ("tapeviz.events.subscribe", TypeError, lambda: events.subscribe(object())),
     ("tapeviz.eye", errors.InvalidArgumentError, lambda: tf.eye(-1)),
+    ("tapeviz.keras.layers.RandomFlip.call", ValueError, lambda: tf.keras.layers.RandomFlip()(tf.ones([2, 2]))),
     ("tapeviz.keras.layers.RandomFlip", ValueError, lambda: tf.keras.layers.RandomFlip(mode="diagonal")),
     (
         "tapeviz.keras.layers.RandomBrightness",

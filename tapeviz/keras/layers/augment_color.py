@@ -151,6 +151,15 @@ class RandomInvert(AugmentationLayer):
         return ops.less(threshold, probability)
 
     def transform(self, images, apply):
+        """``images`` transformed by what ``random_transformation`` drew.
+
+        Args:
+            images: the images.
+            apply: which images to invert, as ``random_transformation`` drew them.
+
+        Returns:
+            The transformed images.
+        """
         apply = ops.reshape(apply, (-1, 1, 1, 1))
         if images.ndim == 3:
             apply = apply[0]
@@ -216,6 +225,15 @@ class Solarization(AugmentationLayer):
         return additions, thresholds
 
     def transform(self, images, drawn):
+        """``images`` transformed by what ``random_transformation`` drew.
+
+        Args:
+            images: the images.
+            drawn: the additions and thresholds ``random_transformation`` drew.
+
+        Returns:
+            The transformed images.
+        """
         additions, thresholds = drawn
         results = ops.clip(self._rescale(images, self.value_range, (0, 255)) + additions, 0, 255)
         results = ops.where(ops.less(results, thresholds), results, 255 - results)

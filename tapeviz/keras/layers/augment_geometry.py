@@ -52,6 +52,15 @@ class RandomFlip(AugmentationLayer):
         return ops.less_equal(keras_random.uniform(shape, seed=self.generator), 0.5)
 
     def transform(self, images, flips):
+        """``images`` transformed by what ``random_transformation`` drew.
+
+        Args:
+            images: the images.
+            flips: which images to flip, as ``random_transformation`` drew them.
+
+        Returns:
+            The transformed images.
+        """
         if self.mode in (HORIZONTAL, HORIZONTAL_AND_VERTICAL):
             images = ops.where(flips, ops.flip(images, axis=-2), images)
         if self.mode in (VERTICAL, HORIZONTAL_AND_VERTICAL):
@@ -73,6 +82,15 @@ class _AffineLayer(AugmentationLayer):
         self.fill_mode, self.interpolation, self.fill_value = fill_mode, interpolation, fill_value
 
     def transform(self, images, matrices):
+        """``images`` transformed by what ``random_transformation`` drew.
+
+        Args:
+            images: the images.
+            matrices: the affine matrices ``random_transformation`` drew.
+
+        Returns:
+            The transformed images.
+        """
         if images.ndim == 3:
             matrices = matrices[0]
         return ops.image.affine_transform(
@@ -81,7 +99,14 @@ class _AffineLayer(AugmentationLayer):
 
     @staticmethod
     def height_width(images):
-        """(height, width) of channels-last images, batched or not."""
+        """(height, width) of channels-last images, batched or not.
+
+        Args:
+            images: a 3-D or 4-D channels-last image tensor.
+
+        Returns:
+            ``(height, width)``, two ints.
+        """
         return images.shape[-3], images.shape[-2]
 
     def get_config(self):
@@ -313,6 +338,15 @@ class RandomCrop(AugmentationLayer):
         return int(float(in_height - crop_height) / 2), int(float(in_width - crop_width) / 2)
 
     def transform(self, images, corner):
+        """``images`` transformed by what ``random_transformation`` drew.
+
+        Args:
+            images: the images.
+            corner: the window's corner ``random_transformation`` drew.
+
+        Returns:
+            The transformed images.
+        """
         top, left = corner
         images = images[..., top : top + self.height, left : left + self.width, :]
         if images.shape[-3] != self.height or images.shape[-2] != self.width:
