@@ -207,6 +207,23 @@ CASES = [
     ("tapeviz.data.Dataset.apply", TypeError, lambda: tf.data.Dataset.range(3).apply(lambda ds: [1, 2])),
     ("tapeviz.events.subscribe", TypeError, lambda: events.subscribe(object())),
     ("tapeviz.eye", errors.InvalidArgumentError, lambda: tf.eye(-1)),
+    ("tapeviz.TensorArray", ValueError, lambda: tf.TensorArray(tf.float32)),
+    ("tapeviz.TensorArray.write", IndexError, lambda: tf.TensorArray(tf.float32, size=2).write(-1, 1.0)),
+    ("tapeviz.TensorArray.read", IndexError, lambda: tf.TensorArray(tf.float32, size=2).read(5)),
+    ("tapeviz.TensorArray.read", ValueError, lambda: tf.TensorArray(tf.float32, size=2).read(0)),
+    ("tapeviz.TensorArray.stack", ValueError, lambda: tf.TensorArray(tf.float32, size=2).stack()),
+    ("tapeviz.TensorArray.unstack", IndexError, lambda: tf.TensorArray(tf.float32, size=1).unstack(tf.ones([3]))),
+    (
+        "tapeviz.TensorArray.split",
+        ValueError,
+        lambda: tf.TensorArray(tf.float32, size=0, dynamic_size=True).split(tf.ones([3]), [1, 2]),
+    ),
+    (
+        "tapeviz.TensorArray.loop_tensor",
+        ValueError,
+        lambda: tf.TensorArray(tf.float32, size=0, dynamic_size=True).loop_tensor(),
+    ),
+    ("tapeviz.scan", ValueError, lambda: tf.scan(lambda a, x: a + x, tf.zeros([0]))),
     ("tapeviz.keras.layers.RandomFlip.call", ValueError, lambda: tf.keras.layers.RandomFlip()(tf.ones([2, 2]))),
     ("tapeviz.keras.layers.RandomFlip", ValueError, lambda: tf.keras.layers.RandomFlip(mode="diagonal")),
     (
