@@ -229,6 +229,10 @@ DATA_DOCS = {
 
 PAGES = {module_name: module_name.replace(".", "_") for module_name, _, _ in api_modules}
 
+# Classes a public function returns, documented though their module's __all__ leaves them out
+# (``tf.show`` returns a Figure: a reader looks up its ``.svg()`` and ``.save()``).
+RETURNED_CLASSES = {"tapeviz.viz": ["Figure"]}
+
 
 def _is_namespace(obj):
     return type(obj).__name__ == "_Namespace"  # keras.models: a group of names, documented as a page
@@ -248,6 +252,7 @@ def public_names(module):
         ]
     if getattr(module, "__name__", None) == "tapeviz":  # loaded on first use by the module's __getattr__
         names = list(names) + [n for n in module._VIZ_NAMES if n != "viz"]
+    names = list(names) + RETURNED_CLASSES.get(getattr(module, "__name__", None), [])
     keep = []
     for name in names:
         obj = getattr(module, name, None)
@@ -257,6 +262,14 @@ def public_names(module):
             continue
         keep.append(name)
     return keep
+
+
+def shows_inherited(module_name, cls):
+    """Whether a class's entry lists the methods it inherits: on Keras pages (fit, save... are
+    Model's, a layer's call Layer's), and where a base is private (``Tensor.numpy`` is defined
+    on ``_HoldsArray``, which has no entry of its own)."""
+    private_base = any(k.__name__.startswith("_") and k.__module__.startswith("tapeviz") for k in cls.__mro__[1:])
+    return module_name.startswith("tapeviz.keras") or private_base
 
 
 def directive(obj):
@@ -345,7 +358,7 @@ def write_api():
             lines.append(f".. {kind}:: {module_name}.{name}")
             if kind == "autoclass":
                 lines.append("   :members:")
-                if module_name.startswith("tapeviz.keras"):  # fit, save... are Model's, a layer's call Layer's
+                if shows_inherited(module_name, obj):
                     lines.append("   :inherited-members:")
             if kind == "autodata":
                 lines += ["   :no-value:", ""]
@@ -476,8 +489,8 @@ def setup(app):
     app.connect("doctree-read", record_entry_anchors)
     app.connect("env-purge-doc", forget_entry_anchors)
     app.connect("html-page-context", fix_source_backlinks)
-
-
-copy_lessons()
-write_api()
-make_pictures()
+    # Here and not at import: Sphinx calls setup before it reads a page, and a test can import
+    # this file for ``api_modules`` and ``public_names`` without writing the generated folders.
+    copy_lessons()
+    write_api()
+    make_pictures()

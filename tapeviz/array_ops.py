@@ -105,6 +105,24 @@ def linspace(start, stop, num, name=None, axis=0):
     values then run along a new axis ``axis`` of their broadcast shape.
     Integer inputs give float64 (TF's truediv). Differentiable in ``start``
     and ``stop``.
+
+    Args:
+        start: the first value (a number or tensor).
+        stop: the last value, of a shape that broadcasts with ``start``'s.
+        num: how many values, >= 0.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+        axis: where the new axis of values goes.
+
+    Returns:
+        A Tensor with ``num`` values along ``axis``.
+
+    Raises:
+        tf.errors.InvalidArgumentError: a negative ``num``.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> print(tf.linspace(0.0, 1.0, 5))
+        tf.Tensor([0.   0.25 0.5  0.75 1.  ], shape=(5,), dtype=float32)
     """
     start = _as_tensor(start)
     stop = _as_tensor(stop, dtype=start.dtype)
@@ -137,6 +155,17 @@ def meshgrid(*args, **kwargs):
 
     ``indexing='xy'`` (default, Cartesian: the first two axes swapped) or
     ``'ij'`` (matrix). Gradients sum over the broadcast axes.
+
+    Args:
+        *args: 1-D tensors, one per axis of the grid.
+        **kwargs: ``indexing`` (``"xy"`` or ``"ij"``) and ``name``.
+
+    Returns:
+        A list of Tensors, one per input, each of the grid's shape.
+
+    Raises:
+        TypeError: a keyword other than ``indexing`` and ``name``.
+        ValueError: an ``indexing`` other than ``"xy"`` and ``"ij"``.
     """
     indexing = kwargs.pop("indexing", "xy")
     kwargs.pop("name", None)
@@ -189,6 +218,20 @@ def sort(values, axis=-1, direction="ASCENDING", name=None):
     Made of ``top_k`` (of ``-values`` for ascending) with ``axis`` swapped
     last, as TF does: the gradient goes back to where each value came from;
     equal values keep their order.
+
+    Args:
+        values: a Tensor, or anything ``tf.constant`` converts.
+        axis: the axis to sort along (-1 by default).
+        direction: ``"ASCENDING"`` or ``"DESCENDING"``.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``values``'s shape, sorted along ``axis``.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> print(tf.sort([3, 1, 2], direction="DESCENDING"))
+        tf.Tensor([3 2 1], shape=(3,), dtype=int32)
     """
     ascending = _direction(direction)
     x, axis = _sortable(values, axis)
@@ -211,6 +254,16 @@ def argsort(values, axis=-1, direction="ASCENDING", stable=False, name=None):
 
     Always stable: equal values keep their order, which is what TF's top_k
     gives too. Not differentiable (integer output).
+
+    Args:
+        values: a Tensor, or anything ``tf.constant`` converts.
+        axis: the axis to sort along (-1 by default).
+        direction: ``"ASCENDING"`` or ``"DESCENDING"``.
+        stable: keep equal values in their order (always so here).
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        An int32 Tensor of ``values``'s shape, the positions in sorted order.
     """
     ascending = _direction(direction)
     x, axis = _sortable(values, axis)
@@ -229,6 +282,23 @@ def boolean_mask(tensor, mask, axis=None, name="boolean_mask"):
     those axes become one axis holding the selected entries, in row-major
     order. Made of a reshape and a gather, so the gradient is dense and
     zero where the mask is false.
+
+    Args:
+        tensor: a Tensor, or anything ``tf.constant`` converts.
+        mask: a bool tensor whose shape matches ``tensor``'s axes from ``axis`` on.
+        axis: the first axis the mask covers (0 when None).
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor with the masked axes replaced by one axis of the selected entries.
+
+    Raises:
+        ValueError: a scalar ``mask``, or one whose shape does not match.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> print(tf.boolean_mask([1, 2, 3], [True, False, True]))
+        tf.Tensor([1 3], shape=(2,), dtype=int32)
     """
     x = _as_tensor(tensor)
     m = _as_tensor(mask)
@@ -265,6 +335,25 @@ def strided_slice(
     """``input_[begin:end:strides]`` per axis, with TF's bit masks (bit ``i`` is about entry ``i`` of ``begin``):
     ``begin_mask``/``end_mask`` ignore that bound, ``ellipsis_mask`` puts ``...`` there, ``new_axis_mask`` a
     new axis, ``shrink_axis_mask`` takes the single index ``begin[i]``. The same slice (and gradient) as ``x[...]``.
+
+    Args:
+        input_: a Tensor, or anything ``tf.constant`` converts.
+        begin: the start per entry.
+        end: the stop per entry (excluded).
+        strides: the step per entry (1 when None).
+        begin_mask: bits of the entries whose ``begin`` is ignored.
+        end_mask: bits of the entries whose ``end`` is ignored.
+        ellipsis_mask: the bit of the entry that stands for ``...``.
+        new_axis_mask: bits of the entries that insert a new axis.
+        shrink_axis_mask: bits of the entries that take the single index ``begin[i]``.
+        var: accepted for TensorFlow compatibility.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        The sliced Tensor.
+
+    Raises:
+        ValueError: ``begin``, ``end`` and ``strides`` of different lengths.
 
     Example:
         >>> import tapeviz as tf

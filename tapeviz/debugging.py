@@ -92,7 +92,16 @@ def check_numerics(tensor, message, name=None):
 
 
 def assert_all_finite(x, message, name=None):
-    """``check_numerics`` by TF 2's other name: ``x`` unchanged, or ``InvalidArgumentError`` on NaN or Inf."""
+    """``check_numerics`` by TF 2's other name: ``x`` unchanged, or ``InvalidArgumentError`` on NaN or Inf.
+
+    Args:
+        x: a float tensor.
+        message: a prefix for the error message.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        ``x``, unchanged.
+    """
     return _check_numerics_op(x, message, name)
 
 
@@ -300,6 +309,16 @@ def assert_equal(x, y, message=None, summarize=None, name=None):
     The message (after ``message``, when given) lists the first ``summarize``
     (default 3) differing indices and values, and the first elements of both.
 
+    Args:
+        x: a Tensor, or anything ``tf.constant`` converts.
+        y: the same, of a shape that broadcasts with ``x``'s.
+        message: a prefix for the error message.
+        summarize: how many entries the message shows.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        None (an ``Assert`` op inside ``tf.function``).
+
     Example:
         >>> import tapeviz as tf
         >>> tf.debugging.assert_equal(tf.constant([1, 2]), tf.constant([1, 3]), message="labels")
@@ -322,27 +341,82 @@ def assert_equal(x, y, message=None, summarize=None, name=None):
 
 
 def assert_none_equal(x, y, summarize=None, message=None, name=None):
-    """Raise ``InvalidArgumentError`` unless ``x != y`` for every element; returns None."""
+    """Raise ``InvalidArgumentError`` unless ``x != y`` for every element; returns None.
+
+    Args:
+        x: a Tensor, or anything ``tf.constant`` converts.
+        y: the same, of a shape that broadcasts with ``x``'s.
+        summarize: how many entries the message shows.
+        message: a prefix for the error message.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        None (an ``Assert`` op inside ``tf.function``).
+    """
     return _compare("!=", x, y, None, summarize, message)
 
 
 def assert_less(x, y, message=None, summarize=None, name=None):
-    """Raise ``InvalidArgumentError`` unless ``x < y`` element-wise; returns None."""
+    """Raise ``InvalidArgumentError`` unless ``x < y`` element-wise; returns None.
+
+    Args:
+        x: a Tensor, or anything ``tf.constant`` converts.
+        y: the same, of a shape that broadcasts with ``x``'s.
+        message: a prefix for the error message.
+        summarize: how many entries the message shows.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        None (an ``Assert`` op inside ``tf.function``).
+    """
     return _compare("<", x, y, None, summarize, message)
 
 
 def assert_less_equal(x, y, message=None, summarize=None, name=None):
-    """Raise ``InvalidArgumentError`` unless ``x <= y`` element-wise; returns None."""
+    """Raise ``InvalidArgumentError`` unless ``x <= y`` element-wise; returns None.
+
+    Args:
+        x: a Tensor, or anything ``tf.constant`` converts.
+        y: the same, of a shape that broadcasts with ``x``'s.
+        message: a prefix for the error message.
+        summarize: how many entries the message shows.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        None (an ``Assert`` op inside ``tf.function``).
+    """
     return _compare("<=", x, y, None, summarize, message)
 
 
 def assert_greater(x, y, message=None, summarize=None, name=None):
-    """Raise ``InvalidArgumentError`` unless ``x > y`` element-wise; returns None."""
+    """Raise ``InvalidArgumentError`` unless ``x > y`` element-wise; returns None.
+
+    Args:
+        x: a Tensor, or anything ``tf.constant`` converts.
+        y: the same, of a shape that broadcasts with ``x``'s.
+        message: a prefix for the error message.
+        summarize: how many entries the message shows.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        None (an ``Assert`` op inside ``tf.function``).
+    """
     return _compare(">", x, y, None, summarize, message)
 
 
 def assert_greater_equal(x, y, message=None, summarize=None, name=None):
-    """Raise ``InvalidArgumentError`` unless ``x >= y`` element-wise; returns None."""
+    """Raise ``InvalidArgumentError`` unless ``x >= y`` element-wise; returns None.
+
+    Args:
+        x: a Tensor, or anything ``tf.constant`` converts.
+        y: the same, of a shape that broadcasts with ``x``'s.
+        message: a prefix for the error message.
+        summarize: how many entries the message shows.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        None (an ``Assert`` op inside ``tf.function``).
+    """
     return _compare(">=", x, y, None, summarize, message)
 
 
@@ -356,12 +430,31 @@ def _sign_assert(sym, condition, x, message, summarize):
 
 
 def assert_negative(x, message=None, summarize=None, name=None):
-    """Raise ``InvalidArgumentError`` unless every element of ``x`` is < 0 (an empty ``x`` passes); returns None."""
+    """Raise ``InvalidArgumentError`` unless every element of ``x`` is < 0 (an empty ``x`` passes); returns None.
+
+    Args:
+        x: a Tensor, or anything ``tf.constant`` converts.
+        message: a prefix for the error message.
+        summarize: how many entries the message shows.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        None (an ``Assert`` op inside ``tf.function``).
+    """
     return _sign_assert("<", "Condition x < 0 did not hold element-wise:", x, message, summarize)
 
 
 def assert_positive(x, message=None, summarize=None, name=None):
     """Raise ``InvalidArgumentError`` unless every element of ``x`` is > 0 (an empty ``x`` passes); returns None.
+
+    Args:
+        x: a Tensor, or anything ``tf.constant`` converts.
+        message: a prefix for the error message.
+        summarize: how many entries the message shows.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        None (an ``Assert`` op inside ``tf.function``).
 
     Example:
         >>> import tapeviz as tf
@@ -371,12 +464,32 @@ def assert_positive(x, message=None, summarize=None, name=None):
 
 
 def assert_non_negative(x, message=None, summarize=None, name=None):
-    """Raise ``InvalidArgumentError`` unless every element of ``x`` is >= 0; returns None."""
+    """Raise ``InvalidArgumentError`` unless every element of ``x`` is >= 0; returns None.
+
+    Args:
+        x: a Tensor, or anything ``tf.constant`` converts.
+        message: a prefix for the error message.
+        summarize: how many entries the message shows.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        None (an ``Assert`` op inside ``tf.function``).
+    """
     return _sign_assert(">=", "Condition x >= 0 did not hold element-wise:", x, message, summarize)
 
 
 def assert_non_positive(x, message=None, summarize=None, name=None):
-    """Raise ``InvalidArgumentError`` unless every element of ``x`` is <= 0; returns None."""
+    """Raise ``InvalidArgumentError`` unless every element of ``x`` is <= 0; returns None.
+
+    Args:
+        x: a Tensor, or anything ``tf.constant`` converts.
+        message: a prefix for the error message.
+        summarize: how many entries the message shows.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        None (an ``Assert`` op inside ``tf.function``).
+    """
     return _sign_assert("<=", "Condition x <= 0 did not hold element-wise:", x, message, summarize)
 
 
@@ -385,6 +498,18 @@ def assert_near(x, y, rtol=None, atol=None, message=None, summarize=None, name=N
 
     ``rtol`` and ``atol`` default to 10 times the float type's machine epsilon,
     as in TF; ``x`` must be a float (or complex) tensor.
+
+    Args:
+        x: a float tensor.
+        y: the same, of a shape that broadcasts with ``x``'s.
+        rtol: the relative tolerance (TF's default for the dtype when None).
+        atol: the absolute tolerance (likewise).
+        message: a prefix for the error message.
+        summarize: how many entries the message shows.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        None (an ``Assert`` op inside ``tf.function``).
     """
     x = convert_to_tensor(x)
     y = convert_to_tensor(y, dtype=x.dtype)
@@ -416,6 +541,15 @@ def Assert(condition, data, summarize=None, name=None):  # noqa: N802 - TF's nam
 
     Each item of ``data`` is written as TF does: a string as bytes (``b'x is'``),
     a tensor as its first ``summarize`` (default 3) values.
+
+    Args:
+        condition: a scalar bool.
+        data: a list of tensors (or values) to show in the message.
+        summarize: how many entries of each to show.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        None.
 
     Example:
         >>> import tapeviz as tf
@@ -469,6 +603,15 @@ def _static_rank(rank):
 def assert_rank(x, rank, message=None, name=None):
     """Raise ``ValueError`` unless ``x`` has rank ``rank``; returns None.
 
+    Args:
+        x: a Tensor, or anything ``tf.constant`` converts.
+        rank: the rank it must have.
+        message: a prefix for the error message.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Raises:
+        ValueError: ``x`` of another rank.
+
     Example:
         >>> import tapeviz as tf
         >>> tf.debugging.assert_rank(tf.zeros([2, 3]), 4, message="images are NHWC")
@@ -484,7 +627,17 @@ def assert_rank(x, rank, message=None, name=None):
 
 
 def assert_rank_at_least(x, rank, message=None, name=None):
-    """Raise ``ValueError`` unless ``x`` has rank ``rank`` or more; returns None."""
+    """Raise ``ValueError`` unless ``x`` has rank ``rank`` or more; returns None.
+
+    Args:
+        x: a Tensor, or anything ``tf.constant`` converts.
+        rank: the smallest rank allowed.
+        message: a prefix for the error message.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Raises:
+        ValueError: ``x`` of another rank.
+    """
     x, rank = convert_to_tensor(x), _static_rank(rank)
     if x.shape.rank < rank:
         raise ValueError(
@@ -493,7 +646,17 @@ def assert_rank_at_least(x, rank, message=None, name=None):
 
 
 def assert_rank_in(x, ranks, message=None, name=None):
-    """Raise ``ValueError`` unless the rank of ``x`` is one of ``ranks``; returns None."""
+    """Raise ``ValueError`` unless the rank of ``x`` is one of ``ranks``; returns None.
+
+    Args:
+        x: a Tensor, or anything ``tf.constant`` converts.
+        ranks: the ranks allowed.
+        message: a prefix for the error message.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Raises:
+        ValueError: ``x`` of another rank.
+    """
     x = convert_to_tensor(x)
     ranks = tuple(_static_rank(r) for r in ranks)
     if x.shape.rank not in ranks:
@@ -503,7 +666,16 @@ def assert_rank_in(x, ranks, message=None, name=None):
 
 
 def assert_scalar(tensor, message=None, name=None):
-    """Raise ``ValueError`` unless ``tensor`` is a scalar (rank 0); returns None."""
+    """Raise ``ValueError`` unless ``tensor`` is a scalar (rank 0); returns None.
+
+    Args:
+        tensor: a Tensor, or anything ``tf.constant`` converts.
+        message: a prefix for the error message.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Raises:
+        ValueError: a ``tensor`` of rank other than 0.
+    """
     tensor = convert_to_tensor(tensor)
     if tensor.shape.rank != 0:
         raise ValueError(f"{_prefix(message)}Expected scalar shape, saw shape: {tensor.shape}.")
@@ -516,6 +688,14 @@ def assert_shapes(shapes, data=None, summarize=None, message=None, name=None):
     dimension: a number (that size), a name (the same size wherever the name
     appears), ``None`` or ``"."`` (any size), and ``...`` or ``"*"`` first (any
     number of leading dimensions). A scalar fits ``()`` and ``(1,)``.
+
+    Args:
+        shapes: ``(tensor, shape)`` pairs (or a dict); a shape's entries are ints or
+            names (``"N"``) that must stand for one size everywhere.
+        data: accepted for TensorFlow compatibility.
+        summarize: accepted for TensorFlow compatibility.
+        message: a prefix for the error message.
+        name: TensorFlow's op name; accepted for compatibility, unused.
 
     Example:
         >>> import tapeviz as tf
@@ -592,7 +772,17 @@ def _as_size(symbol):
 
 # -- dtypes and types -----------------------------------------------------------------------------
 def assert_type(tensor, tf_type, message=None, name=None):
-    """Raise ``TypeError`` unless ``tensor``'s dtype is ``tf_type``; returns None."""
+    """Raise ``TypeError`` unless ``tensor``'s dtype is ``tf_type``; returns None.
+
+    Args:
+        tensor: a tensor.
+        tf_type: the dtype it must have.
+        message: a prefix for the error message.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Raises:
+        TypeError: ``tensor`` of another dtype.
+    """
     tf_type = as_dtype(tf_type)
     tensor = convert_to_tensor(tensor)
     if tensor.dtype != tf_type:
@@ -600,7 +790,16 @@ def assert_type(tensor, tf_type, message=None, name=None):
 
 
 def assert_integer(x, message=None, name=None):
-    """Raise ``TypeError`` unless ``x`` has an integer dtype; returns None."""
+    """Raise ``TypeError`` unless ``x`` has an integer dtype; returns None.
+
+    Args:
+        x: a tensor.
+        message: a prefix for the error message.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Raises:
+        TypeError: ``x`` of a dtype that is not an integer.
+    """
     x = convert_to_tensor(x)
     if not x.dtype.is_integer:
         raise TypeError(f'{_prefix(message)}Expected "x" to be integer type.  Found: tensor of dtype {x.dtype}')
@@ -610,6 +809,16 @@ def assert_same_float_dtype(tensors=None, dtype=None):
     """The float dtype all ``tensors`` share (and ``dtype``, when given); float32 for none.
 
     Raises ``ValueError`` when their dtypes differ or are not floats.
+
+    Args:
+        tensors: tensors whose dtypes must be one float dtype.
+        dtype: the float dtype they must have, when given.
+
+    Returns:
+        The dtype (float32 when there is none to read).
+
+    Raises:
+        ValueError: dtypes that differ, or one that is not a float.
     """
     if tensors:
         dtype = _same_dtype(tensors, dtype)
@@ -639,12 +848,26 @@ _NUMERIC_KINDS = frozenset("iufc")
 
 
 def is_numeric_tensor(tensor):
-    """True for a tensor of a number dtype (not bool or string): TF's ``is_numeric_tensor``."""
+    """True for a tensor of a number dtype (not bool or string): TF's ``is_numeric_tensor``.
+
+    Args:
+        tensor: anything.
+
+    Returns:
+        A bool.
+    """
     return isinstance(tensor, (Tensor, Variable)) and np.dtype(tensor.dtype.as_numpy_dtype).kind in _NUMERIC_KINDS
 
 
 def assert_proper_iterable(values):
-    """Raise ``TypeError`` unless ``values`` is an iterable other than a tensor, an array or a string."""
+    """Raise ``TypeError`` unless ``values`` is an iterable other than a tensor, an array or a string.
+
+    Args:
+        values: what to check.
+
+    Raises:
+        TypeError: a tensor, array, string or bytes, or something that is not iterable.
+    """
     if isinstance(values, (Tensor, Variable, np.ndarray, str, bytes)):
         raise TypeError(f'Expected argument "values" to be a "proper" iterable.  Found: {type(values)}')
     if not hasattr(values, "__iter__"):
@@ -656,12 +879,20 @@ _switches = {"log_device_placement": False, "traceback_filtering": True}
 
 
 def set_log_device_placement(enabled):
-    """Kept for TF code: tapeviz runs every op on its one backend, so there is no placement to log."""
+    """Kept for TF code: tapeviz runs every op on its one backend, so there is no placement to log.
+
+    Args:
+        enabled: kept, and returned by ``get_log_device_placement``.
+    """
     _switches["log_device_placement"] = bool(enabled)
 
 
 def get_log_device_placement():
-    """What ``set_log_device_placement`` was last given (False at first)."""
+    """What ``set_log_device_placement`` was last given (False at first).
+
+    Returns:
+        A bool.
+    """
     return _switches["log_device_placement"]
 
 
@@ -676,5 +907,9 @@ def disable_traceback_filtering():
 
 
 def is_traceback_filtering_enabled():
-    """What the traceback-filtering switch says (True at first, as TF)."""
+    """What the traceback-filtering switch says (True at first, as TF).
+
+    Returns:
+        A bool.
+    """
     return _switches["traceback_filtering"]

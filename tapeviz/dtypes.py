@@ -67,6 +67,14 @@ def saturate_cast(value, dtype, name=None):
     Complex to real keeps the real part, as TF does. The gradient flows through
     the clamp (zero where it clamped) and the cast.
 
+    Args:
+        value: a Tensor, or anything ``tf.constant`` converts.
+        dtype: the target dtype.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``dtype``.
+
     Example:
         >>> import tapeviz as tf
         >>> print(tf.dtypes.saturate_cast(tf.constant([300.0, -5.0, 1.5]), tf.uint8))

@@ -22,6 +22,12 @@ def recompute_grad(f):
     forward pass keeps nothing for the sweep, and the sweep runs ``f`` anew
     under a tape of its own.
 
+    Args:
+        f: a function of tensors.
+
+    Returns:
+        A function with ``f``'s value and gradient.
+
     Example:
         >>> import tapeviz as tf
         >>> block = tf.recompute_grad(lambda x: tf.sin(x) * 3.0)
@@ -59,6 +65,12 @@ def grad_pass_through(f):
     The upstream gradient reaches ``f``'s inputs unchanged (so ``f`` must keep
     their shapes); variables ``f`` reads get no gradient.
 
+    Args:
+        f: a function of tensors.
+
+    Returns:
+        A function with ``f``'s value whose gradient passes its input's upstream unchanged.
+
     Example:
         >>> import tapeviz as tf
         >>> x = tf.constant([0.4, 1.6])
@@ -92,6 +104,13 @@ def no_gradient(op_type):
     ``KeyError``. A tapeviz primitive without a rule (``AdjustContrastv2``)
     then gives ``None`` instead of ``LookupError``; a name tapeviz has no
     primitive for is remembered.
+
+    Args:
+        op_type: the name of a primitive (``"Relu"``).
+
+    Raises:
+        TypeError: a name that is not a string.
+        KeyError: a name that already has a gradient, or was declared before.
     """
     if not isinstance(op_type, str):
         raise TypeError("op_type must be a string")
@@ -108,6 +127,16 @@ def hessians(ys, xs, gate_gradients=False, aggregation_method=None, name="hessia
     """``tf.hessians`` belongs to TF's graph mode, like ``tf.gradients``: eagerly TF raises, and so does tapeviz.
 
     Raises RuntimeError saying what to write instead: two nested tapes and a jacobian.
+
+    Args:
+        ys: TF's targets.
+        xs: TF's sources.
+        gate_gradients: TF's option.
+        aggregation_method: TF's option.
+        name: TF's op name.
+
+    Raises:
+        RuntimeError: always (use nested tapes and a jacobian), as TF 2 raises eagerly.
     """
     raise RuntimeError(
         "tf.hessians is not supported when eager execution is enabled (it is tf.gradients twice). "

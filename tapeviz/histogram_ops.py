@@ -17,6 +17,19 @@ __all__ = ["histogram_fixed_width", "histogram_fixed_width_bins"]
 def histogram_fixed_width_bins(values, value_range, nbins=100, dtype=_dtypes.int32, name=None):
     """The bin (0 .. ``nbins``-1) of each value, ``value_range = [low, high]`` cut into ``nbins`` equal bins.
 
+    Args:
+        values: a numeric tensor.
+        value_range: ``[low, high]``.
+        nbins: the number of bins (> 0).
+        dtype: the result's dtype (int32 by default).
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``values``'s shape, each value's bin.
+
+    Raises:
+        ValueError: ``nbins`` of 0 or less.
+
     Example:
         >>> import tapeviz as tf
         >>> print(tf.histogram_fixed_width_bins(tf.constant([-1.0, 0.0, 1.5, 2.0, 5.0, 15.0]), [0.0, 5.0], 5).numpy())
@@ -36,6 +49,16 @@ def histogram_fixed_width_bins(values, value_range, nbins=100, dtype=_dtypes.int
 
 def histogram_fixed_width(values, value_range, nbins=100, dtype=_dtypes.int32, name=None):
     """How many ``values`` fall in each of ``nbins`` equal bins of ``value_range`` (out-of-range ones in the end bins).
+
+    Args:
+        values: a numeric tensor.
+        value_range: ``[low, high]``.
+        nbins: the number of bins.
+        dtype: the counts' dtype (int32 by default).
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A 1-D Tensor of ``nbins`` counts.
 
     Example:
         >>> import tapeviz as tf

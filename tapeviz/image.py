@@ -77,6 +77,18 @@ def convert_image_dtype(image, dtype, saturate=False, name=None):
 
     Integer to float divides by the integer type's MAX; float to integer
     multiplies by MAX + 0.5 and truncates (``saturate`` clips first).
+
+    Args:
+        image: an image tensor.
+        dtype: the target dtype.
+        saturate: clip before casting to a narrower integer type.
+        name: accepted for TensorFlow compatibility.
+
+    Returns:
+        A Tensor of ``dtype``.
+
+    Raises:
+        AttributeError: a dtype (of ``image`` or the target) that is neither float nor integer, as TF.
     """
     image = _as_tensor(image)
     dtype = _dtypes.as_dtype(dtype)
@@ -131,6 +143,26 @@ def resize(images, size, method=ResizeMethod.BILINEAR, preserve_aspect_ratio=Fal
     ``preserve_aspect_ratio`` fits the image inside ``size``. Other methods
     and ``antialias=True`` (only different when shrinking) are not
     implemented: NotImplementedError says so. Differentiable in ``images``.
+
+    Args:
+        images: a [height, width, channels] or [batch, height, width, channels] tensor.
+        size: ``[new_height, new_width]``.
+        method: ``"bilinear"`` (default) or ``"nearest"``.
+        preserve_aspect_ratio: fit within ``size`` keeping the aspect ratio.
+        antialias: only False.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A float32 Tensor (the input's dtype for ``"nearest"``) of the new size.
+
+    Raises:
+        ValueError: a method name TF does not have.
+        NotImplementedError: a TF method tapeviz does not implement (bicubic...), or ``antialias=True``.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> tf.image.resize(tf.zeros([4, 4, 3]), [8, 2]).shape
+        TensorShape([8, 2, 3])
     """
     method = getattr(method, "value", method)
     if method not in (ResizeMethod.BILINEAR, ResizeMethod.NEAREST_NEIGHBOR):
@@ -157,7 +189,21 @@ def resize(images, size, method=ResizeMethod.BILINEAR, preserve_aspect_ratio=Fal
 
 
 def pad_to_bounding_box(image, offset_height, offset_width, target_height, target_width):
-    """``image`` placed at (``offset_height``, ``offset_width``) on zeros of ``target_height`` x ``target_width``."""
+    """``image`` placed at (``offset_height``, ``offset_width``) on zeros of ``target_height`` x ``target_width``.
+
+    Args:
+        image: a 3-D or 4-D image tensor.
+        offset_height: rows of zeros above (>= 0).
+        offset_width: columns of zeros to the left (>= 0).
+        target_height: the output's height.
+        target_width: the output's width.
+
+    Returns:
+        A Tensor of the target size.
+
+    Raises:
+        ValueError: negative offsets, or a target too small for the image at its offsets.
+    """
     batch, added = _batched(image, "image")
     height, width = _to_array(batch).shape[1:3]
     bottom, right = target_height - offset_height - height, target_width - offset_width - width
@@ -173,6 +219,19 @@ def pad_to_bounding_box(image, offset_height, offset_width, target_height, targe
 def resize_with_pad(image, target_height, target_width, method=ResizeMethod.BILINEAR, antialias=False):
     """Resize ``image`` to fit ``target_height`` x ``target_width`` keeping its aspect ratio, then pad with zeros
     to that size (centred), as TF's ``tf.image.resize_with_pad`` (its float32 arithmetic, so the same sizes).
+
+    Args:
+        image: a 3-D or 4-D image tensor.
+        target_height: the output's height (> 0).
+        target_width: the output's width (> 0).
+        method: the resize method.
+        antialias: only False.
+
+    Returns:
+        A Tensor of the target size.
+
+    Raises:
+        ValueError: a target size of 0 or less.
 
     Example:
         >>> import tapeviz as tf
@@ -211,13 +270,27 @@ def _flip_axis(image, axis_from_end):
 
 
 def flip_left_right(image):
-    """Mirror the width axis (of one image or of each in a batch)."""
+    """Mirror the width axis (of one image or of each in a batch).
+
+    Args:
+        image: a 3-D image or a 4-D batch.
+
+    Returns:
+        A Tensor of ``image``'s shape.
+    """
     image, axis = _flip_axis(image, 2)
     return _reverse(image, [axis])
 
 
 def flip_up_down(image):
-    """Mirror the height axis (of one image or of each in a batch)."""
+    """Mirror the height axis (of one image or of each in a batch).
+
+    Args:
+        image: a 3-D image or a 4-D batch.
+
+    Returns:
+        A Tensor of ``image``'s shape.
+    """
     image, axis = _flip_axis(image, 3)
     return _reverse(image, [axis])
 
@@ -239,12 +312,27 @@ def random_flip_left_right(image, seed=None):
 
     Seeded by ``tf.random.set_seed`` and ``seed`` as the other random ops;
     the coins are tapeviz's, not TF's, so a seed flips different images.
+
+    Args:
+        image: a 3-D image or a 4-D batch.
+        seed: the op seed.
+
+    Returns:
+        A Tensor of ``image``'s shape.
     """
     return _random_flip(image, seed, 2)
 
 
 def random_flip_up_down(image, seed=None):
-    """Mirror the height axis with probability 1/2 (each image of a batch on its own coin)."""
+    """Mirror the height axis with probability 1/2 (each image of a batch on its own coin).
+
+    Args:
+        image: a 3-D image or a 4-D batch.
+        seed: the op seed.
+
+    Returns:
+        A Tensor of ``image``'s shape.
+    """
     return _random_flip(image, seed, 3)
 
 
@@ -265,6 +353,16 @@ def adjust_contrast(images, contrast_factor):
     Runs TF's AdjustContrastv2, which has no gradient registered: a gradient
     through it raises ``LookupError: gradient registry has no entry for:
     AdjustContrastv2``, as in TF.
+
+    Args:
+        images: a tensor of rank >= 3 ([..., height, width, channels]).
+        contrast_factor: the factor.
+
+    Returns:
+        A Tensor of ``images``'s shape and dtype.
+
+    Raises:
+        ValueError: an input of rank below 3.
     """
     images = _as_tensor(images)
     if images.ndim < 3:
@@ -277,7 +375,15 @@ def adjust_contrast(images, contrast_factor):
 
 
 def adjust_brightness(image, delta):
-    """``image + delta`` (in [0, 1] units for integer images, as TF)."""
+    """``image + delta`` (in [0, 1] units for integer images, as TF).
+
+    Args:
+        image: an image tensor.
+        delta: the amount to add.
+
+    Returns:
+        A Tensor of ``image``'s shape and dtype.
+    """
     image = _as_tensor(image)
     with _name_scope("adjust_brightness"):
         flt = _as_float(image)
@@ -289,7 +395,18 @@ _RGB_WEIGHTS = [0.2989, 0.5870, 0.1140]  # TF's (ITU-R BT.601 luma)
 
 
 def rgb_to_grayscale(images, name=None):
-    """One channel: 0.2989 R + 0.5870 G + 0.1140 B, in the input's dtype (computed in float32, as TF)."""
+    """One channel: 0.2989 R + 0.5870 G + 0.1140 B, in the input's dtype (computed in float32, as TF).
+
+    Args:
+        images: a tensor whose last axis has 3 channels.
+        name: accepted for TensorFlow compatibility.
+
+    Returns:
+        A Tensor with one channel.
+
+    Raises:
+        ValueError: a last axis of another size than 3.
+    """
     images = _as_tensor(images)
     if images.ndim < 1 or _to_array(images).shape[-1] != 3:
         raise ValueError(
@@ -302,7 +419,18 @@ def rgb_to_grayscale(images, name=None):
 
 
 def grayscale_to_rgb(images, name=None):
-    """The single channel repeated three times."""
+    """The single channel repeated three times.
+
+    Args:
+        images: a tensor whose last axis has 1 channel.
+        name: accepted for TensorFlow compatibility.
+
+    Returns:
+        A Tensor with three channels.
+
+    Raises:
+        ValueError: a last axis of another size than 1.
+    """
     images = _as_tensor(images)
     if images.ndim < 2 or _to_array(images).shape[-1] != 1:
         raise ValueError(

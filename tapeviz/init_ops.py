@@ -25,12 +25,23 @@ class _Initializer:
     """What TF's initializers share: ``get_config`` / ``from_config`` over the constructor's arguments."""
 
     def get_config(self):
-        """The constructor's arguments, so ``from_config`` makes the same initializer."""
+        """The constructor's arguments, so ``from_config`` makes the same initializer.
+
+        Returns:
+            A dict of the constructor's arguments.
+        """
         return dict(vars(self))
 
     @classmethod
     def from_config(cls, config):
-        """An initializer from ``get_config``'s dict."""
+        """An initializer from ``get_config``'s dict.
+
+        Args:
+            config: the dict from ``get_config``.
+
+        Returns:
+            A new initializer.
+        """
         return cls(**config)
 
 
@@ -58,6 +69,10 @@ class constant_initializer(_Initializer):  # noqa: N801 - TF's name
     """``tf.constant_initializer(value)(shape, dtype=None)``: ``value`` filled or reshaped to ``shape``, as
     ``tf.constant(value, dtype, shape)`` (a list of ints stays int32 without a dtype, as in TF).
 
+    Args:
+        value: a number, or values of the shape it is called with.
+        support_partition: accepted for TensorFlow compatibility.
+
     Example:
         >>> import tapeviz as tf
         >>> print(tf.constant_initializer([1.0, 2.0, 3.0, 4.0])(shape=[2, 2]).numpy())
@@ -74,7 +89,13 @@ class constant_initializer(_Initializer):  # noqa: N801 - TF's name
 
 
 class random_uniform_initializer(_Initializer):  # noqa: N801 - TF's name
-    """``tf.random_uniform_initializer(minval=-0.05, maxval=0.05, seed=None)``: uniform draws."""
+    """``tf.random_uniform_initializer(minval=-0.05, maxval=0.05, seed=None)``: uniform draws.
+
+    Args:
+        minval: the lower bound.
+        maxval: the upper bound.
+        seed: the op seed.
+    """
 
     def __init__(self, minval=-0.05, maxval=0.05, seed=None):
         self.minval, self.maxval, self.seed = minval, maxval, seed
@@ -84,7 +105,13 @@ class random_uniform_initializer(_Initializer):  # noqa: N801 - TF's name
 
 
 class random_normal_initializer(_Initializer):  # noqa: N801 - TF's name
-    """``tf.random_normal_initializer(mean=0.0, stddev=0.05, seed=None)``: normal draws."""
+    """``tf.random_normal_initializer(mean=0.0, stddev=0.05, seed=None)``: normal draws.
+
+    Args:
+        mean: the mean.
+        stddev: the standard deviation.
+        seed: the op seed.
+    """
 
     def __init__(self, mean=0.0, stddev=0.05, seed=None):
         self.mean, self.stddev, self.seed = mean, stddev, seed

@@ -141,6 +141,28 @@ def scan(
     """Every accumulator of ``a = fn(a, row)`` over the rows of ``elems``, stacked (``reverse``: from the end).
 
     Without ``initializer`` the first row (the last with ``reverse``) starts the scan and is the first output.
+
+    Args:
+        fn: a function of ``(accumulator, row)`` that returns the new accumulator.
+        elems: a tensor (or a nested structure of tensors) whose rows are scanned.
+        initializer: the first accumulator (the first row, when None).
+        parallel_iterations: accepted for TensorFlow compatibility.
+        back_prop: accepted for TensorFlow compatibility (gradients flow).
+        swap_memory: accepted for TensorFlow compatibility.
+        infer_shape: accepted for TensorFlow compatibility.
+        reverse: scan from the last row.
+        name: accepted for TensorFlow compatibility, unused.
+
+    Returns:
+        Every accumulator, stacked along a new first axis.
+
+    Raises:
+        ValueError: zero rows.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> print(tf.scan(lambda a, x: a + x, tf.constant([1, 2, 3, 4])))
+        tf.Tensor([ 1  3  6 10], shape=(4,), dtype=int32)
     """
     _, states = _accumulate(fn, elems, initializer, reverse, "scan")
     if not states:
@@ -149,12 +171,38 @@ def scan(
 
 
 def foldl(fn, elems, initializer=None, parallel_iterations=10, back_prop=True, swap_memory=False, name=None):
-    """The last accumulator of ``a = fn(a, row)`` over the rows of ``elems``, first to last."""
+    """The last accumulator of ``a = fn(a, row)`` over the rows of ``elems``, first to last.
+
+    Args:
+        fn: a function of ``(accumulator, row)`` that returns the new accumulator.
+        elems: a tensor (or a nested structure of tensors) whose rows are folded.
+        initializer: the first accumulator (the first row, when None).
+        parallel_iterations: accepted for TensorFlow compatibility.
+        back_prop: accepted for TensorFlow compatibility (gradients flow).
+        swap_memory: accepted for TensorFlow compatibility.
+        name: accepted for TensorFlow compatibility, unused.
+
+    Returns:
+        The last accumulator.
+    """
     accumulator, _ = _accumulate(fn, elems, initializer, False, "foldl")
     return accumulator
 
 
 def foldr(fn, elems, initializer=None, parallel_iterations=10, back_prop=True, swap_memory=False, name=None):
-    """The last accumulator of ``a = fn(a, row)`` over the rows of ``elems``, last to first."""
+    """The last accumulator of ``a = fn(a, row)`` over the rows of ``elems``, last to first.
+
+    Args:
+        fn: a function of ``(accumulator, row)`` that returns the new accumulator.
+        elems: a tensor (or a nested structure of tensors) whose rows are folded.
+        initializer: the first accumulator (the first row, when None).
+        parallel_iterations: accepted for TensorFlow compatibility.
+        back_prop: accepted for TensorFlow compatibility (gradients flow).
+        swap_memory: accepted for TensorFlow compatibility.
+        name: accepted for TensorFlow compatibility, unused.
+
+    Returns:
+        The last accumulator.
+    """
     accumulator, _ = _accumulate(fn, elems, initializer, True, "foldr")
     return accumulator

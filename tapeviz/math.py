@@ -119,14 +119,34 @@ def _squeeze_reduced(t, x, axes, keepdims):
 
 
 def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
-    """The variance over ``axis``: mean((x - mean(x))**2) (population variance, as TF)."""
+    """The variance over ``axis``: mean((x - mean(x))**2) (population variance, as TF).
+
+    Args:
+        input_tensor: a Tensor, or anything ``tf.constant`` converts.
+        axis: an int or list of ints; None reduces every axis.
+        keepdims: keep each reduced axis with size 1.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor without the reduced axes (size 1 with ``keepdims``).
+    """
     x = _float_input(input_tensor, "reduce_variance")
     mean = reduce_mean(x, axis=axis, keepdims=True)
     return reduce_mean(square(x - mean), axis=axis, keepdims=keepdims)
 
 
 def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
-    """The standard deviation over ``axis``: sqrt(reduce_variance). Its gradient is inf/nan where it is 0."""
+    """The standard deviation over ``axis``: sqrt(reduce_variance). Its gradient is inf/nan where it is 0.
+
+    Args:
+        input_tensor: a Tensor, or anything ``tf.constant`` converts.
+        axis: an int or list of ints; None reduces every axis.
+        keepdims: keep each reduced axis with size 1.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor without the reduced axes (size 1 with ``keepdims``).
+    """
     return sqrt(reduce_variance(input_tensor, axis=axis, keepdims=keepdims))
 
 
@@ -136,6 +156,15 @@ def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
     Subtracts the max first, behind ``stop_gradient`` as TF does (the result
     does not depend on the shift, so its gradient is unchanged: softmax(x)).
     An infinite max is not subtracted, so -inf rows give -inf, not nan.
+
+    Args:
+        input_tensor: a Tensor, or anything ``tf.constant`` converts.
+        axis: an int or list of ints; None reduces every axis.
+        keepdims: keep each reduced axis with size 1.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor without the reduced axes (size 1 with ``keepdims``).
     """
     x = _float_input(input_tensor, "reduce_logsumexp")
     axes = _normalize_axis(axis, x.ndim)
@@ -146,7 +175,17 @@ def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
 
 
 def reduce_euclidean_norm(input_tensor, axis=None, keepdims=False, name=None):
-    """sqrt(sum(x**2, axis)). Its gradient at 0 is nan, as in TF."""
+    """sqrt(sum(x**2, axis)). Its gradient at 0 is nan, as in TF.
+
+    Args:
+        input_tensor: a Tensor, or anything ``tf.constant`` converts.
+        axis: an int or list of ints; None reduces every axis.
+        keepdims: keep each reduced axis with size 1.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor without the reduced axes (size 1 with ``keepdims``).
+    """
     return sqrt(reduce_sum(square(_as_tensor(input_tensor)), axis=axis, keepdims=keepdims))
 
 
@@ -158,6 +197,23 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None):
 
     min(t, max) then max(., min), as TF: at a bound itself the gradient
     passes (ties go to ``t``); beyond it, it is 0.
+
+    Args:
+        t: a Tensor, or anything ``tf.constant`` converts.
+        clip_value_min: the lower bound (a scalar or a tensor that broadcasts to ``t``).
+        clip_value_max: the upper bound, likewise.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``t``'s shape and dtype.
+
+    Raises:
+        ValueError: bounds whose shape would make the result larger than ``t``.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> print(tf.clip_by_value([-2.0, 0.5, 3.0], -1.0, 1.0))
+        tf.Tensor([-1.   0.5  1. ], shape=(3,), dtype=float32)
     """
     t = _as_tensor(t)
     upper = minimum(t, clip_value_max)
@@ -183,6 +239,15 @@ def clip_by_norm(t, clip_norm, axes=None, name=None):
 
     With ``axes`` each slice along them is clipped on its own. A zero tensor
     stays zero with a finite gradient.
+
+    Args:
+        t: a Tensor, or anything ``tf.constant`` converts.
+        clip_norm: the largest L2 norm to keep.
+        axes: the axes the norm is taken over (all when None).
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``t``'s shape.
     """
     t = _float_input(t, "clip_by_norm")
     t, clip_norm = _as_tensors(t, clip_norm)
@@ -218,7 +283,19 @@ def _tensor_list(t_list, op):
 
 
 def global_norm(t_list, name=None):
-    """sqrt(sum of every tensor's squared L2 norm); None entries are skipped, as in TF."""
+    """sqrt(sum of every tensor's squared L2 norm); None entries are skipped, as in TF.
+
+    Args:
+        t_list: a list of tensors (None entries are skipped).
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A scalar Tensor.
+
+    Raises:
+        ValueError: no tensor that is not None.
+        TypeError: ``t_list`` that is not a list or tuple.
+    """
     tensors = [_as_tensor(_rows(t)) for t in _tensor_list(t_list, "global_norm") if t is not None]
     if not tensors:
         raise ValueError("global_norm needs at least one tensor that is not None.")
@@ -232,6 +309,15 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
     Returns ``(clipped_list, global_norm)``; None entries stay None. Pass
     ``use_norm`` to reuse a norm already computed. If the global norm is inf
     or nan every value becomes nan, as in TF (the caller can detect it).
+
+    Args:
+        t_list: a list of tensors (None entries allowed).
+        clip_norm: the largest global norm to keep.
+        use_norm: a global norm already computed.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        ``(list_clipped, global_norm)``.
     """
     t_list = _tensor_list(t_list, "clip_by_global_norm")
     norm_ = global_norm(t_list) if use_norm is None else _as_tensor(use_norm)
@@ -258,7 +344,19 @@ def _scale(t, scale):
 
 
 def scalar_mul(scalar, x, name=None):
-    """``scalar * x`` for a scalar ``scalar`` (also an ``IndexedSlices`` ``x``: its values scaled), as TF."""
+    """``scalar * x`` for a scalar ``scalar`` (also an ``IndexedSlices`` ``x``: its values scaled), as TF.
+
+    Args:
+        scalar: a scalar.
+        x: a Tensor or an ``IndexedSlices``.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        ``scalar * x``, of ``x``'s kind.
+
+    Raises:
+        ValueError: a ``scalar`` that is not a scalar.
+    """
     scalar = _as_tensor(scalar)
     if scalar.shape != ():
         raise ValueError(f"Only scalar multiply works, got shape {tuple(scalar.shape)}")
@@ -275,6 +373,24 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=False, name=None):
     it. A pair: matrix norms over those two axes. ``ord``: 'euclidean' (or
     'fro', or 2 for vectors), 1, np.inf, or any p > 0 for vectors. The
     euclidean norm's gradient at 0 is nan, as in TF.
+
+    Args:
+        tensor: a Tensor, or anything ``tf.constant`` converts.
+        ord: ``"euclidean"``, ``"fro"``, 1, 2, ``np.inf`` or p > 0.
+        axis: None (the whole tensor), an int (vector norms), or a pair (matrix norms).
+        keepdims: keep the reduced axes with size 1.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of norms.
+
+    Raises:
+        ValueError: an ``axis`` or ``ord`` it does not take.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> float(tf.norm([3.0, 4.0]))
+        5.0
     """
     x = _float_input(tensor, "norm")
     is_matrix = isinstance(axis, (list, tuple)) and len(axis) == 2
@@ -316,14 +432,32 @@ def _matrix_norm(x, ord, axis, keepdims):
 
 
 def l2_normalize(x, axis=None, epsilon=1e-12, name=None):
-    """x / sqrt(max(sum(x**2, axis), epsilon)): unit L2 norm along ``axis`` (all axes when None)."""
+    """x / sqrt(max(sum(x**2, axis), epsilon)): unit L2 norm along ``axis`` (all axes when None).
+
+    Args:
+        x: a Tensor, or anything ``tf.constant`` converts.
+        axis: the axis (or axes) of the norm; all when None.
+        epsilon: the smallest squared norm divided by.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``x``'s shape.
+    """
     x = _float_input(x, "l2_normalize")
     squared = reduce_sum(square(x), axis=axis, keepdims=True)
     return x * rsqrt(maximum(squared, epsilon))
 
 
 def log_sigmoid(x, name=None):
-    """log(sigmoid(x)) = -softplus(-x), stable for large |x|."""
+    """log(sigmoid(x)) = -softplus(-x), stable for large |x|.
+
+    Args:
+        x: a float tensor.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``x``'s shape.
+    """
     return -softplus(-_as_tensor(x))
 
 

@@ -51,7 +51,27 @@ class _ScopePath(name_scope):
 
 
 class Module(RecordsInit):
-    """Base class for a model built of variables and other modules, as ``tf.Module``."""
+    """Base class for a model built of variables and other modules, as ``tf.Module``.
+
+    Args:
+        name: the module's name, a Python identifier (the snake-case class name when None).
+
+    Raises:
+        ValueError: a name that is not a valid Python identifier.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> class Line(tf.Module):
+        ...     def __init__(self):
+        ...         super().__init__()
+        ...         self.w = tf.Variable(2.0)
+        ...         self.b = tf.Variable(1.0)
+        ...     def __call__(self, x):
+        ...         return self.w * x + self.b
+        >>> line = Line()
+        >>> float(line(3.0)), len(line.trainable_variables), line.name
+        (7.0, 2, 'line')
+    """
 
     _TF_MODULE_IGNORED_PROPERTIES = _IGNORED
 
@@ -102,7 +122,14 @@ class Module(RecordsInit):
 
     @classmethod
     def with_name_scope(cls, method):
-        """Decorator: run ``method`` inside ``self.name_scope``."""
+        """Decorator: run ``method`` inside ``self.name_scope``.
+
+        Args:
+            method: a method of a Module subclass.
+
+        Returns:
+            The method, wrapped.
+        """
 
         @functools.wraps(method)
         def scoped(self, *args, **kwargs):

@@ -124,7 +124,17 @@ __all__ = [
 
 
 def embedding_lookup(params, ids, max_norm=None, name=None):
-    """Rows of ``params`` picked by ``ids`` (a gather along axis 0; dense gradient)."""
+    """Rows of ``params`` picked by ``ids`` (a gather along axis 0; dense gradient).
+
+    Args:
+        params: the table, [rows, ...].
+        ids: integer row indices.
+        max_norm: accepted for TensorFlow compatibility.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of shape ``ids.shape + params.shape[1:]``.
+    """
     if max_norm is not None:
         raise NotImplementedError(
             "embedding_lookup(max_norm=...) is not supported; clip the rows with tf.clip_by_norm."
@@ -136,14 +146,31 @@ def embedding_lookup(params, ids, max_norm=None, name=None):
 
 
 def relu6(features, name=None):
-    """min(max(x, 0), 6). Its gradient is 1 only strictly inside (0, 6), as in TF."""
+    """min(max(x, 0), 6). Its gradient is 1 only strictly inside (0, 6), as in TF.
+
+    Args:
+        features: a float tensor.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``features``'s shape and dtype.
+    """
     x = _as_tensor(features)
     # min(6, relu(x)): at x == 6 the tie goes to the constant 6, so the gradient there is 0.
     return _minimum(6, relu(x))
 
 
 def leaky_relu(features, alpha=0.2, name=None):
-    """x where x > 0, else alpha * x. The gradient at 0 is alpha, as in TF."""
+    """x where x > 0, else alpha * x. The gradient at 0 is alpha, as in TF.
+
+    Args:
+        features: a float tensor.
+        alpha: the slope for negative inputs.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``features``'s shape and dtype.
+    """
     x = _as_tensor(features)
     return _where(_greater(x, 0), x, x * alpha)
 
@@ -155,7 +182,15 @@ def _negative_part(x):
 
 
 def elu(features, name=None):
-    """x where x > 0, else exp(x) - 1. The gradient at 0 is 1, as in TF."""
+    """x where x > 0, else exp(x) - 1. The gradient at 0 is 1, as in TF.
+
+    Args:
+        features: a float tensor.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``features``'s shape and dtype.
+    """
     x = _as_tensor(features)
     return _where(_greater(x, 0), x, _negative_part(x))
 
@@ -165,7 +200,15 @@ _SELU_SCALE = 1.0507009873554804934193349852946
 
 
 def selu(features, name=None):
-    """scale * (x where x > 0, else alpha * (exp(x) - 1)), with SELU's fixed alpha and scale."""
+    """scale * (x where x > 0, else alpha * (exp(x) - 1)), with SELU's fixed alpha and scale.
+
+    Args:
+        features: a float tensor.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``features``'s shape and dtype.
+    """
     x = _as_tensor(features)
     # x >= 0 picks the linear branch at 0 too: selu'(0) = scale, as TF's SeluGrad.
     return _SELU_SCALE * _where(_greater_equal(x, 0), x, _SELU_ALPHA * _negative_part(x))
@@ -176,6 +219,14 @@ def gelu(features, approximate=False, name=None):
 
     ``approximate=True`` uses the tanh form
     0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x**3))).
+
+    Args:
+        features: a float tensor.
+        approximate: use the tanh approximation.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``features``'s shape and dtype.
     """
     x = _as_tensor(features)
     if approximate:
@@ -185,7 +236,16 @@ def gelu(features, approximate=False, name=None):
 
 
 def silu(features, beta=1.0, name=None):
-    """x * sigmoid(beta * x) (also called swish)."""
+    """x * sigmoid(beta * x) (also called swish).
+
+    Args:
+        features: a float tensor.
+        beta: the sigmoid's scale.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``features``'s shape and dtype.
+    """
     x = _as_tensor(features)
     return x * sigmoid(x if beta == 1.0 else beta * x)
 
@@ -194,7 +254,15 @@ swish = silu
 
 
 def softsign(features, name=None):
-    """x / (1 + |x|)."""
+    """x / (1 + |x|).
+
+    Args:
+        features: a float tensor.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``features``'s shape and dtype.
+    """
     x = _as_tensor(features)
     return x / (1.0 + _abs(x))
 
@@ -208,6 +276,23 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
     max(x, 0) - x * z + log(1 + exp(-|x|)): finite for any logit. Written
     with selects on x >= 0 as TF does, so the gradient at x == 0 is the true
     sigmoid(0) - z (a relu and an abs there would each give a one-sided 0).
+
+    Args:
+        labels: targets in [0, 1], of ``logits``'s shape (by keyword, as TF requires).
+        logits: unscaled scores (before the sigmoid).
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``logits``'s shape, one loss per element (reduce it yourself).
+
+    Raises:
+        ValueError: ``labels`` or ``logits`` missing, or of different shapes.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> loss = tf.nn.sigmoid_cross_entropy_with_logits(labels=[1.0, 0.0], logits=[0.0, 0.0])
+        >>> print(loss)
+        tf.Tensor([0.6931472 0.6931472], shape=(2,), dtype=float32)
     """
     if labels is None or logits is None:
         raise ValueError("sigmoid_cross_entropy_with_logits needs both labels= and logits= (by keyword).")
@@ -225,7 +310,15 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
 
 
 def l2_loss(t, name=None):
-    """sum(t ** 2) / 2: half the squared L2 norm, a scalar."""
+    """sum(t ** 2) / 2: half the squared L2 norm, a scalar.
+
+    Args:
+        t: a Tensor, or anything ``tf.constant`` converts.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A scalar Tensor.
+    """
     return _reduce_sum(_square(_as_tensor(t))) * 0.5
 
 
@@ -239,6 +332,19 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None):
     repeats under ``tf.random.set_seed`` (and an op ``seed``). ``noise_shape``
     draws a mask that broadcasts, e.g. [batch, 1] drops whole rows; None
     entries take x's size. The gradient is the same mask and scale.
+
+    Args:
+        x: a float tensor.
+        rate: the probability of zeroing each value, in [0, 1).
+        noise_shape: the shape of the random mask (size 1 to share it along an axis).
+        seed: the op seed.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``x``'s shape.
+
+    Raises:
+        ValueError: a non-float ``x``, or a ``rate`` outside [0, 1).
     """
     x = _as_tensor(x)
     if not x.dtype.is_floating:
@@ -278,7 +384,21 @@ def _noise_shape(x, noise_shape):
 
 
 def bias_add(value, bias, data_format=None, name=None):
-    """value + bias, ``bias`` a 1-D tensor of the channel size (last axis, or axis 1 for 'NC...')."""
+    """value + bias, ``bias`` a 1-D tensor of the channel size (last axis, or axis 1 for 'NC...').
+
+    Args:
+        value: a tensor of rank >= 2.
+        bias: a 1-D tensor of the channel size.
+        data_format: ``"N...C"`` (channels last, default) or ``"NC..."``.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``value``'s shape.
+
+    Raises:
+        ValueError: a ``bias`` that is not 1-D, or a ``value`` of rank below 2.
+        tf.errors.InvalidArgumentError: a bias of another length than the channels.
+    """
     x, b = _as_tensors(value, bias)
     if b.ndim != 1:
         raise ValueError(f"bias_add: bias must be 1-D, got shape {tuple(b.shape)}.")
@@ -302,6 +422,16 @@ def moments(x, axes, shift=None, keepdims=False, name=None):
 
     Unlike TF, the variance is not taken around a stop_gradient'ed mean:
     first derivatives are the same, and second derivatives are exact.
+
+    Args:
+        x: a Tensor, or anything ``tf.constant`` converts.
+        axes: the axes to reduce.
+        shift: accepted for TensorFlow compatibility.
+        keepdims: keep the reduced axes with size 1.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        ``(mean, variance)``, two Tensors.
     """
     x = _as_tensor(x)
     mean = _reduce_mean(x, axis=axes, keepdims=True)
@@ -314,7 +444,20 @@ def moments(x, axes, shift=None, keepdims=False, name=None):
 
 
 def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name=None):
-    """(x - mean) / sqrt(variance + epsilon) * scale + offset; ``offset``/``scale`` may be None."""
+    """(x - mean) / sqrt(variance + epsilon) * scale + offset; ``offset``/``scale`` may be None.
+
+    Args:
+        x: a Tensor, or anything ``tf.constant`` converts.
+        mean: the mean, broadcasting against ``x``.
+        variance: the variance, likewise.
+        offset: the shift (beta), or None.
+        scale: the scale (gamma), or None.
+        variance_epsilon: added to the variance.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``x``'s shape.
+    """
     x = _as_tensor(x)
     inv = _rsqrt(variance + variance_epsilon)
     if scale is not None:
@@ -331,13 +474,37 @@ def _rank4_only(input, what):
 
 
 def avg_pool(input, ksize, strides, padding, data_format=None, name=None):
-    """``tf.nn.avg_pool`` for 4-D NHWC inputs (``avg_pool2d``)."""
+    """``tf.nn.avg_pool`` for 4-D NHWC inputs (``avg_pool2d``).
+
+    Args:
+        input: a (batch, height, width, channels) tensor.
+        ksize: the window's size (an int, or one per spatial axis, or TF's full list).
+        strides: the window's step, likewise.
+        padding: ``"VALID"`` or ``"SAME"``.
+        data_format: ``"NHWC"`` (or None).
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor with the pooled spatial sizes.
+    """
     _rank4_only(input, "avg_pool")
     return avg_pool2d(input, ksize, strides, padding, data_format or "NHWC")
 
 
 def max_pool(input, ksize, strides, padding, data_format=None, name=None):
-    """``tf.nn.max_pool`` for 4-D NHWC inputs (``max_pool2d``)."""
+    """``tf.nn.max_pool`` for 4-D NHWC inputs (``max_pool2d``).
+
+    Args:
+        input: a (batch, height, width, channels) tensor.
+        ksize: the window's size (an int, or one per spatial axis, or TF's full list).
+        strides: the window's step, likewise.
+        padding: ``"VALID"`` or ``"SAME"``.
+        data_format: ``"NHWC"`` (or None).
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor with the pooled spatial sizes.
+    """
     _rank4_only(input, "max_pool")
     return max_pool2d(input, ksize, strides, padding, data_format or "NHWC")
 
@@ -350,6 +517,22 @@ def conv2d_transpose(
     ``filters`` is (height, width, output_channels, input_channels), as in TF;
     ``output_shape`` is the full shape of the result, in ``data_format``
     ('NHWC' or 'NCHW'). ``dilations`` spaces the kernel's taps.
+
+    Args:
+        input: a 4-D tensor.
+        filters: a (kh, kw, out, in) tensor.
+        output_shape: the output's shape (4 ints).
+        strides: an int, a pair, or TF's 4-entry list.
+        padding: ``"SAME"`` or ``"VALID"``.
+        data_format: ``"NHWC"`` or ``"NCHW"``.
+        dilations: the spacing of the filter's taps.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``output_shape``.
+
+    Raises:
+        ValueError: another data format, inputs that are not 4-D, or an ``output_shape`` they cannot give.
     """
     if data_format not in ("NHWC", "NCHW"):
         raise ValueError(f"conv2d_transpose: data_format must be 'NHWC' or 'NCHW', got {data_format!r}.")
@@ -383,6 +566,21 @@ def conv1d(input, filters, stride, padding, data_format="NWC", dilations=None, n
     """1-D convolution of (batch, width, channels) ``input`` with (width, in, out) ``filters``: a conv2d of height 1.
 
     ``data_format`` 'NCW' takes and gives (batch, channels, width).
+
+    Args:
+        input: a (batch, width, in) tensor.
+        filters: a (width, in, out) tensor.
+        stride: the step.
+        padding: ``"VALID"`` or ``"SAME"``.
+        data_format: ``"NWC"`` or ``"NCW"``.
+        dilations: the spacing of the filter's taps.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A (batch, width', out) Tensor.
+
+    Raises:
+        ValueError: another data format, or inputs that are not 3-D.
     """
     if data_format not in ("NWC", "NCW", None):
         raise ValueError(f"conv1d: data_format must be 'NWC' or 'NCW', got {data_format!r}.")
@@ -406,6 +604,21 @@ def convolution(input, filters, strides=None, padding="VALID", data_format=None,
 
     ``strides`` and ``dilations`` are an int or one per spatial axis;
     ``data_format`` 'NWC'/'NCW' or 'NHWC'/'NCHW' (channels last by default).
+
+    Args:
+        input: a rank-3 or rank-4 tensor.
+        filters: the matching filter.
+        strides: per spatial axis.
+        padding: ``"VALID"`` or ``"SAME"``.
+        data_format: channels last by default.
+        dilations: per spatial axis.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        What ``conv1d`` or ``conv2d`` returns.
+
+    Raises:
+        ValueError: another rank, or strides/dilations of another length than the spatial axes.
     """
     x = _as_tensor(input)
     spatial = x.ndim - 2

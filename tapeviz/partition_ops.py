@@ -35,6 +35,19 @@ def dynamic_partition(data, partitions, num_partitions, name=None):
     """``num_partitions`` tensors: ``outputs[i]`` holds the rows of ``data`` whose ``partitions`` entry is ``i``,
     in order (``partitions``' shape is a prefix of ``data``'s).
 
+    Args:
+        data: a Tensor, or anything ``tf.constant`` converts.
+        partitions: integers in [0, num_partitions), of a prefix of ``data``'s shape.
+        num_partitions: the number of outputs.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A list of ``num_partitions`` Tensors.
+
+    Raises:
+        ValueError: ``partitions`` whose shape is not a prefix of ``data``'s.
+        tf.errors.InvalidArgumentError: a partition id out of range.
+
     Example:
         >>> import tapeviz as tf
         >>> parts = tf.dynamic_partition(tf.constant([10.0, 20.0, 30.0, 40.0]), [0, 1, 0, 2], 3)
@@ -60,6 +73,18 @@ def dynamic_partition(data, partitions, num_partitions, name=None):
 
 def dynamic_stitch(indices, data, name=None):
     """``merged[indices[m][j]] = data[m][j]``, of ``max(indices) + 1`` rows; with a repeated index the last wins.
+
+    Args:
+        indices: a list of integer tensors.
+        data: a list of tensors, one per ``indices`` tensor.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``max(indices) + 1`` rows.
+
+    Raises:
+        TypeError: indices that are not integers.
+        ValueError: another number of ``data`` tensors than of ``indices``.
 
     Example:
         >>> import tapeviz as tf

@@ -54,7 +54,17 @@ def _ranges(starts, stops):
 
 
 class RaggedTensor:
-    """Rows of different lengths: ``values[row_splits[i]:row_splits[i+1]]`` is row i."""
+    """Rows of different lengths: ``values[row_splits[i]:row_splits[i+1]]`` is row i.
+
+    Args:
+        values: the rows' values, concatenated (a tensor, or a RaggedTensor for deeper levels).
+        row_splits: where each row starts and ends in ``values`` (n + 1 ints from 0).
+        _validate: internal (check the splits).
+
+    Raises:
+        tf.errors.InvalidArgumentError: splits that do not start at 0, decrease, or
+            do not end at the number of values.
+    """
 
     def __init__(self, values, row_splits, _validate=True):
         if not isinstance(values, (Tensor, RaggedTensor)):
@@ -73,22 +83,71 @@ class RaggedTensor:
     # -- building --------------------------------------------------------------------------
     @classmethod
     def from_row_splits(cls, values, row_splits, name=None, validate=True):
+        """A RaggedTensor from ``values`` and where each row starts and ends.
+
+        Args:
+            values: the rows' values, concatenated.
+            row_splits: n + 1 ints from 0 to ``len(values)``.
+            name: accepted for TensorFlow compatibility, unused.
+            validate: check the splits.
+
+        Returns:
+            A RaggedTensor.
+
+        Example:
+            >>> import tapeviz as tf
+            >>> tf.RaggedTensor.from_row_splits([1, 2, 3, 4], [0, 3, 3, 4]).to_list()
+            [[1, 2, 3], [], [4]]
+        """
         return cls(values, row_splits, validate)
 
     @classmethod
     def from_row_lengths(cls, values, row_lengths, name=None, validate=True):
+        """A RaggedTensor from ``values`` and the length of each row.
+
+        Args:
+            values: the rows' values, concatenated.
+            row_lengths: one length per row.
+            name: accepted for TensorFlow compatibility, unused.
+            validate: check them.
+
+        Returns:
+            A RaggedTensor.
+        """
         lengths = _splits(row_lengths)
         return cls(values, np.concatenate([[0], np.cumsum(lengths)]), validate)
 
     @classmethod
     def from_value_rowids(cls, values, value_rowids, nrows=None, name=None, validate=True):
+        """A RaggedTensor from ``values`` and the row of each value.
+
+        Args:
+            values: the values.
+            value_rowids: the row of each value (non-decreasing).
+            nrows: the number of rows (one more than the largest id when None).
+            name: accepted for TensorFlow compatibility, unused.
+            validate: check them.
+
+        Returns:
+            A RaggedTensor.
+        """
         ids = _splits(value_rowids)
         n = int(nrows) if nrows is not None else (int(ids.max()) + 1 if ids.size else 0)
         return cls.from_row_lengths(values, np.bincount(ids, minlength=n), validate=validate)
 
     @classmethod
     def from_nested_row_splits(cls, flat_values, nested_row_splits, name=None, validate=True):
-        """A RaggedTensor of ``ragged_rank = len(nested_row_splits)``: the outermost splits first."""
+        """A RaggedTensor of ``ragged_rank = len(nested_row_splits)``: the outermost splits first.
+
+        Args:
+            flat_values: the innermost values.
+            nested_row_splits: the splits of each level, outermost first.
+            name: accepted for TensorFlow compatibility, unused.
+            validate: check the splits.
+
+        Returns:
+            A RaggedTensor.
+        """
         result = flat_values
         for splits in reversed(list(nested_row_splits)):
             result = cls(result, splits, validate)
@@ -96,7 +155,17 @@ class RaggedTensor:
 
     @classmethod
     def from_nested_row_lengths(cls, flat_values, nested_row_lengths, name=None, validate=True):
-        """As ``from_nested_row_splits``, from each level's row lengths."""
+        """As ``from_nested_row_splits``, from each level's row lengths.
+
+        Args:
+            flat_values: the innermost values.
+            nested_row_lengths: the row lengths of each level, outermost first.
+            name: accepted for TensorFlow compatibility, unused.
+            validate: check them.
+
+        Returns:
+            A RaggedTensor.
+        """
         result = flat_values
         for lengths in reversed(list(nested_row_lengths)):
             result = cls.from_row_lengths(result, lengths, validate=validate)
@@ -125,7 +194,18 @@ class RaggedTensor:
         return (self.row_splits, *inner)
 
     def row_lengths(self, axis=1, name=None):
-        """The length of each row (``axis=1``); deeper axes give a RaggedTensor of lengths, as TF."""
+        """The length of each row (``axis=1``); deeper axes give a RaggedTensor of lengths, as TF.
+
+        Args:
+            axis: the ragged axis (1: the rows).
+            name: accepted for TensorFlow compatibility, unused.
+
+        Returns:
+            An int64 Tensor (a RaggedTensor for a deeper axis).
+
+        Raises:
+            ValueError: an axis deeper than the ragged rank.
+        """
         if axis == 1:
             return Tensor(np.diff(self._row_splits))
         if axis > 1 and isinstance(self._values, RaggedTensor):
@@ -133,9 +213,26 @@ class RaggedTensor:
         raise ValueError(f"row_lengths(axis={axis}) of a RaggedTensor of ragged_rank {self.ragged_rank}.")
 
     def nrows(self, out_type=None, name=None):
+        """The number of rows.
+
+        Args:
+            out_type: the dtype (int64 by default).
+            name: accepted for TensorFlow compatibility, unused.
+
+        Returns:
+            A scalar Tensor.
+        """
         return Tensor(np.int64(len(self._row_splits) - 1))
 
     def value_rowids(self, name=None):
+        """The row of each value.
+
+        Args:
+            name: accepted for TensorFlow compatibility, unused.
+
+        Returns:
+            An int64 Tensor.
+        """
         return Tensor(self._rowids())
 
     def _rowids(self):
@@ -155,10 +252,25 @@ class RaggedTensor:
         return 1 + (self._values.ragged_rank if isinstance(self._values, RaggedTensor) else 0)
 
     def with_values(self, new_values):
+        """The same rows around ``new_values``.
+
+        Args:
+            new_values: as many values as before.
+
+        Returns:
+            A RaggedTensor.
+        """
         return RaggedTensor(new_values, self._row_splits, _validate=False)
 
     def with_flat_values(self, new_values):
-        """The same rows (at every ragged level) around ``new_values``."""
+        """The same rows (at every ragged level) around ``new_values``.
+
+        Args:
+            new_values: the new innermost values, as many as the old.
+
+        Returns:
+            A RaggedTensor.
+        """
         if isinstance(self._values, RaggedTensor):
             return self.with_values(self._values.with_flat_values(new_values))
         return self.with_values(new_values)
@@ -168,11 +280,21 @@ class RaggedTensor:
         return len(mine) == len(theirs) and all(np.array_equal(a.numpy(), b.numpy()) for a, b in zip(mine, theirs))
 
     def to_list(self):
+        """The rows as nested Python lists.
+
+        Returns:
+            A list.
+        """
         values = self._values
         items = values.to_list() if isinstance(values, RaggedTensor) else values.numpy().tolist()
         return [items[a:b] for a, b in zip(self._row_splits[:-1], self._row_splits[1:])]
 
     def numpy(self):
+        """The rows as a NumPy object array of arrays, as TF gives them.
+
+        Returns:
+            A NumPy array.
+        """
         values = self._values
         if isinstance(values, RaggedTensor):
             rows = [
@@ -186,7 +308,16 @@ class RaggedTensor:
         return out
 
     def to_tensor(self, default_value=None, name=None, shape=None):
-        """A dense tensor, rows padded with ``default_value`` (0) to the longest row (or ``shape``)."""
+        """A dense tensor, rows padded with ``default_value`` (0) to the longest row (or ``shape``).
+
+        Args:
+            default_value: the padding (0).
+            name: accepted for TensorFlow compatibility, unused.
+            shape: the dense shape to pad (or cut) to.
+
+        Returns:
+            A Tensor.
+        """
         values = self._values
         if isinstance(values, RaggedTensor):  # the inner ragged dimensions first, then this one
             inner_shape = None if shape is None else [None, *list(shape)[2:]]

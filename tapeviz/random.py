@@ -93,6 +93,18 @@ def set_seed(seed):
     """Set the global random seed and restart all random sequences, as ``tf.random.set_seed``.
 
     ``set_seed(None)`` goes back to unseeded (different numbers every run).
+
+    Args:
+        seed: an int, or None.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> tf.random.set_seed(42)
+        >>> a = tf.random.uniform([2])
+        >>> tf.random.set_seed(42)
+        >>> b = tf.random.uniform([2])
+        >>> bool(tf.reduce_all(a == b))
+        True
     """
     if seed is not None:
         seed = _int_seed(seed, "set_seed")
@@ -112,7 +124,11 @@ def global_seed_random():
 
 
 def get_global_seed():
-    """The global seed set by ``set_seed``, or None."""
+    """The global seed set by ``set_seed``, or None.
+
+    Returns:
+        An int, or None.
+    """
     return _state.seed
 
 
@@ -283,6 +299,27 @@ def uniform(shape, minval=0, maxval=None, dtype=_dtypes.float32, seed=None, name
 
     Floats: ``maxval`` defaults to 1. Integers: ``maxval`` is required, and
     values are whole numbers in [minval, maxval).
+
+    Args:
+        shape: the result's shape (a list of ints or a 1-D int tensor).
+        minval: the lower bound, included.
+        maxval: the upper bound, excluded (1 for floats when None).
+        dtype: a float or integer dtype (float32 by default).
+        seed: the op seed; with ``tf.random.set_seed`` it makes the numbers repeat, as in TF.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``shape`` and ``dtype``.
+
+    Raises:
+        ValueError: an integer dtype without ``maxval``, or ``minval >= maxval`` for integers.
+        TypeError: a dtype that is neither float nor integer.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> x = tf.random.uniform([3], minval=0, maxval=10, dtype=tf.int32)
+        >>> x.dtype, bool(tf.reduce_all((x >= 0) & (x < 10)))
+        (tf.int32, True)
     """
     shape = _shape(shape)
     dtype = _dtypes.as_dtype(dtype)
@@ -309,7 +346,25 @@ def uniform(shape, minval=0, maxval=None, dtype=_dtypes.float32, seed=None, name
 
 @_random_op("random.normal")  # inside tf.function: new numbers on every call, as TF
 def normal(shape, mean=0.0, stddev=1.0, dtype=_dtypes.float32, seed=None, name=None):
-    """Values drawn from a normal distribution with ``mean`` and ``stddev``."""
+    """Values drawn from a normal distribution with ``mean`` and ``stddev``.
+
+    Args:
+        shape: the result's shape (a list of ints or a 1-D int tensor).
+        mean: the distribution's mean (a number or a tensor that broadcasts).
+        stddev: its standard deviation.
+        dtype: a float dtype (float32 by default).
+        seed: the op seed; with ``tf.random.set_seed`` it makes the numbers repeat, as in TF.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``shape`` and ``dtype``.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> x = tf.random.normal([1000], mean=5.0, stddev=0.1, seed=1)
+        >>> x.shape, bool(abs(float(tf.reduce_mean(x)) - 5.0) < 0.05)
+        (TensorShape([1000]), True)
+    """
     shape = _shape(shape)
     dtype = _float_dtype(dtype, "normal")
     n = _count(shape)
@@ -319,7 +374,19 @@ def normal(shape, mean=0.0, stddev=1.0, dtype=_dtypes.float32, seed=None, name=N
 
 @_random_op("random.truncated_normal")  # inside tf.function: new numbers on every call, as TF
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=_dtypes.float32, seed=None, name=None):
-    """Normal values, redrawn until within two standard deviations of the mean (as TF)."""
+    """Normal values, redrawn until within two standard deviations of the mean (as TF).
+
+    Args:
+        shape: the result's shape (a list of ints or a 1-D int tensor).
+        mean: the distribution's mean.
+        stddev: its standard deviation (before truncation).
+        dtype: a float dtype.
+        seed: the op seed; with ``tf.random.set_seed`` it makes the numbers repeat, as in TF.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``shape`` and ``dtype``.
+    """
     shape = _shape(shape)
     dtype = _float_dtype(dtype, "truncated_normal")
     n = _count(shape)
@@ -330,7 +397,19 @@ def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=_dtypes.float32, seed=No
 
 @_random_op("random.shuffle")  # inside tf.function: new numbers on every call, as TF
 def shuffle(value, seed=None, name=None):
-    """``value`` with its first dimension randomly permuted, in TF's order (not differentiable)."""
+    """``value`` with its first dimension randomly permuted, in TF's order (not differentiable).
+
+    Args:
+        value: a tensor of rank >= 1.
+        seed: the op seed; with ``tf.random.set_seed`` it makes the numbers repeat, as in TF.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``value``'s shape.
+
+    Raises:
+        ValueError: a scalar ``value``.
+    """
     array = _backend.to_numpy(_to_array(_convert(value)))
     if array.ndim == 0:
         raise ValueError("tf.random.shuffle needs a tensor of rank >= 1, got a scalar.")
@@ -344,7 +423,21 @@ def shuffle(value, seed=None, name=None):
 
 @_random_op("random.categorical")  # inside tf.function: new numbers on every call, as TF
 def categorical(logits, num_samples, dtype=None, seed=None, name=None):
-    """For each row of the 2-D ``logits``, ``num_samples`` class indices drawn from softmax(row) (int64)."""
+    """For each row of the 2-D ``logits``, ``num_samples`` class indices drawn from softmax(row) (int64).
+
+    Args:
+        logits: a [batch, num_classes] tensor of unnormalized log-probabilities.
+        num_samples: how many draws per row.
+        dtype: the indices' dtype (int64 by default).
+        seed: the op seed; with ``tf.random.set_seed`` it makes the numbers repeat, as in TF.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A [batch, num_samples] Tensor of class indices.
+
+    Raises:
+        ValueError: ``logits`` that is not a matrix.
+    """
     logits = _backend.to_numpy(_to_array(_convert(logits)))
     dtype = _dtypes.as_dtype(dtype or _dtypes.int64)
     if logits.ndim != 2:

@@ -52,6 +52,18 @@ def repeat(input, repeats, axis=None, name=None):  # noqa: A002 - TF's name
     each entry keeps), so the gradient is TF's: each entry gets the sum of its
     copies' gradients.
 
+    Args:
+        input: a Tensor, or anything ``tf.constant`` converts.
+        repeats: a count for every entry, or one per entry of ``axis`` (>= 0).
+        axis: the axis to repeat along; None flattens first.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor, longer along ``axis``.
+
+    Raises:
+        tf.errors.InvalidArgumentError: negative counts, or a list of another length than the axis.
+
     Example:
         >>> import tapeviz as tf
         >>> print(tf.repeat(tf.constant([[1, 2], [3, 4]]), [1, 2], axis=0).numpy())
@@ -98,6 +110,18 @@ def roll(input, shift, axis, name=None):  # noqa: A002 - TF's name
     Two slices put back in the other order, so the gradient is the upstream
     rolled back, as TF's.
 
+    Args:
+        input: a Tensor, or anything ``tf.constant`` converts.
+        shift: places to move (negative: backwards), or a list of them.
+        axis: the axis, or a list of axes paired with ``shift``.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``input``'s shape.
+
+    Raises:
+        tf.errors.InvalidArgumentError: ``shift`` and ``axis`` of different lengths, or an axis out of range.
+
     Example:
         >>> import tapeviz as tf
         >>> print(tf.roll(tf.range(5), shift=2, axis=0).numpy())
@@ -125,7 +149,22 @@ def roll(input, shift, axis, name=None):  # noqa: A002 - TF's name
 
 
 def reverse_sequence(input, seq_lengths, seq_axis=None, batch_axis=0, name=None):  # noqa: A002 - TF's name
-    """For each ``i`` along ``batch_axis``, the first ``seq_lengths[i]`` entries along ``seq_axis`` reversed."""
+    """For each ``i`` along ``batch_axis``, the first ``seq_lengths[i]`` entries along ``seq_axis`` reversed.
+
+    Args:
+        input: a Tensor, or anything ``tf.constant`` converts.
+        seq_lengths: one length per entry along ``batch_axis``.
+        seq_axis: the axis to reverse (required).
+        batch_axis: the batch axis.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``input``'s shape.
+
+    Raises:
+        ValueError: no ``seq_axis``.
+        tf.errors.InvalidArgumentError: lengths longer than the axis, or another number of them than the batch.
+    """
     with _name_scope(name or "ReverseSequence"):
         x = _as_tensor(input)
         if seq_axis is None:
@@ -152,6 +191,22 @@ def reverse_sequence(input, seq_lengths, seq_axis=None, batch_axis=0, name=None)
 
 def sequence_mask(lengths, maxlen=None, dtype=_dtypes.bool, name=None):
     """``mask[..., j] = j < lengths[...]``, of shape ``lengths.shape + [maxlen]`` (``maxlen``: the longest), as TF.
+
+    Args:
+        lengths: an integer tensor.
+        maxlen: the mask's last dimension (``max(lengths)`` when None).
+        dtype: the result's dtype (bool by default).
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of shape ``lengths.shape + [maxlen]``.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> print(tf.sequence_mask([1, 3], maxlen=4))
+        tf.Tensor(
+        [[ True False False False]
+         [ True  True  True False]], shape=(2, 4), dtype=bool)
 
     Example:
         >>> import tapeviz as tf

@@ -43,17 +43,46 @@ __all__ = [
 
 
 def shape_n(input, out_type=_dtypes.int32, name=None):  # noqa: A002 - TF's name
-    """The shape of each tensor of ``input``, as a list of 1-D tensors."""
+    """The shape of each tensor of ``input``, as a list of 1-D tensors.
+
+    Args:
+        input: a list of tensors.
+        out_type: the dtype of the shapes (int32 by default).
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A list of 1-D Tensors.
+    """
     return [_shape(t, out_type=out_type) for t in input]
 
 
 def identity_n(input, name=None):  # noqa: A002 - TF's name
-    """Each tensor of ``input`` through ``tf.identity`` (its gradient passes unchanged)."""
+    """Each tensor of ``input`` through ``tf.identity`` (its gradient passes unchanged).
+
+    Args:
+        input: a list of tensors.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A list of Tensors.
+    """
     return [_identity(t) for t in input]
 
 
 def ensure_shape(x, shape, name=None):
-    """``x`` itself when its shape fits ``shape`` (``None``: any size), else TF's ``InvalidArgumentError``."""
+    """``x`` itself when its shape fits ``shape`` (``None``: any size), else TF's ``InvalidArgumentError``.
+
+    Args:
+        x: a Tensor, or anything ``tf.constant`` converts.
+        shape: the expected shape; None entries match any size.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        ``x``.
+
+    Raises:
+        tf.errors.InvalidArgumentError: a shape that does not fit.
+    """
     x = _as_tensor(x)
     want = _TensorShape(shape)
     have = x.shape
@@ -67,7 +96,18 @@ def ensure_shape(x, shape, name=None):
 
 
 def broadcast_static_shape(shape_x, shape_y):
-    """The shape ``shape_x`` and ``shape_y`` broadcast to, as a ``TensorShape``; ``ValueError`` when they cannot."""
+    """The shape ``shape_x`` and ``shape_y`` broadcast to, as a ``TensorShape``; ``ValueError`` when they cannot.
+
+    Args:
+        shape_x: a ``TensorShape`` (or a list of sizes).
+        shape_y: another.
+
+    Returns:
+        A ``TensorShape``.
+
+    Raises:
+        ValueError: shapes that do not broadcast.
+    """
     try:
         return _TensorShape(_np.broadcast_shapes(tuple(shape_x), tuple(shape_y)))
     except ValueError:
@@ -78,7 +118,18 @@ def broadcast_static_shape(shape_x, shape_y):
 
 
 def broadcast_dynamic_shape(shape_x, shape_y):
-    """``broadcast_static_shape`` of two 1-D shape tensors, as a 1-D tensor of their dtype."""
+    """``broadcast_static_shape`` of two 1-D shape tensors, as a 1-D tensor of their dtype.
+
+    Args:
+        shape_x: a 1-D integer tensor of sizes.
+        shape_y: another.
+
+    Returns:
+        A 1-D Tensor of the broadcast sizes.
+
+    Raises:
+        tf.errors.InvalidArgumentError: shapes that do not broadcast.
+    """
     x, y = _as_tensor(shape_x), _as_tensor(shape_y)
     try:
         out = _np.broadcast_shapes(tuple(_to_array(x).tolist()), tuple(_to_array(y).tolist()))
@@ -91,7 +142,19 @@ def broadcast_dynamic_shape(shape_x, shape_y):
 
 
 def unravel_index(indices, dims, name=None):
-    """The coordinates of flat ``indices`` in an array of shape ``dims``: shape ``[len(dims)] + indices.shape``."""
+    """The coordinates of flat ``indices`` in an array of shape ``dims``: shape ``[len(dims)] + indices.shape``.
+
+    Args:
+        indices: flat indices, an int tensor.
+        dims: the shape they index.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        An int Tensor of shape ``[len(dims)] + indices.shape``.
+
+    Raises:
+        tf.errors.InvalidArgumentError: an index out of range, or a ``dims`` that is not positive.
+    """
     indices = _as_tensor(indices)
     if not indices.dtype.is_integer:
         raise _InvalidArgumentError(
@@ -110,48 +173,105 @@ def unravel_index(indices, dims, name=None):
 
 
 def get_static_value(tensor, partial=False):
-    """The NumPy value of ``tensor`` (every tapeviz tensor has one), None for anything that is not a tensor."""
+    """The NumPy value of ``tensor`` (every tapeviz tensor has one), None for anything that is not a tensor.
+
+    Args:
+        tensor: a Tensor, or anything else.
+        partial: accepted for TensorFlow compatibility.
+
+    Returns:
+        A NumPy array, or None.
+    """
     if isinstance(tensor, _np.ndarray) or not hasattr(tensor, "numpy"):
         return tensor if isinstance(tensor, _np.ndarray) else None
     return tensor.numpy()
 
 
 def no_op(name=None):
-    """Does nothing; TF 2 returns None when it runs eagerly, as here."""
+    """Does nothing; TF 2 returns None when it runs eagerly, as here.
+
+    Args:
+        name: accepted for TensorFlow compatibility.
+    """
     return None
 
 
 def group(*inputs, **kwargs):
-    """TF's grouping of ops to run together: eagerly they already ran, so None, as TF 2."""
+    """TF's grouping of ops to run together: eagerly they already ran, so None, as TF 2.
+
+    Args:
+        *inputs: tensors or ops.
+        **kwargs: ``name`` (accepted, unused).
+    """
     return None
 
 
 def tuple(tensors, name=None, control_inputs=None):  # noqa: A001 - TF's name
-    """The tensors, as a list (TF waits for all of them first; eagerly they are all there)."""
+    """The tensors, as a list (TF waits for all of them first; eagerly they are all there).
+
+    Args:
+        tensors: a list of tensors.
+        name: accepted for TensorFlow compatibility.
+        control_inputs: accepted for TensorFlow compatibility.
+
+    Returns:
+        The tensors, as a list.
+    """
     return list(tensors)
 
 
 @_contextlib.contextmanager
 def control_dependencies(control_inputs):
-    """A context in which TF's graph would run ``control_inputs`` first; ops run in program order here."""
+    """A context in which TF's graph would run ``control_inputs`` first; ops run in program order here.
+
+    Args:
+        control_inputs: tensors or ops (or None).
+
+    Returns:
+        A context manager that does nothing.
+    """
     yield None
 
 
 def inside_function():
-    """True while ``tf.function`` traces its Python (building a graph), as TF."""
+    """True while ``tf.function`` traces its Python (building a graph), as TF.
+
+    Returns:
+        A bool.
+    """
     return bool(_state.local.tracers)
 
 
 def get_current_name_scope():
-    """The ``tf.name_scope`` path active now, ``"outer/inner"`` (``""`` outside every scope)."""
+    """The ``tf.name_scope`` path active now, ``"outer/inner"`` (``""`` outside every scope).
+
+    Returns:
+        A string.
+    """
     return "/".join(_state.local.scopes)
 
 
 def guarantee_const(input, name=None):  # noqa: A002 - TF's name
-    """TF's promise that ``input`` is constant (deprecated in TF): the identity."""
+    """TF's promise that ``input`` is constant (deprecated in TF): the identity.
+
+    Args:
+        input: a Tensor, or anything ``tf.constant`` converts.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        ``input`` as a Tensor.
+    """
     return _identity(input)
 
 
 def parallel_stack(values, name="parallel_stack"):
-    """TF's graph-only stack: eagerly TF raises, and so does tapeviz (use ``tf.stack``)."""
+    """TF's graph-only stack: eagerly TF raises, and so does tapeviz (use ``tf.stack``).
+
+    Args:
+        values: TF's tensors.
+        name: TF's op name.
+
+    Raises:
+        RuntimeError: always (use ``tf.stack``), as TF raises eagerly.
+    """
     raise RuntimeError("tf.parallel_stack() is not compatible with eager execution. Use tf.stack(values) instead.")

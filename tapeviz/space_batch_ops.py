@@ -28,6 +28,19 @@ def space_to_batch_nd(input, block_shape, paddings, name=None):  # noqa: A002 - 
     """Zero-pad the ``M`` spatial axes after the batch, cut them into ``block_shape`` blocks, and move each
     position within a block into the batch: shape ``[batch * prod(block_shape), padded / block_shape..., rest...]``.
 
+    Args:
+        input: a tensor ``[batch, spatial..., rest...]``.
+        block_shape: the block size per spatial axis (>= 1).
+        paddings: ``[M, 2]`` zeros to add before and after each spatial axis (>= 0).
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of the shape above.
+
+    Raises:
+        ValueError: a block size below 1, paddings of another shape or negative, or a
+            padded size that the block does not divide.
+
     Example:
         >>> import tapeviz as tf
         >>> x = tf.reshape(tf.range(16.0), [1, 4, 4, 1])
@@ -52,13 +65,36 @@ def space_to_batch_nd(input, block_shape, paddings, name=None):  # noqa: A002 - 
 
 
 def space_to_batch(input, block_shape, paddings, name=None):  # noqa: A002 - TF's name
-    """TF 2's ``tf.space_to_batch``: the same as ``space_to_batch_nd``."""
+    """TF 2's ``tf.space_to_batch``: the same as ``space_to_batch_nd``.
+
+    Args:
+        input: a tensor ``[batch, spatial..., rest...]``.
+        block_shape: the block size per spatial axis.
+        paddings: ``[M, 2]`` zeros to add before and after each spatial axis.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        What ``space_to_batch_nd`` returns.
+    """
     return space_to_batch_nd(input, block_shape, paddings, name)
 
 
 def batch_to_space(input, block_shape, crops, name=None):  # noqa: A002 - TF's name
     """The inverse of ``space_to_batch_nd``: batch entries back into blocks of the spatial axes, then ``crops``
-    (``[M, 2]``: start and end) cut off."""
+    (``[M, 2]``: start and end) cut off.
+
+    Args:
+        input: a tensor ``[batch * prod(block_shape), spatial..., rest...]``.
+        block_shape: the block size per spatial axis.
+        crops: ``[M, 2]``: what to cut from the start and end of each spatial axis.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor ``[batch, spatial * block_shape - crops, rest...]``.
+
+    Raises:
+        ValueError: a batch that ``prod(block_shape)`` does not divide.
+    """
     x = _as_tensor(input)
     blocks, cuts = _ints(block_shape).reshape(-1), _ints(crops).reshape(-1, 2)
     m = blocks.size
@@ -77,7 +113,17 @@ def batch_to_space(input, block_shape, crops, name=None):  # noqa: A002 - TF's n
 
 def required_space_to_batch_paddings(input_shape, block_shape, base_paddings=None, name=None):
     """``(paddings, crops)`` that make ``input_shape`` (the spatial sizes) plus ``base_paddings`` divisible by
-    ``block_shape``: the extra padding goes at the end, and ``crops`` removes it again."""
+    ``block_shape``: the extra padding goes at the end, and ``crops`` removes it again.
+
+    Args:
+        input_shape: the spatial sizes.
+        block_shape: the block size per spatial axis.
+        base_paddings: ``[M, 2]`` paddings to add at least (zeros when None).
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        ``(paddings, crops)``, two int32 Tensors ``[M, 2]``.
+    """
     shape, blocks = _ints(input_shape).reshape(-1), _ints(block_shape).reshape(-1)
     base = _np.zeros((blocks.size, 2), _np.int64) if base_paddings is None else _ints(base_paddings).reshape(-1, 2)
     full = shape + base[:, 0] + base[:, 1]

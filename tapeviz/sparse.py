@@ -33,7 +33,16 @@ def _ints(value):
 
 
 class SparseTensor:
-    """``SparseTensor(indices, values, dense_shape)``: ``values[i]`` sits at ``indices[i]`` of a ``dense_shape`` tensor."""
+    """``SparseTensor(indices, values, dense_shape)``: ``values[i]`` sits at ``indices[i]`` of a ``dense_shape`` tensor.
+
+    Args:
+        indices: an int tensor [N, rank]: where each value sits.
+        values: a tensor [N].
+        dense_shape: the dense tensor's shape.
+
+    Raises:
+        ValueError: ``indices`` that is not [N, rank], ``values`` not one per index, or an index out of bounds.
+    """
 
     def __init__(self, indices, values, dense_shape):
         indices = _ints(indices)
@@ -80,7 +89,14 @@ class SparseTensor:
         return int(self._dense_shape.size)
 
     def with_values(self, new_values):
-        """The same indices and shape with other values."""
+        """The same indices and shape with other values.
+
+        Args:
+            new_values: one value per index.
+
+        Returns:
+            A SparseTensor.
+        """
         return SparseTensor(self._indices, new_values, self._dense_shape)
 
     def __add__(self, other):

@@ -47,6 +47,9 @@ class TensorArray:
         tensor_array_name, handle, flow, colocate_with_first_write_call, name: accepted, unused.
         infer_shape: whether all elements must have the first element's shape (default True).
         element_shape: the elements' shape, when known before the first write.
+
+    Raises:
+        ValueError: neither ``size`` nor ``handle``.
     """
 
     def __init__(
@@ -115,7 +118,14 @@ class TensorArray:
         return self._buffer
 
     def size(self, name=None):
-        """The number of elements (an int32 scalar)."""
+        """The number of elements (an int32 scalar).
+
+        Args:
+            name: accepted for TensorFlow compatibility, unused.
+
+        Returns:
+            An int32 scalar Tensor.
+        """
         return convert_to_tensor(self._size, dtype="int32")
 
     # -- elements -------------------------------------------------------------------------------------
@@ -161,7 +171,19 @@ class TensorArray:
             self._buffer = _pa.zeros(shape, dtype=self._dtype)
 
     def write(self, index, value, name=None):
-        """A new array with element ``index`` set to ``value``."""
+        """A new array with element ``index`` set to ``value``.
+
+        Args:
+            index: the element's position (>= 0).
+            value: a tensor of the elements' dtype and shape.
+            name: accepted for TensorFlow compatibility, unused.
+
+        Returns:
+            A new TensorArray.
+
+        Raises:
+            IndexError: a negative index (or one past the end of a fixed-size array).
+        """
         value = self._element(value)
         self._start(value.shape)
         at = _concrete_index(index)
@@ -179,7 +201,19 @@ class TensorArray:
         return self._with(buffer, written)
 
     def read(self, index, name=None):
-        """Element ``index``."""
+        """Element ``index``.
+
+        Args:
+            index: the element's position.
+            name: accepted for TensorFlow compatibility, unused.
+
+        Returns:
+            A Tensor.
+
+        Raises:
+            IndexError: an index outside the array.
+            ValueError: an element never written whose shape is unknown.
+        """
         at = _concrete_index(index)
         if at is not None and (at < 0 or at >= self._size):
             raise IndexError(f"Tried to read from index {at} but array size is: {self._size}")
@@ -196,7 +230,17 @@ class TensorArray:
         return _pa.gather(self._buffer, convert_to_tensor(index, dtype="int32"))
 
     def stack(self, name=None):
-        """All elements stacked along a new first axis."""
+        """All elements stacked along a new first axis.
+
+        Args:
+            name: accepted for TensorFlow compatibility, unused.
+
+        Returns:
+            A Tensor with one row per element.
+
+        Raises:
+            ValueError: a non-empty array none of whose elements was written, with no ``element_shape``.
+        """
         if self._buffer is None:
             if self._size == 0:
                 return convert_to_tensor(np.zeros((0,), self._dtype.as_numpy_dtype))
@@ -209,16 +253,42 @@ class TensorArray:
         return self._buffer
 
     def gather(self, indices, name=None):
-        """The elements at ``indices``, stacked."""
+        """The elements at ``indices``, stacked.
+
+        Args:
+            indices: the positions to read.
+            name: accepted for TensorFlow compatibility, unused.
+
+        Returns:
+            A Tensor, the elements stacked along a new first axis.
+        """
         return _pa.gather(self.stack(), convert_to_tensor(indices, dtype="int32"))
 
     def concat(self, name=None):
-        """The elements joined along their first axis."""
+        """The elements joined along their first axis.
+
+        Args:
+            name: accepted for TensorFlow compatibility, unused.
+
+        Returns:
+            A Tensor.
+        """
         buffer = self.stack()
         return _pa.reshape(buffer, (-1,) + tuple(buffer.shape[2:]))
 
     def unstack(self, value, name=None):
-        """A new array whose elements are the rows of ``value``."""
+        """A new array whose elements are the rows of ``value``.
+
+        Args:
+            value: a tensor whose rows become the elements.
+            name: accepted for TensorFlow compatibility, unused.
+
+        Returns:
+            A new TensorArray.
+
+        Raises:
+            IndexError: more rows than a fixed-size array holds.
+        """
         value = convert_to_tensor(value, dtype=self._dtype)
         if not self._dynamic_size and self._size and value.shape[0] > self._size:
             raise IndexError(
@@ -229,7 +299,16 @@ class TensorArray:
         return self.scatter(list(range(value.shape[0])), value)
 
     def scatter(self, indices, value, name=None):
-        """A new array with the rows of ``value`` written at ``indices``."""
+        """A new array with the rows of ``value`` written at ``indices``.
+
+        Args:
+            indices: the positions to write.
+            value: a tensor with one row per index.
+            name: accepted for TensorFlow compatibility, unused.
+
+        Returns:
+            A new TensorArray.
+        """
         value = convert_to_tensor(value, dtype=self._dtype)
         self._start(value.shape[1:])
         known = [int(i) for i in np.asarray(to_array(convert_to_tensor(indices))).ravel()]
@@ -239,7 +318,19 @@ class TensorArray:
         return self._with(tensor_scatter_nd_update(buffer, positions, value), written)
 
     def split(self, value, lengths, name=None):
-        """A new array whose elements are consecutive pieces of ``value``, of ``lengths`` rows each."""
+        """A new array whose elements are consecutive pieces of ``value``, of ``lengths`` rows each.
+
+        Args:
+            value: the tensor to split along its first axis.
+            lengths: the rows of each piece (all equal here).
+            name: accepted for TensorFlow compatibility, unused.
+
+        Returns:
+            A new TensorArray.
+
+        Raises:
+            ValueError: pieces of different lengths.
+        """
         value = convert_to_tensor(value, dtype=self._dtype)
         lengths = [int(n) for n in np.asarray(to_array(convert_to_tensor(lengths))).ravel()]
         if len(set(lengths)) > 1:
@@ -248,7 +339,14 @@ class TensorArray:
         return self.unstack(pieces)
 
     def loop_tensor(self):
-        """The buffer a graph loop carries for this array (the protocol of tapeviz's ``while_loop``)."""
+        """The buffer a graph loop carries for this array (the protocol of tapeviz's ``while_loop``).
+
+        Returns:
+            A Tensor with one row per element.
+
+        Raises:
+            ValueError: an element shape not known yet.
+        """
         if self._buffer is None:
             raise ValueError(
                 "tapeviz's TensorArray can be carried through a graph loop only once its element shape is known: "
@@ -257,15 +355,30 @@ class TensorArray:
         return self._buffer
 
     def from_loop_tensor(self, buffer):
-        """An array like this one whose elements are the rows of a loop's ``buffer``."""
+        """An array like this one whose elements are the rows of a loop's ``buffer``.
+
+        Args:
+            buffer: the tensor a loop carried (one row per element).
+
+        Returns:
+            A new TensorArray.
+        """
         return self._with(buffer, None)
 
     def identity(self):
-        """This array (TF's orders reads after writes; a tapeviz array is a value)."""
+        """This array (TF's orders reads after writes; a tapeviz array is a value).
+
+        Returns:
+            This TensorArray.
+        """
         return self
 
     def close(self, name=None):
-        """Nothing to free (TF's frees its resource)."""
+        """Nothing to free (TF's frees its resource).
+
+        Args:
+            name: accepted for TensorFlow compatibility, unused.
+        """
 
     def mark_used(self):
         """Accepted, as TF's (it silences an unused-array warning)."""

@@ -63,6 +63,21 @@ def conv3d(input, filters, strides, padding, data_format="NDHWC", dilations=None
 
     ``strides`` and ``dilations``: TF's five (1, d, h, w, 1) or three; ``padding`` "VALID" or "SAME".
     Raises ValueError for another layout than NDHWC, a non-5-D input, or a filter whose input channels differ.
+
+    Args:
+        input: a (batch, depth, height, width, in) tensor.
+        filters: a (kd, kh, kw, in, out) tensor.
+        strides: the step per axis: TF's 5-entry list (1 for batch and channels).
+        padding: ``"VALID"`` or ``"SAME"``.
+        data_format: ``"NDHWC"`` only.
+        dilations: the spacing of the filter's taps (1s when None).
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A (batch, depth', height', width', out) Tensor.
+
+    Raises:
+        ValueError: another data format, or inputs of the wrong ranks.
     """
     x, w = as_tensor(input), as_tensor(filters)
     _check(x, data_format, "conv3d")
@@ -118,7 +133,19 @@ def _rows_2d(x, rows, valid, pool, ksize, strides, padding):
 
 def max_pool3d(input, ksize, strides, padding, data_format="NDHWC", name=None):
     """Max over (kd, kh, kw) windows of a (batch, depth, height, width, channels) input; padding is never
-    the maximum (as TF). ``ksize``, ``strides``: TF's five or three; ``padding`` "VALID" or "SAME"."""
+    the maximum (as TF). ``ksize``, ``strides``: TF's five or three; ``padding`` "VALID" or "SAME".
+
+    Args:
+        input: a (batch, depth, height, width, channels) tensor.
+        ksize: the window's size (an int, or one per spatial axis, or TF's full list).
+        strides: the window's step, likewise.
+        padding: ``"VALID"`` or ``"SAME"``.
+        data_format: ``"NDHWC"`` only.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor with the pooled spatial sizes.
+    """
 
     def largest(rows):
         return reduce_max(stack(rows, axis=0), axis=0)
@@ -128,7 +155,19 @@ def max_pool3d(input, ksize, strides, padding, data_format="NDHWC", name=None):
 
 def avg_pool3d(input, ksize, strides, padding, data_format="NDHWC", name=None):
     """Mean over (kd, kh, kw) windows of a (batch, depth, height, width, channels) input; with "SAME", the
-    mean of the window's elements inside the input (padding does not count, as TF)."""
+    mean of the window's elements inside the input (padding does not count, as TF).
+
+    Args:
+        input: a (batch, depth, height, width, channels) tensor.
+        ksize: the window's size (an int, or one per spatial axis, or TF's full list).
+        strides: the window's step, likewise.
+        padding: ``"VALID"`` or ``"SAME"``.
+        data_format: ``"NDHWC"`` only.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor with the pooled spatial sizes.
+    """
 
     def mean(rows):  # each 2-D mean covers the same in-input (h, w) cells, so the rows weigh alike
         return add_n(rows) / float(len(rows))

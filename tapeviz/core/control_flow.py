@@ -115,6 +115,18 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
     depends on its inputs, both are traced into an ``If`` node that picks one
     on every call.
 
+    Args:
+        pred: a bool scalar (a Python bool or a tensor).
+        true_fn: a function of no arguments, called when ``pred`` holds.
+        false_fn: one called otherwise.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        What the chosen function returns.
+
+    Raises:
+        TypeError: a ``true_fn`` or ``false_fn`` that is not callable.
+
     Example:
         >>> import tapeviz as tf
         >>> x = tf.constant(2.0)
@@ -234,6 +246,29 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
     returns the same structure. Eagerly it is a Python loop; in a
     ``tf.function`` whose loop depends on its inputs, ``cond`` and ``body``
     are traced once into a ``While`` node that loops on every call.
+
+    Args:
+        cond: a function of the loop variables that returns a bool scalar.
+        body: a function of the loop variables that returns new ones, in the same structure.
+        loop_vars: the initial loop variables (a tuple, list or nested structure).
+        shape_invariants: accepted for TensorFlow compatibility.
+        parallel_iterations: accepted for TensorFlow compatibility.
+        back_prop: accepted for TensorFlow compatibility (gradients always flow).
+        swap_memory: accepted for TensorFlow compatibility.
+        maximum_iterations: stop after this many iterations.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        The final loop variables.
+
+    Raises:
+        TypeError: a ``cond`` or ``body`` that is not callable.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> i, total = tf.while_loop(lambda i, t: i < 4, lambda i, t: (i + 1, t + i), (0, 0))
+        >>> int(i), int(total)
+        (4, 6)
 
     Example:
         >>> import tapeviz as tf
@@ -392,6 +427,20 @@ def _run_while(attrs, inputs, dry=False):
 def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"):
     """The function paired with the first true predicate (``default`` when none is true).
 
+    Args:
+        pred_fn_pairs: a list of ``(bool scalar, function)`` pairs.
+        default: the function to call when no predicate is true.
+        exclusive: check that at most one predicate is true.
+        strict: accepted for TensorFlow compatibility.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        What the chosen function returns.
+
+    Raises:
+        ValueError: no pairs and no default.
+        TypeError: an entry that is not a (predicate, callable) pair.
+
     Example:
         >>> import tapeviz as tf
         >>> x = tf.constant(3)
@@ -418,6 +467,18 @@ def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"
 
 def switch_case(branch_index, branch_fns, default=None, name="switch_case"):
     """``branch_fns[branch_index]()``; ``default`` (else the last branch) for an index out of range.
+
+    Args:
+        branch_index: an int scalar.
+        branch_fns: a list of functions of no arguments (or ``(index, function)`` pairs).
+        default: the function for an index out of range (the last branch when None).
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        What the chosen function returns.
+
+    Raises:
+        ValueError: no branches.
 
     Example:
         >>> import tapeviz as tf

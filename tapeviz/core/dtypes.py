@@ -4,7 +4,12 @@ import numpy as np
 
 
 class DType:
-    """A tensor element type, printed and compared as TensorFlow does."""
+    """A tensor element type, printed and compared as TensorFlow does.
+
+    Args:
+        name: TensorFlow's name (``"float32"``).
+        numpy_dtype: the NumPy dtype its tensors hold.
+    """
 
     __slots__ = ("name", "as_numpy_dtype", "_kind")
 
@@ -71,7 +76,14 @@ class DType:
         return self
 
     def is_compatible_with(self, other):
-        """True when ``other`` names the same dtype (TF's check before an assignment)."""
+        """True when ``other`` names the same dtype (TF's check before an assignment).
+
+        Args:
+            other: a DType or anything ``tf.as_dtype`` reads.
+
+        Returns:
+            A bool.
+        """
         return self == as_dtype(other)
 
     @property
@@ -154,7 +166,22 @@ _INTENSITY_MAX = {
 
 
 def as_dtype(value):
-    """A DType from a DType, a NumPy dtype or type, or a name like ``"float32"``."""
+    """A DType from a DType, a NumPy dtype or type, or a name like ``"float32"``.
+
+    Args:
+        value: a DType, a NumPy dtype or scalar type, or a name (``"float32"``).
+
+    Returns:
+        The DType.
+
+    Raises:
+        TypeError: something that names no dtype.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> tf.as_dtype("float32") is tf.float32
+        True
+    """
     if isinstance(value, DType):
         return value
     if isinstance(value, str) and value in _BY_NAME:

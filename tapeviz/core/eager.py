@@ -50,7 +50,11 @@ def function(func=None, input_signature=None, reduce_retracing=False, **options)
 
 
 def executing_eagerly():
-    """False while ``tf.function`` traces, True otherwise (as TF)."""
+    """False while ``tf.function`` traces, True otherwise (as TF).
+
+    Returns:
+        A bool.
+    """
     return not state.local.tracers
 
 
@@ -94,6 +98,15 @@ def gradients(ys, xs, grad_ys=None, **kwargs):
     """``tf.gradients`` belongs to TF's graph mode, which tapeviz (like TF 2 eagerly) has not.
 
     Raises RuntimeError as TF 2 does, saying what to write instead.
+
+    Args:
+        ys: TF's targets.
+        xs: TF's sources.
+        grad_ys: TF's upstream gradients.
+        **kwargs: TF's other options.
+
+    Raises:
+        RuntimeError: always (use a ``tf.GradientTape``), as TF 2 raises eagerly.
     """
     raise RuntimeError(
         "tf.gradients is not supported when eager execution is enabled. Use tf.GradientTape instead:\n"
@@ -109,6 +122,9 @@ def init_scope():
 
     Inside ``tf.function`` the block runs once, while tracing; what it computes
     reaches the trace as constants or through the variables it assigns.
+
+    Returns:
+        A context manager.
     """
     local = state.local
     saved = local.tracers, local.tapes
@@ -125,6 +141,15 @@ def py_function(func=None, inp=None, Tout=None, name=None):  # noqa: N803 - TF's
     ``tf.py_function(f, [x, y], Tout=tf.float32)`` or ``@tf.py_function(Tout=tf.float32)``.
     Tapes record the ops ``f`` runs, so gradients flow through it (as in TF);
     a trace keeps the call as a host call, which a stored graph cannot hold.
+
+    Args:
+        func: a Python function of tensors.
+        inp: the list of its inputs.
+        Tout: the output dtype(s).
+        name: accepted for TensorFlow compatibility.
+
+    Returns:
+        What ``func`` returns, as Tensors.
     """
     if func is None:
         return lambda f: py_function(f, inp, Tout, name)

@@ -2,7 +2,12 @@
 
 
 class OpError(Exception):
-    """An op could not run. ``op`` names the primitive that failed."""
+    """An op could not run. ``op`` names the primitive that failed.
+
+    Args:
+        message: what went wrong.
+        op: the primitive's name.
+    """
 
     def __init__(self, message, op=None):
         super().__init__(message)

@@ -89,6 +89,34 @@ def subscribe(listener, untaped_sweep_ops=True, reads_tapes=False):
 
     An object's ``on_<kind>`` methods are looked up when it subscribes (on
     the first event of each kind), not again for every event.
+
+    Args:
+        listener: a callable that takes each event, or an object with
+            ``on_<kind>`` methods (``on_op_executed``...), one per kind it wants.
+        untaped_sweep_ops: also hear the ops a sweep runs that no tape records.
+        reads_tapes: read what tapes record instead of hearing each op and step
+            (see above).
+
+    Returns:
+        ``listener`` itself, to pass to ``unsubscribe``.
+
+    Raises:
+        TypeError: an object that is not callable and has no ``on_<kind>``
+            method, or one whose ``on_`` method names no event kind (the message
+            suggests the closest kind); nothing is subscribed then.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> from tapeviz import events
+        >>> kinds = []
+        >>> listener = events.subscribe(lambda event: kinds.append(type(event).__name__))
+        >>> x = tf.Variable(2.0)
+        >>> with tf.GradientTape() as tape:
+        ...     y = x * x
+        >>> _ = tape.gradient(y, x)
+        >>> events.unsubscribe(listener)
+        >>> sorted(set(kinds))[:3]
+        ['BackwardStep', 'OpExecuted', 'SweepFinished']
     """
     if not callable(listener):
         _check_handlers(listener)
@@ -118,7 +146,11 @@ def _check_handlers(listener):
 
 
 def unsubscribe(listener):
-    """Stop sending events to ``listener`` (no error if it was not subscribed)."""
+    """Stop sending events to ``listener`` (no error if it was not subscribed).
+
+    Args:
+        listener: what ``subscribe`` returned.
+    """
     for subscribed in SUBSCRIBERS:
         for position, existing in enumerate(subscribed):
             if existing is listener:
@@ -132,6 +164,9 @@ def silenced():
 
     For measuring or testing the core as it runs with nobody listening, the
     visualizer's recorder included.
+
+    Returns:
+        A context manager.
     """
     saved = [list(subscribed) for subscribed in SUBSCRIBERS]
     for subscribed in SUBSCRIBERS:
@@ -145,7 +180,23 @@ def silenced():
 
 @contextmanager
 def listening(listener):
-    """Subscribe ``listener`` for the duration of a ``with`` block."""
+    """Subscribe ``listener`` for the duration of a ``with`` block.
+
+    Args:
+        listener: a callable, or an object with ``on_<kind>`` methods (as ``subscribe`` takes).
+
+    Returns:
+        A context manager; its ``as`` target is ``listener``.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> from tapeviz import events
+        >>> seen = []
+        >>> with events.listening(lambda event: seen.append(event.kind)):
+        ...     y = tf.constant(2.0) * 3.0
+        >>> seen
+        ['op_executed']
+    """
     subscribe(listener)
     try:
         yield listener
@@ -291,7 +342,13 @@ def _builder(cls):
 class TapeEntered:
     """Tape number ``tape`` started recording: its ``with`` block began, or a
     ``stop_recording`` block ended. Carries the tape's settings, so a recorder
-    can describe the tape without holding it."""
+    can describe the tape without holding it.
+
+    Args:
+        tape: the tape's serial number (``tape.serial``).
+        persistent: the tape's ``persistent`` setting.
+        watch_accessed_variables: its ``watch_accessed_variables`` setting.
+    """
 
     tape: int
     persistent: bool
@@ -301,7 +358,11 @@ class TapeEntered:
 
 @dataclass(frozen=True, slots=True)
 class TapeExited:
-    """Tape number ``tape`` stopped recording: its block ended, or ``stop_recording`` began."""
+    """Tape number ``tape`` stopped recording: its block ended, or ``stop_recording`` began.
+
+    Args:
+        tape: the tape's serial number (``tape.serial``).
+    """
 
     tape: int
     kind: ClassVar[str] = "tape_exited"
@@ -313,6 +374,11 @@ class Watched:
 
     ``automatic`` is True when a trainable variable was watched because it was
     read inside the tape (``watch_accessed_variables=True``).
+
+    Args:
+        tape: the tape's serial number (``tape.serial``).
+        source: the Tensor or Variable now watched.
+        automatic: watched because a trainable variable was read.
     """
 
     tape: int
@@ -329,6 +395,10 @@ class OpExecuted:
     values saved for the backward pass), ``attrs``, ``scope`` (the name scope)
     and ``depth``: 0 for forward ops, n for ops run by an n-th order backward
     step (the gradient of a gradient has depth 2).
+
+    Args:
+        entry: the op's ``TapeEntry`` (see above).
+        tapes: the serial numbers of the tapes that recorded it.
     """
 
     entry: Any
@@ -338,7 +408,11 @@ class OpExecuted:
 
 @dataclass(frozen=True, slots=True)
 class VariableAssigned:
-    """``variable.assign*`` replaced a value. Not recorded by any tape."""
+    """``variable.assign*`` replaced a value. Not recorded by any tape.
+
+    Args:
+        variable: the Variable, holding its new value.
+    """
 
     variable: Any
     kind: ClassVar[str] = "variable_assigned"
@@ -349,6 +423,12 @@ class SweepStarted:
     """A reverse sweep over tape number ``tape`` began: ``gradient`` (or one row of a jacobian).
 
     ``output_gradients`` holds one seed per target (None: ones).
+
+    Args:
+        tape: the tape's serial number (``tape.serial``).
+        targets: the flattened targets.
+        sources: the flattened sources.
+        output_gradients: one seed per target (None: ones).
     """
 
     tape: int
@@ -370,6 +450,14 @@ class BackwardStep:
     after the ops its rule ran). Gradients that meet at one tensor are summed
     by the sweep; how many arrived so far is for listeners to count (the
     visualizer does).
+
+    Args:
+        tape: the tape's serial number (``tape.serial``).
+        entry: the ``TapeEntry`` differentiated.
+        needs: per input, whether its gradient was wanted.
+        upstream: the gradient arriving at each output.
+        grads: the rule's gradient per input (None where not needed).
+        order: the step's place among the process's entries.
     """
 
     tape: int
@@ -392,6 +480,11 @@ class BackwardSteps:
     out when it holds ``STEPS_PER_BATCH`` steps or ``BATCH_BYTES`` of arriving
     gradients, and when the sweep ends (or fails), before ``SweepFinished``: a
     reader's memory bound stays within one batch.
+
+    Args:
+        tape: the tape's serial number (``tape.serial``).
+        steps: the ``BackwardStep`` events, in order.
+        nbytes: the bytes of the gradients arriving at these steps.
     """
 
     tape: int
@@ -405,7 +498,12 @@ class BackwardSteps:
 
 @dataclass(frozen=True, slots=True)
 class SweepFinished:
-    """The sweep ended; ``results`` aligns with the flattened sources."""
+    """The sweep ended; ``results`` aligns with the flattened sources.
+
+    Args:
+        tape: the tape's serial number (``tape.serial``).
+        results: one gradient (or None) per flattened source.
+    """
 
     tape: int
     results: tuple
@@ -420,6 +518,11 @@ class TapeReleased:
     "deleted" (the tape was garbage collected while holding entries).
     ``entries``: what it dropped, in order (empty when "deleted"): a listener
     that reads tapes keeps them, if it wants the values, from here.
+
+    Args:
+        tape: the tape's serial number (``tape.serial``).
+        reason: ``"gradient"``, ``"reset"`` or ``"deleted"``.
+        entries: the entries dropped, in order.
     """
 
     tape: int
@@ -439,6 +542,13 @@ class OptimizerStep:
     heard, so a listener can read the values before the step; the changes
     follow as ``variable_assigned`` events (each variable's slots, then the
     variable), and the step ends with ``optimizer.iterations`` assigned.
+
+    Args:
+        optimizer: the optimizer taking the step.
+        variables: the variables it updates.
+        gradients: their gradients, in the same order.
+        learning_rate: the learning rate of this step.
+        step: the step's number (the optimizer's ``iterations`` before it).
     """
 
     optimizer: Any

@@ -20,7 +20,14 @@ __all__ = ["IndexedSlices", "remember", "slices_of", "combine"]
 
 
 class IndexedSlices:
-    """``IndexedSlices(values, indices, dense_shape)``: ``values[i]`` is row ``indices[i]`` (rows repeat: they add)."""
+    """``IndexedSlices(values, indices, dense_shape)``: ``values[i]`` is row ``indices[i]`` (rows repeat: they add).
+
+    Args:
+        values: the rows, a tensor [n, ...].
+        indices: the row of each, an int tensor [n].
+        dense_shape: the shape of the dense tensor they slice.
+        _dense: internal (a dense form already computed).
+    """
 
     def __init__(self, values, indices, dense_shape=None, _dense=None):
         self._values = values

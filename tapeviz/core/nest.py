@@ -13,7 +13,17 @@ def _is_flat_sequence(value):
 
 
 def sorted_keys(mapping):
-    """A dict's keys in tf.nest's order (sorted), or a clear error when they cannot be sorted."""
+    """A dict's keys in tf.nest's order (sorted), or a clear error when they cannot be sorted.
+
+    Args:
+        mapping: a dict.
+
+    Returns:
+        Its keys, sorted.
+
+    Raises:
+        TypeError: keys that cannot be sorted together (mixed kinds).
+    """
     try:
         return sorted(mapping)
     except TypeError:
@@ -25,7 +35,19 @@ def sorted_keys(mapping):
 
 
 def flatten(structure):
-    """The leaves of ``structure`` in order (dicts by sorted key, like tf.nest)."""
+    """The leaves of ``structure`` in order (dicts by sorted key, like tf.nest).
+
+    Args:
+        structure: a leaf, or nested lists, tuples, dicts (and namedtuples) of leaves.
+
+    Returns:
+        A list of the leaves.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> tf.nest.flatten({"b": [1, 2], "a": 3})
+        [3, 1, 2]
+    """
     if _is_flat_sequence(structure):
         return list(structure)
     if isinstance(structure, dict):
@@ -36,7 +58,15 @@ def flatten(structure):
 
 
 def pack_sequence_as(structure, flat):
-    """``structure`` with its leaves replaced, in order, by ``flat``."""
+    """``structure`` with its leaves replaced, in order, by ``flat``.
+
+    Args:
+        structure: the nesting to rebuild.
+        flat: the new leaves, as many as ``structure`` has, in ``flatten``'s order.
+
+    Returns:
+        A structure like ``structure``.
+    """
     if _is_flat_sequence(structure) and len(flat) == len(structure):
         return type(structure)(flat)
     leaves = iter(flat)
@@ -61,5 +91,17 @@ def map_structure(fn, structure):
     """``fn`` applied to every leaf of ``structure``, packed back into the same nesting.
 
     ``tf.nest.map_structure(lambda v: v * 2, {"a": 1, "b": (2, 3)})`` is ``{"a": 2, "b": (4, 6)}``.
+
+    Args:
+        fn: a function of one leaf.
+        structure: a nested structure of leaves.
+
+    Returns:
+        The structure of ``fn``'s results.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> tf.nest.map_structure(lambda v: v * 10, (1, [2, 3]))
+        (10, [20, 30])
     """
     return pack_sequence_as(structure, [fn(leaf) for leaf in flatten(structure)])

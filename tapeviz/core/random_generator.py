@@ -167,6 +167,23 @@ class Generator:
     ``Generator(copy_from=other)``; draw with ``normal``, ``uniform``,
     ``uniform_full_int``, ``truncated_normal``, ``binomial``; branch with
     ``split``; rewind with ``reset*`` and jump with ``skip``.
+
+    Args:
+        copy_from: a Generator to copy (its state and algorithm).
+        state: the initial state (int64 words).
+        alg: the algorithm: ``"philox"`` (default) or ``"threefry"`` (or a ``tf.random.Algorithm``).
+
+    Raises:
+        ValueError: ``copy_from`` with ``state`` or ``alg``, or a state of the wrong size.
+        TypeError: a ``copy_from`` that is not a Generator.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> g = tf.random.Generator.from_seed(1)
+        >>> a = g.normal([2])
+        >>> g.reset_from_seed(1)
+        >>> bool(tf.reduce_all(a == g.normal([2])))
+        True
     """
 
     def __init__(self, copy_from=None, state=None, alg=None):
@@ -190,25 +207,57 @@ class Generator:
     # -- making one ----------------------------------------------------------------------
     @classmethod
     def from_seed(cls, seed, alg=None):
-        """A generator whose state is ``seed`` laid out as TF lays it out (``from_seed(1).state`` is [1, 0, 0])."""
+        """A generator whose state is ``seed`` laid out as TF lays it out (``from_seed(1).state`` is [1, 0, 0]).
+
+        Args:
+            seed: an int.
+            alg: the algorithm (Philox by default).
+
+        Returns:
+            A Generator.
+        """
         alg = _algorithm(alg)
         return cls(state=_state_from_seed(seed, alg), alg=alg)
 
     @classmethod
     def from_non_deterministic_state(cls, alg=None):
-        """A generator seeded from the operating system's entropy: different numbers every run."""
+        """A generator seeded from the operating system's entropy: different numbers every run.
+
+        Args:
+            alg: the algorithm (Philox by default).
+
+        Returns:
+            A Generator.
+        """
         alg = _algorithm(alg)
         words = np.random.default_rng().integers(-(1 << 63), (1 << 63) - 1, size=_STATE_SIZE[alg], dtype=np.int64)
         return cls(state=words, alg=alg)
 
     @classmethod
     def from_state(cls, state, alg):
-        """A generator starting at ``state`` (int64 words: 3 for Philox, 2 for ThreeFry)."""
+        """A generator starting at ``state`` (int64 words: 3 for Philox, 2 for ThreeFry).
+
+        Args:
+            state: the state's int64 words.
+            alg: the algorithm the state is for.
+
+        Returns:
+            A Generator.
+        """
         return cls(state=state, alg=alg)
 
     @classmethod
     def from_key_counter(cls, key, counter, alg):
-        """A generator from a scalar ``key`` and a ``counter`` (2 words for Philox, 1 for ThreeFry)."""
+        """A generator from a scalar ``key`` and a ``counter`` (2 words for Philox, 1 for ThreeFry).
+
+        Args:
+            key: a scalar int.
+            counter: the counter's words.
+            alg: the algorithm.
+
+        Returns:
+            A Generator.
+        """
         alg = _algorithm(alg)
         return cls(state=_key_counter_state(key, counter, alg), alg=alg)
 
@@ -254,19 +303,40 @@ class Generator:
         return np.random.Generator(np.random.Philox(key=self._stream(values).first_block()[:2]))
 
     def reset(self, state):
-        """Set the state to ``state``."""
+        """Set the state to ``state``.
+
+        Args:
+            state: the new state's int64 words.
+        """
         self._state_var.assign(_state_array(state, self._alg))
 
     def reset_from_seed(self, seed):
-        """Set the state as ``from_seed(seed)`` would (the stream starts again)."""
+        """Set the state as ``from_seed(seed)`` would (the stream starts again).
+
+        Args:
+            seed: an int.
+        """
         self._state_var.assign(np.asarray(_state_from_seed(seed, self._alg), np.int64))
 
     def reset_from_key_counter(self, key, counter):
+        """Set the state from a ``key`` and a ``counter``, as ``from_key_counter`` would.
+
+        Args:
+            key: a scalar int.
+            counter: the counter's words.
+        """
         self._state_var.assign(np.asarray(_key_counter_state(key, counter, self._alg), np.int64))
 
     @_host_call(stateful=True)
     def skip(self, delta):
-        """Move on as if ``delta`` values had been drawn; returns the state before the move, as TF."""
+        """Move on as if ``delta`` values had been drawn; returns the state before the move, as TF.
+
+        Args:
+            delta: how many values to skip.
+
+        Returns:
+            The state before the move, as an int64 Tensor.
+        """
         before = _Tensor(_backend.asarray(self._words()))
         self._advance(int(_host(delta)))
         return before
@@ -274,21 +344,58 @@ class Generator:
     # -- drawing -------------------------------------------------------------------------
     @_host_call(stateful=True)  # inside tf.function: new numbers (and a new state) on every call, as TF
     def normal(self, shape, mean=0.0, stddev=1.0, dtype=_dtypes.float32, name=None):
-        """Values from a normal distribution with ``mean`` and ``stddev``."""
+        """Values from a normal distribution with ``mean`` and ``stddev``.
+
+        Args:
+            shape: the result's shape (a list of ints or a 1-D int tensor).
+            mean: the distribution's mean.
+            stddev: its standard deviation.
+            dtype: a float dtype.
+            name: TensorFlow's op name; accepted for compatibility, unused.
+
+        Returns:
+            A Tensor of ``shape`` and ``dtype``; the generator's state moves on.
+        """
         dtype = _float_dtype(dtype, "normal")
         shape = _shape(shape)
         return draw_normal(self._stream(_count(shape)), shape, mean, stddev, dtype)
 
     @_host_call(stateful=True)
     def truncated_normal(self, shape, mean=0.0, stddev=1.0, dtype=_dtypes.float32, name=None):
-        """Normal values redrawn until within two standard deviations of the mean."""
+        """Normal values redrawn until within two standard deviations of the mean.
+
+        Args:
+            shape: the result's shape (a list of ints or a 1-D int tensor).
+            mean: the distribution's mean.
+            stddev: its standard deviation (before truncation).
+            dtype: a float dtype.
+            name: TensorFlow's op name; accepted for compatibility, unused.
+
+        Returns:
+            A Tensor of ``shape`` and ``dtype``; the generator's state moves on.
+        """
         dtype = _float_dtype(dtype, "truncated_normal")
         shape = _shape(shape)
         return draw_truncated_normal(self._stream(_count(shape)), shape, mean, stddev, dtype)
 
     @_host_call(stateful=True)
     def uniform(self, shape, minval=0, maxval=None, dtype=_dtypes.float32, name=None):
-        """Uniform values in [minval, maxval): floats (maxval defaults to 1) or integers (give both bounds)."""
+        """Uniform values in [minval, maxval): floats (maxval defaults to 1) or integers (give both bounds).
+
+        Args:
+            shape: the result's shape (a list of ints or a 1-D int tensor).
+            minval: the lower bound, included.
+            maxval: the upper bound, excluded (1 for floats when None).
+            dtype: a float or integer dtype.
+            name: TensorFlow's op name; accepted for compatibility, unused.
+
+        Returns:
+            A Tensor of ``shape`` and ``dtype``; the generator's state moves on.
+
+        Raises:
+            ValueError: an integer dtype with only one of ``minval`` and ``maxval``.
+            TypeError: a dtype that is neither float nor integer.
+        """
         dtype = _dtypes.as_dtype(dtype)
         shape = _shape(shape)
         if dtype.is_integer:
@@ -313,6 +420,14 @@ class Generator:
 
         **Difference:** TF's default dtype is uint64, which tapeviz does not
         have; the default here is int64 (the same 64 random bits, read signed).
+
+        Args:
+            shape: the result's shape (a list of ints or a 1-D int tensor).
+            dtype: int32 or int64.
+            name: TensorFlow's op name; accepted for compatibility, unused.
+
+        Returns:
+            A Tensor of ``shape`` and ``dtype``; the generator's state moves on.
         """
         return self._full_int(_shape(shape), _dtypes.as_dtype(dtype))
 
@@ -322,7 +437,18 @@ class Generator:
 
     @_host_call(stateful=True)
     def binomial(self, shape, counts, probs, dtype=_dtypes.int32, name=None):
-        """Counts of successes in ``counts`` trials of probability ``probs`` (both broadcast to ``shape``)."""
+        """Counts of successes in ``counts`` trials of probability ``probs`` (both broadcast to ``shape``).
+
+        Args:
+            shape: the result's shape (a list of ints or a 1-D int tensor).
+            counts: the number of trials.
+            probs: the probability of success.
+            dtype: the result's integer dtype.
+            name: TensorFlow's op name; accepted for compatibility, unused.
+
+        Returns:
+            A Tensor of ``shape`` and ``dtype``; the generator's state moves on.
+        """
         dtype = _dtypes.as_dtype(dtype)
         shape = _shape(shape)
         rng = self._numpy(np.prod(shape, dtype=np.int64))
@@ -332,12 +458,26 @@ class Generator:
 
     # -- branching -----------------------------------------------------------------------
     def make_seeds(self, count=1):
-        """``count`` seeds for the stateless ops, as a [2, count] int64 tensor (the second row 0, as TF's)."""
+        """``count`` seeds for the stateless ops, as a [2, count] int64 tensor (the second row 0, as TF's).
+
+        Args:
+            count: how many seeds.
+
+        Returns:
+            A [2, count] int64 Tensor.
+        """
         keys = np.asarray(_backend.to_numpy(_to_array(self._full_int((int(count),), _dtypes.int64))))
         return _Tensor(_backend.asarray(np.stack([keys, np.zeros_like(keys)])))
 
     def split(self, count=1):
-        """``count`` new generators, each keyed by a number drawn from this one (which moves on)."""
+        """``count`` new generators, each keyed by a number drawn from this one (which moves on).
+
+        Args:
+            count: how many generators.
+
+        Returns:
+            A list of ``count`` Generators.
+        """
         keys = np.asarray(_backend.to_numpy(_to_array(self._full_int((int(count),), _dtypes.int64))))
         size = _STATE_SIZE[self._alg]
         return [Generator(state=[0] * (size - 1) + [int(k)], alg=self._alg) for k in keys]
@@ -418,14 +558,25 @@ class _Global:
 
 
 def get_global_generator():
-    """The generator ``tf.random`` code shares; made from OS entropy on first use, as TF's."""
+    """The generator ``tf.random`` code shares; made from OS entropy on first use, as TF's.
+
+    Returns:
+        The global Generator.
+    """
     if _Global.generator is None:
         _Global.generator = Generator.from_non_deterministic_state()
     return _Global.generator
 
 
 def set_global_generator(generator):
-    """Replace the global generator (code holding the old one keeps using it, as in TF)."""
+    """Replace the global generator (code holding the old one keeps using it, as in TF).
+
+    Args:
+        generator: a Generator.
+
+    Raises:
+        TypeError: something that is not a Generator.
+    """
     if not isinstance(generator, Generator):
         raise TypeError(f"set_global_generator takes a tf.random.Generator, got {type(generator).__name__}.")
     _Global.generator = generator
@@ -452,21 +603,70 @@ def stateless_stream(seed, alg="auto_select"):
 
 @_host_call(name="random.stateless_normal")
 def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=_dtypes.float32, name=None, alg="auto_select"):
-    """Normal values determined by ``seed`` alone (shape [2] ints): the same seed, the same tensor."""
+    """Normal values determined by ``seed`` alone (shape [2] ints): the same seed, the same tensor.
+
+    Args:
+        shape: the result's shape (a list of ints or a 1-D int tensor).
+        seed: a shape [2] integer tensor: the numbers depend on it alone.
+        mean: the distribution's mean.
+        stddev: its standard deviation.
+        dtype: a float dtype.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+        alg: the algorithm (``"auto_select"``: Philox).
+
+    Returns:
+        A Tensor of ``shape`` and ``dtype``.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> a = tf.random.stateless_normal([3], seed=[1, 2])
+        >>> bool(tf.reduce_all(a == tf.random.stateless_normal([3], seed=[1, 2])))
+        True
+    """
     dtype = _float_dtype(dtype, "normal")
     return draw_normal(stateless_stream(seed, alg), _shape(shape), mean, stddev, dtype)
 
 
 @_host_call(name="random.stateless_truncated_normal")
 def stateless_truncated_normal(shape, seed, mean=0.0, stddev=1.0, dtype=_dtypes.float32, name=None, alg="auto_select"):
-    """Truncated normal values determined by ``seed`` alone."""
+    """Truncated normal values determined by ``seed`` alone.
+
+    Args:
+        shape: the result's shape (a list of ints or a 1-D int tensor).
+        seed: a shape [2] integer tensor: the numbers depend on it alone.
+        mean: the distribution's mean.
+        stddev: its standard deviation (before truncation).
+        dtype: a float dtype.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+        alg: the algorithm (``"auto_select"``: Philox).
+
+    Returns:
+        A Tensor of ``shape`` and ``dtype``.
+    """
     dtype = _float_dtype(dtype, "truncated_normal")
     return draw_truncated_normal(stateless_stream(seed, alg), _shape(shape), mean, stddev, dtype)
 
 
 @_host_call(name="random.stateless_uniform")
 def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=_dtypes.float32, name=None, alg="auto_select"):
-    """Uniform values determined by ``seed`` alone; integers need both bounds, or neither (the full range)."""
+    """Uniform values determined by ``seed`` alone; integers need both bounds, or neither (the full range).
+
+    Args:
+        shape: the result's shape (a list of ints or a 1-D int tensor).
+        seed: a shape [2] integer tensor: the numbers depend on it alone.
+        minval: the lower bound, included.
+        maxval: the upper bound, excluded (1 for floats when None).
+        dtype: a float or integer dtype.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+        alg: the algorithm (``"auto_select"``: Philox).
+
+    Returns:
+        A Tensor of ``shape`` and ``dtype``.
+
+    Raises:
+        ValueError: an integer dtype with only one of ``minval`` and ``maxval``.
+        TypeError: a dtype that is neither float nor integer.
+    """
     dtype = _dtypes.as_dtype(dtype)
     if dtype.is_integer and (minval is None) != (maxval is None):
         raise ValueError(
@@ -487,7 +687,21 @@ def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=_dtypes.float32,
 
 @_host_call(name="random.stateless_categorical")
 def stateless_categorical(logits, num_samples, seed, dtype=_dtypes.int64, name=None):
-    """Class indices drawn from softmax of each row of ``logits``, determined by ``seed`` alone."""
+    """Class indices drawn from softmax of each row of ``logits``, determined by ``seed`` alone.
+
+    Args:
+        logits: a [batch, num_classes] tensor of unnormalized log-probabilities.
+        num_samples: how many draws per row.
+        seed: a shape [2] integer tensor: the numbers depend on it alone.
+        dtype: the indices' dtype (int64 by default).
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A [batch, num_samples] Tensor of class indices.
+
+    Raises:
+        tf.errors.InvalidArgumentError: ``logits`` that is not a matrix.
+    """
     logits = _host(logits)
     if logits.ndim != 2:
         raise InvalidArgumentError(f"logits should be a matrix, got shape {list(logits.shape)}")

@@ -8,7 +8,14 @@ from tapeviz.core import state
 
 
 class name_scope:  # noqa: N801 - TF's spelling
-    """A context manager that prefixes ``name`` to the scope of every op inside it."""
+    """A context manager that prefixes ``name`` to the scope of every op inside it.
+
+    Args:
+        name: a non-empty string.
+
+    Raises:
+        ValueError: an empty or non-string name.
+    """
 
     def __init__(self, name):
         if not isinstance(name, str) or not name:

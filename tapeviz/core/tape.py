@@ -97,12 +97,72 @@ class GradientTape:
         ValueError: entering a tape that is already recording.
 
     Example:
+        Trainable variables are watched when read:
+
         >>> import tapeviz as tf
         >>> x = tf.Variable(3.0)
         >>> with tf.GradientTape() as tape:
         ...     y = x * x
         >>> tape.gradient(y, x)
         <tf.Tensor: shape=(), dtype=float32, numpy=6.0>
+
+        A constant is recorded once ``watch`` names it:
+
+        >>> c = tf.constant(3.0)
+        >>> with tf.GradientTape() as tape:
+        ...     tape.watch(c)
+        ...     y = c * c
+        >>> print(tape.gradient(y, c))
+        tf.Tensor(6.0, shape=(), dtype=float32)
+
+        Nested tapes give higher derivatives (the inner gradient is recorded
+        by the outer tape):
+
+        >>> with tf.GradientTape() as outer:
+        ...     with tf.GradientTape() as inner:
+        ...         y = x * x * x
+        ...     dy_dx = inner.gradient(y, x)  # 3x^2 = 27
+        >>> print(outer.gradient(dy_dx, x))  # 6x = 18
+        tf.Tensor(18.0, shape=(), dtype=float32)
+
+        A persistent tape answers several calls:
+
+        >>> with tf.GradientTape(persistent=True) as tape:
+        ...     y = x * x
+        ...     z = y * y
+        >>> print(tape.gradient(z, x), tape.gradient(y, x))
+        tf.Tensor(108.0, shape=(), dtype=float32) tf.Tensor(6.0, shape=(), dtype=float32)
+        >>> del tape  # releases what it recorded
+
+        A jacobian (one gradient per element of a non-scalar target):
+
+        >>> v = tf.Variable([1.0, 2.0])
+        >>> with tf.GradientTape() as tape:
+        ...     y = v * v
+        >>> print(tape.jacobian(y, v))
+        tf.Tensor(
+        [[2. 0.]
+         [0. 4.]], shape=(2, 2), dtype=float32)
+
+        With ``watch_accessed_variables=False`` only what ``watch`` names is
+        recorded:
+
+        >>> a, b = tf.Variable(2.0), tf.Variable(5.0)
+        >>> with tf.GradientTape(watch_accessed_variables=False) as tape:
+        ...     tape.watch(a)
+        ...     y = a * b
+        >>> [None if g is None else float(g) for g in tape.gradient(y, [a, b])]
+        [5.0, None]
+
+        ``stop_recording`` leaves a part out of the gradient:
+
+        >>> with tf.GradientTape() as tape:
+        ...     y = x * x
+        ...     with tape.stop_recording():
+        ...         scale = x * 10.0  # not recorded: a constant for the tape
+        ...     z = y * scale
+        >>> print(tape.gradient(z, x))  # 2x * scale = 6 * 30
+        tf.Tensor(180.0, shape=(), dtype=float32)
     """
 
     def __init__(self, persistent=False, watch_accessed_variables=True):
@@ -209,7 +269,14 @@ class GradientTape:
 
     # -- what core.recording asks and tells (the only writers of the entries and watched ids) --
     def watches(self, tensor):
-        """True when ``tensor`` is watched: a watched source, or computed from one on this tape."""
+        """True when ``tensor`` is watched: a watched source, or computed from one on this tape.
+
+        Args:
+            tensor: a Tensor or Variable.
+
+        Returns:
+            A bool.
+        """
         return tensor._id in self._watched
 
     def record_op(self, primitive, inputs, outputs, attrs, local, entry=None):
@@ -221,6 +288,17 @@ class GradientTape:
         tapes share one), keeps which inputs it watches (``needs``, for the sweep), and, when
         gradients flow through the op, watches its float outputs. ``local``: this thread's
         state dict (state.py).
+
+        Args:
+            primitive: the op's Primitive.
+            inputs: its input tensors.
+            outputs: its output tensors.
+            attrs: its attributes.
+            local: this thread's state dict.
+            entry: the entry another tape already made for this op, or None.
+
+        Returns:
+            The TapeEntry, or None when no input is watched.
         """
         watched = self._watched
         if len(inputs) == 2:  # binary ops, the commonest: one of three shared tuples
@@ -269,7 +347,14 @@ class GradientTape:
         return entry
 
     def add_watched(self, source):
-        """Watch ``source`` (a Tensor or Variable); False when it already was."""
+        """Watch ``source`` (a Tensor or Variable); False when it already was.
+
+        Args:
+            source: a Tensor or Variable.
+
+        Returns:
+            True when it was not watched before.
+        """
         if source._id in self._watched:
             return False
         self._watched.add(source._id)
@@ -293,13 +378,31 @@ class GradientTape:
         and nothing was watched after an entry that used it: then what the sweep needs of
         each entry is what the tape watched when it recorded it, and the walk that finds
         the path (``_entries_on_path``) can be skipped.
+
+        Args:
+            reachable: the ids of the watched float sources a sweep starts from.
+
+        Returns:
+            ``(entries, needs, watched ids)``, or None.
         """
         if not self._needs_exact or not self._roots <= reachable:
             return None
         return self._entries, self._needs, self._watched  # read only, never changed by the caller
 
     def watched_variables(self):
-        """The variables this tape watches, in order of construction (as TF returns them)."""
+        """The variables this tape watches, in order of construction (as TF returns them).
+
+        Returns:
+            A tuple of Variables (after a non-persistent tape's ``gradient`` too, as TF).
+
+        Example:
+            >>> import tapeviz as tf
+            >>> a, b = tf.Variable(1.0, name="a"), tf.Variable(2.0, name="b")
+            >>> with tf.GradientTape() as tape:
+            ...     y = b * a
+            >>> [v.name for v in tape.watched_variables()]
+            ['a:0', 'b:0']
+        """
         return tuple(sorted(self._watched_variables.values(), key=lambda v: v._id))
 
     def stop_recording(self):
@@ -416,8 +519,10 @@ class GradientTape:
         Raises:
             RuntimeError: a second call on a non-persistent tape (use
                 ``GradientTape(persistent=True)``).
-            ValueError: a source that is not a Tensor or Variable, or
-                ``output_gradients`` of the wrong shape.
+            TypeError: a source that is not a Tensor or Variable (a Python
+                float, a string); TensorFlow 2.21 raises AttributeError there.
+            tf.errors.InvalidArgumentError: ``output_gradients`` of another
+                shape than its target (as TensorFlow 2.21).
 
         Example:
             >>> import tapeviz as tf

@@ -48,7 +48,18 @@ class _HoldsArray:
         return format(np.asarray(backend.to_numpy(self._value)), spec)
 
     def numpy(self):
-        """The value as a NumPy array (a NumPy scalar for rank 0), a copy."""
+        """The value as a NumPy array (a NumPy scalar for rank 0), a copy.
+
+        Returns:
+            A NumPy array of the tensor's shape and dtype; for rank 0 a NumPy scalar.
+
+        Example:
+            >>> import tapeviz as tf
+            >>> tf.constant([1.0, 2.0]).numpy()
+            array([1., 2.], dtype=float32)
+            >>> float(tf.constant(3.0).numpy())
+            3.0
+        """
         if state.local.tracers:
             _traced_value_read(self, ".numpy()")
         host = backend.to_numpy(self._value)
@@ -83,10 +94,19 @@ class _HoldsArray:
         return backend.device_of(self._value)
 
     def get_shape(self):
+        """The shape, as ``.shape`` gives it (TF 1's spelling).
+
+        Returns:
+            A TensorShape.
+        """
         return self.shape
 
     def ref(self):
-        """A hashable reference, for using tensors and variables as dict keys or in sets."""
+        """A hashable reference, for using tensors and variables as dict keys or in sets.
+
+        Returns:
+            A hashable reference; ``.deref()`` gives the tensor back.
+        """
         return _Reference(self)
 
     def __len__(self):
@@ -216,6 +236,9 @@ class Tensor(_HoldsArray):
 
     Operators (``+ - * / @ ** [...]`` and comparisons) run tapeviz ops, so
     they are recorded by active tapes and differentiable.
+
+    Args:
+        value: an array of the active backend (use ``tf.constant`` to make tensors).
     """
 
     __slots__ = ("_value", "_id", "__weakref__")
@@ -321,21 +344,45 @@ class TensorShape(tuple):
         return None if self._unknown_rank else list(self)
 
     def as_list(self):
+        """The sizes as a list (None for an unknown size).
+
+        Returns:
+            A list.
+
+        Raises:
+            ValueError: an unknown rank.
+        """
         if self._unknown_rank:
             raise ValueError("as_list() is not defined on an unknown TensorShape.")
         return list(self)
 
     def num_elements(self):
-        """The number of elements, or None when a dimension (or the rank) is unknown."""
+        """The number of elements, or None when a dimension (or the rank) is unknown.
+
+        Returns:
+            An int, or None.
+        """
         if not self.is_fully_defined():
             return None
         return math.prod(self)
 
     def is_fully_defined(self):
+        """Whether every size is known.
+
+        Returns:
+            A bool.
+        """
         return not self._unknown_rank and None not in tuple(self)
 
     def is_compatible_with(self, other):
-        """True when the shapes could describe the same tensor (None matches anything)."""
+        """True when the shapes could describe the same tensor (None matches anything).
+
+        Args:
+            other: a TensorShape or a list of sizes.
+
+        Returns:
+            A bool.
+        """
         other = TensorShape(other)
         if self._unknown_rank or other._unknown_rank:
             return True
@@ -344,11 +391,26 @@ class TensorShape(tuple):
         return all(a is None or b is None or a == b for a, b in zip(self, other))
 
     def assert_is_compatible_with(self, other):
+        """Raise unless the shapes could describe the same tensor.
+
+        Args:
+            other: a TensorShape or a list of sizes.
+
+        Raises:
+            ValueError: shapes that conflict.
+        """
         if not self.is_compatible_with(other):
             raise ValueError(f"Shapes {self} and {TensorShape(other)} are incompatible")
 
     def merge_with(self, other):
-        """The most specific shape compatible with both (ValueError when they conflict)."""
+        """The most specific shape compatible with both (ValueError when they conflict).
+
+        Args:
+            other: a TensorShape or a list of sizes.
+
+        Returns:
+            A TensorShape.
+        """
         other = TensorShape(other)
         self.assert_is_compatible_with(other)
         if self._unknown_rank:
@@ -358,6 +420,14 @@ class TensorShape(tuple):
         return TensorShape([a if b is None else b for a, b in zip(self, other)])
 
     def concatenate(self, other):
+        """This shape followed by ``other``'s sizes.
+
+        Args:
+            other: a TensorShape or a list of sizes.
+
+        Returns:
+            A TensorShape.
+        """
         other = TensorShape(other)
         if self._unknown_rank or other._unknown_rank:
             return TensorShape(None)
@@ -433,7 +503,12 @@ class Variable(_HoldsArray):
         trainable: read inside a ``GradientTape``, it is watched automatically.
         name: shown in pictures, summaries and saved files.
         dtype: convert the initial value to this dtype.
-        shape: accepted for TensorFlow compatibility.
+        shape: the shape the initial value must have (checked).
+        validate_shape, caching_device, synchronization, aggregation: TensorFlow's
+            distribution settings, kept and reported (one device here).
+
+    Raises:
+        ValueError: ``shape`` that is not the initial value's.
 
     Example:
         >>> import tapeviz as tf
@@ -484,7 +559,11 @@ class Variable(_HoldsArray):
 
     # -- reading (recorded) --------------------------------------------------
     def read_value(self):
-        """The current value as a new Tensor; active tapes record the read."""
+        """The current value as a new Tensor; active tapes record the read.
+
+        Returns:
+            A Tensor.
+        """
         value = self._value
         # Rank 0 as a NumPy scalar, as _to_array gives it (mixed scalar/0-d arithmetic is slow).
         tensor = Tensor(value[()] if value.ndim == 0 and type(value) is np.ndarray else value)
@@ -542,6 +621,13 @@ class Variable(_HoldsArray):
 
         Raises:
             InvalidArgumentError: a ``delta`` of another shape.
+
+        Example:
+            >>> import tapeviz as tf
+            >>> v = tf.Variable([1.0, 2.0])
+            >>> _ = v.assign_add([10.0, 10.0])
+            >>> v.numpy()
+            array([11., 12.], dtype=float32)
         """
         return self._update(backend.xp.add, delta, read_value)
 
@@ -560,6 +646,13 @@ class Variable(_HoldsArray):
 
         Raises:
             InvalidArgumentError: a ``delta`` of another shape.
+
+        Example:
+            >>> import tapeviz as tf
+            >>> w = tf.Variable([1.0, 2.0])
+            >>> _ = w.assign_sub(0.1 * tf.constant([10.0, 10.0]))
+            >>> w.numpy()
+            array([0., 1.], dtype=float32)
         """
         return self._update(backend.xp.subtract, delta, read_value)
 
@@ -620,6 +713,17 @@ class Variable(_HoldsArray):
         ``key`` is a basic index (ints, slices, ``...``, ``None``); ``value``
         broadcasts to the slice's shape, else TF's ``InvalidArgumentError``.
         Not differentiable (tapes do not record it), as every assignment.
+
+        Args:
+            key: the index (``v[key]``).
+            value: the new value of that slice.
+            ufunc: combine the old and new values (``np.add`` for ``assign_add``).
+
+        Returns:
+            The variable.
+
+        Raises:
+            tf.errors.InvalidArgumentError: a value that does not broadcast to the slice.
         """
         target = self._value[key].shape
         update = convert_to_tensor(value, dtype=self.dtype)
@@ -839,6 +943,26 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
 
     Python floats become float32 and ints int32 (TF's defaults); NumPy arrays
     keep their dtype unless ``dtype`` is given.
+
+    Args:
+        value: a Tensor, Variable, number, nested list, or NumPy array.
+        dtype: the dtype the result must have; a Tensor of another dtype is refused.
+        dtype_hint: the dtype to prefer for a Python value when ``dtype`` is None.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor (``value`` itself when it already is one of that dtype).
+
+    Raises:
+        ValueError: a Tensor of another dtype than ``dtype`` (use ``tf.cast``), or None.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> import numpy as np
+        >>> tf.convert_to_tensor([1, 2])
+        <tf.Tensor: shape=(2,), dtype=int32, numpy=array([1, 2], dtype=int32)>
+        >>> tf.convert_to_tensor(np.array([1.0]))
+        <tf.Tensor: shape=(1,), dtype=float64, numpy=array([1.])>
     """
     if type(value) is Tensor:
         if dtype is not None and value._value.dtype != dtypes.as_dtype(dtype).as_numpy_dtype:
@@ -983,7 +1107,14 @@ def constant(value, dtype=None, shape=None, name=None):
 
 
 def is_tensor(value):
-    """True for a Tensor or a Variable (TF's ``tf.is_tensor``)."""
+    """True for a Tensor or a Variable (TF's ``tf.is_tensor``).
+
+    Args:
+        value: anything.
+
+    Returns:
+        A bool.
+    """
     return isinstance(value, (Tensor, Variable))
 
 

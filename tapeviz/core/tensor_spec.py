@@ -23,6 +23,11 @@ class TensorSpec:
 
     ``shape`` may hold ``None`` for a size that can vary (the batch), or be
     None altogether for any rank.
+
+    Args:
+        shape: the shape (None for an unknown size or rank).
+        dtype: the dtype.
+        name: the argument's name.
     """
 
     __slots__ = ("_shape", "_dtype", "_name")
@@ -34,6 +39,15 @@ class TensorSpec:
 
     @classmethod
     def from_tensor(cls, tensor, name=None):
+        """The spec of a tensor: its shape and dtype.
+
+        Args:
+            tensor: a Tensor or Variable.
+            name: the spec's name.
+
+        Returns:
+            A TensorSpec.
+        """
         return cls(tuple(tensor.shape), tensor.dtype, name)
 
     @property
@@ -49,7 +63,14 @@ class TensorSpec:
         return self._name
 
     def is_compatible_with(self, value):
-        """True when ``value`` (a tensor, array or TensorSpec) has this dtype and a shape that fits."""
+        """True when ``value`` (a tensor, array or TensorSpec) has this dtype and a shape that fits.
+
+        Args:
+            value: a tensor, array or TensorSpec.
+
+        Returns:
+            A bool.
+        """
         if isinstance(value, TensorSpec):
             other_shape, other_dtype = value.shape, value.dtype
         else:
@@ -70,6 +91,15 @@ class TensorSpec:
         """``value`` as a tensor of this spec, converting Python values and NumPy arrays to its dtype.
 
         A tensor of another dtype or an incompatible shape raises TF's TypeError.
+
+        Args:
+            value: a tensor, array or Python value.
+
+        Returns:
+            A Tensor of this spec.
+
+        Raises:
+            TypeError: a tensor of another dtype or a shape that does not fit.
         """
         tensor = convert_to_tensor(value) if is_tensor(value) else convert_to_tensor(value, dtype=self._dtype)
         if tensor.dtype != self._dtype or not self._shape_fits(tuple(tensor.shape)):

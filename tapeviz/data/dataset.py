@@ -119,6 +119,12 @@ class Dataset:
     Build one with ``from_tensor_slices``, ``from_tensors`` or ``range``, then
     chain ``shuffle``, ``batch``, ``map``, ``filter``, ``take``, ``skip``,
     ``repeat``. ``prefetch`` and ``cache`` are accepted and do nothing.
+
+    Args:
+        make_iterator: a function of no arguments that returns an iterator over the elements.
+        cardinality: the number of elements (-1 infinite, -2 unknown).
+        indices: internal (a function giving one pass's row numbers into ``source``).
+        source: internal (the structure and arrays rows are read from).
     """
 
     def __init__(self, make_iterator, cardinality=UNKNOWN, indices=None, source=None):
@@ -133,7 +139,27 @@ class Dataset:
     # -- sources ----------------------------------------------------------------------
     @staticmethod
     def from_tensor_slices(tensors, name=None):
-        """One element per row: slices of ``tensors`` (a tensor, tuple or dict) along axis 0."""
+        """One element per row: slices of ``tensors`` (a tensor, tuple or dict) along axis 0.
+
+        Args:
+            tensors: a tensor, array or list, or a tuple/dict (nested) of them, all of
+                one length along axis 0.
+            name: TensorFlow's op name; accepted for compatibility, unused.
+
+        Returns:
+            A Dataset with one element per row, in the structure of ``tensors``.
+
+        Raises:
+            ValueError: no tensor, a scalar, or lengths along axis 0 that differ.
+
+        Example:
+            >>> import tapeviz as tf
+            >>> ds = tf.data.Dataset.from_tensor_slices(([1.0, 2.0, 3.0], [0, 1, 0]))
+            >>> for x, y in ds.take(2):
+            ...     print(x.numpy(), y.numpy())
+            1.0 0
+            2.0 1
+        """
         tensors = _structure_to_tensors(tensors)
         flat = nest.flatten(tensors)
         if not flat:
@@ -175,6 +201,17 @@ class Dataset:
         Each yielded value is converted to its ``TensorSpec``'s dtype and
         must fit its shape (TF's ``InvalidArgumentError`` otherwise). The
         cardinality is unknown, as in TF.
+
+        Args:
+            generator: a callable that returns an iterator (called once per pass).
+            output_types: the dtypes of the elements (TF's older form of ``output_signature``).
+            output_shapes: their shapes, with ``output_types``.
+            args: a tuple of arguments to call ``generator`` with.
+            output_signature: a ``tf.TensorSpec`` (or a structure of them) per element.
+            name: TensorFlow's op name; accepted for compatibility, unused.
+
+        Returns:
+            A Dataset of the generated elements.
         """
         return Dataset(
             lambda: generator_elements(generator, args, output_signature, output_types, output_shapes), UNKNOWN
@@ -182,13 +219,35 @@ class Dataset:
 
     @staticmethod
     def from_tensors(tensors, name=None):
-        """A dataset of one element: ``tensors`` as a whole."""
+        """A dataset of one element: ``tensors`` as a whole.
+
+        Args:
+            tensors: a tensor, or a tuple/dict (nested) of them.
+            name: TensorFlow's op name; accepted for compatibility, unused.
+
+        Returns:
+            A Dataset with one element.
+        """
         element = _structure_to_tensors(tensors)
         return Dataset(lambda: iter([element]), 1)
 
     @staticmethod
     def range(*args, dtype="int64", name=None):
-        """0, 1, ... like Python's range (start, stop, step), as int64 scalars."""
+        """0, 1, ... like Python's range (start, stop, step), as int64 scalars.
+
+        Args:
+            *args: ``stop``, or ``start, stop[, step]``, as Python's ``range`` takes them.
+            dtype: the elements' dtype (int64 by default).
+            name: TensorFlow's op name; accepted for compatibility, unused.
+
+        Returns:
+            A Dataset of scalars.
+
+        Example:
+            >>> import tapeviz as tf
+            >>> list(tf.data.Dataset.range(1, 7, 2).as_numpy_iterator())
+            [np.int64(1), np.int64(3), np.int64(5)]
+        """
         values = range(*args)
         np_dtype = np.dtype(dtype if isinstance(dtype, str) else getattr(dtype, "name", "int64"))
         return Dataset(lambda: (Tensor(B.xp.asarray(v, dtype=np_dtype)) for v in values), len(values))
@@ -198,6 +257,16 @@ class Dataset:
         """Elements of several datasets side by side, in their structure (a tuple, a dict, nested); stops at the shortest.
 
         ``Dataset.zip((a, b))`` and, as in TF 2.21, ``Dataset.zip(a, b)``.
+
+        Args:
+            *datasets: a tuple or dict (possibly nested) of datasets, or the datasets themselves.
+            name: TensorFlow's op name; accepted for compatibility, unused.
+
+        Returns:
+            A Dataset whose elements have the structure of ``datasets``.
+
+        Raises:
+            TypeError: something that is not a Dataset among ``datasets``.
         """
         structure = datasets[0] if len(datasets) == 1 else datasets
         if isinstance(structure, list):
@@ -222,6 +291,24 @@ class Dataset:
         A buffer at least as large as the dataset gives a uniform shuffle;
         a small one only mixes nearby elements. A new order every iteration
         unless ``reshuffle_each_iteration=False``.
+
+        Args:
+            buffer_size: how many elements the buffer holds (> 0).
+            seed: the op seed; with ``tf.random.set_seed`` the order repeats, as in TF.
+            reshuffle_each_iteration: a new order on each pass (True) or the same one.
+            name: TensorFlow's op name; accepted for compatibility, unused.
+
+        Returns:
+            A new Dataset (this one is unchanged).
+
+        Raises:
+            ValueError: a ``buffer_size`` of 0 or less.
+
+        Example:
+            >>> import tapeviz as tf
+            >>> ds = tf.data.Dataset.range(5).shuffle(5, seed=1)
+            >>> sorted(int(x) for x in ds)
+            [0, 1, 2, 3, 4]
         """
         buffer_size = int(buffer_size)
         if buffer_size <= 0:
@@ -248,7 +335,30 @@ class Dataset:
         return Dataset(make_iterator, self._cardinality)
 
     def batch(self, batch_size, drop_remainder=False, num_parallel_calls=None, deterministic=None, name=None):
-        """Group consecutive elements into batches (stacked along a new axis 0)."""
+        """Group consecutive elements into batches (stacked along a new axis 0).
+
+        Args:
+            batch_size: elements per batch (> 0).
+            drop_remainder: drop a last batch smaller than ``batch_size`` (its
+                batches then have a known first dimension).
+            num_parallel_calls: accepted for TensorFlow compatibility (one thread here).
+            deterministic: accepted for TensorFlow compatibility (the order is always kept).
+            name: TensorFlow's op name; accepted for compatibility, unused.
+
+        Returns:
+            A Dataset of batches, in the elements' structure.
+
+        Raises:
+            ValueError: a ``batch_size`` of 0 or less.
+
+        Example:
+            >>> import tapeviz as tf
+            >>> ds = tf.data.Dataset.range(5).batch(2)
+            >>> [b.numpy().tolist() for b in ds]
+            [[0, 1], [2, 3], [4]]
+            >>> [b.numpy().tolist() for b in tf.data.Dataset.range(5).batch(2, drop_remainder=True)]
+            [[0, 1], [2, 3]]
+        """
         batch_size = int(batch_size)
         if batch_size <= 0:
             raise ValueError(f"batch_size must be greater than zero, got {batch_size}.")
@@ -286,7 +396,14 @@ class Dataset:
         return batched
 
     def unbatch(self, name=None):
-        """Split each element along axis 0 back into single elements."""
+        """Split each element along axis 0 back into single elements.
+
+        Args:
+            name: TensorFlow's op name; accepted for compatibility, unused.
+
+        Returns:
+            A new Dataset (this one is unchanged).
+        """
 
         def make_iterator():
             for element in self:
@@ -301,12 +418,37 @@ class Dataset:
         return Dataset(make_iterator, card)
 
     def map(self, map_func, num_parallel_calls=None, deterministic=None, name=None):
-        """Apply ``map_func`` to each element (a tuple element is passed as separate arguments)."""
+        """Apply ``map_func`` to each element (a tuple element is passed as separate arguments).
+
+        Args:
+            map_func: a function of an element (of its parts, for a tuple) that
+                returns the new element.
+            num_parallel_calls: accepted for TensorFlow compatibility (one thread here).
+            deterministic: accepted for TensorFlow compatibility (the order is always kept).
+            name: TensorFlow's op name; accepted for compatibility, unused.
+
+        Returns:
+            A new Dataset (this one is unchanged).
+
+        Example:
+            >>> import tapeviz as tf
+            >>> ds = tf.data.Dataset.from_tensor_slices(([1.0, 2.0], [10.0, 20.0]))
+            >>> [float(s) for s in ds.map(lambda x, y: x + y)]
+            [11.0, 22.0]
+        """
 
         return Dataset(lambda: _Mapped(iter(self), map_func), self._cardinality)
 
     def filter(self, predicate, name=None):
-        """Keep the elements for which ``predicate`` is true."""
+        """Keep the elements for which ``predicate`` is true.
+
+        Args:
+            predicate: a function of an element (of its parts, for a tuple) that returns a bool.
+            name: TensorFlow's op name; accepted for compatibility, unused.
+
+        Returns:
+            A new Dataset (this one is unchanged).
+        """
 
         def make_iterator():
             for element in self:
@@ -327,6 +469,13 @@ class Dataset:
         ``map`` go on after an error, as in TF; other steps of a pipeline end
         at their first error, so put ``ignore_errors`` right after the step
         that fails.
+
+        Args:
+            log_warning: log each dropped error.
+            name: TensorFlow's op name; accepted for compatibility, unused.
+
+        Returns:
+            A new Dataset (this one is unchanged).
         """
 
         def make_iterator():
@@ -343,14 +492,37 @@ class Dataset:
         return Dataset(make_iterator, UNKNOWN)
 
     def apply(self, transformation_func):
-        """``transformation_func(self)``: a function from one dataset to another (such as ``tf.data.experimental.ignore_errors()``)."""
+        """``transformation_func(self)``: a function from one dataset to another (such as ``tf.data.experimental.ignore_errors()``).
+
+        Args:
+            transformation_func: a function that takes this dataset and returns a Dataset.
+
+        Returns:
+            What ``transformation_func`` returned.
+
+        Raises:
+            TypeError: ``transformation_func`` returned something that is not a Dataset.
+        """
         dataset = transformation_func(self)
         if not isinstance(dataset, Dataset):
             raise TypeError(f"`transformation_func` must return a Dataset, got {type(dataset).__name__}.")
         return dataset
 
     def take(self, count, name=None):
-        """The first ``count`` elements (all of them when count is -1)."""
+        """The first ``count`` elements (all of them when count is -1).
+
+        Args:
+            count: how many elements; -1 (or less) keeps them all.
+            name: TensorFlow's op name; accepted for compatibility, unused.
+
+        Returns:
+            A new Dataset (this one is unchanged).
+
+        Example:
+            >>> import tapeviz as tf
+            >>> [int(x) for x in tf.data.Dataset.range(10).take(3)]
+            [0, 1, 2]
+        """
         count = int(count)
         if count < 0:
             return self
@@ -365,7 +537,15 @@ class Dataset:
         return Dataset(lambda: _islice(self, 0, count), card)
 
     def skip(self, count, name=None):
-        """All but the first ``count`` elements (none of them when count is -1, as in TF)."""
+        """All but the first ``count`` elements (none of them when count is -1, as in TF).
+
+        Args:
+            count: how many elements to skip; -1 skips them all.
+            name: TensorFlow's op name; accepted for compatibility, unused.
+
+        Returns:
+            A new Dataset (this one is unchanged).
+        """
         count = int(count)
         if count < 0:
             return Dataset(lambda: iter(()), 0)
@@ -376,7 +556,15 @@ class Dataset:
         return Dataset(lambda: _islice(self, count, None), card)
 
     def repeat(self, count=None, name=None):
-        """The dataset ``count`` times over (forever when None); a shuffle reshuffles each time."""
+        """The dataset ``count`` times over (forever when None); a shuffle reshuffles each time.
+
+        Args:
+            count: how many passes; None (or -1) repeats forever.
+            name: TensorFlow's op name; accepted for compatibility, unused.
+
+        Returns:
+            A new Dataset (this one is unchanged).
+        """
 
         def make_iterator():
             n = 0
@@ -391,7 +579,15 @@ class Dataset:
         return Dataset(make_iterator, card)
 
     def enumerate(self, start=0, name=None):
-        """(index, element) pairs, the index an int64 scalar."""
+        """(index, element) pairs, the index an int64 scalar.
+
+        Args:
+            start: the first index.
+            name: TensorFlow's op name; accepted for compatibility, unused.
+
+        Returns:
+            A new Dataset (this one is unchanged).
+        """
 
         def make_iterator():
             for i, element in enumerate(self, start):
@@ -400,7 +596,15 @@ class Dataset:
         return Dataset(make_iterator, self._cardinality)
 
     def prefetch(self, buffer_size, name=None):
-        """Accepted for compatibility; tapeviz runs eagerly in one thread, so it does nothing."""
+        """Accepted for compatibility; tapeviz runs eagerly in one thread, so it does nothing.
+
+        Args:
+            buffer_size: accepted (``tf.data.AUTOTUNE`` too), unused.
+            name: TensorFlow's op name; accepted for compatibility, unused.
+
+        Returns:
+            This dataset's elements, as a Dataset.
+        """
         return self
 
     def cache(self, filename="", name=None):
@@ -410,6 +614,13 @@ class Dataset:
         (a ``map`` is not called again), and a pass stopped early caches
         nothing. **Difference:** a ``filename`` is accepted but nothing is
         written to disk.
+
+        Args:
+            filename: accepted (``""``: in memory, the only place here).
+            name: accepted for TensorFlow compatibility, unused.
+
+        Returns:
+            A new Dataset (this one is unchanged).
         """
         stored = []
 
@@ -427,7 +638,15 @@ class Dataset:
 
     # -- combining ---------------------------------------------------------------------------
     def concatenate(self, dataset, name=None):
-        """This dataset's elements, then ``dataset``'s."""
+        """This dataset's elements, then ``dataset``'s.
+
+        Args:
+            dataset: a Dataset whose elements have this one's structure.
+            name: TensorFlow's op name; accepted for compatibility, unused.
+
+        Returns:
+            A new Dataset (this one is unchanged).
+        """
         a, b = self._cardinality, dataset._cardinality
         if INFINITE in (a, b):
             card = INFINITE
@@ -436,7 +655,15 @@ class Dataset:
         return Dataset(lambda: itertools.chain(self, dataset), card)
 
     def flat_map(self, map_func, name=None):
-        """``map_func`` turns each element into a dataset; their elements follow one another."""
+        """``map_func`` turns each element into a dataset; their elements follow one another.
+
+        Args:
+            map_func: a function of an element (of its parts, for a tuple) that returns a Dataset.
+            name: TensorFlow's op name; accepted for compatibility, unused.
+
+        Returns:
+            A new Dataset (this one is unchanged).
+        """
 
         def make_iterator():
             for element in self:
@@ -453,6 +680,20 @@ class Dataset:
         is refilled from the input when its turn comes again. As in TF, the
         default ``cycle_length`` is the number of CPU cores, so the order of
         a default interleave depends on the machine.
+
+        Args:
+            map_func: a function of an element that returns a Dataset.
+            cycle_length: how many datasets are open at once.
+            block_length: how many elements each gives in its turn.
+            num_parallel_calls: accepted for TensorFlow compatibility.
+            deterministic: accepted for TensorFlow compatibility.
+            name: accepted for TensorFlow compatibility, unused.
+
+        Returns:
+            A new Dataset (this one is unchanged).
+
+        Raises:
+            ValueError: a ``cycle_length`` or ``block_length`` of 0 or less.
         """
         cycle = os.cpu_count() or 1 if cycle_length in (None, AUTOTUNE) else int(cycle_length)
         block = 1 if block_length is None else int(block_length)
@@ -493,6 +734,19 @@ class Dataset:
 
         Each window is a Dataset (a tuple or dict of Datasets for structured
         elements, as in TF); ``w.batch(size)`` inside ``flat_map`` makes them tensors.
+
+        Args:
+            size: elements per window.
+            shift: elements between window starts (``size`` when None).
+            stride: the step between a window's elements.
+            drop_remainder: drop windows shorter than ``size`` at the end.
+            name: accepted for TensorFlow compatibility, unused.
+
+        Returns:
+            A Dataset of windows, each a Dataset (in the elements' structure).
+
+        Raises:
+            ValueError: a ``size``, ``shift`` or ``stride`` of 0 or less.
         """
         size, stride = int(size), int(stride)
         shift = size if shift is None else int(shift)
@@ -535,7 +789,21 @@ class Dataset:
         return Dataset(make_iterator, card)
 
     def padded_batch(self, batch_size, padded_shapes=None, padding_values=None, drop_remainder=False, name=None):
-        """Like ``batch``, but each component is padded to ``padded_shapes`` (None: the batch's longest)."""
+        """Like ``batch``, but each component is padded to ``padded_shapes`` (None: the batch's longest).
+
+        Args:
+            batch_size: elements per batch (> 0).
+            padded_shapes: the shape to pad each component to (None: the batch's longest).
+            padding_values: the padding value per component (0 by default).
+            drop_remainder: drop a last, smaller batch.
+            name: accepted for TensorFlow compatibility, unused.
+
+        Returns:
+            A new Dataset (this one is unchanged).
+
+        Raises:
+            ValueError: a ``batch_size`` of 0 or less.
+        """
         batch_size = int(batch_size)
         if batch_size <= 0:
             raise ValueError(f"batch_size must be greater than zero, got {batch_size}.")
@@ -578,12 +846,32 @@ class Dataset:
         return nest.map_structure(lambda leaf: _spec(_dtype_of(_leaf_array(leaf)), _leaf_array(leaf).shape), first)
 
     def as_numpy_iterator(self):
-        """Iterate over elements as NumPy values."""
+        """The elements as NumPy values (arrays, or NumPy scalars for rank 0), in their structure.
+
+        Returns:
+            An iterator over the elements.
+
+        Example:
+            >>> import tapeviz as tf
+            >>> list(tf.data.Dataset.from_tensor_slices([1.5, 2.5]).as_numpy_iterator())
+            [np.float32(1.5), np.float32(2.5)]
+        """
         for element in self:
             yield nest.map_structure(_to_numpy, element)
 
     def cardinality(self):
-        """The number of elements as an int64 tensor: -1 if infinite, -2 if unknown."""
+        """The number of elements as an int64 tensor: -1 if infinite, -2 if unknown.
+
+        Returns:
+            A scalar int64 Tensor.
+
+        Example:
+            >>> import tapeviz as tf
+            >>> int(tf.data.Dataset.range(10).batch(3).cardinality())
+            4
+            >>> int(tf.data.Dataset.range(3).repeat().cardinality())
+            -1
+        """
         return Tensor(B.asarray(self._cardinality, dtype=np.int64))
 
     def __len__(self):
@@ -708,6 +996,10 @@ class Iterator:
     A ``tf.train.Checkpoint`` can hold it (as TF's): it saves how many elements were taken, and a
     restored iterator continues from there (a fresh pass skipped ahead: a reshuffling dataset gives a
     new order, where TF restores its shuffle buffer).
+
+    Args:
+        elements: the iterator over the dataset's elements.
+        dataset: the dataset, for ``element_spec``.
     """
 
     def __init__(self, elements, dataset=None):
@@ -729,7 +1021,14 @@ class Iterator:
         return element
 
     def get_next(self):
-        """The next element; at the end, ``tf.errors.OutOfRangeError('End of sequence')``, as TF."""
+        """The next element; at the end, ``tf.errors.OutOfRangeError('End of sequence')``, as TF.
+
+        Returns:
+            The next element.
+
+        Raises:
+            tf.errors.OutOfRangeError: at the end.
+        """
         try:
             return next(self)
         except StopIteration:

@@ -52,6 +52,16 @@ def TextLineDataset(filenames, compression_type=None, buffer_size=None, num_para
     """The lines of one or more text files, in order, as string elements (bytes, as TF's ``.numpy()``).
 
     ``compression_type`` other than None or '' is not supported.
+
+    Args:
+        filenames: a file name or a list of them.
+        compression_type: None or ``""`` only.
+        buffer_size: accepted for TensorFlow compatibility.
+        num_parallel_reads: accepted for TensorFlow compatibility.
+        name: accepted for TensorFlow compatibility.
+
+    Returns:
+        A Dataset of scalar string tensors, one per line.
     """
     if compression_type not in (None, ""):
         raise NotImplementedError(f"TextLineDataset(compression_type={compression_type!r}) is not supported.")

@@ -7,27 +7,63 @@ __all__ = ["get", "linear", "relu", "softmax", "sigmoid", "tanh"]
 
 
 def linear(x):
-    """The identity: no activation."""
+    """The identity: no activation.
+
+    Args:
+        x: a tensor.
+
+    Returns:
+        ``x``.
+    """
     return x
 
 
 def relu(x):
-    """``max(x, 0)`` elementwise (``tf.nn.relu``); its gradient at 0 is 0, as in TensorFlow."""
+    """``max(x, 0)`` elementwise (``tf.nn.relu``); its gradient at 0 is 0, as in TensorFlow.
+
+    Args:
+        x: a tensor.
+
+    Returns:
+        A Tensor of ``x``'s shape.
+    """
     return nn.relu(x)
 
 
 def sigmoid(x):
-    """``1 / (1 + exp(-x))`` elementwise (``tf.nn.sigmoid``): squashes to (0, 1)."""
+    """``1 / (1 + exp(-x))`` elementwise (``tf.nn.sigmoid``): squashes to (0, 1).
+
+    Args:
+        x: a tensor.
+
+    Returns:
+        A Tensor of ``x``'s shape.
+    """
     return nn.sigmoid(x)
 
 
 def tanh(x):
-    """The hyperbolic tangent elementwise (``tf.nn.tanh``): squashes to (-1, 1)."""
+    """The hyperbolic tangent elementwise (``tf.nn.tanh``): squashes to (-1, 1).
+
+    Args:
+        x: a tensor.
+
+    Returns:
+        A Tensor of ``x``'s shape.
+    """
     return nn.tanh(x)
 
 
 def softmax(x, axis=-1):
-    """Softmax over the last axis (Keras's default)."""
+    """Softmax over the last axis (Keras's default).
+
+    Args:
+        x: a tensor.
+        axis: the axis that sums to 1.
+
+    Returns:
+        A Tensor of ``x``'s shape.
+    """
     return nn.softmax(x, axis=axis)
 
 
@@ -51,5 +87,12 @@ for _name in ("elu", "selu", "gelu", "softplus", "softsign", "silu", "swish", "r
 
 
 def get(identifier):
-    """An activation function from a name ('relu', 'softmax'...), None (linear) or a callable."""
+    """An activation function from a name ('relu', 'softmax'...), None (linear) or a callable.
+
+    Args:
+        identifier: a name, None, or a callable.
+
+    Returns:
+        The activation function.
+    """
     return resolve(identifier, kind="activation function", table=_BY_NAME)

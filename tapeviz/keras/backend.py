@@ -22,19 +22,37 @@ _uids = {}  # prefix -> how many uids it handed out
 
 
 def get_uid(prefix=""):
-    """1, 2, 3... for each call with the same ``prefix`` (reset by ``clear_session``)."""
+    """1, 2, 3... for each call with the same ``prefix`` (reset by ``clear_session``).
+
+    Args:
+        prefix: the name the count is for.
+
+    Returns:
+        An int.
+    """
     _uids[prefix] = _uids.get(prefix, 0) + 1
     return _uids[prefix]
 
 
 def clear_session(free_memory=True):
-    """Forget the names handed out so far: the next ``Dense`` is named ``dense`` again, uids restart at 1."""
+    """Forget the names handed out so far: the next ``Dense`` is named ``dense`` again, uids restart at 1.
+
+    Args:
+        free_memory: accepted for compatibility.
+    """
     _uids.clear()
     naming.reset_names()
 
 
 def is_keras_tensor(x):
-    """Whether ``x`` is a symbolic tensor of the functional API (``keras.Input`` or a layer's output on one)."""
+    """Whether ``x`` is a symbolic tensor of the functional API (``keras.Input`` or a layer's output on one).
+
+    Args:
+        x: anything.
+
+    Returns:
+        A bool.
+    """
     return isinstance(x, base.KerasTensor)
 
 
@@ -64,6 +82,12 @@ def standardize_dtype(dtype=None):
 
     Raises:
         ValueError: a name that is no dtype (``Invalid dtype: foo``).
+
+    Args:
+        dtype: a dtype, a name, a Python type, or None (floatx).
+
+    Returns:
+        A dtype name.
     """
     if dtype is None:
         return floatx()
@@ -78,12 +102,26 @@ def standardize_dtype(dtype=None):
 
 
 def is_float_dtype(dtype):
-    """Whether ``dtype`` (any spelling ``standardize_dtype`` reads) is a float type."""
+    """Whether ``dtype`` (any spelling ``standardize_dtype`` reads) is a float type.
+
+    Args:
+        dtype: a dtype or its name.
+
+    Returns:
+        A bool.
+    """
     return standardize_dtype(dtype) in ("float16", "bfloat16", "float32", "float64")
 
 
 def is_int_dtype(dtype):
-    """Whether ``dtype`` is a signed or unsigned integer type."""
+    """Whether ``dtype`` is a signed or unsigned integer type.
+
+    Args:
+        dtype: a dtype or its name.
+
+    Returns:
+        A bool.
+    """
     return standardize_dtype(dtype).startswith(("int", "uint"))
 
 
@@ -98,6 +136,12 @@ def result_type(*dtypes):
 
     Raises:
         ValueError: a name that is no dtype.
+
+    Args:
+        *dtypes: dtypes or their names.
+
+    Returns:
+        A dtype name.
     """
     names = [standardize_dtype(d) for d in dtypes]
     if not names:

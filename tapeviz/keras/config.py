@@ -31,7 +31,11 @@ _settings = _Settings()
 
 
 def floatx():
-    """The default float type of new layers' weights and computations, as a string (``"float32"``)."""
+    """The default float type of new layers' weights and computations, as a string (``"float32"``).
+
+    Returns:
+        A dtype name.
+    """
     return _settings.floatx
 
 
@@ -40,6 +44,9 @@ def set_floatx(value):
 
     Raises:
         ValueError: any other value (Keras's message).
+
+    Args:
+        value: a float dtype name.
     """
     value = str(getattr(value, "name", value))
     if value not in _FLOATX:
@@ -48,17 +55,29 @@ def set_floatx(value):
 
 
 def epsilon():
-    """The fuzz factor the losses clip probabilities with (``1e-07``)."""
+    """The fuzz factor the losses clip probabilities with (``1e-07``).
+
+    Returns:
+        A float.
+    """
     return _settings.epsilon
 
 
 def set_epsilon(value):
-    """Set the fuzz factor (``keras.losses`` clip probabilities to ``[epsilon, 1 - epsilon]``)."""
+    """Set the fuzz factor (``keras.losses`` clip probabilities to ``[epsilon, 1 - epsilon]``).
+
+    Args:
+        value: a small float.
+    """
     _settings.epsilon = float(value)
 
 
 def image_data_format():
-    """``"channels_last"`` (NHWC, the default) or ``"channels_first"``: what convolutions assume."""
+    """``"channels_last"`` (NHWC, the default) or ``"channels_first"``: what convolutions assume.
+
+    Returns:
+        A string.
+    """
     return _settings.image_data_format
 
 
@@ -67,6 +86,9 @@ def set_image_data_format(data_format):
 
     Raises:
         ValueError: a value other than ``channels_first`` / ``channels_last`` (Keras's message).
+
+    Args:
+        data_format: ``"channels_last"`` or ``"channels_first"``.
     """
     value = str(data_format).lower()
     if value not in _FORMATS:
@@ -77,7 +99,11 @@ def set_image_data_format(data_format):
 
 
 def backend():
-    """``"tensorflow"``: tapeviz answers to code written for Keras on TensorFlow."""
+    """``"tensorflow"``: tapeviz answers to code written for Keras on TensorFlow.
+
+    Returns:
+        The string ``"tensorflow"``.
+    """
     return "tensorflow"
 
 
@@ -86,6 +112,9 @@ def set_backend(backend):
 
     Raises:
         ValueError: any backend but ``"tensorflow"``.
+
+    Args:
+        backend: ``"tensorflow"`` (the only one).
     """
     if backend != "tensorflow":
         raise ValueError(
@@ -110,7 +139,11 @@ def disable_interactive_logging():
 
 
 def is_interactive_logging_enabled():
-    """Whether ``fit`` prints to the terminal (True, the default) or logs (after ``disable_interactive_logging``)."""
+    """Whether ``fit`` prints to the terminal (True, the default) or logs (after ``disable_interactive_logging``).
+
+    Returns:
+        A bool.
+    """
     return _settings.interactive_logging
 
 
@@ -125,7 +158,11 @@ def disable_traceback_filtering():
 
 
 def is_traceback_filtering_enabled():
-    """What ``enable_`` / ``disable_traceback_filtering`` last set (True at start, as Keras)."""
+    """What ``enable_`` / ``disable_traceback_filtering`` last set (True at start, as Keras).
+
+    Returns:
+        A bool.
+    """
     return _settings.traceback_filtering
 
 
@@ -140,32 +177,56 @@ def disable_flash_attention():
 
 
 def is_flash_attention_enabled():
-    """True or False once set; None (as Keras) while each layer decides."""
+    """True or False once set; None (as Keras) while each layer decides.
+
+    Returns:
+        True, False, or None.
+    """
     return _settings.flash_attention
 
 
 def is_nnx_enabled():
-    """False: Flax NNX belongs to Keras's JAX backend."""
+    """False: Flax NNX belongs to Keras's JAX backend.
+
+    Returns:
+        False.
+    """
     return False
 
 
 def set_max_epochs(max_epochs):
-    """Cap the epochs of every ``fit`` (None: no cap); ``fit`` warns when it cuts, as Keras."""
+    """Cap the epochs of every ``fit`` (None: no cap); ``fit`` warns when it cuts, as Keras.
+
+    Args:
+        max_epochs: an int, or None.
+    """
     _settings.max_epochs = None if max_epochs is None else int(max_epochs)
 
 
 def max_epochs():
-    """The cap ``set_max_epochs`` put on ``fit``'s epochs, or None."""
+    """The cap ``set_max_epochs`` put on ``fit``'s epochs, or None.
+
+    Returns:
+        An int, or None.
+    """
     return _settings.max_epochs
 
 
 def set_max_steps_per_epoch(max_steps_per_epoch):
-    """Cap the batches of each epoch of ``fit`` (None: no cap)."""
+    """Cap the batches of each epoch of ``fit`` (None: no cap).
+
+    Args:
+        max_steps_per_epoch: an int, or None.
+    """
     _settings.max_steps_per_epoch = None if max_steps_per_epoch is None else int(max_steps_per_epoch)
 
 
 def max_steps_per_epoch():
-    """The cap ``set_max_steps_per_epoch`` put on each epoch's batches, or None."""
+    """The cap ``set_max_steps_per_epoch`` put on each epoch's batches, or None.
+
+    Returns:
+        An int, or None.
+    """
     return _settings.max_steps_per_epoch
 
 
@@ -179,6 +240,15 @@ class DTypePolicy:
     ``"float32"`` (or any float name) computes and keeps weights in that type;
     ``"mixed_float16"`` computes in float16 and keeps weights in float32, as
     Keras 3's ``keras.mixed_precision.Policy``.
+
+    Args:
+        name: a float dtype name (``"float32"``), ``"mixed_float16"``, or None (floatx).
+
+    Raises:
+        ValueError: a name that is no float dtype or mixed policy (``mixed_bfloat16`` included: NumPy has no bfloat16).
+
+    Raises:
+        ValueError: a name that is no float dtype or mixed policy (``mixed_bfloat16`` included: NumPy has no bfloat16).
     """
 
     def __init__(self, name=None):
@@ -209,12 +279,23 @@ class DTypePolicy:
         return hash(self.name)
 
     def get_config(self):
-        """``{"name": ...}``, as Keras 3."""
+        """``{"name": ...}``, as Keras 3.
+
+        Returns:
+            A dict, ``{"name": ...}``.
+        """
         return {"name": self.name}
 
     @classmethod
     def from_config(cls, config):
-        """The policy a ``get_config()`` dict describes."""
+        """The policy a ``get_config()`` dict describes.
+
+        Args:
+            config: the dict from ``get_config``.
+
+        Returns:
+            A DTypePolicy.
+        """
         return cls(**config)
 
     @property
@@ -224,7 +305,11 @@ class DTypePolicy:
 
 
 def dtype_policy():
-    """The global dtype policy: the one set with ``set_dtype_policy``, else one named after ``floatx()``."""
+    """The global dtype policy: the one set with ``set_dtype_policy``, else one named after ``floatx()``.
+
+    Returns:
+        A ``DTypePolicy``.
+    """
     return _settings.dtype_policy or DTypePolicy(floatx())
 
 
@@ -232,6 +317,9 @@ def set_dtype_policy(policy):
     """Set the global dtype policy (``"mixed_float16"``, ``"float64"`` or a ``DTypePolicy``); new layers use it.
 
     ``None`` (tapeviz's addition) goes back to the start: a policy named after ``floatx()``.
+
+    Args:
+        policy: a policy name, a ``DTypePolicy``, or None.
     """
     if policy is None:
         _settings.dtype_policy = None

@@ -83,6 +83,11 @@ class Initializer(RecordsInit):
         raise NotImplementedError
 
     def get_config(self):
+        """The constructor's arguments, as Keras saves them: ``type(self).from_config(config)`` makes it again.
+
+        Returns:
+            A dict, JSON-serializable.
+        """
         return {}
 
     def _finish(self, values, dtype):
@@ -104,7 +109,11 @@ class Ones(Initializer):
 
 
 class Constant(Initializer):
-    """Every element ``value`` (or ``value`` itself, when it has the right shape)."""
+    """Every element ``value`` (or ``value`` itself, when it has the right shape).
+
+    Args:
+        value: the constant value.
+    """
 
     def __init__(self, value=0.0):
         self.value = value
@@ -117,7 +126,13 @@ class Constant(Initializer):
 
 
 class RandomUniform(Initializer):
-    """Uniform on [minval, maxval): Keras's default range is [-0.05, 0.05)."""
+    """Uniform on [minval, maxval): Keras's default range is [-0.05, 0.05).
+
+    Args:
+        minval: the lower bound.
+        maxval: the upper bound.
+        seed: a seed for its random numbers.
+    """
 
     def __init__(self, minval=-0.05, maxval=0.05, seed=None):
         self.minval, self.maxval = minval, maxval
@@ -128,7 +143,13 @@ class RandomUniform(Initializer):
 
 
 class RandomNormal(Initializer):
-    """Normal with ``mean`` and ``stddev`` (0 and 0.05 by default)."""
+    """Normal with ``mean`` and ``stddev`` (0 and 0.05 by default).
+
+    Args:
+        mean: the mean.
+        stddev: the standard deviation.
+        seed: a seed for its random numbers.
+    """
 
     def __init__(self, mean=0.0, stddev=0.05, seed=None):
         self.mean, self.stddev = mean, stddev
@@ -139,7 +160,13 @@ class RandomNormal(Initializer):
 
 
 class TruncatedNormal(Initializer):
-    """Normal redrawn outside two standard deviations (0 and 0.05 by default)."""
+    """Normal redrawn outside two standard deviations (0 and 0.05 by default).
+
+    Args:
+        mean: the mean.
+        stddev: the standard deviation.
+        seed: a seed for its random numbers.
+    """
 
     def __init__(self, mean=0.0, stddev=0.05, seed=None):
         self.mean, self.stddev = mean, stddev
@@ -153,6 +180,15 @@ class VarianceScaling(Initializer):
     """Variance ``scale / n`` where n is fan_in, fan_out or their average (``mode``).
 
     ``distribution`` 'truncated_normal', 'untruncated_normal' or 'uniform'.
+
+    Args:
+        scale: the variance's factor.
+        mode: ``"fan_in"``, ``"fan_out"`` or ``"fan_avg"``.
+        distribution: ``"truncated_normal"``, ``"untruncated_normal"`` or ``"uniform"``.
+        seed: a seed for its random numbers.
+
+    Raises:
+        ValueError: an unknown ``mode`` or ``distribution``.
     """
 
     def __init__(self, scale=1.0, mode="fan_in", distribution="truncated_normal", seed=None):
@@ -181,42 +217,66 @@ class VarianceScaling(Initializer):
 
 
 class GlorotUniform(VarianceScaling):
-    """Uniform on ±sqrt(6 / (fan_in + fan_out)): Keras's default for kernels."""
+    """Uniform on ±sqrt(6 / (fan_in + fan_out)): Keras's default for kernels.
+
+    Args:
+        seed: a seed for its random numbers.
+    """
 
     def __init__(self, seed=None):
         super().__init__(1.0, "fan_avg", "uniform", seed)
 
 
 class GlorotNormal(VarianceScaling):
-    """Truncated normal with stddev sqrt(2 / (fan_in + fan_out))."""
+    """Truncated normal with stddev sqrt(2 / (fan_in + fan_out)).
+
+    Args:
+        seed: a seed for its random numbers.
+    """
 
     def __init__(self, seed=None):
         super().__init__(1.0, "fan_avg", "truncated_normal", seed)
 
 
 class HeUniform(VarianceScaling):
-    """Uniform on ±sqrt(6 / fan_in): suits ReLU layers."""
+    """Uniform on ±sqrt(6 / fan_in): suits ReLU layers.
+
+    Args:
+        seed: a seed for its random numbers.
+    """
 
     def __init__(self, seed=None):
         super().__init__(2.0, "fan_in", "uniform", seed)
 
 
 class HeNormal(VarianceScaling):
-    """Truncated normal with stddev sqrt(2 / fan_in): suits ReLU layers."""
+    """Truncated normal with stddev sqrt(2 / fan_in): suits ReLU layers.
+
+    Args:
+        seed: a seed for its random numbers.
+    """
 
     def __init__(self, seed=None):
         super().__init__(2.0, "fan_in", "truncated_normal", seed)
 
 
 class LecunUniform(VarianceScaling):
-    """Uniform on ±sqrt(3 / fan_in)."""
+    """Uniform on ±sqrt(3 / fan_in).
+
+    Args:
+        seed: a seed for its random numbers.
+    """
 
     def __init__(self, seed=None):
         super().__init__(1.0, "fan_in", "uniform", seed)
 
 
 class LecunNormal(VarianceScaling):
-    """Truncated normal with stddev sqrt(1 / fan_in)."""
+    """Truncated normal with stddev sqrt(1 / fan_in).
+
+    Args:
+        seed: a seed for its random numbers.
+    """
 
     def __init__(self, seed=None):
         super().__init__(1.0, "fan_in", "truncated_normal", seed)
@@ -228,6 +288,10 @@ class Orthogonal(Initializer):
     As Keras: a standard normal (rows = prod(shape[:-1]), cols = shape[-1])
     draw, its QR decomposition's Q with the signs of R's diagonal, transposed
     when there are fewer rows than columns.
+
+    Args:
+        gain: a multiplier of the orthogonal matrix.
+        seed: a seed for its random numbers.
     """
 
     def __init__(self, gain=1.0, seed=None):
@@ -254,7 +318,11 @@ class Orthogonal(Initializer):
 
 
 class Identity(Initializer):
-    """The identity matrix (times ``gain``), for 2-D shapes."""
+    """The identity matrix (times ``gain``), for 2-D shapes.
+
+    Args:
+        gain: a multiplier of the identity matrix.
+    """
 
     def __init__(self, gain=1.0):
         self.gain = gain
@@ -291,7 +359,14 @@ for _cls in list(_BY_NAME.values()):
 
 
 def get(identifier):
-    """An initializer from a name, a class, an instance or a callable ``(shape, dtype) -> values``."""
+    """An initializer from a name, a class, an instance or a callable ``(shape, dtype) -> values``.
+
+    Args:
+        identifier: a name, a class, an instance, a callable, or None.
+
+    Returns:
+        An initializer (or None).
+    """
     if identifier is None:
         return None
     return resolve(identifier, kind="initializer", table=_BY_NAME, base=Initializer)

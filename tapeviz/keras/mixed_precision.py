@@ -14,12 +14,20 @@ Policy = DTypePolicy
 
 
 def global_policy():
-    """The global dtype policy (``keras.config.dtype_policy()``)."""
+    """The global dtype policy (``keras.config.dtype_policy()``).
+
+    Returns:
+        A ``DTypePolicy``.
+    """
     return dtype_policy()
 
 
 def set_global_policy(policy):
-    """Set the global dtype policy: ``"mixed_float16"``, ``"float32"``... or a ``DTypePolicy``; new layers use it."""
+    """Set the global dtype policy: ``"mixed_float16"``, ``"float32"``... or a ``DTypePolicy``; new layers use it.
+
+    Args:
+        policy: a policy name or a ``DTypePolicy``.
+    """
     set_dtype_policy(policy)
 
 

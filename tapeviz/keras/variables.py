@@ -101,6 +101,23 @@ class Variable(_tensor.Variable):
     (a name such as 'zeros' or a callable ``(shape, dtype)``), in which case
     ``shape`` is required. ``name`` defaults to 'variable' (then
     'variable_1'...), as in Keras.
+
+    Args:
+        initializer: the initial value, or an initializer (a name or callable) to call with ``shape``.
+        shape: the shape (needed with an initializer).
+        dtype: the dtype of its variables and computations (floatx when None).
+        trainable: watched by tapes and trained by optimizers.
+        autocast: read in the compute dtype inside a mixed-precision layer.
+        aggregation: TensorFlow's distribution setting, kept.
+        synchronization: TensorFlow's distribution setting, kept.
+        name: a name without ``/``.
+        **kwargs: accepted for compatibility.
+
+    Raises:
+        ValueError: a ``name`` that is not a string or contains ``/``.
+
+    Raises:
+        ValueError: a ``name`` that is not a string or contains ``/``.
     """
 
     def __init__(
@@ -147,7 +164,11 @@ class Variable(_tensor.Variable):
 
     def read_value(self):
         """The current value as a Tensor (a recorded read); inside a mixed-precision layer's call a
-        float weight reads in the layer's compute dtype (float16), as Keras 3 autocasts it."""
+        float weight reads in the layer's compute dtype (float16), as Keras 3 autocasts it.
+
+        Returns:
+            A Tensor.
+        """
         tensor = super().read_value()
         target = _stack.autocast
         if target is not None and self.autocast and tensor.dtype.is_floating and tensor.dtype.name != target:

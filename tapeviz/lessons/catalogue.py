@@ -17,6 +17,17 @@ class Exercise:
     says what to look at for any other wrong value; ``solution`` is the
     code for the exercise cell, ending with the check. ``from_tape``: the answer
     must be what a gradient call returned (a typed number is refused).
+
+    Args:
+        question: what the student is asked.
+        expected: the right value (or None with a ``judge``).
+        hint: shown after a wrong answer.
+        judge: a function of the answer returning ``(ok, message)``, instead of ``expected``.
+        tolerance: how close a number must be to ``expected``.
+        solution: the code of the exercise cell.
+        mistakes: ``(value, message)`` pairs for the values a misconception gives.
+        otherwise: what to say about any other wrong value.
+        from_tape: the answer must come from a gradient call.
     """
 
     def __init__(

@@ -8,6 +8,13 @@ def embed_html(page, height=None):
 
     ``page`` is the HTML text, or the path of an ``.html`` file. The page keeps
     its own scripts and styles, so it plays the same inline as in a browser.
+
+    Args:
+        page: HTML text, or the path of an HTML file.
+        height: the frame's height in pixels.
+
+    Returns:
+        An ``Embedded``.
     """
     from tapeviz.viz.export import iframe
 
@@ -20,6 +27,13 @@ def embed_image(path, alt="animation"):
     The picture is written into the HTML as a ``data:`` URI, so it shows in any
     notebook viewer, also before the notebook is run (JupyterLab keeps such
     images when it sanitizes an untrusted notebook; it drops iframes).
+
+    Args:
+        path: the image file.
+        alt: the text for readers who cannot see it.
+
+    Returns:
+        An ``Embedded``.
     """
     import base64
     import mimetypes
@@ -33,7 +47,12 @@ def embed_image(path, alt="animation"):
 
 
 class Embedded:
-    """HTML shown as is in a notebook (``_repr_html_``); its text form says what it is."""
+    """HTML shown as is in a notebook (``_repr_html_``); its text form says what it is.
+
+    Args:
+        html: the HTML.
+        text: what the text form says.
+    """
 
     def __init__(self, html, text="<an embedded HTML page: open the notebook in Jupyter, or the docs, to see it play>"):
         self.html = html

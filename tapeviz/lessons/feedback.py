@@ -12,7 +12,14 @@ from tapeviz.lessons.catalogue import EXERCISES
 
 
 class Feedback:
-    """The verdict on one answer: true when right; shows itself in a notebook."""
+    """The verdict on one answer: true when right; shows itself in a notebook.
+
+    Args:
+        exercise: the exercise's id.
+        status: ``"correct"``, ``"wrong"`` or ``"unanswered"``.
+        message: what to tell the student.
+        hint: a hint.
+    """
 
     def __init__(self, exercise, status, message, hint=""):
         self.exercise = exercise
@@ -46,7 +53,12 @@ class Feedback:
 
 
 class Solution:
-    """One exercise's solution, shown as code (Markdown, so it shows in any notebook)."""
+    """One exercise's solution, shown as code (Markdown, so it shows in any notebook).
+
+    Args:
+        exercise: the exercise's id.
+        code: the solution's code.
+    """
 
     def __init__(self, exercise, code):
         self.exercise = exercise
@@ -97,6 +109,13 @@ def check(exercise, answer):
     Returns a :class:`Feedback` (true when right) that shows itself in a
     notebook: why a wrong answer is wrong, and then a hint. Pass ``...`` while
     you have no answer yet.
+
+    Args:
+        exercise: its id (``"01.cube"``).
+        answer: your answer.
+
+    Returns:
+        A ``Feedback``.
     """
     spec = _spec(exercise)
     if answer is Ellipsis:
@@ -114,10 +133,21 @@ def check(exercise, answer):
 
 
 def solution(exercise):
-    """A solution to the exercise named ``exercise``: try it yourself first."""
+    """A solution to the exercise named ``exercise``: try it yourself first.
+
+    Args:
+        exercise: its id.
+
+    Returns:
+        A ``Solution`` (shown as code).
+    """
     return Solution(exercise, _spec(exercise).solution)
 
 
 def exercises():
-    """The names and questions of every exercise, in lesson order."""
+    """The names and questions of every exercise, in lesson order.
+
+    Returns:
+        A dict from each exercise id to its question.
+    """
     return {name: spec.question for name, spec in sorted(EXERCISES.items())}

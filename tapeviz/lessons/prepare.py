@@ -12,6 +12,9 @@ def setup(precision=4):
     * keeps the tensors every gradient call returns, so an exercise that asks for
       a gradient computed by a tape can tell it from a typed number;
     * prints NumPy arrays with ``precision`` digits, so outputs stay short.
+
+    Args:
+        precision: the digits NumPy prints.
     """
     import tapeviz.viz as viz
     from tapeviz.lessons import provenance

@@ -5,7 +5,17 @@ class SaveOptions:
     """``tf.saved_model.SaveOptions``: accepted, as TF code passes them. Only
     ``experimental_custom_gradients`` changes anything: ``True`` (TF's default) stores each custom
     gradient with the traces; ``False`` stores the function alone, so a loaded function raises TF's
-    ``LookupError: No gradient defined for operation ...`` when a tape differentiates it."""
+    ``LookupError: No gradient defined for operation ...`` when a tape differentiates it.
+
+    Args:
+        namespace_whitelist: accepted (there are no custom ops).
+        save_debug_info: accepted.
+        function_aliases: accepted.
+        experimental_io_device: accepted.
+        experimental_variable_policy: accepted.
+        experimental_custom_gradients: kept: whether traced functions keep their custom gradients.
+        **future_options: accepted.
+    """
 
     def __init__(
         self,
@@ -27,7 +37,14 @@ class SaveOptions:
 
 
 class LoadOptions:
-    """``tf.saved_model.LoadOptions``: accepted and ignored (there is no graph to place on a device)."""
+    """``tf.saved_model.LoadOptions``: accepted and ignored (there is no graph to place on a device).
+
+    Args:
+        allow_partial_checkpoint: accepted.
+        experimental_io_device: accepted.
+        experimental_skip_checkpoint: accepted.
+        **future_options: accepted.
+    """
 
     def __init__(
         self,

@@ -125,12 +125,29 @@ def recording_player(tape, **options):
 
 
 def heatmap(value, title=None, **options):
-    """A Jacobian or Hessian drawn as an SVG heatmap (blue negative, white zero, red positive)."""
+    """A Jacobian or Hessian drawn as an SVG heatmap (blue negative, white zero, red positive).
+
+    Args:
+        value: a 2-D tensor or array (a Jacobian or Hessian).
+        title: a caption.
+        **options: the drawing's options (row and column labels...).
+
+    Returns:
+        A ``Heatmap``; ``.svg()`` gives the picture, Jupyter shows it.
+    """
     return Heatmap(value, title=title, **options)
 
 
 def memory(*tapes, **options):
-    """Bytes each tape holds for the backward pass, as it records and as the sweep frees them."""
+    """Bytes each tape holds for the backward pass, as it records and as the sweep frees them.
+
+    Args:
+        *tapes: GradientTapes (or traces).
+        **options: how to draw (``title``...).
+
+    Returns:
+        A memory view that draws itself in Jupyter.
+    """
     return memory_view(*tapes, **options)
 
 

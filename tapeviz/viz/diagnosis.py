@@ -138,7 +138,7 @@ def diagnose(tape, target, sources=None, check=False):
         check: also compare each ``tf.custom_gradient`` with finite differences.
 
     Returns:
-        A :class:`Diagnosis`: ``.findings``, each with ``cause``, ``op``,
+        A :class:`Diagnosis`, whose ``.findings`` each have ``cause``, ``op``,
         ``name``, ``where`` (the line that made the op), ``step`` (the
         player's step) and ``message``; falsy when nothing is wrong.
 

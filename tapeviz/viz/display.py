@@ -8,6 +8,7 @@ never a traceback, whatever the names in the tape.
 """
 
 from tapeviz.core.files import write_bytes
+from tapeviz.core.tape import GradientTape
 from tapeviz.viz import dot as dotmod
 from tapeviz.viz import format as fmt
 from tapeviz.viz import legend as legends
@@ -18,11 +19,31 @@ from tapeviz.viz.trace import Trace, trace_of
 
 
 class Figure:
-    """A drawing of a trace: ``.dot`` (source), ``.svg()``, ``.save(path)``; shows itself.
+    """A drawing of a trace, as :func:`tapeviz.show` returns it: ``.dot`` (the Graphviz
+    source), ``.svg()``, ``.save(path)``; Jupyter shows it at the end of a cell.
 
-    ``names``: labels for tensors and tapes by trace id (``{"t3": "y"}``); by
-    default the Python names the student gave them, looked up once, now, as
-    the player does (:mod:`tapeviz.viz.names`); ``names=False`` keeps the ids.
+    Args:
+        trace: a GradientTape or a ``tapeviz.viz.trace()``.
+        title: a caption under the picture, or None.
+        names: labels for tensors and tapes by trace id (``{"t3": "y"}``); None
+            (the default) looks up the Python names the student gave them, once,
+            now, as the player does (:mod:`tapeviz.viz.names`); False keeps the ids.
+        **options: the view's options, as :func:`tapeviz.show` takes them
+            (``sweep``, ``fold``, ``open``, ``show_reads``, ``max_nodes``, ``untaped``).
+
+    Example:
+        >>> import tapeviz as tf
+        >>> x = tf.Variable(3.0, name="x")
+        >>> with tf.GradientTape() as tape:
+        ...     y = x * x
+        >>> _ = tape.gradient(y, x)
+        >>> figure = tf.show(tape, title="y = x * x")
+        >>> type(figure).__name__
+        'Figure'
+        >>> figure.dot.startswith("digraph")
+        True
+        >>> figure.save("tape.dot")
+        'tape.dot'
     """
 
     def __init__(self, trace, title=None, names=None, **options):
@@ -44,18 +65,37 @@ class Figure:
         return self._dot
 
     def legend_html(self):
-        """The legend of what this picture draws (the one players show under theirs)."""
+        """The legend of what this picture draws (the one players show under theirs).
+
+        Returns:
+            An HTML fragment (a string).
+        """
         self.dot  # noqa: B018 - builds the view
         return legends.html(legends.entries(self._view, data=self.trace.data))
 
     def svg(self):
-        """The rendered SVG text (raises GraphvizUnavailable with the install hint)."""
+        """The picture as SVG text, laid out by Graphviz once and kept.
+
+        Without Graphviz's layout program this raises ``GraphvizUnavailable``, whose
+        message says what to install (Jupyter then shows a table instead).
+
+        Returns:
+            The SVG document, a string.
+        """
         if self._svg is None:
             self._svg = render.svg(self.dot)
         return self._svg
 
     def save(self, path):
-        """Write ``.svg``, ``.png``, ``.dot`` or ``.json`` (the trace) by the file's extension."""
+        """Write the picture to a file, in the format its extension names (atomically).
+
+        Args:
+            path: a file name ending in ``.svg``, ``.png``, ``.dot`` (or ``.gv``),
+                or ``.json`` (the trace, as data); any other ending gets SVG.
+
+        Returns:
+            ``path``, as a string.
+        """
         path = str(path)
         if path.endswith(".dot") or path.endswith(".gv"):
             data = self.dot.encode()
@@ -106,8 +146,8 @@ def show(obj, title=None, **options):
     found for tensors; False: trace ids; or a dict).
 
     Args:
-        obj: a GradientTape, a ``tapeviz.viz.trace()``, a trace's data, or a
-            ``tf.function`` / ConcreteFunction (its traced graph).
+        obj: a GradientTape, a ``tapeviz.viz.trace()``, or a ``tf.function`` /
+            ConcreteFunction (its traced graph).
         title: a caption under the picture.
         **options: the options above (see :doc:`/visualizer`).
 
@@ -117,7 +157,8 @@ def show(obj, title=None, **options):
         Graphviz source.
 
     Raises:
-        TypeError: ``obj`` is neither a tape, a trace nor a ``tf.function``.
+        TypeError: ``obj`` is neither a tape, a trace nor a ``tf.function``
+            (``tf.show(42)``); the message says what to pass.
 
     Example:
         >>> import tapeviz as tf
@@ -133,6 +174,12 @@ def show(obj, title=None, **options):
 
     if function_graph.is_traced_function(obj):
         return function_graph.FunctionFigure(obj, title=title)
+    if not isinstance(obj, (GradientTape, Trace)):
+        raise TypeError(
+            f"tf.show() draws a tf.GradientTape, a tapeviz.viz.trace() or a tf.function, not "
+            f"{type(obj).__name__} ({obj!r:.60}). Record first: `with tf.GradientTape() as tape: ...`, "
+            "then tf.show(tape)."
+        )
     return Figure(obj, title=title, **options)
 
 

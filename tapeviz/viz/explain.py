@@ -288,6 +288,28 @@ def find_nonfinite(tape, target=None, sources=None):
 
     ``target`` (by default the target of the tape's last ``gradient()`` call, else its
     last op's output) and ``sources`` narrow the question as ``diagnose`` does.
+
+    Args:
+        tape: a GradientTape (or a ``tapeviz.viz.trace()``) that recorded the computation.
+        target: the tensor whose gradient to examine.
+        sources: the tensors or variables the gradient is taken with respect to.
+
+    Returns:
+        A ``NonFinite``, true when something went NaN or Inf, with ``op`` (the
+        op's id in the trace), ``phase`` (``"forward"`` or ``"backward"``) and a
+        ``message`` that says why and what to do; it draws the tape with that op
+        marked. False (``op`` None) when every value and gradient is finite.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> x = tf.Variable(0.0)
+        >>> with tf.GradientTape() as tape:
+        ...     y = tf.sqrt(x) * 2.0
+        >>> found = tf.find_nonfinite(tape, y, x)
+        >>> bool(found), found.phase
+        (True, 'backward')
+        >>> found.message.startswith("Backward: The forward pass is finite, but the gradient of Sqrt")
+        True
     """
     seen = diagnosis.examine(tape, target, sources)
     finding = next((f for f in seen.findings if f.cause in NONFINITE_CAUSES), None)
@@ -334,6 +356,28 @@ def gradcheck(fn, *args, eps=1e-6, rtol=1e-4, atol=1e-6, seed=0):
     checked on its own (its kernel against finite differences, along the
     sweep's own upstream gradient); an op without a kernel (a
     ``custom_gradient``) is the suspect when every kernel op checks out.
+
+    Args:
+        fn: a function of tensors, built from tapeviz ops.
+        *args: its arguments (numbers, lists or arrays).
+        eps: the finite-difference step.
+        rtol: the relative tolerance of the comparison.
+        atol: the absolute tolerance.
+        seed: the seed of the projection weights.
+
+    Returns:
+        A ``GradcheckResult``, true when they agree; ``errors`` (the largest
+        difference per argument), ``analytic`` and ``numeric`` (the gradients),
+        ``suspect`` (the op to blame, or None) and a ``message``; it draws the
+        checked tape with the suspect marked.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> result = tf.gradcheck(lambda x: tf.sin(x) * x, [0.5, 1.0])
+        >>> bool(result), result.suspect
+        (True, None)
+        >>> result.message.startswith("Gradients agree with finite differences")
+        True
     """
     arrays = [np.array(a, dtype=np.float64) for a in args]
     weights = testing.projection_weights(fn, arrays, seed=seed)

@@ -406,6 +406,14 @@ def gradient_norms(tape, target=None, sweep="last"):
     ``target``: the tensor ``tape.gradient`` was called on (its last sweep is used); None takes the tape's last
     sweep. ``sweep``: "last", or a sweep's index or id in the trace. Reads what the session recorder kept
     (``import tapeviz.viz`` before recording).
+
+    Args:
+        tape: a GradientTape that recorded the forward pass (or a trace).
+        target: the tensor whose gradient to measure (the last ``gradient`` call's by default).
+        sweep: which sweep: ``"last"`` or a sweep's id.
+
+    Returns:
+        A table of the norm per layer and loop turn; it draws itself in Jupyter.
     """
     trace = trace_of(tape)
     data = trace.data

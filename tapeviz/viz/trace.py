@@ -504,6 +504,21 @@ def trace():
                 y = x * x
             tape.gradient(y, x)
         t            # draws itself; t.to_json() saves it
+
+    Returns:
+        A context manager whose ``as`` target is the :class:`~tapeviz.viz.trace.Trace`,
+        filled as the block runs.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> from tapeviz import viz
+        >>> x = tf.Variable(2.0)
+        >>> with viz.trace() as recorded:
+        ...     with tf.GradientTape() as tape:
+        ...         y = x * x
+        ...     _ = tape.gradient(y, x)
+        >>> len(recorded.data["sweeps"])
+        1
     """
     log = recorder.Log()
     result = Trace(records=log.records)

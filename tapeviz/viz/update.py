@@ -133,7 +133,11 @@ class UpdateRecord:
 
 @contextmanager
 def record_update():
-    """A ``with`` block recording the optimizer steps (and the sweeps) it runs: an :class:`UpdateRecord`."""
+    """A ``with`` block recording the optimizer steps (and the sweeps) it runs: an :class:`UpdateRecord`.
+
+    Returns:
+        A context manager whose ``as`` target records the steps (pass it to ``player(tape, update=...)``).
+    """
     record = UpdateRecord()
     events.subscribe(record)
     try:

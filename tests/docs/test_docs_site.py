@@ -231,6 +231,54 @@ def test_no_empty_entries(docs_site):
     assert not empty, empty
 
 
+class _CodeText(HTMLParser):
+    """The text inside each ``<pre>`` and ``<code>`` element of a page."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.blocks, self._depth = [], 0
+
+    def handle_starttag(self, tag, attrs):
+        if tag in ("pre", "code"):
+            if self._depth == 0:
+                self.blocks.append("")
+            self._depth += 1
+
+    def handle_endtag(self, tag):
+        if tag in ("pre", "code") and self._depth:
+            self._depth -= 1
+
+    def handle_data(self, data):
+        if self._depth:
+            self.blocks[-1] += data
+
+
+CURLY = "\u201c\u201d\u2018\u2019"  # what smart quotes make of " and ': code pasted with them fails
+
+
+def test_code_in_the_reference_keeps_straight_quotes(docs_site):
+    """An example that renders as a paragraph gets curly quotes (``loss=\u201dmse\u201d``) and runs
+    together; one that renders as code keeps its quotes. Every code element of the API pages has none."""
+    bad = []
+    for page in _api_pages(docs_site):
+        parser = _CodeText()
+        parser.feed(page.read_text(encoding="utf-8"))
+        bad += [f"{page.name}: {block.strip()[:100]!r}" for block in parser.blocks if any(c in block for c in CURLY)]
+    assert not bad, "curly quotes inside code:\n" + "\n".join(bad)
+
+
+def test_keras_examples_render_as_code_not_as_a_paragraph(docs_site):
+    """A ``>>>`` outside a code block is an example that rendered as text (an ``Example:`` whose lines
+    are not indented under it): the reader sees one run-on paragraph."""
+    bad = []
+    for page in _api_pages(docs_site):
+        text = page.read_text(encoding="utf-8")
+        for paragraph in re.findall(r"<p>(.*?)</p>", text, flags=re.S):
+            if "&gt;&gt;&gt;" in paragraph:
+                bad.append(f"{page.name}: {html.unescape(re.sub(r'<[^>]+>', '', paragraph))[:100]!r}")
+    assert not bad, "examples rendered as paragraphs:\n" + "\n".join(bad)
+
+
 class _Links(HTMLParser):
     def __init__(self):
         super().__init__(convert_charrefs=True)

@@ -38,9 +38,42 @@ def unary(tf_name, prim_name, kernel, doc, differentiable=True, floats_only=Fals
             return execute(primitive, (as_tensor(x),))
 
     op.__name__ = op.__qualname__ = tf_name
-    op.__doc__ = doc
+    op.__doc__ = with_fields(
+        doc,
+        args=[_X, _NAME],
+        returns="A Tensor of ``x``'s shape, the op applied to each element.",
+        raises=[_NOT_A_FLOAT] if floats_only else [],
+    )
     op.primitive = primitive
     return op
+
+
+# The fields an op made here documents (Google style, as the API reference renders it).
+_X = "x: a Tensor, or a number, list or NumPy array (converted as ``tf.constant`` converts it)."
+_Y = "y: the same, of ``x``'s dtype; its shape broadcasts against ``x``'s."
+NAME_ARG = _NAME = "name: TensorFlow's op name; accepted for compatibility, unused."
+_NOT_A_FLOAT = (
+    "tf.errors.InvalidArgumentError: an integer or bool ``x`` (TF has no kernel for it): cast it to a float first."
+)
+_NOT_BROADCAST = (
+    "tf.errors.InvalidArgumentError: shapes that do not broadcast, or tensors of two dtypes (cast one first)"
+)
+
+
+def with_fields(doc, args=(), returns=None, raises=()):
+    """``doc`` with the Args, Returns and Raises sections it lacks added before its Example
+    (one text per argument or exception, ``"name: what it is"``)."""
+    doc = (doc or "").rstrip()
+    lines = doc.splitlines()
+    example = next((i for i, line in enumerate(lines) if line.strip() in ("Example:", "Examples:")), len(lines))
+    indent = " " * (len(lines[example]) - len(lines[example].lstrip())) if example < len(lines) else ""
+    added = []
+    for title, entries in (("Args", args), ("Returns", [returns] if returns else []), ("Raises", raises)):
+        if entries and f"{title}:" not in doc:
+            added += ["", f"{indent}{title}:", *(f"{indent}    {entry}" for entry in entries)]
+    if example == len(lines):
+        return "\n".join(lines + added) + "\n"
+    return "\n".join(lines[:example] + added[1:] + [""] + lines[example:]) + "\n"
 
 
 def not_a_float(x, tf_name, prim_name):
@@ -115,6 +148,11 @@ def binary(tf_name, prim_name, kernel, doc, differentiable=True, numbers_only=Fa
         return output
 
     op.__name__ = op.__qualname__ = tf_name
-    op.__doc__ = doc
+    op.__doc__ = with_fields(
+        doc,
+        args=[_X, _Y, _NAME],
+        returns="A Tensor of the broadcast shape of ``x`` and ``y``.",
+        raises=[_NOT_BROADCAST + (", or bool tensors (no kernel for them)." if numbers_only else ".")],
+    )
     op.primitive = primitive
     return op

@@ -14,7 +14,7 @@ from tapeviz.core.errors import InvalidArgumentError
 from tapeviz.core.families import math as m
 from tapeviz.core.ops import as_tensor, execute
 from tapeviz.core.primitive import Primitive
-from tapeviz.core.primitives._define import unary
+from tapeviz.core.primitives._define import NAME_ARG, unary, with_fields
 from tapeviz.core.primitives.array.constants import zeros_like
 from tapeviz.core.rules import defgrad, described
 
@@ -32,7 +32,19 @@ COMPLEX = Primitive("Complex", _complex_kernel)
 
 
 def complex(real, imag, name=None):  # noqa: A001  (TF's name)
-    """``real + i * imag`` elementwise: float32 parts give complex64, float64 parts complex128."""
+    """``real + i * imag`` elementwise: float32 parts give complex64, float64 parts complex128.
+
+    Args:
+        real: the real parts, a float32 or float64 tensor.
+        imag: the imaginary parts, of ``real``'s dtype and a shape that broadcasts.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A complex64 or complex128 Tensor.
+
+    Raises:
+        tf.errors.InvalidArgumentError: parts of different dtypes, or not float32/float64.
+    """
     real, imag = as_tensor(real), as_tensor(imag)
     if real.dtype != imag.dtype or real._value.dtype not in _COMPLEX_OF:
         raise InvalidArgumentError(
@@ -64,7 +76,11 @@ def _part(name, prim_name, take, doc):
         return plain(x)
 
     part.__name__ = part.__qualname__ = name
-    part.__doc__ = doc
+    part.__doc__ = with_fields(
+        doc,
+        args=["input: a Tensor, or anything ``tf.constant`` converts (real or complex).", NAME_ARG],
+        returns="A Tensor of ``input``'s shape (real, except for ``conj`` of a complex input).",
+    )
     part.primitive = op.primitive
     return part
 

@@ -57,6 +57,13 @@ def cholesky(input, name=None):  # noqa: A002
 
     Only the lower triangle of ``input`` is read. A matrix that is not
     positive definite gives NaN in its lower triangle, as TF 2.21 does.
+
+    Args:
+        input: symmetric positive-definite matrices [..., n, n].
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of lower-triangular factors.
     """
     return execute(CHOLESKY, (float_matrices(input, "Cholesky"),))
 
@@ -91,7 +98,16 @@ QR = Primitive("Qr", _qr, n_outputs=2)
 
 def qr(input, full_matrices=False, name=None):  # noqa: A002
     """``Qr(q, r)`` with ``input = q @ r``, q orthonormal columns, r upper triangular (Householder,
-    the same signs as TF's)."""
+    the same signs as TF's).
+
+    Args:
+        input: matrices [..., m, n].
+        full_matrices: full-size q and r instead of the reduced ones.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        ``Qr(q, r)``.
+    """
     q, r = execute(QR, (float_matrices(input, "Qr", square=False),), {"full_matrices": bool(full_matrices)})
     return Qr(q, r)
 
@@ -157,6 +173,15 @@ def svd(tensor, full_matrices=False, compute_uv=True, name=None):
     Singular vectors are defined up to sign: tapeviz's (LAPACK's) signs can
     differ from TF's; anything that does not depend on them agrees. The
     gradient through u and v is infinite where singular values repeat.
+
+    Args:
+        tensor: matrices [..., m, n].
+        full_matrices: full-size u and v.
+        compute_uv: also return u and v.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        ``s``, or ``(s, u, v)`` with ``compute_uv``.
     """
     outputs = execute(
         SVD,
@@ -233,6 +258,13 @@ def eigh(tensor, name=None):
 
     Only the lower triangle is read. Eigenvectors are defined up to sign:
     tapeviz's (LAPACK's) can differ from TF's.
+
+    Args:
+        tensor: symmetric matrices [..., n, n].
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        ``(e, v)``, eigenvalues [..., n] and eigenvectors [..., n, n].
     """
     return tuple(execute(EIGH, (float_matrices(tensor, "SelfAdjointEigV2"),), {"compute_v": True}))
 
@@ -257,7 +289,15 @@ def _eigh_rule(op, needs, ge, gv=None):
 
 
 def eigvalsh(tensor, name=None):
-    """The eigenvalues (ascending) of symmetric matrices (lower triangle read)."""
+    """The eigenvalues (ascending) of symmetric matrices (lower triangle read).
+
+    Args:
+        tensor: symmetric matrices [..., n, n].
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor [..., n] of eigenvalues.
+    """
     return execute(EIGH, (float_matrices(tensor, "SelfAdjointEigV2"),), {"compute_v": False})[0]
 
 
@@ -276,6 +316,13 @@ def slogdet(input, name=None):  # noqa: A002
     """``(sign, log_abs_determinant)`` of square matrices: log|det| without overflow.
 
     A singular matrix gives sign 0 and -inf, as in TF.
+
+    Args:
+        input: square matrices [..., n, n].
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        ``(sign, log_abs_determinant)``, two Tensors [...].
     """
     sign, logabs = execute(LOG_MATRIX_DETERMINANT, (float_matrices(input, "LogMatrixDeterminant"),))
     return LogMatrixDeterminant(sign, logabs)
@@ -291,6 +338,13 @@ def logdet(matrix, name=None):
     """log(det(matrix)) of Hermitian positive-definite matrices: 2 * sum(log(diag(cholesky))).
 
     NaN where a matrix is not positive definite, as in TF.
+
+    Args:
+        matrix: Hermitian positive-definite matrices [..., n, n].
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor [...].
     """
     with name_scope("logdet"):
         return 2.0 * reduce_sum(log(diag_part(cholesky(matrix))), axis=-1)

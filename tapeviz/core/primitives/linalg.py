@@ -79,7 +79,33 @@ MATMUL = Primitive("MatMul", _matmul)
 
 
 def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False, name=None):
-    """Matrix product of the last two axes (batched over leading axes, broadcasting)."""
+    """Matrix product of the last two axes (batched over leading axes, broadcasting).
+
+    Args:
+        a: a tensor of rank >= 2.
+        b: a tensor of ``a``'s dtype and rank >= 2, whose second-to-last axis
+            matches ``a``'s last.
+        transpose_a: transpose the last two axes of ``a`` first.
+        transpose_b: transpose the last two axes of ``b`` first.
+        adjoint_a: conjugate-transpose ``a`` first (a transpose for real tensors).
+        adjoint_b: conjugate-transpose ``b`` first.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of shape ``[..., a's rows, b's columns]``.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> a = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+        >>> print(tf.matmul(a, [[1.0], [1.0]]))
+        tf.Tensor(
+        [[3.]
+         [7.]], shape=(2, 1), dtype=float32)
+        >>> print(a @ tf.transpose(a))
+        tf.Tensor(
+        [[ 5. 11.]
+         [11. 25.]], shape=(2, 2), dtype=float32)
+    """
     a, b = as_tensors(a, b, "MatMul")
     if adjoint_a and a._value.dtype.kind == "c":  # the adjoint is the conjugate transpose
         a = conj(a)
@@ -111,7 +137,19 @@ def _matmul_rule(op, needs, g):
 
 
 def matrix_transpose(a, name="matrix_transpose", conjugate=False):
-    """Swap the last two axes (a batch of matrices transposed)."""
+    """Swap the last two axes (a batch of matrices transposed).
+
+    Args:
+        a: a tensor of rank >= 2.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+        conjugate: also conjugate (for complex matrices).
+
+    Returns:
+        A Tensor with the last two axes swapped.
+
+    Raises:
+        ValueError: a tensor of rank below 2.
+    """
     x = as_tensor(a)
     if x.ndim < 2:
         raise ValueError(f"matrix_transpose needs a tensor of rank >= 2, got rank {x.ndim}.")
@@ -121,7 +159,23 @@ def matrix_transpose(a, name="matrix_transpose", conjugate=False):
 
 
 def matvec(a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_sparse=False, name=None):
-    """Matrix-vector product ``a @ b`` over the last axes: [..., m, n] x [..., n] -> [..., m]."""
+    """Matrix-vector product ``a @ b`` over the last axes: [..., m, n] x [..., n] -> [..., m].
+
+    Args:
+        a: matrices [..., m, n].
+        b: vectors [..., n].
+        transpose_a: transpose ``a`` first.
+        adjoint_a: conjugate-transpose ``a`` first.
+        a_is_sparse: accepted for TensorFlow compatibility.
+        b_is_sparse: accepted for TensorFlow compatibility.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor [..., m].
+
+    Raises:
+        ValueError: a scalar ``b``.
+    """
     a, b = as_tensors(a, b)
     if b.ndim < 1:
         raise ValueError("matvec needs a vector b of rank >= 1.")
@@ -155,7 +209,20 @@ def _tensordot_axes(axes, rank_a, rank_b):
 
 def tensordot(a, b, axes, name=None):
     """Sum of products over ``axes``: an int n (the last n of a with the first n of b)
-    or a pair of axis lists. The result has a's free axes then b's."""
+    or a pair of axis lists. The result has a's free axes then b's.
+
+    Args:
+        a: a Tensor, or anything ``tf.constant`` converts.
+        b: another.
+        axes: an int n, or a pair of axis lists to contract.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``a``'s free axes then ``b``'s.
+
+    Raises:
+        ValueError: contracted axes whose sizes differ, or an ``axes`` it does not take.
+    """
     a, b = as_tensors(a, b)
     a_axes, b_axes = _tensordot_axes(axes, a.ndim, b.ndim)
     sa, sb = a._value.shape, b._value.shape
@@ -233,6 +300,23 @@ def einsum(equation, *inputs, **kwargs):
     Gradients are einsums with the subscripts permuted. Not differentiable
     (UnimplementedError when a gradient is asked for): an operand that
     repeats a subscript, such as "ii->i" (use tf.linalg.diag_part / trace).
+
+    Args:
+        equation: the subscripts, e.g. ``"ij,jk->ik"``.
+        *inputs: the operands, one per term of the equation.
+        **kwargs: ``name`` (accepted, unused).
+
+    Returns:
+        A Tensor.
+
+    Raises:
+        ValueError: no operand, or subscripts that do not fit the operands' ranks.
+        tf.errors.InvalidArgumentError: one subscript over axes of different sizes.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> print(tf.einsum("i,i->", [1.0, 2.0], [3.0, 4.0]))
+        tf.Tensor(11.0, shape=(), dtype=float32)
     """
     if len(inputs) == 1 and isinstance(inputs[0], (list, tuple)):
         inputs = tuple(inputs[0])
@@ -329,7 +413,23 @@ def _square(x, op):
 
 
 def inv(input, adjoint=False, name=None):
-    """The inverse of each square matrix in the last two axes. Singular input: InvalidArgumentError."""
+    """The inverse of each square matrix in the last two axes. Singular input: InvalidArgumentError.
+
+    Args:
+        input: square matrices [..., n, n].
+        adjoint: invert the conjugate transpose instead.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``input``'s shape.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> print(tf.linalg.inv([[2.0, 0.0], [0.0, 4.0]]))
+        tf.Tensor(
+        [[0.5  0.  ]
+         [0.   0.25]], shape=(2, 2), dtype=float32)
+    """
     x = as_tensor(input)
     _square(x, "MatrixInverse")
     if adjoint:
@@ -344,7 +444,15 @@ def _matrix_inverse_rule(op, needs, g):
 
 
 def det(input, name=None):
-    """The determinant of each square matrix in the last two axes."""
+    """The determinant of each square matrix in the last two axes.
+
+    Args:
+        input: square matrices [..., n, n].
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor [...] of determinants.
+    """
     x = as_tensor(input)
     _square(x, "MatrixDeterminant")
     return execute(MATRIX_DETERMINANT, (x,))
@@ -361,6 +469,19 @@ def diag_part(input, name="diag_part", k=0, padding_value=0, align="RIGHT_LEFT")
     """The main diagonal of each matrix in the last two axes: [..., m, n] -> [..., min(m, n)].
 
     Only ``k=0`` (the main diagonal) is supported.
+
+    Args:
+        input: matrices [..., m, n].
+        name: TensorFlow's op name; accepted for compatibility, unused.
+        k: only 0.
+        padding_value: only 0.
+        align: accepted for TensorFlow compatibility.
+
+    Returns:
+        A Tensor [..., min(m, n)].
+
+    Raises:
+        tf.errors.InvalidArgumentError: an input of rank below 2.
     """
     x = as_tensor(input)
     if k != 0:
@@ -387,6 +508,21 @@ def diag(diagonal, name="diag", k=0, num_rows=-1, num_cols=-1, padding_value=0, 
 
     ``num_rows``/``num_cols`` default to n; their minimum must be n. Only
     ``k=0`` and ``padding_value=0`` are supported.
+
+    Args:
+        diagonal: a tensor [..., n].
+        name: TensorFlow's op name; accepted for compatibility, unused.
+        k: only 0.
+        num_rows: the matrix's rows (-1: n).
+        num_cols: its columns (-1: n).
+        padding_value: only 0.
+        align: accepted for TensorFlow compatibility.
+
+    Returns:
+        A Tensor [..., num_rows, num_cols].
+
+    Raises:
+        tf.errors.InvalidArgumentError: a scalar ``diagonal``, or a size smaller than it.
     """
     d = as_tensor(diagonal)
     if k != 0 or padding_value != 0:
@@ -410,7 +546,15 @@ def _matrix_diag_rule(op, needs, g):
 
 
 def trace(x, name=None):
-    """The sum of each matrix's main diagonal: [..., m, n] -> [...]."""
+    """The sum of each matrix's main diagonal: [..., m, n] -> [...].
+
+    Args:
+        x: matrices [..., m, n].
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor [...].
+    """
 
     with name_scope("Trace"):
         return reduce_sum(diag_part(x), axis=-1)

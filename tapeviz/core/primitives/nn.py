@@ -31,7 +31,18 @@ def _relu_grad(g, y):
     return g * (y > 0)
 
 
-relu = unary("relu", "Relu", _relu, "max(x, 0). Its gradient at 0 is 0, as in TF.")
+relu = unary(
+    "relu",
+    "Relu",
+    _relu,
+    """max(x, 0). Its gradient at 0 is 0, as in TF.
+
+Example:
+    >>> import tapeviz as tf
+    >>> print(tf.nn.relu([-1.0, 0.0, 2.0]))
+    tf.Tensor([0. 0. 2.], shape=(3,), dtype=float32)
+""",
+)
 
 
 @defgrad(relu, "d relu(x)/dx = 1 where x > 0, else 0 (0 at 0, as in TF)", local=elementwise("1 where x > 0"))
@@ -127,7 +138,21 @@ def axis_arg(axis, ndim, op):
 
 
 def softmax(logits, axis=None, name=None):
-    """exp(logits) / sum(exp(logits), axis): probabilities along ``axis`` (default -1)."""
+    """exp(logits) / sum(exp(logits), axis): probabilities along ``axis`` (default -1).
+
+    Args:
+        logits: a float tensor.
+        axis: the axis the probabilities sum to 1 along (-1 when None).
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``logits``'s shape and dtype.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> print(tf.nn.softmax([0.0, 0.0, 0.0, 0.0]))
+        tf.Tensor([0.25 0.25 0.25 0.25], shape=(4,), dtype=float32)
+    """
     x = float_tensor(logits, "softmax")
     return execute(SOFTMAX, (x,), {"axis": axis_arg(axis, x.ndim, "softmax")})
 
@@ -144,7 +169,16 @@ def _softmax_rule(op, needs, g):
 
 
 def log_softmax(logits, axis=None, name=None):
-    """logits - log(sum(exp(logits), axis)), computed stably, along ``axis`` (default -1)."""
+    """logits - log(sum(exp(logits), axis)), computed stably, along ``axis`` (default -1).
+
+    Args:
+        logits: a float tensor.
+        axis: the class axis (-1 when None).
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``logits``'s shape.
+    """
     x = float_tensor(logits, "log_softmax")
     return execute(LOG_SOFTMAX, (x,), {"axis": axis_arg(axis, x.ndim, "log_softmax")})
 
@@ -256,6 +290,24 @@ def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
     (softmax(logits) - labels) * upstream. Gradients flow into the labels too
     (-log_softmax(logits) * upstream); wrap them in ``tf.stop_gradient`` if
     they are targets you do not train. float16 logits are computed in float32.
+
+    Args:
+        labels: a distribution over the classes per example, of ``logits``'s shape
+            (one-hot rows for hard labels).
+        logits: unscaled scores (before the softmax), a float tensor.
+        axis: the class axis (-1 by default).
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``logits``'s shape without ``axis``, one loss per example.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> labels = tf.constant([[1.0, 0.0], [0.0, 1.0]])
+        >>> logits = tf.constant([[0.0, 0.0], [0.0, 10.0]])
+        >>> loss = tf.nn.softmax_cross_entropy_with_logits(labels=labels, logits=logits)
+        >>> [round(float(v), 4) for v in loss]
+        [0.6931, 0.0]
     """
     logits = float_tensor(logits, "softmax_cross_entropy_with_logits")
     labels = as_tensor(labels)
@@ -301,6 +353,24 @@ def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
     [0, logits.shape[-1]); a value outside raises InvalidArgumentError (TF's
     CPU behaviour; its GPU kernel returns NaN instead). The gradient with
     respect to the logits is (softmax(logits) - one_hot(labels)) * upstream.
+
+    Args:
+        labels: integer class indices, of ``logits``'s shape without the last axis.
+        logits: unscaled scores [..., num_classes], a float tensor.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``labels``'s shape, one loss per example.
+
+    Raises:
+        TypeError: labels that are not integers.
+        tf.errors.InvalidArgumentError: a label outside [0, num_classes), or shapes that do not match.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> loss = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=[0, 1], logits=[[0.0, 0.0], [0.0, 0.0]])
+        >>> [round(float(v), 4) for v in loss]
+        [0.6931, 0.6931]
     """
     op = "sparse_softmax_cross_entropy_with_logits"
     logits = float_tensor(logits, op)

@@ -106,6 +106,20 @@ def scatter_nd(indices, updates, shape, name=None):
 
     ``updates.shape`` must be ``indices.shape[:-1] + shape[indices.shape[-1]:]``.
     Differentiable in ``updates``: the gradient is ``gather_nd`` of the upstream.
+
+    Args:
+        indices: an integer tensor whose last axis holds index tuples into ``shape``.
+        updates: the values, of shape ``indices.shape[:-1] + shape[k:]``.
+        shape: the result's shape.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``shape``.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> print(tf.scatter_nd([[1], [3]], [5.0, 7.0], [4]))
+        tf.Tensor([0. 5. 0. 7.], shape=(4,), dtype=float32)
     """
     indices = _int_indices(indices, "ScatterNd")
     updates = as_tensor(updates)
@@ -139,6 +153,15 @@ def tensor_scatter_nd_update(tensor, indices, updates, name=None):
     With repeated indices the last update wins (TF leaves it unspecified).
     Gradients: the upstream to ``tensor`` except at the replaced slices, and
     ``gather_nd`` of the upstream to ``updates``.
+
+    Args:
+        tensor: the tensor to copy.
+        indices: an integer tensor whose last axis holds index tuples into ``tensor``.
+        updates: the values, of shape ``indices.shape[:-1] + tensor.shape[k:]``.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``tensor``'s shape (``tensor`` itself is unchanged).
     """
     return _tensor_scatter_op(TENSOR_SCATTER_UPDATE, tensor, indices, updates)
 
@@ -155,7 +178,17 @@ def _tensor_scatter_update_rule(op, needs, g):
 
 
 def tensor_scatter_nd_add(tensor, indices, updates, name=None):
-    """A copy of ``tensor`` with ``updates`` added at ``indices`` (repeats add up)."""
+    """A copy of ``tensor`` with ``updates`` added at ``indices`` (repeats add up).
+
+    Args:
+        tensor: the tensor to copy.
+        indices: an integer tensor whose last axis holds index tuples into ``tensor``.
+        updates: the values, of shape ``indices.shape[:-1] + tensor.shape[k:]``.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``tensor``'s shape (``tensor`` itself is unchanged).
+    """
     return _tensor_scatter_op(TENSOR_SCATTER_ADD, tensor, indices, updates)
 
 
@@ -169,7 +202,17 @@ def _tensor_scatter_add_rule(op, needs, g):
 
 
 def tensor_scatter_nd_sub(tensor, indices, updates, name=None):
-    """A copy of ``tensor`` with ``updates`` subtracted at ``indices`` (repeats add up)."""
+    """A copy of ``tensor`` with ``updates`` subtracted at ``indices`` (repeats add up).
+
+    Args:
+        tensor: the tensor to copy.
+        indices: an integer tensor whose last axis holds index tuples into ``tensor``.
+        updates: the values, of shape ``indices.shape[:-1] + tensor.shape[k:]``.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``tensor``'s shape (``tensor`` itself is unchanged).
+    """
     return _tensor_scatter_op(TENSOR_SCATTER_SUB, tensor, indices, updates)
 
 
@@ -183,12 +226,32 @@ def _tensor_scatter_sub_rule(op, needs, g):
 
 
 def tensor_scatter_nd_max(tensor, indices, updates, name=None):
-    """A copy of ``tensor`` where each slot at ``indices`` keeps the largest of itself and its updates."""
+    """A copy of ``tensor`` where each slot at ``indices`` keeps the largest of itself and its updates.
+
+    Args:
+        tensor: the tensor to copy.
+        indices: an integer tensor whose last axis holds index tuples into ``tensor``.
+        updates: the values, of shape ``indices.shape[:-1] + tensor.shape[k:]``.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``tensor``'s shape (``tensor`` itself is unchanged).
+    """
     return _tensor_scatter_op(TENSOR_SCATTER_MAX, tensor, indices, updates)
 
 
 def tensor_scatter_nd_min(tensor, indices, updates, name=None):
-    """A copy of ``tensor`` where each slot at ``indices`` keeps the smallest of itself and its updates."""
+    """A copy of ``tensor`` where each slot at ``indices`` keeps the smallest of itself and its updates.
+
+    Args:
+        tensor: the tensor to copy.
+        indices: an integer tensor whose last axis holds index tuples into ``tensor``.
+        updates: the values, of shape ``indices.shape[:-1] + tensor.shape[k:]``.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``tensor``'s shape (``tensor`` itself is unchanged).
+    """
     return _tensor_scatter_op(TENSOR_SCATTER_MIN, tensor, indices, updates)
 
 

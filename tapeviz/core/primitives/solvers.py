@@ -43,6 +43,18 @@ def band_part(input, num_lower, num_upper, name=None):  # noqa: A002 - TF's name
 
     A negative count keeps the whole triangle: ``band_part(x, -1, 0)`` is the
     lower triangle, ``band_part(x, 0, 0)`` the diagonal.
+
+    Args:
+        input: matrices [..., m, n].
+        num_lower: diagonals to keep below the main one (negative: all).
+        num_upper: diagonals to keep above it (negative: all).
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``input``'s shape.
+
+    Raises:
+        tf.errors.InvalidArgumentError: an input of rank below 2, or band sizes larger than the matrix.
     """
     x = as_tensor(input)
     if x.ndim < 2:
@@ -69,7 +81,18 @@ def _band_part_rule(op, needs, g):
 
 
 def set_diag(input, diagonal, name="set_diag", k=0, align="RIGHT_LEFT"):  # noqa: A002
-    """``input`` with its main diagonal replaced by ``diagonal`` (a composite: x - diag(x) + diag(d))."""
+    """``input`` with its main diagonal replaced by ``diagonal`` (a composite: x - diag(x) + diag(d)).
+
+    Args:
+        input: matrices [..., m, n].
+        diagonal: the new diagonals [..., min(m, n)].
+        name: TensorFlow's op name; accepted for compatibility, unused.
+        k: only 0 (the main diagonal).
+        align: accepted for TensorFlow compatibility.
+
+    Returns:
+        A Tensor of ``input``'s shape.
+    """
     x = as_tensor(input)
     d = as_tensor(diagonal, dtype=x.dtype)
     if k != 0:
@@ -80,7 +103,15 @@ def set_diag(input, diagonal, name="set_diag", k=0, align="RIGHT_LEFT"):  # noqa
 
 
 def adjoint(matrix, name=None):
-    """The conjugate transpose of the last two axes (the transpose, for real matrices)."""
+    """The conjugate transpose of the last two axes (the transpose, for real matrices).
+
+    Args:
+        matrix: a tensor of rank >= 2.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor with the last two axes swapped (and conjugated).
+    """
     return matrix_transpose(matrix, conjugate=True)
 
 
@@ -105,6 +136,26 @@ def solve(matrix, rhs, adjoint=False, name=None):
 
     ``matrix`` [..., M, M], ``rhs`` [..., M, K] with the same batch shape.
     A singular matrix raises InvalidArgumentError, as in TF.
+
+    Args:
+        matrix: square matrices [..., n, n].
+        rhs: right-hand sides [..., n, k].
+        adjoint: solve with the conjugate transpose.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor [..., n, k].
+
+    Raises:
+        tf.errors.InvalidArgumentError: matrices that are not square, shapes that do not
+            match, or a singular matrix.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> print(tf.linalg.solve([[2.0, 0.0], [0.0, 4.0]], [[2.0], [2.0]]))
+        tf.Tensor(
+        [[1. ]
+         [0.5]], shape=(2, 1), dtype=float32)
     """
     a = float_matrices(matrix, "MatrixSolve")
     b = as_tensor(rhs)
@@ -168,6 +219,19 @@ def triangular_solve(matrix, rhs, lower=True, adjoint=False, name=None):
 
     The other triangle is ignored. With ``adjoint``, T^T is used. Batch
     dimensions broadcast. Zeros on the diagonal give inf/nan, as in TF.
+
+    Args:
+        matrix: square matrices [..., n, n] (one triangle is read).
+        rhs: right-hand sides [..., n, k].
+        lower: read the lower triangle (else the upper).
+        adjoint: solve with the conjugate transpose.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor [..., n, k].
+
+    Raises:
+        tf.errors.InvalidArgumentError: matrices that are not square, or shapes that do not match.
     """
     a = float_matrices(matrix, "MatrixTriangularSolve")
     b = as_tensor(rhs)
@@ -206,7 +270,16 @@ def _matrix_triangular_solve_rule(op, needs, g):
 
 
 def cholesky_solve(chol, rhs, name=None):
-    """x with ``A @ x = rhs``, given A's Cholesky factor ``chol`` (two triangular solves)."""
+    """x with ``A @ x = rhs``, given A's Cholesky factor ``chol`` (two triangular solves).
+
+    Args:
+        chol: the Cholesky factors [..., n, n] (from ``cholesky``).
+        rhs: the right-hand sides [..., n, k].
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor [..., n, k].
+    """
     with name_scope("cholesky_solve"):
         y = triangular_solve(chol, rhs, lower=True)
         return triangular_solve(chol, y, lower=True, adjoint=True)

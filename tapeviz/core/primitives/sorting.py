@@ -59,6 +59,25 @@ def top_k(input, k=1, sorted=True, index_type=dtypes.int32, name=None):  # noqa:
     The gradient flows to the chosen entries (a scatter of the upstream).
     ``sorted=False`` still returns them sorted: TF leaves that order
     unspecified.
+
+    Args:
+        input: a Tensor, or anything ``tf.constant`` converts, of rank >= 1.
+        k: how many entries (<= the last axis's length).
+        sorted: return them largest first (True) or in their order.
+        index_type: the dtype of the indices (int32 by default).
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        ``TopKV2(values, indices)``, each of shape ``input.shape[:-1] + [k]``.
+
+    Raises:
+        tf.errors.InvalidArgumentError: a negative ``k``, or one larger than the last axis.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> values, indices = tf.math.top_k([1.0, 5.0, 3.0], k=2)
+        >>> print(values.numpy(), indices.numpy())
+        [5. 3.] [1 2]
     """
     x = as_tensor(input)
     k = int(k._value) if hasattr(k, "_value") else int(k)
@@ -124,6 +143,14 @@ def unique(x, out_idx=dtypes.int32, name=None):
     Returns ``Unique(y, idx)``, ``x == tf.gather(y, idx)``. No gradient, as TF
     (a gradient through it raises ``LookupError``).
 
+    Args:
+        x: a 1-D tensor.
+        out_idx: the dtype of ``idx`` (int32 by default).
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        ``Unique(y, idx)``, the distinct values and each entry's position in ``y``.
+
     Example:
         >>> import tapeviz as tf
         >>> y, idx = tf.unique(tf.constant([3, 1, 3, 2, 1]))
@@ -135,7 +162,16 @@ def unique(x, out_idx=dtypes.int32, name=None):
 
 
 def unique_with_counts(x, out_idx=dtypes.int32, name=None):
-    """``unique`` and how often each distinct value occurs: ``UniqueWithCounts(y, idx, count)``."""
+    """``unique`` and how often each distinct value occurs: ``UniqueWithCounts(y, idx, count)``.
+
+    Args:
+        x: a 1-D tensor.
+        out_idx: the dtype of ``idx`` and ``count`` (int32 by default).
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        ``UniqueWithCounts(y, idx, count)``.
+    """
     x, attrs = _unique_input(x, out_idx, "UniqueWithCounts")
     return UniqueWithCounts(*execute(UNIQUE_WITH_COUNTS, (x,), attrs))
 
@@ -161,6 +197,21 @@ def searchsorted(sorted_sequence, values, side="left", out_type=dtypes.int32, na
     ``sorted_sequence`` is [..., N] (sorted along the last axis), ``values``
     [..., M] with the same leading dimensions; the result is [..., M] indices
     in [0, N]. ``side='left'`` gives the first such place, ``'right'`` the last.
+
+    Args:
+        sorted_sequence: a tensor [..., N], sorted along its last axis.
+        values: a tensor [..., M] with the same leading dimensions.
+        side: ``"left"`` (the first place) or ``"right"`` (after equal values).
+        out_type: int32 or int64.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor [..., M] of indices in [0, N].
+
+    Raises:
+        ValueError: a ``side`` other than ``"left"`` and ``"right"``.
+        tf.errors.InvalidArgumentError: leading dimensions that differ.
+        TypeError: an ``out_type`` other than int32 and int64.
     """
     if side not in ("left", "right"):
         raise ValueError(f"Argument `side` must be either 'right' or 'left'. Received: `side` = {side!r}.")

@@ -11,6 +11,15 @@ class BackupAndRestore(Callback):
     epoch (atomically), restored when ``fit`` starts again, and deleted when training ends.
 
     Files: ``latest.weights.h5`` and ``training_metadata.json``, as Keras 3 names them.
+
+    Args:
+        backup_dir: the folder of the backup.
+        save_freq: ``"epoch"`` or a number of batches.
+        double_checkpoint: keep the previous backup too.
+        delete_checkpoint: delete the backup when training ends.
+
+    Raises:
+        ValueError: an empty ``backup_dir``, or a ``save_freq`` that is neither ``"epoch"`` nor an int.
     """
 
     def __init__(self, backup_dir, save_freq="epoch", double_checkpoint=False, delete_checkpoint=True):
@@ -29,6 +38,14 @@ class BackupAndRestore(Callback):
         self._batches_seen = 0
 
     def on_train_begin(self, logs=None):
+        """Restore the weights and the epoch from the backup, if there is one.
+
+        Args:
+            logs: unused.
+
+        Raises:
+            ValueError: a model not built yet.
+        """
         import json
 
         if not self.model.built:

@@ -21,7 +21,15 @@ def _pythonify(logs):
 
 
 class CallbackList(Callback):
-    """Callbacks called as one: ``fit`` makes one (adding a ``History``), and passes it on to ``evaluate``."""
+    """Callbacks called as one: ``fit`` makes one (adding a ``History``), and passes it on to ``evaluate``.
+
+    Args:
+        callbacks: the callbacks.
+        add_history: add a ``History`` callback.
+        add_progbar: add a progress bar.
+        model: the model they watch.
+        **params: the training parameters (``epochs``, ``steps``, ``verbose``).
+    """
 
     def __init__(self, callbacks=None, add_history=False, add_progbar=False, model=None, **params):
         super().__init__()
@@ -36,6 +44,11 @@ class CallbackList(Callback):
             self.set_params(params)
 
     def append(self, callback):
+        """Add a callback.
+
+        Args:
+            callback: a Callback.
+        """
         self.callbacks.append(callback)
 
     def set_params(self, params):

@@ -11,7 +11,13 @@ from tapeviz.keras.utils.file_utils import write_text_atomically
 
 
 class CSVLogger(Callback):
-    """One CSV row per epoch (``epoch`` then the sorted log keys), rewritten atomically after each epoch."""
+    """One CSV row per epoch (``epoch`` then the sorted log keys), rewritten atomically after each epoch.
+
+    Args:
+        filename: the CSV file.
+        separator: the field separator.
+        append: add to an existing file instead of starting it again.
+    """
 
     def __init__(self, filename, separator=",", append=False):
         super().__init__()

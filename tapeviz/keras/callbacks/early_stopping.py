@@ -7,7 +7,18 @@ from tapeviz.keras.utils.progbar import print_message
 
 
 class EarlyStopping(MonitorCallback):
-    """Stop ``fit`` when ``monitor`` has not improved by ``min_delta`` for ``patience`` epochs."""
+    """Stop ``fit`` when ``monitor`` has not improved by ``min_delta`` for ``patience`` epochs.
+
+    Args:
+        monitor: the logged value to watch (``"val_loss"``, ``"loss"``, ``"val_accuracy"``...).
+        min_delta: the smallest change that counts as an improvement.
+        patience: epochs without improvement before training stops.
+        verbose: 1 prints when it stops.
+        mode: ``"min"``, ``"max"``, or ``"auto"`` (from the name).
+        baseline: a value the monitor must beat.
+        restore_best_weights: put back the weights of the best epoch when it stops.
+        start_from_epoch: epochs to wait before watching.
+    """
 
     def __init__(
         self,
@@ -68,6 +79,14 @@ class EarlyStopping(MonitorCallback):
             self.model.set_weights(self.best_weights)
 
     def get_monitor_value(self, logs):
+        """The monitored value in ``logs`` (None, with a warning, when it is missing).
+
+        Args:
+            logs: the epoch's logs.
+
+        Returns:
+            A float, or None.
+        """
         logs = logs or {}
         value = logs.get(self.monitor)
         if value is None:

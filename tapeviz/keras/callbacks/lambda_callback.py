@@ -7,6 +7,15 @@ class LambdaCallback(Callback):
     """A callback from plain functions: ``LambdaCallback(on_epoch_end=lambda epoch, logs: ...)``.
 
     Any other ``on_*`` hook may be given by keyword too (``on_test_end=...``).
+
+    Args:
+        on_epoch_begin: a function of ``(epoch, logs)``.
+        on_epoch_end: a function of ``(epoch, logs)``.
+        on_train_begin: a function of ``(logs)``.
+        on_train_end: a function of ``(logs)``.
+        on_train_batch_begin: a function of ``(batch, logs)``.
+        on_train_batch_end: a function of ``(batch, logs)``.
+        **kwargs: other hooks by name (``on_test_begin``...), each a function.
     """
 
     def __init__(

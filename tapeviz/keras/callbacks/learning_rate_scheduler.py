@@ -7,7 +7,12 @@ from tapeviz.keras.utils.progbar import print_message
 
 
 class LearningRateScheduler(Callback):
-    """Set the learning rate at each epoch's start to ``schedule(epoch, lr)`` (or ``schedule(epoch)``)."""
+    """Set the learning rate at each epoch's start to ``schedule(epoch, lr)`` (or ``schedule(epoch)``).
+
+    Args:
+        schedule: a function of ``(epoch, lr)`` (or of ``epoch``) that returns the new learning rate.
+        verbose: 1 prints each change.
+    """
 
     def __init__(self, schedule, verbose=0):
         super().__init__()
@@ -15,6 +20,15 @@ class LearningRateScheduler(Callback):
         self.verbose = verbose
 
     def on_epoch_begin(self, epoch, logs=None):
+        """Set the optimizer's learning rate from ``schedule``.
+
+        Args:
+            epoch: the epoch's index.
+            logs: unused.
+
+        Raises:
+            ValueError: an optimizer without a ``learning_rate``, or a schedule that returns no float.
+        """
         optimizer = self.model.optimizer
         if not hasattr(optimizer, "learning_rate"):
             raise ValueError('Optimizer must have a "learning_rate" attribute.')

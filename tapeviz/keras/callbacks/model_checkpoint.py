@@ -13,6 +13,19 @@ class ModelCheckpoint(MonitorCallback):
     ``filepath`` may hold ``{epoch:02d}`` and log keys (``{val_loss:.2f}``);
     ``save_best_only`` keeps only improvements of ``monitor``. The model's
     own ``save``/``save_weights`` write atomically.
+
+    Args:
+        filepath: where to save (may hold ``{epoch}`` and logged names).
+        monitor: the logged value to watch (``"val_loss"``...).
+        verbose: 1 prints a message when it acts.
+        save_best_only: save only when the monitored value improves.
+        save_weights_only: save the weights only (a ``.weights.h5`` path).
+        mode: ``"auto"``, ``"min"`` or ``"max"``: whether the monitored value should fall or rise.
+        save_freq: ``"epoch"`` or a number of batches.
+        initial_value_threshold: the value to beat at first.
+
+    Raises:
+        ValueError: a ``save_freq`` that is neither ``"epoch"`` nor an int, or a path of the wrong ending (``.keras``; ``.weights.h5`` with ``save_weights_only``).
     """
 
     def __init__(

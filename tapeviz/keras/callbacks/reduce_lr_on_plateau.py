@@ -10,7 +10,22 @@ from tapeviz.keras.utils.progbar import print_message
 
 
 class ReduceLROnPlateau(MonitorCallback):
-    """Multiply the learning rate by ``factor`` when ``monitor`` stops improving for ``patience`` epochs."""
+    """Multiply the learning rate by ``factor`` when ``monitor`` stops improving for ``patience`` epochs.
+
+    Args:
+        monitor: the logged value to watch (``"val_loss"``...).
+        factor: the factor the learning rate is multiplied by (< 1).
+        patience: epochs without improvement before it acts.
+        verbose: 1 prints a message when it acts.
+        mode: ``"auto"``, ``"min"`` or ``"max"``: whether the monitored value should fall or rise.
+        min_delta: the smallest change that counts as an improvement.
+        cooldown: epochs to wait after a reduction.
+        min_lr: the smallest learning rate.
+        **kwargs: accepted for compatibility.
+
+    Raises:
+        ValueError: a ``factor`` of 1 or more.
+    """
 
     def __init__(
         self,
@@ -44,6 +59,11 @@ class ReduceLROnPlateau(MonitorCallback):
         self._reset()
 
     def in_cooldown(self):
+        """Whether it is still waiting after a reduction.
+
+        Returns:
+            A bool.
+        """
         return self.cooldown_counter > 0
 
     def _reduce(self, optimizer, epoch):

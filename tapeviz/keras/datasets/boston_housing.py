@@ -14,5 +14,13 @@ def load_data(path="boston_housing.npz", test_split=0.2, seed=113):
     Keras's cache folder (``~/.keras/datasets`` or ``$KERAS_HOME/datasets``).
     Keras warns that this data set has an ethical problem (its "B" column);
     ``california_housing`` is the suggested replacement.
+
+    Args:
+        path: the cached file's name.
+        test_split: the fraction kept for testing.
+        seed: the shuffle's seed.
+
+    Returns:
+        ((x_train, y_train), (x_test, y_test)), NumPy arrays.
     """
     return load_split("boston_housing", path, test_split, seed)

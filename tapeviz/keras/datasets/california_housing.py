@@ -13,6 +13,18 @@ def load_data(version="large", path="california_housing.npz", test_split=0.2, se
     ``y_*`` prices in dollars. ``version="small"`` keeps the first 600 rows
     (of 20,640), before the shuffle with ``seed``; the last ``test_split`` of
     the rows are the test set. Read from ``path`` in Keras's cache folder.
+
+    Args:
+        version: ``"large"`` (20,640 houses) or ``"small"`` (600).
+        path: the cached file's name.
+        test_split: the fraction kept for testing.
+        seed: the shuffle's seed.
+
+    Returns:
+        ((x_train, y_train), (x_test, y_test)), NumPy arrays.
+
+    Raises:
+        ValueError: another ``version``.
     """
     if version not in ("small", "large"):
         raise ValueError(f"Argument `version` must be one of 'small', 'large'. Received: version={version}")

@@ -19,6 +19,9 @@ def load_data():
     ``$KERAS_HOME/datasets``): the folder ``cifar-10-batches-py-target/cifar-10-batches-py``
     or the archive (``cifar-10-batches-py-target_archive``, or ``cifar-10-python.tar.gz``
     downloaded from the URL by hand). Without them: ``FileNotFoundError`` saying where to put it.
+
+    Returns:
+        ((x_train, y_train), (x_test, y_test)), NumPy arrays.
     """
     train = [f"data_batch_{i}" for i in range(1, 6)]
     batches = load_batches("cifar10", URL, "cifar-10-batches-py", [*train, "test_batch"])

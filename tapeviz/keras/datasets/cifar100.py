@@ -17,6 +17,15 @@ def load_data(label_mode="fine"):
     ``~/.keras/datasets`` (or ``$KERAS_HOME/datasets``): the folder
     ``cifar-100-python-target/cifar-100-python`` or the archive. Without them:
     ``FileNotFoundError`` saying where to put it.
+
+    Args:
+        label_mode: ``"fine"`` (100 classes) or ``"coarse"`` (20).
+
+    Returns:
+        ((x_train, y_train), (x_test, y_test)), NumPy arrays.
+
+    Raises:
+        ValueError: another ``label_mode``.
     """
     if label_mode not in ("fine", "coarse"):
         raise ValueError(f'`label_mode` must be one of `"fine"`, `"coarse"`. Received: label_mode={label_mode}.')

@@ -32,7 +32,7 @@ def load_digits(test_fraction=0.2, seed=0, normalize=True, flatten=False):
         flatten: images as 64-vectors instead of 8x8.
 
     Returns:
-        ``((x_train, y_train), (x_test, y_test))``: images (n, 8, 8) (or
+        ``((x_train, y_train), (x_test, y_test))``, images (n, 8, 8) (or
         (n, 64)), labels int64 in 0..9.
     """
     digits = _sklearn_digits()

@@ -54,6 +54,9 @@ def load_data():
     ``train-images-idx3-ubyte.gz``, ``t10k-labels-idx1-ubyte.gz``,
     ``t10k-images-idx3-ubyte.gz``. A missing one raises ``FileNotFoundError``
     naming it, its URL and the folder.
+
+    Returns:
+        ((x_train, y_train), (x_test, y_test)), NumPy arrays.
     """
     y_train = _read("train-labels-idx1-ubyte.gz")
     x_train = _read("train-images-idx3-ubyte.gz").reshape(len(y_train), 28, 28)

@@ -27,6 +27,22 @@ def load_data(
     more are dropped. Both sets are shuffled with ``seed`` as Keras does.
     Read from ``path`` in Keras's cache folder (``~/.keras/datasets`` or
     ``$KERAS_HOME/datasets``); without it, ``FileNotFoundError`` saying where to put it.
+
+    Args:
+        path: the cached file's name.
+        num_words: keep only the most frequent words (others become ``oov_char``).
+        skip_top: drop the most frequent words.
+        maxlen: drop reviews of this many words or more.
+        seed: the shuffle's seed.
+        start_char: the index that starts each review.
+        oov_char: the index of dropped words.
+        index_from: the offset added to word ranks.
+
+    Returns:
+        ((x_train, y_train), (x_test, y_test)), NumPy arrays.
+
+    Raises:
+        ValueError: a ``maxlen`` that drops every review.
     """
     x_train, y_train, x_test, y_test = read_npz("imdb", path, ["x_train", "y_train", "x_test", "y_test"])
     rng = np.random.RandomState(seed)
@@ -47,5 +63,12 @@ def load_data(
 
 
 def get_word_index(path="imdb_word_index.json"):
-    """IMDB's word -> rank dict (``"the": 1``), from Keras's cached JSON; in ``load_data`` a rank is ``r + index_from``."""
+    """IMDB's word -> rank dict (``"the": 1``), from Keras's cached JSON; in ``load_data`` a rank is ``r + index_from``.
+
+    Args:
+        path: the cached file's name.
+
+    Returns:
+        A dict from word to rank.
+    """
     return word_index("imdb", path)

@@ -14,6 +14,12 @@ def load_data(path="mnist.npz"):
     name in Keras's cache folder ``~/.keras/datasets``, or ``$KERAS_HOME/datasets``).
     Without the file: ``FileNotFoundError`` saying where to put it
     (or use :func:`tapeviz.keras.datasets.load_digits`, scikit-learn's bundled digits).
+
+    Args:
+        path: the cached file's name.
+
+    Returns:
+        ((x_train, y_train), (x_test, y_test)), NumPy arrays.
     """
     hint = " Or use tapeviz.keras.datasets.load_digits(): handwritten digits bundled with scikit-learn."
     found = find("mnist.load_data", ["mnist.npz"], ORIGIN + "mnist.npz", path=path, hint=hint)

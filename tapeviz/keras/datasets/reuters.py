@@ -25,6 +25,20 @@ def load_data(
     ``seed``, then the last ``test_split`` of them are the test set. The
     other options are ``imdb.load_data``'s. Read from ``path`` in Keras's
     cache folder (``~/.keras/datasets`` or ``$KERAS_HOME/datasets``).
+
+    Args:
+        path: the cached file's name.
+        num_words: keep only the most frequent words (others become ``oov_char``).
+        skip_top: drop the most frequent words.
+        maxlen: drop longer sequences.
+        test_split: the fraction kept for testing.
+        seed: the shuffle's seed.
+        start_char: the index that starts each sequence.
+        oov_char: the index of dropped words.
+        index_from: the offset added to word ranks.
+
+    Returns:
+        ((x_train, y_train), (x_test, y_test)), NumPy arrays.
     """
     xs, labels = read_npz("reuters", path, ["x", "y"])
     xs, labels = shuffled(np.random.RandomState(seed), xs, labels)
@@ -40,12 +54,23 @@ def load_data(
 
 
 def get_word_index(path="reuters_word_index.json"):
-    """Reuters's word -> rank dict, from Keras's cached JSON; in ``load_data`` a rank is ``r + index_from``."""
+    """Reuters's word -> rank dict, from Keras's cached JSON; in ``load_data`` a rank is ``r + index_from``.
+
+    Args:
+        path: the cached file's name.
+
+    Returns:
+        A dict from word to rank.
+    """
     return word_index("reuters", path)
 
 
 def get_label_names():
-    """The 46 topic names, in label order (``"cocoa"`` is label 0), as Keras 3 lists them."""
+    """The 46 topic names, in label order (``"cocoa"`` is label 0), as Keras 3 lists them.
+
+    Returns:
+        A tuple of 46 strings.
+    """
     return (
         "cocoa", "grain", "veg-oil", "earn", "acq", "wheat", "copper", "housing", "money-supply", "coffee",
         "sugar", "trade", "reserves", "ship", "cotton", "carcass", "crude", "nat-gas", "cpi", "money-fx",

@@ -12,7 +12,20 @@ __all__ = ["ReLU", "LeakyReLU", "Softmax", "ELU"]
 
 class ReLU(Layer):
     """``max(x, 0)``, with Keras's options: ``max_value`` caps it, ``negative_slope`` leaks below
-    ``threshold`` (``x < threshold`` gives ``negative_slope * (x - threshold)``)."""
+    ``threshold`` (``x < threshold`` gives ``negative_slope * (x - threshold)``).
+
+    Args:
+        max_value: the largest output (None: no limit).
+        negative_slope: the slope below the threshold (>= 0).
+        threshold: where the output starts to follow the input.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+
+    Raises:
+        ValueError: a negative ``max_value`` or ``negative_slope``.
+
+    Raises:
+        ValueError: a negative ``max_value`` or ``negative_slope``.
+    """
 
     def __init__(self, max_value=None, negative_slope=0.0, threshold=0.0, **kwargs):
         super().__init__(**kwargs)
@@ -57,6 +70,16 @@ class LeakyReLU(Layer):
     """``x`` where ``x > 0``, else ``negative_slope * x`` (Keras 3 default 0.3).
 
     ``alpha`` (tf.keras 2's name) is accepted with Keras 3's deprecation warning.
+
+    Args:
+        negative_slope: the slope for negative inputs (>= 0).
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+
+    Raises:
+        ValueError: a None or negative ``negative_slope``.
+
+    Raises:
+        ValueError: a None or negative ``negative_slope``.
     """
 
     def __init__(self, negative_slope=0.3, **kwargs):
@@ -79,7 +102,12 @@ class LeakyReLU(Layer):
 
 
 class Softmax(Layer):
-    """Softmax over ``axis`` (default the last). A ``mask`` (True = keep) sends the masked entries to 0."""
+    """Softmax over ``axis`` (default the last). A ``mask`` (True = keep) sends the masked entries to 0.
+
+    Args:
+        axis: the axis the probabilities sum to 1 along.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+    """
 
     def __init__(self, axis=-1, **kwargs):
         super().__init__(**kwargs)
@@ -102,7 +130,12 @@ class Softmax(Layer):
 
 
 class ELU(Layer):
-    """``x`` where ``x > 0``, else ``alpha * (exp(x) - 1)`` (default alpha 1.0)."""
+    """``x`` where ``x > 0``, else ``alpha * (exp(x) - 1)`` (default alpha 1.0).
+
+    Args:
+        alpha: the scale of the negative part.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+    """
 
     def __init__(self, alpha=1.0, **kwargs):
         super().__init__(**kwargs)

@@ -36,6 +36,25 @@ class MultiHeadAttention(Layer):
     ``call(query, value, key=None, attention_mask=None, return_attention_scores=False,
     training=None, use_causal_mask=False)``; the attention is over the steps axis
     (``attention_axes=None``). Masked scores get -1e9 before the softmax, as Keras.
+
+    Args:
+        num_heads: the number of heads.
+        key_dim: the size of each head's queries and keys.
+        value_dim: the size of each head's values (``key_dim`` when None).
+        dropout: the dropout rate of the attention scores.
+        use_bias: add a bias.
+        output_shape: the output's last size (the query's when None).
+        attention_axes: None only (attention over the steps).
+        kernel_initializer: the kernel's initializer.
+        bias_initializer: the bias's initializer.
+        seed: a seed for its random numbers.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+
+    Raises:
+        ValueError: ``attention_axes`` other than None.
+
+    Raises:
+        ValueError: ``attention_axes`` other than None.
     """
 
     def __init__(
@@ -73,6 +92,13 @@ class MultiHeadAttention(Layer):
         )
 
     def build(self, query_shape, value_shape=None, key_shape=None):
+        """Create the projections for a query, value and key of these shapes (the first call does it).
+
+        Args:
+            query_shape: the query's shape.
+            value_shape: the value's shape (the query's when None).
+            key_shape: the key's shape (the value's when None).
+        """
         value_shape = value_shape or query_shape
         key_shape = key_shape or value_shape
         heads, key_dim, value_dim = self.num_heads, self.key_dim, self.value_dim
@@ -113,6 +139,23 @@ class MultiHeadAttention(Layer):
         training=None,
         use_causal_mask=False,
     ):
+        """Attend from each query step to the value steps, as ``keras.layers.MultiHeadAttention``.
+
+        Args:
+            query: [batch, target steps, features].
+            value: [batch, source steps, features].
+            key: the keys (``value`` when None).
+            query_mask: a mask of the query's steps.
+            value_mask: a mask of the value's steps.
+            key_mask: a mask of the key's steps.
+            attention_mask: a [batch, target, source] bool mask of allowed pairs.
+            return_attention_scores: also return the scores.
+            training: whether dropout applies.
+            use_causal_mask: let each step attend only to earlier ones.
+
+        Returns:
+            The output, or ``(output, scores)``.
+        """
         key = value if key is None else key
         q = self._query_dense(query) * (1.0 / math.sqrt(float(self.key_dim)))
         k = self._key_dense(key)
@@ -148,7 +191,21 @@ class MultiHeadAttention(Layer):
 
 class Attention(Layer):
     """Dot-product (Luong) attention over ``[query, value]`` or ``[query, value, key]``:
-    softmax(query @ key^T (* scale)) @ value; ``score_mode='concat'`` scores with sum(tanh(q + k))."""
+    softmax(query @ key^T (* scale)) @ value; ``score_mode='concat'`` scores with sum(tanh(q + k)).
+
+    Args:
+        use_scale: learn a scale of the scores.
+        score_mode: ``"dot"`` or ``"concat"``.
+        dropout: the dropout rate of the attention scores.
+        seed: a seed for its random numbers.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+
+    Raises:
+        ValueError: an unknown ``score_mode``.
+
+    Raises:
+        ValueError: an unknown ``score_mode``.
+    """
 
     def __init__(self, use_scale=False, score_mode="dot", dropout=0.0, seed=None, **kwargs):
         super().__init__(**kwargs)
@@ -176,6 +233,21 @@ class Attention(Layer):
         return self.concat_score_weight * ops.sum(ops.tanh(summed), axis=-1)
 
     def call(self, inputs, mask=None, training=False, return_attention_scores=False, use_causal_mask=False):
+        """Dot-product (or concat) attention of a query over a value.
+
+        Args:
+            inputs: ``[query, value]`` or ``[query, value, key]``.
+            mask: ``[query_mask, value_mask]``, each or both None.
+            training: whether dropout applies.
+            return_attention_scores: also return the scores.
+            use_causal_mask: let each query step attend only to earlier steps.
+
+        Returns:
+            The output, or ``(output, scores)``.
+
+        Raises:
+            ValueError: ``inputs`` that is not a list of two or three tensors.
+        """
         if not isinstance(inputs, (list, tuple)) or len(inputs) not in (2, 3):
             raise ValueError(
                 f"{type(self).__name__} layer must be called on a list of inputs, namely [query, value] or [query, value, key]. Received: inputs={inputs}."
@@ -205,7 +277,13 @@ class Attention(Layer):
 
 
 class AdditiveAttention(Attention):
-    """Bahdanau attention: scores sum(scale * tanh(query + key)) over the features (``scale`` a weight per feature)."""
+    """Bahdanau attention: scores sum(scale * tanh(query + key)) over the features (``scale`` a weight per feature).
+
+    Args:
+        use_scale: learn a scale of the scores.
+        dropout: the dropout rate of the inputs (or attention scores).
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+    """
 
     def __init__(self, use_scale=True, dropout=0.0, **kwargs):
         super().__init__(use_scale=use_scale, dropout=dropout, **kwargs)

@@ -59,6 +59,18 @@ class AugmentationLayer(Layer):
         self.factor = (lower, upper)
 
     def call(self, inputs, training=True):
+        """Augment ``inputs`` at training (pass them through, cast, otherwise).
+
+        Args:
+            inputs: one image (height, width, channels) or a batch of them.
+            training: whether to augment (True when not given, as Keras).
+
+        Returns:
+            A Tensor of the layer's dtype.
+
+        Raises:
+            ValueError: inputs of rank other than 3 or 4.
+        """
         images = tensor(inputs)
         if images.ndim not in (3, 4):
             raise ValueError(
@@ -70,18 +82,41 @@ class AugmentationLayer(Layer):
         return self.augment(images, bool(training))
 
     def augment(self, images, training):
-        """Cast to the layer's dtype; at training, draw a transformation and apply it."""
+        """Cast to the layer's dtype; at training, draw a transformation and apply it.
+
+        Args:
+            images: a 3-D or 4-D image tensor.
+            training: whether to draw and apply a transformation.
+
+        Returns:
+            A Tensor.
+        """
         images = self._to_compute_dtype(images)
         if not training:
             return images
         return self.transform(images, self.random_transformation(images))
 
     def random_transformation(self, images):
-        """Draw this call's random parameters for ``images`` (from the layer's SeedGenerator)."""
+        """Draw this call's random parameters for ``images`` (from the layer's SeedGenerator).
+
+        Args:
+            images: the images of this call.
+
+        Returns:
+            What ``transform`` takes (each layer's own parameters).
+        """
         raise NotImplementedError(f"{type(self).__name__} must define random_transformation(images).")
 
     def transform(self, images, transformation):
-        """``images`` transformed by what ``random_transformation`` drew."""
+        """``images`` transformed by what ``random_transformation`` drew.
+
+        Args:
+            images: the images.
+            transformation: what ``random_transformation`` returned.
+
+        Returns:
+            The transformed images.
+        """
         raise NotImplementedError(f"{type(self).__name__} must define transform(images, transformation).")
 
     def _to_compute_dtype(self, images):
@@ -91,7 +126,14 @@ class AugmentationLayer(Layer):
 
     @staticmethod
     def batch_of(images):
-        """The batch size (1 for a single image)."""
+        """The batch size (1 for a single image).
+
+        Args:
+            images: a 3-D or 4-D image tensor.
+
+        Returns:
+            An int.
+        """
         return images.shape[0] if images.ndim == 4 else 1
 
     def compute_output_shape(self, input_shape):

@@ -22,6 +22,12 @@ class RandomContrast(AugmentationLayer):
     ``factor`` in [0, 1] (or a pair): Keras 3.15 draws the scale from
     [1 - lower, 1 + upper], where a single number f gives lower = 0, upper = f.
     The result is clipped to ``value_range`` (default (0, 255)).
+
+    Args:
+        factor: a number in [0, 1] or a pair (see above).
+        value_range: the images' (low, high) range.
+        seed: a seed for the layer's random draws.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``...).
     """
 
     _FACTOR_BOUNDS = (0, 1)
@@ -52,6 +58,15 @@ class RandomBrightness(AugmentationLayer):
 
     ``factor`` in [-1, 1] (a number f means [-f, f], or a pair); the result
     is clipped to ``value_range`` (default (0, 255)).
+
+    Args:
+        factor: a number in [-1, 1] or a pair (see above).
+        value_range: the images' (low, high) range.
+        seed: a seed for the layer's random draws.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``...).
+
+    Raises:
+        ValueError: a ``value_range`` that is not two numbers.
     """
 
     def __init__(self, factor, value_range=(0, 255), seed=None, **kwargs):
@@ -79,6 +94,15 @@ class RandomGrayscale(AugmentationLayer):
     """Turn each image grey (its luma in every channel) with probability ``factor`` at training.
 
     As Keras 3, the coin is drawn on every call, at inference too (the seed moves on), and used at training.
+
+    Args:
+        factor: the probability, in [0, 1].
+        data_format: ``"channels_last"`` (default) or ``"channels_first"``.
+        seed: a seed for the layer's random draws.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``...).
+
+    Raises:
+        ValueError: a ``factor`` outside [0, 1].
     """
 
     _USE_BASE_FACTOR = False
@@ -104,7 +128,15 @@ class RandomGrayscale(AugmentationLayer):
 
 
 class RandomInvert(AugmentationLayer):
-    """Replace each image by ``value_range[1] - image`` with a random probability drawn from ``factor``."""
+    """Replace each image by ``value_range[1] - image`` with a random probability drawn from ``factor``.
+
+    Args:
+        factor: the probability (or a range it is drawn from).
+        value_range: the images' (low, high) range.
+        seed: a seed for the layer's random draws.
+        data_format: ``"channels_last"`` (default) or ``"channels_first"``.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``...).
+    """
 
     _FACTOR_BOUNDS = (0, 1)
 
@@ -119,6 +151,15 @@ class RandomInvert(AugmentationLayer):
         return ops.less(threshold, probability)
 
     def transform(self, images, apply):
+        """``images`` transformed by what ``random_transformation`` drew.
+
+        Args:
+            images: the images.
+            apply: which images to invert, as ``random_transformation`` drew them.
+
+        Returns:
+            The transformed images.
+        """
         apply = ops.reshape(apply, (-1, 1, 1, 1))
         if images.ndim == 3:
             apply = apply[0]
@@ -130,7 +171,18 @@ class RandomInvert(AugmentationLayer):
 
 class Solarization(AugmentationLayer):
     """Add a random ``addition_factor`` x 255 to each image, then invert the values above a random
-    ``threshold_factor`` x 255 (both on the (0, 255) scale, mapped from ``value_range``)."""
+    ``threshold_factor`` x 255 (both on the (0, 255) scale, mapped from ``value_range``).
+
+    Args:
+        addition_factor: a fraction (or pair) of 255 to add.
+        threshold_factor: a fraction (or pair) of 255 above which values are inverted.
+        value_range: the images' (low, high) range.
+        seed: a seed for the layer's random draws.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``...).
+
+    Raises:
+        ValueError: a ``value_range`` that is not two numbers.
+    """
 
     _USE_BASE_FACTOR = False
     _MESSAGE = (
@@ -173,6 +225,15 @@ class Solarization(AugmentationLayer):
         return additions, thresholds
 
     def transform(self, images, drawn):
+        """``images`` transformed by what ``random_transformation`` drew.
+
+        Args:
+            images: the images.
+            drawn: the additions and thresholds ``random_transformation`` drew.
+
+        Returns:
+            The transformed images.
+        """
         additions, thresholds = drawn
         results = ops.clip(self._rescale(images, self.value_range, (0, 255)) + additions, 0, 255)
         results = ops.where(ops.less(results, thresholds), results, 255 - results)

@@ -25,6 +25,15 @@ class RandomFlip(AugmentationLayer):
 
     ``mode``: 'horizontal', 'vertical' or 'horizontal_and_vertical' (one coin
     per image decides both flips, as Keras 3).
+
+    Args:
+        mode: ``"horizontal"``, ``"vertical"`` or ``"horizontal_and_vertical"``.
+        seed: a seed for the layer's random draws.
+        data_format: ``"channels_last"`` (default) or ``"channels_first"``.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``...).
+
+    Raises:
+        ValueError: an unknown ``mode``.
     """
 
     _USE_BASE_FACTOR = False
@@ -43,6 +52,15 @@ class RandomFlip(AugmentationLayer):
         return ops.less_equal(keras_random.uniform(shape, seed=self.generator), 0.5)
 
     def transform(self, images, flips):
+        """``images`` transformed by what ``random_transformation`` drew.
+
+        Args:
+            images: the images.
+            flips: which images to flip, as ``random_transformation`` drew them.
+
+        Returns:
+            The transformed images.
+        """
         if self.mode in (HORIZONTAL, HORIZONTAL_AND_VERTICAL):
             images = ops.where(flips, ops.flip(images, axis=-2), images)
         if self.mode in (VERTICAL, HORIZONTAL_AND_VERTICAL):
@@ -64,6 +82,15 @@ class _AffineLayer(AugmentationLayer):
         self.fill_mode, self.interpolation, self.fill_value = fill_mode, interpolation, fill_value
 
     def transform(self, images, matrices):
+        """``images`` transformed by what ``random_transformation`` drew.
+
+        Args:
+            images: the images.
+            matrices: the affine matrices ``random_transformation`` drew.
+
+        Returns:
+            The transformed images.
+        """
         if images.ndim == 3:
             matrices = matrices[0]
         return ops.image.affine_transform(
@@ -72,7 +99,14 @@ class _AffineLayer(AugmentationLayer):
 
     @staticmethod
     def height_width(images):
-        """(height, width) of channels-last images, batched or not."""
+        """(height, width) of channels-last images, batched or not.
+
+        Args:
+            images: a 3-D or 4-D channels-last image tensor.
+
+        Returns:
+            ``(height, width)``, two ints.
+        """
         return images.shape[-3], images.shape[-2]
 
     def get_config(self):
@@ -102,7 +136,17 @@ def rotation_matrices(angles_degrees, height, width):
 
 
 class RandomRotation(_AffineLayer):
-    """Rotate each image by a random angle in ``factor`` x 360 degrees (a fraction of a full turn) at training."""
+    """Rotate each image by a random angle in ``factor`` x 360 degrees (a fraction of a full turn) at training.
+
+    Args:
+        factor: a fraction of a full turn, or a (lower, upper) pair.
+        fill_mode: how points outside the image are filled (``"reflect"``, ``"constant"``...).
+        interpolation: ``"bilinear"`` or ``"nearest"``.
+        seed: a seed for the layer's random draws.
+        fill_value: the value ``fill_mode="constant"`` fills with.
+        data_format: ``"channels_last"`` (default) or ``"channels_first"``.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``...).
+    """
 
     def __init__(
         self,
@@ -143,6 +187,16 @@ class RandomZoom(_AffineLayer):
     ``height_factor`` (and ``width_factor``, else the same zoom as the
     height): a fraction in (-1, 1] or a (lower, upper) pair; the image is
     scaled by 1 + that fraction about its centre (positive: zoom out).
+
+    Args:
+        height_factor: a fraction in (-1, 1] or a (lower, upper) pair.
+        width_factor: likewise (the height's zoom when None).
+        fill_mode: how points outside the image are filled (``"reflect"``, ``"constant"``...).
+        interpolation: ``"bilinear"`` or ``"nearest"``.
+        seed: a seed for the layer's random draws.
+        fill_value: the value ``fill_mode="constant"`` fills with.
+        data_format: ``"channels_last"`` (default) or ``"channels_first"``.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``...).
     """
 
     _USE_BASE_FACTOR = False
@@ -196,6 +250,16 @@ class RandomTranslation(_AffineLayer):
 
     ``height_factor``, ``width_factor``: a fraction in [-1, 1] or a (lower,
     upper) pair; a positive shift moves the image down (right).
+
+    Args:
+        height_factor: a fraction in [-1, 1] or a (lower, upper) pair.
+        width_factor: likewise.
+        fill_mode: how points outside the image are filled (``"reflect"``, ``"constant"``...).
+        interpolation: ``"bilinear"`` or ``"nearest"``.
+        seed: a seed for the layer's random draws.
+        fill_value: the value ``fill_mode="constant"`` fills with.
+        data_format: ``"channels_last"`` (default) or ``"channels_first"``.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``...).
     """
 
     _USE_BASE_FACTOR = False
@@ -240,6 +304,14 @@ class RandomCrop(AugmentationLayer):
     Images no larger than the window are centre-cropped to its aspect ratio
     and resized. At inference the images pass through unchanged (Keras 3.15
     does so too).
+
+    Args:
+        height: the window's height.
+        width: the window's width.
+        seed: a seed for the layer's random draws.
+        data_format: ``"channels_last"`` (default) or ``"channels_first"``.
+        name: the layer's name.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``...).
     """
 
     _USE_BASE_FACTOR = False
@@ -266,6 +338,15 @@ class RandomCrop(AugmentationLayer):
         return int(float(in_height - crop_height) / 2), int(float(in_width - crop_width) / 2)
 
     def transform(self, images, corner):
+        """``images`` transformed by what ``random_transformation`` drew.
+
+        Args:
+            images: the images.
+            corner: the window's corner ``random_transformation`` drew.
+
+        Returns:
+            The transformed images.
+        """
         top, left = corner
         images = images[..., top : top + self.height, left : left + self.width, :]
         if images.shape[-3] != self.height or images.shape[-2] != self.width:

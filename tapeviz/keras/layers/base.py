@@ -46,12 +46,27 @@ _context = _CallContext()
 
 
 class InputSpec:
-    """What a layer accepts: ``ndim``, ``min_ndim``, and fixed sizes of some ``axes``."""
+    """What a layer accepts: ``ndim``, ``min_ndim``, and fixed sizes of some ``axes``.
+
+    Args:
+        ndim: the exact rank inputs must have.
+        min_ndim: the smallest rank allowed.
+        axes: ``{axis: size}`` the inputs must have.
+    """
 
     def __init__(self, ndim=None, min_ndim=None, axes=None):
         self.ndim, self.min_ndim, self.axes = ndim, min_ndim, axes or {}
 
     def check(self, layer, shape):
+        """Raise unless inputs of ``shape`` fit this spec.
+
+        Args:
+            layer: the layer (named in the message).
+            shape: the inputs' shape.
+
+        Raises:
+            ValueError: a rank other than ``ndim``, below ``min_ndim``, or a size other than ``axes`` asks.
+        """
         prefix = f'Input 0 of layer "{layer.name}" is incompatible with the layer: '
         full = tuple(shape)
         if self.ndim is not None and len(full) != self.ndim:
@@ -131,6 +146,31 @@ class Layer(RecordsInit):
     Subclass it and define ``build(input_shape)`` (create weights with
     ``add_weight``) and ``call(inputs)``. ``trainable=False`` freezes every
     weight of the layer (and its nested layers).
+
+    Args:
+        trainable: whether its weights are trained.
+        name: the layer's name (made from the class name when None).
+        dtype: its variables' dtype, or a ``DTypePolicy`` (``"mixed_float16"``).
+        input_shape: one example's shape, to build the layer at once (Keras 2's argument).
+        input_dim: the same as ``input_shape=(input_dim,)``.
+        activity_regularizer: a penalty on the layer's outputs, added to ``losses``.
+        **kwargs: nothing else is accepted (as Keras 3).
+
+    Raises:
+        ValueError: a keyword argument Keras does not know.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> class Scale(tf.keras.layers.Layer):
+        ...     def build(self, input_shape):
+        ...         self.w = self.add_weight(shape=(input_shape[-1],), initializer="ones")
+        ...     def call(self, inputs):
+        ...         return inputs * self.w
+        >>> layer = Scale()
+        >>> print(layer(tf.constant([[1.0, 2.0]])))
+        tf.Tensor([[1. 2.]], shape=(1, 2), dtype=float32)
+        >>> [v.shape for v in layer.trainable_weights]
+        [TensorShape([2])]
     """
 
     # The weights that take `<name>_regularizer=` and `<name>_constraint=` arguments (Dense: kernel, bias);
@@ -211,6 +251,16 @@ class Layer(RecordsInit):
         'glorot_uniform' for float weights, 'zeros' otherwise. The weight's
         ``name`` is ``name`` (default 'variable') and its ``path``
         '<layers>/<name>'.
+
+        Args:
+            *args: ``shape, initializer, ...`` by position (or ``name`` first, tf.keras 2's order).
+            **kwargs: ``shape``, ``initializer``, ``dtype``, ``trainable``, ``regularizer``, ``constraint``, ``name``.
+
+        Returns:
+            The ``keras.Variable``.
+
+        Raises:
+            TypeError: too many positional arguments, or one given twice.
         """
         order = _ADD_WEIGHT_TF2 if args and isinstance(args[0], str) else _ADD_WEIGHT_KERAS3
         if len(args) > len(order):
@@ -338,11 +388,22 @@ class Layer(RecordsInit):
         return [m for layer in self._layers for m in [layer] + layer.submodules]
 
     def get_weights(self):
-        """The weights' values as a list of NumPy arrays (in ``weights`` order)."""
+        """The weights' values as a list of NumPy arrays (in ``weights`` order).
+
+        Returns:
+            A list of NumPy arrays.
+        """
         return [w.numpy() for w in self.weights]
 
     def set_weights(self, weights):
-        """Set the weights from NumPy arrays, in ``weights`` order, shapes checked."""
+        """Set the weights from NumPy arrays, in ``weights`` order, shapes checked.
+
+        Args:
+            weights: NumPy arrays, one per weight, in ``weights`` order.
+
+        Raises:
+            ValueError: another number of arrays, or an array of another shape.
+        """
         mine = self.weights
         if len(weights) != len(mine):
             raise ValueError(
@@ -360,7 +421,14 @@ class Layer(RecordsInit):
             variable.assign(value.astype(variable.dtype.as_numpy_dtype))
 
     def count_params(self):
-        """The number of scalars in all weights."""
+        """The number of scalars in all weights.
+
+        Returns:
+            An int.
+
+        Raises:
+            ValueError: a layer not built yet.
+        """
         if not self.built:
             raise ValueError(
                 f"You tried to call `count_params` on layer '{self.name}', but the layer isn't built. "
@@ -384,7 +452,11 @@ class Layer(RecordsInit):
         return added + penalties
 
     def add_loss(self, loss):
-        """Add a loss term (e.g. a regularization penalty) that ``fit`` adds to the main loss."""
+        """Add a loss term (e.g. a regularization penalty) that ``fit`` adds to the main loss.
+
+        Args:
+            loss: a scalar tensor (or a function of no arguments returning one).
+        """
         if any(isinstance(t, KerasTensor) for t in nest.flatten(loss)):
             raise NotImplementedError(
                 "Keras 3 does not support add_loss() on symbolic tensors of a functional model. "
@@ -394,11 +466,28 @@ class Layer(RecordsInit):
 
     # -- calling ------------------------------------------------------------------------------
     def build(self, input_shape):
-        """Create the weights for inputs of ``input_shape``. Called once, by the first call."""
+        """Create the weights for inputs of ``input_shape``. Called once, by the first call.
+
+        Args:
+            input_shape: the shape of the first inputs, a tuple (batch None).
+        """
         self.built = True
 
     def call(self, inputs, *args, **kwargs):
-        """The computation. Subclasses define it."""
+        """The computation. Subclasses define it.
+
+        Args:
+            inputs: the input tensor(s).
+            training: (for a layer whose ``call`` takes it) True inside ``fit``:
+                layers such as Dropout and BatchNormalization behave differently then.
+            mask: (likewise) which time steps to skip, from an Embedding or Masking layer.
+            states, initial_state: (recurrent layers and cells) the state to start from.
+            *args: what a layer's own ``call`` adds, by position.
+            **kwargs: likewise, by keyword.
+
+        Returns:
+            The output tensor(s).
+        """
         return inputs
 
     def _as_float(self, inputs):
@@ -519,11 +608,26 @@ class Layer(RecordsInit):
     supports_masking = False  # True: an input mask passes through to the output unchanged
 
     def compute_mask(self, inputs, mask=None):
-        """The output's mask: the input's if the layer ``supports_masking``, else None."""
+        """The output's mask: the input's if the layer ``supports_masking``, else None.
+
+        Args:
+            inputs: the layer's inputs.
+            mask: the inputs' mask, or None.
+
+        Returns:
+            The output's mask, or None.
+        """
         return mask if self.supports_masking else None
 
     def compute_output_shape(self, input_shape):
-        """The output shape for ``input_shape`` (the batch may be None), by running a batch of one."""
+        """The output shape for ``input_shape`` (the batch may be None), by running a batch of one.
+
+        Args:
+            input_shape: a shape tuple (the batch may be None).
+
+        Returns:
+            The output's shape, a tuple.
+        """
         shape, _ = probe_output_shape(lambda probe: self(probe, training=False), KerasTensor(tuple(input_shape)))
         return (input_shape[0],) + shape[1:]
 
@@ -534,7 +638,11 @@ class Layer(RecordsInit):
         return self._output_shape
 
     def get_config(self):
-        """The layer's name, trainable, dtype and constructor arguments (objects as Keras's config dicts)."""
+        """The layer's name, trainable, dtype and constructor arguments (objects as Keras's config dicts).
+
+        Returns:
+            A dict, JSON-serializable, that ``from_config`` takes back.
+        """
         dtype = self._dtype
         if self._dtype_policy.name != dtype:  # a mixed policy, saved as Keras 3 saves it
             dtype = {"module": "keras", "class_name": "DTypePolicy", "config": {"name": self._dtype_policy.name}}
@@ -542,7 +650,14 @@ class Layer(RecordsInit):
 
     @classmethod
     def from_config(cls, config):
-        """The layer again from ``get_config()``'s dict: ``cls(**config)``, objects revived (tapeviz's classes only)."""
+        """The layer again from ``get_config()``'s dict: ``cls(**config)``, objects revived (tapeviz's classes only).
+
+        Args:
+            config: a dict from ``get_config``.
+
+        Returns:
+            A new layer.
+        """
         return cls(**revive_config(config))
 
     def __repr__(self):

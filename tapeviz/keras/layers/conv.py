@@ -64,6 +64,25 @@ class Conv2D(Layer):
     ``filters`` output channels, a ``kernel_size`` window moving by
     ``strides``; ``padding`` 'valid' (no padding) or 'same' (output size =
     ceil(input / stride)). Kernel (kh, kw, in, filters), 'glorot_uniform'.
+
+    Args:
+        filters: the number of output channels.
+        kernel_size: the window's (height, width), or one int for both.
+        strides: the step of the window, an int or a pair.
+        padding: ``"valid"`` or ``"same"``.
+        data_format: ``"channels_last"`` (default) or ``"channels_first"``.
+        dilation_rate: the spacing of the window's taps.
+        activation: applied to the output (a name or a function); None: linear.
+        use_bias: add a bias per filter.
+        kernel_initializer: the kernel's initializer.
+        bias_initializer: the bias's initializer.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+
+    Example:
+        >>> import tapeviz as tf
+        >>> layer = tf.keras.layers.Conv2D(4, 3, padding="same")
+        >>> layer(tf.zeros([2, 8, 8, 3])).shape
+        TensorShape([2, 8, 8, 4])
     """
 
     _weight_names = ("kernel", "bias")
@@ -124,6 +143,13 @@ class MaxPooling2D(Layer):
     """Max over ``pool_size`` windows moving by ``strides`` (default: the pool size).
 
     The gradient goes to the first maximum of each window, as in TF.
+
+    Args:
+        pool_size: the window's size: an int, or one per spatial axis.
+        strides: the window's step: an int, or one per spatial axis (None: the pool size, for pooling).
+        padding: ``"valid"`` (no padding) or ``"same"`` (the output keeps the input's size at stride 1).
+        data_format: ``"channels_last"`` (default) or ``"channels_first"``.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
     """
 
     def __init__(self, pool_size=(2, 2), strides=None, padding="valid", data_format=None, **kwargs):
@@ -146,6 +172,20 @@ class Conv2DTranspose(Layer):
     ``input * stride + max(kernel - stride, 0)`` ('valid'), or with
     ``output_padding`` Keras's ``(input - 1) * stride + kernel - 2 * pad +
     output_padding``. Kernel (kh, kw, filters, in_channels), as in Keras.
+
+    Args:
+        filters: the number of output channels.
+        kernel_size: the window's size: an int, or one per spatial axis.
+        strides: the window's step: an int, or one per spatial axis (None: the pool size, for pooling).
+        padding: ``"valid"`` (no padding) or ``"same"`` (the output keeps the input's size at stride 1).
+        output_padding: extra size added to each spatial output axis.
+        data_format: ``"channels_last"`` (default) or ``"channels_first"``.
+        dilation_rate: the spacing of the kernel's taps: an int, or one per spatial axis.
+        activation: applied to the output (a name or a function); None: linear.
+        use_bias: add a bias.
+        kernel_initializer: the kernel's initializer.
+        bias_initializer: the bias's initializer.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
     """
 
     _weight_names = ("kernel", "bias")
@@ -220,6 +260,20 @@ class Conv1D(Layer):
 
     ``padding`` 'valid', 'same' or 'causal' (padded on the left only, so an
     output never sees later steps).
+
+    Args:
+        filters: the number of output channels.
+        kernel_size: the window's size: an int, or one per spatial axis.
+        strides: the window's step: an int, or one per spatial axis (None: the pool size, for pooling).
+        padding: ``"valid"`` (no padding) or ``"same"`` (the output keeps the input's size at stride 1).
+        data_format: ``"channels_last"`` (default) or ``"channels_first"``.
+        dilation_rate: the spacing of the kernel's taps: an int, or one per spatial axis.
+        groups: split the channels into this many groups convolved separately.
+        activation: applied to the output (a name or a function); None: linear.
+        use_bias: add a bias.
+        kernel_initializer: the kernel's initializer.
+        bias_initializer: the bias's initializer.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
     """
 
     _weight_names = ("kernel", "bias")

@@ -152,18 +152,36 @@ class _ConvLSTM(RNN):
 
 
 class ConvLSTM1D(_ConvLSTM):
-    """A ConvLSTM over (batch, steps, width, channels): every step's gates are 1-D convolutions."""
+    """A ConvLSTM over (batch, steps, width, channels): every step's gates are 1-D convolutions.
+
+    Args:
+        filters: the number of output channels.
+        kernel_size: the window's size: an int, or one per spatial axis.
+        **kwargs: the convolution's options (``strides``, ``padding``...) and the RNN's (``return_sequences``...).
+    """
 
     rank = 1
 
 
 class ConvLSTM2D(_ConvLSTM):
-    """A ConvLSTM over (batch, steps, height, width, channels): every step's gates are 2-D convolutions."""
+    """A ConvLSTM over (batch, steps, height, width, channels): every step's gates are 2-D convolutions.
+
+    Args:
+        filters: the number of output channels.
+        kernel_size: the window's size: an int, or one per spatial axis.
+        **kwargs: the convolution's options (``strides``, ``padding``...) and the RNN's (``return_sequences``...).
+    """
 
     rank = 2
 
 
 class ConvLSTM3D(_ConvLSTM):
-    """A ConvLSTM over (batch, steps, depth, height, width, channels): the gates are 3-D convolutions."""
+    """A ConvLSTM over (batch, steps, depth, height, width, channels): the gates are 3-D convolutions.
+
+    Args:
+        filters: the number of output channels.
+        kernel_size: the window's size: an int, or one per spatial axis.
+        **kwargs: the convolution's options (``strides``, ``padding``...) and the RNN's (``return_sequences``...).
+    """
 
     rank = 3

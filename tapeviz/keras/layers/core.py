@@ -98,7 +98,12 @@ class Flatten(Layer):
 
 
 class Reshape(Layer):
-    """Reshape every example to ``target_shape`` (the batch axis is kept)."""
+    """Reshape every example to ``target_shape`` (the batch axis is kept).
+
+    Args:
+        target_shape: the output's shape without the batch.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+    """
 
     def __init__(self, target_shape, **kwargs):
         super().__init__(**kwargs)
@@ -109,7 +114,12 @@ class Reshape(Layer):
 
 
 class Activation(Layer):
-    """Apply an activation function ('relu', 'softmax'... or a callable)."""
+    """Apply an activation function ('relu', 'softmax'... or a callable).
+
+    Args:
+        activation: the activation: a name (``"relu"``) or a function.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+    """
 
     supports_masking = True
 
@@ -126,6 +136,21 @@ class Dropout(Layer):
 
     At inference (``training`` False or not given, ``model.predict``) it
     passes inputs through unchanged, as in Keras.
+
+    Args:
+        rate: the fraction of inputs to zero, in [0, 1].
+        noise_shape: the shape of the random mask (size 1 to share it along an axis).
+        seed: a seed for the mask.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+
+    Raises:
+        ValueError: a ``rate`` outside [0, 1].
+
+    Example:
+        >>> import tapeviz as tf
+        >>> layer = tf.keras.layers.Dropout(0.5)
+        >>> print(layer(tf.ones([4])))  # not training: unchanged
+        tf.Tensor([1. 1. 1. 1.], shape=(4,), dtype=float32)
     """
 
     supports_masking = True
@@ -151,6 +176,12 @@ class Embedding(Layer):
 
     The table is initialized 'uniform' (on [-0.05, 0.05)) as in Keras; its
     gradient is dense here (TF's is an IndexedSlices with the same values).
+
+    Args:
+        input_dim: the number of rows (the largest index + 1).
+        output_dim: the length of each row.
+        embeddings_initializer: the table's initializer.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
     """
 
     _weight_names = ("embeddings",)
@@ -168,7 +199,15 @@ class Embedding(Layer):
         )
 
     def compute_mask(self, inputs, mask=None):
-        """With ``mask_zero=True``, the positions whose index is not 0 (0 is padding), as Keras."""
+        """With ``mask_zero=True``, the positions whose index is not 0 (0 is padding), as Keras.
+
+        Args:
+            inputs: the integer inputs.
+            mask: the incoming mask (ignored).
+
+        Returns:
+            A bool Tensor of ``inputs``'s shape, or None without ``mask_zero``.
+        """
         if not self.mask_zero:
             return None
         from tapeviz.keras import ops
@@ -182,7 +221,22 @@ class Embedding(Layer):
 
 
 class InputLayer(Layer):
-    """The input of a Sequential model: fixes the shape of each example."""
+    """The input of a Sequential model: fixes the shape of each example.
+
+    Args:
+        shape: one example's shape.
+        batch_size: a fixed batch size.
+        dtype: the dtype of its variables and computations (floatx when None).
+        input_shape: Keras 2's name for ``shape``.
+        name: the object's name.
+        **kwargs: accepted for compatibility.
+
+    Raises:
+        ValueError: no ``shape``.
+
+    Raises:
+        ValueError: no ``shape``.
+    """
 
     def __init__(self, shape=None, batch_size=None, dtype=None, input_shape=None, name=None, **kwargs):
         super().__init__(name=name, dtype=dtype)
@@ -199,7 +253,28 @@ class InputLayer(Layer):
 def Input(shape=None, batch_size=None, dtype=None, name=None, batch_shape=None, **kwargs):  # noqa: N802 (Keras's name)
     """A symbolic input of ``shape`` (one example's shape; None for a size known only at call time,
     ``Input(shape=(None, 3))``), or of ``batch_shape`` (the batch included): starts a Sequential or a
-    functional model."""
+    functional model.
+
+    Args:
+        shape: one example's shape (a tuple; None for a size known at call time).
+        batch_size: a fixed batch size.
+        dtype: the inputs' dtype (floatx by default).
+        name: the input's name.
+        batch_shape: the shape with the batch, instead of ``shape`` and ``batch_size``.
+        **kwargs: Keras 2's ``tensor``, ``sparse``..., accepted for compatibility.
+
+    Returns:
+        A ``KerasTensor``, a symbolic tensor to call layers on (the functional API).
+
+    Raises:
+        ValueError: both ``shape`` and ``batch_shape``, or neither.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> x = tf.keras.Input(shape=(28, 28, 1))
+        >>> x.shape
+        (None, 28, 28, 1)
+    """
     if batch_shape is not None:
         if shape is not None:
             raise ValueError("You cannot pass both `shape` and `batch_shape` at the same time.")

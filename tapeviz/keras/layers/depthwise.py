@@ -14,6 +14,19 @@ class DepthwiseConv2D(Layer):
     """Each input channel convolved with its own ``depth_multiplier`` filters: C * M output channels.
 
     Weights: ``kernel`` (kh, kw, C, M) and ``bias`` (C * M,), as Keras 3 names them.
+
+    Args:
+        kernel_size: the window's size: an int, or one per spatial axis.
+        strides: the window's step: an int, or one per spatial axis (None: the pool size, for pooling).
+        padding: ``"valid"`` (no padding) or ``"same"`` (the output keeps the input's size at stride 1).
+        depth_multiplier: output channels per input channel.
+        data_format: ``"channels_last"`` (default) or ``"channels_first"``.
+        dilation_rate: the spacing of the kernel's taps: an int, or one per spatial axis.
+        activation: applied to the output (a name or a function); None: linear.
+        use_bias: add a bias.
+        depthwise_initializer: the depthwise kernel's initializer.
+        bias_initializer: the bias's initializer.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
     """
 
     _weight_names = ("depthwise", "bias")
@@ -82,6 +95,21 @@ class SeparableConv2D(DepthwiseConv2D):
     """A depthwise convolution, then a 1x1 convolution to ``filters`` channels.
 
     Weights: ``depthwise_kernel`` (kh, kw, C, M), ``pointwise_kernel`` (1, 1, C * M, filters), ``bias``.
+
+    Args:
+        filters: the number of output channels.
+        kernel_size: the window's size: an int, or one per spatial axis.
+        strides: the window's step: an int, or one per spatial axis (None: the pool size, for pooling).
+        padding: ``"valid"`` (no padding) or ``"same"`` (the output keeps the input's size at stride 1).
+        data_format: ``"channels_last"`` (default) or ``"channels_first"``.
+        dilation_rate: the spacing of the kernel's taps: an int, or one per spatial axis.
+        depth_multiplier: output channels per input channel of the depthwise step.
+        activation: applied to the output (a name or a function); None: linear.
+        use_bias: add a bias.
+        depthwise_initializer: the depthwise kernel's initializer.
+        pointwise_initializer: the pointwise kernel's initializer.
+        bias_initializer: the bias's initializer.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
     """
 
     _weight_names = ("depthwise", "pointwise", "bias")

@@ -38,7 +38,17 @@ def _sizes_of(spec, shape):
 
 class EinsumDense(Layer):
     """``einsum(equation, inputs, kernel) + bias``, then ``activation``; ``bias_axes``: the output letters the
-    bias varies along (None: no bias)."""
+    bias varies along (None: no bias).
+
+    Args:
+        equation: the einsum equation of the input and the kernel (``"ab,bc->ac"``).
+        output_shape: the output's shape without the batch.
+        activation: applied to the output (a name or a function); None: linear.
+        bias_axes: the output axes (letters) that get a bias.
+        kernel_initializer: the kernel's initializer.
+        bias_initializer: the bias's initializer.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+    """
 
     _weight_names = ("kernel", "bias")
 
@@ -76,6 +86,14 @@ class EinsumDense(Layer):
         }
 
     def build(self, input_shape):
+        """Create the weights for inputs of ``input_shape``. Called once, by the first call.
+
+        Args:
+            input_shape: the shape of the first inputs.
+
+        Raises:
+            ValueError: an input whose shape the equation does not name, or names differently.
+        """
         left, kernel, output = self._specs
         input_sizes = _sizes_of(left, tuple(input_shape))
         sizes = {**input_sizes, **self._output_sizes(input_sizes)}

@@ -59,6 +59,17 @@ class Subtract(_Merge):
     """``inputs[0] - inputs[1]`` (exactly two inputs)."""
 
     def call(self, inputs):
+        """``inputs[0] - inputs[1]``.
+
+        Args:
+            inputs: a list of exactly two tensors.
+
+        Returns:
+            Their difference.
+
+        Raises:
+            ValueError: not exactly two inputs.
+        """
         inputs = self._check(inputs)
         if len(inputs) != 2:
             raise ValueError(f"A `Subtract` layer should be called on exactly 2 inputs. Received: inputs={inputs}")
@@ -97,13 +108,29 @@ class Minimum(_Merge):
 
 
 class Concatenate(_Merge):
-    """Join the inputs along ``axis`` (default the last); the other axes must agree."""
+    """Join the inputs along ``axis`` (default the last); the other axes must agree.
+
+    Args:
+        axis: the axis to join along.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+    """
 
     def __init__(self, axis=-1, **kwargs):
         super().__init__(**kwargs)
         self.axis = axis
 
     def call(self, inputs):
+        """Join the inputs along ``axis``.
+
+        Args:
+            inputs: a list of tensors of one rank.
+
+        Returns:
+            The joined tensor.
+
+        Raises:
+            ValueError: inputs whose shapes differ outside ``axis``.
+        """
         inputs = self._check(inputs)
         shapes = [tuple(t.shape) for t in inputs]
         rank = len(shapes[0])
@@ -125,7 +152,12 @@ def _functional(layer_class):
         return layer_class(**kwargs)(inputs)
 
     merge.__name__ = layer_class.__name__.lower()
-    merge.__doc__ = f"Functional form of ``{layer_class.__name__}``: ``{merge.__name__}([a, b], **kwargs)``."
+    merge.__doc__ = (
+        f"Functional form of ``{layer_class.__name__}``: ``{merge.__name__}([a, b], **kwargs)``.\n\n"
+        "Args:\n    inputs: a list of tensors (symbolic or eager).\n"
+        f"    **kwargs: the ``{layer_class.__name__}`` layer's arguments (``name``...).\n\n"
+        "Returns:\n    The output tensor.\n"
+    )
     return merge
 
 

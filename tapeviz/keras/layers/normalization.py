@@ -15,6 +15,18 @@ class BatchNormalization(Layer):
     ``moving = moving * momentum + batch * (1 - momentum)``. Inference uses
     the moving statistics. Defaults: momentum 0.99, epsilon 1e-3.
     ``gamma``, ``beta`` are trainable; ``moving_mean``, ``moving_variance`` not.
+
+    Args:
+        axis: the axis it works along.
+        momentum: the momentum of the moving averages.
+        epsilon: a small number added to the variance (or denominator) for stability.
+        center: add a learned offset (beta).
+        scale: multiply by a learned scale (gamma).
+        beta_initializer: beta's initializer.
+        gamma_initializer: gamma's initializer.
+        moving_mean_initializer: the moving mean's initializer.
+        moving_variance_initializer: the moving variance's initializer.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
     """
 
     def __init__(
@@ -73,6 +85,16 @@ class LayerNormalization(Layer):
     ``y = x * inv + (beta - mean * inv)``, with the mean and (biased)
     variance over ``axis``. Defaults: epsilon 1e-3, gamma ones, beta zeros.
     ``rms_scaling=True`` divides by the root mean square instead (no mean, no beta).
+
+    Args:
+        axis: the axis it works along.
+        epsilon: a small number added to the variance (or denominator) for stability.
+        center: add a learned offset (beta).
+        scale: multiply by a learned scale (gamma).
+        rms_scaling: divide by the root mean square only (no centering).
+        beta_initializer: beta's initializer.
+        gamma_initializer: gamma's initializer.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
     """
 
     def __init__(
@@ -148,6 +170,16 @@ class GroupNormalization(Layer):
 
     Then, per channel, ``gamma`` scales and ``beta`` shifts, as in Keras 3 (epsilon 1e-3). ``groups=-1``:
     one group per channel (instance normalization); ``groups=1``: layer normalization over all axes.
+
+    Args:
+        groups: the number of groups the channels are split into.
+        axis: the axis it works along.
+        epsilon: a small number added to the variance (or denominator) for stability.
+        center: add a learned offset (beta).
+        scale: multiply by a learned scale (gamma).
+        beta_initializer: beta's initializer.
+        gamma_initializer: gamma's initializer.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
     """
 
     def __init__(
@@ -167,6 +199,14 @@ class GroupNormalization(Layer):
         self.gamma_initializer = initializers.get(gamma_initializer)
 
     def build(self, input_shape):
+        """Create the weights for inputs of ``input_shape``. Called once, by the first call.
+
+        Args:
+            input_shape: the shape of the first inputs.
+
+        Raises:
+            ValueError: an unknown channel size, or one that ``groups`` does not divide (or exceeds).
+        """
         channels = input_shape[self.axis]
         if channels is None:
             raise ValueError(

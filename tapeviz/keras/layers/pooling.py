@@ -22,6 +22,13 @@ class AveragePooling2D(Layer):
     """The mean over ``pool_size`` windows moving by ``strides`` (default: the pool size).
 
     With ``padding='same'`` a border window averages its real pixels only, as in Keras.
+
+    Args:
+        pool_size: the window's size: an int, or one per spatial axis.
+        strides: the window's step: an int, or one per spatial axis (None: the pool size, for pooling).
+        padding: ``"valid"`` (no padding) or ``"same"`` (the output keeps the input's size at stride 1).
+        data_format: ``"channels_last"`` (default) or ``"channels_first"``.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
     """
 
     def __init__(self, pool_size=(2, 2), strides=None, padding="valid", data_format=None, **kwargs):
@@ -58,13 +65,29 @@ class _Pooling1D(Layer):
 
 
 class AveragePooling1D(_Pooling1D):
-    """The mean over windows of ``pool_size`` steps."""
+    """The mean over windows of ``pool_size`` steps.
+
+    Args:
+        pool_size: the window's size: an int, or one per spatial axis.
+        strides: the window's step: an int, or one per spatial axis (None: the pool size, for pooling).
+        padding: ``"valid"`` (no padding) or ``"same"`` (the output keeps the input's size at stride 1).
+        data_format: ``"channels_last"`` (default) or ``"channels_first"``.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+    """
 
     pool = staticmethod(_conv.avg_pool2d)
 
 
 class MaxPooling1D(_Pooling1D):
-    """The max over windows of ``pool_size`` steps."""
+    """The max over windows of ``pool_size`` steps.
+
+    Args:
+        pool_size: the window's size: an int, or one per spatial axis.
+        strides: the window's step: an int, or one per spatial axis (None: the pool size, for pooling).
+        padding: ``"valid"`` (no padding) or ``"same"`` (the output keeps the input's size at stride 1).
+        data_format: ``"channels_last"`` (default) or ``"channels_first"``.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+    """
 
     pool = staticmethod(_conv.max_pool2d)
 

@@ -11,7 +11,13 @@ EPSILON = 1e-7
 
 
 class Rescaling(Layer):
-    """``inputs * scale + offset`` (e.g. ``Rescaling(1 / 255)`` for images)."""
+    """``inputs * scale + offset`` (e.g. ``Rescaling(1 / 255)`` for images).
+
+    Args:
+        scale: the factor.
+        offset: added after scaling.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+    """
 
     def __init__(self, scale, offset=0.0, **kwargs):
         super().__init__(**kwargs)
@@ -32,6 +38,19 @@ class Normalization(Layer):
     (statistics over every axis but ``axis``); ``invert=True`` maps back.
     The statistics are non-trainable weights ``mean``, ``variance``, ``count``
     (``count`` stays 0 after ``adapt``, as in Keras 3.15).
+
+    Args:
+        axis: the axis (or axes) with their own mean and variance.
+        mean: the mean, instead of ``adapt``.
+        variance: the variance, with ``mean``.
+        invert: undo the normalization instead.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+
+    Raises:
+        ValueError: ``mean`` without ``variance``, or ``variance`` without ``mean``.
+
+    Raises:
+        ValueError: ``mean`` without ``variance``, or ``variance`` without ``mean``.
     """
 
     def __init__(self, axis=-1, mean=None, variance=None, invert=False, **kwargs):
@@ -81,7 +100,11 @@ class Normalization(Layer):
         return ops.cast(ops.reshape(weight, self._broadcast_shape), self._dtype)
 
     def adapt(self, data):
-        """Learn ``mean`` and ``variance`` from ``data`` (an array, tensor, or tf.data Dataset of batches)."""
+        """Learn ``mean`` and ``variance`` from ``data`` (an array, tensor, or tf.data Dataset of batches).
+
+        Args:
+            data: an array, a tensor, or a Dataset of batches.
+        """
         if hasattr(data, "as_numpy_iterator"):
             data = np.concatenate([np.asarray(b) for b in data.as_numpy_iterator()])
         array = np.asarray(ops.convert_to_numpy(data), np.float64)
@@ -110,7 +133,16 @@ class Normalization(Layer):
 
 
 class Resizing(Layer):
-    """Resize images to (height, width) with 'bilinear' or 'nearest' (keras.ops.image.resize)."""
+    """Resize images to (height, width) with 'bilinear' or 'nearest' (keras.ops.image.resize).
+
+    Args:
+        height: the output height.
+        width: the output width.
+        interpolation: ``"bilinear"`` or ``"nearest"``.
+        crop_to_aspect_ratio: crop to the target's aspect ratio before resizing.
+        data_format: ``"channels_last"`` (default) or ``"channels_first"``.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+    """
 
     def __init__(self, height, width, interpolation="bilinear", crop_to_aspect_ratio=False, data_format=None, **kwargs):
         super().__init__(**kwargs)
@@ -131,7 +163,20 @@ class Resizing(Layer):
 
 
 class CenterCrop(Layer):
-    """The central (height, width) part of images at least that large."""
+    """The central (height, width) part of images at least that large.
+
+    Args:
+        height: the output height.
+        width: the output width.
+        data_format: ``"channels_last"`` only.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+
+    Raises:
+        ValueError: ``data_format="channels_first"``.
+
+    Raises:
+        ValueError: ``data_format="channels_first"``.
+    """
 
     def __init__(self, height, width, data_format=None, **kwargs):
         super().__init__(**kwargs)
@@ -140,6 +185,17 @@ class CenterCrop(Layer):
         self.height, self.width = int(height), int(width)
 
     def call(self, inputs):
+        """The center ``height`` x ``width`` crop of each image.
+
+        Args:
+            inputs: images (batch, height, width, channels) or one image.
+
+        Returns:
+            The cropped images.
+
+        Raises:
+            ValueError: images smaller than the crop.
+        """
         h, w = inputs.shape[-3], inputs.shape[-2]
         if h < self.height or w < self.width:
             raise ValueError(
@@ -154,7 +210,20 @@ class CenterCrop(Layer):
 
 
 class CategoryEncoding(Layer):
-    """Integer category ids to vectors of ``num_tokens``: 'multi_hot' (default), 'one_hot' or 'count'."""
+    """Integer category ids to vectors of ``num_tokens``: 'multi_hot' (default), 'one_hot' or 'count'.
+
+    Args:
+        num_tokens: the number of categories.
+        output_mode: ``"multi_hot"``, ``"one_hot"`` or ``"count"``.
+        sparse: False only.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+
+    Raises:
+        ValueError: an unknown ``output_mode``, no ``num_tokens``, or ``sparse=True``.
+
+    Raises:
+        ValueError: an unknown ``output_mode``, no ``num_tokens``, or ``sparse=True``.
+    """
 
     def __init__(self, num_tokens=None, output_mode="multi_hot", sparse=False, **kwargs):
         super().__init__(**kwargs)
@@ -169,6 +238,15 @@ class CategoryEncoding(Layer):
         self.num_tokens, self.output_mode = int(num_tokens), output_mode
 
     def call(self, inputs, count_weights=None):
+        """Encode integer category ids as one-hot, multi-hot or count vectors.
+
+        Args:
+            inputs: integer category ids.
+            count_weights: a weight per id, for ``output_mode="count"``.
+
+        Returns:
+            The encoded Tensor.
+        """
         ids = ops.convert_to_tensor(inputs)
         if self.output_mode == "one_hot":
             if len(ids.shape) > 1 and ids.shape[-1] == 1:

@@ -22,7 +22,12 @@ def _channels_last(data_format, layer):
 
 
 class UpSampling1D(Layer):
-    """Repeat each step ``size`` times: (batch, steps, features) -> (batch, steps * size, features)."""
+    """Repeat each step ``size`` times: (batch, steps, features) -> (batch, steps * size, features).
+
+    Args:
+        size: how many times each step is repeated.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+    """
 
     def __init__(self, size=2, **kwargs):
         super().__init__(**kwargs)
@@ -36,7 +41,20 @@ class UpSampling1D(Layer):
 
 
 class UpSampling2D(Layer):
-    """Repeat rows and columns ``size`` times (nearest-neighbour upsampling)."""
+    """Repeat rows and columns ``size`` times (nearest-neighbour upsampling).
+
+    Args:
+        size: the factor for rows and columns.
+        data_format: ``"channels_last"`` (default) or ``"channels_first"``.
+        interpolation: ``"nearest"`` only.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+
+    Raises:
+        ValueError: an interpolation other than ``"nearest"``.
+
+    Raises:
+        ValueError: an interpolation other than ``"nearest"``.
+    """
 
     def __init__(self, size=(2, 2), data_format=None, interpolation="nearest", **kwargs):
         super().__init__(**kwargs)
@@ -54,7 +72,12 @@ class UpSampling2D(Layer):
 
 
 class ZeroPadding1D(Layer):
-    """Zeros before and after the steps axis."""
+    """Zeros before and after the steps axis.
+
+    Args:
+        padding: zeros to add at each end: an int, or a pair.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+    """
 
     def __init__(self, padding=1, **kwargs):
         super().__init__(**kwargs)
@@ -68,7 +91,13 @@ class ZeroPadding1D(Layer):
 
 
 class ZeroPadding2D(Layer):
-    """Zeros around the rows and columns: ``padding`` an int, (rows, cols), or ((top, bottom), (left, right))."""
+    """Zeros around the rows and columns: ``padding`` an int, (rows, cols), or ((top, bottom), (left, right)).
+
+    Args:
+        padding: zeros to add: an int, a pair (rows, columns), or two pairs.
+        data_format: ``"channels_last"`` (default) or ``"channels_first"``.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+    """
 
     def __init__(self, padding=(1, 1), data_format=None, **kwargs):
         super().__init__(**kwargs)
@@ -83,7 +112,12 @@ class ZeroPadding2D(Layer):
 
 
 class Cropping1D(Layer):
-    """Drop ``cropping`` = (start, end) steps."""
+    """Drop ``cropping`` = (start, end) steps.
+
+    Args:
+        cropping: what to cut from the start and the end.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+    """
 
     def __init__(self, cropping=(1, 1), **kwargs):
         super().__init__(**kwargs)
@@ -98,7 +132,13 @@ class Cropping1D(Layer):
 
 
 class Cropping2D(Layer):
-    """Drop rows and columns at the edges: ``cropping`` an int, (rows, cols), or ((top, bottom), (left, right))."""
+    """Drop rows and columns at the edges: ``cropping`` an int, (rows, cols), or ((top, bottom), (left, right)).
+
+    Args:
+        cropping: what to cut: two pairs (rows, columns) of (start, end).
+        data_format: ``"channels_last"`` (default) or ``"channels_first"``.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+    """
 
     def __init__(self, cropping=((0, 0), (0, 0)), data_format=None, **kwargs):
         super().__init__(**kwargs)

@@ -67,6 +67,14 @@ class _Cell(Layer):
         return [self.units] * self.state_count if self.state_count > 1 else self.units
 
     def get_initial_state(self, batch_size):
+        """The zero state for a batch.
+
+        Args:
+            batch_size: the batch size.
+
+        Returns:
+            A list of zero Tensors, one per state.
+        """
         return [zeros((batch_size, self.units)) for _ in range(self.state_count)]
 
     def _kernels(self, input_dim, gates):
@@ -78,7 +86,13 @@ class _Cell(Layer):
         )
 
     def start_sequence(self, first_step, state, training):
-        """Draw the dropout masks once per sequence, as Keras does (the same units dropped at every step)."""
+        """Draw the dropout masks once per sequence, as Keras does (the same units dropped at every step).
+
+        Args:
+            first_step: the first step's inputs.
+            state: the initial state.
+            training: whether dropout applies.
+        """
 
         def mask(like, rate):
             if not training or rate == 0:
@@ -106,7 +120,26 @@ class _Cell(Layer):
 
 
 class SimpleRNNCell(_Cell):
-    """``h = activation(x @ kernel + bias + h_prev @ recurrent_kernel)``."""
+    """``h = activation(x @ kernel + bias + h_prev @ recurrent_kernel)``.
+
+    Args:
+        units: the size of the output (or hidden state).
+        activation: the output's activation.
+        use_bias: add a bias.
+        kernel_initializer: the kernel's initializer.
+        recurrent_initializer: the recurrent kernel's initializer.
+        bias_initializer: the bias's initializer.
+        dropout: the dropout rate of the inputs (or attention scores).
+        recurrent_dropout: the dropout rate of the recurrent state.
+        seed: a seed for its random numbers.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+
+    Raises:
+        ValueError: ``units`` that is not a positive integer.
+
+    Raises:
+        ValueError: ``units`` that is not a positive integer.
+    """
 
     seed_generator_first = True
 
@@ -134,6 +167,17 @@ class LSTMCell(_Cell):
         i, f, o = sigmoid(z_i), sigmoid(z_f), sigmoid(z_o);   c = f * c_prev + i * tanh(z_c);   h = o * tanh(c)
 
     ``unit_forget_bias=True`` starts the forget gate's bias at 1.
+
+    Args:
+        units: the size of the output (or hidden state).
+        activation: applied to the output (a name or a function); None: linear.
+        recurrent_activation: the gates' activation.
+        use_bias: add a bias.
+        kernel_initializer: the kernel's initializer.
+        recurrent_initializer: the recurrent kernel's initializer.
+        bias_initializer: the bias's initializer.
+        unit_forget_bias: start the forget gate's bias at 1.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
     """
 
     state_count = 2
@@ -210,6 +254,17 @@ class GRUCell(_Cell):
         x_z, x_r, x_h = split(x @ kernel + b_in);   r_z, r_r, r_h = split(h_prev @ recurrent_kernel + b_rec)
         z = sigmoid(x_z + r_z);   r = sigmoid(x_r + r_r);   hh = tanh(x_h + r * r_h)
         h = z * h_prev + (1 - z) * hh
+
+    Args:
+        units: the size of the output (or hidden state).
+        activation: applied to the output (a name or a function); None: linear.
+        recurrent_activation: the gates' activation.
+        use_bias: add a bias.
+        kernel_initializer: the kernel's initializer.
+        recurrent_initializer: the recurrent kernel's initializer.
+        bias_initializer: the bias's initializer.
+        reset_after: apply the reset gate after the matrix product (Keras 3's default, cuDNN-compatible).
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
     """
 
     def __init__(
@@ -282,6 +337,22 @@ class RNN(Layer):
     given at call time; ``go_backwards`` runs the steps in reverse (and
     returns the reversed sequence, as Keras). ``stateful=True`` keeps the
     final states as the next call's initial states, until ``reset_states()``.
+
+    Args:
+        cell: a cell layer (``SimpleRNNCell``...) with a ``state_size``.
+        return_sequences: return every step's output (else the last).
+        return_state: also return the final state.
+        go_backwards: run over the steps in reverse.
+        stateful: accepted for compatibility.
+        unroll: accepted for compatibility.
+        zero_output_for_mask: give masked steps a zero output (else the previous one).
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+
+    Raises:
+        ValueError: a ``cell`` that is not a layer with a ``state_size``.
+
+    Raises:
+        ValueError: a ``cell`` that is not a layer with a ``state_size``.
     """
 
     def __init__(
@@ -345,7 +416,15 @@ class RNN(Layer):
         return [result] + list(states) if self.return_state else result
 
     def compute_mask(self, inputs, mask=None):
-        """The sequence output keeps the input's mask; a last-step output has none (as Keras)."""
+        """The sequence output keeps the input's mask; a last-step output has none (as Keras).
+
+        Args:
+            inputs: the layer's inputs.
+            mask: the inputs' mask.
+
+        Returns:
+            ``mask`` with ``return_sequences``, else None.
+        """
         return mask if self.return_sequences else None
 
     def reset_states(self):
@@ -386,7 +465,12 @@ def split_rnn_kwargs(kwargs):
 
 
 class SimpleRNN(RNN):
-    """A fully connected RNN: ``h = tanh(x @ kernel + bias + h_prev @ recurrent_kernel)`` (SimpleRNNCell)."""
+    """A fully connected RNN: ``h = tanh(x @ kernel + bias + h_prev @ recurrent_kernel)`` (SimpleRNNCell).
+
+    Args:
+        units: the size of the output (or hidden state).
+        **kwargs: the cell's options (``activation``, ``use_bias``, initializers, ``dropout``...) and the RNN's (``return_sequences``, ``return_state``, ``go_backwards``...).
+    """
 
     def __init__(self, units, **kwargs):
         own = split_rnn_kwargs(kwargs)
@@ -394,7 +478,13 @@ class SimpleRNN(RNN):
 
 
 class LSTM(RNN):
-    """Long short-term memory (LSTMCell): Keras 3's defaults (tanh, sigmoid gates, unit_forget_bias)."""
+    """Long short-term memory (LSTMCell): Keras 3's defaults (tanh, sigmoid gates, unit_forget_bias).
+
+    Args:
+        units: the size of the hidden state.
+        **kwargs: the RNN's and cell's options (``activation``, ``return_sequences``,
+            ``return_state``, ``go_backwards``, ``dropout``...) and the base Layer's.
+    """
 
     def __init__(self, units, **kwargs):
         own = split_rnn_kwargs(kwargs)
@@ -402,7 +492,12 @@ class LSTM(RNN):
 
 
 class GRU(RNN):
-    """Gated recurrent unit (GRUCell): Keras 3's defaults (reset_after=True)."""
+    """Gated recurrent unit (GRUCell): Keras 3's defaults (reset_after=True).
+
+    Args:
+        units: the size of the output (or hidden state).
+        **kwargs: the cell's options (``activation``, ``recurrent_activation``, ``reset_after``...) and the RNN's (``return_sequences``, ``return_state``...).
+    """
 
     def __init__(self, units, **kwargs):
         own = split_rnn_kwargs(kwargs)

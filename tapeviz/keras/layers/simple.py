@@ -32,7 +32,18 @@ class Identity(Layer):
 
 
 class Permute(Layer):
-    """Reorder the non-batch axes: ``dims`` are 1-based, as Keras (``Permute((2, 1))`` swaps the two)."""
+    """Reorder the non-batch axes: ``dims`` are 1-based, as Keras (``Permute((2, 1))`` swaps the two).
+
+    Args:
+        dims: the new order of the axes (from 1; the batch stays first).
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+
+    Raises:
+        ValueError: ``dims`` that is not a permutation of 1..n.
+
+    Raises:
+        ValueError: ``dims`` that is not a permutation of 1..n.
+    """
 
     def __init__(self, dims, **kwargs):
         super().__init__(**kwargs)
@@ -51,7 +62,12 @@ class Permute(Layer):
 
 
 class RepeatVector(Layer):
-    """(batch, features) -> (batch, n, features)."""
+    """(batch, features) -> (batch, n, features).
+
+    Args:
+        n: how many times to repeat.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+    """
 
     def __init__(self, n, **kwargs):
         super().__init__(**kwargs)
@@ -65,7 +81,13 @@ class RepeatVector(Layer):
 
 
 class ActivityRegularization(Layer):
-    """Identity that adds ``l1 * sum|x| + l2 * sum x**2`` (divided by the batch size) to the losses."""
+    """Identity that adds ``l1 * sum|x| + l2 * sum x**2`` (divided by the batch size) to the losses.
+
+    Args:
+        l1: the L1 factor.
+        l2: the L2 factor.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+    """
 
     def __init__(self, l1=0.0, l2=0.0, **kwargs):
         super().__init__(activity_regularizer=regularizers.L1L2(l1=l1, l2=l2), **kwargs)
@@ -79,7 +101,12 @@ class ActivityRegularization(Layer):
 
 
 class UnitNormalization(Layer):
-    """Scale each example to unit L2 norm along ``axis``."""
+    """Scale each example to unit L2 norm along ``axis``.
+
+    Args:
+        axis: the axis (or axes) normalized to unit L2 norm.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+    """
 
     def __init__(self, axis=-1, **kwargs):
         super().__init__(**kwargs)
@@ -93,7 +120,13 @@ class UnitNormalization(Layer):
 
 
 class RMSNormalization(Layer):
-    """x / sqrt(mean(x**2) + epsilon) * scale, ``scale`` a weight along ``axis`` (ones at first)."""
+    """x / sqrt(mean(x**2) + epsilon) * scale, ``scale`` a weight along ``axis`` (ones at first).
+
+    Args:
+        axis: the axis normalized.
+        epsilon: added to the mean square for stability.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+    """
 
     def __init__(self, axis=-1, epsilon=1e-6, **kwargs):
         super().__init__(**kwargs)
@@ -113,7 +146,13 @@ class RMSNormalization(Layer):
 
 
 class GaussianNoise(Layer):
-    """Adds N(0, stddev) noise in training; the identity otherwise."""
+    """Adds N(0, stddev) noise in training; the identity otherwise.
+
+    Args:
+        stddev: the standard deviation of the noise (added only in training).
+        seed: a seed for its random numbers.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+    """
 
     def __init__(self, stddev, seed=None, **kwargs):
         super().__init__(**kwargs)
@@ -132,7 +171,19 @@ class GaussianNoise(Layer):
 
 
 class GaussianDropout(Layer):
-    """Multiplies by N(1, rate / (1 - rate)) noise in training; the identity otherwise."""
+    """Multiplies by N(1, rate / (1 - rate)) noise in training; the identity otherwise.
+
+    Args:
+        rate: the drop probability the noise's variance matches, in [0, 1].
+        seed: a seed for its random numbers.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+
+    Raises:
+        ValueError: a ``rate`` outside [0, 1].
+
+    Raises:
+        ValueError: a ``rate`` outside [0, 1].
+    """
 
     def __init__(self, rate, seed=None, **kwargs):
         super().__init__(**kwargs)
@@ -179,15 +230,47 @@ class _SpatialDropout(Layer):
 
 
 class SpatialDropout1D(_SpatialDropout):
-    """Drops whole feature channels of (batch, steps, channels) inputs in training."""
+    """Drops whole feature channels of (batch, steps, channels) inputs in training.
+
+    Args:
+        rate: the fraction of channels to drop, in [0, 1].
+        seed: a seed for its random numbers.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+
+    Raises:
+        ValueError: a ``rate`` outside [0, 1].
+
+    Raises:
+        ValueError: a ``rate`` outside [0, 1].
+    """
 
 
 class SpatialDropout2D(_SpatialDropout):
-    """Drops whole feature maps of (batch, rows, cols, channels) inputs in training."""
+    """Drops whole feature maps of (batch, rows, cols, channels) inputs in training.
+
+    Args:
+        rate: the fraction of channels to drop, in [0, 1].
+        seed: a seed for its random numbers.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+
+    Raises:
+        ValueError: a ``rate`` outside [0, 1].
+
+    Raises:
+        ValueError: a ``rate`` outside [0, 1].
+    """
 
 
 class PReLU(Layer):
-    """max(x, 0) + alpha * min(x, 0), ``alpha`` a weight per feature (zeros at first); ``shared_axes`` share it."""
+    """max(x, 0) + alpha * min(x, 0), ``alpha`` a weight per feature (zeros at first); ``shared_axes`` share it.
+
+    Args:
+        alpha_initializer: alpha's initializer.
+        alpha_regularizer: a penalty on alpha.
+        alpha_constraint: a constraint on alpha.
+        shared_axes: the axes along which alpha is shared.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+    """
 
     def __init__(
         self, alpha_initializer="Zeros", alpha_regularizer=None, alpha_constraint=None, shared_axes=None, **kwargs
@@ -218,7 +301,13 @@ class PReLU(Layer):
 
 
 class Dot(Layer):
-    """The dot product of two (batch, ...) inputs along ``axes`` (an int or a pair); ``normalize`` makes it cosine."""
+    """The dot product of two (batch, ...) inputs along ``axes`` (an int or a pair); ``normalize`` makes it cosine.
+
+    Args:
+        axes: the axis (or one per input) to take the dot product along.
+        normalize: L2-normalize along ``axes`` first (a cosine similarity).
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+    """
 
     def __init__(self, axes, normalize=False, **kwargs):
         super().__init__(**kwargs)
@@ -226,6 +315,14 @@ class Dot(Layer):
 
     def build(self, input_shape):
         # checked while building, as Keras does: the error then carries no call arguments
+        """Create the weights for inputs of ``input_shape``. Called once, by the first call.
+
+        Args:
+            input_shape: the shape of the first inputs, a list of two shapes.
+
+        Raises:
+            ValueError: not exactly two input shapes.
+        """
         if not isinstance(input_shape[0], (tuple, list)) or len(input_shape) != 2:
             raise ValueError(
                 f"A `Dot` layer should be called on a list of 2 inputs. Received: input_shape={input_shape}"
@@ -253,5 +350,14 @@ class Dot(Layer):
 
 
 def dot(inputs, axes=-1, **kwargs):
-    """The functional form of ``Dot``: ``dot([a, b], axes)``."""
+    """The functional form of ``Dot``: ``dot([a, b], axes)``.
+
+    Args:
+        inputs: two tensors.
+        axes: the axis (or one per input) of the dot product.
+        **kwargs: the ``Dot`` layer's arguments (``normalize``, ``name``).
+
+    Returns:
+        The output tensor.
+    """
     return Dot(axes=axes, **kwargs)(inputs)

@@ -22,7 +22,25 @@ def transposed_length(size, kernel, stride, padding, output_padding, dilation):
 class Conv3DTranspose(Layer):
     """The transpose of Conv3D: each input cell spreads a ``kernel_size`` (depth, height, width) patch into the
     output, the patches ``strides`` apart. Kernel (kd, kh, kw, filters, in_channels), as Keras 3; output sizes by
-    Keras's rule (``input * stride`` for 'same'; ``output_padding`` as Keras)."""
+    Keras's rule (``input * stride`` for 'same'; ``output_padding`` as Keras).
+
+    Args:
+        filters: the number of output channels.
+        kernel_size: the patch's (depth, height, width), or one int.
+        strides: the step between patches.
+        padding: ``"valid"`` or ``"same"``.
+        output_padding: extra output size per axis.
+        data_format: ``"channels_last"`` (default) or ``"channels_first"``.
+        dilation_rate: the spacing of the kernel's taps.
+        activation: applied to the output; None: linear.
+        use_bias: add a bias.
+        kernel_initializer: the kernel's initializer.
+        bias_initializer: the bias's initializer.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``...).
+
+    Raises:
+        ValueError: ``strides`` and ``dilation_rate`` both above 1.
+    """
 
     _weight_names = ("kernel", "bias")
 
@@ -96,7 +114,14 @@ class Conv3DTranspose(Layer):
         return self.activation(x)
 
     def compute_output_shape(self, input_shape):
-        """The output shape for ``input_shape``, by Keras's rule (the batch may be None)."""
+        """The output shape for ``input_shape``, by Keras's rule (the batch may be None).
+
+        Args:
+            input_shape: a shape tuple (the batch may be None).
+
+        Returns:
+            The output's shape, a tuple.
+        """
         return self._transposed_shape(tuple(input_shape))
 
 

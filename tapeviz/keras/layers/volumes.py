@@ -17,7 +17,21 @@ def triple(value):
 
 class Conv3D(Layer):
     """3-D convolution: ``filters`` output channels, a ``kernel_size`` window (depth, height, width) moving by
-    ``strides``; ``padding`` 'valid' or 'same'. Kernel (kd, kh, kw, in, filters), 'glorot_uniform'."""
+    ``strides``; ``padding`` 'valid' or 'same'. Kernel (kd, kh, kw, in, filters), 'glorot_uniform'.
+
+    Args:
+        filters: the number of output channels.
+        kernel_size: the window's size: an int, or one per spatial axis.
+        strides: the window's step: an int, or one per spatial axis (None: the pool size, for pooling).
+        padding: ``"valid"`` (no padding) or ``"same"`` (the output keeps the input's size at stride 1).
+        data_format: ``"channels_last"`` (default) or ``"channels_first"``.
+        dilation_rate: the spacing of the kernel's taps: an int, or one per spatial axis.
+        activation: applied to the output (a name or a function); None: linear.
+        use_bias: add a bias.
+        kernel_initializer: the kernel's initializer.
+        bias_initializer: the bias's initializer.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+    """
 
     _weight_names = ("kernel", "bias")
 
@@ -81,13 +95,29 @@ class _Pooling3D(Layer):
 
 
 class MaxPooling3D(_Pooling3D):
-    """The max over ``pool_size`` (depth, height, width) windows moving by ``strides`` (default: the pool size)."""
+    """The max over ``pool_size`` (depth, height, width) windows moving by ``strides`` (default: the pool size).
+
+    Args:
+        pool_size: the window's size: an int, or one per spatial axis.
+        strides: the window's step: an int, or one per spatial axis (None: the pool size, for pooling).
+        padding: ``"valid"`` (no padding) or ``"same"`` (the output keeps the input's size at stride 1).
+        data_format: ``"channels_last"`` (default) or ``"channels_first"``.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+    """
 
     pool = staticmethod(volume_ops.max_pool3d)
 
 
 class AveragePooling3D(_Pooling3D):
-    """The mean over ``pool_size`` windows; with 'same' a border window averages its real cells only."""
+    """The mean over ``pool_size`` windows; with 'same' a border window averages its real cells only.
+
+    Args:
+        pool_size: the window's size: an int, or one per spatial axis.
+        strides: the window's step: an int, or one per spatial axis (None: the pool size, for pooling).
+        padding: ``"valid"`` (no padding) or ``"same"`` (the output keeps the input's size at stride 1).
+        data_format: ``"channels_last"`` (default) or ``"channels_first"``.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+    """
 
     pool = staticmethod(volume_ops.avg_pool3d)
 
@@ -107,7 +137,13 @@ class GlobalMaxPooling3D(GlobalPooling):
 
 
 class UpSampling3D(Layer):
-    """Repeat each cell ``size`` = (depth, height, width) times (nearest neighbour)."""
+    """Repeat each cell ``size`` = (depth, height, width) times (nearest neighbour).
+
+    Args:
+        size: the factor per spatial axis.
+        data_format: ``"channels_last"`` (default) or ``"channels_first"``.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+    """
 
     def __init__(self, size=(2, 2, 2), data_format=None, **kwargs):
         super().__init__(**kwargs)
@@ -121,7 +157,13 @@ class UpSampling3D(Layer):
 
 
 class ZeroPadding3D(Layer):
-    """Zeros around depth, height and width: ``padding`` an int, three ints, or three (before, after) pairs."""
+    """Zeros around depth, height and width: ``padding`` an int, three ints, or three (before, after) pairs.
+
+    Args:
+        padding: zeros to add per spatial axis: an int, a triple, or three pairs.
+        data_format: ``"channels_last"`` (default) or ``"channels_first"``.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+    """
 
     def __init__(self, padding=((1, 1), (1, 1), (1, 1)), data_format=None, **kwargs):
         super().__init__(**kwargs)
@@ -133,7 +175,13 @@ class ZeroPadding3D(Layer):
 
 
 class Cropping3D(Layer):
-    """Drop cells at the edges of depth, height and width: an int, three ints, or three (before, after) pairs."""
+    """Drop cells at the edges of depth, height and width: an int, three ints, or three (before, after) pairs.
+
+    Args:
+        cropping: what to cut: three pairs of (start, end).
+        data_format: ``"channels_last"`` (default) or ``"channels_first"``.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+    """
 
     def __init__(self, cropping=((1, 1), (1, 1), (1, 1)), data_format=None, **kwargs):
         super().__init__(**kwargs)

@@ -11,6 +11,19 @@ class Lambda(Layer):
     """A layer from a function of the inputs: ``Lambda(lambda x: x ** 2)``; ``arguments`` are passed as keywords.
 
     Its weights are none (a Lambda's function must not create variables, as in Keras).
+
+    Args:
+        function: the function of the inputs.
+        output_shape: the output's shape, when it cannot be found by running the function.
+        mask: the output's mask (or a function of the inputs and their mask).
+        arguments: keyword arguments passed to ``function``.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+
+    Raises:
+        ValueError: a ``function`` that is not callable.
+
+    Raises:
+        ValueError: a ``function`` that is not callable.
     """
 
     def __init__(self, function, output_shape=None, mask=None, arguments=None, **kwargs):
@@ -32,7 +45,12 @@ class Lambda(Layer):
 
 class Masking(Layer):
     """Zero the timesteps whose features all equal ``mask_value``, and mask them for the next layers
-    (an RNN then skips them), as Keras."""
+    (an RNN then skips them), as Keras.
+
+    Args:
+        mask_value: the value that marks a time step to skip.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+    """
 
     def __init__(self, mask_value=0.0, **kwargs):
         super().__init__(**kwargs)
@@ -50,7 +68,18 @@ class Masking(Layer):
 
 
 class TimeDistributed(Layer):
-    """Apply ``layer`` to every timestep of (batch, steps, ...) inputs, with one set of weights."""
+    """Apply ``layer`` to every timestep of (batch, steps, ...) inputs, with one set of weights.
+
+    Args:
+        layer: the layer applied to every step.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+
+    Raises:
+        ValueError: a ``layer`` that is not a Layer.
+
+    Raises:
+        ValueError: a ``layer`` that is not a Layer.
+    """
 
     def __init__(self, layer, **kwargs):
         super().__init__(**kwargs)
@@ -61,6 +90,14 @@ class TimeDistributed(Layer):
         self.layer = layer
 
     def build(self, input_shape):
+        """Create the weights for inputs of ``input_shape``. Called once, by the first call.
+
+        Args:
+            input_shape: the shape of the first inputs (batch, steps, ...).
+
+        Raises:
+            ValueError: an input of rank below 3.
+        """
         if len(input_shape) < 3:
             raise ValueError(
                 f"`TimeDistributed` Layer should be passed an `input_shape` with at least 3 dimensions, received: {input_shape}"
@@ -83,6 +120,19 @@ class Bidirectional(Layer):
     arguments with ``go_backwards`` flipped (or given as ``backward_layer``);
     with ``return_sequences`` its output is reversed back before merging.
     Weights: the forward layer's, then the backward layer's.
+
+    Args:
+        layer: the recurrent layer run forward.
+        merge_mode: ``"concat"`` (default), ``"sum"``, ``"mul"``, ``"ave"`` or None (a list of both).
+        weights: accepted for compatibility.
+        backward_layer: the layer run backward (a copy of ``layer`` when None).
+        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+
+    Raises:
+        ValueError: an unknown ``merge_mode``.
+
+    Raises:
+        ValueError: an unknown ``merge_mode``.
     """
 
     def __init__(self, layer, merge_mode="concat", weights=None, backward_layer=None, **kwargs):

@@ -203,7 +203,17 @@ _CLASSES = {
 
 def get(identifier):
     """As Keras 3's ``losses.get``: a function for a function's name or alias ('mse' -> mean_squared_error),
-    an instance for a class name ('MeanSquaredError'); Loss objects and callables are returned as they are."""
+    an instance for a class name ('MeanSquaredError'); Loss objects and callables are returned as they are.
+
+    Args:
+        identifier: a name, a Loss, a callable, or None.
+
+    Returns:
+        A loss function or Loss (None for None).
+
+    Raises:
+        ValueError: a name Keras does not have.
+    """
     if isinstance(identifier, str):
         if identifier in _FUNCTIONS:
             return _FUNCTIONS[identifier]
@@ -229,7 +239,14 @@ def as_loss(identifier):
 
 
 def serialize(loss):
-    """A Loss as Keras's JSON-able dict: module, class_name, config, registered_name."""
+    """A Loss as Keras's JSON-able dict: module, class_name, config, registered_name.
+
+    Args:
+        loss: a Loss.
+
+    Returns:
+        A dict.
+    """
     return {
         "module": "keras.losses",
         "class_name": type(loss).__name__,
@@ -239,7 +256,18 @@ def serialize(loss):
 
 
 def deserialize(config, custom_objects=None):
-    """A Loss from ``serialize``'s dict; classes come from this module or ``custom_objects``, never by import."""
+    """A Loss from ``serialize``'s dict; classes come from this module or ``custom_objects``, never by import.
+
+    Args:
+        config: ``serialize``'s dict (or a name).
+        custom_objects: a dict of your own classes by name.
+
+    Returns:
+        A Loss.
+
+    Raises:
+        ValueError: a class it does not know.
+    """
     table = {**_CLASSES, **(custom_objects or {})}
     name = config.get("class_name") if isinstance(config, dict) else config
     if name not in table:

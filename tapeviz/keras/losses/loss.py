@@ -35,6 +35,16 @@ class Loss(RecordsInit):
 
     ``reduction``: 'sum_over_batch_size' (the mean, Keras's default), 'sum',
     or 'none' (one value per example).
+
+    Args:
+        reduction: how the per-example losses are combined: ``"sum_over_batch_size"`` (the mean, default), ``"sum"``, or ``None``/``"none"``.
+        name: the loss's name.
+
+    Raises:
+        ValueError: an unknown ``reduction``.
+
+    Raises:
+        ValueError: an unknown ``reduction``.
     """
 
     def __init__(self, reduction="sum_over_batch_size", name=None):
@@ -46,6 +56,15 @@ class Loss(RecordsInit):
         self.name = name or to_snake_case(type(self).__name__)
 
     def call(self, y_true, y_pred):
+        """The loss of each example, before the reduction; each loss defines it.
+
+        Args:
+            y_true: the targets.
+            y_pred: the predictions.
+
+        Returns:
+            A Tensor of per-example losses.
+        """
         raise NotImplementedError
 
     def __call__(self, y_true, y_pred, sample_weight=None):
@@ -64,10 +83,23 @@ class Loss(RecordsInit):
             return total / float(max(values.shape.num_elements(), 1))
 
     def get_config(self):
+        """The constructor's arguments, as Keras saves them: ``type(self).from_config(config)`` makes it again.
+
+        Returns:
+            A dict, JSON-serializable.
+        """
         return {"name": self.name, "reduction": self.reduction}
 
     @classmethod
     def from_config(cls, config):
+        """A new loss from ``get_config()``'s dict.
+
+        Args:
+            config: the dict.
+
+        Returns:
+            The new loss.
+        """
         return cls(**config)
 
 

@@ -18,19 +18,44 @@ def _pair(y_true, y_pred):
 
 
 def mean_squared_error(y_true, y_pred):
-    """mean((y_true - y_pred)**2) over the last axis."""
+    """mean((y_true - y_pred)**2) over the last axis.
+
+    Args:
+        y_true: the targets.
+        y_pred: the predictions (of ``y_true``'s shape, or with a class axis for sparse labels).
+
+    Returns:
+        A Tensor with one value per example (the last axis reduced).
+    """
     y_true, y_pred = _pair(y_true, y_pred)
     return tf_math.reduce_mean(tf_math.square(y_true - y_pred), axis=-1)
 
 
 def mean_absolute_error(y_true, y_pred):
-    """mean(|y_true - y_pred|) over the last axis."""
+    """mean(|y_true - y_pred|) over the last axis.
+
+    Args:
+        y_true: the targets.
+        y_pred: the predictions (of ``y_true``'s shape, or with a class axis for sparse labels).
+
+    Returns:
+        A Tensor with one value per example (the last axis reduced).
+    """
     y_true, y_pred = _pair(y_true, y_pred)
     return tf_math.reduce_mean(tf_math.abs(y_true - y_pred), axis=-1)
 
 
 def huber(y_true, y_pred, delta=1.0):
-    """0.5 * err**2 where |err| <= delta, else delta * |err| - 0.5 * delta**2; mean over the last axis."""
+    """0.5 * err**2 where |err| <= delta, else delta * |err| - 0.5 * delta**2; mean over the last axis.
+
+    Args:
+        y_true: the targets.
+        y_pred: the predictions (of ``y_true``'s shape, or with a class axis for sparse labels).
+        delta: where the loss turns from quadratic to linear.
+
+    Returns:
+        A Tensor with one value per example (the last axis reduced).
+    """
     y_true, y_pred = _pair(y_true, y_pred)
     error = y_pred - y_true
     abs_error = tf_math.abs(error)
@@ -40,7 +65,18 @@ def huber(y_true, y_pred, delta=1.0):
 
 
 def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, axis=-1):
-    """-(y log p + (1 - y) log(1 - p)), mean over the last axis. p clipped to [1e-7, 1 - 1e-7]."""
+    """-(y log p + (1 - y) log(1 - p)), mean over the last axis. p clipped to [1e-7, 1 - 1e-7].
+
+    Args:
+        y_true: the targets.
+        y_pred: the predictions (of ``y_true``'s shape, or with a class axis for sparse labels).
+        from_logits: ``y_pred`` holds raw scores (the sigmoid or softmax is applied here).
+        label_smoothing: move the labels this far toward uniform.
+        axis: the axis reduced (the class axis).
+
+    Returns:
+        A Tensor with one value per example (the last axis reduced).
+    """
     y_true, y_pred = _pair(y_true, y_pred)
     if label_smoothing:
         y_true = y_true * (1.0 - label_smoothing) + 0.5 * label_smoothing
@@ -56,6 +92,19 @@ def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=
     """-sum(y_true * log p) over the classes; y_true one-hot (or soft) labels.
 
     Without logits, p is renormalized to sum to 1, then clipped to [1e-7, 1 - 1e-7].
+
+    Args:
+        y_true: the targets.
+        y_pred: the predictions (of ``y_true``'s shape, or with a class axis for sparse labels).
+        from_logits: ``y_pred`` holds raw scores (the sigmoid or softmax is applied here).
+        label_smoothing: move the labels this far toward uniform.
+        axis: the axis reduced (the class axis).
+
+    Returns:
+        A Tensor with one value per example (the last axis reduced).
+
+    Raises:
+        ValueError: ``y_true`` and ``y_pred`` of different shapes.
     """
     y_pred = as_tensor(y_pred)
     y_true = as_tensor(y_true, y_pred.dtype)
@@ -76,7 +125,21 @@ def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=
 
 
 def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, axis=-1, ignore_class=None):
-    """-log p[label] for integer labels; without logits, p is clipped to [1e-7, 1 - 1e-7]."""
+    """-log p[label] for integer labels; without logits, p is clipped to [1e-7, 1 - 1e-7].
+
+    Args:
+        y_true: the targets.
+        y_pred: the predictions (of ``y_true``'s shape, or with a class axis for sparse labels).
+        from_logits: ``y_pred`` holds raw scores (the sigmoid or softmax is applied here).
+        axis: the axis reduced (the class axis).
+        ignore_class: a label whose examples get a loss of 0.
+
+    Returns:
+        A Tensor with one value per example (the last axis reduced).
+
+    Raises:
+        ValueError: ``y_true`` whose rank is not one less than ``y_pred``'s, or shapes that differ before the class axis.
+    """
     y_pred = as_tensor(y_pred)
     y_true = as_tensor(y_true)
     if y_true.dtype.is_floating:
@@ -110,7 +173,15 @@ def _ops():
 
 
 def mean_absolute_percentage_error(y_true, y_pred):
-    """100 * mean(|y_true - y_pred| / max(|y_true|, eps)) over the last axis."""
+    """100 * mean(|y_true - y_pred| / max(|y_true|, eps)) over the last axis.
+
+    Args:
+        y_true: the targets.
+        y_pred: the predictions (of ``y_true``'s shape, or with a class axis for sparse labels).
+
+    Returns:
+        A Tensor with one value per example (the last axis reduced).
+    """
     ops = _ops()
     y_true, y_pred = _pair(y_true, y_pred)
     diff = ops.abs((y_true - y_pred) / ops.maximum(ops.abs(y_true), epsilon()))
@@ -118,7 +189,15 @@ def mean_absolute_percentage_error(y_true, y_pred):
 
 
 def mean_squared_logarithmic_error(y_true, y_pred):
-    """mean((log(max(y_pred, eps) + 1) - log(max(y_true, eps) + 1))**2) over the last axis."""
+    """mean((log(max(y_pred, eps) + 1) - log(max(y_true, eps) + 1))**2) over the last axis.
+
+    Args:
+        y_true: the targets.
+        y_pred: the predictions (of ``y_true``'s shape, or with a class axis for sparse labels).
+
+    Returns:
+        A Tensor with one value per example (the last axis reduced).
+    """
     ops = _ops()
     y_true, y_pred = _pair(y_true, y_pred)
     first = ops.log(ops.maximum(y_pred, epsilon()) + 1.0)
@@ -127,7 +206,16 @@ def mean_squared_logarithmic_error(y_true, y_pred):
 
 
 def cosine_similarity(y_true, y_pred, axis=-1):
-    """-sum(unit(y_true) * unit(y_pred)) along ``axis``: -1 for the same direction."""
+    """-sum(unit(y_true) * unit(y_pred)) along ``axis``: -1 for the same direction.
+
+    Args:
+        y_true: the targets.
+        y_pred: the predictions (of ``y_true``'s shape, or with a class axis for sparse labels).
+        axis: the axis reduced (the class axis).
+
+    Returns:
+        A Tensor with one value per example (the last axis reduced).
+    """
     ops = _ops()
     y_true, y_pred = _pair(y_true, y_pred)
     return -ops.sum(ops.normalize(y_true, axis=axis) * ops.normalize(y_pred, axis=axis), axis=axis)
@@ -141,21 +229,45 @@ def _signed_labels(y_true):
 
 
 def hinge(y_true, y_pred):
-    """mean(max(1 - y_true * y_pred, 0)) over the last axis (0/1 labels become -1/1)."""
+    """mean(max(1 - y_true * y_pred, 0)) over the last axis (0/1 labels become -1/1).
+
+    Args:
+        y_true: the targets.
+        y_pred: the predictions (of ``y_true``'s shape, or with a class axis for sparse labels).
+
+    Returns:
+        A Tensor with one value per example (the last axis reduced).
+    """
     ops = _ops()
     y_true, y_pred = _pair(y_true, y_pred)
     return ops.mean(ops.maximum(1.0 - _signed_labels(y_true) * y_pred, 0.0), axis=-1)
 
 
 def squared_hinge(y_true, y_pred):
-    """mean(max(1 - y_true * y_pred, 0)**2) over the last axis (0/1 labels become -1/1)."""
+    """mean(max(1 - y_true * y_pred, 0)**2) over the last axis (0/1 labels become -1/1).
+
+    Args:
+        y_true: the targets.
+        y_pred: the predictions (of ``y_true``'s shape, or with a class axis for sparse labels).
+
+    Returns:
+        A Tensor with one value per example (the last axis reduced).
+    """
     ops = _ops()
     y_true, y_pred = _pair(y_true, y_pred)
     return ops.mean(ops.square(ops.maximum(1.0 - _signed_labels(y_true) * y_pred, 0.0)), axis=-1)
 
 
 def categorical_hinge(y_true, y_pred):
-    """max(max((1 - y_true) * y_pred) - sum(y_true * y_pred) + 1, 0) for one-hot labels."""
+    """max(max((1 - y_true) * y_pred) - sum(y_true * y_pred) + 1, 0) for one-hot labels.
+
+    Args:
+        y_true: the targets.
+        y_pred: the predictions (of ``y_true``'s shape, or with a class axis for sparse labels).
+
+    Returns:
+        A Tensor with one value per example (the last axis reduced).
+    """
     ops = _ops()
     y_true, y_pred = _pair(y_true, y_pred)
     positive = ops.sum(y_true * y_pred, axis=-1)
@@ -164,7 +276,15 @@ def categorical_hinge(y_true, y_pred):
 
 
 def kl_divergence(y_true, y_pred):
-    """sum(y_true * log(y_true / y_pred)) over the last axis, both clipped to [eps, 1]."""
+    """sum(y_true * log(y_true / y_pred)) over the last axis, both clipped to [eps, 1].
+
+    Args:
+        y_true: the targets.
+        y_pred: the predictions (of ``y_true``'s shape, or with a class axis for sparse labels).
+
+    Returns:
+        A Tensor with one value per example (the last axis reduced).
+    """
     ops = _ops()
     y_true, y_pred = _pair(y_true, y_pred)
     y_true = ops.clip(y_true, epsilon(), 1.0)
@@ -173,7 +293,15 @@ def kl_divergence(y_true, y_pred):
 
 
 def poisson(y_true, y_pred):
-    """mean(y_pred - y_true * log(y_pred + eps)) over the last axis."""
+    """mean(y_pred - y_true * log(y_pred + eps)) over the last axis.
+
+    Args:
+        y_true: the targets.
+        y_pred: the predictions (of ``y_true``'s shape, or with a class axis for sparse labels).
+
+    Returns:
+        A Tensor with one value per example (the last axis reduced).
+    """
     ops = _ops()
     y_true, y_pred = _pair(y_true, y_pred)
     return ops.mean(y_pred - y_true * ops.log(y_pred + epsilon()), axis=-1)
@@ -183,7 +311,15 @@ _LOG_2 = 0.6931471805599453  # log(2)
 
 
 def log_cosh(y_true, y_pred):
-    """mean(log(cosh(y_pred - y_true))) over the last axis, computed stably: x + softplus(-2x) - log 2."""
+    """mean(log(cosh(y_pred - y_true))) over the last axis, computed stably: x + softplus(-2x) - log 2.
+
+    Args:
+        y_true: the targets.
+        y_pred: the predictions (of ``y_true``'s shape, or with a class axis for sparse labels).
+
+    Returns:
+        A Tensor with one value per example (the last axis reduced).
+    """
     ops = _ops()
     y_true, y_pred = _pair(y_true, y_pred)
     x = y_pred - y_true
@@ -191,7 +327,16 @@ def log_cosh(y_true, y_pred):
 
 
 def dice(y_true, y_pred, axis=None):
-    """1 - 2 sum(y_true * y_pred) / (sum(y_true) + sum(y_pred) + eps), summed over ``axis`` (all when None)."""
+    """1 - 2 sum(y_true * y_pred) / (sum(y_true) + sum(y_pred) + eps), summed over ``axis`` (all when None).
+
+    Args:
+        y_true: the targets.
+        y_pred: the predictions (of ``y_true``'s shape, or with a class axis for sparse labels).
+        axis: the axis reduced (the class axis).
+
+    Returns:
+        A Tensor with one value per example (the last axis reduced).
+    """
     ops = _ops()
     y_pred = ops.convert_to_tensor(y_pred)
     y_true = ops.cast(y_true, y_pred.dtype.name)
@@ -200,7 +345,18 @@ def dice(y_true, y_pred, axis=None):
 
 
 def tversky(y_true, y_pred, alpha=0.5, beta=0.5, axis=None):
-    """1 - TP / (TP + alpha FP + beta FN + eps), the soft counts summed over ``axis`` (all when None)."""
+    """1 - TP / (TP + alpha FP + beta FN + eps), the soft counts summed over ``axis`` (all when None).
+
+    Args:
+        y_true: the targets.
+        y_pred: the predictions (of ``y_true``'s shape, or with a class axis for sparse labels).
+        alpha: the weight of the positive class (focal) or of false positives (Tversky).
+        beta: the weight of false negatives.
+        axis: the axis reduced (the class axis).
+
+    Returns:
+        A Tensor with one value per example (the last axis reduced).
+    """
     ops = _ops()
     y_pred = ops.convert_to_tensor(y_pred)
     y_true = ops.cast(y_true, y_pred.dtype.name)
@@ -213,7 +369,21 @@ def tversky(y_true, y_pred, alpha=0.5, beta=0.5, axis=None):
 def binary_focal_crossentropy(
     y_true, y_pred, apply_class_balancing=False, alpha=0.25, gamma=2.0, from_logits=False, label_smoothing=0.0, axis=-1
 ):
-    """Binary cross-entropy times (1 - p_t)**gamma (and alpha-balanced if asked), mean over ``axis``."""
+    """Binary cross-entropy times (1 - p_t)**gamma (and alpha-balanced if asked), mean over ``axis``.
+
+    Args:
+        y_true: the targets.
+        y_pred: the predictions (of ``y_true``'s shape, or with a class axis for sparse labels).
+        apply_class_balancing: weight the classes by ``alpha``.
+        alpha: the weight of the positive class (focal) or of false positives (Tversky).
+        gamma: the focusing parameter: how much easy examples are down-weighted.
+        from_logits: ``y_pred`` holds raw scores (the sigmoid or softmax is applied here).
+        label_smoothing: move the labels this far toward uniform.
+        axis: the axis reduced (the class axis).
+
+    Returns:
+        A Tensor with one value per example (the last axis reduced).
+    """
     ops = _ops()
     y_pred = ops.convert_to_tensor(y_pred)
     y_true = ops.cast(y_true, y_pred.dtype.name)
@@ -232,7 +402,20 @@ def binary_focal_crossentropy(
 def categorical_focal_crossentropy(
     y_true, y_pred, alpha=0.25, gamma=2.0, from_logits=False, label_smoothing=0.0, axis=-1
 ):
-    """sum(alpha (1 - p)**gamma * -y_true log p) over the classes; p renormalised and clipped as Keras."""
+    """sum(alpha (1 - p)**gamma * -y_true log p) over the classes; p renormalised and clipped as Keras.
+
+    Args:
+        y_true: the targets.
+        y_pred: the predictions (of ``y_true``'s shape, or with a class axis for sparse labels).
+        alpha: the weight of the positive class (focal) or of false positives (Tversky).
+        gamma: the focusing parameter: how much easy examples are down-weighted.
+        from_logits: ``y_pred`` holds raw scores (the sigmoid or softmax is applied here).
+        label_smoothing: move the labels this far toward uniform.
+        axis: the axis reduced (the class axis).
+
+    Returns:
+        A Tensor with one value per example (the last axis reduced).
+    """
     ops = _ops()
     y_pred = ops.convert_to_tensor(y_pred)
     y_true = ops.cast(y_true, y_pred.dtype.name)
@@ -260,7 +443,19 @@ class _Wrapper(Loss):
 
 
 class MeanSquaredError(_Wrapper):
-    """Mean of squared errors."""
+    """Mean of squared errors.
+
+    Args:
+        reduction: how the per-example losses are combined: ``"sum_over_batch_size"``
+            (the mean, default), ``"sum"``, or ``None``/``"none"`` (one per example).
+        name: the loss's name.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> mse = tf.keras.losses.MeanSquaredError()
+        >>> float(mse([[0.0], [1.0]], [[1.0], [1.0]]))
+        0.5
+    """
 
     fn = staticmethod(mean_squared_error)
 
@@ -269,7 +464,12 @@ class MeanSquaredError(_Wrapper):
 
 
 class MeanAbsoluteError(_Wrapper):
-    """Mean of absolute errors."""
+    """Mean of absolute errors.
+
+    Args:
+        reduction: how the per-example losses are combined: ``"sum_over_batch_size"`` (the mean, default), ``"sum"``, or ``None``/``"none"``.
+        name: the object's name.
+    """
 
     fn = staticmethod(mean_absolute_error)
 
@@ -278,7 +478,13 @@ class MeanAbsoluteError(_Wrapper):
 
 
 class Huber(_Wrapper):
-    """Quadratic for small errors (|err| <= delta), linear beyond."""
+    """Quadratic for small errors (|err| <= delta), linear beyond.
+
+    Args:
+        delta: where the loss turns from quadratic to linear.
+        reduction: how the per-example losses are combined: ``"sum_over_batch_size"`` (the mean, default), ``"sum"``, or ``None``/``"none"``.
+        name: the object's name.
+    """
 
     fn = staticmethod(huber)
 
@@ -287,7 +493,15 @@ class Huber(_Wrapper):
 
 
 class BinaryCrossentropy(_Wrapper):
-    """Cross-entropy for 0/1 labels; ``from_logits=True`` when the model outputs raw scores."""
+    """Cross-entropy for 0/1 labels; ``from_logits=True`` when the model outputs raw scores.
+
+    Args:
+        from_logits: the predictions are raw scores (a sigmoid is applied here).
+        label_smoothing: move the labels this far toward 0.5.
+        axis: the axis the mean is taken over.
+        reduction: ``"sum_over_batch_size"`` (the mean, default), ``"sum"`` or ``None``.
+        name: the loss's name.
+    """
 
     fn = staticmethod(binary_crossentropy)
 
@@ -303,7 +517,15 @@ class BinaryCrossentropy(_Wrapper):
 
 
 class CategoricalCrossentropy(_Wrapper):
-    """Cross-entropy for one-hot labels; ``from_logits=True`` when the model outputs raw scores."""
+    """Cross-entropy for one-hot labels; ``from_logits=True`` when the model outputs raw scores.
+
+    Args:
+        from_logits: the predictions are raw scores (the sigmoid or softmax is applied here).
+        label_smoothing: move the labels this far toward uniform.
+        axis: the axis it works along.
+        reduction: how the per-example losses are combined: ``"sum_over_batch_size"`` (the mean, default), ``"sum"``, or ``None``/``"none"``.
+        name: the object's name.
+    """
 
     fn = staticmethod(categorical_crossentropy)
 
@@ -319,7 +541,19 @@ class CategoricalCrossentropy(_Wrapper):
 
 
 class SparseCategoricalCrossentropy(_Wrapper):
-    """Cross-entropy for integer labels; ``from_logits=True`` when the model outputs raw scores."""
+    """Cross-entropy for integer labels; ``from_logits=True`` when the model outputs raw scores.
+
+    Args:
+        from_logits: the predictions are raw scores (a softmax is applied here).
+        reduction: ``"sum_over_batch_size"`` (the mean, default), ``"sum"`` or ``None``.
+        name: the loss's name.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> loss = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+        >>> round(float(loss([0, 1], [[2.0, 0.0], [0.0, 2.0]])), 4)
+        0.1269
+    """
 
     fn = staticmethod(sparse_categorical_crossentropy)
 
@@ -328,7 +562,12 @@ class SparseCategoricalCrossentropy(_Wrapper):
 
 
 class MeanAbsolutePercentageError(_Wrapper):
-    """Mean absolute percentage error."""
+    """Mean absolute percentage error.
+
+    Args:
+        reduction: how the per-example losses are combined: ``"sum_over_batch_size"`` (the mean, default), ``"sum"``, or ``None``/``"none"``.
+        name: the object's name.
+    """
 
     fn = staticmethod(mean_absolute_percentage_error)
 
@@ -337,7 +576,12 @@ class MeanAbsolutePercentageError(_Wrapper):
 
 
 class MeanSquaredLogarithmicError(_Wrapper):
-    """Mean squared error of log(1 + x)."""
+    """Mean squared error of log(1 + x).
+
+    Args:
+        reduction: how the per-example losses are combined: ``"sum_over_batch_size"`` (the mean, default), ``"sum"``, or ``None``/``"none"``.
+        name: the object's name.
+    """
 
     fn = staticmethod(mean_squared_logarithmic_error)
 
@@ -346,7 +590,13 @@ class MeanSquaredLogarithmicError(_Wrapper):
 
 
 class CosineSimilarity(_Wrapper):
-    """Negative cosine similarity along ``axis`` (so that minimizing aligns the vectors)."""
+    """Negative cosine similarity along ``axis`` (so that minimizing aligns the vectors).
+
+    Args:
+        axis: the axis the similarity is taken along.
+        reduction: how the per-example losses are combined: ``"sum_over_batch_size"`` (the mean, default), ``"sum"``, or ``None``/``"none"``.
+        name: the object's name.
+    """
 
     fn = staticmethod(cosine_similarity)
 
@@ -355,7 +605,12 @@ class CosineSimilarity(_Wrapper):
 
 
 class Hinge(_Wrapper):
-    """Hinge loss for -1/1 (or 0/1) labels."""
+    """Hinge loss for -1/1 (or 0/1) labels.
+
+    Args:
+        reduction: how the per-example losses are combined: ``"sum_over_batch_size"`` (the mean, default), ``"sum"``, or ``None``/``"none"``.
+        name: the object's name.
+    """
 
     fn = staticmethod(hinge)
 
@@ -364,7 +619,12 @@ class Hinge(_Wrapper):
 
 
 class SquaredHinge(_Wrapper):
-    """Squared hinge loss for -1/1 (or 0/1) labels."""
+    """Squared hinge loss for -1/1 (or 0/1) labels.
+
+    Args:
+        reduction: how the per-example losses are combined: ``"sum_over_batch_size"`` (the mean, default), ``"sum"``, or ``None``/``"none"``.
+        name: the object's name.
+    """
 
     fn = staticmethod(squared_hinge)
 
@@ -373,7 +633,12 @@ class SquaredHinge(_Wrapper):
 
 
 class CategoricalHinge(_Wrapper):
-    """Hinge loss for one-hot labels."""
+    """Hinge loss for one-hot labels.
+
+    Args:
+        reduction: how the per-example losses are combined: ``"sum_over_batch_size"`` (the mean, default), ``"sum"``, or ``None``/``"none"``.
+        name: the object's name.
+    """
 
     fn = staticmethod(categorical_hinge)
 
@@ -382,7 +647,12 @@ class CategoricalHinge(_Wrapper):
 
 
 class KLDivergence(_Wrapper):
-    """Kullback-Leibler divergence of y_pred from y_true."""
+    """Kullback-Leibler divergence of y_pred from y_true.
+
+    Args:
+        reduction: how the per-example losses are combined: ``"sum_over_batch_size"`` (the mean, default), ``"sum"``, or ``None``/``"none"``.
+        name: the object's name.
+    """
 
     fn = staticmethod(kl_divergence)
 
@@ -391,7 +661,12 @@ class KLDivergence(_Wrapper):
 
 
 class Poisson(_Wrapper):
-    """Poisson loss: y_pred - y_true * log(y_pred)."""
+    """Poisson loss: y_pred - y_true * log(y_pred).
+
+    Args:
+        reduction: how the per-example losses are combined: ``"sum_over_batch_size"`` (the mean, default), ``"sum"``, or ``None``/``"none"``.
+        name: the object's name.
+    """
 
     fn = staticmethod(poisson)
 
@@ -400,7 +675,12 @@ class Poisson(_Wrapper):
 
 
 class LogCosh(_Wrapper):
-    """Mean log(cosh(error))."""
+    """Mean log(cosh(error)).
+
+    Args:
+        reduction: how the per-example losses are combined: ``"sum_over_batch_size"`` (the mean, default), ``"sum"``, or ``None``/``"none"``.
+        name: the object's name.
+    """
 
     fn = staticmethod(log_cosh)
 
@@ -409,7 +689,14 @@ class LogCosh(_Wrapper):
 
 
 class Dice(_Wrapper):
-    """The Dice loss (1 - the soft Dice coefficient)."""
+    """The Dice loss (1 - the soft Dice coefficient).
+
+    Args:
+        reduction: how the per-example losses are combined: ``"sum_over_batch_size"`` (the mean, default), ``"sum"``, or ``None``/``"none"``.
+        name: the object's name.
+        axis: the axes the sums run over (all but the batch when None).
+        dtype: the dtype of the losses.
+    """
 
     fn = staticmethod(dice)
 
@@ -418,7 +705,16 @@ class Dice(_Wrapper):
 
 
 class Tversky(_Wrapper):
-    """The Tversky loss: Dice with false positives and negatives weighted by ``alpha`` and ``beta``."""
+    """The Tversky loss: Dice with false positives and negatives weighted by ``alpha`` and ``beta``.
+
+    Args:
+        alpha: the weight of the positive class (focal) or of false positives (Tversky).
+        beta: the weight of false negatives (Tversky), or of recall (F-beta).
+        reduction: how the per-example losses are combined: ``"sum_over_batch_size"`` (the mean, default), ``"sum"``, or ``None``/``"none"``.
+        name: the object's name.
+        axis: the axes the sums run over (all but the batch when None).
+        dtype: the dtype of the losses.
+    """
 
     fn = staticmethod(tversky)
 
@@ -427,7 +723,19 @@ class Tversky(_Wrapper):
 
 
 class BinaryFocalCrossentropy(_Wrapper):
-    """Binary cross-entropy down-weighting easy examples by (1 - p_t)**gamma."""
+    """Binary cross-entropy down-weighting easy examples by (1 - p_t)**gamma.
+
+    Args:
+        apply_class_balancing: weight the classes by ``alpha``.
+        alpha: the weight of the positive class (focal) or of false positives (Tversky).
+        gamma: the focusing parameter: how much easy examples are down-weighted.
+        from_logits: the predictions are raw scores (the sigmoid or softmax is applied here).
+        label_smoothing: move the labels this far toward uniform.
+        axis: the axis it works along.
+        reduction: how the per-example losses are combined: ``"sum_over_batch_size"`` (the mean, default), ``"sum"``, or ``None``/``"none"``.
+        name: the object's name.
+        dtype: the dtype of the losses.
+    """
 
     fn = staticmethod(binary_focal_crossentropy)
 
@@ -456,7 +764,18 @@ class BinaryFocalCrossentropy(_Wrapper):
 
 
 class CategoricalFocalCrossentropy(_Wrapper):
-    """Categorical cross-entropy down-weighting easy examples by alpha (1 - p)**gamma."""
+    """Categorical cross-entropy down-weighting easy examples by alpha (1 - p)**gamma.
+
+    Args:
+        alpha: the weight of the positive class (focal) or of false positives (Tversky).
+        gamma: the focusing parameter: how much easy examples are down-weighted.
+        from_logits: the predictions are raw scores (the sigmoid or softmax is applied here).
+        label_smoothing: move the labels this far toward uniform.
+        axis: the axis it works along.
+        reduction: how the per-example losses are combined: ``"sum_over_batch_size"`` (the mean, default), ``"sum"``, or ``None``/``"none"``.
+        name: the object's name.
+        dtype: the dtype of the losses.
+    """
 
     fn = staticmethod(categorical_focal_crossentropy)
 

@@ -220,14 +220,28 @@ _BY_NAME.update(
 
 
 def get(identifier):
-    """A Metric from a name ('accuracy', 'mae', 'MeanSquaredError'...), a Metric, or a function."""
+    """A Metric from a name ('accuracy', 'mae', 'MeanSquaredError'...), a Metric, or a function.
+
+    Args:
+        identifier: a name, a Metric, a function or None.
+
+    Returns:
+        A Metric (or the function, or None).
+    """
     if identifier in ("accuracy", "acc"):
         return AutoAccuracy(identifier)  # which accuracy depends on the labels' shape
     return resolve(identifier, kind="metric function", table=_BY_NAME, base=Metric, wrap_callable=MeanMetricWrapper)
 
 
 def serialize(metric):
-    """A metric as Keras's JSON-able dict: module, class_name, config, registered_name."""
+    """A metric as Keras's JSON-able dict: module, class_name, config, registered_name.
+
+    Args:
+        metric: a Metric.
+
+    Returns:
+        A dict.
+    """
     return {
         "module": "keras.metrics",
         "class_name": type(metric).__name__,
@@ -237,7 +251,18 @@ def serialize(metric):
 
 
 def deserialize(config, custom_objects=None):
-    """A metric from ``serialize``'s dict; classes come from this module or ``custom_objects``, never by import."""
+    """A metric from ``serialize``'s dict; classes come from this module or ``custom_objects``, never by import.
+
+    Args:
+        config: ``serialize``'s dict (or a name).
+        custom_objects: a dict of your own classes by name.
+
+    Returns:
+        A Metric.
+
+    Raises:
+        ValueError: a class it does not know.
+    """
     table = {**_BY_NAME, **(custom_objects or {})}
     name = config.get("class_name") if isinstance(config, dict) else config
     if name not in table:

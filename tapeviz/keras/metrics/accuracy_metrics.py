@@ -7,24 +7,57 @@ from tapeviz.keras.metrics.reduction_metrics import MeanMetricWrapper
 
 
 def accuracy(y_true, y_pred):
-    """1.0 where y_true == y_pred exactly, else 0.0."""
+    """1.0 where y_true == y_pred exactly, else 0.0.
+
+    Args:
+        y_true: the targets.
+        y_pred: the predictions (of ``y_true``'s shape, or with a class axis for sparse labels).
+
+    Returns:
+        A Tensor with one value per example (the last axis reduced).
+    """
     y_true, y_pred = squeeze_like(host_array(y_true), host_array(y_pred))
     return (y_true == y_pred.astype(y_true.dtype)).astype(np.float32)
 
 
 def binary_accuracy(y_true, y_pred, threshold=0.5):
-    """1.0 where (y_pred > threshold) == y_true, elementwise (Keras 3; the metric averages over all)."""
+    """1.0 where (y_pred > threshold) == y_true, elementwise (Keras 3; the metric averages over all).
+
+    Args:
+        y_true: the targets.
+        y_pred: the predictions (of ``y_true``'s shape, or with a class axis for sparse labels).
+        threshold: predictions above it count as 1.
+
+    Returns:
+        A Tensor with one value per example (the last axis reduced).
+    """
     y_true, y_pred = squeeze_like(host_array(y_true), host_array(y_pred))
     return (y_true == (y_pred > threshold).astype(y_true.dtype)).astype(np.float32)
 
 
 def categorical_accuracy(y_true, y_pred):
-    """1.0 where argmax(y_pred) == argmax(y_true) (one-hot labels)."""
+    """1.0 where argmax(y_pred) == argmax(y_true) (one-hot labels).
+
+    Args:
+        y_true: the targets.
+        y_pred: the predictions (of ``y_true``'s shape, or with a class axis for sparse labels).
+
+    Returns:
+        A Tensor with one value per example (the last axis reduced).
+    """
     return (np.argmax(host_array(y_true), axis=-1) == np.argmax(host_array(y_pred), axis=-1)).astype(np.float32)
 
 
 def sparse_categorical_accuracy(y_true, y_pred):
-    """1.0 where argmax(y_pred) equals the integer label."""
+    """1.0 where argmax(y_pred) equals the integer label.
+
+    Args:
+        y_true: the targets.
+        y_pred: the predictions (of ``y_true``'s shape, or with a class axis for sparse labels).
+
+    Returns:
+        A Tensor with one value per example (the last axis reduced).
+    """
     y_true, y_pred = host_array(y_true), host_array(y_pred)
     if y_true.ndim == y_pred.ndim and y_true.shape[-1] == 1:
         y_true = y_true[..., 0]
@@ -32,7 +65,12 @@ def sparse_categorical_accuracy(y_true, y_pred):
 
 
 class Accuracy(MeanMetricWrapper):
-    """How often predictions equal labels exactly."""
+    """How often predictions equal labels exactly.
+
+    Args:
+        name: the metric's name.
+        dtype: the dtype of its state.
+    """
 
     _direction = "up"
 
@@ -41,7 +79,13 @@ class Accuracy(MeanMetricWrapper):
 
 
 class BinaryAccuracy(MeanMetricWrapper):
-    """How often (y_pred > threshold) equals the 0/1 label."""
+    """How often (y_pred > threshold) equals the 0/1 label.
+
+    Args:
+        name: the object's name.
+        dtype: the dtype of its state.
+        threshold: predictions above it count as 1.
+    """
 
     _direction = "up"
 
@@ -50,7 +94,12 @@ class BinaryAccuracy(MeanMetricWrapper):
 
 
 class CategoricalAccuracy(MeanMetricWrapper):
-    """How often the predicted class (argmax) equals the one-hot label's."""
+    """How often the predicted class (argmax) equals the one-hot label's.
+
+    Args:
+        name: the object's name.
+        dtype: the dtype of its state.
+    """
 
     _direction = "up"
 
@@ -59,7 +108,12 @@ class CategoricalAccuracy(MeanMetricWrapper):
 
 
 class SparseCategoricalAccuracy(MeanMetricWrapper):
-    """How often the predicted class (argmax) equals the integer label."""
+    """How often the predicted class (argmax) equals the integer label.
+
+    Args:
+        name: the object's name.
+        dtype: the dtype of its state.
+    """
 
     _direction = "up"
 
@@ -86,12 +140,31 @@ class AutoAccuracy(MeanMetricWrapper):
 
 
 def top_k_categorical_accuracy(y_true, y_pred, k=5):
-    """1.0 where the one-hot label's class is among the ``k`` highest predictions."""
+    """1.0 where the one-hot label's class is among the ``k`` highest predictions.
+
+    Args:
+        y_true: the targets.
+        y_pred: the predictions (of ``y_true``'s shape, or with a class axis for sparse labels).
+        k: how many top predictions count.
+
+    Returns:
+        A Tensor with one value per example (the last axis reduced).
+    """
     return sparse_top_k_categorical_accuracy(np.argmax(host_array(y_true), axis=-1), y_pred, k)
 
 
 def sparse_top_k_categorical_accuracy(y_true, y_pred, k=5, from_sorted_ids=False):
-    """1.0 where the integer label is among the ``k`` highest predictions (ties count, as TF's in_top_k)."""
+    """1.0 where the integer label is among the ``k`` highest predictions (ties count, as TF's in_top_k).
+
+    Args:
+        y_true: the targets.
+        y_pred: the predictions (of ``y_true``'s shape, or with a class axis for sparse labels).
+        k: how many top predictions count.
+        from_sorted_ids: ``y_pred`` already holds the sorted top ids.
+
+    Returns:
+        A Tensor with one value per example (the last axis reduced).
+    """
     y_true, y_pred = host_array(y_true), host_array(y_pred).astype(np.float64)
     if y_true.ndim == y_pred.ndim and y_true.shape[-1] == 1:
         y_true = y_true[..., 0]
@@ -102,7 +175,13 @@ def sparse_top_k_categorical_accuracy(y_true, y_pred, k=5, from_sorted_ids=False
 
 
 class TopKCategoricalAccuracy(MeanMetricWrapper):
-    """How often the one-hot label's class is among the ``k`` highest predictions."""
+    """How often the one-hot label's class is among the ``k`` highest predictions.
+
+    Args:
+        k: how many top predictions count.
+        name: the object's name.
+        dtype: the dtype of its state.
+    """
 
     _direction = "up"
 
@@ -111,7 +190,14 @@ class TopKCategoricalAccuracy(MeanMetricWrapper):
 
 
 class SparseTopKCategoricalAccuracy(MeanMetricWrapper):
-    """How often the integer label is among the ``k`` highest predictions."""
+    """How often the integer label is among the ``k`` highest predictions.
+
+    Args:
+        k: how many top predictions count.
+        name: the object's name.
+        dtype: the dtype of its state.
+        from_sorted_ids: the predictions are already the sorted top ids.
+    """
 
     _direction = "up"
 

@@ -53,11 +53,22 @@ class _Confusion(Metric):
         return Tensor(B.asarray(np.asarray(to_array(self.accumulator), np.float32)))
 
     def get_config(self):
+        """The constructor's arguments, as Keras saves them: ``type(self).from_config(config)`` makes it again.
+
+        Returns:
+            A dict, JSON-serializable.
+        """
         return {"name": self.name, "dtype": self.dtype, "thresholds": self.thresholds}
 
 
 class TruePositives(_Confusion):
-    """The (weighted) number of true positives."""
+    """The (weighted) number of true positives.
+
+    Args:
+        thresholds: a threshold or a list of them (0.5 by default).
+        name: the object's name.
+        dtype: the dtype of its state.
+    """
 
     _direction = "up"
 
@@ -65,7 +76,13 @@ class TruePositives(_Confusion):
 
 
 class FalsePositives(_Confusion):
-    """The (weighted) number of false positives."""
+    """The (weighted) number of false positives.
+
+    Args:
+        thresholds: a threshold or a list of them (0.5 by default).
+        name: the object's name.
+        dtype: the dtype of its state.
+    """
 
     _direction = "down"
 
@@ -73,7 +90,13 @@ class FalsePositives(_Confusion):
 
 
 class TrueNegatives(_Confusion):
-    """The (weighted) number of true negatives."""
+    """The (weighted) number of true negatives.
+
+    Args:
+        thresholds: a threshold or a list of them (0.5 by default).
+        name: the object's name.
+        dtype: the dtype of its state.
+    """
 
     _direction = "up"
 
@@ -81,7 +104,13 @@ class TrueNegatives(_Confusion):
 
 
 class FalseNegatives(_Confusion):
-    """The (weighted) number of false negatives."""
+    """The (weighted) number of false negatives.
+
+    Args:
+        thresholds: a threshold or a list of them (0.5 by default).
+        name: the object's name.
+        dtype: the dtype of its state.
+    """
 
     _direction = "down"
 
@@ -113,17 +142,44 @@ class _Ratio(Metric):
         return Tensor(B.asarray(np.float32(tp / (tp + other) if tp + other else 0.0)))
 
     def get_config(self):
+        """The constructor's arguments, as Keras saves them: ``type(self).from_config(config)`` makes it again.
+
+        Returns:
+            A dict, JSON-serializable.
+        """
         return {"name": self.name, "dtype": self.dtype, "thresholds": self.thresholds}
 
 
 class Precision(_Ratio):
-    """tp / (tp + fp) at ``thresholds`` (default 0.5)."""
+    """tp / (tp + fp) at ``thresholds`` (default 0.5).
+
+    Args:
+        thresholds: a threshold or a list of them (0.5 by default).
+        top_k: None only.
+        class_id: None only.
+        name: the object's name.
+        dtype: the dtype of its state.
+
+    Raises:
+        ValueError: ``top_k`` or ``class_id`` (not implemented: threshold the predictions).
+    """
 
     _other = "fp"
 
 
 class Recall(_Ratio):
-    """tp / (tp + fn) at ``thresholds`` (default 0.5)."""
+    """tp / (tp + fn) at ``thresholds`` (default 0.5).
+
+    Args:
+        thresholds: a threshold or a list of them (0.5 by default).
+        top_k: None only.
+        class_id: None only.
+        name: the object's name.
+        dtype: the dtype of its state.
+
+    Raises:
+        ValueError: ``top_k`` or ``class_id`` (not implemented: threshold the predictions).
+    """
 
     _other = "fn"
 
@@ -132,7 +188,23 @@ _EPSILON = 1e-7  # the outermost thresholds sit this far outside [0, 1], so ever
 
 
 class AUC(Metric):
-    """Area under the ROC (``curve="ROC"``) or precision-recall (``"PR"``) curve of 0/1 labels and scores."""
+    """Area under the ROC (``curve="ROC"``) or precision-recall (``"PR"``) curve of 0/1 labels and scores.
+
+    Args:
+        num_thresholds: how many thresholds (> 1).
+        curve: ``"ROC"`` or ``"PR"``.
+        summation_method: ``"interpolation"``, ``"minoring"`` or ``"majoring"``.
+        name: the object's name.
+        dtype: the dtype of its state.
+        thresholds: the thresholds themselves, instead of ``num_thresholds``.
+        multi_label: one curve per label, averaged.
+        num_labels: the number of labels, with ``multi_label``.
+        label_weights: a weight per label.
+        from_logits: the predictions are logits.
+
+    Raises:
+        ValueError: an unknown ``curve`` or ``summation_method``, or ``num_thresholds`` below 2.
+    """
 
     _direction = "up"
 
@@ -269,6 +341,11 @@ class AUC(Metric):
         return Tensor(B.asarray(np.asarray(area, np.float32)))
 
     def get_config(self):
+        """The constructor's arguments, as Keras saves them: ``type(self).from_config(config)`` makes it again.
+
+        Returns:
+            A dict, JSON-serializable.
+        """
         return {
             "name": self.name,
             "dtype": self.dtype,

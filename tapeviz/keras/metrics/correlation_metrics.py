@@ -7,7 +7,16 @@ from tapeviz.keras.metrics.reduction_metrics import MeanMetricWrapper
 
 
 def pearson_correlation(y_true, y_pred, axis=-1):
-    """The Pearson correlation of y_true and y_pred along ``axis`` (as Keras: mean of the standardised products)."""
+    """The Pearson correlation of y_true and y_pred along ``axis`` (as Keras: mean of the standardised products).
+
+    Args:
+        y_true: the targets.
+        y_pred: the predictions (of ``y_true``'s shape, or with a class axis for sparse labels).
+        axis: the axis reduced (the class axis).
+
+    Returns:
+        A Tensor with one value per example (the last axis reduced).
+    """
     y_true, y_pred = squeeze_like(host_array(y_true).astype(np.float64), host_array(y_pred).astype(np.float64))
     t = y_true - y_true.mean(axis=axis, keepdims=True)
     p = y_pred - y_pred.mean(axis=axis, keepdims=True)
@@ -16,7 +25,16 @@ def pearson_correlation(y_true, y_pred, axis=-1):
 
 
 def concordance_correlation(y_true, y_pred, axis=-1):
-    """Lin's concordance correlation along ``axis``, with Keras 3's formula."""
+    """Lin's concordance correlation along ``axis``, with Keras 3's formula.
+
+    Args:
+        y_true: the targets.
+        y_pred: the predictions (of ``y_true``'s shape, or with a class axis for sparse labels).
+        axis: the axis reduced (the class axis).
+
+    Returns:
+        A Tensor with one value per example (the last axis reduced).
+    """
     y_true, y_pred = squeeze_like(host_array(y_true).astype(np.float64), host_array(y_pred).astype(np.float64))
     true_mean, pred_mean = y_true.mean(axis=axis, keepdims=True), y_pred.mean(axis=axis, keepdims=True)
     true_var = (y_true - true_mean).var(axis=axis, keepdims=True)
@@ -27,7 +45,13 @@ def concordance_correlation(y_true, y_pred, axis=-1):
 
 
 class PearsonCorrelation(MeanMetricWrapper):
-    """The running mean of the per-example Pearson correlation."""
+    """The running mean of the per-example Pearson correlation.
+
+    Args:
+        name: the object's name.
+        dtype: the dtype of its state.
+        axis: the axis the correlation is taken along.
+    """
 
     _direction = "up"
 
@@ -36,7 +60,13 @@ class PearsonCorrelation(MeanMetricWrapper):
 
 
 class ConcordanceCorrelation(MeanMetricWrapper):
-    """The running mean of the per-example concordance correlation."""
+    """The running mean of the per-example concordance correlation.
+
+    Args:
+        name: the object's name.
+        dtype: the dtype of its state.
+        axis: the axis the correlation is taken along.
+    """
 
     _direction = "up"
 

@@ -19,7 +19,18 @@ _AVERAGES = (None, "micro", "macro", "weighted")
 
 class FBetaScore(Metric):
     """F-beta of (batch, classes) labels and predictions; ``average`` None (per class), 'micro', 'macro' or
-    'weighted'; ``threshold``: a prediction above it counts as 1 (None: the row's largest counts)."""
+    'weighted'; ``threshold``: a prediction above it counts as 1 (None: the row's largest counts).
+
+    Args:
+        average: ``None`` (one score per class), ``"micro"``, ``"macro"`` or ``"weighted"``.
+        beta: how much more recall counts than precision (> 0).
+        threshold: predictions above it count as 1 (None: the largest per row).
+        name: the object's name.
+        dtype: the dtype of its state.
+
+    Raises:
+        ValueError: an unknown ``average``, a ``beta`` of 0 or less, or a ``threshold`` outside (0, 1].
+    """
 
     _direction = "up"
 
@@ -58,6 +69,16 @@ class FBetaScore(Metric):
         return self._counts
 
     def update_state(self, y_true, y_pred, sample_weight=None):
+        """Add a batch of one-hot labels and scores.
+
+        Args:
+            y_true: the labels, [batch, classes].
+            y_pred: the scores, of the same shape.
+            sample_weight: a weight per example.
+
+        Raises:
+            ValueError: inputs that are not 2-D.
+        """
         y_true = host_array(y_true).astype(np.float32)
         y_pred = host_array(y_pred).astype(np.float32)
         if y_true.ndim != 2 or y_pred.ndim != 2:
@@ -103,6 +124,11 @@ class FBetaScore(Metric):
         return Tensor(B.asarray(np.asarray(score, np.float32)))
 
     def get_config(self):
+        """The constructor's arguments, as Keras saves them: ``type(self).from_config(config)`` makes it again.
+
+        Returns:
+            A dict, JSON-serializable.
+        """
         return {
             "name": self.name,
             "dtype": self.dtype,
@@ -113,7 +139,14 @@ class FBetaScore(Metric):
 
 
 class F1Score(FBetaScore):
-    """F1 = 2 p r / (p + r): the F-score with beta = 1."""
+    """F1 = 2 p r / (p + r): the F-score with beta = 1.
+
+    Args:
+        average: ``None`` (one score per class), ``"micro"``, ``"macro"`` or ``"weighted"``.
+        threshold: predictions above it count as 1 (None: the largest per row).
+        name: the object's name.
+        dtype: the dtype of its state.
+    """
 
     def __init__(self, average=None, threshold=None, name="f1_score", dtype=None):
         super().__init__(average=average, beta=1.0, threshold=threshold, name=name, dtype=dtype)

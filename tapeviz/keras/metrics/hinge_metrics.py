@@ -14,15 +14,39 @@ CategoricalHinge = loss_metric_class(
 
 
 def hinge(y_true, y_pred):
-    """The hinge loss per example."""
+    """The hinge loss per example.
+
+    Args:
+        y_true: the targets.
+        y_pred: the predictions (of ``y_true``'s shape, or with a class axis for sparse labels).
+
+    Returns:
+        A Tensor with one value per example (the last axis reduced).
+    """
     return loss_function("hinge")(y_true, y_pred)
 
 
 def squared_hinge(y_true, y_pred):
-    """The squared hinge loss per example."""
+    """The squared hinge loss per example.
+
+    Args:
+        y_true: the targets.
+        y_pred: the predictions (of ``y_true``'s shape, or with a class axis for sparse labels).
+
+    Returns:
+        A Tensor with one value per example (the last axis reduced).
+    """
     return loss_function("squared_hinge")(y_true, y_pred)
 
 
 def categorical_hinge(y_true, y_pred):
-    """The categorical hinge loss per example."""
+    """The categorical hinge loss per example.
+
+    Args:
+        y_true: the targets.
+        y_pred: the predictions (of ``y_true``'s shape, or with a class axis for sparse labels).
+
+    Returns:
+        A Tensor with one value per example (the last axis reduced).
+    """
     return loss_function("categorical_hinge")(y_true, y_pred)

@@ -20,7 +20,21 @@ from tapeviz.keras.metrics.metric import Metric, host_array
 class IoU(Metric):
     """Mean IoU of ``target_class_ids`` out of ``num_classes``; labels and predictions are class ids
     (``sparse_y_true`` / ``sparse_y_pred`` False: one-hot or scores, their argmax along ``axis``);
-    ``ignore_class``: a label that is left out."""
+    ``ignore_class``: a label that is left out.
+
+    Args:
+        num_classes: the number of classes.
+        target_class_ids: the classes averaged over.
+        name: the object's name.
+        dtype: the dtype of its state.
+        ignore_class: a class id to leave out.
+        sparse_y_true: the labels are class ids (else one-hot).
+        sparse_y_pred: the predictions are class ids (else scores).
+        axis: the class axis.
+
+    Raises:
+        ValueError: a target class id out of range.
+    """
 
     _direction = "up"
 
@@ -88,6 +102,11 @@ class IoU(Metric):
         return Tensor(B.asarray(np.float32(iou.sum(dtype=np.float32) / (seen + eps))))
 
     def get_config(self):
+        """The constructor's arguments, as Keras saves them: ``type(self).from_config(config)`` makes it again.
+
+        Returns:
+            A dict, JSON-serializable.
+        """
         return {
             "name": self.name,
             "dtype": self.dtype,
@@ -101,7 +120,17 @@ class IoU(Metric):
 
 
 class MeanIoU(IoU):
-    """IoU averaged over all ``num_classes``."""
+    """IoU averaged over all ``num_classes``.
+
+    Args:
+        num_classes: the number of classes.
+        name: the object's name.
+        dtype: the dtype of its state.
+        ignore_class: a class id to leave out.
+        sparse_y_true: the labels are class ids (else one-hot).
+        sparse_y_pred: the predictions are class ids (else scores).
+        axis: the class axis.
+    """
 
     def __init__(
         self, num_classes, name=None, dtype=None, ignore_class=None, sparse_y_true=True, sparse_y_pred=True, axis=-1
@@ -124,7 +153,14 @@ class MeanIoU(IoU):
 
 
 class BinaryIoU(IoU):
-    """IoU of 0/1 labels, predictions above ``threshold`` counting as 1; ``target_class_ids`` (0, 1)."""
+    """IoU of 0/1 labels, predictions above ``threshold`` counting as 1; ``target_class_ids`` (0, 1).
+
+    Args:
+        target_class_ids: the classes (0 and/or 1) averaged over.
+        threshold: predictions above it count as 1.
+        name: the object's name.
+        dtype: the dtype of its state.
+    """
 
     def __init__(self, target_class_ids=(0, 1), threshold=0.5, name=None, dtype=None):
         super().__init__(2, list(target_class_ids), name=name or "binary_io_u", dtype=dtype)
@@ -144,7 +180,17 @@ class BinaryIoU(IoU):
 
 
 class OneHotIoU(IoU):
-    """IoU of one-hot labels and class scores (the argmax of each)."""
+    """IoU of one-hot labels and class scores (the argmax of each).
+
+    Args:
+        num_classes: the number of classes.
+        target_class_ids: the classes averaged over.
+        name: the object's name.
+        dtype: the dtype of its state.
+        ignore_class: a class id to leave out.
+        sparse_y_pred: the predictions are class ids (else scores).
+        axis: the class axis.
+    """
 
     def __init__(
         self, num_classes, target_class_ids, name=None, dtype=None, ignore_class=None, sparse_y_pred=False, axis=-1
@@ -162,7 +208,16 @@ class OneHotIoU(IoU):
 
 
 class OneHotMeanIoU(MeanIoU):
-    """Mean IoU of one-hot labels and class scores, over all ``num_classes``."""
+    """Mean IoU of one-hot labels and class scores, over all ``num_classes``.
+
+    Args:
+        num_classes: the number of classes.
+        name: the object's name.
+        dtype: the dtype of its state.
+        ignore_class: a class id to leave out.
+        sparse_y_pred: the predictions are class ids (else scores).
+        axis: the class axis.
+    """
 
     def __init__(self, num_classes, name=None, dtype=None, ignore_class=None, sparse_y_pred=False, axis=-1):
         super().__init__(

@@ -29,7 +29,12 @@ def squeeze_like(y_true, y_pred):
 
 
 class Metric(RecordsInit):
-    """Base class: ``update_state(...)``, ``result()``, ``reset_state()``; state in ``variables``."""
+    """Base class: ``update_state(...)``, ``result()``, ``reset_state()``; state in ``variables``.
+
+    Args:
+        name: the object's name.
+        dtype: the dtype of its state.
+    """
 
     _direction = None  # "up" or "down": which way is better, for callbacks' mode="auto"
 
@@ -50,6 +55,16 @@ class Metric(RecordsInit):
         """A state variable: Keras 3's ``add_variable(shape, initializer, dtype=None, name=None)``.
 
         (``add_variable("total")``, a name first, is the short internal form: a float32 zero scalar.)
+
+        Args:
+            shape: the variable's shape (or, first, its name: the short internal form).
+            initializer: its initializer.
+            dtype: its dtype (the metric's when None).
+            aggregation: how replicas combine it (``"sum"``, ``"mean"``), kept.
+            name: its name.
+
+        Returns:
+            The Variable, tracked by the metric.
         """
         if isinstance(shape, str):  # add_variable(name, initial)
             name, initial = shape, (0.0 if initializer == "zeros" else initializer)
@@ -68,6 +83,7 @@ class Metric(RecordsInit):
         return list(self._variables)
 
     def reset_state(self):
+        """Set every state variable back to zero (``fit`` does it at each epoch's start)."""
         for v in self._variables:
             v.assign(np.zeros(v.shape, v.dtype.as_numpy_dtype))
 
@@ -80,9 +96,23 @@ class Metric(RecordsInit):
         )
 
     def update_state(self, *args, **kwargs):
+        """Add a batch to the metric's state. Each metric defines it.
+
+        Args:
+            y_true, y_pred: (most metrics) the batch's targets and predictions.
+            values: (``Mean``, ``Sum``) the values to average or add.
+            sample_weight: a weight per example (None: all 1).
+            *args: what a metric's own ``update_state`` takes, by position.
+            **kwargs: likewise, by keyword.
+        """
         raise NotImplementedError
 
     def result(self):
+        """The metric's value from its state so far. Each metric defines it.
+
+        Returns:
+            A scalar Tensor.
+        """
         raise NotImplementedError
 
     def __call__(self, *args, **kwargs):

@@ -9,7 +9,12 @@ from tapeviz.keras.metrics.metric import Metric, host_array
 
 
 class Sum(Metric):
-    """The running sum of the values."""
+    """The running sum of the values.
+
+    Args:
+        name: the object's name.
+        dtype: the dtype of its state.
+    """
 
     def __init__(self, name="sum", dtype="float32"):
         super().__init__(name, dtype)
@@ -26,7 +31,19 @@ class Sum(Metric):
 
 
 class Mean(Metric):
-    """The running (weighted) mean of the values."""
+    """The running (weighted) mean of the values.
+
+    Args:
+        name: the metric's name.
+        dtype: the dtype of its state.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> mean = tf.keras.metrics.Mean()
+        >>> mean.update_state([1.0, 2.0, 3.0])
+        >>> float(mean.result())
+        2.0
+    """
 
     def __init__(self, name="mean", dtype="float32"):
         super().__init__(name, dtype)
@@ -53,7 +70,14 @@ class Mean(Metric):
 
 
 class MeanMetricWrapper(Mean):
-    """The running mean of ``fn(y_true, y_pred)`` over every example seen."""
+    """The running mean of ``fn(y_true, y_pred)`` over every example seen.
+
+    Args:
+        fn: the function of ``(y_true, y_pred)`` that gives one value per example.
+        name: the object's name.
+        dtype: the dtype of its state.
+        **kwargs: passed on to ``fn``.
+    """
 
     def __init__(self, fn, name=None, dtype="float32", **kwargs):
         super().__init__(name or fn.__name__, dtype)
@@ -68,6 +92,11 @@ class MeanMetricWrapper(Mean):
         super().update_state(values, sample_weight)
 
     def get_config(self):
+        """The constructor's arguments, as Keras saves them: ``type(self).from_config(config)`` makes it again.
+
+        Returns:
+            A dict, JSON-serializable.
+        """
         return {"name": self.name, "dtype": self.dtype, **self._fn_kwargs}
 
 
@@ -85,4 +114,14 @@ def loss_metric_class(class_name, function, default_name, doc, **defaults):
             raise TypeError(f"{class_name}.__init__() got unexpected keyword arguments {sorted(unknown)}")
         MeanMetricWrapper.__init__(self, loss_function(function), name, dtype, **{**defaults, **kwargs})
 
+    options = "".join(
+        f"        {key}: passed to ``losses.{function}`` (default {value!r}).\n" for key, value in defaults.items()
+    )
+    doc = doc.rstrip() + (
+        "\n\n    Args:\n        name: the metric's name.\n        dtype: the dtype of its state.\n"
+        + (options.replace("        ", "        ", 1) if defaults else "")
+        + "        **kwargs: "
+        + ("only the options above." if defaults else "none is taken.")
+        + "\n\n    Raises:\n        TypeError: a keyword argument the metric does not take.\n"
+    )
     return type(class_name, (MeanMetricWrapper,), {"__init__": __init__, "__doc__": doc, "_direction": "down"})

@@ -9,7 +9,12 @@ from tapeviz.keras.metrics.reduction_metrics import Mean, MeanMetricWrapper, los
 
 
 class MeanSquaredError(MeanMetricWrapper):
-    """The running mean squared error."""
+    """The running mean squared error.
+
+    Args:
+        name: the object's name.
+        dtype: the dtype of its state.
+    """
 
     _direction = "down"
 
@@ -46,7 +51,13 @@ def _positive_cosine(y_true, y_pred, axis=-1):
 
 
 class CosineSimilarity(MeanMetricWrapper):
-    """The running mean cosine similarity (1 for the same direction; the loss is its negative)."""
+    """The running mean cosine similarity (1 for the same direction; the loss is its negative).
+
+    Args:
+        name: the object's name.
+        dtype: the dtype of its state.
+        axis: the axis the similarity is taken along.
+    """
 
     _direction = "up"
 
@@ -55,7 +66,12 @@ class CosineSimilarity(MeanMetricWrapper):
 
 
 class RootMeanSquaredError(Mean):
-    """sqrt of the running mean squared error."""
+    """sqrt of the running mean squared error.
+
+    Args:
+        name: the object's name.
+        dtype: the dtype of its state.
+    """
 
     _direction = "down"
 
@@ -71,38 +87,97 @@ class RootMeanSquaredError(Mean):
 
 
 def mean_absolute_error(y_true, y_pred):
-    """mean(|y_true - y_pred|) over the last axis."""
+    """mean(|y_true - y_pred|) over the last axis.
+
+    Args:
+        y_true: the targets.
+        y_pred: the predictions (of ``y_true``'s shape, or with a class axis for sparse labels).
+
+    Returns:
+        A Tensor with one value per example (the last axis reduced).
+    """
     return loss_function("mean_absolute_error")(y_true, y_pred)
 
 
 def mean_squared_error(y_true, y_pred):
-    """mean((y_true - y_pred)**2) over the last axis."""
+    """mean((y_true - y_pred)**2) over the last axis.
+
+    Args:
+        y_true: the targets.
+        y_pred: the predictions (of ``y_true``'s shape, or with a class axis for sparse labels).
+
+    Returns:
+        A Tensor with one value per example (the last axis reduced).
+    """
     return loss_function("mean_squared_error")(y_true, y_pred)
 
 
 def mean_absolute_percentage_error(y_true, y_pred):
-    """100 * mean(|y_true - y_pred| / |y_true|) over the last axis."""
+    """100 * mean(|y_true - y_pred| / |y_true|) over the last axis.
+
+    Args:
+        y_true: the targets.
+        y_pred: the predictions (of ``y_true``'s shape, or with a class axis for sparse labels).
+
+    Returns:
+        A Tensor with one value per example (the last axis reduced).
+    """
     return loss_function("mean_absolute_percentage_error")(y_true, y_pred)
 
 
 def mean_squared_logarithmic_error(y_true, y_pred):
-    """mean((log(1 + y_pred) - log(1 + y_true))**2) over the last axis."""
+    """mean((log(1 + y_pred) - log(1 + y_true))**2) over the last axis.
+
+    Args:
+        y_true: the targets.
+        y_pred: the predictions (of ``y_true``'s shape, or with a class axis for sparse labels).
+
+    Returns:
+        A Tensor with one value per example (the last axis reduced).
+    """
     return loss_function("mean_squared_logarithmic_error")(y_true, y_pred)
 
 
 def log_cosh(y_true, y_pred):
-    """mean(log(cosh(error))) per example."""
+    """mean(log(cosh(error))) per example.
+
+    Args:
+        y_true: the targets.
+        y_pred: the predictions (of ``y_true``'s shape, or with a class axis for sparse labels).
+
+    Returns:
+        A Tensor with one value per example (the last axis reduced).
+    """
     return loss_function("log_cosh")(y_true, y_pred)
 
 
 def huber(y_true, y_pred, delta=1.0):
-    """The Huber loss per example."""
+    """The Huber loss per example.
+
+    Args:
+        y_true: the targets.
+        y_pred: the predictions (of ``y_true``'s shape, or with a class axis for sparse labels).
+        delta: where the loss turns from quadratic to linear.
+
+    Returns:
+        A Tensor with one value per example (the last axis reduced).
+    """
     return loss_function("huber")(y_true, y_pred, delta)
 
 
 class R2Score(Metric):
     """The coefficient of determination of (batch, outputs) predictions, accumulated over batches;
-    ``class_aggregation`` 'uniform_average' (default), 'variance_weighted_average' or None (per output)."""
+    ``class_aggregation`` 'uniform_average' (default), 'variance_weighted_average' or None (per output).
+
+    Args:
+        class_aggregation: ``"uniform_average"``, ``"variance_weighted_average"`` or None (one score per output).
+        num_regressors: the number of regressors, for the adjusted score (>= 0).
+        name: the object's name.
+        dtype: the dtype of its state.
+
+    Raises:
+        ValueError: an unknown ``class_aggregation``, or a negative ``num_regressors``.
+    """
 
     _direction = "up"
 
@@ -122,6 +197,16 @@ class R2Score(Metric):
         self._sums = None
 
     def update_state(self, y_true, y_pred, sample_weight=None):
+        """Add a batch of targets and predictions.
+
+        Args:
+            y_true: the targets, [batch, outputs].
+            y_pred: the predictions, of the same shape.
+            sample_weight: a weight per example.
+
+        Raises:
+            ValueError: inputs that are not 2-D.
+        """
         y_true, y_pred = squeeze_like(host_array(y_true).astype(np.float32), host_array(y_pred).astype(np.float32))
         if y_true.ndim != 2 or y_pred.ndim != 2:
             raise ValueError(
@@ -167,6 +252,11 @@ class R2Score(Metric):
         super().reset_state()
 
     def get_config(self):
+        """The constructor's arguments, as Keras saves them: ``type(self).from_config(config)`` makes it again.
+
+        Returns:
+            A dict, JSON-serializable.
+        """
         return {
             "name": self.name,
             "dtype": self.dtype,

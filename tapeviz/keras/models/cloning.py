@@ -18,7 +18,22 @@ def _default_clone(layer):
 
 
 def clone_model(model, input_tensors=None, clone_function=None, call_function=None, recursive=False, **kwargs):
-    """A new model of ``model``'s architecture; its layers made by ``clone_function`` (default: from config)."""
+    """A new model of ``model``'s architecture; its layers made by ``clone_function`` (default: from config).
+
+    Args:
+        model: a Sequential or functional model.
+        input_tensors: new inputs for a functional clone.
+        clone_function: a function of a layer that returns its copy (from its config by default).
+        call_function: accepted for compatibility.
+        recursive: accepted for compatibility.
+        **kwargs: accepted for compatibility.
+
+    Returns:
+        A new model with new (freshly initialized) weights.
+
+    Raises:
+        ValueError: a subclassed model (no layer graph to copy).
+    """
     clone = clone_function or _default_clone
     if isinstance(model, Sequential):
         layers = [clone(layer) for layer in model.layers]

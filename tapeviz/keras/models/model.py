@@ -43,6 +43,23 @@ class Model(Trainer, Layer):
     it from the functional API: ``Model(inputs=tf.keras.Input(...), outputs=...)``.
     Layers and lists of layers assigned to attributes are tracked, so
     ``model.trainable_variables`` lists every weight.
+
+    Args:
+        *args: for the functional API, ``inputs`` and ``outputs`` (by position or keyword).
+        **kwargs: ``inputs``, ``outputs``, ``name``, ``trainable``; a subclass's own arguments.
+
+    Raises:
+        ValueError: ``inputs`` without ``outputs``, or ``outputs`` without ``inputs``.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> inputs = tf.keras.Input(shape=(3,))
+        >>> outputs = tf.keras.layers.Dense(2)(inputs)
+        >>> model = tf.keras.Model(inputs=inputs, outputs=outputs)
+        >>> model(tf.ones([4, 3])).shape
+        TensorShape([4, 2])
+        >>> len(model.trainable_variables)
+        2
     """
 
     def __init__(self, *args, **kwargs):
@@ -172,7 +189,18 @@ class Model(Trainer, Layer):
         return [layer for layer in self._layers if not isinstance(layer, InputLayer)]
 
     def get_layer(self, name=None, index=None):
-        """A sub-layer by name or position."""
+        """A sub-layer by name or position.
+
+        Args:
+            name: the layer's name.
+            index: its position (instead of ``name``).
+
+        Returns:
+            The layer.
+
+        Raises:
+            ValueError: no layer of that name or index.
+        """
         if index is not None:
             return self.layers[index]
         for layer in self.layers:
@@ -181,7 +209,11 @@ class Model(Trainer, Layer):
         raise ValueError(f"No such layer: {name}. Existing layers are: {[layer.name for layer in self.layers]}.")
 
     def build(self, input_shape):
-        """Build every layer by running a zero batch of ``input_shape`` through the model."""
+        """Build every layer by running a zero batch of ``input_shape`` through the model.
+
+        Args:
+            input_shape: the input's shape with the batch (None allowed for it).
+        """
         if self.built and any(True for _ in self.weights):
             return
         shape = tuple(input_shape)
@@ -208,6 +240,10 @@ class Model(Trainer, Layer):
         architecture, and ``load_weights`` reads Keras's. Needs h5py. The
         file is replaced only once the new one is complete; with
         ``overwrite=False`` an existing file is kept (``FileExistsError``).
+
+        Args:
+            filepath: a path ending in ``.weights.h5``.
+            overwrite: replace an existing file.
         """
         saved_weights.check_weights_filename(filepath)
         saved_weights.save_weights(self, filepath, overwrite=overwrite)
@@ -216,6 +252,16 @@ class Model(Trainer, Layer):
         """Read weights saved by ``save_weights`` (tapeviz's or Keras's), or those inside a ``.keras`` file.
 
         All or nothing: a file that does not fit the model changes no weight.
+
+        Args:
+            filepath: a ``.weights.h5`` (or ``.h5``) file, or a ``.keras`` file.
+            skip_mismatch: skip weights whose shapes differ instead of failing.
+
+        Returns:
+            None (or, for Keras compatibility, what the reader returns).
+
+        Raises:
+            ValueError: a file of another format.
         """
         path = str(filepath)
         if path.endswith(".keras"):

@@ -12,6 +12,20 @@ class Sequential(Model):
     Give the input shape (``tf.keras.Input(shape=...)`` first, or
     ``input_shape=`` on the first layer) to build it at once; otherwise it
     builds on its first call.
+
+    Args:
+        layers: the layers, in order (a ``tf.keras.Input`` may come first).
+        name: the model's name.
+        trainable: whether its weights are trained.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> model = tf.keras.Sequential([tf.keras.Input(shape=(4,)), tf.keras.layers.Dense(8, activation="relu"),
+        ...                              tf.keras.layers.Dense(1)])
+        >>> model.output_shape
+        (None, 1)
+        >>> model.count_params()
+        49
     """
 
     def __init__(self, layers=None, name=None, trainable=True):
@@ -21,7 +35,15 @@ class Sequential(Model):
             self.add(layer)
 
     def add(self, layer):
-        """Append a layer (or a ``tf.keras.Input``)."""
+        """Append a layer (or a ``tf.keras.Input``).
+
+        Args:
+            layer: a Layer, or a ``tf.keras.Input`` (as the first layer only).
+
+        Raises:
+            ValueError: an Input after the first layer, or a layer already in the model.
+            TypeError: something that is not a Layer.
+        """
         if isinstance(layer, KerasTensor):
             if self._layers:
                 raise ValueError("An Input can only be the first layer of a Sequential model.")
@@ -44,7 +66,14 @@ class Sequential(Model):
     _lists_layers_when_saved = True
 
     def pop(self):
-        """Remove the last layer."""
+        """Remove the last layer.
+
+        Returns:
+            The layer removed.
+
+        Raises:
+            TypeError: a model with no layers.
+        """
         if not self.layers:
             raise TypeError("There are no layers in the model.")
         return self._layers.pop()

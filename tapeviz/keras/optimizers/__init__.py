@@ -40,7 +40,14 @@ _BY_NAME = {
 
 
 def get(identifier):
-    """An optimizer from a name ('adam', 'sgd'...) or an Optimizer (returned as is)."""
+    """An optimizer from a name ('adam', 'sgd'...) or an Optimizer (returned as is).
+
+    Args:
+        identifier: a name or an Optimizer.
+
+    Returns:
+        An Optimizer.
+    """
     if isinstance(identifier, str):
         identifier = identifier.lower()
     return resolve(identifier, kind="optimizer", table=_BY_NAME, base=Optimizer, wrap_callable=_not_an_optimizer)

@@ -12,6 +12,13 @@ class Adagrad(Optimizer):
         var -= lr * g / sqrt(accumulator + epsilon)
 
     Slot: ``'accumulator'``, starting at ``initial_accumulator_value`` (0.1).
+
+    Args:
+        learning_rate: the step size: a float, or a ``LearningRateSchedule``.
+        initial_accumulator_value: the accumulators' starting value.
+        epsilon: a small number added to the variance (or denominator) for stability.
+        name: the object's name.
+        **kwargs: the base Optimizer's (``clipnorm``, ``clipvalue``, ``global_clipnorm``, ``weight_decay``).
     """
 
     slot_names = ("accumulator",)

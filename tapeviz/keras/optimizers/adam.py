@@ -107,6 +107,19 @@ class AdamW(Adam):
     """Adam with decoupled weight decay: before each update, ``var -= var * weight_decay * lr``.
 
     Keras's default ``weight_decay`` is 0.004.
+
+    Args:
+        learning_rate: the step size: a float, or a ``LearningRateSchedule``.
+        weight_decay: decoupled weight decay, per step.
+        beta_1: the decay of the first-moment average.
+        beta_2: the decay of the second-moment average.
+        epsilon: a small number added to the variance (or denominator) for stability.
+        amsgrad: use the AMSGrad variant (the maximum of past second moments).
+        name: the object's name.
+        **kwargs: the base Optimizer's (``clipnorm``, ``clipvalue``, ``global_clipnorm``, ``weight_decay``).
+
+    Raises:
+        ValueError: a ``weight_decay`` of None.
     """
 
     def __init__(

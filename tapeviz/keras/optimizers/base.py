@@ -88,6 +88,9 @@ class Optimizer(RecordsInit):
         clipvalue: clip each gradient element to [-clipvalue, clipvalue].
         global_clipnorm: scale all gradients together so their joint L2 norm
             is at most this. Only one of the three clippings can be set.
+        name: the optimizer's name.
+        **kwargs: Keras options accepted for compatibility (``use_ema``,
+            ``loss_scale_factor``...); any other name is refused.
 
     Keras 3's API: ``apply(grads, variables)`` (or ``apply_gradients(zip(grads,
     variables))``), ``build(variables)`` (done by the first ``apply``; an
@@ -99,6 +102,9 @@ class Optimizer(RecordsInit):
     ``m`` and ``v``) and define ``update_step(gradient, variable, lr)``.
     Slots are ordinary non-trainable Variables: ``get_slot(var, "m")``, named
     as Keras 3 names them ('adam/dense_kernel_momentum').
+
+    Raises:
+        ValueError: an argument it does not know (``lr``: use ``learning_rate``), or more than one of the clipping arguments.
     """
 
     slot_names = ()  # the per-variable state this optimizer keeps
@@ -170,6 +176,9 @@ class Optimizer(RecordsInit):
 
         As in Keras 3, the optimizer then updates these variables only; a
         second ``build`` is ignored.
+
+        Args:
+            var_list: the variables it will update.
         """
         if self.built:
             return
@@ -196,16 +205,39 @@ class Optimizer(RecordsInit):
         pending_restores.notify(self)  # slots restored from a checkpoint before they existed
 
     def slot_initial_value(self, slot, variable):
-        """A slot's initial value (zeros; Adagrad overrides it)."""
+        """A slot's initial value (zeros; Adagrad overrides it).
+
+        Args:
+            slot: the slot's name.
+            variable: the variable it belongs to.
+
+        Returns:
+            A NumPy array of the variable's shape.
+        """
         array = to_array(variable)
         return B.xp.zeros(array.shape, dtype=array.dtype)
 
     def get_slot_names(self):
-        """The names of the per-variable state, e.g. ``['m', 'v']`` for Adam."""
+        """The names of the per-variable state, e.g. ``['m', 'v']`` for Adam.
+
+        Returns:
+            A list of strings.
+        """
         return list(self.slot_names)
 
     def get_slot(self, var, slot_name):
-        """The slot Variable ``slot_name`` of ``var`` (e.g. Adam's first moment ``'m'``)."""
+        """The slot Variable ``slot_name`` of ``var`` (e.g. Adam's first moment ``'m'``).
+
+        Args:
+            var: a variable the optimizer updates.
+            slot_name: one of ``get_slot_names()``.
+
+        Returns:
+            The slot Variable.
+
+        Raises:
+            KeyError: a slot name it does not have, or a variable it has not updated.
+        """
         if slot_name not in self.slot_names:
             raise KeyError(f"{type(self).__name__} has no slot {slot_name!r}; its slots are {list(self.slot_names)}.")
         slots = self._slots.get(tensor_id(var))
@@ -229,7 +261,30 @@ class Optimizer(RecordsInit):
 
         Pairs whose gradient is None are skipped with TF's warning; when every
         gradient is None this raises ValueError, with the usual causes.
-        Returns ``iterations``.
+
+        Args:
+            grads_and_vars: (gradient, variable) pairs, e.g. ``zip(grads, model.trainable_variables)``.
+            name: accepted for TensorFlow compatibility, unused.
+
+        Returns:
+            ``iterations``, the optimizer's step counter (a Variable), after the step.
+
+        Raises:
+            TypeError: an item that is not a (gradient, variable) pair, or a
+                variable that is not a ``tf.Variable``.
+            ValueError: every gradient None (the message lists the usual causes).
+
+        Example:
+            >>> import tapeviz as tf
+            >>> opt = tf.keras.optimizers.SGD(learning_rate=0.1)
+            >>> w = tf.Variable([1.0, 2.0])
+            >>> with tf.GradientTape() as tape:
+            ...     loss = tf.reduce_sum(w * w)
+            >>> grads = tape.gradient(loss, [w])
+            >>> int(opt.apply_gradients(zip(grads, [w])))
+            1
+            >>> w.numpy()  # w - 0.1 * 2w
+            array([0.8, 1.6], dtype=float32)
         """
         pairs = list(grads_and_vars)
         for pair in pairs:
@@ -247,6 +302,15 @@ class Optimizer(RecordsInit):
 
         Without ``trainable_variables``, the variables the optimizer was built
         with (``build``) are updated, in that order.
+
+        Args:
+            grads: one gradient per variable (None skips it).
+            trainable_variables: the variables; None updates those the optimizer was built with.
+
+        Raises:
+            ValueError: no variables given to an optimizer not built yet, or a number
+                of gradients other than the number of variables.
+            TypeError: a variable that is not a ``tf.Variable``.
         """
         grads = [_sparse_or_dense(g) if isinstance(g, IndexedSlices) else g for g in grads]
         if trainable_variables is None:
@@ -343,7 +407,14 @@ class Optimizer(RecordsInit):
             self._iterations.assign(to_array(self._iterations) + 1)
 
     def scale_loss(self, loss):
-        """``loss`` unchanged: a ``LossScaleOptimizer`` scales it (``fit`` calls this inside its tape)."""
+        """``loss`` unchanged: a ``LossScaleOptimizer`` scales it (``fit`` calls this inside its tape).
+
+        Args:
+            loss: a scalar tensor.
+
+        Returns:
+            ``loss``.
+        """
         return loss
 
     def minimize(self, loss, var_list, tape=None):
@@ -351,6 +422,17 @@ class Optimizer(RecordsInit):
 
         ``loss`` is a zero-argument callable (run under a new tape), or a
         Tensor computed under ``tape``. ``var_list`` may be a callable too.
+
+        Args:
+            loss: a zero-argument callable, or a Tensor computed under ``tape``.
+            var_list: the variables (or a callable returning them).
+            tape: the GradientTape ``loss`` was computed under.
+
+        Returns:
+            ``iterations``, as ``apply_gradients`` returns it.
+
+        Raises:
+            ValueError: a Tensor ``loss`` without ``tape``.
         """
         if not callable(loss) and tape is None:
             raise ValueError("`tape` is required when a `Tensor` loss is passed. Received: loss=<Tensor>, tape=None.")
@@ -428,18 +510,34 @@ class Optimizer(RecordsInit):
         return not any(part in variable.name for part in excluded)
 
     def exclude_from_weight_decay(self, var_list=None, var_names=None):
-        """Skip weight decay for these variables (or variables whose names contain these strings)."""
+        """Skip weight decay for these variables (or variables whose names contain these strings).
+
+        Args:
+            var_list: variables to leave out.
+            var_names: substrings of the names to leave out.
+        """
         names = [v.name for v in (var_list or [])] + list(var_names or [])
         self._exclude_from_weight_decay = tuple(names)
 
     def update_step(self, gradient, variable, learning_rate):
-        """Update ``variable`` from ``gradient`` (arrays of its dtype). Defined by each optimizer."""
+        """Update ``variable`` from ``gradient`` (arrays of its dtype). Defined by each optimizer.
+
+        Args:
+            gradient: the variable's gradient.
+            variable: the Variable to update.
+            learning_rate: the learning rate of this step.
+        """
         raise NotImplementedError
 
     def _slot(self, variable, name):
         return self._slots[tensor_id(variable)][name]
 
     def get_config(self):
+        """The constructor's arguments, as Keras saves them: ``type(self).from_config(config)`` makes it again.
+
+        Returns:
+            A dict, JSON-serializable.
+        """
         return {
             "name": self.name,
             "learning_rate": self._config_lr(),

@@ -26,11 +26,16 @@ class LossScaleOptimizer(Optimizer):
         inner_optimizer: the optimizer that updates the weights.
         initial_scale: the first loss scale (``2**15``).
         dynamic_growth_steps: good steps in a row after which the scale doubles (2000).
+        name: the optimizer's name.
+        **kwargs: accepted for compatibility.
 
     ``fit`` scales the loss itself; a custom loop calls ``scale_loss(loss)``
     inside the tape and ``apply`` / ``apply_gradients`` with those gradients.
     ``dynamic_scale`` and ``step_counter`` are Variables; ``iterations`` and
     ``learning_rate`` are the inner optimizer's (a skipped step is not counted).
+
+    Raises:
+        ValueError: an ``inner_optimizer`` that is not an optimizer.
     """
 
     def __init__(self, inner_optimizer, initial_scale=2.0**15, dynamic_growth_steps=2000, name=None, **kwargs):
@@ -70,17 +75,35 @@ class LossScaleOptimizer(Optimizer):
         return [self._iterations, self.step_counter, self.dynamic_scale, *self.inner_optimizer.variables]
 
     def build(self, var_list):
-        """Build the inner optimizer on ``var_list``."""
+        """Build the inner optimizer on ``var_list``.
+
+        Args:
+            var_list: the variables it will update.
+        """
         self.inner_optimizer.build(var_list)
         self.built = True
 
     def scale_loss(self, loss):
-        """``loss * dynamic_scale``: differentiate this, then pass the gradients to ``apply``."""
+        """``loss * dynamic_scale``: differentiate this, then pass the gradients to ``apply``.
+
+        Args:
+            loss: a scalar tensor.
+
+        Returns:
+            The scaled loss.
+        """
         loss = convert_to_tensor(loss)
         return loss * cast(self.dynamic_scale, loss.dtype)
 
     def check_finite(self, grads):
-        """Whether every gradient is free of inf and nan."""
+        """Whether every gradient is free of inf and nan.
+
+        Args:
+            grads: the gradients (None entries allowed).
+
+        Returns:
+            A bool.
+        """
         xp = B.xp
         for g in grads:
             if g is None:
@@ -93,7 +116,12 @@ class LossScaleOptimizer(Optimizer):
     @host_call(stateful=True)  # inside tf.function: the check and the update run on every call
     def apply(self, grads, trainable_variables=None):
         """Unscale ``grads`` and let the inner optimizer apply them, or skip the step and halve the
-        scale when one holds inf or nan; double the scale after ``dynamic_growth_steps`` good steps."""
+        scale when one holds inf or nan; double the scale after ``dynamic_growth_steps`` good steps.
+
+        Args:
+            grads: the scaled gradients.
+            trainable_variables: the variables (those it was built with when None).
+        """
         grads = list(grads)
         if not self.check_finite(grads):
             self.step_counter.assign(np.int64(0))

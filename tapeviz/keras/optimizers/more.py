@@ -12,7 +12,16 @@ def _step(optimizer, dtype):
 
 
 class Adamax(Optimizer):
-    """Adam with the infinity norm: ``u = max(beta_2 * u, |g|)``, ``var -= lr * m / ((1 - beta_1**t) * (u + eps))``."""
+    """Adam with the infinity norm: ``u = max(beta_2 * u, |g|)``, ``var -= lr * m / ((1 - beta_1**t) * (u + eps))``.
+
+    Args:
+        learning_rate: the step size: a float, or a ``LearningRateSchedule``.
+        beta_1: the decay of the first-moment average.
+        beta_2: the decay of the second-moment average.
+        epsilon: a small number added to the variance (or denominator) for stability.
+        name: the object's name.
+        **kwargs: the base Optimizer's (``clipnorm``, ``clipvalue``, ``global_clipnorm``, ``weight_decay``).
+    """
 
     def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7, name=None, **kwargs):
         super().__init__(learning_rate, name=name, **kwargs)
@@ -35,7 +44,16 @@ class Adamax(Optimizer):
 
 
 class Nadam(Optimizer):
-    """Adam with Nesterov momentum and Keras 3's momentum schedule ``u_t = beta_1 (1 - 0.5 * 0.96**t)``."""
+    """Adam with Nesterov momentum and Keras 3's momentum schedule ``u_t = beta_1 (1 - 0.5 * 0.96**t)``.
+
+    Args:
+        learning_rate: the step size: a float, or a ``LearningRateSchedule``.
+        beta_1: the decay of the first-moment average.
+        beta_2: the decay of the second-moment average.
+        epsilon: a small number added to the variance (or denominator) for stability.
+        name: the object's name.
+        **kwargs: the base Optimizer's (``clipnorm``, ``clipvalue``, ``global_clipnorm``, ``weight_decay``).
+    """
 
     def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7, name=None, **kwargs):
         super().__init__(learning_rate, name=name, **kwargs)
@@ -71,7 +89,15 @@ class Nadam(Optimizer):
 
 
 class Adadelta(Optimizer):
-    """Adadelta: steps scaled by sqrt(accumulated updates + eps) / sqrt(accumulated gradients + eps)."""
+    """Adadelta: steps scaled by sqrt(accumulated updates + eps) / sqrt(accumulated gradients + eps).
+
+    Args:
+        learning_rate: the step size: a float, or a ``LearningRateSchedule``.
+        rho: the decay of the running averages.
+        epsilon: a small number added to the variance (or denominator) for stability.
+        name: the object's name.
+        **kwargs: the base Optimizer's (``clipnorm``, ``clipvalue``, ``global_clipnorm``, ``weight_decay``).
+    """
 
     def __init__(self, learning_rate=0.001, rho=0.95, epsilon=1e-7, name=None, **kwargs):
         super().__init__(learning_rate, name=name, **kwargs)
@@ -98,7 +124,18 @@ class Adadelta(Optimizer):
 
 
 class Lion(Optimizer):
-    """Lion: ``var -= lr * sign(beta_1 m + (1 - beta_1) g)``, then ``m = beta_2 m + (1 - beta_2) g``."""
+    """Lion: ``var -= lr * sign(beta_1 m + (1 - beta_1) g)``, then ``m = beta_2 m + (1 - beta_2) g``.
+
+    Args:
+        learning_rate: the step size: a float, or a ``LearningRateSchedule``.
+        beta_1: the decay of the first-moment average.
+        beta_2: the decay of the second-moment average.
+        name: the object's name.
+        **kwargs: the base Optimizer's (``clipnorm``, ``clipvalue``, ``global_clipnorm``, ``weight_decay``).
+
+    Raises:
+        ValueError: a ``beta_1`` outside [0, 1].
+    """
 
     def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.99, name=None, **kwargs):
         super().__init__(learning_rate, name=name, **kwargs)

@@ -13,6 +13,15 @@ class RMSprop(Optimizer):
         var -= increment                                   (or via a momentum slot)
 
     Slots: ``'velocity'``, plus ``'momentum'`` and ``'average_gradient'`` when used.
+
+    Args:
+        learning_rate: the step size, or a schedule.
+        rho: the decay of the running mean of squared gradients.
+        momentum: the momentum (0: none).
+        epsilon: added to the denominator for stability.
+        centered: divide by the variance estimate instead of the raw second moment.
+        name: the optimizer's name.
+        **kwargs: the base Optimizer's (``clipnorm``, ``clipvalue``, ``weight_decay``...).
     """
 
     def __init__(self, learning_rate=0.001, rho=0.9, momentum=0.0, epsilon=1e-7, centered=False, name=None, **kwargs):

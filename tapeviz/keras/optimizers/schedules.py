@@ -27,10 +27,23 @@ class LearningRateSchedule(RecordsInit):
         )
 
     def get_config(self):
+        """The constructor's arguments, as Keras saves them: ``type(self).from_config(config)`` makes it again.
+
+        Returns:
+            A dict, JSON-serializable.
+        """
         raise NotImplementedError(f"Learning rate schedule '{type(self).__name__}' must override `get_config()`.")
 
     @classmethod
     def from_config(cls, config):
+        """A new schedule from ``get_config()``'s dict.
+
+        Args:
+            config: the dict.
+
+        Returns:
+            The new schedule.
+        """
         return cls(**config)
 
 
@@ -71,6 +84,16 @@ class ExponentialDecay(_Decay):
 
     With ``staircase=True`` the exponent is floored: the rate drops every
     ``decay_steps`` steps instead of continuously.
+
+    Args:
+        initial_learning_rate: the learning rate at step 0.
+        decay_steps: the steps of one decay period (> 0).
+        decay_rate: the factor per period.
+        staircase: decay in steps (integer periods) rather than smoothly.
+        name: the object's name.
+
+    Raises:
+        ValueError: ``decay_steps`` of 0 or less.
     """
 
     def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False, name="ExponentialDecay"):
@@ -86,6 +109,14 @@ class PiecewiseConstantDecay(LearningRateSchedule):
     """``values[0]`` while step <= boundaries[0], ``values[1]`` while step <= boundaries[1], ...
 
     ``values`` has one more entry than ``boundaries``.
+
+    Args:
+        boundaries: the steps where the value changes.
+        values: the value before, between and after the boundaries (one more than the boundaries).
+        name: the object's name.
+
+    Raises:
+        ValueError: not one value more than boundaries.
     """
 
     def __init__(self, boundaries, values, name="PiecewiseConstant"):
@@ -112,7 +143,15 @@ class PiecewiseConstantDecay(LearningRateSchedule):
 
 
 class InverseTimeDecay(_Decay):
-    """``initial_learning_rate / (1 + decay_rate * step / decay_steps)`` (floored with staircase)."""
+    """``initial_learning_rate / (1 + decay_rate * step / decay_steps)`` (floored with staircase).
+
+    Args:
+        initial_learning_rate: the learning rate at step 0.
+        decay_steps: the number of steps of one decay period.
+        decay_rate: how fast the rate falls: ``lr / (1 + decay_rate * step / decay_steps)``.
+        staircase: decay in steps (integer periods) rather than smoothly.
+        name: the object's name.
+    """
 
     def _rate(self, initial, decay_rate, progress):
         return initial / (np.float32(1) + decay_rate * progress)

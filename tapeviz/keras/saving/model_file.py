@@ -46,6 +46,15 @@ def save_model(model, filepath, overwrite=True, **kwargs):
     """Write ``model`` (architecture, weights, compile state) to a ``.keras`` zip file, all or nothing.
 
     ``overwrite=False`` and an existing file: Keras asks; tapeviz raises ``FileExistsError`` and writes nothing.
+
+    Args:
+        model: the model.
+        filepath: a path ending in ``.keras``.
+        overwrite: replace an existing file (False: ``FileExistsError``).
+        **kwargs: Keras options accepted for compatibility (``zipped``...).
+
+    Raises:
+        ValueError: a path ending in ``.h5`` (HDF5 is not written) or not in ``.keras``.
     """
     path = str(filepath)
     if path.endswith(".h5"):

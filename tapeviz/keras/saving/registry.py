@@ -47,7 +47,15 @@ def part(name):
 
 
 def register_keras_serializable(package="Custom", name=None):
-    """Decorator: save a class (or function) as ``"package>name"`` and load it back without ``custom_objects``."""
+    """Decorator: save a class (or function) as ``"package>name"`` and load it back without ``custom_objects``.
+
+    Args:
+        package: the package part of the name.
+        name: the object's part (its ``__name__`` when None).
+
+    Returns:
+        The decorator.
+    """
 
     def register(obj):
         key = f"{package}>{name if name is not None else obj.__name__}"
@@ -59,12 +67,28 @@ def register_keras_serializable(package="Custom", name=None):
 
 
 def get_registered_name(obj):
-    """The name ``obj`` is saved under: ``"package>name"`` if registered, else its own name."""
+    """The name ``obj`` is saved under: ``"package>name"`` if registered, else its own name.
+
+    Args:
+        obj: a class or function.
+
+    Returns:
+        A string.
+    """
     return _CUSTOM_NAMES.get(obj, getattr(obj, "__name__", None))
 
 
 def get_registered_object(name, custom_objects=None, module_objects=None):
-    """The class or function registered (or passed in ``custom_objects``) under ``name``, or None."""
+    """The class or function registered (or passed in ``custom_objects``) under ``name``, or None.
+
+    Args:
+        name: the registered name.
+        custom_objects: a dict of extra names.
+        module_objects: a dict of names from a module.
+
+    Returns:
+        The object, or None.
+    """
     for table in (custom_objects or {}, _CUSTOM, module_objects or {}):
         if name in table:
             return table[name]

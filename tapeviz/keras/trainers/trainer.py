@@ -106,15 +106,15 @@ class Trainer:
             ValueError: an optimizer, loss or metric name that Keras does not have.
 
         Example:
-        >>> import numpy as np
-        >>> import tapeviz as tf
-        >>> tf.keras.utils.set_random_seed(0)
-        >>> model = tf.keras.Sequential([tf.keras.Input(shape=(2,)), tf.keras.layers.Dense(1)])
-        >>> model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse")
-        >>> x = np.array([[0.0, 1.0], [1.0, 0.0], [1.0, 1.0]], dtype="float32")
-        >>> y = x.sum(axis=1, keepdims=True)
-        >>> model.compiled
-        True
+            >>> import numpy as np
+            >>> import tapeviz as tf
+            >>> tf.keras.utils.set_random_seed(0)
+            >>> model = tf.keras.Sequential([tf.keras.Input(shape=(2,)), tf.keras.layers.Dense(1)])
+            >>> model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse")
+            >>> x = np.array([[0.0, 1.0], [1.0, 0.0], [1.0, 1.0]], dtype="float32")
+            >>> y = x.sum(axis=1, keepdims=True)
+            >>> model.compiled
+            True
         """
         self._compile_args = {"optimizer": optimizer, "loss": loss, "metrics": metrics}  # what model.save keeps
         self.optimizer = optimizers_module.get(optimizer)
@@ -171,12 +171,26 @@ class Trainer:
         return [m.name for m in self.metrics]
 
     def reset_metrics(self):
+        """Set every metric's state back to zero (``fit`` does it at each epoch's start)."""
         for metric in self.metrics:
             metric.reset_state()
 
     # -- one batch ------------------------------------------------------------------------------
     def compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None):
-        """The compiled loss plus any losses the layers added (regularization)."""
+        """The compiled loss plus any losses the layers added (regularization).
+
+        Args:
+            x: the inputs (unused by the default; for overrides).
+            y: the targets.
+            y_pred: the model's predictions.
+            sample_weight: a weight per example.
+
+        Returns:
+            A scalar Tensor.
+
+        Raises:
+            ValueError: a compiled loss but no ``y``, or no loss at all.
+        """
         terms = []
         if self.compiled_loss is not None:
             if y is None:
@@ -191,7 +205,14 @@ class Trainer:
         return total
 
     def train_step(self, data):
-        """One optimization step on one batch; returns the running metrics."""
+        """One optimization step on one batch; returns the running metrics.
+
+        Args:
+            data: one batch: ``x``, ``(x, y)`` or ``(x, y, sample_weight)``.
+
+        Returns:
+            A dict of the running metrics (``loss`` first).
+        """
         x, y, sample_weight = unpack_x_y_sample_weight(data)
         with GradientTape() as tape:
             y_pred = self(x, training=True)
@@ -202,7 +223,14 @@ class Trainer:
         return self._update_metrics(loss, x, y, y_pred, sample_weight)
 
     def test_step(self, data):
-        """Loss and metrics on one batch, without training."""
+        """Loss and metrics on one batch, without training.
+
+        Args:
+            data: one batch: ``x``, ``(x, y)`` or ``(x, y, sample_weight)``.
+
+        Returns:
+            A dict of the metrics.
+        """
         x, y, sample_weight = unpack_x_y_sample_weight(data)
         y_pred = self(x, training=False)
         loss = self.compute_loss(x, y, y_pred, sample_weight)
@@ -217,13 +245,37 @@ class Trainer:
         return {m.name: m.result() for m in self.metrics}
 
     def train_on_batch(self, x, y=None, sample_weight=None, return_dict=False):
-        """One ``train_step`` on the given batch; returns the loss (and metrics)."""
+        """One ``train_step`` on the given batch; returns the loss (and metrics).
+
+        Args:
+            x: one batch of inputs.
+            y: its targets.
+            sample_weight: a weight per example.
+            return_dict: return a dict of the logs instead of a list.
+
+        Returns:
+            The loss (a float), or a list of the loss and the metrics; a dict with ``return_dict``.
+
+        Raises:
+            ValueError: the model is not compiled.
+        """
         self._assert_compiled()
         self.reset_metrics()
         logs = _logs(self.train_step(pack_x_y_sample_weight(x, y, sample_weight)))
         return logs if return_dict else _flat_logs(logs)
 
     def test_on_batch(self, x, y=None, sample_weight=None, return_dict=False):
+        """Loss and metrics on one batch, without training.
+
+        Args:
+            x: one batch of inputs.
+            y: its targets.
+            sample_weight: a weight per example.
+            return_dict: return a dict instead of a list.
+
+        Returns:
+            The loss (a float), or a list of the loss and the metrics; a dict with ``return_dict``.
+        """
         self._assert_compiled()
         self.reset_metrics()
 
@@ -232,7 +284,14 @@ class Trainer:
         return logs if return_dict else _flat_logs(logs)
 
     def predict_on_batch(self, x):
+        """The model's outputs on one batch, as NumPy arrays (``training=False``, not recorded).
 
+        Args:
+            x: one batch of inputs.
+
+        Returns:
+            A NumPy array (a list of them for several outputs).
+        """
         with state.no_tapes():
             return _to_numpy(self(x, training=False))
 
@@ -335,16 +394,16 @@ class Trainer:
             ValueError: the model is not compiled, or there is no data.
 
         Example:
-        >>> import numpy as np
-        >>> import tapeviz as tf
-        >>> tf.keras.utils.set_random_seed(0)
-        >>> model = tf.keras.Sequential([tf.keras.Input(shape=(2,)), tf.keras.layers.Dense(1)])
-        >>> model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse")
-        >>> x = np.array([[0.0, 1.0], [1.0, 0.0], [1.0, 1.0]], dtype="float32")
-        >>> y = x.sum(axis=1, keepdims=True)
-        >>> history = model.fit(x, y, epochs=20, verbose=0)
-        >>> history.history["loss"][-1] < history.history["loss"][0]
-        True
+            >>> import numpy as np
+            >>> import tapeviz as tf
+            >>> tf.keras.utils.set_random_seed(0)
+            >>> model = tf.keras.Sequential([tf.keras.Input(shape=(2,)), tf.keras.layers.Dense(1)])
+            >>> model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse")
+            >>> x = np.array([[0.0, 1.0], [1.0, 0.0], [1.0, 1.0]], dtype="float32")
+            >>> y = x.sum(axis=1, keepdims=True)
+            >>> history = model.fit(x, y, epochs=20, verbose=0)
+            >>> history.history["loss"][-1] < history.history["loss"][0]
+            True
         """
         self._assert_compiled()
         if x is None:
@@ -439,16 +498,16 @@ class Trainer:
             ValueError: the model is not compiled.
 
         Example:
-        >>> import numpy as np
-        >>> import tapeviz as tf
-        >>> tf.keras.utils.set_random_seed(0)
-        >>> model = tf.keras.Sequential([tf.keras.Input(shape=(2,)), tf.keras.layers.Dense(1)])
-        >>> model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse")
-        >>> x = np.array([[0.0, 1.0], [1.0, 0.0], [1.0, 1.0]], dtype="float32")
-        >>> y = x.sum(axis=1, keepdims=True)
-        >>> loss = model.evaluate(x, y, verbose=0)
-        >>> isinstance(loss, float)
-        True
+            >>> import numpy as np
+            >>> import tapeviz as tf
+            >>> tf.keras.utils.set_random_seed(0)
+            >>> model = tf.keras.Sequential([tf.keras.Input(shape=(2,)), tf.keras.layers.Dense(1)])
+            >>> model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse")
+            >>> x = np.array([[0.0, 1.0], [1.0, 0.0], [1.0, 1.0]], dtype="float32")
+            >>> y = x.sum(axis=1, keepdims=True)
+            >>> loss = model.evaluate(x, y, verbose=0)
+            >>> isinstance(loss, float)
+            True
         """
 
         self._assert_compiled()
@@ -495,16 +554,19 @@ class Trainer:
         Returns:
             A NumPy array of outputs (a list of them for several outputs).
 
+        Raises:
+            ValueError: no batch to predict (an empty input).
+
         Example:
-        >>> import numpy as np
-        >>> import tapeviz as tf
-        >>> tf.keras.utils.set_random_seed(0)
-        >>> model = tf.keras.Sequential([tf.keras.Input(shape=(2,)), tf.keras.layers.Dense(1)])
-        >>> model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse")
-        >>> x = np.array([[0.0, 1.0], [1.0, 0.0], [1.0, 1.0]], dtype="float32")
-        >>> y = x.sum(axis=1, keepdims=True)
-        >>> model.predict(x, verbose=0).shape
-        (3, 1)
+            >>> import numpy as np
+            >>> import tapeviz as tf
+            >>> tf.keras.utils.set_random_seed(0)
+            >>> model = tf.keras.Sequential([tf.keras.Input(shape=(2,)), tf.keras.layers.Dense(1)])
+            >>> model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse")
+            >>> x = np.array([[0.0, 1.0], [1.0, 0.0], [1.0, 1.0]], dtype="float32")
+            >>> y = x.sum(axis=1, keepdims=True)
+            >>> model.predict(x, verbose=0).shape
+            (3, 1)
         """
 
         if isinstance(x, Dataset):

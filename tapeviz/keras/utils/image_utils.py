@@ -9,6 +9,19 @@ def array_to_img(x, data_format=None, scale=True, dtype=None):
     """A PIL image from an (height, width, channels) array or tensor (channels 1, 3 or 4); needs Pillow.
 
     ``scale=True`` stretches the values to 0..255 first, as Keras does.
+
+    Args:
+        x: an (height, width, channels) array or tensor.
+        data_format: ``"channels_last"`` (default) or ``"channels_first"``.
+        scale: stretch the values to 0..255 first.
+        dtype: accepted for compatibility.
+
+    Returns:
+        A PIL image.
+
+    Raises:
+        ImportError: Pillow is not installed.
+        ValueError: an array of another rank, or 2 (or more than 4) channels.
     """
     try:
         from PIL import Image
@@ -34,6 +47,15 @@ def array_to_img(x, data_format=None, scale=True, dtype=None):
 
 
 def img_to_array(img, data_format=None, dtype="float32"):
-    """A PIL image as a float32 (height, width, channels) array."""
+    """A PIL image as a float32 (height, width, channels) array.
+
+    Args:
+        img: a PIL image.
+        data_format: ``"channels_last"`` (default) or ``"channels_first"``.
+        dtype: the array's dtype.
+
+    Returns:
+        A NumPy array.
+    """
     array = np.asarray(img, dtype=dtype)
     return array[:, :, None] if array.ndim == 2 else array

@@ -68,7 +68,27 @@ def model_to_dot(
     show_trainable=False,
     **kwargs,
 ):
-    """The DOT text of ``model``'s layer graph: one box per layer ('name (Class)'), arrows in data order."""
+    """The DOT text of ``model``'s layer graph: one box per layer ('name (Class)'), arrows in data order.
+
+    Args:
+        model: a built model.
+        show_shapes: show each layer's output shape.
+        show_dtype: show each layer's dtype.
+        show_layer_names: show the layers' names.
+        rankdir: ``"TB"`` (top to bottom) or ``"LR"``.
+        expand_nested: draw nested models' layers.
+        dpi: the picture's resolution.
+        subgraph: accepted for compatibility.
+        show_layer_activations: show each layer's activation.
+        show_trainable: show whether each layer trains.
+        **kwargs: accepted for compatibility.
+
+    Returns:
+        The DOT text, a string.
+
+    Raises:
+        ValueError: a model not built yet.
+    """
     if not getattr(model, "built", False):
         raise ValueError(
             "This model has not yet been built. Build the model first by calling `build()` or by calling the "
@@ -119,6 +139,25 @@ def plot_model(
 
     Needs the visualizer's layout program (``pip install tapeviz[viz]`` brings
     ``graphviz-pure``); in IPython the picture is returned as an ``Image``.
+
+    Args:
+        model: a built model.
+        to_file: the file to write (``.png``, ``.svg``, ``.pdf`` or ``.dot``).
+        show_shapes: show each layer's output shape.
+        show_dtype: show each layer's dtype.
+        show_layer_names: show the layers' names.
+        rankdir: ``"TB"`` (top to bottom) or ``"LR"``.
+        expand_nested: draw nested models' layers.
+        dpi: the picture's resolution.
+        show_layer_activations: show each layer's activation.
+        show_trainable: show whether each layer trains.
+        **kwargs: accepted for compatibility.
+
+    Returns:
+        In IPython, for a PNG, an ``Image`` of it; else None.
+
+    Raises:
+        ValueError: another file extension.
     """
     source = model_to_dot(
         model,

@@ -17,6 +17,22 @@ def to_categorical(x, num_classes=None):
     A trailing axis of size 1 is dropped first ((n, 1) labels give (n,
     num_classes)); ``num_classes`` defaults to ``max(x) + 1``. A tensor
     input gives a float32 tensor, as Keras's backend path does.
+
+    Args:
+        x: integer labels (an array, list or tensor).
+        num_classes: the number of classes (the largest label + 1 when None).
+
+    Returns:
+        The one-hot rows (a NumPy array for NumPy input, else a tensor).
+
+    Raises:
+        ValueError: a label outside [0, num_classes).
+
+    Example:
+        >>> import tapeviz as tf
+        >>> tf.keras.utils.to_categorical([0, 2], num_classes=3)
+        array([[1., 0., 0.],
+               [0., 0., 1.]])
     """
     tensor_input = is_tensor(x)
     labels = to_numpy(x).astype("int64")
@@ -41,7 +57,16 @@ def to_categorical(x, num_classes=None):
 
 
 def normalize(x, axis=-1, order=2):
-    """``x`` divided by its L``order`` norm along ``axis`` (a NumPy array for NumPy input, as Keras)."""
+    """``x`` divided by its L``order`` norm along ``axis`` (a NumPy array for NumPy input, as Keras).
+
+    Args:
+        x: an array or tensor.
+        axis: the axis of the norm.
+        order: the norm's order (2: L2).
+
+    Returns:
+        ``x`` normalized, of its kind.
+    """
     from tapeviz.keras import ops
 
     if is_tensor(x):

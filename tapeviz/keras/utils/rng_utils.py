@@ -4,7 +4,14 @@ import numpy as np
 
 
 def set_random_seed(seed):
-    """Seed Python's ``random``, NumPy, ``tf.random`` and keras.random's global SeedGenerator, as Keras does."""
+    """Seed Python's ``random``, NumPy, ``tf.random`` and keras.random's global SeedGenerator, as Keras does.
+
+    Args:
+        seed: an int.
+
+    Raises:
+        ValueError: a seed that is not an int.
+    """
     import random
 
     from tapeviz import random as tf_random

@@ -9,6 +9,27 @@ def pad_sequences(sequences, maxlen=None, dtype="int32", padding="pre", truncati
     Shorter ones are filled with ``value`` ('pre': in front, 'post': after);
     longer ones lose their start ('pre') or end ('post'). ``maxlen`` defaults
     to the longest sequence.
+
+    Args:
+        sequences: a list of lists (or arrays).
+        maxlen: the length to pad or cut to (the longest when None).
+        dtype: the result's dtype.
+        padding: ``"pre"`` or ``"post"``: where the padding goes.
+        truncating: ``"pre"`` or ``"post"``: which end is cut.
+        value: the padding value.
+
+    Returns:
+        A NumPy array (n, maxlen).
+
+    Raises:
+        ValueError: something that is not a list of sequences, an unknown ``padding`` or
+            ``truncating``, a string ``value`` for a numeric dtype, or samples of different shapes.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> tf.keras.utils.pad_sequences([[1, 2], [3]], maxlen=3)
+        array([[0, 1, 2],
+               [0, 0, 3]], dtype=int32)
     """
     if not hasattr(sequences, "__len__"):
         raise ValueError("`sequences` must be iterable.")

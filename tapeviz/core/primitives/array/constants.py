@@ -17,21 +17,65 @@ from tapeviz.core.tensor import Tensor
 
 
 def zeros(shape, dtype=dtypes.float32, name=None):
-    """A tensor of zeros."""
+    """A tensor of zeros.
+
+    Args:
+        shape: the shape, a list of ints or a 1-D int tensor.
+        dtype: the dtype (float32 by default).
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``shape`` and ``dtype``, all zeros.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> tf.zeros([2, 3])
+        <tf.Tensor: shape=(2, 3), dtype=float32, numpy=
+        array([[0., 0., 0.],
+               [0., 0., 0.]], dtype=float32)>
+    """
     if symbolic_shapes.is_symbolic(shape):
         return symbolic_shapes.fill(shape, as_tensor(0, dtype=dtype))
     return Tensor(B.xp.zeros(shape_arg(shape), dtype=dtypes.as_dtype(dtype).as_numpy_dtype))
 
 
 def ones(shape, dtype=dtypes.float32, name=None):
-    """A tensor of ones."""
+    """A tensor of ones.
+
+    Args:
+        shape: the shape, a list of ints or a 1-D int tensor.
+        dtype: the dtype (float32 by default).
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``shape`` and ``dtype``, all ones.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> print(tf.ones([3], dtype=tf.int32))
+        tf.Tensor([1 1 1], shape=(3,), dtype=int32)
+    """
     if symbolic_shapes.is_symbolic(shape):
         return symbolic_shapes.fill(shape, as_tensor(1, dtype=dtype))
     return Tensor(B.xp.ones(shape_arg(shape), dtype=dtypes.as_dtype(dtype).as_numpy_dtype))
 
 
 def fill(dims, value, name=None):
-    """A tensor of shape ``dims`` filled with ``value`` (its dtype from ``value``)."""
+    """A tensor of shape ``dims`` filled with ``value`` (its dtype from ``value``).
+
+    Args:
+        dims: the shape, a list of ints or a 1-D int tensor.
+        value: a scalar (number or rank-0 tensor).
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of shape ``dims`` and ``value``'s dtype.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> print(tf.fill([2], 7.0))
+        tf.Tensor([7. 7.], shape=(2,), dtype=float32)
+    """
     value = as_tensor(value)
     if symbolic_shapes.is_symbolic(dims):
         return symbolic_shapes.fill(dims, value)
@@ -39,7 +83,21 @@ def fill(dims, value, name=None):
 
 
 def zeros_like(input, dtype=None, name=None):
-    """Zeros with the shape (and dtype, unless given) of ``input``."""
+    """Zeros with the shape (and dtype, unless given) of ``input``.
+
+    Args:
+        input: a Tensor, or anything ``tf.constant`` converts.
+        dtype: the result's dtype (``input``'s when None).
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of zeros of ``input``'s shape.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> print(tf.zeros_like([[1, 2]]))
+        tf.Tensor([[0 0]], shape=(1, 2), dtype=int32)
+    """
     x = as_tensor(input)
     if symbolic_shapes.is_symbolic(x):
         return symbolic_shapes.like(x, dtype, ones=False)
@@ -47,7 +105,16 @@ def zeros_like(input, dtype=None, name=None):
 
 
 def ones_like(input, dtype=None, name=None):
-    """Ones with the shape (and dtype, unless given) of ``input``."""
+    """Ones with the shape (and dtype, unless given) of ``input``.
+
+    Args:
+        input: a Tensor, or anything ``tf.constant`` converts.
+        dtype: the result's dtype (``input``'s when None).
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ones of ``input``'s shape.
+    """
     x = as_tensor(input)
     if symbolic_shapes.is_symbolic(x):
         return symbolic_shapes.like(x, dtype, ones=True)
@@ -62,6 +129,27 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001 -
 
     The dtype follows the arguments: int32 for Python ints, float32 when any
     is a float, or a tensor argument's dtype; ``dtype`` overrides it.
+
+    Args:
+        start: the first value; alone, the limit (counting from 0).
+        limit: the end, excluded.
+        delta: the step, not 0; negative counts down.
+        dtype: the result's dtype, instead of the one the arguments give.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A 1-D Tensor.
+
+    Raises:
+        tf.errors.InvalidArgumentError: ``delta`` of 0, or a ``limit`` that
+            ``delta`` moves away from.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> print(tf.range(5))
+        tf.Tensor([0 1 2 3 4], shape=(5,), dtype=int32)
+        >>> print(tf.range(1.0, 2.0, 0.25))
+        tf.Tensor([1.   1.25 1.5  1.75], shape=(4,), dtype=float32)
     """
     if limit is None:
         start, limit = 0, start
@@ -97,7 +185,28 @@ def _range_dtype(values):
 
 
 def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name=None):
-    """An identity matrix [num_rows, num_columns], repeated over ``batch_shape``."""
+    """An identity matrix [num_rows, num_columns], repeated over ``batch_shape``.
+
+    Args:
+        num_rows: the number of rows (>= 0).
+        num_columns: the number of columns (``num_rows`` when None).
+        batch_shape: leading dimensions to repeat the matrix over.
+        dtype: the dtype (float32 by default).
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of shape ``batch_shape + [num_rows, num_columns]``.
+
+    Raises:
+        tf.errors.InvalidArgumentError: a negative number of rows or columns.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> print(tf.eye(2))
+        tf.Tensor(
+        [[1. 0.]
+         [0. 1.]], shape=(2, 2), dtype=float32)
+    """
     rows = int(num_rows)
     cols = rows if num_columns is None else int(num_columns)
     if rows < 0 or cols < 0:
@@ -114,6 +223,28 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
     Defaults: on 1, off 0, float32 (or the dtype of ``on_value``/``off_value``).
     Indices outside [0, depth) give a row of ``off_value``, as in TF. Not
     differentiable (TF registers no gradient for OneHot), so not recorded.
+
+    Args:
+        indices: an integer tensor of class ids.
+        depth: the number of classes (the new axis's length), >= 0.
+        on_value: the value at each index (1 by default).
+        off_value: the value elsewhere (0 by default).
+        axis: where the new axis goes; -1 (default) is last.
+        dtype: the result's dtype.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``indices``'s shape with the new axis inserted.
+
+    Raises:
+        tf.errors.InvalidArgumentError: a negative ``depth``, or ``axis`` out of range.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> print(tf.one_hot([0, 2], depth=3))
+        tf.Tensor(
+        [[1. 0. 0.]
+         [0. 0. 1.]], shape=(2, 3), dtype=float32)
     """
     indices = _one_hot_indices(indices)
     if dtype is None:

@@ -40,7 +40,15 @@ SLICE_GRAD = Primitive("StridedSliceGrad", lambda g, key, shape: _scatter_into_z
 
 
 def slice_tensor(x, key):
-    """``x[key]`` with NumPy semantics (ints, slices, None, ..., bool masks, int arrays)."""
+    """``x[key]`` with NumPy semantics (ints, slices, None, ..., bool masks, int arrays).
+
+    Args:
+        x: a Tensor.
+        key: what ``x[key]`` takes: ints, slices, None, ``...``, a bool mask or an int array.
+
+    Returns:
+        A Tensor (recorded; the gradient scatters back).
+    """
     x = as_tensor(x)
     if state.local.tracers and _has_traced_scalar(key):
         return _slice_at_traced_indices(x, key if isinstance(key, tuple) else (key,))
@@ -173,6 +181,30 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
 
     Gradient: TF returns IndexedSlices; tapeviz returns a dense tensor, which
     convert_to_tensor accepts as is. Repeated indices add up.
+
+    Args:
+        params: the tensor to read from.
+        indices: an integer tensor of positions along ``axis``.
+        validate_indices: accepted for TensorFlow compatibility (indices are always checked).
+        axis: the axis of ``params`` to index (``batch_dims`` by default).
+        batch_dims: how many leading axes ``params`` and ``indices`` share.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``params``'s dtype and the shape above.
+
+    Raises:
+        ValueError: a ``batch_dims`` out of range or greater than ``axis``.
+        tf.errors.InvalidArgumentError: an index out of range, or batch axes that differ.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> print(tf.gather([10, 20, 30], [2, 0]))
+        tf.Tensor([30 10], shape=(2,), dtype=int32)
+        >>> print(tf.gather([[1, 2], [3, 4]], [1], axis=1))
+        tf.Tensor(
+        [[2]
+         [4]], shape=(2, 1), dtype=int32)
     """
     x = as_tensor(params)
     indices = int_indices(indices, "GatherV2")
@@ -292,6 +324,24 @@ def gather_nd(params, indices, batch_dims=0, name=None):
 
     Gradient: TF returns IndexedSlices; tapeviz returns a dense tensor, which
     convert_to_tensor accepts as is. Repeated indices add up.
+
+    Args:
+        params: the tensor to read from.
+        indices: an integer tensor whose last axis holds index tuples.
+        batch_dims: how many leading axes ``params`` and ``indices`` share.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of shape ``indices.shape[:-1] + params.shape[batch_dims + k:]``.
+
+    Raises:
+        ValueError: a ``batch_dims`` out of range.
+        tf.errors.InvalidArgumentError: an index out of range, or tuples longer than ``params``'s rank.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> print(tf.gather_nd([[1, 2], [3, 4]], [[0, 1], [1, 0]]))
+        tf.Tensor([2 3], shape=(2,), dtype=int32)
     """
     x = as_tensor(params)
     indices = int_indices(indices, "GatherNd")
@@ -343,7 +393,21 @@ def _gather_nd_grad_rule(op, needs, g):
 
 
 def slice(input_, begin, size, name=None):  # noqa: A001 - TF's name
-    """The block starting at ``begin`` of shape ``size`` (-1: to the end of that axis)."""
+    """The block starting at ``begin`` of shape ``size`` (-1: to the end of that axis).
+
+    Args:
+        input_: a Tensor, or anything ``tf.constant`` converts.
+        begin: the start index per axis.
+        size: the length per axis (-1: to the end).
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of shape ``size`` (with -1 resolved).
+
+    Raises:
+        tf.errors.InvalidArgumentError: ``begin`` or ``size`` of another length than the
+            rank, or a block outside the tensor.
+    """
     x = as_tensor(input_)
     begin, size = int_list(begin), int_list(size)
     if len(begin) != x.ndim or len(size) != x.ndim:

@@ -25,7 +25,24 @@ TRANSPOSE = Primitive("Transpose", lambda x, perm: B.xp.transpose(x, perm))
 
 
 def reshape(tensor, shape, name=None):
-    """The same values in a new shape (one dimension may be -1)."""
+    """The same values in a new shape (one dimension may be -1).
+
+    Args:
+        tensor: a Tensor, or anything ``tf.constant`` converts.
+        shape: the new shape (a list of ints or a 1-D int tensor); one entry may be
+            -1, inferred from the size.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``shape`` with ``tensor``'s values in row-major order.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> print(tf.reshape(tf.range(6), [2, -1]))
+        tf.Tensor(
+        [[0 1 2]
+         [3 4 5]], shape=(2, 3), dtype=int32)
+    """
     x = as_tensor(tensor)
     if symbolic_shapes.is_symbolic(shape):  # a size computed from a traced input: the trace reads it per call
         return symbolic_shapes.reshape(x, shape)
@@ -95,7 +112,16 @@ def _reshape_rule(op, needs, g):
 
 
 def broadcast_to(input, shape, name=None):
-    """``input`` repeated along size-1 (or missing) dimensions to ``shape``."""
+    """``input`` repeated along size-1 (or missing) dimensions to ``shape``.
+
+    Args:
+        input: a Tensor, or anything ``tf.constant`` converts.
+        shape: the target shape; ``input``'s shape must broadcast to it.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``shape``.
+    """
     x = as_tensor(input)
     if symbolic_shapes.is_symbolic(shape):  # sizes read from a traced input: the trace reads them per call
         return symbolic_shapes.broadcast_to(x, shape)
@@ -115,7 +141,25 @@ def _broadcast_to_rule(op, needs, g):
 
 
 def transpose(a, perm=None, conjugate=False, name=None):
-    """Permute dimensions (reverse them when ``perm`` is None)."""
+    """Permute dimensions (reverse them when ``perm`` is None).
+
+    Args:
+        a: a Tensor, or anything ``tf.constant`` converts.
+        perm: the new order of the axes; None reverses them.
+        conjugate: accepted for TensorFlow compatibility.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor whose axis ``i`` is ``a``'s axis ``perm[i]``.
+
+    Raises:
+        ValueError: a ``perm`` that is not a permutation of ``a``'s axes.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> tf.transpose(tf.zeros([2, 3, 4]), perm=[2, 0, 1]).shape
+        TensorShape([4, 2, 3])
+    """
     x = as_tensor(a)
     perm = tuple(builtins.range(x.ndim))[::-1] if perm is None else tuple(int(p) for p in perm)
     if sorted(perm) != list(builtins.range(x.ndim)):
@@ -142,7 +186,27 @@ UNPACK = Primitive("Unpack", lambda x, axis: tuple(B.xp.moveaxis(x, axis, 0)), n
 
 
 def stack(values, axis=0, name=None):
-    """Join tensors of one shape along a new axis."""
+    """Join tensors of one shape along a new axis.
+
+    Args:
+        values: a list of tensors of one shape and dtype.
+        axis: where the new axis goes (in [-rank-1, rank]).
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of rank one more than the inputs', with ``len(values)`` at ``axis``.
+
+    Raises:
+        ValueError: an empty ``values``, tensors of different shapes, or an ``axis``
+            out of range.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> print(tf.stack([[1, 2], [3, 4]], axis=1))
+        tf.Tensor(
+        [[1 3]
+         [2 4]], shape=(2, 2), dtype=int32)
+    """
     tensors = [as_tensor(v) for v in values]
     if not tensors:
         raise ValueError("stack needs at least one tensor.")
@@ -168,7 +232,25 @@ def _pack_rule(op, needs, g):
 
 
 def unstack(value, num=None, axis=0, name=None):
-    """Split a tensor along ``axis`` into a list of tensors one rank lower."""
+    """Split a tensor along ``axis`` into a list of tensors one rank lower.
+
+    Args:
+        value: a Tensor, or anything ``tf.constant`` converts, of rank >= 1.
+        num: the length of ``axis``, checked when given.
+        axis: the axis to unstack along.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A list of ``value.shape[axis]`` Tensors.
+
+    Raises:
+        ValueError: a scalar ``value``, or ``num`` that is not the axis's length.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> [t.numpy().tolist() for t in tf.unstack([[1, 2], [3, 4]], axis=1)]
+        [[1, 3], [2, 4]]
+    """
     x = as_tensor(value)
     if x.ndim == 0:
         raise ValueError("Cannot unstack a scalar tensor.")
@@ -184,7 +266,21 @@ def _unpack_rule(op, needs, *grads):
 
 
 def shape(input, out_type=dtypes.int32, name=None):
-    """The shape as a 1-D int tensor."""
+    """The shape as a 1-D int tensor.
+
+    Args:
+        input: a Tensor, or anything ``tf.constant`` converts.
+        out_type: the dtype of the result (int32 by default, or int64).
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A 1-D Tensor of the sizes (``x.shape`` gives them as a TensorShape instead).
+
+    Example:
+        >>> import tapeviz as tf
+        >>> print(tf.shape(tf.zeros([2, 3])))
+        tf.Tensor([2 3], shape=(2,), dtype=int32)
+    """
     x = as_tensor(input)
     if symbolic_shapes.is_symbolic(x):  # traced: a node, so each call reads its own sizes
         return symbolic_shapes.shape(x, out_type)
@@ -192,14 +288,31 @@ def shape(input, out_type=dtypes.int32, name=None):
 
 
 def rank(input, name=None):
-    """The number of dimensions, as an int32 scalar tensor."""
+    """The number of dimensions, as an int32 scalar tensor.
+
+    Args:
+        input: a Tensor, or anything ``tf.constant`` converts.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A scalar int32 Tensor.
+    """
     if symbolic_shapes.is_symbolic(input):
         return symbolic_shapes.rank(as_tensor(input))
     return Tensor(B.xp.asarray(as_tensor(input).ndim, dtype=np.int32))
 
 
 def size(input, out_type=dtypes.int32, name=None):
-    """The number of elements, as a scalar tensor."""
+    """The number of elements, as a scalar tensor.
+
+    Args:
+        input: a Tensor, or anything ``tf.constant`` converts.
+        out_type: the result's dtype (int32 by default).
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A scalar Tensor.
+    """
     if symbolic_shapes.is_symbolic(input):
         return symbolic_shapes.size(as_tensor(input), out_type)
     return Tensor(B.xp.asarray(as_tensor(input)._value.size, dtype=dtypes.as_dtype(out_type).as_numpy_dtype))
@@ -209,7 +322,21 @@ def size(input, out_type=dtypes.int32, name=None):
 
 
 def expand_dims(input, axis, name=None):
-    """Insert a size-1 axis at ``axis`` (in [-rank-1, rank]). Recorded as a Reshape."""
+    """Insert a size-1 axis at ``axis`` (in [-rank-1, rank]). Recorded as a Reshape.
+
+    Args:
+        input: a Tensor, or anything ``tf.constant`` converts.
+        axis: where the new axis goes.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of rank one more, the same values.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> tf.expand_dims([1.0, 2.0], axis=-1).shape
+        TensorShape([2, 1])
+    """
     x = as_tensor(input)
     shape = list(x._value.shape)
     position = axis_index(axis, x.ndim, "ExpandDims", extra=1)
@@ -218,7 +345,24 @@ def expand_dims(input, axis, name=None):
 
 
 def squeeze(input, axis=None, name=None):
-    """Remove size-1 axes: all of them, or only those in ``axis``. Recorded as a Reshape."""
+    """Remove size-1 axes: all of them, or only those in ``axis``. Recorded as a Reshape.
+
+    Args:
+        input: a Tensor, or anything ``tf.constant`` converts.
+        axis: an int or list of ints: the axes to remove (each of size 1); None removes every size-1 axis.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor with the same values and fewer axes.
+
+    Raises:
+        tf.errors.InvalidArgumentError: an ``axis`` whose size is not 1.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> tf.squeeze(tf.zeros([1, 3, 1])).shape
+        TensorShape([3])
+    """
     x = as_tensor(input)
     shape = x._value.shape
     if axis is None:
@@ -247,7 +391,26 @@ def _split(x, sizes, axis):
 
 
 def concat(values, axis, name=None):
-    """Join tensors along an existing ``axis``; the other dimensions must match."""
+    """Join tensors along an existing ``axis``; the other dimensions must match.
+
+    Args:
+        values: a list of tensors of one dtype and rank.
+        axis: the axis to join along (negative counts from the end).
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor whose ``axis`` is the sum of the inputs'.
+
+    Raises:
+        ValueError: an empty ``values``.
+        tf.errors.InvalidArgumentError: tensors of other ranks, or other sizes
+            outside ``axis``, or of two dtypes.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> print(tf.concat([[1, 2], [3]], axis=0))
+        tf.Tensor([1 2 3], shape=(3,), dtype=int32)
+    """
     tensors = [as_tensor(v) for v in values]
     if not tensors:
         raise ValueError("concat needs at least one tensor: tf.concat([x, y], axis).")
@@ -291,6 +454,26 @@ def split(value, num_or_size_splits, axis=0, num=None, name=None):
 
     ``num_or_size_splits`` is either a count (it must divide the axis evenly)
     or a list of sizes, one of which may be -1 (whatever is left).
+
+    Args:
+        value: a Tensor, or anything ``tf.constant`` converts.
+        num_or_size_splits: a number of equal pieces, or a list of sizes (one may be -1).
+        axis: the axis to split along.
+        num: the number of pieces, checked when given.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A list of Tensors.
+
+    Raises:
+        ValueError: a scalar ``value``, or ``num`` that is not the number of pieces.
+        tf.errors.InvalidArgumentError: a count that does not divide the axis, or sizes
+            that do not add up to it.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> [t.numpy().tolist() for t in tf.split(tf.range(5), [2, -1])]
+        [[0, 1], [2, 3, 4]]
     """
     x = as_tensor(value)
     if x.ndim == 0:
@@ -350,7 +533,24 @@ REVERSE = Primitive("ReverseV2", lambda x, axis: B.xp.flip(x, axis=axis))
 
 
 def tile(input, multiples, name=None):
-    """Repeat the whole tensor ``multiples[i]`` times along each axis i."""
+    """Repeat the whole tensor ``multiples[i]`` times along each axis i.
+
+    Args:
+        input: a Tensor, or anything ``tf.constant`` converts.
+        multiples: one non-negative count per axis.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor whose axis i is ``multiples[i]`` times longer.
+
+    Raises:
+        tf.errors.InvalidArgumentError: ``multiples`` of another length than the rank, or negative.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> print(tf.tile([1, 2], [3]))
+        tf.Tensor([1 2 1 2 1 2], shape=(6,), dtype=int32)
+    """
     x = as_tensor(input)
     multiples = int_list(multiples)
     if len(multiples) != x.ndim:
@@ -387,6 +587,26 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
     repeating the edge; each pad <= the axis size), in any letter case.
     REFLECT and SYMMETRIC are recorded as one gather per padded axis rather
     than TF's MirrorPad op: same values and gradients.
+
+    Args:
+        tensor: a Tensor, or anything ``tf.constant`` converts.
+        paddings: an int array of shape ``[rank, 2]``: entries before and after, per axis.
+        mode: ``"CONSTANT"``, ``"REFLECT"`` or ``"SYMMETRIC"`` (any case).
+        constant_values: the scalar to pad with in CONSTANT mode.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor, each axis longer by its two paddings.
+
+    Raises:
+        tf.errors.InvalidArgumentError: ``paddings`` of another shape than ``[rank, 2]``,
+            negative, or too large for REFLECT/SYMMETRIC.
+        ValueError: an unknown ``mode``, or ``constant_values`` that is not a scalar.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> print(tf.pad([[1, 2]], [[0, 0], [1, 2]]))
+        tf.Tensor([[0 1 2 0 0]], shape=(1, 5), dtype=int32)
     """
     x = as_tensor(tensor)
     pairs = np.asarray(B.to_numpy(paddings._value) if hasattr(paddings, "_value") else paddings)
@@ -442,7 +662,19 @@ def _mirror_pad(x, pairs, mode):
 
 
 def reverse(tensor, axis, name=None):
-    """Reverse the order of entries along each axis in ``axis``."""
+    """Reverse the order of entries along each axis in ``axis``.
+
+    Args:
+        tensor: a Tensor, or anything ``tf.constant`` converts.
+        axis: an int or list of ints: the axes to reverse.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``tensor``'s shape.
+
+    Raises:
+        tf.errors.InvalidArgumentError: an axis named twice or out of range.
+    """
     x = as_tensor(tensor)
     axes = [axis_index(a, x.ndim, "ReverseV2") for a in int_list(axis)]
     if len(set(axes)) != len(axes):

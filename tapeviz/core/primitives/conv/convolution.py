@@ -167,6 +167,23 @@ def conv2d(input, filters, strides=1, padding="VALID", data_format="NHWC", dilat
     ``dilations`` spaces the kernel's taps (d - 1 pixels between them).
     ``data_format`` 'NCHW' takes and gives (batch, channels, height, width):
     the convolution runs channels-last between two recorded transposes.
+
+    Args:
+        input: a (batch, height, width, in) tensor (NHWC).
+        filters: a (kh, kw, in, out) tensor.
+        strides: an int, a pair, or TF's 4-entry list.
+        padding: ``"VALID"``, ``"SAME"``, or explicit pairs per axis.
+        data_format: ``"NHWC"`` (or ``"NCHW"``).
+        dilations: the spacing of the filter's taps.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A (batch, height', width', out) Tensor.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> tf.nn.conv2d(tf.ones([1, 5, 5, 3]), tf.ones([3, 3, 3, 8]), strides=1, padding="SAME").shape
+        TensorShape([1, 5, 5, 8])
     """
     data_format = checked_data_format(data_format, "conv2d")
     x, w = as_tensors(input, filters)

@@ -185,6 +185,20 @@ def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):
 
     Where a window holds the maximum more than once, the gradient goes to the
     first one (row-major), as in TF.
+
+    Args:
+        input: a (batch, height, width, channels) tensor.
+        ksize: the window's size (an int, or one per spatial axis, or TF's full list).
+        strides: the window's step, likewise.
+        padding: ``"VALID"`` or ``"SAME"``.
+        data_format: ``"NHWC"`` only.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor with the pooled spatial sizes.
+
+    Raises:
+        ValueError: another data format.
     """
     if data_format != "NHWC":
         raise ValueError(f"tapeviz's max_pool2d supports data_format='NHWC' only, got {data_format!r}.")
@@ -285,6 +299,20 @@ def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):
 
     With 'SAME' padding, a window at the border averages its real pixels
     only (the padding is not counted), as in TF.
+
+    Args:
+        input: a (batch, height, width, channels) tensor.
+        ksize: the window's size (an int, or one per spatial axis, or TF's full list).
+        strides: the window's step, likewise.
+        padding: ``"VALID"`` or ``"SAME"``.
+        data_format: ``"NHWC"`` only.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor with the pooled spatial sizes.
+
+    Raises:
+        ValueError: another data format.
     """
     if data_format != "NHWC":
         raise ValueError(f"tapeviz's avg_pool2d supports data_format='NHWC' only, got {data_format!r}.")

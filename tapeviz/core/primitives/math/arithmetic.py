@@ -33,7 +33,19 @@ _REAL_SCALARS = frozenset(np.dtype(code).type for code in "efdg")
 
 
 # -- arithmetic ------------------------------------------------------------------
-add = binary("add", "AddV2", operator.add, "x + y elementwise, with broadcasting.", numbers_only=True)
+add = binary(
+    "add",
+    "AddV2",
+    operator.add,
+    """x + y elementwise, with broadcasting.
+
+Example:
+    >>> import tapeviz as tf
+    >>> print(tf.add([1.0, 2.0], 10.0))
+    tf.Tensor([11. 12.], shape=(2,), dtype=float32)
+""",
+    numbers_only=True,
+)
 
 
 # The three hottest rules are spelled out rather than going through _pair.
@@ -51,7 +63,19 @@ def _add_rule(op, needs, g):
     )
 
 
-subtract = binary("subtract", "Sub", operator.sub, "x - y elementwise, with broadcasting.", numbers_only=True)
+subtract = binary(
+    "subtract",
+    "Sub",
+    operator.sub,
+    """x - y elementwise, with broadcasting.
+
+Example:
+    >>> import tapeviz as tf
+    >>> print(tf.subtract([5.0, 7.0], [1.0, 2.0]))
+    tf.Tensor([4. 5.], shape=(2,), dtype=float32)
+""",
+    numbers_only=True,
+)
 
 
 @defgrad(subtract, "d(x-y)/dx = 1,  d(x-y)/dy = -1", local=elementwise("1", "-1"))
@@ -61,7 +85,20 @@ def _sub_rule(op, needs, g):
     return (m.unbroadcast(g, x) if need_x else None, m.unbroadcast(-g, y) if need_y else None)
 
 
-multiply = binary("multiply", "Mul", operator.mul, "x * y elementwise, with broadcasting.")
+multiply = binary(
+    "multiply",
+    "Mul",
+    operator.mul,
+    """x * y elementwise, with broadcasting.
+
+Example:
+    >>> import tapeviz as tf
+    >>> print(tf.multiply([[1.0], [2.0]], [10.0, 20.0]))
+    tf.Tensor(
+    [[10. 20.]
+     [20. 40.]], shape=(2, 2), dtype=float32)
+""",
+)
 
 
 @defgrad(multiply, "d(x*y)/dx = y,  d(x*y)/dy = x", local=elementwise("y", "x"))
@@ -127,6 +164,17 @@ def truediv(x, y, name=None):
     ``x`` is converted first and ``y`` must come out of the same dtype (a
     Python number takes ``x``'s), as in TF: ``tf.math.truediv(3, uint8_tensor)``
     is a TypeError, ``uint8_tensor / 3`` and ``3 / uint8_tensor`` are not.
+
+    Args:
+        x: the numerator.
+        y: the denominator, of ``x``'s dtype.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A float Tensor of the broadcast shape.
+
+    Raises:
+        TypeError: ``x`` and ``y`` of different dtypes.
     """
     x = as_tensor(x)
     y = y if type(y) is Tensor else _converted_like(y, x)
@@ -161,6 +209,21 @@ def divide(x, y, name=None):
 
     Integer tensors are divided as floats, as TF does: int8, int16, uint8 and
     uint16 give float32, int32, int64, uint32 and uint64 give float64.
+
+    Args:
+        x: the numerator (a Tensor, number, list or array).
+        y: the denominator, of a shape that broadcasts with ``x``'s.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of the broadcast shape.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> print(tf.divide([1.0, 3.0], 2.0))
+        tf.Tensor([0.5 1.5], shape=(2,), dtype=float32)
+        >>> print(tf.divide(tf.constant([1, 3]), 2))
+        tf.Tensor([0.5 1.5], shape=(2,), dtype=float64)
     """
     return true_divide_operator(x, y)
 
@@ -271,7 +334,13 @@ pow = binary(
     "pow",
     "Pow",
     _refusing(_pow, "Pow", {"b": InvalidArgumentError, "u": InvalidArgumentError}),
-    "x ** y elementwise, differentiable in both x and y.",
+    """x ** y elementwise, differentiable in both x and y.
+
+Example:
+    >>> import tapeviz as tf
+    >>> print(tf.pow([2.0, 3.0], 2.0))
+    tf.Tensor([4. 9.], shape=(2,), dtype=float32)
+""",
 )  # noqa: A001
 
 
@@ -310,7 +379,16 @@ def _pow_rule(op, needs, g):
 
 
 maximum = binary(
-    "maximum", "Maximum", xp_function("maximum"), "The larger of x and y. At ties the gradient goes to x, as in TF."
+    "maximum",
+    "Maximum",
+    xp_function("maximum"),
+    """The larger of x and y. At ties the gradient goes to x, as in TF.
+
+Example:
+    >>> import tapeviz as tf
+    >>> print(tf.maximum([1.0, 5.0], [3.0, 2.0]))
+    tf.Tensor([3. 5.], shape=(2,), dtype=float32)
+""",
 )
 
 
@@ -454,7 +532,18 @@ def _neg_rule(op, needs, g):
     return (-g,)
 
 
-abs = unary("abs", "Abs", xp_function("abs"), "|x|. Its gradient at 0 is 0, as in TF.")  # noqa: A001
+abs = unary(
+    "abs",
+    "Abs",
+    xp_function("abs"),
+    """|x|. Its gradient at 0 is 0, as in TF.
+
+Example:
+    >>> import tapeviz as tf
+    >>> print(tf.abs([-1.5, 2.0]))
+    tf.Tensor([1.5 2. ], shape=(2,), dtype=float32)
+""",
+)  # noqa: A001
 
 
 @defgrad(abs, "d|x|/dx = sign(x) (0 at 0; x/|x| for complex x)", local=elementwise("sign(x)"))
@@ -492,7 +581,16 @@ stop_gradient = unary(
     "stop_gradient",
     "StopGradient",
     lambda x: x,
-    "The same value, but gradients do not flow back through it (recorded, shown on the tape).",
+    """The same value, but gradients do not flow back through it (recorded, shown on the tape).
+
+Example:
+    >>> import tapeviz as tf
+    >>> x = tf.Variable(3.0)
+    >>> with tf.GradientTape() as tape:
+    ...     y = x * tf.stop_gradient(x)  # the second factor is a constant for the tape
+    >>> print(tape.gradient(y, x))
+    tf.Tensor(3.0, shape=(), dtype=float32)
+""",
     differentiable=False,
 )
 identity = unary(
@@ -516,7 +614,24 @@ ADD_N = Primitive("AddN", lambda *xs: functools.reduce(operator.add, xs))
 
 
 def add_n(inputs, name=None):
-    """The sum of a list of tensors of one shape and dtype."""
+    """The sum of a list of tensors of one shape and dtype.
+
+    Args:
+        inputs: a list of tensors of one shape and dtype.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        Their elementwise sum, a Tensor.
+
+    Raises:
+        ValueError: an empty list, or tensors of different shapes.
+        tf.errors.InvalidArgumentError: bool tensors.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> print(tf.add_n([[1, 2], [3, 4], [5, 6]]))
+        tf.Tensor([ 9 12], shape=(2,), dtype=int32)
+    """
     tensors = [as_tensor(t) for t in inputs]
     if not tensors:
         raise ValueError("add_n needs at least one tensor.")
@@ -547,7 +662,22 @@ CAST = Primitive("Cast", _cast_kernel)
 
 
 def cast(x, dtype, name=None):
-    """``x`` converted to ``dtype``. The gradient flows between float dtypes only."""
+    """``x`` converted to ``dtype``. The gradient flows between float dtypes only.
+
+    Args:
+        x: a Tensor, or anything ``tf.constant`` converts.
+        dtype: the target dtype (``tf.float32``, ``"int32"``...).
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``x``'s shape and ``dtype`` (``x`` itself when it already has it);
+        floats to ints truncate toward zero.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> print(tf.cast([1.7, -1.7], tf.int32))
+        tf.Tensor([ 1 -1], shape=(2,), dtype=int32)
+    """
 
     x = as_tensor(x)
     target = as_dtype(dtype)

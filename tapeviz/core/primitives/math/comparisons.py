@@ -54,6 +54,28 @@ def where(condition, x=None, y=None, name=None):
     With only ``condition``: the indices where it holds, as int64 [n, rank].
     The gradient is masked, but a NaN the unused branch produced in its own
     backward pass still arrives (0 * nan = nan): the "tf.where trap".
+
+    Args:
+        condition: a bool tensor.
+        x: the values where ``condition`` is True.
+        y: the values where it is False (of ``x``'s dtype).
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of the broadcast shape; with ``condition`` alone, an int64
+        Tensor of indices, one row per True element.
+
+    Raises:
+        ValueError: ``x`` without ``y`` or ``y`` without ``x``.
+        TypeError: a ``condition`` that is not bool (compare first: ``x > 0``).
+
+    Example:
+        >>> import tapeviz as tf
+        >>> x = tf.constant([-1.0, 2.0, -3.0])
+        >>> print(tf.where(x > 0, x, tf.zeros_like(x)))
+        tf.Tensor([0. 2. 0.], shape=(3,), dtype=float32)
+        >>> print(tf.where(x > 0))
+        tf.Tensor([[1]], shape=(1, 1), dtype=int64)
     """
     condition = as_tensor(condition)
     if x is None and y is None:

@@ -29,19 +29,55 @@ def _unary(primitive, formula, factor, shown):
 sign = unary("sign", "Sign", xp_function("sign"), "-1, 0 or 1. Its gradient is zero everywhere.")
 _unary(sign, "d sign(x)/dx = 0", lambda x, y: zeros_like(x), "0")
 
-exp = unary("exp", "Exp", xp_function("exp"), "e ** x.", floats_only=True)
+exp = unary(
+    "exp",
+    "Exp",
+    xp_function("exp"),
+    """e ** x.
+
+Example:
+    >>> import tapeviz as tf
+    >>> print(tf.exp([0.0, 1.0]))
+    tf.Tensor([1.       2.718282], shape=(2,), dtype=float32)
+""",
+    floats_only=True,
+)
 _unary(exp, "d exp(x)/dx = exp(x)", lambda x, y: y, "exp(x)")
 
 expm1 = unary("expm1", "Expm1", xp_function("expm1"), "e ** x - 1, accurate near 0.", floats_only=True)
 _unary(expm1, "d expm1(x)/dx = exp(x)", lambda x, y: m.exp(x), "exp(x)")
 
-log = unary("log", "Log", xp_function("log"), "Natural logarithm (-inf at 0, nan below).", floats_only=True)
+log = unary(
+    "log",
+    "Log",
+    xp_function("log"),
+    """Natural logarithm (-inf at 0, nan below).
+
+Example:
+    >>> import tapeviz as tf
+    >>> print(tf.math.log([1.0, 100.0]))
+    tf.Tensor([0.        4.6051702], shape=(2,), dtype=float32)
+""",
+    floats_only=True,
+)
 _unary(log, "d log(x)/dx = 1/x", lambda x, y: m.reciprocal(x), "1/x")
 
 log1p = unary("log1p", "Log1p", xp_function("log1p"), "log(1 + x), accurate near 0.", floats_only=True)
 _unary(log1p, "d log1p(x)/dx = 1/(1+x)", lambda x, y: m.reciprocal(1.0 + x), "1/(1+x)")
 
-sqrt = unary("sqrt", "Sqrt", xp_function("sqrt"), "Square root. Its gradient at 0 is inf, as in TF.", floats_only=True)
+sqrt = unary(
+    "sqrt",
+    "Sqrt",
+    xp_function("sqrt"),
+    """Square root. Its gradient at 0 is inf, as in TF.
+
+Example:
+    >>> import tapeviz as tf
+    >>> print(tf.sqrt([4.0, 9.0]))
+    tf.Tensor([2. 3.], shape=(2,), dtype=float32)
+""",
+    floats_only=True,
+)
 
 
 # sqrt, rsqrt and reciprocal go through TF's fused backward kernels, which give
@@ -59,7 +95,18 @@ def _rsqrt_rule(op, needs, g):
     return (m.rsqrt_grad(conj_if_complex(op.outputs[0]), g),)
 
 
-square = unary("square", "Square", lambda x: x * x, "x * x.")
+square = unary(
+    "square",
+    "Square",
+    lambda x: x * x,
+    """x * x.
+
+Example:
+    >>> import tapeviz as tf
+    >>> print(tf.square([2.0, -3.0]))
+    tf.Tensor([4. 9.], shape=(2,), dtype=float32)
+""",
+)
 _unary(square, "d x²/dx = 2x", lambda x, y: 2.0 * x, "2*x")
 
 reciprocal = unary("reciprocal", "Reciprocal", lambda x: 1 / x, "1 / x.", floats_only=True)
@@ -70,7 +117,19 @@ def _reciprocal_rule(op, needs, g):
     return (m.reciprocal_grad(conj_if_complex(op.outputs[0]), g),)
 
 
-sin = unary("sin", "Sin", xp_function("sin"), "Sine.", floats_only=True)
+sin = unary(
+    "sin",
+    "Sin",
+    xp_function("sin"),
+    """Sine.
+
+Example:
+    >>> import tapeviz as tf
+    >>> print(tf.sin([0.0, 1.0]))
+    tf.Tensor([0.       0.841471], shape=(2,), dtype=float32)
+""",
+    floats_only=True,
+)
 _unary(sin, "d sin(x)/dx = cos(x)", lambda x, y: m.cos(x), "cos(x)")
 
 cos = unary("cos", "Cos", xp_function("cos"), "Cosine.", floats_only=True)
@@ -94,7 +153,19 @@ _unary(sinh, "d sinh(x)/dx = cosh(x)", lambda x, y: m.cosh(x), "cosh(x)")
 cosh = unary("cosh", "Cosh", xp_function("cosh"), "Hyperbolic cosine.", floats_only=True)
 _unary(cosh, "d cosh(x)/dx = sinh(x)", lambda x, y: m.sinh(x), "sinh(x)")
 
-tanh = unary("tanh", "Tanh", xp_function("tanh"), "Hyperbolic tangent.", floats_only=True)
+tanh = unary(
+    "tanh",
+    "Tanh",
+    xp_function("tanh"),
+    """Hyperbolic tangent.
+
+Example:
+    >>> import tapeviz as tf
+    >>> print(tf.math.tanh([0.0, 1.0]))
+    tf.Tensor([0.        0.7615942], shape=(2,), dtype=float32)
+""",
+    floats_only=True,
+)
 _unary(tanh, "d tanh(x)/dx = 1 - tanh²(x)", lambda x, y: 1.0 - y * y, "1 - tanh²(x)")
 
 asinh = unary("asinh", "Asinh", xp_function("arcsinh"), "Inverse hyperbolic sine.", floats_only=True)
@@ -106,7 +177,19 @@ _unary(acosh, "d acosh(x)/dx = 1/sinh(acosh(x))", lambda x, y: 1.0 / m.sinh(y), 
 atanh = unary("atanh", "Atanh", xp_function("arctanh"), "Inverse hyperbolic tangent (±inf at ±1).", floats_only=True)
 _unary(atanh, "d atanh(x)/dx = 1/(1-x²)", lambda x, y: 1.0 / (1.0 - x * x), "1/(1-x²)")
 
-sigmoid = unary("sigmoid", "Sigmoid", lambda x: 1 / (1 + B.xp.exp(-x)), "1 / (1 + exp(-x)).", floats_only=True)
+sigmoid = unary(
+    "sigmoid",
+    "Sigmoid",
+    lambda x: 1 / (1 + B.xp.exp(-x)),
+    """1 / (1 + exp(-x)).
+
+Example:
+    >>> import tapeviz as tf
+    >>> print(tf.math.sigmoid([0.0, 2.0]))
+    tf.Tensor([0.5      0.880797], shape=(2,), dtype=float32)
+""",
+    floats_only=True,
+)
 _unary(sigmoid, "d σ(x)/dx = σ(x)(1-σ(x))", lambda x, y: y * (1.0 - y), "σ(x)(1-σ(x))")
 
 

@@ -11,7 +11,7 @@ from tapeviz.core.dtypes import as_dtype
 from tapeviz.core.families import math as m
 from tapeviz.core.ops import as_tensor, execute
 from tapeviz.core.primitive import Primitive
-from tapeviz.core.primitives._define import not_a_number
+from tapeviz.core.primitives._define import not_a_number, with_fields
 from tapeviz.core.primitives.array.constants import ones_like, zeros_like
 from tapeviz.core.primitives.array.shapes import broadcast_to, reshape, transpose
 from tapeviz.core.rules import defgrad, described
@@ -46,7 +46,18 @@ def _reduction(tf_name, prim_name, kernel, doc, differentiable=True, numbers_onl
         return execute(primitive, (x,), {"axis": axes, "keepdims": bool(keepdims)})
 
     op.__name__ = op.__qualname__ = tf_name
-    op.__doc__ = doc
+    op.__doc__ = with_fields(
+        doc,
+        args=[
+            "input_tensor: a Tensor, or anything ``tf.constant`` converts.",
+            "axis: an int or a list of ints (negative counts from the end); None reduces every axis.",
+            "keepdims: keep each reduced axis with size 1.",
+            "name: TensorFlow's op name; accepted for compatibility, unused.",
+        ],
+        returns="A Tensor of ``input_tensor``'s dtype, without the reduced axes (size 1 with ``keepdims``).",
+        raises=["ValueError: an axis out of range for the input's rank."]
+        + (["tf.errors.InvalidArgumentError: a bool input (no kernel for it): cast it first."] if numbers_only else []),
+    )
     op.primitive = primitive
     return op
 
@@ -62,7 +73,25 @@ def _sum(x, axis, keepdims):
     return B.sum(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
 
 
-reduce_sum = _reduction("reduce_sum", "Sum", _sum, "Sum over ``axis`` (all axes when None).")
+reduce_sum = _reduction(
+    "reduce_sum",
+    "Sum",
+    _sum,
+    """Sum over ``axis`` (all axes when None).
+
+Example:
+    >>> import tapeviz as tf
+    >>> x = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+    >>> print(tf.reduce_sum(x))
+    tf.Tensor(10.0, shape=(), dtype=float32)
+    >>> print(tf.reduce_sum(x, axis=0))
+    tf.Tensor([4. 6.], shape=(2,), dtype=float32)
+    >>> print(tf.reduce_sum(x, axis=1, keepdims=True))
+    tf.Tensor(
+    [[3.]
+     [7.]], shape=(2, 1), dtype=float32)
+""",
+)
 
 
 def _restore(g, op):
@@ -92,7 +121,15 @@ reduce_mean = _reduction(
     "reduce_mean",
     "Mean",
     _mean,
-    "Mean over ``axis`` (all axes when None). Integer tensors use integer division, as in TF.",
+    """Mean over ``axis`` (all axes when None). Integer tensors use integer division, as in TF.
+
+Example:
+    >>> import tapeviz as tf
+    >>> print(tf.reduce_mean([[1.0, 2.0], [3.0, 4.0]], axis=0))
+    tf.Tensor([2. 3.], shape=(2,), dtype=float32)
+    >>> print(tf.reduce_mean([1, 2]))
+    tf.Tensor(1, shape=(), dtype=int32)
+""",
 )
 
 
@@ -135,7 +172,13 @@ reduce_max = _reduction(
     "reduce_max",
     "Max",
     _extreme(lambda x, axis, keepdims: B.xp.max(x, axis=axis, keepdims=keepdims), largest=True),
-    "Maximum over ``axis``. Tied maxima share the gradient evenly, as in TF. Empty: -inf (ints: the lowest value).",
+    """Maximum over ``axis``. Tied maxima share the gradient evenly, as in TF. Empty: -inf (ints: the lowest value).
+
+Example:
+    >>> import tapeviz as tf
+    >>> print(tf.reduce_max([[1.0, 5.0], [3.0, 2.0]], axis=1))
+    tf.Tensor([5. 3.], shape=(2,), dtype=float32)
+""",
 )
 
 
@@ -226,7 +269,20 @@ def _arg_reduction(tf_name, prim_name, fn):
         return execute(primitive, (x,), {"axis": axis, "dtype": as_dtype(output_type).as_numpy_dtype})
 
     op.__name__ = op.__qualname__ = tf_name
-    op.__doc__ = f"Index of the {'largest' if 'max' in tf_name else 'smallest'} value along ``axis`` (default 0, as in TF). Not differentiable."
+    op.__doc__ = with_fields(
+        f"Index of the {'largest' if 'max' in tf_name else 'smallest'} value along ``axis`` (default 0, as in TF). "
+        "Not differentiable.\n\nExample:\n"
+        "    >>> import tapeviz as tf\n"
+        f"    >>> print(tf.{tf_name}([[1, 9], [8, 2]], axis=1))\n"
+        f"    tf.Tensor([{'1 0' if 'max' in tf_name else '0 1'}], shape=(2,), dtype=int64)\n",
+        args=[
+            "input: a Tensor, or anything ``tf.constant`` converts.",
+            "axis: the axis to search along (negative counts from the end); None means 0.",
+            'output_type: the dtype of the indices, ``"int64"`` (default) or ``"int32"``.',
+            "name: TensorFlow's op name; accepted for compatibility, unused.",
+        ],
+        returns="A Tensor of indices, of ``input``'s shape without ``axis``.",
+    )
     op.primitive = primitive
     return op
 
@@ -269,7 +325,26 @@ def _cumulative(fn, x, axis, exclusive, reverse, identity_value):
 
 
 def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
-    """Running sum along ``axis``; ``exclusive`` leaves out the current element."""
+    """Running sum along ``axis``; ``exclusive`` leaves out the current element.
+
+    Args:
+        x: a Tensor, or anything ``tf.constant`` converts.
+        axis: the axis to accumulate along.
+        exclusive: leave out the current element (the first output is 0).
+        reverse: accumulate from the end.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``x``'s shape.
+
+    Raises:
+        tf.errors.InvalidArgumentError: a bool ``x``.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> print(tf.cumsum([1, 2, 3]))
+        tf.Tensor([1 3 6], shape=(3,), dtype=int32)
+    """
     x = as_tensor(x)
     if x._value.dtype.kind == "b":
         raise not_a_number(x, "math.cumsum", "Cumsum")
@@ -287,7 +362,21 @@ def _cumsum_rule(op, needs, g):
 
 
 def cumprod(x, axis=0, exclusive=False, reverse=False, name=None):
-    """Running product along ``axis``; ``exclusive`` leaves out the current element."""
+    """Running product along ``axis``; ``exclusive`` leaves out the current element.
+
+    Args:
+        x: a Tensor, or anything ``tf.constant`` converts.
+        axis: the axis to accumulate along.
+        exclusive: leave out the current element (the first output is 1).
+        reverse: accumulate from the end.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``x``'s shape.
+
+    Raises:
+        tf.errors.InvalidArgumentError: a bool ``x``.
+    """
     x = as_tensor(x)
     if x._value.dtype.kind == "b":
         raise not_a_number(x, "math.cumprod", "Cumprod")

@@ -9,6 +9,11 @@ class PyDataset:
 
     ``workers``/``use_multiprocessing``/``max_queue_size`` are accepted and
     ignored: tapeviz loads batches in the training thread.
+
+    Args:
+        workers: accepted for compatibility (one thread here).
+        use_multiprocessing: accepted for compatibility.
+        max_queue_size: accepted for compatibility.
     """
 
     def __init__(self, workers=1, use_multiprocessing=False, max_queue_size=10):
@@ -37,9 +42,11 @@ class PyDataset:
         return len(self)
 
     def on_epoch_begin(self):
+        """Called at the start of each epoch; does nothing here (override it)."""
         pass
 
     def on_epoch_end(self):
+        """Called at the end of each epoch; does nothing here (override it, e.g. to shuffle)."""
         pass
 
 
