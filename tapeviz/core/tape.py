@@ -332,7 +332,15 @@ class GradientTape:
     def record_read(self, variable, tensor, local):
         """Record ``variable``'s read ``tensor``, watching a trainable variable first where this tape
         auto-watches: ``recording.record_read``'s fast path (this the only tape, nobody listening or
-        tracing), the same as ``note_access`` then ``record_op``. The entry, or None.
+        tracing), the same as ``note_access`` then ``record_op``.
+
+        Args:
+            variable: the Variable read.
+            tensor: the Tensor its read made.
+            local: this thread's state dict (state.py).
+
+        Returns:
+            The TapeEntry of the read, or None when this tape does not watch the variable.
         """
         watched = self._watched
         if variable._id not in watched:
