@@ -114,7 +114,7 @@ class TensorArray:
 
     @property
     def buffer(self):
-        """The (size, *element_shape) tensor of the elements, or None before the element shape is known."""
+        """The ``(size, *element_shape)`` tensor of the elements, or None before the element shape is known."""
         return self._buffer
 
     def size(self, name=None):
