@@ -368,11 +368,19 @@ def test_every_docstring_renders_without_a_warning():
     config = Config(napoleon_use_param=True, napoleon_use_rtype=True)
     sphinx_only = ("Unknown interpreted text role", "No role entry", "Unknown directive type", "Unknown target name")
     problems = []
-    for name, obj, owner in OBJECTS:
+    properties = [  # a property's docstring is on its class's page too
+        (f"{name}.{member}", raw, obj, "attribute")
+        for name, obj, _ in OBJECTS
+        if inspect.isclass(obj)
+        for member, raw in vars(obj).items()
+        if isinstance(raw, property) and not member.startswith("_")
+    ]
+    entries = [(name, obj, owner, None) for name, obj, owner in OBJECTS] + properties
+    for name, obj, owner, kind in entries:
         doc = inspect.getdoc(obj)
         if not doc:
             continue
-        what = "class" if inspect.isclass(obj) else ("method" if owner else "function")
+        what = kind or ("class" if inspect.isclass(obj) else ("method" if owner else "function"))
         text = str(GoogleDocstring(doc, config, what=what, name=name, obj=obj)).replace("|", "\\|")
         stream = io.StringIO()
         settings = {"report_level": 2, "halt_level": 5, "warning_stream": stream}
