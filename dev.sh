@@ -161,6 +161,22 @@ ensure_venv_support() {
 }
 
 # --- .venv + pip --------------------------------------------------------------
+# The same packages pip would install, by uv (from PyPI, into .venv): it downloads in parallel
+# and compiles the bytecode on every core, 90 s -> 16 s for a fresh .venv. uv does not read pip's
+# configuration (an index set in pip.conf, say): where uv cannot be had or fails, pip installs.
+install_packages() {
+    if "$VPY" -m pip install --quiet --disable-pip-version-check uv >/dev/null 2>&1 \
+        && "$VENV/bin/uv" pip install --quiet --python "$VPY" --compile-bytecode \
+            --upgrade-package pip pip -e '.[test,docs]'; then
+        return 0
+    fi
+    warn "uv could not install the packages; pip installs them instead (a few minutes)."
+    "$VPY" -m pip install --quiet --disable-pip-version-check --upgrade pip \
+        || die "upgrading pip in .venv failed (see above)."
+    "$VPY" -m pip install --quiet --disable-pip-version-check --progress-bar off -e '.[test,docs]' \
+        || die "pip install -e '.[test,docs]' failed (see above)."
+}
+
 setup() {
     check_python
 
@@ -180,20 +196,30 @@ setup() {
         fi
     fi
     if [ ! -e "$VENV" ]; then
-        ensure_venv_support
         log "creating .venv with $PY (Python $PY_VER)..."
-        "$PY" -m venv "$VENV" || { rm -rf "$VENV"; die "'$PY -m venv .venv' failed."; }
+        # Tried first: only a venv without pip sends us to check (and install) the venv support.
+        if ! { "$PY" -m venv "$VENV" >/dev/null 2>&1 && "$VPY" -m pip --version >/dev/null 2>&1; }; then
+            rm -rf "$VENV"
+            ensure_venv_support
+            "$PY" -m venv "$VENV" || { rm -rf "$VENV"; die "'$PY -m venv .venv' failed."; }
+        fi
     fi
 
     rm -f "$STAMP"
-    log "installing tapeviz and its [test,docs] extras into .venv (first time takes a few minutes)..."
-    "$VPY" -m pip install --quiet --disable-pip-version-check --upgrade pip \
-        || die "upgrading pip in .venv failed (see above)."
-    "$VPY" -m pip install --quiet --disable-pip-version-check --progress-bar off -e '.[test,docs]' \
-        || die "pip install -e '.[test,docs]' failed (see above)."
+    log "installing tapeviz and its [test,docs] extras into .venv..."
+    install_packages
     printf '%s' "$want" > "$STAMP"
     report_layout
     log "setup done."
+}
+
+# --- bytecode for the test run ---------------------------------------------------
+# A run starts ~80 Python processes (workers, kernels, servers, fresh interpreters). Where
+# PYTHONDONTWRITEBYTECODE is set, none writes its bytecode: each compiles tapeviz again, and
+# pytest rewrites every test module in each worker (8 s -> 4 s of CPU per worker). The test
+# commands let them write it, into the __pycache__/ folders git ignores.
+write_bytecode() {
+    unset PYTHONDONTWRITEBYTECODE
 }
 
 # --- commands -----------------------------------------------------------------
@@ -213,6 +239,7 @@ case "$cmd" in
         setup
         ensure_chromium
         ensure_http_proxy
+        write_bytecode
         # The test command: tests/ and every lesson notebook (nbval runs each
         # notebook and compares the outputs of cells tagged nbval-check-output).
         # Paths given on the command line replace the default "tests notebooks".
@@ -231,6 +258,7 @@ case "$cmd" in
         ;;
     quick)
         setup
+        write_bytecode
         # The inner loop: every test not marked slow or browser, no notebooks
         # (tests/conftest.py adds the `quick` marker).
         "$VENV/bin/ruff" check . && "$VENV/bin/ruff" format --check . \

@@ -483,12 +483,63 @@ def fix_source_backlinks(app, pagename, templatename, context, doctree):
     context["body"] = re.sub(r'(<a class="viewcode-back" href=")[^"#]*#([^"]*)"', relink, context["body"])
 
 
+# -- the sidebar's page tree, without copying every API entry ---------------------------------
+# furo draws the whole site's page tree into every page: toctree(titles_only=True, maxdepth=-1).
+# Sphinx makes it by deep-copying every page's whole table of contents (the API pages list
+# thousands of entries) and then keeping only the page titles and sub-toctrees, once for each
+# of the ~200 pages written: three quarters of the build's time. The same call on tables of
+# contents already cut that way gives the same HTML, in a few seconds.
+_TITLES_ONLY_TOCS = {}
+
+
+def cut_tocs_to_titles(app, env):
+    """Each page's table of contents as titles_only keeps it: its top-level titles, with only the
+    toctrees below them (the rest of a title's list is what Sphinx would drop)."""
+    from docutils import nodes
+    from sphinx import addnodes
+
+    _TITLES_ONLY_TOCS.clear()
+    for docname, toc in env.tocs.items():
+        if not all(isinstance(top, nodes.list_item) for top in toc.children):
+            continue  # an ``only`` node at the top: left to Sphinx
+        toc = toc.deepcopy()
+        for top in toc.children:
+            if len(top) > 1:
+                subtrees = list(top.findall(addnodes.toctree))
+                if subtrees:
+                    top[1][:] = subtrees
+                else:
+                    top.pop(1)
+        _TITLES_ONLY_TOCS[docname] = toc
+
+
+def titles_only_from_cut_tocs(app, pagename, templatename, context, doctree):
+    toctree = context.get("toctree")
+    if toctree is None:
+        return
+
+    def cut_toctree(**kwargs):
+        if not kwargs.get("titles_only"):
+            return toctree(**kwargs)
+        env = app.env
+        whole = env.tocs
+        env.tocs = {**whole, **_TITLES_ONLY_TOCS}
+        try:
+            return toctree(**kwargs)
+        finally:
+            env.tocs = whole
+
+    context["toctree"] = cut_toctree
+
+
 def setup(app):
     app.connect("autodoc-process-docstring", clear_builtin_docstrings)
     app.connect("autodoc-process-docstring", escape_bars)
     app.connect("doctree-read", record_entry_anchors)
     app.connect("env-purge-doc", forget_entry_anchors)
     app.connect("html-page-context", fix_source_backlinks)
+    app.connect("env-updated", cut_tocs_to_titles)
+    app.connect("html-page-context", titles_only_from_cut_tocs, priority=400)  # before furo's (500)
     # Here and not at import: Sphinx calls setup before it reads a page, and a test can import
     # this file for ``api_modules`` and ``public_names`` without writing the generated folders.
     copy_lessons()

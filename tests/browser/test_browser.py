@@ -180,19 +180,23 @@ def _new_page(browser, problems):
     return context, page
 
 
+def _take_the_proposed_kernel(page):
+    """Wait until the notebook's kernel is up. JupyterLab may ask which kernel to start instead (when
+    the page loaded before the kernel specs): take the proposed one (the notebook's python3). Waiting
+    for whichever comes first, not a fixed time for a dialog that mostly never shows."""
+    select = page.locator(".jp-Dialog").get_by_role("button", name="Select")
+    idle = page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']")
+    select.or_(idle).first.wait_for(timeout=90_000)
+    if select.is_visible():
+        select.click()
+    idle.first.wait_for(timeout=90_000)
+
+
 def _run_all(page):
     """Run every cell through the menus, as a student would, and wait until done."""
     page.locator(".jp-NotebookPanel .jp-Notebook").first.wait_for(timeout=60_000)
-    # JupyterLab may ask which kernel to start when the page loads before the
-    # kernel specs: take the proposed one (the notebook's python3).
-    dialog = page.locator(".jp-Dialog")
-    try:
-        dialog.get_by_role("button", name="Select").wait_for(timeout=3_000)
-        dialog.get_by_role("button", name="Select").click()
-    except Exception:
-        pass
     # the kernel must be up before "Run All"
-    page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").first.wait_for(timeout=90_000)
+    _take_the_proposed_kernel(page)
     # A fresh kernel can report "idle" before it takes requests: if nothing
     # starts running, ask again (as an impatient student would).
     for attempt in range(4):
@@ -500,13 +504,8 @@ ALL_LESSONS = sorted(p.name for p in NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
 def _open(page, base, token, path):
     page.goto(f"{base}/lab/tree/{path}?token={token}&reset", wait_until="domcontentloaded")
     page.locator(".jp-NotebookPanel .jp-Notebook").first.wait_for(timeout=60_000)
-    # the kernel dialog (see _run_all) may cover the page
-    dialog = page.locator(".jp-Dialog")
-    try:
-        dialog.get_by_role("button", name="Select").wait_for(timeout=3_000)
-        dialog.get_by_role("button", name="Select").click()
-    except Exception:
-        pass
+    # the kernel dialog may cover the page
+    _take_the_proposed_kernel(page)
 
 
 PICTURES = ".jp-OutputArea-output svg, .jp-OutputArea-output img, .jp-OutputArea-output iframe"
