@@ -421,12 +421,13 @@ WIDER_THAN_ITS_BOX = """() => {
 
 
 def _site_pages(docs_site):
-    """Every page a reader opens: the guides, the lessons, the API reference and the indexes (not the
-    highlighted source pages, whose long lines scroll by design)."""
+    """Every page a reader opens: the guides, the API reference and the indexes (not the highlighted
+    source pages, whose long lines scroll by design; the lesson pages are checked, every player loaded,
+    by test_lesson_page_players_step_without_a_kernel)."""
     return sorted(
         page.relative_to(docs_site).as_posix()
         for page in docs_site.rglob("*.html")
-        if not {"_modules", "_sources", "_static"} & set(page.relative_to(docs_site).parts)
+        if not {"_modules", "_sources", "_static", "lessons"} & set(page.relative_to(docs_site).parts)
     )
 
 
@@ -437,10 +438,10 @@ def test_no_page_has_content_wider_than_its_box(browser, docs_site, site_url):  
     on a phone, notes included; the install lines sit near the top of the landing on a phone."""
     problems, wide = [], {}
     context, page = _new_page(browser, problems)
-    shown = ("index.html", "tf-map.html", "getting-started.html", "api/tapeviz.html")
+    shown = ("tf-map.html", "api/tapeviz.html")  # screenshots at both widths (the landing has its own)
     try:
         pages = _site_pages(docs_site)
-        assert {"index.html", "tf-map.html", "lessons/10_debugging.html", "api/tapeviz.html"} <= set(pages)
+        assert {"index.html", "tf-map.html", "player.html", "api/tapeviz.html"} <= set(pages)
         for name in pages:
             page.set_viewport_size({"width": 1366, "height": 800})
             page.goto(f"{site_url}/{name}", wait_until="load")
@@ -576,6 +577,12 @@ def test_lesson_page_players_step_without_a_kernel(browser, site_url, notebook):
             first_player.locator(".tv-first").click()
             first_player.locator(".tv-next").click()
         page.screenshot(path=str(ARTIFACTS / f"docs_lesson_{notebook.stem[:2]}.png"))
+        # Every player has loaded now (they load as a reader scrolls): nothing wider than its box, at
+        # this laptop's width and on a phone (test_no_page_has_content_wider_than_its_box's check).
+        assert not page.evaluate(WIDER_THAN_ITS_BOX), "content wider than its box at 1366 px"
+        page.set_viewport_size({"width": 375, "height": 800})
+        page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+        assert not page.evaluate(WIDER_THAN_ITS_BOX), "content wider than its box at 375 px"
         assert not elsewhere, f"the page asked beyond the site: {elsewhere}"
         assert not problems, problems
     finally:
