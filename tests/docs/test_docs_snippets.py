@@ -27,6 +27,7 @@ import sys
 import types
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -169,15 +170,20 @@ def test_the_most_used_names_have_examples_to_run():
         assert wanted in names, f"{wanted} has no example"
 
 
+FRESH_PRINT_OPTIONS = np.get_printoptions()  # read at collection, before any test ran in this process
+
+
 @pytest.fixture
 def fresh_session_recorder():
     """A docstring example runs as in a fresh interpreter, where importing the visualizer turns the
-    session recorder on; other test modules turn it off for this process, so turn it on here."""
+    session recorder on (other test modules turn it off for this process) and NumPy prints with its
+    own defaults (a lesson run in this process may have asked for fewer digits)."""
     from tapeviz.viz import recorder
 
     was_on = recorder.is_watching()
     recorder.watch_all()
-    yield
+    with np.printoptions(**FRESH_PRINT_OPTIONS):
+        yield
     if not was_on:
         recorder.stop_watching()
 

@@ -20,6 +20,7 @@ import math
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import tapeviz.viz as viz
@@ -433,7 +434,8 @@ def test_the_recording_player_says_what_each_step_recorded_in_the_pictures_names
 @pytest.fixture(autouse=True)
 def _in_a_scratch_folder(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # lessons write their exports next to them
-    yield
+    with np.printoptions():  # lessons.setup() asks NumPy for 4 digits: not for the tests after these
+        yield
     viz.stop_watching()  # lessons.setup() turned the recorder on
 
 
