@@ -420,6 +420,12 @@ WIDER_THAN_ITS_BOX = """() => {
 }"""
 
 
+def _narrow_to_a_phone(page):
+    """The open page at a phone's width, 375 px, once the browser has laid it out again (two frames)."""
+    page.set_viewport_size({"width": 375, "height": 800})
+    page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+
+
 def _site_pages(docs_site):
     """Every page a reader opens: the guides, the API reference and the indexes (not the highlighted
     source pages, whose long lines scroll by design; the lesson pages are checked, every player loaded,
@@ -447,8 +453,7 @@ def test_no_page_has_content_wider_than_its_box(browser, docs_site, site_url):  
             page.goto(f"{site_url}/{name}", wait_until="load")
             for width in (1366, 375):
                 if width != 1366:
-                    page.set_viewport_size({"width": width, "height": 800})
-                    page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+                    _narrow_to_a_phone(page)
                 found = page.evaluate(WIDER_THAN_ITS_BOX)
                 if found:
                     wide[f"{name} at {width} px"] = found[:3]
@@ -580,8 +585,7 @@ def test_lesson_page_players_step_without_a_kernel(browser, site_url, notebook):
         # Every player has loaded now (they load as a reader scrolls): nothing wider than its box, at
         # this laptop's width and on a phone (test_no_page_has_content_wider_than_its_box's check).
         assert not page.evaluate(WIDER_THAN_ITS_BOX), "content wider than its box at 1366 px"
-        page.set_viewport_size({"width": 375, "height": 800})
-        page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+        _narrow_to_a_phone(page)
         assert not page.evaluate(WIDER_THAN_ITS_BOX), "content wider than its box at 375 px"
         assert not elsewhere, f"the page asked beyond the site: {elsewhere}"
         assert not problems, problems
