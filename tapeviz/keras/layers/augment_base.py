@@ -24,6 +24,7 @@ class AugmentationLayer(Layer):
 
     _USE_BASE_FACTOR = True
     _FACTOR_BOUNDS = (-1, 1)
+    _DRAWS_AT_INFERENCE = False  # Keras layers whose draw does not look at `training` move their seed on anyway
 
     def __init__(self, factor=None, seed=None, data_format=None, **kwargs):
         super().__init__(**kwargs)
@@ -92,15 +93,30 @@ class AugmentationLayer(Layer):
             A Tensor.
         """
         images = self._to_compute_dtype(images)
+        if not training and not self._DRAWS_AT_INFERENCE:
+            return images
+        transformation = self.random_transformation(images)
         if not training:
             return images
-        return self.transform(images, self.random_transformation(images))
+        return self.transform(images, transformation)
 
-    def random_transformation(self, images):
+    def seed_or_generator(self, seed):
+        """The ``seed`` a draw was given, else the layer's own SeedGenerator.
+
+        Args:
+            seed: None, an int or a SeedGenerator (a pipeline layer passes its own).
+
+        Returns:
+            What to pass to ``keras.random`` as ``seed``.
+        """
+        return self.generator if seed is None else seed
+
+    def random_transformation(self, images, seed=None):
         """Draw this call's random parameters for ``images`` (from the layer's SeedGenerator).
 
         Args:
             images: the images of this call.
+            seed: draw from this seed instead of the layer's generator (as Keras's pipeline layers do).
 
         Returns:
             What ``transform`` takes (each layer's own parameters).
