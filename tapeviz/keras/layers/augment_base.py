@@ -8,11 +8,13 @@ random parameters with ``keras.random`` from it, so a seeded layer gives
 Keras's numbers on TF.
 """
 
+import numpy as np
+
 from tapeviz.keras import random as keras_random
 from tapeviz.keras.layers.base import Layer
 from tapeviz.keras.ops._common import tensor
 
-__all__ = ["AugmentationLayer"]
+__all__ = ["AugmentationLayer", "BatchAugmentationLayer"]
 
 
 class AugmentationLayer(Layer):
@@ -160,3 +162,84 @@ class AugmentationLayer(Layer):
         if self._USE_BASE_FACTOR:
             config["factor"] = self.factor
         return config
+
+
+class BatchAugmentationLayer(AugmentationLayer):
+    """An augmentation layer that transforms a batch: a single image is transformed as a batch of one (as Keras 3).
+
+    Subclasses define ``transform_batch(images, transformation)``; they
+    read their value ranges with ``check_value_range`` and move between
+    ranges with ``rescale``.
+    """
+
+    _USE_BASE_FACTOR = False
+
+    def transform(self, images, transformation):
+        """``images`` transformed by what ``random_transformation`` drew (a single image as a batch of one).
+
+        Args:
+            images: one image or a batch.
+            transformation: what ``random_transformation`` drew.
+
+        Returns:
+            The transformed images, of the input's rank.
+        """
+        from tapeviz.keras import ops
+
+        if images.ndim == 3:
+            return ops.squeeze(self.transform_batch(ops.expand_dims(images, 0), transformation), axis=0)
+        return self.transform_batch(images, transformation)
+
+    def transform_batch(self, images, transformation):
+        """A batch of images transformed by what ``random_transformation`` drew.
+
+        Args:
+            images: a 4-D batch.
+            transformation: what ``random_transformation`` drew.
+
+        Returns:
+            The transformed batch.
+        """
+        raise NotImplementedError(f"{type(self).__name__} must define transform_batch(images, transformation).")
+
+    @staticmethod
+    def check_value_range(value_range):
+        """``value_range`` as a sorted list of two numbers.
+
+        Args:
+            value_range: the images' (low, high) range.
+
+        Returns:
+            ``[low, high]``.
+
+        Raises:
+            ValueError: anything but two numbers.
+        """
+        if not isinstance(value_range, (tuple, list)) or len(value_range) != 2:
+            raise ValueError(
+                f"The `value_range` argument should be a list of two numbers. Received: value_range={value_range}"
+            )
+        return sorted(value_range)
+
+    @staticmethod
+    def rescale(images, source, target, dtype="float32"):
+        """``images`` moved linearly from the range ``source`` to ``target`` in ``dtype`` (Keras's
+        ``_transform_value_range``; unchanged when the ranges are equal).
+
+        Args:
+            images: the images.
+            source: the (low, high) range they are in.
+            target: the (low, high) range to move them to.
+            dtype: the dtype to compute in.
+
+        Returns:
+            The moved images.
+        """
+        from tapeviz.keras import ops
+
+        if source[0] == target[0] and source[1] == target[1]:
+            return images
+        f = np.dtype(dtype).type
+        images = ops.cast(images, dtype)
+        unit = (images - f(source[0])) / (f(source[1]) - f(source[0]))
+        return unit * (f(target[1]) - f(target[0])) + f(target[0])

@@ -12,14 +12,16 @@ from tapeviz.core.primitives import array as _pa
 from tapeviz.core.tensor import constant as _constant
 from tapeviz.keras.ops._common import keras_op, tensor
 
-__all__ = ["gaussian_blur"]
+__all__ = ["gaussian_blur", "convolve_same", "gaussian_kernel"]
 
 
 def _pair(value, name):
-    values = list(value) if isinstance(value, (tuple, list)) else [value, value]
+    if hasattr(value, "numpy"):
+        value = value.numpy()
+    values = [v for v in np.ravel(value)] if np.ndim(value) else [value, value]
     if len(values) != 2:
         raise ValueError(f"`{name}` must be a number or a pair of numbers. Received: {name}={value}")
-    return [v.numpy() if hasattr(v, "numpy") else v for v in values]
+    return values
 
 
 def gaussian_kernel(kernel_size, sigma, dtype):
@@ -42,6 +44,29 @@ def gaussian_kernel(kernel_size, sigma, dtype):
 
     along_x, along_y = one_axis(kernel_size[0], sigma[0]), one_axis(kernel_size[1], sigma[1])
     return np.outer(along_y, along_x).astype(dtype).reshape(int(kernel_size[0]), int(kernel_size[1]))
+
+
+def convolve_same(images, kernel):
+    """Each channel of a channels-last batch convolved with one 2-D ``kernel``, zero-padded to keep its size
+    (a depthwise 'SAME' convolution with the kernel repeated per channel, as a sum of shifted copies).
+
+    Args:
+        images: a (batch, height, width, channels) tensor.
+        kernel: a 2-D NumPy array of the images' dtype.
+
+    Returns:
+        A tensor of the images' shape.
+    """
+    rows, cols = kernel.shape
+    height, width = images.shape[1], images.shape[2]
+    top, left = (rows - 1) // 2, (cols - 1) // 2
+    padded = _pa.pad(images, [(0, 0), (top, rows - 1 - top), (left, cols - 1 - left), (0, 0)])
+    out = None
+    for i in range(rows):
+        for j in range(cols):
+            term = padded[:, i : i + height, j : j + width, :] * _constant(kernel[i, j])
+            out = term if out is None else out + term
+    return out
 
 
 @keras_op("gaussian_blur")
@@ -72,15 +97,7 @@ def gaussian_blur(images, kernel_size=(3, 3), sigma=(1.0, 1.0), data_format=None
         x = _pa.transpose(x, (0, 2, 3, 1))
     dtype = x.dtype.as_numpy_dtype
     kernel = gaussian_kernel(_pair(kernel_size, "kernel_size"), _pair(sigma, "sigma"), dtype)
-    rows, cols = kernel.shape
-    height, width = x.shape[1], x.shape[2]
-    top, left = (rows - 1) // 2, (cols - 1) // 2
-    padded = _pa.pad(x, [(0, 0), (top, rows - 1 - top), (left, cols - 1 - left), (0, 0)])
-    out = None
-    for i in range(rows):
-        for j in range(cols):
-            term = padded[:, i : i + height, j : j + width, :] * _constant(kernel[i, j])
-            out = term if out is None else out + term
+    out = convolve_same(x, kernel)
     if data_format == "channels_first":
         out = _pa.transpose(out, (0, 3, 1, 2))
     return out[0] if single else out

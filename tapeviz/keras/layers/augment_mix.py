@@ -1,0 +1,126 @@
+"""Keras 3's mixing layers: MixUp and CutMix (each image mixed with another of the batch).
+
+They draw in Keras 3's order from the layer's SeedGenerator: the partner
+of each image comes from ``keras.random.shuffle`` and is Keras's; the mix
+weights come from ``keras.random.beta``, which tapeviz draws from the same
+seed but not with TF's gamma kernel, so they are Beta-distributed but not
+Keras's numbers. Images only: Keras's dict inputs (the labels these
+layers mix too, boxes, masks) are not taken.
+"""
+
+from tapeviz.keras import ops
+from tapeviz.keras import random as keras_random
+from tapeviz.keras.layers.augment_base import BatchAugmentationLayer
+
+__all__ = ["MixUp", "CutMix"]
+
+
+class MixUp(BatchAugmentationLayer):
+    """Replace each image by w x image + (1 - w) x another image of the batch, w ~ Beta(alpha, alpha), at training.
+
+    As Keras 3 the draws are made on every call (at inference too).
+
+    Args:
+        alpha: the Beta distribution's two parameters.
+        data_format: ``"channels_last"`` (the only one here).
+        seed: a seed for the layer's random draws.
+        **kwargs: the base Layer's arguments (``name``, ``dtype``...).
+    """
+
+    _DRAWS_AT_INFERENCE = True
+
+    def __init__(self, alpha=0.2, data_format=None, seed=None, **kwargs):
+        super().__init__(seed=seed, data_format=data_format, **kwargs)
+        self.alpha = alpha
+
+    def random_transformation(self, images, seed=None):
+        seed, batch = self.seed_or_generator(seed), self.batch_of(images)
+        order = keras_random.shuffle(ops.arange(0, batch, dtype="int64"), seed=seed)
+        weights = keras_random.beta((batch,), self.alpha, self.alpha, seed=seed)
+        return order, weights
+
+    def transform_batch(self, images, drawn):
+        """A batch mixed as ``random_transformation`` drew.
+
+        Args:
+            images: a 4-D batch.
+            drawn: each image's partner (a permutation) and its weight.
+
+        Returns:
+            The mixed batch.
+        """
+        order, weights = drawn
+        images = ops.cast(images, self._compute_dtype)
+        weights = ops.cast(ops.reshape(weights, (-1, 1, 1, 1)), self._compute_dtype)
+        partners = ops.take(images, order, axis=0)
+        return weights * images + (1.0 - weights) * partners
+
+    def get_config(self):
+        return {**super().get_config(), "alpha": self.alpha}
+
+
+class CutMix(BatchAugmentationLayer):
+    """Paste a random rectangle of another image of the batch into each image, at training (batches only).
+
+    The rectangle's area is 1 - w of the image's, w ~ Beta(a, a) with a drawn from ``factor``.
+
+    Args:
+        factor: a number in [0, 1] (a drawn from [0, f]) or a (lower, upper) pair.
+        seed: a seed for the layer's random draws.
+        data_format: ``"channels_last"`` (the only one here).
+        **kwargs: the base Layer's arguments (``name``, ``dtype``...).
+
+    Raises:
+        ValueError: a ``factor`` outside [0, 1].
+    """
+
+    _FACTOR_BOUNDS = (0, 1)
+
+    def __init__(self, factor=1.0, seed=None, data_format=None, **kwargs):
+        super().__init__(seed=seed, data_format=data_format, **kwargs)
+        self._set_factor(factor)
+
+    def augment(self, images, training):
+        images = self._to_compute_dtype(images)
+        if not training or images.ndim == 3:  # Keras draws nothing for a single image
+            return images
+        return self.transform_batch(images, self.random_transformation(images))
+
+    def random_transformation(self, images, seed=None):
+        seed, dtype = self.seed_or_generator(seed), self._compute_dtype
+        batch, height, width = images.shape[0], images.shape[-3], images.shape[-2]
+        alpha = keras_random.uniform((), minval=self.factor[0], maxval=self.factor[1], dtype=dtype, seed=seed) + 1e-6
+        weights = keras_random.beta((batch,), alpha, alpha, seed=seed, dtype=dtype)
+        ratio = ops.sqrt(1.0 - weights)
+
+        def bounds(length):
+            crop = ops.cast(ratio * length, dtype)
+            start = keras_random.uniform((batch,), minval=0, maxval=1, dtype=dtype, seed=seed) * (length - crop)
+            return start[:, None, None, None], (start + crop)[:, None, None, None]
+
+        x0, x1 = bounds(width)
+        y0, y1 = bounds(height)
+        grid_y, grid_x = ops.meshgrid(ops.arange(height, dtype=dtype), ops.arange(width, dtype=dtype), indexing="ij")
+        grid_y, grid_x = grid_y[None, :, :, None], grid_x[None, :, :, None]
+        inside = ops.logical_and(
+            ops.logical_and(ops.greater_equal(grid_x, x0), ops.less(grid_x, x1)),
+            ops.logical_and(ops.greater_equal(grid_y, y0), ops.less(grid_y, y1)),
+        )
+        order = keras_random.shuffle(ops.arange(0, batch, dtype="int32"), seed=seed)
+        return order, ops.repeat(inside, images.shape[-1], axis=-1)
+
+    def transform_batch(self, images, drawn):
+        """A batch with the rectangles ``random_transformation`` drew pasted in.
+
+        Args:
+            images: a 4-D batch.
+            drawn: each image's partner (a permutation) and the (batch, height, width, channels) mask to paste.
+
+        Returns:
+            The mixed batch.
+        """
+        order, inside = drawn
+        return ops.where(inside, ops.take(images, order, axis=0), images)
+
+    def get_config(self):
+        return {**super().get_config(), "factor": self.factor}

@@ -1,0 +1,164 @@
+"""Keras 3's layers made of other augmentation layers: RandomColorJitter and RandAugment.
+
+As Keras 3, the inner layers draw from the outer layer's SeedGenerator (in
+Keras's order), so a seeded pipeline gives Keras's images; both draw at
+training only. Images only: Keras's dict inputs (labels, boxes, masks) are
+not taken.
+"""
+
+from tapeviz.keras import ops
+from tapeviz.keras import random as keras_random
+from tapeviz.keras.layers.augment_base import BatchAugmentationLayer
+from tapeviz.keras.layers.augment_color import RandomBrightness, RandomContrast, Solarization
+from tapeviz.keras.layers.augment_geometry import RandomRotation, RandomTranslation
+from tapeviz.keras.layers.augment_hsv import RandomColorDegeneration, RandomHue, RandomSaturation
+from tapeviz.keras.layers.augment_tone import AutoContrast, Equalization, RandomPosterization, RandomSharpness
+from tapeviz.keras.layers.augment_warp import RandomShear
+
+__all__ = ["RandomColorJitter", "RandAugment"]
+
+
+class RandomColorJitter(BatchAugmentationLayer):
+    """RandomBrightness, RandomContrast, RandomSaturation and RandomHue in turn (those given a factor), at training.
+
+    Args:
+        value_range: the images' (low, high) range.
+        brightness_factor: RandomBrightness's ``factor``, or None to skip it.
+        contrast_factor: RandomContrast's ``factor``, or None to skip it.
+        saturation_factor: RandomSaturation's ``factor``, or None to skip it.
+        hue_factor: RandomHue's ``factor``, or None to skip it.
+        seed: a seed for the layer's random draws.
+        data_format: ``"channels_last"`` (the only one here).
+        **kwargs: the base Layer's arguments (``name``, ``dtype``...).
+    """
+
+    def __init__(
+        self,
+        value_range=(0, 255),
+        brightness_factor=None,
+        contrast_factor=None,
+        saturation_factor=None,
+        hue_factor=None,
+        seed=None,
+        data_format=None,
+        **kwargs,
+    ):
+        super().__init__(seed=seed, data_format=data_format, **kwargs)
+        self.value_range = value_range
+        self.brightness_factor, self.contrast_factor = brightness_factor, contrast_factor
+        self.saturation_factor, self.hue_factor = saturation_factor, hue_factor
+        kinds = [
+            (brightness_factor, RandomBrightness),
+            (contrast_factor, RandomContrast),
+            (saturation_factor, RandomSaturation),
+            (hue_factor, RandomHue),
+        ]
+        self.steps = [kind(factor=f, value_range=value_range, seed=seed) for f, kind in kinds if f is not None]
+
+    def random_transformation(self, images, seed=None):
+        return self.seed_or_generator(seed)
+
+    def transform_batch(self, images, seed):
+        """A batch through each inner layer in turn, each drawing from ``seed`` as it goes (as Keras).
+
+        Args:
+            images: a 4-D batch.
+            seed: the generator the inner layers draw from.
+
+        Returns:
+            The transformed batch.
+        """
+        images = ops.cast(images, self._compute_dtype)
+        for step in self.steps:
+            images = step.transform(images, step.random_transformation(images, seed=seed))
+        return ops.cast(images, self._compute_dtype)
+
+    def get_config(self):
+        return {
+            **super().get_config(),
+            "value_range": self.value_range,
+            "brightness_factor": self.brightness_factor,
+            "contrast_factor": self.contrast_factor,
+            "saturation_factor": self.saturation_factor,
+            "hue_factor": self.hue_factor,
+        }
+
+
+class RandAugment(BatchAugmentationLayer):
+    """``num_ops`` operations drawn from Keras's eleven (shear, translation, rotation, brightness, colour
+    degeneration, contrast, sharpness, posterization, solarization, auto-contrast, equalization), each of
+    strength ``factor``, applied in turn to the whole batch, at training.
+
+    Args:
+        value_range: the images' (low, high) range.
+        num_ops: how many operations to apply.
+        factor: the operations' strength, a number in [0, 1] or a (lower, upper) pair.
+        interpolation: ``"bilinear"`` or ``"nearest"`` for the geometric operations.
+        seed: a seed for the layer's random draws.
+        data_format: ``"channels_last"`` (the only one here).
+        **kwargs: the base Layer's arguments (``name``, ``dtype``...).
+
+    Raises:
+        ValueError: a ``factor`` outside [0, 1].
+    """
+
+    _FACTOR_BOUNDS = (0, 1)
+
+    def __init__(
+        self,
+        value_range=(0, 255),
+        num_ops=2,
+        factor=0.5,
+        interpolation="bilinear",
+        seed=None,
+        data_format=None,
+        **kwargs,
+    ):
+        super().__init__(seed=seed, data_format=data_format, **kwargs)
+        self.value_range, self.num_ops, self.interpolation = value_range, num_ops, interpolation
+        self._set_factor(factor)
+        f, r = self.factor, value_range
+        self.operations = [
+            RandomShear(x_factor=f, y_factor=f, interpolation=interpolation, seed=seed),
+            RandomTranslation(height_factor=f, width_factor=f, interpolation=interpolation, seed=seed),
+            RandomRotation(factor=f, interpolation=interpolation, seed=seed),
+            RandomBrightness(factor=f, value_range=r, seed=seed),
+            RandomColorDegeneration(factor=f, value_range=r, seed=seed),
+            RandomContrast(factor=f, value_range=r, seed=seed),
+            RandomSharpness(factor=f, value_range=r, seed=seed),
+            RandomPosterization(factor=max(1, int(8 * f[1])), value_range=r, seed=seed),
+            Solarization(addition_factor=f, threshold_factor=f, value_range=r, seed=seed),
+            AutoContrast(value_range=r),
+            Equalization(value_range=r),
+        ]
+
+    def random_transformation(self, images, seed=None):
+        seed = self.seed_or_generator(seed)
+        chosen = keras_random.randint((self.num_ops,), 0, len(self.operations), seed=seed).numpy()
+        return chosen, [op.random_transformation(images, seed=seed) for op in self.operations]
+
+    def transform_batch(self, images, drawn):
+        """A batch through the operations ``random_transformation`` chose, in turn.
+
+        Args:
+            images: a 4-D batch.
+            drawn: the chosen operations' indices and every operation's own draw.
+
+        Returns:
+            The transformed batch.
+        """
+        chosen, transformations = drawn
+        images = ops.cast(images, self._compute_dtype)
+        for index in chosen:
+            op = self.operations[int(index)]
+            images = ops.cast(op.transform(images, transformations[int(index)]), self._compute_dtype)
+        return images
+
+    def get_config(self):
+        return {
+            **super().get_config(),
+            "value_range": self.value_range,
+            "num_ops": self.num_ops,
+            "factor": self.factor,
+            "interpolation": self.interpolation,
+        }
