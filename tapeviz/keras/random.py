@@ -45,7 +45,11 @@ __all__ = [
     "uniform",
 ]
 
-_global = {"generator": None, "seeded_with": None}  # seeded_with: tf.random's Random when Keras last seeded
+_global = {
+    "generator": None,
+    "seeded_with": None,
+    "frozen": 0,
+}  # seeded_with: tf.random's Random when Keras last seeded
 _KERAS_SEED_MOD = 2**31 - 2  # Keras's TF backend folds int64 seeds into int32 this way
 
 
@@ -87,6 +91,8 @@ class SeedGenerator:
     def next(self, ordered=True):
         """The current [seed, counter] state (a tensor); the state advances by one step."""
         current = self.state.numpy().copy()
+        if _global["frozen"]:  # a shape probe: Keras traces it symbolically and no state moves
+            return _constant(current)
         if ordered:
             self.state.assign(current + np.array([0, 1], np.int64))
         else:
@@ -102,6 +108,19 @@ class SeedGenerator:
 
     def __repr__(self):
         return f"<SeedGenerator name={self.name} state={self.state.numpy().tolist()}>"
+
+
+class frozen_seed_generators:
+    """While inside, SeedGenerators give their state without advancing it (a shape probe of a model
+    runs the layers on zeros; Keras traces those calls symbolically, and no seed moves)."""
+
+    def __enter__(self):
+        _global["frozen"] += 1
+        return self
+
+    def __exit__(self, *exc_info):
+        _global["frozen"] -= 1
+        return False
 
 
 def global_seed_generator():

@@ -174,7 +174,9 @@ class RandomInvert(AugmentationLayer):
 
     def random_transformation(self, images, seed=None):
         batch = (self.batch_of(images),)
-        probability = keras_random.uniform(batch, minval=self.factor[0], maxval=self.factor[1], seed=self.seed_or_generator(seed))
+        probability = keras_random.uniform(
+            batch, minval=self.factor[0], maxval=self.factor[1], seed=self.seed_or_generator(seed)
+        )
         threshold = keras_random.uniform(batch, minval=0, maxval=1, seed=self.seed_or_generator(seed))
         return ops.less(threshold, probability)
 
@@ -247,9 +249,13 @@ class Solarization(AugmentationLayer):
         shape = (images.shape[0], 1, 1, 1) if images.ndim == 4 else (1, 1, 1)
         dtype = self._compute_dtype
         low, high = self.addition_factor
-        additions = keras_random.uniform(shape, minval=low, maxval=high * 255, seed=self.seed_or_generator(seed), dtype=dtype)
+        additions = keras_random.uniform(
+            shape, minval=low, maxval=high * 255, seed=self.seed_or_generator(seed), dtype=dtype
+        )
         low, high = self.threshold_factor
-        thresholds = keras_random.uniform(shape, minval=low, maxval=high * 255, seed=self.seed_or_generator(seed), dtype=dtype)
+        thresholds = keras_random.uniform(
+            shape, minval=low, maxval=high * 255, seed=self.seed_or_generator(seed), dtype=dtype
+        )
         return additions, thresholds
 
     def transform(self, images, drawn):

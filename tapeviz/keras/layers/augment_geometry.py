@@ -164,7 +164,9 @@ class RandomRotation(_AffineLayer):
     def random_transformation(self, images, seed=None):
         height, width = self.height_width(images)
         lower, upper = self.factor[0] * 360.0, self.factor[1] * 360.0
-        angles = keras_random.uniform((self.batch_of(images),), minval=lower, maxval=upper, seed=self.seed_or_generator(seed))
+        angles = keras_random.uniform(
+            (self.batch_of(images),), minval=lower, maxval=upper, seed=self.seed_or_generator(seed)
+        )
         return rotation_matrices(angles, height, width)
 
 
@@ -288,8 +290,12 @@ class RandomTranslation(_AffineLayer):
     def random_transformation(self, images, seed=None):
         shape = (self.batch_of(images), 1)
         height, width = self.height_width(images)
-        dy = keras_random.uniform(shape, minval=self.height_lower, maxval=self.height_upper, seed=self.seed_or_generator(seed))
-        dx = keras_random.uniform(shape, minval=self.width_lower, maxval=self.width_upper, seed=self.seed_or_generator(seed))
+        dy = keras_random.uniform(
+            shape, minval=self.height_lower, maxval=self.height_upper, seed=self.seed_or_generator(seed)
+        )
+        dx = keras_random.uniform(
+            shape, minval=self.width_lower, maxval=self.width_upper, seed=self.seed_or_generator(seed)
+        )
         ty, tx = _float32(dy)[:, 0] * np.float32(height), _float32(dx)[:, 0] * np.float32(width)
         ones, zeros = np.ones_like(tx), np.zeros_like(tx)
         return np.stack([ones, zeros, -tx, zeros, ones, -ty, zeros, zeros], axis=1)
@@ -330,8 +336,12 @@ class RandomCrop(AugmentationLayer):
     def random_transformation(self, images, seed=None):
         in_height, in_width = images.shape[-3], images.shape[-2]
         if in_height > self.height and in_width > self.width:
-            top = keras_random.uniform((), 0, maxval=float(in_height - self.height + 1), seed=self.seed_or_generator(seed))
-            left = keras_random.uniform((), 0, maxval=float(in_width - self.width + 1), seed=self.seed_or_generator(seed))
+            top = keras_random.uniform(
+                (), 0, maxval=float(in_height - self.height + 1), seed=self.seed_or_generator(seed)
+            )
+            left = keras_random.uniform(
+                (), 0, maxval=float(in_width - self.width + 1), seed=self.seed_or_generator(seed)
+            )
             return int(top.numpy()), int(left.numpy())
         crop_height = max(min(in_height, int(float(in_width * self.height) / self.width)), 1)
         crop_width = max(min(in_width, int(float(in_height * self.width) / self.height)), 1)

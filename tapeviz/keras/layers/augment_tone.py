@@ -207,7 +207,10 @@ class Equalization(BatchAugmentationLayer):
         low, high = self.value_range
         # Keras's `value_range != (0, 255)` compares a list with a tuple: it always rescales (by 1 for (0, 255))
         to_255, back = 255.0 / (high - low), (high - low) / 255.0
-        channels = [self._equalize(values[..., i] * np.float32(to_255) - np.float32(low * to_255)) for i in range(values.shape[-1])]
+        channels = [
+            self._equalize(values[..., i] * np.float32(to_255) - np.float32(low * to_255))
+            for i in range(values.shape[-1])
+        ]
         out = np.stack([c * back + low for c in channels], axis=-1)
         return _constant(out.astype(self._compute_dtype))
 

@@ -63,15 +63,18 @@ class RandomShear(BatchAugmentationLayer):
         **kwargs,
     ):
         super().__init__(seed=seed, data_format=data_format, **kwargs)
-        self.x_factor = self._shear_range(x_factor, "x_factor")
-        self.y_factor = self._shear_range(y_factor, "y_factor")
+        self.x_factor, self.y_factor = x_factor, y_factor  # as given: Keras's config of the ranges cannot be reloaded
+        self.x_range = self._shear_range(x_factor, "x_factor")
+        self.y_range = self._shear_range(y_factor, "y_factor")
         _check_sampling(interpolation, fill_mode)
         self.interpolation, self.fill_mode, self.fill_value = interpolation, fill_mode, fill_value
 
     def _shear_range(self, factor, name):
         values = list(factor) if isinstance(factor, (tuple, list)) else [factor]
-        if isinstance(factor, (tuple, list)) and len(values) != 2 or not all(
-            isinstance(v, (int, float)) for v in values
+        if (
+            isinstance(factor, (tuple, list))
+            and len(values) != 2
+            or not all(isinstance(v, (int, float)) for v in values)
         ):
             raise ValueError(self._MESSAGE + f"Received: {name}={factor}")
         for value in values:
@@ -83,8 +86,8 @@ class RandomShear(BatchAugmentationLayer):
         seed, shape, dtype = self.seed_or_generator(seed), (self.batch_of(images), 1), self._compute_dtype
         coin = keras_random.uniform(shape, minval=0, maxval=1, seed=seed, dtype=dtype)
         direction = ops.where(ops.greater(coin, 0.5), -ops.ones_like(coin), ops.ones_like(coin))
-        shear_y = keras_random.uniform(shape, minval=self.y_factor[0], maxval=self.y_factor[1], seed=seed, dtype=dtype)
-        shear_x = keras_random.uniform(shape, minval=self.x_factor[0], maxval=self.x_factor[1], seed=seed, dtype=dtype)
+        shear_y = keras_random.uniform(shape, minval=self.y_range[0], maxval=self.y_range[1], seed=seed, dtype=dtype)
+        shear_x = keras_random.uniform(shape, minval=self.x_range[0], maxval=self.x_range[1], seed=seed, dtype=dtype)
         return (ops.concatenate([shear_x, shear_y], axis=1) * direction).numpy()
 
     def transform_batch(self, images, shears):

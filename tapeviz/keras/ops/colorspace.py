@@ -6,8 +6,6 @@ the images (TF registers none for RGBToHSV). Hue, saturation and value are
 each in [0, 1].
 """
 
-import numpy as np
-
 from tapeviz.core.primitives import array as _pa
 from tapeviz.core.primitives import math as _pm
 from tapeviz.core.tensor import constant as _constant

@@ -40,8 +40,30 @@ def homography(start_points, end_points):
     zero, one = np.zeros_like(ex), np.ones_like(ex)
     rows = []
     for k in range(4):
-        rows.append([ex[:, k], ey[:, k], one[:, k], zero[:, k], zero[:, k], zero[:, k], -sx[:, k] * ex[:, k], -sx[:, k] * ey[:, k]])
-        rows.append([zero[:, k], zero[:, k], zero[:, k], ex[:, k], ey[:, k], one[:, k], -sy[:, k] * ex[:, k], -sy[:, k] * ey[:, k]])
+        rows.append(
+            [
+                ex[:, k],
+                ey[:, k],
+                one[:, k],
+                zero[:, k],
+                zero[:, k],
+                zero[:, k],
+                -sx[:, k] * ex[:, k],
+                -sx[:, k] * ey[:, k],
+            ]
+        )
+        rows.append(
+            [
+                zero[:, k],
+                zero[:, k],
+                zero[:, k],
+                ex[:, k],
+                ey[:, k],
+                one[:, k],
+                -sy[:, k] * ex[:, k],
+                -sy[:, k] * ey[:, k],
+            ]
+        )
     system = np.stack([np.stack(row, axis=-1) for row in rows], axis=1)  # (batch, 8, 8)
     target = np.stack([start_points[:, k // 2, k % 2] for k in range(8)], axis=-1)[..., None]
     return np.linalg.solve(system, target).reshape(-1, 8).astype(np.float32)

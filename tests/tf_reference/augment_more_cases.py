@@ -1,0 +1,205 @@
+"""Cases of the rest of Keras 3's image augmentation layers and of keras.ops.image's colour, blur and
+perspective ops, run the same way by Keras 3.15 on TF 2.21 (augment_more_reference.py) and by tapeviz
+(tests/keras/layers/test_augment_more.py). Nothing here imports Keras, TF or tapeviz."""
+
+import numpy as np
+
+
+def images(shape, seed=0, scale=255.0):
+    """Random float32 images in [0, scale) (as augment_cases.images)."""
+    return (np.random.RandomState(seed).rand(*shape) * scale).astype("float32")
+
+
+RGB = (4, 7, 9, 3)
+SINGLE = (7, 9, 3)
+
+# name: (layer class name, constructor kwargs, input shape, value scale, number of training calls)
+LAYER_CASES = {
+    "hue": ("RandomHue", {"factor": 0.5, "seed": 31}, RGB, 255.0, 2),
+    "hue_unit_range_single": ("RandomHue", {"factor": (0.2, 0.8), "value_range": (0, 1), "seed": 32}, SINGLE, 1.0, 2),
+    "saturation": ("RandomSaturation", {"factor": 0.6, "seed": 33}, RGB, 255.0, 2),
+    "saturation_unit_range": (
+        "RandomSaturation",
+        {"factor": (0.3, 0.9), "value_range": (0, 1), "seed": 34},
+        RGB,
+        1.0,
+        1,
+    ),
+    "color_degeneration": ("RandomColorDegeneration", {"factor": 0.7, "seed": 35}, RGB, 255.0, 2),
+    "color_degeneration_single": (
+        "RandomColorDegeneration",
+        {"factor": (0.2, 0.9), "value_range": (0, 1), "seed": 36},
+        SINGLE,
+        1.0,
+        1,
+    ),
+    "sharpness": ("RandomSharpness", {"factor": 0.8, "seed": 37}, RGB, 255.0, 2),
+    "sharpness_unit_range_single": (
+        "RandomSharpness",
+        {"factor": (0.1, 0.9), "value_range": (0, 1), "seed": 38},
+        SINGLE,
+        1.0,
+        1,
+    ),
+    "posterization": ("RandomPosterization", {"factor": 5, "seed": 39}, RGB, 255.0, 2),
+    "posterization_fixed_unit_range": (
+        "RandomPosterization",
+        {"factor": (3, 3), "value_range": (0, 1), "seed": 40},
+        RGB,
+        1.0,
+        1,
+    ),
+    "auto_contrast": ("AutoContrast", {}, RGB, 200.0, 1),
+    "auto_contrast_unit_range_single": ("AutoContrast", {"value_range": (0, 1)}, SINGLE, 0.5, 1),
+    "equalization": ("Equalization", {}, RGB, 255.0, 1),
+    "equalization_bins_unit_range": ("Equalization", {"bins": 16, "value_range": (0, 1)}, RGB, 1.0, 1),
+    "shear": ("RandomShear", {"x_factor": 0.3, "y_factor": 0.2, "seed": 41}, RGB, 255.0, 2),
+    "shear_constant_nearest_single": (
+        "RandomShear",
+        {
+            "x_factor": (0.1, 0.5),
+            "y_factor": 0.0,
+            "fill_mode": "constant",
+            "fill_value": 9.0,
+            "interpolation": "nearest",
+            "seed": 42,
+        },
+        SINGLE,
+        255.0,
+        2,
+    ),
+    "perspective": ("RandomPerspective", {"factor": 0.8, "scale": 0.5, "seed": 43}, RGB, 255.0, 2),
+    "perspective_nearest_single": (
+        "RandomPerspective",
+        {"factor": 1.0, "scale": 0.3, "interpolation": "nearest", "fill_value": 4.0, "seed": 44},
+        SINGLE,
+        255.0,
+        2,
+    ),
+    "gaussian_blur": ("RandomGaussianBlur", {"factor": 0.9, "kernel_size": 3, "sigma": 0.8, "seed": 45}, RGB, 255.0, 2),
+    "gaussian_blur_wide": (
+        "RandomGaussianBlur",
+        {"factor": (0.5, 1.0), "kernel_size": (5, 5), "sigma": (0.3, 1.0), "seed": 46},
+        RGB,
+        255.0,
+        1,
+    ),
+    "color_jitter": (
+        "RandomColorJitter",
+        {"brightness_factor": 0.2, "contrast_factor": 0.3, "saturation_factor": 0.4, "hue_factor": 0.2, "seed": 47},
+        RGB,
+        255.0,
+        2,
+    ),
+    "color_jitter_two": (
+        "RandomColorJitter",
+        {"contrast_factor": (0.1, 0.5), "hue_factor": 0.3, "seed": 48},
+        RGB,
+        255.0,
+        1,
+    ),
+    "rand_augment": ("RandAugment", {"seed": 49}, RGB, 255.0, 4),
+    "rand_augment_strong": ("RandAugment", {"num_ops": 3, "factor": 0.8, "seed": 50}, RGB, 255.0, 4),
+    "rand_augment_unit_range_nearest": (
+        "RandAugment",
+        {"value_range": (0, 1), "num_ops": 2, "factor": 0.3, "interpolation": "nearest", "seed": 51},
+        RGB,
+        1.0,
+        4,
+    ),
+}
+
+# layers whose mix weights come from keras.random.beta (TF's gamma kernel): compared on what is exact
+MIX_CASES = {
+    "mix_up": ("MixUp", {"alpha": 0.4, "seed": 52}, RGB),
+    "cut_mix": ("CutMix", {"factor": 0.8, "seed": 53}, RGB),
+}
+
+
+def _numpy(x):
+    return np.asarray(x).tolist()
+
+
+def run_layer(keras, name):
+    """Training calls, one call at inference, then one more training call (it shows whether inference drew)."""
+    cls_name, kwargs, shape, scale, calls = LAYER_CASES[name]
+    layer = getattr(keras.layers, cls_name)(**kwargs)
+    x = images(shape, scale=scale)
+    outputs = [_numpy(layer(x)) for _ in range(calls)]
+    inference = _numpy(layer(x, training=False))
+    after = _numpy(layer(x))
+    return {"outputs": outputs, "inference": inference, "after_inference": after}
+
+
+def run_mix(keras, name, partner_order):
+    """A mixing layer's output and the partner order its first call draws (``partner_order(layer, x)``)."""
+    cls_name, kwargs, shape = MIX_CASES[name]
+    x = images(shape)
+    order = partner_order(getattr(keras.layers, cls_name)(**kwargs), x)
+    layer = getattr(keras.layers, cls_name)(**kwargs)
+    return {
+        "order": np.asarray(order).tolist(),
+        "output": _numpy(layer(x)),
+        "inference": _numpy(layer(x, training=False)),
+    }
+
+
+def run_ops(keras):
+    """keras.ops.image's rgb_to_hsv, hsv_to_rgb, gaussian_blur and perspective_transform."""
+    image = keras.ops.image
+    unit = images((2, 5, 6, 3), seed=2, scale=1.0)
+    unit[0, 0, :4] = [[0.5, 0.5, 0.5], [0.2, 0.7, 0.7], [0.9, 0.9, 0.1], [0.0, 0.0, 0.0]]  # grey, ties, black
+    x = images((2, 7, 9, 2), seed=3)
+    start = np.array([[0, 0], [8, 0], [0, 6], [8, 6]], "float32")
+    end = np.array(
+        [[[1, 0.5], [7, -0.3], [0.4, 6.2], [8.5, 5.1]], [[-1, 0.2], [8.3, 1], [0.2, 5], [7, 6.6]]], "float32"
+    )
+    hsv = image.rgb_to_hsv(unit)
+    return {
+        "rgb_to_hsv": _numpy(hsv),
+        "hsv_to_rgb": _numpy(image.hsv_to_rgb(unit)),
+        "rgb_to_hsv_single": _numpy(image.rgb_to_hsv(unit[1])),
+        "blur_3": _numpy(image.gaussian_blur(x, (3, 3), (1.0, 1.0))),
+        "blur_5x3": _numpy(image.gaussian_blur(x, (5, 3), (0.7, 1.9))),
+        "blur_single": _numpy(image.gaussian_blur(x[0], (5, 5), (2.0, 2.0))),
+        "perspective": _numpy(image.perspective_transform(x, np.stack([start, start]), end)),
+        "perspective_nearest_single": _numpy(
+            image.perspective_transform(x[0], start, end[1], interpolation="nearest", fill_value=3.0)
+        ),
+    }
+
+
+def run_model(keras):
+    """A seeded pipeline of the new layers in a Sequential: called directly twice (augments), then predict."""
+    model = keras.Sequential(
+        [
+            keras.Input(SINGLE),
+            keras.layers.RandomHue(0.3, seed=54),
+            keras.layers.RandomShear(0.2, 0.1, seed=55),
+            keras.layers.RandomSharpness(0.6, seed=56),
+        ]
+    )
+    x = images(RGB)
+    first, second = _numpy(model(x)), _numpy(model(x))
+    return {"calls": [first, second], "predict": _numpy(model.predict(x, verbose=0))}
+
+
+def run_global_seed(keras):
+    """Unseeded layers after keras.utils.set_random_seed."""
+    keras.utils.set_random_seed(4321)
+    hue, perspective, augment = (
+        keras.layers.RandomHue(0.4),
+        keras.layers.RandomPerspective(),
+        keras.layers.RandAugment(),
+    )
+    x = images(RGB)
+    return [_numpy(hue(x)), _numpy(perspective(x)), _numpy(augment(x))]
+
+
+def run_all(keras, partner_order):
+    values = {f"layer/{name}": run_layer(keras, name) for name in LAYER_CASES}
+    values.update({f"mix/{name}": run_mix(keras, name, partner_order) for name in MIX_CASES})
+    values["ops"] = run_ops(keras)
+    values["model"] = run_model(keras)
+    values["global_seed"] = run_global_seed(keras)
+    return values
