@@ -158,6 +158,17 @@ class RandomColorDegeneration(_FactorLayer):
         return ops.cast(ops.clip(images, self.value_range[0], self.value_range[1]), self._compute_dtype)
 
     def compute_output_shape(self, input_shape):
+        """The output shape: the input's (RGB images only).
+
+        Args:
+            input_shape: the images' shape.
+
+        Returns:
+            ``input_shape`` as a tuple.
+
+        Raises:
+            ValueError: a rank other than 3 or 4, or a channel count other than 3.
+        """
         if len(input_shape) not in (3, 4):
             raise ValueError(
                 "Invalid images rank: expected rank 3 (single image) or 4 (batch of images). "
