@@ -264,6 +264,21 @@ CASES = [
         lambda: tf.keras.layers.RandomColorDegeneration(0.1).compute_output_shape((None, 4, 4, 1)),
     ),
     (
+        "tapeviz.keras.layers.RandomElasticTransform",
+        NotImplementedError,
+        lambda: tf.keras.layers.RandomElasticTransform(interpolation="cubic"),
+    ),
+    (
+        "tapeviz.keras.layers.RandomElasticTransform",
+        ValueError,
+        lambda: tf.keras.layers.RandomElasticTransform(scale=2.0),
+    ),
+    (
+        "tapeviz.keras.layers.RandomErasing",
+        ValueError,
+        lambda: tf.keras.layers.RandomErasing(factor=2.0),
+    ),
+    (
         "tapeviz.keras.layers.RandomGaussianBlur",
         ValueError,
         lambda: tf.keras.layers.RandomGaussianBlur(kernel_size=2),

@@ -107,6 +107,29 @@ LAYER_CASES = {
         1.0,
         4,
     ),
+    "elastic": ("RandomElasticTransform", {"factor": 0.9, "scale": 0.6, "seed": 57}, RGB, 255.0, 2),
+    "elastic_constant_nearest_single": (
+        "RandomElasticTransform",
+        {"scale": (0.3, 0.9), "interpolation": "nearest", "fill_mode": "constant", "fill_value": 7.0, "seed": 58},
+        SINGLE,
+        255.0,
+        2,
+    ),
+    "erasing": ("RandomErasing", {"factor": 0.9, "seed": 59}, RGB, 255.0, 2),
+    "erasing_filled_single": (
+        "RandomErasing",
+        {"scale": (0.1, 0.6), "fill_value": (10.0, 20.0, 300.0), "seed": 60},
+        SINGLE,
+        255.0,
+        2,
+    ),
+    "erasing_number_unit_range": (
+        "RandomErasing",
+        {"factor": (0.5, 1.0), "scale": 0.5, "fill_value": 0.25, "value_range": (0, 1), "seed": 61},
+        RGB,
+        1.0,
+        1,
+    ),
 }
 
 # layers whose mix weights come from keras.random.beta (TF's gamma kernel): compared on what is exact
@@ -155,7 +178,30 @@ def run_ops(keras):
         [[[1, 0.5], [7, -0.3], [0.4, 6.2], [8.5, 5.1]], [[-1, 0.2], [8.3, 1], [0.2, 5], [7, 6.6]]], "float32"
     )
     hsv = image.rgb_to_hsv(unit)
+    plane = images((6, 7), seed=4)
+    points = np.random.RandomState(5).rand(2, 5, 4).astype("float32") * 14 - 4
+    coordinates = {
+        f"map_coordinates_{order}_{mode}": _numpy(
+            image.map_coordinates(plane, points, order, fill_mode=mode, fill_value=2.5)
+        )
+        for order in (0, 1)
+        for mode in ("constant", "nearest", "wrap", "reflect")  # TF's "mirror" reads past the edge (an error)
+    }
     return {
+        **coordinates,
+        "elastic": _numpy(image.elastic_transform(x, alpha=3.0, sigma=1.2, seed=5)),
+        "elastic_nearest_constant_single": _numpy(
+            image.elastic_transform(
+                x[0],
+                alpha=8.0,
+                sigma=2.0,
+                interpolation="nearest",
+                fill_mode="constant",
+                fill_value=3.0,
+                seed=keras.random.SeedGenerator(7),
+            )
+        ),
+        "elastic_wrap": _numpy(image.elastic_transform(x, alpha=5.0, sigma=0.8, fill_mode="wrap", seed=9)),
         "rgb_to_hsv": _numpy(hsv),
         "hsv_to_rgb": _numpy(image.hsv_to_rgb(unit)),
         "rgb_to_hsv_single": _numpy(image.rgb_to_hsv(unit[1])),

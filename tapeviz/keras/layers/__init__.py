@@ -17,7 +17,7 @@ from tapeviz.keras.layers.augment_geometry import (  # noqa: F401
     RandomZoom,
 )
 from tapeviz.keras.layers.augment_hsv import RandomColorDegeneration, RandomHue, RandomSaturation  # noqa: F401
-from tapeviz.keras.layers.augment_mix import CutMix, MixUp  # noqa: F401
+from tapeviz.keras.layers.augment_mix import CutMix, MixUp, RandomErasing  # noqa: F401
 from tapeviz.keras.layers.augment_pipeline import RandAugment, RandomColorJitter  # noqa: F401
 from tapeviz.keras.layers.augment_tone import (  # noqa: F401
     AutoContrast,
@@ -25,7 +25,12 @@ from tapeviz.keras.layers.augment_tone import (  # noqa: F401
     RandomPosterization,
     RandomSharpness,
 )
-from tapeviz.keras.layers.augment_warp import RandomGaussianBlur, RandomPerspective, RandomShear  # noqa: F401
+from tapeviz.keras.layers.augment_warp import (  # noqa: F401
+    RandomElasticTransform,
+    RandomGaussianBlur,
+    RandomPerspective,
+    RandomShear,
+)
 from tapeviz.keras.layers.base import InputSpec, Layer  # noqa: F401
 from tapeviz.keras.layers.conv import (  # noqa: F401
     Conv1D,
@@ -264,6 +269,8 @@ __all__ = [
     "MixUp",
     "CutMix",
     "RandAugment",
+    "RandomElasticTransform",
+    "RandomErasing",
 ]
 
 MaxPool1D = MaxPooling1D

@@ -1,8 +1,8 @@
-"""Keras 3's warping layers: RandomShear, RandomPerspective, RandomGaussianBlur.
+"""Keras 3's warping layers: RandomShear, RandomPerspective, RandomElasticTransform, RandomGaussianBlur.
 
 Each draws at training only, in Keras 3's order, from the layer's
 SeedGenerator, and applies ``keras.ops.image`` (``affine_transform``,
-``perspective_transform``, ``gaussian_blur``), so a seeded layer gives
+``perspective_transform``, ``elastic_transform``, ``gaussian_blur``), so a seeded layer gives
 Keras's images and is differentiable in them. Images only: Keras's dict
 inputs (labels, bounding boxes, masks) are not taken.
 """
@@ -13,8 +13,9 @@ from tapeviz.keras import ops
 from tapeviz.keras import random as keras_random
 from tapeviz.keras.layers.augment_base import BatchAugmentationLayer
 from tapeviz.keras.ops.affine import FILL_MODES, INTERPOLATIONS
+from tapeviz.keras.ops.coordinates import FILL_MODES as COORDINATE_FILL_MODES
 
-__all__ = ["RandomShear", "RandomPerspective", "RandomGaussianBlur"]
+__all__ = ["RandomShear", "RandomPerspective", "RandomElasticTransform", "RandomGaussianBlur"]
 
 
 def _check_sampling(interpolation, fill_mode=None):
@@ -180,6 +181,108 @@ class RandomPerspective(BatchAugmentationLayer):
             "scale": self.scale,
             "interpolation": self.interpolation,
             "fill_value": self.fill_value,
+        }
+
+
+class RandomElasticTransform(BatchAugmentationLayer):
+    """Warp each image by a smooth random displacement field, with a random probability, at training.
+
+    As Keras 3.15: one distortion strength d is drawn from ``scale`` per
+    call; the displacements have ``alpha`` = max(height, width) x 0.1 d and
+    ``sigma`` = min(height, width) x 0.05 d (``keras.ops.image.elastic_transform``,
+    whose seed is drawn from the layer's generator when the images are
+    transformed); the result is clipped to ``value_range``.
+
+    Args:
+        factor: the probability to warp, a number in [0, 1] (drawn from [0, f]) or a (lower, upper) pair.
+        scale: the distortion strength, a number in [0, 1] or a (lower, upper) pair.
+        interpolation: ``"bilinear"`` or ``"nearest"``.
+        fill_mode: ``"reflect"``, ``"wrap"``, ``"constant"`` or ``"nearest"`` (``"mirror"`` is accepted here
+            and refused by the op, as Keras on TF).
+        fill_value: what ``"constant"`` reads outside the image.
+        value_range: the images' (low, high) range.
+        seed: a seed for the layer's random draws.
+        data_format: ``"channels_last"`` (the only one here).
+        **kwargs: the base Layer's arguments (``name``, ``dtype``...).
+
+    Raises:
+        ValueError: a ``factor`` or ``scale`` outside [0, 1].
+        NotImplementedError: an unknown ``interpolation`` or ``fill_mode``.
+    """
+
+    _FACTOR_BOUNDS = (0, 1)
+
+    def __init__(
+        self,
+        factor=1.0,
+        scale=1.0,
+        interpolation="bilinear",
+        fill_mode="reflect",
+        fill_value=0.0,
+        value_range=(0, 255),
+        seed=None,
+        data_format=None,
+        **kwargs,
+    ):
+        super().__init__(seed=seed, data_format=data_format, **kwargs)
+        self._set_factor(factor)
+        factor = self.factor
+        self._set_factor(scale)
+        self.scale, self.factor = self.factor, factor
+        if interpolation not in INTERPOLATIONS:
+            raise NotImplementedError(f"Unknown `interpolation` {interpolation}. Expected of one {INTERPOLATIONS}.")
+        if fill_mode not in COORDINATE_FILL_MODES:
+            raise NotImplementedError(f"Unknown `fill_mode` {fill_mode}. Expected of one {COORDINATE_FILL_MODES}.")
+        self.interpolation, self.fill_mode, self.fill_value = interpolation, fill_mode, fill_value
+        self.value_range = value_range
+
+    def random_transformation(self, images, seed=None):
+        if self.scale[1] == 0 or self.factor[1] == 0:
+            return None
+        seed = self.seed_or_generator(seed)
+        apply = _coins(self, self.batch_of(images), seed)
+        strength = keras_random.uniform(
+            (), minval=self.scale[0], maxval=self.scale[1], seed=seed, dtype=self._compute_dtype
+        ).numpy()
+        return apply, strength, seed
+
+    def transform_batch(self, images, drawn):
+        """A batch warped by what ``random_transformation`` drew (the field's seed is drawn now).
+
+        Args:
+            images: a 4-D batch.
+            drawn: which images to warp, the distortion strength and the generator to draw the field from.
+
+        Returns:
+            The transformed batch, clipped to ``value_range``.
+        """
+        if drawn is None:
+            return images
+        apply, strength, seed = drawn
+        height, width = images.shape[1], images.shape[2]
+        f = np.dtype(self._compute_dtype).type
+        alpha, sigma = f(max(height, width)) * (f(0.1) * strength), f(min(height, width)) * (f(0.05) * strength)
+        warped = ops.image.elastic_transform(
+            images,
+            alpha=alpha,
+            sigma=sigma,
+            interpolation=self.interpolation,
+            fill_mode=self.fill_mode,
+            fill_value=self.fill_value,
+            seed=seed,
+        )
+        images = ops.where(ops.reshape(apply, (-1, 1, 1, 1)), warped, images)
+        return ops.cast(ops.clip(images, self.value_range[0], self.value_range[1]), self._compute_dtype)
+
+    def get_config(self):
+        return {
+            **super().get_config(),
+            "factor": self.factor,
+            "scale": self.scale,
+            "interpolation": self.interpolation,
+            "fill_mode": self.fill_mode,
+            "fill_value": self.fill_value,
+            "value_range": self.value_range,
         }
 
 

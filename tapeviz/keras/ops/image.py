@@ -11,6 +11,8 @@ from tapeviz.keras.ops._common import FLOATX, keras_op, tensor
 from tapeviz.keras.ops.affine import affine_transform
 from tapeviz.keras.ops.blur import gaussian_blur
 from tapeviz.keras.ops.colorspace import hsv_to_rgb, rgb_to_hsv
+from tapeviz.keras.ops.coordinates import map_coordinates
+from tapeviz.keras.ops.elastic import elastic_transform
 from tapeviz.keras.ops.perspective import perspective_transform
 
 __all__ = [
@@ -24,6 +26,8 @@ __all__ = [
     "hsv_to_rgb",
     "gaussian_blur",
     "perspective_transform",
+    "map_coordinates",
+    "elastic_transform",
 ]
 
 

@@ -109,6 +109,8 @@ LAYER_EXAMPLES = {
     "CutMix": {"factor": 0.6, "seed": 3},
     "RandomColorJitter": {"brightness_factor": 0.1, "hue_factor": 0.2, "seed": 3},
     "RandAugment": {"num_ops": 3, "factor": 0.6, "seed": 3},
+    "RandomElasticTransform": {"factor": 0.8, "scale": (0.2, 0.7), "fill_mode": "wrap", "seed": 3},
+    "RandomErasing": {"scale": (0.1, 0.4), "fill_value": 3.0, "seed": 3},
 }
 
 
@@ -163,6 +165,24 @@ def test_gaussian_blur_and_perspective_gradients_match_finite_differences_in_flo
     )
 
 
+@pytest.mark.parametrize("order", [0, 1])
+@pytest.mark.parametrize("fill_mode", ["constant", "nearest", "wrap", "reflect"])
+def test_map_coordinates_gradient_matches_finite_differences_in_float64(order, fill_mode):
+    x = np.random.RandomState(11).rand(4, 5)
+    points = np.random.RandomState(12).rand(2, 3, 6) * 9 - 2.3  # off the integers: the weights are smooth
+    weights = tf.constant(np.random.RandomState(13).rand(3, 6))
+    _gradcheck(
+        lambda a: tf.reduce_sum(keras.ops.image.map_coordinates(a, points, order, fill_mode, fill_value=0.5) * weights),
+        x,
+    )
+
+
+def test_elastic_transform_gradient_matches_finite_differences_in_float64():
+    x = np.random.RandomState(14).rand(1, 6, 7, 2)
+    weights = tf.constant(np.random.RandomState(15).rand(1, 6, 7, 2))
+    _gradcheck(lambda a: tf.reduce_sum(keras.ops.image.elastic_transform(a, alpha=2.0, sigma=1.0, seed=3) * weights), x)
+
+
 def test_a_colour_layer_is_differentiable_in_its_images():
     layer = keras.layers.RandomColorJitter(contrast_factor=0.3, saturation_factor=0.2, hue_factor=0.1, seed=2)
     x = tf.Variable(cases.images((2, 4, 5, 3), scale=200.0) + 20.0)
@@ -191,5 +211,13 @@ def test_bad_arguments_are_refused_with_keras_messages():
         keras.layers.RandomColorDegeneration(0.2).compute_output_shape((None, 5, 5, 1))
     with pytest.raises(ValueError, match="float dtype"):
         keras.ops.image.rgb_to_hsv(np.zeros((2, 2, 3), "int32"))
+    with pytest.raises(NotImplementedError, match="Unknown `fill_mode`"):
+        keras.layers.RandomElasticTransform(fill_mode="edge")
+    with pytest.raises(ValueError, match="fill_value"):
+        keras.layers.RandomErasing(fill_value="grey")(np.zeros((2, 4, 4, 3), "float32"))
+    with pytest.raises(NotImplementedError, match="order<=1"):
+        keras.ops.image.map_coordinates(np.zeros((3, 3)), np.zeros((2, 1, 1)), 3)
+    with pytest.raises(ValueError, match="fill_mode"):
+        keras.ops.image.elastic_transform(np.zeros((4, 4, 1), "float32"), fill_mode="mirror")
     with pytest.raises(ValueError, match="start_points"):
         keras.ops.image.perspective_transform(np.zeros((4, 4, 1), "float32"), np.zeros((3, 2)), np.zeros((3, 2)))
