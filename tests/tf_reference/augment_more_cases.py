@@ -115,6 +115,9 @@ LAYER_CASES = {
         255.0,
         2,
     ),
+    "mix_up": ("MixUp", {"alpha": 0.4, "seed": 52}, RGB, 255.0, 2),
+    "mix_up_single": ("MixUp", {"seed": 62}, SINGLE, 255.0, 1),
+    "cut_mix": ("CutMix", {"factor": 0.8, "seed": 53}, RGB, 255.0, 2),
     "erasing": ("RandomErasing", {"factor": 0.9, "seed": 59}, RGB, 255.0, 2),
     "erasing_filled_single": (
         "RandomErasing",
@@ -130,12 +133,6 @@ LAYER_CASES = {
         1.0,
         1,
     ),
-}
-
-# layers whose mix weights come from keras.random.beta (TF's gamma kernel): compared on what is exact
-MIX_CASES = {
-    "mix_up": ("MixUp", {"alpha": 0.4, "seed": 52}, RGB),
-    "cut_mix": ("CutMix", {"factor": 0.8, "seed": 53}, RGB),
 }
 
 
@@ -154,17 +151,18 @@ def run_layer(keras, name):
     return {"outputs": outputs, "inference": inference, "after_inference": after}
 
 
-def run_mix(keras, name, partner_order):
-    """A mixing layer's output and the partner order its first call draws (``partner_order(layer, x)``)."""
-    cls_name, kwargs, shape = MIX_CASES[name]
-    x = images(shape)
-    order = partner_order(getattr(keras.layers, cls_name)(**kwargs), x)
-    layer = getattr(keras.layers, cls_name)(**kwargs)
-    return {
-        "order": np.asarray(order).tolist(),
-        "output": _numpy(layer(x)),
-        "inference": _numpy(layer(x, training=False)),
+def run_random(keras):
+    """keras.random.gamma and beta (TF's gamma kernel) at the concentrations MixUp and CutMix use, and others."""
+    r = keras.random
+    draws = {
+        "gamma_small": r.gamma((50,), 0.3, seed=3),
+        "gamma_matrix": r.gamma((7, 3), 2.5, seed=4),
+        "gamma_exponential": r.gamma((5,), 1.0, seed=5),
+        "gamma_float64_generator": r.gamma((4,), 0.9, seed=keras.random.SeedGenerator(2), dtype="float64"),
+        "beta_mix_up": r.beta((40,), 0.2, 0.2, seed=6),
+        "beta_skewed": r.beta((6,), 2.0, 0.5, seed=7),
     }
+    return {name: _numpy(value) for name, value in draws.items()}
 
 
 def run_ops(keras):
@@ -242,9 +240,9 @@ def run_global_seed(keras):
     return [_numpy(hue(x)), _numpy(perspective(x)), _numpy(augment(x))]
 
 
-def run_all(keras, partner_order):
+def run_all(keras):
     values = {f"layer/{name}": run_layer(keras, name) for name in LAYER_CASES}
-    values.update({f"mix/{name}": run_mix(keras, name, partner_order) for name in MIX_CASES})
+    values["random"] = run_random(keras)
     values["ops"] = run_ops(keras)
     values["model"] = run_model(keras)
     values["global_seed"] = run_global_seed(keras)

@@ -1,11 +1,10 @@
 """Keras 3's mixing and erasing layers: MixUp and CutMix (each image mixed with another of the batch) and
 RandomErasing (a random rectangle of each image overwritten).
 
-They draw in Keras 3's order from the layer's SeedGenerator: the partner
-of each image comes from ``keras.random.shuffle`` and is Keras's; the mix
-weights come from ``keras.random.beta``, which tapeviz draws from the same
-seed but not with TF's gamma kernel, so they are Beta-distributed but not
-Keras's numbers. Images only: Keras's dict inputs (the labels these
+They draw in Keras 3's order from the layer's SeedGenerator (the partner
+of each image from ``keras.random.shuffle``, the mix weights from
+``keras.random.beta``, TF's gamma kernel), so a seeded layer gives Keras's
+images. Images only: Keras's dict inputs (the labels these
 layers mix too, boxes, masks) are not taken.
 """
 
