@@ -234,6 +234,11 @@ CASES = [
     ("tapeviz.keras.layers.RandomGrayscale", ValueError, lambda: tf.keras.layers.RandomGrayscale(factor=2.0)),
     ("tapeviz.keras.layers.Solarization", ValueError, lambda: tf.keras.layers.Solarization(value_range=(0,))),
     (
+        "tapeviz.keras.layers.AugMix",
+        ValueError,
+        lambda: tf.keras.layers.AugMix(factor=2.0),
+    ),
+    (
         "tapeviz.keras.layers.AutoContrast",
         ValueError,
         lambda: tf.keras.layers.AutoContrast(value_range=(0,)),

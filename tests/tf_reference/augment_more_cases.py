@@ -240,9 +240,38 @@ def run_global_seed(keras):
     return [_numpy(hue(x)), _numpy(perspective(x)), _numpy(augment(x))]
 
 
+AUGMIX_CASES = {
+    "aug_mix": ({"seed": 63}, RGB, 255.0),
+    "aug_mix_few_ops_unit_range": (
+        {
+            "value_range": (0, 1),
+            "num_chains": 2,
+            "chain_depth": 4,
+            "factor": 0.6,
+            "alpha": 0.5,
+            "all_ops": False,
+            "seed": 64,
+        },
+        RGB,
+        1.0,
+    ),
+    "aug_mix_single": ({"num_chains": 4, "alpha": 2.0, "seed": 65}, SINGLE, 255.0),
+}
+
+
+def run_aug_mix(keras, name):
+    """AugMix picks its operations with Python's random: seeded by keras.utils.set_random_seed first."""
+    kwargs, shape, scale = AUGMIX_CASES[name]
+    keras.utils.set_random_seed(7)
+    layer = keras.layers.AugMix(**kwargs)
+    x = images(shape, scale=scale)
+    return {"outputs": [_numpy(layer(x)) for _ in range(3)], "inference": _numpy(layer(x, training=False))}
+
+
 def run_all(keras):
     values = {f"layer/{name}": run_layer(keras, name) for name in LAYER_CASES}
     values["random"] = run_random(keras)
+    values.update({f"aug_mix/{name}": run_aug_mix(keras, name) for name in AUGMIX_CASES})
     values["ops"] = run_ops(keras)
     values["model"] = run_model(keras)
     values["global_seed"] = run_global_seed(keras)

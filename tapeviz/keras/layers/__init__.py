@@ -18,7 +18,7 @@ from tapeviz.keras.layers.augment_geometry import (  # noqa: F401
 )
 from tapeviz.keras.layers.augment_hsv import RandomColorDegeneration, RandomHue, RandomSaturation  # noqa: F401
 from tapeviz.keras.layers.augment_mix import CutMix, MixUp, RandomErasing  # noqa: F401
-from tapeviz.keras.layers.augment_pipeline import RandAugment, RandomColorJitter  # noqa: F401
+from tapeviz.keras.layers.augment_pipeline import AugMix, RandAugment, RandomColorJitter  # noqa: F401
 from tapeviz.keras.layers.augment_tone import (  # noqa: F401
     AutoContrast,
     Equalization,
@@ -271,6 +271,7 @@ __all__ = [
     "RandAugment",
     "RandomElasticTransform",
     "RandomErasing",
+    "AugMix",
 ]
 
 MaxPool1D = MaxPooling1D

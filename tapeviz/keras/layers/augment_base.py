@@ -27,6 +27,7 @@ class AugmentationLayer(Layer):
     _USE_BASE_FACTOR = True
     _FACTOR_BOUNDS = (-1, 1)
     _DRAWS_AT_INFERENCE = False  # Keras layers whose draw does not look at `training` move their seed on anyway
+    _DRAWS = True  # False: no SeedGenerator (Keras's fixed layers make none, so take no default seed)
 
     def __init__(self, factor=None, seed=None, data_format=None, **kwargs):
         super().__init__(**kwargs)
@@ -40,7 +41,7 @@ class AugmentationLayer(Layer):
                 f"Layer {type(self).__name__} does not take a `factor` argument. Received: factor={factor}"
             )
         self.seed = seed
-        self.generator = keras_random.SeedGenerator(seed)
+        self.generator = keras_random.SeedGenerator(seed) if self._DRAWS else None
 
     def _set_factor(self, factor):
         low_bound, high_bound = self._FACTOR_BOUNDS

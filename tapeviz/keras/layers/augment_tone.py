@@ -138,6 +138,8 @@ class AutoContrast(BatchAugmentationLayer):
         ValueError: a ``value_range`` that is not two numbers.
     """
 
+    _DRAWS = False
+
     def __init__(self, value_range=(0, 255), **kwargs):
         super().__init__(**kwargs)
         self.value_range = self.check_value_range(value_range)
@@ -184,6 +186,8 @@ class Equalization(BatchAugmentationLayer):
     Raises:
         ValueError: a ``value_range`` that is not two numbers.
     """
+
+    _DRAWS = False
 
     def __init__(self, value_range=(0, 255), bins=256, data_format=None, **kwargs):
         super().__init__(data_format=data_format, **kwargs)
