@@ -240,6 +240,32 @@ def run_global_seed(keras):
     return [_numpy(hue(x)), _numpy(perspective(x)), _numpy(augment(x))]
 
 
+# channels_first: (layer class name, constructor kwargs) run on the RGB batch moved to (batch, channels, h, w)
+CHANNELS_FIRST_CASES = {
+    "rotation": ("RandomRotation", {"factor": 0.2, "seed": 70}),
+    "crop": ("RandomCrop", {"height": 4, "width": 5, "seed": 71}),
+    "contrast": ("RandomContrast", {"factor": 0.5, "seed": 72}),
+    "hue": ("RandomHue", {"factor": 0.5, "seed": 73}),
+    "saturation": ("RandomSaturation", {"factor": 0.6, "seed": 74}),
+    "sharpness": ("RandomSharpness", {"factor": 0.8, "seed": 75}),
+    "equalization": ("Equalization", {}),
+    "shear": ("RandomShear", {"x_factor": 0.3, "y_factor": 0.2, "seed": 76}),
+    "perspective": ("RandomPerspective", {"factor": 0.8, "scale": 0.5, "seed": 77}),
+    "gaussian_blur": ("RandomGaussianBlur", {"factor": 0.9, "seed": 78}),
+    "cut_mix": ("CutMix", {"seed": 79}),
+    "erasing": ("RandomErasing", {"seed": 80}),
+    "rand_augment": ("RandAugment", {"seed": 81}),
+}
+
+
+def run_channels_first(keras, name):
+    """Two training calls and one at inference on channels-first images."""
+    cls_name, kwargs = CHANNELS_FIRST_CASES[name]
+    layer = getattr(keras.layers, cls_name)(data_format="channels_first", **kwargs)
+    x = np.transpose(images(RGB), (0, 3, 1, 2)).copy()
+    return {"outputs": [_numpy(layer(x)) for _ in range(2)], "inference": _numpy(layer(x, training=False))}
+
+
 AUGMIX_CASES = {
     "aug_mix": ({"seed": 63}, RGB, 255.0),
     "aug_mix_few_ops_unit_range": (
@@ -272,6 +298,7 @@ def run_all(keras):
     values = {f"layer/{name}": run_layer(keras, name) for name in LAYER_CASES}
     values["random"] = run_random(keras)
     values.update({f"aug_mix/{name}": run_aug_mix(keras, name) for name in AUGMIX_CASES})
+    values.update({f"channels_first/{name}": run_channels_first(keras, name) for name in CHANNELS_FIRST_CASES})
     values["ops"] = run_ops(keras)
     values["model"] = run_model(keras)
     values["global_seed"] = run_global_seed(keras)

@@ -31,9 +31,15 @@ class AugmentationLayer(Layer):
 
     def __init__(self, factor=None, seed=None, data_format=None, **kwargs):
         super().__init__(**kwargs)
-        if data_format not in (None, "channels_last"):
-            raise ValueError(f"tapeviz's {type(self).__name__} supports data_format='channels_last' only.")
-        self.data_format = "channels_last"
+        from tapeviz.keras import config
+
+        data_format = config.image_data_format() if data_format is None else str(data_format).lower()
+        if data_format not in ("channels_last", "channels_first"):
+            raise ValueError(
+                "The `data_format` argument must be one of {'channels_first', 'channels_last'}. "
+                f"Received: data_format={data_format}"
+            )
+        self.data_format = data_format
         if self._USE_BASE_FACTOR:
             self._set_factor(factor or 0.0)
         elif factor is not None:
@@ -83,6 +89,12 @@ class AugmentationLayer(Layer):
             )
         if training is None:  # not given, no outer flag: Keras's call signature default
             training = True
+        if self.data_format == "channels_first":  # augmented channels-last, as the same numbers in the other layout
+            from tapeviz.keras import ops
+
+            to_last = (0, 2, 3, 1) if images.ndim == 4 else (1, 2, 0)
+            to_first = (0, 3, 1, 2) if images.ndim == 4 else (2, 0, 1)
+            return ops.transpose(self.augment(ops.transpose(images, to_last), bool(training)), to_first)
         return self.augment(images, bool(training))
 
     def augment(self, images, training):

@@ -365,7 +365,8 @@ class RandomCrop(AugmentationLayer):
 
     def compute_output_shape(self, input_shape):
         shape = list(input_shape)
-        shape[-3], shape[-2] = self.height, self.width
+        rows = -2 if self.data_format == "channels_first" else -3
+        shape[rows], shape[rows + 1] = self.height, self.width
         return tuple(shape)
 
     def get_config(self):

@@ -39,7 +39,7 @@ class RandomHue(_FactorLayer):
     Args:
         factor: a number in [0, 1] or a (lower, upper) pair.
         value_range: the images' (low, high) range.
-        data_format: ``"channels_last"`` (the only one here).
+        data_format: ``"channels_last"`` (default) or ``"channels_first"``.
         seed: a seed for the layer's random draws.
         **kwargs: the base Layer's arguments (``name``, ``dtype``...).
 
@@ -87,7 +87,7 @@ class RandomSaturation(_FactorLayer):
     Args:
         factor: a number in [-1, 1] or a (lower, upper) pair.
         value_range: the images' (low, high) range.
-        data_format: ``"channels_last"`` (the only one here).
+        data_format: ``"channels_last"`` (default) or ``"channels_first"``.
         seed: a seed for the layer's random draws.
         **kwargs: the base Layer's arguments (``name``, ``dtype``...).
 
@@ -126,7 +126,7 @@ class RandomColorDegeneration(_FactorLayer):
     Args:
         factor: a number in [-1, 1] or a (lower, upper) pair: the blend (0 keeps the image, 1 is grey).
         value_range: the images' (low, high) range (the result is clipped to it).
-        data_format: ``"channels_last"`` (the only one here).
+        data_format: ``"channels_last"`` (default) or ``"channels_first"``.
         seed: a seed for the layer's random draws.
         **kwargs: the base Layer's arguments (``name``, ``dtype``...).
 
@@ -174,6 +174,7 @@ class RandomColorDegeneration(_FactorLayer):
                 "Invalid images rank: expected rank 3 (single image) or 4 (batch of images). "
                 f"Received: input_shape={input_shape}"
             )
-        if input_shape[-1] is not None and input_shape[-1] != 3:
-            raise ValueError(f"Input images must have 3 channels, but received images with {input_shape[-1]} channels.")
+        channels = input_shape[-3 if self.data_format == "channels_first" else -1]
+        if channels is not None and channels != 3:
+            raise ValueError(f"Input images must have 3 channels, but received images with {channels} channels.")
         return tuple(input_shape)

@@ -43,7 +43,7 @@ class MixUp(BatchAugmentationLayer):
 
     Args:
         alpha: the Beta distribution's two parameters.
-        data_format: ``"channels_last"`` (the only one here).
+        data_format: ``"channels_last"`` (default) or ``"channels_first"``.
         seed: a seed for the layer's random draws.
         **kwargs: the base Layer's arguments (``name``, ``dtype``...).
     """
@@ -88,7 +88,7 @@ class CutMix(BatchAugmentationLayer):
     Args:
         factor: a number in [0, 1] (a drawn from [0, f]) or a (lower, upper) pair.
         seed: a seed for the layer's random draws.
-        data_format: ``"channels_last"`` (the only one here).
+        data_format: ``"channels_last"`` (default) or ``"channels_first"``.
         **kwargs: the base Layer's arguments (``name``, ``dtype``...).
 
     Raises:
@@ -150,7 +150,7 @@ class RandomErasing(BatchAugmentationLayer):
         fill_value: None (noise), a number, or three numbers.
         value_range: the images' (low, high) range.
         seed: a seed for the layer's random draws.
-        data_format: ``"channels_last"`` (the only one here).
+        data_format: ``"channels_last"`` (default) or ``"channels_first"``.
         **kwargs: the base Layer's arguments (``name``, ``dtype``...).
 
     Raises:
@@ -190,7 +190,11 @@ class RandomErasing(BatchAugmentationLayer):
 
     def _fill(self, images, seed):
         dtype, shape = self._compute_dtype, tuple(images.shape)
-        if self.fill_value is None:
+        if self.fill_value is None and self.data_format == "channels_first":  # Keras draws the noise in its layout
+            first = (shape[0], shape[3], shape[1], shape[2]) if len(shape) == 4 else (shape[2], shape[0], shape[1])
+            noise = keras_random.normal(first, dtype=dtype, seed=seed) * self.value_range[1]
+            fill = ops.transpose(noise, (0, 2, 3, 1) if len(shape) == 4 else (1, 2, 0))
+        elif self.fill_value is None:
             fill = keras_random.normal(shape, dtype=dtype, seed=seed) * self.value_range[1]
         elif isinstance(self.fill_value, (tuple, list)) and len(self.fill_value) == 3:
             fill = ops.full(shape, ops.convert_to_tensor(list(self.fill_value), dtype=dtype), dtype=dtype)

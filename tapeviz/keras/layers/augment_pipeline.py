@@ -30,7 +30,7 @@ class RandomColorJitter(BatchAugmentationLayer):
         saturation_factor: RandomSaturation's ``factor``, or None to skip it.
         hue_factor: RandomHue's ``factor``, or None to skip it.
         seed: a seed for the layer's random draws.
-        data_format: ``"channels_last"`` (the only one here).
+        data_format: ``"channels_last"`` (default) or ``"channels_first"``.
         **kwargs: the base Layer's arguments (``name``, ``dtype``...).
     """
 
@@ -55,7 +55,11 @@ class RandomColorJitter(BatchAugmentationLayer):
             (saturation_factor, RandomSaturation),
             (hue_factor, RandomHue),
         ]
-        self.steps = [kind(factor=f, value_range=value_range, seed=seed) for f, kind in kinds if f is not None]
+        self.steps = [
+            kind(factor=f, value_range=value_range, seed=seed, data_format=data_format)
+            for f, kind in kinds
+            if f is not None
+        ]
 
     def random_transformation(self, images, seed=None):
         return self.seed_or_generator(seed)
@@ -97,7 +101,7 @@ class RandAugment(BatchAugmentationLayer):
         factor: the operations' strength, a number in [0, 1] or a (lower, upper) pair.
         interpolation: ``"bilinear"`` or ``"nearest"`` for the geometric operations.
         seed: a seed for the layer's random draws.
-        data_format: ``"channels_last"`` (the only one here).
+        data_format: ``"channels_last"`` (default) or ``"channels_first"``.
         **kwargs: the base Layer's arguments (``name``, ``dtype``...).
 
     Raises:
@@ -119,19 +123,19 @@ class RandAugment(BatchAugmentationLayer):
         super().__init__(seed=seed, data_format=data_format, **kwargs)
         self.value_range, self.num_ops, self.interpolation = value_range, num_ops, interpolation
         self._set_factor(factor)
-        f, r = self.factor, value_range
+        f, r, layout = self.factor, value_range, {"data_format": data_format}
         self.operations = [
-            RandomShear(x_factor=f, y_factor=f, interpolation=interpolation, seed=seed),
-            RandomTranslation(height_factor=f, width_factor=f, interpolation=interpolation, seed=seed),
-            RandomRotation(factor=f, interpolation=interpolation, seed=seed),
-            RandomBrightness(factor=f, value_range=r, seed=seed),
-            RandomColorDegeneration(factor=f, value_range=r, seed=seed),
-            RandomContrast(factor=f, value_range=r, seed=seed),
-            RandomSharpness(factor=f, value_range=r, seed=seed),
-            RandomPosterization(factor=max(1, int(8 * f[1])), value_range=r, seed=seed),
-            Solarization(addition_factor=f, threshold_factor=f, value_range=r, seed=seed),
-            AutoContrast(value_range=r),
-            Equalization(value_range=r),
+            RandomShear(x_factor=f, y_factor=f, interpolation=interpolation, seed=seed, **layout),
+            RandomTranslation(height_factor=f, width_factor=f, interpolation=interpolation, seed=seed, **layout),
+            RandomRotation(factor=f, interpolation=interpolation, seed=seed, **layout),
+            RandomBrightness(factor=f, value_range=r, seed=seed, **layout),
+            RandomColorDegeneration(factor=f, value_range=r, seed=seed, **layout),
+            RandomContrast(factor=f, value_range=r, seed=seed, **layout),
+            RandomSharpness(factor=f, value_range=r, seed=seed, **layout),
+            RandomPosterization(factor=max(1, int(8 * f[1])), value_range=r, seed=seed, **layout),
+            Solarization(addition_factor=f, threshold_factor=f, value_range=r, seed=seed, **layout),
+            AutoContrast(value_range=r, **layout),
+            Equalization(value_range=r, **layout),
         ]
 
     def random_transformation(self, images, seed=None):
@@ -183,7 +187,7 @@ class AugMix(BatchAugmentationLayer):
         all_ops: also brightness, colour degeneration, contrast and sharpness (else seven operations).
         interpolation: ``"bilinear"`` or ``"nearest"`` for the geometric operations.
         seed: a seed for the layer's random draws.
-        data_format: ``"channels_last"`` (the only one here).
+        data_format: ``"channels_last"`` (default) or ``"channels_first"``.
         **kwargs: the base Layer's arguments (``name``, ``dtype``...).
 
     Raises:
@@ -209,22 +213,22 @@ class AugMix(BatchAugmentationLayer):
         self.value_range, self.num_chains, self.chain_depth = value_range, num_chains, chain_depth
         self._set_factor(factor)
         self.alpha, self.all_ops, self.interpolation = alpha, all_ops, interpolation
-        f, r = self.factor, value_range
+        f, r, layout = self.factor, value_range, {"data_format": data_format}
         self.operations = [
-            RandomShear(x_factor=f, y_factor=f, interpolation=interpolation, seed=seed),
-            RandomTranslation(height_factor=f, width_factor=f, interpolation=interpolation, seed=seed),
-            RandomRotation(factor=f, interpolation=interpolation, seed=seed),
-            RandomPosterization(factor=max(1, int(8 * f[1])), value_range=r, seed=seed),
-            Solarization(addition_factor=f, threshold_factor=f, value_range=r, seed=seed),
-            AutoContrast(value_range=r),
-            Equalization(value_range=r),
+            RandomShear(x_factor=f, y_factor=f, interpolation=interpolation, seed=seed, **layout),
+            RandomTranslation(height_factor=f, width_factor=f, interpolation=interpolation, seed=seed, **layout),
+            RandomRotation(factor=f, interpolation=interpolation, seed=seed, **layout),
+            RandomPosterization(factor=max(1, int(8 * f[1])), value_range=r, seed=seed, **layout),
+            Solarization(addition_factor=f, threshold_factor=f, value_range=r, seed=seed, **layout),
+            AutoContrast(value_range=r, **layout),
+            Equalization(value_range=r, **layout),
         ]
         if all_ops:
             self.operations += [
-                RandomBrightness(factor=f, value_range=r, seed=seed),
-                RandomColorDegeneration(factor=f, value_range=r, seed=seed),
-                RandomContrast(factor=f, value_range=r, seed=seed),
-                RandomSharpness(factor=f, value_range=r, seed=seed),
+                RandomBrightness(factor=f, value_range=r, seed=seed, **layout),
+                RandomColorDegeneration(factor=f, value_range=r, seed=seed, **layout),
+                RandomContrast(factor=f, value_range=r, seed=seed, **layout),
+                RandomSharpness(factor=f, value_range=r, seed=seed, **layout),
             ]
 
     def random_transformation(self, images, seed=None):

@@ -29,7 +29,7 @@ class RandomSharpness(BatchAugmentationLayer):
     Args:
         factor: a number in [0, 1] or a (lower, upper) pair.
         value_range: the images' (low, high) range.
-        data_format: ``"channels_last"`` (the only one here).
+        data_format: ``"channels_last"`` (default) or ``"channels_first"``.
         seed: a seed for the layer's random draws.
         **kwargs: the base Layer's arguments (``name``, ``dtype``...).
 
@@ -79,7 +79,7 @@ class RandomPosterization(BatchAugmentationLayer):
     Args:
         factor: the bits to keep: a number in [1, 8] (b drawn from [1, factor)) or a (lower, upper) pair.
         value_range: the images' (low, high) range (mapped to [0, 255] for the bits).
-        data_format: ``"channels_last"`` (the only one here).
+        data_format: ``"channels_last"`` (default) or ``"channels_first"``.
         seed: a seed for the layer's random draws.
         **kwargs: the base Layer's arguments (``name``, ``dtype``...).
 
@@ -128,10 +128,12 @@ class RandomPosterization(BatchAugmentationLayer):
 
 class AutoContrast(BatchAugmentationLayer):
     """Stretch each channel of each image to the full ``value_range`` (its lowest value to the bottom, its
-    highest to the top); a channel of one value is left as it is. Applied on every call, as Keras 3.15.
+    highest to the top); a channel of one value is left as it is. Applied on every call, as Keras 3.15
+    (which, with ``data_format="channels_first"``, stretches each column over its channels and rows instead).
 
     Args:
         value_range: the images' (low, high) range.
+        data_format: ``"channels_last"`` (default) or ``"channels_first"``.
         **kwargs: the base Layer's arguments (``name``, ``dtype``...).
 
     Raises:
@@ -140,8 +142,8 @@ class AutoContrast(BatchAugmentationLayer):
 
     _DRAWS = False
 
-    def __init__(self, value_range=(0, 255), **kwargs):
-        super().__init__(**kwargs)
+    def __init__(self, value_range=(0, 255), data_format=None, **kwargs):
+        super().__init__(data_format=data_format, **kwargs)
         self.value_range = self.check_value_range(value_range)
 
     def augment(self, images, training):
@@ -162,8 +164,10 @@ class AutoContrast(BatchAugmentationLayer):
         """
         original = ops.cast(images, self._compute_dtype)
         images = ops.cast(self.rescale(images, self.value_range, (0, 255), self._compute_dtype), self._compute_dtype)
-        low = ops.min(images, axis=(1, 2), keepdims=True)
-        high = ops.max(images, axis=(1, 2), keepdims=True)
+        # Keras reduces axes 1 and 2 of the layout it is given: for channels_first, channels and rows
+        axes = (1, 3) if self.data_format == "channels_first" else (1, 2)
+        low = ops.min(images, axis=axes, keepdims=True)
+        high = ops.max(images, axis=axes, keepdims=True)
         spread = ops.greater(high, low)  # Keras divides by 0 here and keeps the input where that made NaN
         scale = 255.0 / ops.where(spread, high - low, ops.ones_like(high))
         results = ops.clip(images * scale + (-low * scale), 0.0, 255.0)
@@ -180,7 +184,7 @@ class Equalization(BatchAugmentationLayer):
     Args:
         value_range: the images' (low, high) range.
         bins: the histogram's number of bins.
-        data_format: ``"channels_last"`` (the only one here).
+        data_format: ``"channels_last"`` (default) or ``"channels_first"``.
         **kwargs: the base Layer's arguments (``name``, ``dtype``...).
 
     Raises:

@@ -41,7 +41,7 @@ class RandomShear(BatchAugmentationLayer):
         interpolation: ``"bilinear"`` or ``"nearest"``.
         fill_mode: how points outside the image are filled (``"reflect"``, ``"wrap"``, ``"constant"``, ``"nearest"``).
         fill_value: the value ``fill_mode="constant"`` fills with.
-        data_format: ``"channels_last"`` (the only one here).
+        data_format: ``"channels_last"`` (default) or ``"channels_first"``.
         seed: a seed for the layer's random draws.
         **kwargs: the base Layer's arguments (``name``, ``dtype``...).
 
@@ -127,7 +127,7 @@ class RandomPerspective(BatchAugmentationLayer):
         interpolation: ``"bilinear"`` or ``"nearest"``.
         fill_value: the value read outside the image.
         seed: a seed for the layer's random draws.
-        data_format: ``"channels_last"`` (the only one here).
+        data_format: ``"channels_last"`` (default) or ``"channels_first"``.
         **kwargs: the base Layer's arguments (``name``, ``dtype``...).
 
     Raises:
@@ -202,7 +202,7 @@ class RandomElasticTransform(BatchAugmentationLayer):
         fill_value: what ``"constant"`` reads outside the image.
         value_range: the images' (low, high) range.
         seed: a seed for the layer's random draws.
-        data_format: ``"channels_last"`` (the only one here).
+        data_format: ``"channels_last"`` (default) or ``"channels_first"``.
         **kwargs: the base Layer's arguments (``name``, ``dtype``...).
 
     Raises:
@@ -296,7 +296,7 @@ class RandomGaussianBlur(BatchAugmentationLayer):
         kernel_size: an odd int or a pair of odd ints.
         sigma: a number in [0, 1] (sigma drawn from [0, f]) or a (lower, upper) pair.
         value_range: the images' (low, high) range (the result is clipped to it).
-        data_format: ``"channels_last"`` (the only one here).
+        data_format: ``"channels_last"`` (default) or ``"channels_first"``.
         seed: a seed for the layer's random draws.
         **kwargs: the base Layer's arguments (``name``, ``dtype``...).
 

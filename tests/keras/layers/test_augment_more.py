@@ -38,6 +38,13 @@ def test_aug_mix_after_set_random_seed_gives_keras_images(name):
     _close(got["inference"], want["inference"])
 
 
+@pytest.mark.parametrize("name", sorted(cases.CHANNELS_FIRST_CASES))
+def test_a_channels_first_layer_gives_keras_images(name):
+    got, want = cases.run_channels_first(keras, name), VALUES[f"channels_first/{name}"]
+    _close(got["outputs"], want["outputs"])
+    _close(got["inference"], want["inference"])
+
+
 def test_keras_image_ops_match_tf():
     got, want = cases.run_ops(keras), VALUES["ops"]
     assert sorted(got) == sorted(want)
