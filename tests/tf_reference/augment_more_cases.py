@@ -199,6 +199,10 @@ def run_ops(keras):
                 seed=keras.random.SeedGenerator(7),
             )
         ),
+        "sobel_edges": _numpy(image.sobel_edges(x)),
+        "sobel_edges_channels_first": _numpy(
+            image.sobel_edges(np.transpose(x, (0, 3, 1, 2)), data_format="channels_first")
+        ),
         "elastic_wrap": _numpy(image.elastic_transform(x, alpha=5.0, sigma=0.8, fill_mode="wrap", seed=9)),
         "rgb_to_hsv": _numpy(hsv),
         "hsv_to_rgb": _numpy(image.hsv_to_rgb(unit)),

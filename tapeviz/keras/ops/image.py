@@ -12,6 +12,7 @@ from tapeviz.keras.ops.affine import affine_transform
 from tapeviz.keras.ops.blur import gaussian_blur
 from tapeviz.keras.ops.colorspace import hsv_to_rgb, rgb_to_hsv
 from tapeviz.keras.ops.coordinates import map_coordinates
+from tapeviz.keras.ops.edges import sobel_edges
 from tapeviz.keras.ops.elastic import elastic_transform
 from tapeviz.keras.ops.perspective import perspective_transform
 
@@ -28,6 +29,7 @@ __all__ = [
     "perspective_transform",
     "map_coordinates",
     "elastic_transform",
+    "sobel_edges",
 ]
 
 

@@ -166,6 +166,12 @@ def test_map_coordinates_gradient_matches_finite_differences_in_float64(order, f
     )
 
 
+def test_sobel_edges_gradient_matches_finite_differences_in_float64():
+    x = np.random.RandomState(16).rand(2, 4, 5, 2)
+    weights = tf.constant(np.random.RandomState(17).rand(2, 4, 5, 2, 2))
+    _gradcheck(lambda a: tf.reduce_sum(keras.ops.image.sobel_edges(a) * weights), x)
+
+
 def test_elastic_transform_gradient_matches_finite_differences_in_float64():
     x = np.random.RandomState(14).rand(1, 6, 7, 2)
     weights = tf.constant(np.random.RandomState(15).rand(1, 6, 7, 2))
