@@ -7,9 +7,9 @@ values on every call); a ``SeedGenerator`` advances its state on each draw;
 turns its seed into a pair of int32 (``[seed, 0]``, or the generator's
 state, each modulo 2**31 - 2) and calls TF's stateless op with it, so
 ``normal``, ``uniform``, ``truncated_normal``, ``randint``, ``categorical``,
-``dropout`` and ``shuffle`` give Keras's numbers. ``gamma``, ``binomial``
-and ``beta`` draw Keras's distributions from the same seed, but not its
-numbers.
+``dropout``, ``shuffle``, ``gamma`` and ``beta`` (TF's gamma kernel) give
+Keras's numbers. ``binomial`` draws Keras's distribution from the same
+seed, but not its numbers.
 
 Default seeds (``SeedGenerator()``, an initializer without ``seed``) come
 from Python's ``random``, as Keras's ``make_default_seed``. Where only
@@ -24,6 +24,7 @@ import numpy as np
 
 from tapeviz import random as _tf_random
 from tapeviz.core import philox as _philox
+from tapeviz.core import philox_gamma as _philox_gamma
 from tapeviz.core import random_generator as _draws
 from tapeviz.core.dtypes import as_dtype as _as_dtype
 from tapeviz.core.primitives import array as _pa
@@ -45,7 +46,11 @@ __all__ = [
     "uniform",
 ]
 
-_global = {"generator": None, "seeded_with": None}  # seeded_with: tf.random's Random when Keras last seeded
+_global = {
+    "generator": None,
+    "seeded_with": None,
+    "frozen": 0,
+}  # seeded_with: tf.random's Random when Keras last seeded
 _KERAS_SEED_MOD = 2**31 - 2  # Keras's TF backend folds int64 seeds into int32 this way
 
 
@@ -87,6 +92,8 @@ class SeedGenerator:
     def next(self, ordered=True):
         """The current [seed, counter] state (a tensor); the state advances by one step."""
         current = self.state.numpy().copy()
+        if _global["frozen"]:  # a shape probe: Keras traces it symbolically and no state moves
+            return _constant(current)
         if ordered:
             self.state.assign(current + np.array([0, 1], np.int64))
         else:
@@ -102,6 +109,19 @@ class SeedGenerator:
 
     def __repr__(self):
         return f"<SeedGenerator name={self.name} state={self.state.numpy().tolist()}>"
+
+
+class frozen_seed_generators:
+    """While inside, SeedGenerators give their state without advancing it (a shape probe of a model
+    runs the layers on zeros; Keras traces those calls symbolically, and no seed moves)."""
+
+    def __enter__(self):
+        _global["frozen"] += 1
+        return self
+
+    def __exit__(self, *exc_info):
+        _global["frozen"] -= 1
+        return False
 
 
 def global_seed_generator():
@@ -201,9 +221,16 @@ def categorical(logits, num_samples, dtype="int32", seed=None):
     return _constant(samples, dtype=standardize_dtype(dtype))
 
 
+def _gamma_values(pair, shape, alpha, dtype):
+    """TF's ``stateless_gamma`` for the int32 seed ``pair``: at least the dtype's tiny (TF takes that maximum)."""
+    values = _philox_gamma.gamma(_draws.stateless_stream(pair), shape, alpha, dtype)
+    return np.maximum(values, np.finfo(dtype).tiny)
+
+
 def gamma(shape, alpha, dtype=None, seed=None):
-    """Values from a gamma distribution with shape ``alpha`` (scale 1)."""
-    return _constant(_rng(seed).gamma(_host(alpha), 1.0, _shape(shape)), dtype=_float(dtype))
+    """Values from a gamma distribution with shape ``alpha`` (scale 1), TF's stateless gamma's numbers."""
+    dtype = _float(dtype)
+    return _constant(_gamma_values(draw_seed(seed), _shape(shape), _host(alpha), dtype), dtype=dtype)
 
 
 def binomial(shape, counts, probabilities, dtype=None, seed=None):
@@ -213,8 +240,14 @@ def binomial(shape, counts, probabilities, dtype=None, seed=None):
 
 
 def beta(shape, alpha, beta, dtype=None, seed=None):
-    """Values from a beta distribution with ``alpha`` and ``beta``."""
-    return _constant(_rng(seed).beta(_host(alpha), _host(beta), _shape(shape)), dtype=_float(dtype))
+    """Values from a beta distribution: X / (X + Y) for gamma draws X (``alpha``) and Y (``beta``), as Keras's
+    TF backend (Y's seed is X's plus 12), so Keras's numbers."""
+    dtype, shape = _float(dtype), _shape(shape)
+    first = draw_seed(seed)
+    second = (first.astype(np.int64) + 12).astype(np.int32)
+    x = _gamma_values(first, shape, np.broadcast_to(np.asarray(_host(alpha), dtype), shape), dtype)
+    y = _gamma_values(second, shape, np.broadcast_to(np.asarray(_host(beta), dtype), shape), dtype)
+    return _constant((x / (x + y)).astype(dtype), dtype=dtype)
 
 
 def dropout(inputs, rate, noise_shape=None, seed=None):

@@ -234,6 +234,106 @@ CASES = [
     ("tapeviz.keras.layers.RandomGrayscale", ValueError, lambda: tf.keras.layers.RandomGrayscale(factor=2.0)),
     ("tapeviz.keras.layers.Solarization", ValueError, lambda: tf.keras.layers.Solarization(value_range=(0,))),
     (
+        "tapeviz.keras.layers.AugMix",
+        ValueError,
+        lambda: tf.keras.layers.AugMix(factor=2.0),
+    ),
+    (
+        "tapeviz.keras.layers.AutoContrast",
+        ValueError,
+        lambda: tf.keras.layers.AutoContrast(value_range=(0,)),
+    ),
+    (
+        "tapeviz.keras.layers.CutMix",
+        ValueError,
+        lambda: tf.keras.layers.CutMix(factor=2.0),
+    ),
+    (
+        "tapeviz.keras.layers.Equalization",
+        ValueError,
+        lambda: tf.keras.layers.Equalization(value_range=5),
+    ),
+    (
+        "tapeviz.keras.layers.RandAugment",
+        ValueError,
+        lambda: tf.keras.layers.RandAugment(factor=1.5),
+    ),
+    (
+        "tapeviz.keras.layers.RandomColorDegeneration",
+        ValueError,
+        lambda: tf.keras.layers.RandomColorDegeneration(2.0),
+    ),
+    (
+        "tapeviz.keras.layers.RandomColorDegeneration.compute_output_shape",
+        ValueError,
+        lambda: tf.keras.layers.RandomColorDegeneration(0.1).compute_output_shape((None, 4, 4, 1)),
+    ),
+    (
+        "tapeviz.keras.layers.RandomElasticTransform",
+        NotImplementedError,
+        lambda: tf.keras.layers.RandomElasticTransform(interpolation="cubic"),
+    ),
+    (
+        "tapeviz.keras.layers.RandomElasticTransform",
+        ValueError,
+        lambda: tf.keras.layers.RandomElasticTransform(scale=2.0),
+    ),
+    (
+        "tapeviz.keras.layers.RandomErasing",
+        ValueError,
+        lambda: tf.keras.layers.RandomErasing(factor=2.0),
+    ),
+    (
+        "tapeviz.keras.layers.RandomGaussianBlur",
+        ValueError,
+        lambda: tf.keras.layers.RandomGaussianBlur(kernel_size=2),
+    ),
+    (
+        "tapeviz.keras.layers.RandomHue",
+        ValueError,
+        lambda: tf.keras.layers.RandomHue(1.5),
+    ),
+    (
+        "tapeviz.keras.layers.RandomHue.check_value_range",
+        ValueError,
+        lambda: tf.keras.layers.RandomHue.check_value_range((0, 1, 2)),
+    ),
+    (
+        "tapeviz.keras.layers.RandomPerspective",
+        NotImplementedError,
+        lambda: tf.keras.layers.RandomPerspective(interpolation="cubic"),
+    ),
+    (
+        "tapeviz.keras.layers.RandomPerspective",
+        ValueError,
+        lambda: tf.keras.layers.RandomPerspective(scale=2.0),
+    ),
+    (
+        "tapeviz.keras.layers.RandomPosterization",
+        ValueError,
+        lambda: tf.keras.layers.RandomPosterization(9),
+    ),
+    (
+        "tapeviz.keras.layers.RandomSaturation",
+        ValueError,
+        lambda: tf.keras.layers.RandomSaturation(0.5, value_range=(1,)),
+    ),
+    (
+        "tapeviz.keras.layers.RandomSharpness",
+        ValueError,
+        lambda: tf.keras.layers.RandomSharpness(1.5),
+    ),
+    (
+        "tapeviz.keras.layers.RandomShear",
+        NotImplementedError,
+        lambda: tf.keras.layers.RandomShear(0.1, fill_mode="mirror"),
+    ),
+    (
+        "tapeviz.keras.layers.RandomShear",
+        ValueError,
+        lambda: tf.keras.layers.RandomShear(x_factor=1.5),
+    ),
+    (
         "tapeviz.keras.layers.Conv3DTranspose",
         ValueError,
         lambda: tf.keras.layers.Conv3DTranspose(2, 3, strides=2, dilation_rate=2),

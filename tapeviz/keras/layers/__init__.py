@@ -16,6 +16,21 @@ from tapeviz.keras.layers.augment_geometry import (  # noqa: F401
     RandomTranslation,
     RandomZoom,
 )
+from tapeviz.keras.layers.augment_hsv import RandomColorDegeneration, RandomHue, RandomSaturation  # noqa: F401
+from tapeviz.keras.layers.augment_mix import CutMix, MixUp, RandomErasing  # noqa: F401
+from tapeviz.keras.layers.augment_pipeline import AugMix, RandAugment, RandomColorJitter  # noqa: F401
+from tapeviz.keras.layers.augment_tone import (  # noqa: F401
+    AutoContrast,
+    Equalization,
+    RandomPosterization,
+    RandomSharpness,
+)
+from tapeviz.keras.layers.augment_warp import (  # noqa: F401
+    RandomElasticTransform,
+    RandomGaussianBlur,
+    RandomPerspective,
+    RandomShear,
+)
 from tapeviz.keras.layers.base import InputSpec, Layer  # noqa: F401
 from tapeviz.keras.layers.conv import (  # noqa: F401
     Conv1D,
@@ -240,6 +255,23 @@ __all__ = [
     "RandomGrayscale",
     "RandomInvert",
     "Solarization",
+    "RandomHue",
+    "RandomSaturation",
+    "RandomColorDegeneration",
+    "RandomColorJitter",
+    "RandomSharpness",
+    "RandomPosterization",
+    "AutoContrast",
+    "Equalization",
+    "RandomShear",
+    "RandomPerspective",
+    "RandomGaussianBlur",
+    "MixUp",
+    "CutMix",
+    "RandAugment",
+    "RandomElasticTransform",
+    "RandomErasing",
+    "AugMix",
 ]
 
 MaxPool1D = MaxPooling1D

@@ -39,13 +39,27 @@ class RandomContrast(AugmentationLayer):
     def augment(self, images, training):
         if not training:
             return images
-        scale = keras_random.uniform(
+        return self.transform(images, self.random_transformation(images))
+
+    def random_transformation(self, images, seed=None):
+        return keras_random.uniform(
             _factor_shape(images),
             minval=1.0 - self.factor[0],
             maxval=1.0 + self.factor[1],
-            seed=self.generator,
+            seed=self.seed_or_generator(seed),
             dtype=self._compute_dtype,
         )
+
+    def transform(self, images, scale):
+        """``images`` with each one's contrast scaled by what ``random_transformation`` drew.
+
+        Args:
+            images: the images.
+            scale: the per-image contrast factors.
+
+        Returns:
+            The transformed images, clipped to ``value_range``.
+        """
         mean = ops.mean(ops.mean(images, axis=-3, keepdims=True), axis=-2, keepdims=True)
         return ops.clip((images - mean) * scale + mean, self.value_range[0], self.value_range[1])
 
@@ -80,11 +94,25 @@ class RandomBrightness(AugmentationLayer):
     def augment(self, images, training):
         if not training:
             return images
+        return self.transform(images, self.random_transformation(images))
+
+    def random_transformation(self, images, seed=None):
         delta = keras_random.uniform(
-            _factor_shape(images), minval=self.factor[0], maxval=self.factor[1], seed=self.generator
+            _factor_shape(images), minval=self.factor[0], maxval=self.factor[1], seed=self.seed_or_generator(seed)
         )
-        delta = ops.cast(delta * (self.value_range[1] - self.value_range[0]), images.dtype)
-        return ops.clip(images + delta, self.value_range[0], self.value_range[1])
+        return delta * (self.value_range[1] - self.value_range[0])
+
+    def transform(self, images, delta):
+        """``images`` brightened by what ``random_transformation`` drew.
+
+        Args:
+            images: the images.
+            delta: the per-image amounts to add.
+
+        Returns:
+            The transformed images, clipped to ``value_range``.
+        """
+        return ops.clip(images + ops.cast(delta, images.dtype), self.value_range[0], self.value_range[1])
 
     def get_config(self):
         return {**super().get_config(), "value_range": self.value_range}
@@ -144,10 +172,12 @@ class RandomInvert(AugmentationLayer):
         super().__init__(factor=factor, seed=seed, data_format=data_format, **kwargs)
         self.value_range = value_range
 
-    def random_transformation(self, images):
+    def random_transformation(self, images, seed=None):
         batch = (self.batch_of(images),)
-        probability = keras_random.uniform(batch, minval=self.factor[0], maxval=self.factor[1], seed=self.generator)
-        threshold = keras_random.uniform(batch, minval=0, maxval=1, seed=self.generator)
+        probability = keras_random.uniform(
+            batch, minval=self.factor[0], maxval=self.factor[1], seed=self.seed_or_generator(seed)
+        )
+        threshold = keras_random.uniform(batch, minval=0, maxval=1, seed=self.seed_or_generator(seed))
         return ops.less(threshold, probability)
 
     def transform(self, images, apply):
@@ -215,13 +245,17 @@ class Solarization(AugmentationLayer):
         unit = (images - float(source[0])) / (float(source[1]) - float(source[0]))
         return unit * (float(target[1]) - float(target[0])) + float(target[0])
 
-    def random_transformation(self, images):
+    def random_transformation(self, images, seed=None):
         shape = (images.shape[0], 1, 1, 1) if images.ndim == 4 else (1, 1, 1)
         dtype = self._compute_dtype
         low, high = self.addition_factor
-        additions = keras_random.uniform(shape, minval=low, maxval=high * 255, seed=self.generator, dtype=dtype)
+        additions = keras_random.uniform(
+            shape, minval=low, maxval=high * 255, seed=self.seed_or_generator(seed), dtype=dtype
+        )
         low, high = self.threshold_factor
-        thresholds = keras_random.uniform(shape, minval=low, maxval=high * 255, seed=self.generator, dtype=dtype)
+        thresholds = keras_random.uniform(
+            shape, minval=low, maxval=high * 255, seed=self.seed_or_generator(seed), dtype=dtype
+        )
         return additions, thresholds
 
     def transform(self, images, drawn):

@@ -47,9 +47,9 @@ class RandomFlip(AugmentationLayer):
             )
         self.mode = mode
 
-    def random_transformation(self, images):
+    def random_transformation(self, images, seed=None):
         shape = (images.shape[0], 1, 1, 1) if images.ndim == 4 else (1, 1, 1)
-        return ops.less_equal(keras_random.uniform(shape, seed=self.generator), 0.5)
+        return ops.less_equal(keras_random.uniform(shape, seed=self.seed_or_generator(seed)), 0.5)
 
     def transform(self, images, flips):
         """``images`` transformed by what ``random_transformation`` drew.
@@ -161,10 +161,12 @@ class RandomRotation(_AffineLayer):
         super().__init__(factor=factor, seed=seed, data_format=data_format, **kwargs)
         self._set_sampling(fill_mode, interpolation, fill_value)
 
-    def random_transformation(self, images):
+    def random_transformation(self, images, seed=None):
         height, width = self.height_width(images)
         lower, upper = self.factor[0] * 360.0, self.factor[1] * 360.0
-        angles = keras_random.uniform((self.batch_of(images),), minval=lower, maxval=upper, seed=self.generator)
+        angles = keras_random.uniform(
+            (self.batch_of(images),), minval=lower, maxval=upper, seed=self.seed_or_generator(seed)
+        )
         return rotation_matrices(angles, height, width)
 
 
@@ -223,15 +225,15 @@ class RandomZoom(_AffineLayer):
             self.width_lower, self.width_upper = _range(width_factor, "width_factor", self._MESSAGE, True)
         self._set_sampling(fill_mode, interpolation, fill_value)
 
-    def random_transformation(self, images):
+    def random_transformation(self, images, seed=None):
         shape = (self.batch_of(images), 1)
         height_zoom = keras_random.uniform(
-            shape, minval=1.0 + self.height_lower, maxval=1.0 + self.height_upper, seed=self.generator
+            shape, minval=1.0 + self.height_lower, maxval=1.0 + self.height_upper, seed=self.seed_or_generator(seed)
         )
         width_zoom = height_zoom
         if self.width_factor is not None:
             width_zoom = keras_random.uniform(
-                shape, minval=1.0 + self.width_lower, maxval=1.0 + self.width_upper, seed=self.generator
+                shape, minval=1.0 + self.width_lower, maxval=1.0 + self.width_upper, seed=self.seed_or_generator(seed)
             )
         zx, zy = _float32(width_zoom)[:, 0], _float32(height_zoom)[:, 0]
         height, width = self.height_width(images)
@@ -285,11 +287,15 @@ class RandomTranslation(_AffineLayer):
         self.width_lower, self.width_upper = _range(width_factor, "width_factor", self._MESSAGE, False)
         self._set_sampling(fill_mode, interpolation, fill_value)
 
-    def random_transformation(self, images):
+    def random_transformation(self, images, seed=None):
         shape = (self.batch_of(images), 1)
         height, width = self.height_width(images)
-        dy = keras_random.uniform(shape, minval=self.height_lower, maxval=self.height_upper, seed=self.generator)
-        dx = keras_random.uniform(shape, minval=self.width_lower, maxval=self.width_upper, seed=self.generator)
+        dy = keras_random.uniform(
+            shape, minval=self.height_lower, maxval=self.height_upper, seed=self.seed_or_generator(seed)
+        )
+        dx = keras_random.uniform(
+            shape, minval=self.width_lower, maxval=self.width_upper, seed=self.seed_or_generator(seed)
+        )
         ty, tx = _float32(dy)[:, 0] * np.float32(height), _float32(dx)[:, 0] * np.float32(width)
         ones, zeros = np.ones_like(tx), np.zeros_like(tx)
         return np.stack([ones, zeros, -tx, zeros, ones, -ty, zeros, zeros], axis=1)
@@ -327,11 +333,15 @@ class RandomCrop(AugmentationLayer):
             return images
         return self.transform(self._to_compute_dtype(images), self.random_transformation(images))
 
-    def random_transformation(self, images):
+    def random_transformation(self, images, seed=None):
         in_height, in_width = images.shape[-3], images.shape[-2]
         if in_height > self.height and in_width > self.width:
-            top = keras_random.uniform((), 0, maxval=float(in_height - self.height + 1), seed=self.generator)
-            left = keras_random.uniform((), 0, maxval=float(in_width - self.width + 1), seed=self.generator)
+            top = keras_random.uniform(
+                (), 0, maxval=float(in_height - self.height + 1), seed=self.seed_or_generator(seed)
+            )
+            left = keras_random.uniform(
+                (), 0, maxval=float(in_width - self.width + 1), seed=self.seed_or_generator(seed)
+            )
             return int(top.numpy()), int(left.numpy())
         crop_height = max(min(in_height, int(float(in_width * self.height) / self.width)), 1)
         crop_width = max(min(in_width, int(float(in_height * self.width) / self.height)), 1)
@@ -355,7 +365,8 @@ class RandomCrop(AugmentationLayer):
 
     def compute_output_shape(self, input_shape):
         shape = list(input_shape)
-        shape[-3], shape[-2] = self.height, self.width
+        rows = -2 if self.data_format == "channels_first" else -3
+        shape[rows], shape[rows + 1] = self.height, self.width
         return tuple(shape)
 
     def get_config(self):

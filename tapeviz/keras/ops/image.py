@@ -9,8 +9,28 @@ from tapeviz.core.primitives.math import cast as _cast
 from tapeviz.core.tensor import constant as _constant
 from tapeviz.keras.ops._common import FLOATX, keras_op, tensor
 from tapeviz.keras.ops.affine import affine_transform
+from tapeviz.keras.ops.blur import gaussian_blur
+from tapeviz.keras.ops.colorspace import hsv_to_rgb, rgb_to_hsv
+from tapeviz.keras.ops.coordinates import map_coordinates
+from tapeviz.keras.ops.edges import sobel_edges
+from tapeviz.keras.ops.elastic import elastic_transform
+from tapeviz.keras.ops.perspective import perspective_transform
 
-__all__ = ["rgb_to_grayscale", "resize", "pad_images", "crop_images", "extract_patches", "affine_transform"]
+__all__ = [
+    "rgb_to_grayscale",
+    "resize",
+    "pad_images",
+    "crop_images",
+    "extract_patches",
+    "affine_transform",
+    "rgb_to_hsv",
+    "hsv_to_rgb",
+    "gaussian_blur",
+    "perspective_transform",
+    "map_coordinates",
+    "elastic_transform",
+    "sobel_edges",
+]
 
 
 def _channels_last(data_format, op):
