@@ -164,13 +164,29 @@ ensure_venv_support() {
 # The same packages pip would install, by uv (from PyPI, into .venv): it downloads in parallel
 # and compiles the bytecode on every core, 90 s -> 16 s for a fresh .venv. uv does not read pip's
 # configuration (an index set in pip.conf, say): where uv cannot be had or fails, pip installs.
+# .venv is made without pip (ensurepip costs ~6 s of a fresh clone's setup): the interpreter's own
+# pip puts uv into it (pip >= 22.3 installs into another environment), and uv installs pip there
+# with the rest. pip in .venv is bootstrapped only when the interpreter has no pip or uv fails.
+pip_in_venv() {
+    "$VPY" -m pip --version >/dev/null 2>&1 && return 0
+    "$VPY" -m ensurepip --upgrade >/dev/null 2>&1 && return 0
+    ensure_venv_support   # installs python3-venv (ensurepip) where it can, else stops and says how
+    "$VPY" -m ensurepip --upgrade >/dev/null
+}
+
+uv_into_venv() {
+    "$PY" -m pip --python "$VPY" install --quiet --disable-pip-version-check uv >/dev/null 2>&1 && return 0
+    pip_in_venv && "$VPY" -m pip install --quiet --disable-pip-version-check uv >/dev/null 2>&1
+}
+
 install_packages() {
-    if "$VPY" -m pip install --quiet --disable-pip-version-check uv >/dev/null 2>&1 \
+    if uv_into_venv \
         && "$VENV/bin/uv" pip install --quiet --python "$VPY" --compile-bytecode \
             --upgrade-package pip pip -e '.[test,docs]'; then
         return 0
     fi
     warn "uv could not install the packages; pip installs them instead (a few minutes)."
+    pip_in_venv || die "no pip in .venv (see above)."
     "$VPY" -m pip install --quiet --disable-pip-version-check --upgrade pip \
         || die "upgrading pip in .venv failed (see above)."
     "$VPY" -m pip install --quiet --disable-pip-version-check --progress-bar off -e '.[test,docs]' \
@@ -197,8 +213,9 @@ setup() {
     fi
     if [ ! -e "$VENV" ]; then
         log "creating .venv with $PY (Python $PY_VER)..."
-        # Tried first: only a venv without pip sends us to check (and install) the venv support.
-        if ! { "$PY" -m venv "$VENV" >/dev/null 2>&1 && "$VPY" -m pip --version >/dev/null 2>&1; }; then
+        # Without pip (install_packages puts uv, then pip, into it); only a failure sends us to
+        # check (and install) the venv support.
+        if ! { "$PY" -m venv --without-pip "$VENV" >/dev/null 2>&1 && "$VPY" -c '' >/dev/null 2>&1; }; then
             rm -rf "$VENV"
             ensure_venv_support
             "$PY" -m venv "$VENV" || { rm -rf "$VENV"; die "'$PY -m venv .venv' failed."; }
