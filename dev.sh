@@ -239,16 +239,6 @@ write_bytecode() {
     unset PYTHONDONTWRITEBYTECODE
 }
 
-# --- test workers ---------------------------------------------------------------
-# One pytest-xdist worker more than cores: a worker waiting on its browser, JupyterLab, kernel or
-# hub leaves its core idle, and the spare worker takes it (with one worker per core, a fresh-clone
-# run on a quiet 2-core machine kept 1.4 cores busy: 342 s of CPU in 249 s).
-test_workers() {
-    local cores
-    cores="$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)"
-    echo $((cores + 1))
-}
-
 # --- commands -----------------------------------------------------------------
 cmd="${1:-}"
 [ $# -gt 0 ] && shift
@@ -277,10 +267,10 @@ case "$cmd" in
         # Lint and format first (configured in pyproject.toml): a failure names the file and line.
         "$VENV/bin/ruff" check . && "$VENV/bin/ruff" format --check . \
             || die "ruff found problems (above). Fix them, or run: .venv/bin/ruff check --fix . && .venv/bin/ruff format ."
-        # One worker more than cores (test_workers), a whole file per worker (a notebook's cells share
-        # one kernel) or a whole class (the browser lessons are two, each run in its own JupyterLab),
+        # One worker per core (pytest-xdist), a whole file per worker (a notebook's cells share one
+        # kernel) or a whole class (the browser lessons are two, each run in its own JupyterLab),
         # the longest first (tests/conftest.py orders them). `-n 0` (after these) runs serially.
-        exec "$VPY" -m pytest ${paths[@]+"${paths[@]}"} -n "$(test_workers)" --dist loadscope --no-loadscope-reorder --nbval-lax --nbval-current-env \
+        exec "$VPY" -m pytest ${paths[@]+"${paths[@]}"} -n auto --dist loadscope --no-loadscope-reorder --nbval-lax --nbval-current-env \
             --nbval-sanitize-with notebooks/sanitize.cfg "$@"
         ;;
     quick)

@@ -6,7 +6,7 @@ to an accuracy, installs a venv...) or ``browser``, and no notebook (nbval
 executes whole lessons). The ``quick`` marker is added here, so a new test
 is quick unless it says otherwise.
 
-Under pytest-xdist, ``./dev.sh test`` runs ``-n <cores + 1> --dist loadscope
+Under pytest-xdist, ``./dev.sh test`` runs ``-n auto --dist loadscope
 --no-loadscope-reorder``: a unit of work is a file (a notebook's cells share
 one kernel, a module's fixtures are set up once) or, for a test in a class,
 its class (tests/browser/test_browser.py runs its lessons as two classes, on two
