@@ -161,9 +161,11 @@ ensure_venv_support() {
 }
 
 # --- .venv + pip --------------------------------------------------------------
-# The same packages pip would install, by uv (from PyPI, into .venv): it downloads in parallel
-# and compiles the bytecode on every core, 90 s -> 16 s for a fresh .venv. uv does not read pip's
-# configuration (an index set in pip.conf, say): where uv cannot be had or fails, pip installs.
+# The same packages pip would install, by uv (from PyPI, into .venv): it downloads in parallel,
+# 90 s -> 16 s for a fresh .venv. uv does not read pip's configuration (an index set in pip.conf,
+# say): where uv cannot be had or fails, pip installs. No bytecode is compiled at install: that was
+# 20 s of CPU for the ~8,600 modules of .venv, of which a test run imports about a third, and
+# Python writes the bytecode of those as they are first imported (write_bytecode, below).
 # .venv is made without pip (ensurepip costs ~6 s of a fresh clone's setup): the interpreter's own
 # pip puts uv into it (pip >= 22.3 installs into another environment), and uv installs pip there
 # with the rest. pip in .venv is bootstrapped only when the interpreter has no pip or uv fails.
@@ -181,7 +183,7 @@ uv_into_venv() {
 
 install_packages() {
     if uv_into_venv \
-        && "$VENV/bin/uv" pip install --quiet --python "$VPY" --compile-bytecode \
+        && "$VENV/bin/uv" pip install --quiet --python "$VPY" \
             --upgrade-package pip pip -e '.[test,docs]'; then
         return 0
     fi
