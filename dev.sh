@@ -161,16 +161,34 @@ ensure_venv_support() {
 }
 
 # --- .venv + pip --------------------------------------------------------------
-# The same packages pip would install, by uv (from PyPI, into .venv): it downloads in parallel
-# and compiles the bytecode on every core, 90 s -> 16 s for a fresh .venv. uv does not read pip's
-# configuration (an index set in pip.conf, say): where uv cannot be had or fails, pip installs.
+# The same packages pip would install, by uv (from PyPI, into .venv): it downloads in parallel,
+# 90 s -> 16 s for a fresh .venv. uv does not read pip's configuration (an index set in pip.conf,
+# say): where uv cannot be had or fails, pip installs. No bytecode is compiled at install: that was
+# 20 of the install's 24 s of CPU, for the 8,610 modules of .venv, of which a fresh-clone test run
+# imports half (4,232); Python writes their bytecode as it first imports them (write_bytecode).
+# .venv is made without pip (ensurepip costs ~6 s of a fresh clone's setup): the interpreter's own
+# pip puts uv into it (pip >= 22.3 installs into another environment), and uv installs pip there
+# with the rest. pip in .venv is bootstrapped only when the interpreter has no pip or uv fails.
+pip_in_venv() {
+    "$VPY" -m pip --version >/dev/null 2>&1 && return 0
+    "$VPY" -m ensurepip --upgrade >/dev/null 2>&1 && return 0
+    ensure_venv_support   # installs python3-venv (ensurepip) where it can, else stops and says how
+    "$VPY" -m ensurepip --upgrade >/dev/null
+}
+
+uv_into_venv() {
+    "$PY" -m pip --python "$VPY" install --quiet --disable-pip-version-check uv >/dev/null 2>&1 && return 0
+    pip_in_venv && "$VPY" -m pip install --quiet --disable-pip-version-check uv >/dev/null 2>&1
+}
+
 install_packages() {
-    if "$VPY" -m pip install --quiet --disable-pip-version-check uv >/dev/null 2>&1 \
-        && "$VENV/bin/uv" pip install --quiet --python "$VPY" --compile-bytecode \
+    if uv_into_venv \
+        && "$VENV/bin/uv" pip install --quiet --python "$VPY" \
             --upgrade-package pip pip -e '.[test,docs]'; then
         return 0
     fi
     warn "uv could not install the packages; pip installs them instead (a few minutes)."
+    pip_in_venv || die "no pip in .venv (see above)."
     "$VPY" -m pip install --quiet --disable-pip-version-check --upgrade pip \
         || die "upgrading pip in .venv failed (see above)."
     "$VPY" -m pip install --quiet --disable-pip-version-check --progress-bar off -e '.[test,docs]' \
@@ -197,8 +215,9 @@ setup() {
     fi
     if [ ! -e "$VENV" ]; then
         log "creating .venv with $PY (Python $PY_VER)..."
-        # Tried first: only a venv without pip sends us to check (and install) the venv support.
-        if ! { "$PY" -m venv "$VENV" >/dev/null 2>&1 && "$VPY" -m pip --version >/dev/null 2>&1; }; then
+        # Without pip (install_packages puts uv, then pip, into it); only a failure sends us to
+        # check (and install) the venv support.
+        if ! { "$PY" -m venv --without-pip "$VENV" >/dev/null 2>&1 && "$VPY" -c '' >/dev/null 2>&1; }; then
             rm -rf "$VENV"
             ensure_venv_support
             "$PY" -m venv "$VENV" || { rm -rf "$VENV"; die "'$PY -m venv .venv' failed."; }
@@ -213,11 +232,12 @@ setup() {
     log "setup done."
 }
 
-# --- bytecode for the test run ---------------------------------------------------
+# --- bytecode -------------------------------------------------------------------
 # A run starts ~80 Python processes (workers, kernels, servers, fresh interpreters). Where
 # PYTHONDONTWRITEBYTECODE is set, none writes its bytecode: each compiles tapeviz again, and
-# pytest rewrites every test module in each worker (8 s -> 4 s of CPU per worker). The test
-# commands let them write it, into the __pycache__/ folders git ignores.
+# pytest rewrites every test module in each worker (8 s -> 4 s of CPU per worker). Setup compiles
+# none of .venv's either (install_packages). Every command that runs Python lets it write its
+# bytecode: into .venv, and into the __pycache__/ folders git ignores.
 write_bytecode() {
     unset PYTHONDONTWRITEBYTECODE
 }
@@ -225,6 +245,7 @@ write_bytecode() {
 # --- commands -----------------------------------------------------------------
 cmd="${1:-}"
 [ $# -gt 0 ] && shift
+write_bytecode   # every command, its setup included
 
 case "$cmd" in
     lessons)
@@ -239,7 +260,6 @@ case "$cmd" in
         setup
         ensure_chromium
         ensure_http_proxy
-        write_bytecode
         # The test command: tests/ and every lesson notebook (nbval runs each
         # notebook and compares the outputs of cells tagged nbval-check-output).
         # Paths given on the command line replace the default "tests notebooks".
@@ -258,7 +278,6 @@ case "$cmd" in
         ;;
     quick)
         setup
-        write_bytecode
         # The inner loop: every test not marked slow or browser, no notebooks
         # (tests/conftest.py adds the `quick` marker).
         "$VENV/bin/ruff" check . && "$VENV/bin/ruff" format --check . \

@@ -541,7 +541,6 @@ def _screenshots(page, name):
     for old in ARTIFACTS.glob(f"{name}_*.png"):
         old.unlink()
     scroller = page.locator(".jp-NotebookPanel .jp-WindowedPanel-outer").first
-    height = _content_height(scroller)
     view = scroller.evaluate("n => n.clientHeight")
     shots, top = 0, 0
     while True:
@@ -551,6 +550,9 @@ def _screenshots(page, name):
         )
         page.screenshot(path=str(ARTIFACTS / f"{name}_{shots:02d}.png"))
         shots += 1
+        # measured after each screenful: outputs still rendering (a loaded machine draws the stored
+        # players' frames late) make the notebook taller while it is being photographed
+        height = _content_height(scroller)
         if top + view >= height or shots >= 40:
             break
         top = min(top + view - 60, height - view)  # the last screenful ends at the last cell, not in blank space
