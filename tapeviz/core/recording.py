@@ -149,7 +149,7 @@ class AccessedVariables:
         return None  # so `record` never records on it
 
     def record_read(self, variable, tensor, local):
-        """A variable's read while this is the only "tape" (``record_read``'s fast path): noted, not recorded."""
+        """A variable's read while this is the only "tape" (the read's fast path, from ``Variable.read_value``): noted, not recorded."""
         if variable._trainable:
             self.variables.setdefault(variable._id, variable)
 
