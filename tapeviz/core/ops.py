@@ -108,8 +108,15 @@ def as_tensors(x, y, op="op"):
     A Python number or NumPy array next to a tensor takes the tensor's dtype;
     two tensors of different dtypes are an error, as in TF.
     """
-    if type(x) is Tensor and type(y) is Tensor and x._value.dtype is y._value.dtype:
-        return x, y
+    if type(x) is Tensor:
+        if type(y) is Tensor:
+            if x._value.dtype is y._value.dtype:
+                return x, y
+        elif type(y) is Variable and not numpy_promotion.settings.enabled:
+            y = y.read_value()  # a weight (``x * w``), the commonest conversion: its read, recorded, is the tensor
+            if x._value.dtype is not y._value.dtype and x._value.dtype != y._value.dtype:
+                same_dtype(x, y, op=op)
+            return x, y
     if numpy_promotion.settings.enabled:  # tnp.experimental_enable_numpy_behavior()
         return tuple(numpy_promotion.promote(x, y))
     if type(x) is not Tensor:
@@ -122,9 +129,7 @@ def as_tensors(x, y, op="op"):
         else:
             x = convert_to_tensor(x)
     if type(y) is not Tensor:
-        if type(y) is Variable:  # a weight (``y * w``): its read, recorded, is the tensor
-            y = y.read_value()
-        elif isinstance(y, (Tensor, Variable)):
+        if isinstance(y, (Tensor, Variable)):
             y = convert_to_tensor(y)
         else:
             try:

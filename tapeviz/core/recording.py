@@ -149,7 +149,7 @@ class AccessedVariables:
         return None  # so `record` never records on it
 
     def record_read(self, variable, tensor, local):
-        """A variable's read while this is the only "tape" (``record_read``'s fast path): noted, not recorded."""
+        """A variable's read while this is the only "tape" (the read's fast path, from ``Variable.read_value``): noted, not recorded."""
         if variable._trainable:
             self.variables.setdefault(variable._id, variable)
 
@@ -169,15 +169,11 @@ def note_access(variable):
 def record_read(variable, tensor):
     """A variable was read: tapes that auto-watch watch it (a trainable one), and record the read.
 
-    The read is the recording path's one named fast path: with one tape and nobody listening or
-    tracing (a training step), the tape watches and records it in one call (``record_read`` of
-    ``GradientTape``), the same entry as ``record`` would build, without the general path's checks.
+    The general path. A read's one named fast path is ``record_read`` of ``GradientTape``, which
+    ``Variable.read_value`` calls instead when one tape records and nobody listens or traces (a
+    training step): it watches and records in one call, the same entry as ``record`` builds here,
+    without the general path's checks.
     """
-    local = _local.__dict__
-    tapes = local["tapes"]
-    if len(tapes) == 1 and not _listeners and not local["tracers"]:
-        tapes[0].record_read(variable, tensor, local)
-        return
     if variable._trainable:
         note_access(variable)
     record(READ_VARIABLE, (variable,), (tensor,), NO_ATTRS)

@@ -49,6 +49,7 @@ def _leave_live(ref):
 _BOTH, _FIRST, _SECOND, _ONLY = (True, True), (True, False), (False, True), (True,)
 _new_entry = recording.new_entry
 _READ = recording.READ_VARIABLE  # a variable's read: the sweep's one fast path (_Cotangents.pass_to_variable)
+_NO_ATTRS = recording.NO_ATTRS
 _next_entry_index = recording.next_order
 # NumPy float and complex scalar types: a value of one is a float without reading its dtype.
 _FLOAT_SCALARS = frozenset(np.dtype(code).type for code in "efdgFDG")
@@ -331,8 +332,9 @@ class GradientTape:
 
     def record_read(self, variable, tensor, local):
         """Record ``variable``'s read ``tensor``, watching a trainable variable first where this tape
-        auto-watches: ``recording.record_read``'s fast path (this the only tape, nobody listening or
-        tracing), the same as ``note_access`` then ``record_op``.
+        auto-watches: a read's one fast path, which ``Variable.read_value`` takes when this is the
+        only tape and nobody listens or traces; the same as ``recording.record_read`` (the general
+        path: ``note_access`` then ``record_op``) records.
 
         Args:
             variable: the Variable read.
@@ -347,10 +349,11 @@ class GradientTape:
             if not (variable._trainable and self._watch_accessed_variables):
                 return None
             self.add_watched(variable)  # nobody listens: no Watched event to send
-        entry = _new_entry(recording.READ_VARIABLE, (variable,), (tensor,), recording.NO_ATTRS, local, self.serials)
+        entry = _new_entry(_READ, (variable,), (tensor,), _NO_ATTRS, local, self.serials)
         self._entries.append(entry)
         self._needs.append(_ONLY)
-        if variable._value.dtype.kind in "fc":  # gradients flow through a float read
+        value = tensor._value
+        if type(value) in _FLOAT_SCALARS or value.dtype.kind in "fc":  # gradients flow through a float read
             watched.add(tensor._id)
         return entry
 

@@ -21,6 +21,10 @@ from tapeviz.core.variable_policies import VariableAggregation, VariableSynchron
 
 ids = itertools.count(1)  # Tensor and Variable ids: hot paths that build a Tensor inline take next(ids)
 _next_id = ids.__next__
+_new = object.__new__
+_ndarray = np.ndarray
+_local = state.local
+_listeners = state.listeners
 
 
 def _format_numpy(array):
@@ -565,9 +569,15 @@ class Variable(_HoldsArray):
             A Tensor.
         """
         value = self._value
+        tensor = _new(Tensor)  # Tensor(...), inlined: every use of a weight in an op reads it
         # Rank 0 as a NumPy scalar, as _to_array gives it (mixed scalar/0-d arithmetic is slow).
-        tensor = Tensor(value[()] if value.ndim == 0 and type(value) is np.ndarray else value)
-        if state.local.tapes or state.listeners or state.local.tracers:
+        tensor._value = value[()] if type(value) is _ndarray and not value.ndim else value
+        tensor._id = next(ids)
+        local = _local.__dict__  # one thread-local lookup (state.py)
+        tapes = local["tapes"]
+        if len(tapes) == 1 and not _listeners and not local["tracers"]:
+            tapes[0].record_read(self, tensor, local)  # the read's one fast path (a training step)
+        elif tapes or _listeners or local["tracers"]:
             recording.record_read(self, tensor)
         return tensor
 
