@@ -115,9 +115,9 @@ def set_logical_device_configuration(device, logical_devices):
             for field in ("memory_limit", "experimental_priority", "experimental_device_ordinal"):
                 if getattr(config, field) is not None:
                     raise ValueError(
-                        f"Setting {field} on CPU virtual devices is currently not supported"
+                        "Setting memory limit on CPU virtual devices is currently not supported"
                         if field == "memory_limit"
-                        else f"Setting {field} on CPU virtual  devices is currently not supported"
+                        else f"Setting {field} on CPU virtual  devices is currently not supported"  # TF's two spaces
                     )
         elif config.memory_limit is None:
             raise ValueError("Setting memory limit is required for GPU virtual devices")

@@ -100,17 +100,18 @@ def entered_scope(strategy, variable_class=None):
 
 
 @contextmanager
-def enter_replica(strategy, replica_id):
+def enter_replica(strategy, replica_id, variable_class=None):
     """Replica ``replica_id`` of ``strategy`` for the block (``strategy.run`` runs ``fn`` in it).
 
     Args:
         strategy: the strategy.
         replica_id: the replica's index.
+        variable_class: what ``tf.Variable(...)`` makes in the block (None: plain Variables).
 
     Yields:
         None.
     """
-    _local.stack.append(Context(strategy, replica_id, None))
+    _local.stack.append(Context(strategy, replica_id, variable_class))
     try:
         yield
     finally:

@@ -520,7 +520,7 @@ class Variable(_HoldsArray):
     def __new__(cls, *args, **kwargs):
         # Inside a tf.distribute scope, tf.Variable(...) makes the strategy's kind (a MirroredVariable).
         if cls is Variable and (args or kwargs) and (made := replicas.variable_class()) is not None:
-            cls = made
+            return made.__new__(made, *args, **kwargs)
         return super().__new__(cls)
 
     def __init__(

@@ -11,7 +11,7 @@ docs/tf-map.md).
 
 from types import SimpleNamespace as _Namespace
 
-from tapeviz.distribute.input_lib import InputContext, ValueContext
+from tapeviz.distribute.input_lib import DistributedDataset, DistributedIterator, InputContext, ValueContext
 from tapeviz.distribute.reduce_op import ReduceOp
 from tapeviz.distribute.replica_context import ReplicaContext
 from tapeviz.distribute.strategy import (
@@ -25,16 +25,15 @@ from tapeviz.distribute.strategy import (
     has_strategy,
     in_cross_replica_context,
 )
-from tapeviz.distribute.values import DistributedValues, Mirrored, MirroredVariable, PerReplica
+from tapeviz.distribute.values import DistributedValues
 
 __all__ = [
+    "DistributedDataset",
+    "DistributedIterator",
     "DistributedValues",
     "InputContext",
-    "Mirrored",
     "MirroredStrategy",
-    "MirroredVariable",
     "OneDeviceStrategy",
-    "PerReplica",
     "ReduceOp",
     "ReplicaContext",
     "Strategy",

@@ -11,7 +11,13 @@ empty batch, as TF's.
 from tapeviz.core import nest
 from tapeviz.distribute.values import PerReplica
 
-__all__ = ["InputContext", "ValueContext", "DistributedDataset", "DistributedDatasetFromFunction"]
+__all__ = [
+    "InputContext",
+    "ValueContext",
+    "DistributedDataset",
+    "DistributedDatasetFromFunction",
+    "DistributedIterator",
+]
 
 
 class InputContext:
@@ -104,7 +110,13 @@ def _per_replica(parts):
     return nest.pack_sequence_as(parts[0], [PerReplica(column) for column in zip(*flats)])
 
 
-class _Iterator:
+class DistributedIterator:
+    """An iterator over a distributed dataset: each step, a nest of ``PerReplica`` batches.
+
+    Args:
+        steps: the steps (a Python iterator).
+    """
+
     def __init__(self, steps):
         self._steps = steps
 
@@ -151,10 +163,10 @@ class DistributedDataset:
             )
 
     def __iter__(self):
-        return _Iterator(self._steps())
+        return DistributedIterator(self._steps())
 
 
-class DistributedDatasetFromFunction:
+class DistributedDatasetFromFunction(DistributedDataset):
     """Per-replica batches from ``dataset_fn(input_context)``, taken in turn (``distribute_datasets_from_function``).
 
     Args:
@@ -188,4 +200,4 @@ class DistributedDatasetFromFunction:
                 return
 
     def __iter__(self):
-        return _Iterator(self._steps())
+        return DistributedIterator(self._steps())

@@ -6,7 +6,7 @@ from contextlib import contextmanager
 import numpy as np
 
 from tapeviz.core import nest, replicas
-from tapeviz.core.primitives.math import add_n
+from tapeviz.core.primitives.math import add_n, identity
 from tapeviz.core.tensor import convert_to_tensor
 from tapeviz.distribute.reduce_op import ReduceOp, as_reduce_op
 from tapeviz.distribute.values import regroup
@@ -23,10 +23,38 @@ class ReplicaContext:
         turns: the ``Turns`` the replicas of this run take (None with one replica).
     """
 
-    def __init__(self, strategy, replica_id_in_sync_group, turns=None):
+    def __init__(self, strategy, replica_id_in_sync_group, turns=None, made=None):
         self._strategy = strategy
         self._replica_id = int(replica_id_in_sync_group)
         self._turns = turns
+        self._made = [] if made is None else made  # the variables replica 0 made in this run, shared
+        self._taken = 0
+
+    def note_made(self, variable):
+        """Replica 0 made ``variable`` (the other replicas' matching ``tf.Variable`` calls get it).
+
+        Args:
+            variable: the new variable.
+        """
+        if self._replica_id == 0:
+            self._made.append(variable)
+
+    def made_by_first_replica(self):
+        """The variable replica 0 made at this replica's next ``tf.Variable(...)`` call (TF's rule).
+
+        Returns:
+            A variable.
+
+        Raises:
+            ValueError: more variables than replica 0 made.
+        """
+        if self._taken >= len(self._made):
+            raise ValueError(
+                f"Replica {self._replica_id} makes more variables than replica 0 made in this strategy.run: "
+                "every replica must make the same variables, in the same order."
+            )
+        self._taken += 1
+        return self._made[self._taken - 1]
 
     @property
     def strategy(self):
@@ -79,7 +107,8 @@ class ReplicaContext:
             leaves = [reduce_values(reduce_op, list(column)) for column in zip(*flats)]
             return nest.pack_sequence_as(values[0], leaves)
 
-        return self._sync(value, combine)
+        combined = self._sync(value, combine)
+        return nest.map_structure(identity, combined)  # each replica its own tensor, as each device its own copy
 
     def merge_call(self, merge_fn, args=(), kwargs=None):
         """Run ``merge_fn(strategy, *args, **kwargs)`` once for all replicas, in cross-replica context.
@@ -101,7 +130,7 @@ class ReplicaContext:
 
         def combine(values):
             merged_args, merged_kwargs = regroup(values) if len(values) > 1 else values[0]
-            with strategy.scope():
+            with replicas.entered_scope(strategy, strategy.extended.variable_class):  # cross-replica context
                 return merge_fn(strategy, *merged_args, **merged_kwargs)
 
         return self._sync((tuple(args), kwargs), combine)
@@ -160,7 +189,7 @@ def entered_replica(context):
     """
     _local.stack.append(context)
     try:
-        with replicas.enter_replica(context.strategy, context.replica_index):
+        with replicas.enter_replica(context.strategy, context.replica_index, context.strategy.extended.variable_class):
             yield context
     finally:
         _local.stack.pop()

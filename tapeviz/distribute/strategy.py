@@ -15,10 +15,11 @@ from tapeviz.core.primitives.array import concat
 from tapeviz.core.primitives.math import reduce_sum
 from tapeviz.core.tensor import convert_to_tensor
 from tapeviz.distribute import input_lib
+from tapeviz.distribute.mirrored_variable import MirroredVariable
 from tapeviz.distribute.reduce_op import ReduceOp, as_reduce_op
 from tapeviz.distribute.replica_context import ReplicaContext, current_replica_context, entered_replica, reduce_values
 from tapeviz.distribute.turns import Turns
-from tapeviz.distribute.values import DistributedValues, MirroredVariable, local_results, regroup, select_replica
+from tapeviz.distribute.values import DistributedValues, local_results, regroup, select_replica
 
 __all__ = [
     "Strategy",
@@ -61,9 +62,10 @@ class StrategyExtended:
         devices: its replicas' devices (full names).
     """
 
-    def __init__(self, strategy, devices):
+    def __init__(self, strategy, devices, variable_class=None):
         self._strategy = strategy
         self._devices = tuple(devices)
+        self.variable_class = variable_class  # what tf.Variable(...) makes in its scope and replicas (None: plain)
 
     @property
     def worker_devices(self):
@@ -113,10 +115,8 @@ class Strategy:
         devices: the replicas' devices.
     """
 
-    _mirrors_variables = False
-
-    def __init__(self, devices):
-        self._extended = StrategyExtended(self, [canonical_device(d) for d in devices])
+    def __init__(self, devices, variable_class=None):
+        self._extended = StrategyExtended(self, [canonical_device(d) for d in devices], variable_class)
 
     @property
     def extended(self):
@@ -170,11 +170,11 @@ class Strategy:
         if count == 1:
             with entered_replica(ReplicaContext(self, 0)):
                 return fn(*select_replica(0, tuple(args)), **select_replica(0, kwargs))
-        turns = Turns(count)
+        turns, made = Turns(count), []
 
         def body(index):
             def call():
-                with entered_replica(ReplicaContext(self, index, turns)):
+                with entered_replica(ReplicaContext(self, index, turns, made)):
                     return fn(*select_replica(index, tuple(args)), **select_replica(index, kwargs))
 
             return call
@@ -210,7 +210,7 @@ class Strategy:
             ValueError: SUM of a plain (non-distributed) value over several replicas, as TF.
         """
         reduce_op = as_reduce_op(reduce_op)
-        if isinstance(value, (DistributedValues, MirroredVariable)):
+        if isinstance(value, DistributedValues):
             return self._reduce_one(reduce_op, value, axis)
         if not isinstance(value, (list, tuple, dict)):
             return self._reduce_one(reduce_op, value, axis)
@@ -218,10 +218,10 @@ class Strategy:
 
     def _reduce_one(self, reduce_op, value, axis):
         locals_ = list(local_results(value))
-        if not isinstance(value, (DistributedValues, MirroredVariable)) and self.num_replicas_in_sync > 1:
+        if not isinstance(value, DistributedValues) and self.num_replicas_in_sync > 1:
             if reduce_op is ReduceOp.SUM:
                 raise ValueError(
-                    f"A non-DistributedValues value {value} cannot be reduced with the given reduce op {reduce_op}."
+                    f"A non-DistributedValues value {value!s} cannot be reduced with the given reduce op {reduce_op}."
                 )
         tensors = [convert_to_tensor(v) for v in locals_]
         if axis is None:
@@ -242,7 +242,7 @@ class Strategy:
         Returns:
             A Tensor (a nest for a nest).
         """
-        if isinstance(value, (DistributedValues, MirroredVariable)) or not isinstance(value, (list, tuple, dict)):
+        if isinstance(value, DistributedValues) or not isinstance(value, (list, tuple, dict)):
             return concat([convert_to_tensor(v) for v in local_results(value)], axis=axis)
         return nest.map_structure(lambda v: self.gather(v, axis), value)
 
@@ -301,8 +301,7 @@ class _Scope:
             )
         if context.strategy is self._strategy and context.replica_id is not None:
             return self._strategy  # in one of its replicas already: nothing to enter
-        made = MirroredVariable if self._strategy._mirrors_variables else None
-        self._inner = replicas.entered_scope(self._strategy, made)
+        self._inner = replicas.entered_scope(self._strategy, self._strategy.extended.variable_class)
         self._inner.__enter__()
         return self._strategy
 
@@ -333,8 +332,6 @@ class MirroredStrategy(Strategy):
         1
     """
 
-    _mirrors_variables = True
-
     def __init__(self, devices=None, cross_device_ops=None):
         if devices is None:
             found = _config.list_logical_devices("GPU") or _config.list_logical_devices("CPU")
@@ -343,7 +340,7 @@ class MirroredStrategy(Strategy):
         if not devices:
             raise ValueError("MirroredStrategy needs at least one device, e.g. devices=['cpu:0'].")
         _config.initialize_logical_devices()
-        super().__init__(devices)
+        super().__init__(devices, MirroredVariable)
 
 
 class OneDeviceStrategy(Strategy):
