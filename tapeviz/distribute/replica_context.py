@@ -9,9 +9,16 @@ from tapeviz.core import nest, replicas
 from tapeviz.core.primitives.math import add_n, identity
 from tapeviz.core.tensor import convert_to_tensor
 from tapeviz.distribute.reduce_op import ReduceOp, as_reduce_op
-from tapeviz.distribute.values import regroup
+from tapeviz.distribute.values import DistributedValues, regroup
 
-__all__ = ["ReplicaContext", "current_replica_context", "entered_replica", "reduce_values"]
+__all__ = [
+    "ReplicaContext",
+    "current_replica_context",
+    "entered_replica",
+    "reduce_values",
+    "sum_per_replica",
+    "synchronizing_replica",
+]
 
 
 class ReplicaContext:
@@ -163,6 +170,34 @@ class _Local(threading.local):
 
 
 _local = _Local()
+
+
+def sum_per_replica(value):
+    """The replicas' values of ``value`` summed (a ``PerReplica``), or ``value`` itself (None, or the same
+    object on every replica).
+
+    Args:
+        value: a PerReplica, None, or a plain value.
+
+    Returns:
+        A Tensor, or ``value``.
+    """
+    if isinstance(value, DistributedValues):
+        return reduce_values(ReduceOp.SUM, [convert_to_tensor(v) for v in value.values])
+    return value
+
+
+def synchronizing_replica():
+    """The ReplicaContext of this thread when it is one of several replicas running together, else None.
+
+    What an optimizer asks before its step: in such a replica, the step waits for the others
+    (``merge_call``) and is applied once, with the replicas' gradients summed, as TF's.
+
+    Returns:
+        A ReplicaContext, or None.
+    """
+    context = current_replica_context()
+    return context if context is not None and context.num_replicas_in_sync > 1 else None
 
 
 def current_replica_context():
