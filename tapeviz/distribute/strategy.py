@@ -58,14 +58,18 @@ class StrategyExtended:
     """``strategy.extended``: the devices and the update rules of a strategy.
 
     Args:
-        strategy: the strategy it extends.
-        devices: its replicas' devices (full names).
+        container_strategy: the strategy it extends.
+        devices: its replicas' devices (any spelling ``canonical_device`` reads; default: ``/cpu:0``).
+        variable_class: what ``tf.Variable(...)`` makes in the strategy's scope and replicas (None: plain).
+
+    Raises:
+        ValueError: a name that is not a device.
     """
 
-    def __init__(self, strategy, devices, variable_class=None):
-        self._strategy = strategy
-        self._devices = tuple(devices)
-        self.variable_class = variable_class  # what tf.Variable(...) makes in its scope and replicas (None: plain)
+    def __init__(self, container_strategy, devices=("/cpu:0",), variable_class=None):
+        self._strategy = container_strategy
+        self._devices = tuple(canonical_device(d) for d in devices)
+        self.variable_class = variable_class
 
     @property
     def worker_devices(self):
@@ -112,11 +116,11 @@ class Strategy:
     outside every scope is the default strategy (one replica, no change).
 
     Args:
-        devices: the replicas' devices.
+        extended: the strategy's ``StrategyExtended`` (its devices and the variables it makes).
     """
 
-    def __init__(self, devices, variable_class=None):
-        self._extended = StrategyExtended(self, [canonical_device(d) for d in devices], variable_class)
+    def __init__(self, extended):
+        self._extended = extended
 
     @property
     def extended(self):
@@ -340,7 +344,7 @@ class MirroredStrategy(Strategy):
         if not devices:
             raise ValueError("MirroredStrategy needs at least one device, e.g. devices=['cpu:0'].")
         _config.initialize_logical_devices()
-        super().__init__(devices, MirroredVariable)
+        super().__init__(StrategyExtended(self, devices, MirroredVariable))
 
 
 class OneDeviceStrategy(Strategy):
@@ -355,14 +359,14 @@ class OneDeviceStrategy(Strategy):
 
     def __init__(self, device):
         _config.initialize_logical_devices()
-        super().__init__([device])
+        super().__init__(StrategyExtended(self, [device]))
 
 
 class _DefaultStrategy(Strategy):
     """The strategy in force outside every scope: one replica, computations unchanged."""
 
     def __init__(self):
-        super().__init__(["/cpu:0"])
+        super().__init__(StrategyExtended(self))
 
     def scope(self):
         """A ``with`` block that changes nothing (already the default).
