@@ -28,6 +28,7 @@ class ReplicaContext:
         strategy: the strategy.
         replica_id_in_sync_group: this replica's index.
         turns: the ``Turns`` the replicas of this run take (None with one replica).
+        made: the list, shared by the replicas of one run, of the variables replica 0 made.
     """
 
     def __init__(self, strategy, replica_id_in_sync_group, turns=None, made=None):

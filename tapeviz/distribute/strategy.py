@@ -164,10 +164,8 @@ class Strategy:
             options: TF's ``RunOptions``; accepted, unused.
 
         Returns:
-            A nest like ``fn``'s result, of ``PerReplica`` values (plain values with one replica).
-
-        Raises:
-            Exception: whatever ``fn`` raised in a replica.
+            A nest like ``fn``'s result, of ``PerReplica`` values (plain values with one replica). An
+            error ``fn`` raises in a replica is raised here (the other replicas stop).
         """
         kwargs = dict(kwargs or {})
         count = self.num_replicas_in_sync

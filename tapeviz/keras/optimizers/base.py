@@ -304,9 +304,15 @@ class Optimizer(RecordsInit):
         Without ``trainable_variables``, the variables the optimizer was built
         with (``build``) are updated, in that order.
 
+        In ``strategy.run`` with several replicas, the replicas' gradients are summed and the step
+        is applied once, as TF's.
+
         Args:
             grads: one gradient per variable (None skips it).
             trainable_variables: the variables; None updates those the optimizer was built with.
+
+        Returns:
+            None.
 
         Raises:
             ValueError: no variables given to an optimizer not built yet, or a number
