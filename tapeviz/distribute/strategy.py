@@ -366,6 +366,20 @@ class _DefaultStrategy(Strategy):
     def __init__(self):
         super().__init__(StrategyExtended(self))
 
+    def run(self, fn, args=(), kwargs=None, options=None):
+        """Call ``fn(*args, **kwargs)``: the default strategy's one replica is the code outside every scope.
+
+        Args:
+            fn: the function to run.
+            args: its positional arguments.
+            kwargs: its keyword arguments.
+            options: TF's ``RunOptions``; accepted, unused.
+
+        Returns:
+            What ``fn`` returned.
+        """
+        return fn(*args, **dict(kwargs or {}))
+
     def scope(self):
         """A ``with`` block that changes nothing (already the default).
 
@@ -386,8 +400,17 @@ class _NoScope:
         return False
 
 
+class _DefaultReplicaContext(ReplicaContext):
+    """The default strategy's one replica: its id is the Python int 0, as TF's."""
+
+    @property
+    def replica_id_in_sync_group(self):
+        """0, a Python int (TF's default replica context)."""
+        return 0
+
+
 _DEFAULT = _DefaultStrategy()
-_DEFAULT_REPLICA = ReplicaContext(_DEFAULT, 0)
+_DEFAULT_REPLICA = _DefaultReplicaContext(_DEFAULT, 0)
 
 
 def get_strategy():

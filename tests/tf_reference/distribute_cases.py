@@ -71,6 +71,9 @@ def strategy_basics(tf):
             tf.distribute.get_replica_context().num_replicas_in_sync,
         ],
     }
+    out["default_run"] = tf.distribute.get_strategy().run(
+        lambda: [_plain(tf.distribute.get_replica_context().replica_id_in_sync_group), tf.distribute.has_strategy()]
+    )
     with m.scope():
         out["inside"] = [
             tf.distribute.has_strategy(),
@@ -244,6 +247,35 @@ def generators(tf):
     return out
 
 
+def generator_checkpoint(tf):
+    """The random-numbers guide's checkpoints: saved with two replicas, restored into two and into three."""
+    import tempfile
+
+    path = tempfile.mkdtemp() + "/checkpoint"
+    two = tf.distribute.MirroredStrategy(devices=["cpu:0", "cpu:1"])
+    with two.scope():
+        g = tf.random.Generator.from_seed(1)
+        checkpoint = tf.train.Checkpoint(my_generator=g)
+        first = _locals(two, two.run(lambda: g.normal([])))
+        checkpoint.write(path)
+        after_save = [_locals(two, two.run(lambda: g.normal([]))) for _ in range(2)]
+        checkpoint.restore(path)
+        after_restore = [_locals(two, two.run(lambda: g.normal([]))) for _ in range(2)]
+    three = tf.distribute.MirroredStrategy(devices=DEVICES)
+    with three.scope():
+        g3 = tf.random.Generator.from_seed(1)
+        tf.train.Checkpoint(my_generator=g3).restore(path)
+        into_three = [_locals(three, three.run(lambda: g3.normal([]))) for _ in range(2)]
+        state = [_np(c) for c in g3.state.values]
+    return {
+        "first": first,
+        "after_save": after_save,
+        "after_restore": after_restore,
+        "into_three": into_three,
+        "state": state,
+    }
+
+
 def datasets(tf):
     m = tf.distribute.MirroredStrategy(devices=DEVICES)
     out = {}
@@ -293,6 +325,7 @@ CASES = {
         "mirrored_variables",
         "scopes",
         "generators",
+        "generator_checkpoint",
         "datasets",
     )
 }
