@@ -36,7 +36,10 @@ _STRINGS = (OUT_OF_SCOPE, "string tensors (encode strings as numbers before they
 _DTYPES = (OUT_OF_SCOPE, "dtypes NumPy has no element type for")
 _ONE_DEVICE = (OUT_OF_SCOPE, "distribution over devices: tapeviz runs on one device")
 _MANY_MACHINES = (OUT_OF_SCOPE, "strategies over several machines or TPUs: tapeviz runs in one process")
-_ALL_REDUCE = (OUT_OF_SCOPE, "how devices exchange values (NCCL, collectives): replicas here share one process's memory")
+_ALL_REDUCE = (
+    OUT_OF_SCOPE,
+    "how devices exchange values (NCCL, collectives): replicas here share one process's memory",
+)
 _RUNTIME = (OUT_OF_SCOPE, "TF's own runtime, files, tooling and deployment")
 _HOST_PYTHON = (NOT_YET, "a NumPy function called on a traced tensor; eagerly, call it on t.numpy() meanwhile")
 _DENSE = (NOT_YET, "dense ops in scope that tapeviz does not have yet")
