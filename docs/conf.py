@@ -226,7 +226,8 @@ DATA_DOCS = {
         "``on_<kind>`` methods may name (see :doc:`../hooks`)."
     ),
     "tapeviz.distribute.experimental": (
-        "``tf.distribute.experimental``: ``ValueContext`` (the multi-worker, TPU and parameter-server "
+        "``tf.distribute.experimental``: ``ValueContext`` and ``CentralStorageStrategy`` (the multi-worker, TPU "
+        "and parameter-server "
         "strategies are out of scope: one process)."
     ),
     "tapeviz.data.AUTOTUNE": (

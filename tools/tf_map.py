@@ -138,11 +138,6 @@ REASONS = {
         "ctc_beam_search_decoder ctc_greedy_decoder ctc_loss ctc_unique_labels collapse_repeated",
         (NOT_YET, "CTC loss and decoders"),
     ),
-    **_each(
-        "tf.nn.",
-        "compute_average_loss scale_regularization_loss",
-        (NOT_YET, "loss helpers of tf.distribute's training loops (one device: divide by the batch size)"),
-    ),
     "tf.nn.experimental": _DENSE,
     "tf.random": (NOT_YET, "random ops not written yet"),
     **_each(
@@ -165,11 +160,6 @@ REASONS = {
         _MANY_MACHINES,
     ),
     **_each(
-        "tf.distribute.",
-        "CrossDeviceOps HierarchicalCopyAllReduce NcclAllReduce ReductionToOneDevice",
-        _ALL_REDUCE,
-    ),
-    **_each(
         "tf.distribute.experimental.",
         "CollectiveCommunication CollectiveHints CommunicationImplementation CommunicationOptions",
         _ALL_REDUCE,
@@ -178,10 +168,6 @@ REASONS = {
         "tf.distribute.",
         "InputOptions InputReplicationMode RunOptions",
         (NOT_YET, "options of TF's input pipelines and runs (prefetching to devices, XLA): nothing to tune here"),
-    ),
-    "tf.distribute.experimental.CentralStorageStrategy": (
-        NOT_YET,
-        "variables on one device, computation mirrored: MirroredStrategy computes the same here",
     ),
     # -- tf.keras --
     "tf.keras": (NOT_YET, "Keras 3 names tapeviz.keras does not have yet"),

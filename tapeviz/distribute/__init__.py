@@ -11,10 +11,17 @@ docs/tf-map.md).
 
 from types import SimpleNamespace as _Namespace
 
+from tapeviz.distribute.cross_device_ops import (
+    CrossDeviceOps,
+    HierarchicalCopyAllReduce,
+    NcclAllReduce,
+    ReductionToOneDevice,
+)
 from tapeviz.distribute.input_lib import DistributedDataset, DistributedIterator, InputContext, ValueContext
 from tapeviz.distribute.reduce_op import ReduceOp
 from tapeviz.distribute.replica_context import ReplicaContext
 from tapeviz.distribute.strategy import (
+    CentralStorageStrategy,
     MirroredStrategy,
     OneDeviceStrategy,
     Strategy,
@@ -28,6 +35,10 @@ from tapeviz.distribute.strategy import (
 from tapeviz.distribute.values import DistributedValues
 
 __all__ = [
+    "CrossDeviceOps",
+    "HierarchicalCopyAllReduce",
+    "NcclAllReduce",
+    "ReductionToOneDevice",
     "DistributedDataset",
     "DistributedIterator",
     "DistributedValues",
@@ -46,6 +57,6 @@ __all__ = [
     "in_cross_replica_context",
 ]
 
-experimental = _Namespace(ValueContext=ValueContext)
-"""``tf.distribute.experimental``: ``ValueContext`` (the multi-worker, TPU and parameter-server strategies are
+experimental = _Namespace(ValueContext=ValueContext, CentralStorageStrategy=CentralStorageStrategy)
+"""``tf.distribute.experimental``: ``ValueContext`` and ``CentralStorageStrategy`` (the multi-worker, TPU and parameter-server strategies are
 out of scope: one process)."""

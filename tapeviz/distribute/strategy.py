@@ -26,6 +26,7 @@ __all__ = [
     "StrategyExtended",
     "MirroredStrategy",
     "OneDeviceStrategy",
+    "CentralStorageStrategy",
     "get_strategy",
     "has_strategy",
     "in_cross_replica_context",
@@ -343,6 +344,31 @@ class MirroredStrategy(Strategy):
             raise ValueError("MirroredStrategy needs at least one device, e.g. devices=['cpu:0'].")
         _config.initialize_logical_devices()
         super().__init__(StrategyExtended(self, devices, MirroredVariable))
+
+
+class CentralStorageStrategy(Strategy):
+    """``tf.distribute.experimental.CentralStorageStrategy``: a replica per compute device, the variables kept
+    once (TF: on the parameter device) and updated with the replicas' gradients summed.
+
+    Here the variables made in its scope are plain ones; the replicas run one after another, as
+    ``MirroredStrategy``'s.
+
+    Args:
+        compute_devices: the replicas' devices; None: every logical GPU, else the first CPU.
+        parameter_device: where TF keeps the variables; accepted (one memory here).
+
+    Raises:
+        ValueError: an empty device list, or a name that is not a device.
+    """
+
+    def __init__(self, compute_devices=None, parameter_device=None):
+        if compute_devices is None:
+            compute_devices = [d.name for d in _config.list_logical_devices("GPU")] or ["/cpu:0"]
+        compute_devices = list(compute_devices)
+        if not compute_devices:
+            raise ValueError("CentralStorageStrategy needs at least one compute device, e.g. ['cpu:0'].")
+        _config.initialize_logical_devices()
+        super().__init__(StrategyExtended(self, compute_devices))
 
 
 class OneDeviceStrategy(Strategy):

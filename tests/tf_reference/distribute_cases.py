@@ -276,6 +276,54 @@ def generator_checkpoint(tf):
     }
 
 
+def loss_helpers(tf):
+    """tf.nn.compute_average_loss / scale_regularization_loss in replicas, outside them, and their errors."""
+    m = tf.distribute.MirroredStrategy(devices=DEVICES)
+    losses = tf.constant([1.0, 2.0, 3.0, 4.0])
+
+    def in_replica():
+        return [
+            tf.nn.compute_average_loss(losses),
+            tf.nn.compute_average_loss(losses, sample_weight=[1.0, 0.0, 2.0, 1.0]),
+            tf.nn.compute_average_loss(losses, global_batch_size=8),
+            tf.nn.compute_average_loss(losses, global_batch_size=0),
+            tf.nn.scale_regularization_loss(tf.constant([3.0, 6.0])),
+        ]
+
+    in_scope = {}
+    with m.scope():
+        in_scope["average"] = _error(lambda: tf.nn.compute_average_loss(losses))
+        in_scope["regularization"] = _error(lambda: tf.nn.scale_regularization_loss(1.0))
+        in_scope["average_given_size"] = _np(tf.nn.compute_average_loss(losses, global_batch_size=2))
+    return {
+        "replicas": [[_np(v) for v in row] for row in _regrouped_lists(m, m.run(in_replica))],
+        "outside": [_np(v) for v in in_replica()],
+        "in_scope": in_scope,
+        "scalar": _error(lambda: tf.nn.compute_average_loss(tf.constant(1.0)))[0],
+    }
+
+
+def other_strategies(tf):
+    """CentralStorageStrategy and MirroredStrategy(cross_device_ops=...), as the distributed-training guide makes them."""
+    central = tf.distribute.experimental.CentralStorageStrategy(compute_devices=["cpu:0", "cpu:1"])
+    with central.scope():
+        v = tf.Variable(1.0)
+    mirrored = tf.distribute.MirroredStrategy(
+        devices=["cpu:0", "cpu:1"], cross_device_ops=tf.distribute.HierarchicalCopyAllReduce()
+    )
+    reduced = mirrored.run(lambda: tf.distribute.get_replica_context().all_reduce("SUM", tf.constant(2.0)))
+    return {
+        "central_replicas": central.num_replicas_in_sync,
+        "central_run": _locals(central, central.run(lambda: v * 2.0)),
+        "central_reduce": _np(central.reduce("SUM", central.run(lambda: v * 2.0), axis=None)),
+        "mirrored_all_reduce": _locals(mirrored, reduced),
+        "ops": [
+            isinstance(tf.distribute.NcclAllReduce(), tf.distribute.CrossDeviceOps),
+            isinstance(tf.distribute.ReductionToOneDevice(), tf.distribute.CrossDeviceOps),
+        ],
+    }
+
+
 def datasets(tf):
     m = tf.distribute.MirroredStrategy(devices=DEVICES)
     out = {}
@@ -326,6 +374,8 @@ CASES = {
         "scopes",
         "generators",
         "generator_checkpoint",
+        "loss_helpers",
+        "other_strategies",
         "datasets",
     )
 }
