@@ -125,6 +125,8 @@ def test_bad_reduce_op_and_device_names_get_clear_errors(three_cpus):
         tf.distribute.MirroredStrategy(devices=["tpu:0"])
     with pytest.raises(ValueError, match="at least one device"):
         tf.distribute.MirroredStrategy(devices=[])
+    with pytest.raises(ValueError, match="at least one compute device"):
+        tf.distribute.experimental.CentralStorageStrategy(compute_devices=[])
 
 
 def test_replica_making_more_variables_than_replica_0_is_refused(three_cpus):

@@ -795,7 +795,16 @@ CASES += [
         lambda: tf.distribute.MirroredStrategy(["cpu:0", "cpu:1"]).reduce("SUM", tf.constant(1.0), axis=None),
     ),
     ("tapeviz.distribute.Strategy.scope", RuntimeError, _mixed_strategy_scopes),
+    ("tapeviz.nn.compute_average_loss", ValueError, lambda: tf.nn.compute_average_loss(tf.constant(1.0))),
+    ("tapeviz.nn.compute_average_loss", RuntimeError, lambda: _in_a_scope(tf.nn.compute_average_loss, [1.0])),
+    ("tapeviz.nn.scale_regularization_loss", RuntimeError, lambda: _in_a_scope(tf.nn.scale_regularization_loss, 1.0)),
 ]
+
+
+def _in_a_scope(fn, value):
+    with tf.distribute.OneDeviceStrategy("/cpu:0").scope():
+        fn(value)
+
 
 # Raises the table cannot provoke in a test process, each with the reason.
 UNTESTABLE = {
