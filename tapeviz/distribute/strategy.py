@@ -406,6 +406,25 @@ class _DefaultStrategy(Strategy):
         """
         return fn(*args, **dict(kwargs or {}))
 
+    def reduce(self, reduce_op, value, axis):
+        """The one replica's ``value``: itself (a Python number stays one), or reduced along ``axis``.
+
+        Args:
+            reduce_op: ``tf.distribute.ReduceOp.SUM`` or ``MEAN`` (or its name).
+            value: a value.
+            axis: None, or the axis to reduce along.
+
+        Returns:
+            ``value`` when ``axis`` is None, else a Tensor.
+
+        Raises:
+            ValueError: an unknown ``reduce_op``.
+        """
+        if axis is None:
+            as_reduce_op(reduce_op)
+            return value
+        return super().reduce(reduce_op, value, axis)
+
     def scope(self):
         """A ``with`` block that changes nothing (already the default).
 

@@ -145,6 +145,7 @@ def reductions(tf):
             _np(o.reduce("SUM", tf.constant([1.0, 2.0]), axis=0)),
         ],
         "one_device_devices": list(o.extended.worker_devices),
+        "default_python": tf.distribute.get_strategy().reduce("SUM", 1.0, axis=None),
         "default": [
             _np(tf.distribute.get_strategy().reduce("SUM", tf.constant([1.0, 2.0]), axis=None)),
             tf.distribute.get_strategy().run(lambda: 2),
