@@ -153,6 +153,11 @@ api_modules = [
     ("tapeviz.image", "tapeviz.image", "``tf.image``: resizing, flips and dtype conversion of images."),
     ("tapeviz.saved_model", "tapeviz.saved_model", "``tf.saved_model``: save and load a Module's variables."),
     ("tapeviz.config", "tapeviz.config", "``tf.config`` and ``tf.device``."),
+    (
+        "tapeviz.distribute",
+        "tapeviz.distribute",
+        "``tf.distribute``: strategies whose replicas run one after another in this process (no speedup).",
+    ),
     ("tapeviz.dtypes", "tapeviz.dtypes", "``tf.dtypes``: the dtypes and the casts."),
     ("tapeviz.bitwise", "tapeviz.bitwise", "``tf.bitwise``: bit operations on integer tensors."),
     ("tapeviz.errors", "tapeviz.errors", "``tf.errors``."),
@@ -219,6 +224,11 @@ DATA_DOCS = {
     "tapeviz.events.ALL_EVENTS": (
         "Every kind of event, one frozen dataclass each, in the order a tape meets them: what a listener's "
         "``on_<kind>`` methods may name (see :doc:`../hooks`)."
+    ),
+    "tapeviz.distribute.experimental": (
+        "``tf.distribute.experimental``: ``ValueContext`` and ``CentralStorageStrategy`` (the multi-worker, TPU "
+        "and parameter-server "
+        "strategies are out of scope: one process)."
     ),
     "tapeviz.data.AUTOTUNE": (
         "``tf.data.AUTOTUNE``: pass as ``num_parallel_calls`` or ``buffer_size`` to let the pipeline choose "

@@ -4,6 +4,7 @@ tapeviz computes on the CPU with NumPy, or on a GPU with CuPy when the
 backend is switched (``TAPEVIZ_BACKEND=cupy`` or ``tapeviz.backend.use("cupy")``).
 """
 
+import collections
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -60,8 +61,105 @@ class LogicalDevice:
     device_type: str
 
 
+class LogicalDeviceConfiguration(
+    collections.namedtuple(
+        "LogicalDeviceConfiguration", ["memory_limit", "experimental_priority", "experimental_device_ordinal"]
+    )
+):
+    """One logical device to make of a physical one (``tf.config.LogicalDeviceConfiguration``).
+
+    Three of them on the CPU give three logical CPUs (``/device:CPU:0``...``:2``),
+    the devices a ``tf.distribute.MirroredStrategy`` can run its replicas on.
+    They are names only here: every replica computes on the one backend.
+
+    Args:
+        memory_limit: the device's memory in MB (GPUs only, as TF).
+        experimental_priority: TF's stream priority (GPUs only).
+        experimental_device_ordinal: TF's ordering of virtual GPUs (GPUs only).
+    """
+
+    def __new__(cls, memory_limit=None, experimental_priority=None, experimental_device_ordinal=None):
+        return super().__new__(cls, memory_limit, experimental_priority, experimental_device_ordinal)
+
+
+class _LogicalDevices:
+    """The logical device configuration of each physical device, and whether the devices are in use."""
+
+    configured = {}  # physical device name -> list of LogicalDeviceConfiguration
+    initialized = False
+
+
+def _check_physical(device):
+    if not isinstance(device, PhysicalDevice) or device not in list_physical_devices():
+        raise ValueError(f"Unrecognized device: {device!r}")
+
+
+def set_logical_device_configuration(device, logical_devices):
+    """Split physical ``device`` into the logical devices ``logical_devices`` describe (TF's virtual devices).
+
+    As in TF, it must come before the devices are first used (listed with
+    ``list_logical_devices`` or given to a strategy); the same configuration again is allowed.
+
+    Args:
+        device: a ``PhysicalDevice`` from ``list_physical_devices``.
+        logical_devices: a list of ``LogicalDeviceConfiguration``.
+
+    Raises:
+        ValueError: an unknown device, or settings TF refuses for it (a memory limit on a CPU, none on a GPU).
+        RuntimeError: a new configuration after the devices were initialized.
+    """
+    _check_physical(device)
+    logical_devices = list(logical_devices)
+    for config in logical_devices:
+        if device.device_type == "CPU":
+            for field in ("memory_limit", "experimental_priority", "experimental_device_ordinal"):
+                if getattr(config, field) is not None:
+                    raise ValueError(
+                        "Setting memory limit on CPU virtual devices is currently not supported"
+                        if field == "memory_limit"
+                        else f"Setting {field} on CPU virtual  devices is currently not supported"  # TF's two spaces
+                    )
+        elif config.memory_limit is None:
+            raise ValueError("Setting memory limit is required for GPU virtual devices")
+    if _LogicalDevices.configured.get(device.name) == logical_devices:
+        return
+    if _LogicalDevices.initialized:
+        raise RuntimeError("Virtual devices cannot be modified after being initialized")
+    _LogicalDevices.configured[device.name] = logical_devices
+
+
+def get_logical_device_configuration(device):
+    """The logical device configuration set for ``device``, or None.
+
+    Args:
+        device: a ``PhysicalDevice``.
+
+    Returns:
+        A list of ``LogicalDeviceConfiguration``, or None.
+
+    Raises:
+        ValueError: an unknown device.
+    """
+    _check_physical(device)
+    configured = _LogicalDevices.configured.get(device.name)
+    return None if configured is None else list(configured)
+
+
+def initialize_logical_devices():
+    """Mark the logical devices as in use: their configuration can no longer change (TF's runtime start)."""
+    _LogicalDevices.initialized = True
+
+
+def reset_logical_devices():
+    """Forget every logical device configuration and allow a new one (for tests: TF restarts its process)."""
+    _LogicalDevices.configured = {}
+    _LogicalDevices.initialized = False
+
+
 def list_logical_devices(device_type=None):
-    """The logical devices, one per physical device, as TF names them (``/device:CPU:0``).
+    """The logical devices, as TF names them (``/device:CPU:0``): one per physical device, or as configured.
+
+    Listing them initializes them, as in TF: their configuration is fixed from then on.
 
     Args:
         device_type: ``"CPU"`` or ``"GPU"`` to list only those; None lists all.
@@ -69,10 +167,24 @@ def list_logical_devices(device_type=None):
     Returns:
         A list of ``LogicalDevice``.
     """
-    return [
-        LogicalDevice(d.name.replace("/physical_device:", "/device:"), d.device_type)
-        for d in list_physical_devices(device_type)
-    ]
+    initialize_logical_devices()
+    devices, counts = [], {}
+    for physical in list_physical_devices(device_type):
+        for _ in _LogicalDevices.configured.get(physical.name) or [None]:
+            index = counts.get(physical.device_type, 0)
+            counts[physical.device_type] = index + 1
+            devices.append(LogicalDevice(f"/device:{physical.device_type}:{index}", physical.device_type))
+    return devices
+
+
+class experimental:  # noqa: N801 - TF's namespace name
+    """``tf.config.experimental``: TF's older names for the logical (virtual) device configuration."""
+
+    VirtualDeviceConfiguration = LogicalDeviceConfiguration
+    set_virtual_device_configuration = staticmethod(set_logical_device_configuration)
+    get_virtual_device_configuration = staticmethod(get_logical_device_configuration)
+    list_logical_devices = staticmethod(list_logical_devices)
+    list_physical_devices = staticmethod(list_physical_devices)
 
 
 @contextmanager

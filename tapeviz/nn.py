@@ -79,10 +79,13 @@ from tapeviz.core.tensor import Tensor as _Tensor
 from tapeviz.core.tensor import is_tensor as _is_tensor
 from tapeviz.core.tensor import to_array as _to_array
 from tapeviz.core.tracing import host_call as _host_call
+from tapeviz.distribute.losses import compute_average_loss, scale_regularization_loss  # noqa: F401 (TF's tf.nn names)
 from tapeviz.math import l2_normalize  # noqa: F401
 from tapeviz.volume_ops import avg_pool3d, conv3d, conv3d_transpose, max_pool3d  # noqa: F401  (re-exported)
 
 __all__ = [
+    "compute_average_loss",
+    "scale_regularization_loss",
     "conv3d",
     "conv3d_transpose",
     "max_pool3d",

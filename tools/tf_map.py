@@ -35,6 +35,11 @@ _GRAPH = (OUT_OF_SCOPE, "TF's graph machinery (graphs, protos, op registries, ty
 _STRINGS = (OUT_OF_SCOPE, "string tensors (encode strings as numbers before they reach tapeviz)")
 _DTYPES = (OUT_OF_SCOPE, "dtypes NumPy has no element type for")
 _ONE_DEVICE = (OUT_OF_SCOPE, "distribution over devices: tapeviz runs on one device")
+_MANY_MACHINES = (OUT_OF_SCOPE, "strategies over several machines or TPUs: tapeviz runs in one process")
+_ALL_REDUCE = (
+    OUT_OF_SCOPE,
+    "how devices exchange values (NCCL, collectives): replicas here share one process's memory",
+)
 _RUNTIME = (OUT_OF_SCOPE, "TF's own runtime, files, tooling and deployment")
 _HOST_PYTHON = (NOT_YET, "a NumPy function called on a traced tensor; eagerly, call it on t.numpy() meanwhile")
 _DENSE = (NOT_YET, "dense ops in scope that tapeviz does not have yet")
@@ -65,7 +70,7 @@ REASONS = {
     ),
     **_each("tf.", "string as_string fingerprint strings lookup", _STRINGS),
     **_each("tf.", "bfloat16 resource variant qint8 qint16 qint32 quint8 quint16 quantization", _DTYPES),
-    **_each("tf.", "distribute dtensor tpu", _ONE_DEVICE),
+    **_each("tf.", "dtensor tpu", _ONE_DEVICE),
     **_each(
         "tf.",
         "audio feature_column queue version sysconfig test tools profiler lite xla security io",
@@ -133,11 +138,6 @@ REASONS = {
         "ctc_beam_search_decoder ctc_greedy_decoder ctc_loss ctc_unique_labels collapse_repeated",
         (NOT_YET, "CTC loss and decoders"),
     ),
-    **_each(
-        "tf.nn.",
-        "compute_average_loss scale_regularization_loss",
-        (NOT_YET, "loss helpers of tf.distribute's training loops (one device: divide by the batch size)"),
-    ),
     "tf.nn.experimental": _DENSE,
     "tf.random": (NOT_YET, "random ops not written yet"),
     **_each(
@@ -147,6 +147,28 @@ REASONS = {
         _SAMPLERS,
     ),
     "tf.random.experimental": (NOT_YET, "the experimental spellings of Generator and the stateless ops"),
+    # -- tf.distribute: one process, its replicas in turn (docs/tf-map.md, "tf.distribute here") --
+    **_each(
+        "tf.distribute.",
+        "MultiWorkerMirroredStrategy ParameterServerStrategy TPUStrategy Server cluster_resolver coordinator",
+        _MANY_MACHINES,
+    ),
+    **_each(
+        "tf.distribute.experimental.",
+        "MultiWorkerMirroredStrategy ParameterServerStrategy TPUStrategy coordinator rpc partitioners "
+        "PreemptionCheckpointHandler PreemptionWatcher TerminationConfig",
+        _MANY_MACHINES,
+    ),
+    **_each(
+        "tf.distribute.experimental.",
+        "CollectiveCommunication CollectiveHints CommunicationImplementation CommunicationOptions",
+        _ALL_REDUCE,
+    ),
+    **_each(
+        "tf.distribute.",
+        "InputOptions InputReplicationMode RunOptions",
+        (NOT_YET, "options of TF's input pipelines and runs (prefetching to devices, XLA): nothing to tune here"),
+    ),
     # -- tf.keras --
     "tf.keras": (NOT_YET, "Keras 3 names tapeviz.keras does not have yet"),
     "tf.keras.applications": (

@@ -23,6 +23,7 @@ import numpy as np
 from tapeviz import backend as _backend
 from tapeviz.core import dtypes as _dtypes
 from tapeviz.core import philox as _philox
+from tapeviz.core import replicas as _replicas
 from tapeviz.core.errors import InvalidArgumentError
 from tapeviz.core.tensor import Tensor as _Tensor
 from tapeviz.core.tensor import Variable as _Variable
@@ -202,6 +203,8 @@ class Generator:
                 )
             self._alg = _algorithm(alg)
             words = _state_array(state, self._alg)
+        # Made inside a tf.distribute scope: its state is mirrored, and each replica draws its own numbers.
+        self._strategy = _replicas.current().strategy
         self._state_var = _Variable(np.asarray(words, np.int64), trainable=False, name="StateVar")
 
     # -- making one ----------------------------------------------------------------------
@@ -290,11 +293,24 @@ class Generator:
         size = len(words) - 1
         counter = (self._counter() + _COUNTER_STEP * int(values)) % (_WORD**size)
         new = [_signed((counter >> (64 * i)) & (_WORD - 1)) for i in range(size)] + [int(words[-1])]
-        self._state_var.assign(np.asarray(new, np.int64))
+        with _replicas.local_updates():  # each replica moves its own copy of a mirrored state, as TF's kernel
+            self._state_var.assign(np.asarray(new, np.int64))
+
+    def _key(self):
+        """The key word; in a replica of the strategy the generator was made under, hashed with the replica id.
+
+        As TF's ``_preprocess_key``: the key becomes the first 64-bit word of
+        the Philox stream (that key, counter ``[replica_id, 0]``).
+        """
+        key = int(self._words()[-1]) % _WORD
+        context = _replicas.current()
+        if self._strategy is None or context.strategy is not self._strategy or context.replica_id is None:
+            return key
+        return int(_philox.full_int(_philox.Philox(key, int(context.replica_id)), 1, np.uint64)[0])
 
     def _stream(self, values):
         """The Philox stream at the current state, then the state moved past ``values`` values."""
-        stream = _philox.Philox(int(self._words()[-1]) % _WORD, self._counter())
+        stream = _philox.Philox(self._key(), self._counter())
         self._advance(values)
         return stream
 

@@ -14,7 +14,7 @@ import types
 import numpy as np
 
 from tapeviz import backend
-from tapeviz.core import dtypes, events, recording, state
+from tapeviz.core import dtypes, events, recording, replicas, state
 from tapeviz.core.errors import InvalidArgumentError
 from tapeviz.core.quiet import run_quietly
 from tapeviz.core.variable_policies import VariableAggregation, VariableSynchronization
@@ -520,6 +520,12 @@ class Variable(_HoldsArray):
         >>> v.assign_add([0.5, 0.5])
         <tf.Variable 'v:0' shape=(2,) dtype=float32, numpy=array([1.5, 2.5], dtype=float32)>
     """
+
+    def __new__(cls, *args, **kwargs):
+        # Inside a tf.distribute scope, tf.Variable(...) makes the strategy's kind (a MirroredVariable).
+        if cls is Variable and (args or kwargs) and (made := replicas.variable_class()) is not None:
+            return made.__new__(made, *args, **kwargs)
+        return super().__new__(cls)
 
     def __init__(
         self,

@@ -833,6 +833,79 @@ def _elementwise_cases():
 
 CASES += _elementwise_cases()
 
+
+def _mixed_strategy_scopes():
+    with tf.distribute.MirroredStrategy(["cpu:0"]).scope(), tf.distribute.OneDeviceStrategy("/cpu:0").scope():
+        pass
+
+
+def _virtual_devices_after_initialization():
+    tf.config.list_logical_devices()  # as TF: listing the devices starts them
+    cpu = tf.config.list_physical_devices("CPU")[0]
+    configured = tf.config.get_logical_device_configuration(cpu) or []
+    tf.config.experimental.set_virtual_device_configuration(
+        cpu, [tf.config.LogicalDeviceConfiguration()] * (len(configured) + 2)
+    )
+
+
+def _iterator_past_its_end():
+    iterator = iter(tf.distribute.get_strategy().experimental_distribute_dataset(tf.data.Dataset.range(0).batch(2)))
+    iterator.get_next()
+
+
+# tf.distribute and the logical devices (three devices by name: none needs to exist to raise)
+CASES += [
+    (
+        "tapeviz.config.experimental.get_virtual_device_configuration",
+        ValueError,
+        lambda: tf.config.experimental.get_virtual_device_configuration("cpu"),
+    ),
+    (
+        "tapeviz.config.experimental.set_virtual_device_configuration",
+        ValueError,
+        lambda: tf.config.experimental.set_virtual_device_configuration("cpu", []),
+    ),
+    (
+        "tapeviz.config.experimental.set_virtual_device_configuration",
+        RuntimeError,
+        _virtual_devices_after_initialization,
+    ),
+    ("tapeviz.distribute.DistributedIterator.get_next", StopIteration, _iterator_past_its_end),
+    (
+        "tapeviz.distribute.InputContext.get_per_replica_batch_size",
+        ValueError,
+        lambda: tf.distribute.InputContext(1, 0, 4).get_per_replica_batch_size(6),
+    ),
+    ("tapeviz.distribute.MirroredStrategy", ValueError, lambda: tf.distribute.MirroredStrategy(devices=[])),
+    ("tapeviz.distribute.OneDeviceStrategy", ValueError, lambda: tf.distribute.OneDeviceStrategy("tpu:0")),
+    ("tapeviz.distribute.StrategyExtended", ValueError, lambda: tf.distribute.StrategyExtended(None, ["tpu:0"])),
+    (
+        "tapeviz.distribute.ReplicaContext.all_reduce",
+        ValueError,
+        lambda: tf.distribute.get_replica_context().all_reduce("MAX", 1.0),
+    ),
+    (
+        "tapeviz.distribute.ReplicaContext.made_by_first_replica",
+        ValueError,
+        lambda: tf.distribute.ReplicaContext(tf.distribute.get_strategy(), 1).made_by_first_replica(),
+    ),
+    (
+        "tapeviz.distribute.Strategy.reduce",
+        ValueError,
+        lambda: tf.distribute.MirroredStrategy(["cpu:0", "cpu:1"]).reduce("SUM", tf.constant(1.0), axis=None),
+    ),
+    ("tapeviz.distribute.Strategy.scope", RuntimeError, _mixed_strategy_scopes),
+    ("tapeviz.nn.compute_average_loss", ValueError, lambda: tf.nn.compute_average_loss(tf.constant(1.0))),
+    ("tapeviz.nn.compute_average_loss", RuntimeError, lambda: _in_a_scope(tf.nn.compute_average_loss, [1.0])),
+    ("tapeviz.nn.scale_regularization_loss", RuntimeError, lambda: _in_a_scope(tf.nn.scale_regularization_loss, 1.0)),
+]
+
+
+def _in_a_scope(fn, value):
+    with tf.distribute.OneDeviceStrategy("/cpu:0").scope():
+        fn(value)
+
+
 # Raises the table cannot provoke in a test process, each with the reason.
 UNTESTABLE = {
     ("tapeviz.keras.callbacks.TensorBoard", "ImportError"): "needs the tensorboard package absent",

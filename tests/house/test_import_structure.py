@@ -163,6 +163,7 @@ FLOORS = {
     ),
     **dict.fromkeys(["tapeviz.autodiff", "tapeviz.data", "tapeviz.array_ops", "tapeviz.ragged", "tapeviz.sparse"], 2),
     "tapeviz.experimental": 2,
+    "tapeviz.distribute": 2,
     "tapeviz.debugging": 2,
     "tapeviz.keras": 3,
     **dict.fromkeys(

@@ -8,7 +8,7 @@ namespace):
 
 * ``tf``: every top-level name (the 308 of TF 2.21, its submodules included,
   marked ``"module"``); only the namespaces below are walked;
-* ``tf.math``, ``tf.nn``, ``tf.linalg``, ``tf.random``, ``tf.data`` and their
+* ``tf.math``, ``tf.nn``, ``tf.linalg``, ``tf.random``, ``tf.data``, ``tf.distribute`` and their
   public submodules (``tf.data.experimental.service``...), recursively;
 * ``tf.keras``: TF 2.21's ``tf.keras`` is Keras 3.15.1's ``keras._tf_keras.keras``
   shim. Its names are Keras 3's list, tests/keras3_public_names.json (written by
@@ -41,7 +41,7 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 HERE = pathlib.Path(__file__).resolve().parent
 OUT = HERE / "tf_api_names.json"
 KERAS3 = HERE.parent / "keras3_public_names.json"
-WALKED = ("math", "nn", "linalg", "random", "data")
+WALKED = ("math", "nn", "linalg", "random", "data", "distribute")
 # Classes whose methods' keyword arguments are compared too (the ones every training loop calls).
 METHODS_OF = ("GradientTape", "Module", "Tensor", "Variable", "data.Dataset")
 

@@ -21,6 +21,7 @@ from tapeviz.core.records import RecordsInit
 from tapeviz.core.tape import GradientTape
 from tapeviz.core.tensor import Tensor, Variable, convert_to_tensor, tensor_id, to_array, updating
 from tapeviz.core.tracing import host_call
+from tapeviz.distribute import replica_context as distributed
 from tapeviz.keras.optimizers.repeated_rows import RepeatedRows, from_indexed_slices
 from tapeviz.keras.optimizers.schedules import LearningRateSchedule
 from tapeviz.keras.utils.naming import auto_name
@@ -303,9 +304,15 @@ class Optimizer(RecordsInit):
         Without ``trainable_variables``, the variables the optimizer was built
         with (``build``) are updated, in that order.
 
+        In ``strategy.run`` with several replicas, the replicas' gradients are summed and the step
+        is applied once, as TF's.
+
         Args:
             grads: one gradient per variable (None skips it).
             trainable_variables: the variables; None updates those the optimizer was built with.
+
+        Returns:
+            None.
 
         Raises:
             ValueError: no variables given to an optimizer not built yet, or a number
@@ -313,6 +320,12 @@ class Optimizer(RecordsInit):
             TypeError: a variable that is not a ``tf.Variable``.
         """
         grads = [_sparse_or_dense(g) if isinstance(g, IndexedSlices) else g for g in grads]
+        if (replica := distributed.synchronizing_replica()) is not None:
+            # In strategy.run: the replicas' gradients are summed and the step applied once, as TF's (merge_call).
+            return replica.merge_call(
+                lambda strategy, g, v: self.apply([distributed.sum_per_replica(x) for x in g], v),
+                args=(list(grads), trainable_variables),
+            )
         if trainable_variables is None:
             if not self.built:
                 raise ValueError(
