@@ -22,6 +22,7 @@ from tapeviz.core.records import RecordsInit
 from tapeviz.core.scopes import name_scope
 from tapeviz.core.tensor import Tensor, Variable, convert_to_tensor, tensor_id, to_array
 from tapeviz.keras import config, constraints, initializers, masking, regularizers
+from tapeviz.keras import random as keras_random
 from tapeviz.keras.layers.layer_config import constructor_config, revive_config
 from tapeviz.keras.utils.naming import auto_name
 from tapeviz.keras.variables import Variable as KerasVariable
@@ -576,7 +577,7 @@ class Layer(RecordsInit):
         if self.input_spec is not None and not isinstance(shapes, (list, dict)):
             self.input_spec.check(self, shapes)
         self.__dict__["_build_input_shape"] = batchless(shapes)  # what a saved model is rebuilt with
-        with name_scope(self.name), own_path(self):
+        with name_scope(self.name), own_path(self), keras_random.seed_generators_held(False):
             self.build(shapes)
         self.built = True
 
@@ -684,7 +685,7 @@ def probe_output_shape(run, inputs):
             ),
             inputs,
         )
-        with state.no_tapes():
+        with state.no_tapes(), keras_random.seed_generators_held():  # a symbolic call in Keras: no state moves
             out = run(probe)
         shapes.append(tuple(next(iter(nest.flatten(out))).shape))
     merged = tuple(a if a == b else None for a, b in zip(shapes[0], shapes[-1]))
