@@ -50,8 +50,8 @@ def dims_of(dims):
         return (_dimension(dims),)
     if isinstance(dims, (str, bytes)):
         raise TypeError(
-            f"Failed to convert '{dims!r}' to a shape. A shape should either be single dimension (e.g. 10), "
-            "or an iterable of dimensions (e.g. [1, 10, None])."
+            f"Failed to convert '{dims!r}' to a shape: '{dims[:1]!r}'could not be converted to a dimension. A shape "
+            "should either be single dimension (e.g. 10), or an iterable of dimensions (e.g. [1, 10, None])."
         )
     return tuple(_dimension(d) for d in dims)
 
