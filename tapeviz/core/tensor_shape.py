@@ -21,6 +21,8 @@ __all__ = ["TensorShape"]
 
 def _dimension(d):
     """One size: an int >= 0 or None (from an int, a NumPy int, anything with ``__index__``, a TF Dimension)."""
+    if type(d) is int and d >= 0:
+        return d
     d = getattr(d, "value", d)  # a TF-style Dimension
     if d is None:
         return None
@@ -238,10 +240,10 @@ class TensorShape:
         Returns:
             A TensorShape.
         """
-        other = as_shape(other)
-        if self._dims is None or other._dims is None:
+        other = other._dims if type(other) is TensorShape else (None if other is None else dims_of(other))
+        if self._dims is None or other is None:
             return TensorShape(None)
-        return from_dims(self._dims + other._dims)
+        return from_dims(self._dims + other)
 
     def assert_has_rank(self, rank):
         """Raise unless the rank is ``rank`` (or unknown).
