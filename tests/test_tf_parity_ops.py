@@ -249,14 +249,14 @@ def test_tensor_shape_api_as_tf():
         tf.TensorShape(None).as_list()
 
 
-def test_tensor_shape_is_still_a_tuple():
+def test_tensor_shape_unpacks_compares_and_hashes_as_a_tuple():
     shape = tf.zeros([7, 10]).shape
     rows, cols = shape
     assert (rows, cols) == (7, 10) and np.zeros(shape).shape == (7, 10) and hash(shape) == hash((7, 10))
     assert tf.reshape(tf.zeros([70]), shape).shape == shape
     assert tf.TensorShape(tf.constant([2, 3])) == (2, 3)
     assert tf.TensorShape(None) == tf.TensorShape(None) and tf.TensorShape(None) != ()
-    with pytest.raises(ValueError, match="incompatible"):
+    with pytest.raises(ValueError, match="are not compatible"):  # TF's words
         tf.TensorShape([2, 3]).merge_with([2, 4])
 
 

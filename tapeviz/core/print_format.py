@@ -9,6 +9,8 @@ values print as Python prints them, with the tensors inside formatted so.
 
 import numpy as np
 
+from tapeviz.core.tensor_shape import TensorShape
+
 __all__ = ["format_value"]
 
 
@@ -63,6 +65,8 @@ def format_value(value, summarize=None, to_array=None):
     array = to_array(value) if to_array is not None else None
     if array is not None:
         return _format_array(np.asarray(array), limit)
+    if isinstance(value, TensorShape):
+        return repr(value)  # as TF's tf.print: TensorShape([2, 3])
     if isinstance(value, dict):
         items = ", ".join(f"{key!r}: {format_value(item, summarize, to_array)}" for key, item in value.items())
         return "{" + items + "}"

@@ -6,7 +6,6 @@ is what tapes record, exactly as in TensorFlow.
 """
 
 import itertools
-import math
 import sys
 import threading
 import types
@@ -17,6 +16,8 @@ from tapeviz import backend
 from tapeviz.core import dtypes, events, recording, replicas, state
 from tapeviz.core.errors import InvalidArgumentError
 from tapeviz.core.quiet import run_quietly
+from tapeviz.core.tensor_shape import TensorShape  # noqa: F401 - its home before it had its own module
+from tapeviz.core.tensor_shape import from_dims as shape_from_dims
 from tapeviz.core.variable_policies import VariableAggregation, VariableSynchronization
 
 ids = itertools.count(1)  # Tensor and Variable ids: hot paths that build a Tensor inline take next(ids)
@@ -87,7 +88,7 @@ class _HoldsArray:
     def shape(self):
         if state.local.tracers:
             _tracing().shape_read(self)
-        return TensorShape(self._value.shape)
+        return shape_from_dims(self._value.shape)
 
     @property
     def ndim(self):
@@ -306,193 +307,6 @@ class _Reference:
 
     def __eq__(self, other):
         return isinstance(other, _Reference) and other._obj is self._obj
-
-
-class TensorShape(tuple):
-    """A tensor's shape, as ``tf.TensorShape``: ``repr`` gives ``TensorShape([7, 10])``,
-    ``str`` gives ``(7, 10)``.
-
-    It is also a tuple of ints, so ``np.zeros(t.shape)``, ``t.shape == (7, 10)``
-    and unpacking work (TF's TensorShape is no tuple: a difference that only
-    adds). A dimension may be None (unknown); ``TensorShape(None)`` has an
-    unknown rank, as a ``tf.TensorSpec`` may.
-    """
-
-    _unknown_rank = False
-
-    def __new__(cls, dims=()):
-        if type(dims) is tuple:  # the fast path: a backend array's shape
-            return tuple.__new__(cls, dims)
-        if dims is None:
-            shape = tuple.__new__(cls)
-            shape._unknown_rank = True
-            return shape
-        if isinstance(dims, TensorShape) and dims._unknown_rank:
-            return TensorShape(None)
-        return tuple.__new__(cls, _dims_of(dims))
-
-    # -- TF's TensorShape API ------------------------------------------------
-    @property
-    def rank(self):
-        """The number of dimensions, or None when unknown."""
-        return None if self._unknown_rank else tuple.__len__(self)
-
-    ndims = rank
-
-    @property
-    def dims(self):
-        """The dimensions as a list (ints, None where unknown), or None for an unknown rank.
-
-        TF returns ``Dimension`` objects here; plain ints compare the same.
-        """
-        return None if self._unknown_rank else list(self)
-
-    def as_list(self):
-        """The sizes as a list (None for an unknown size).
-
-        Returns:
-            A list.
-
-        Raises:
-            ValueError: an unknown rank.
-        """
-        if self._unknown_rank:
-            raise ValueError("as_list() is not defined on an unknown TensorShape.")
-        return list(self)
-
-    def num_elements(self):
-        """The number of elements, or None when a dimension (or the rank) is unknown.
-
-        Returns:
-            An int, or None.
-        """
-        if not self.is_fully_defined():
-            return None
-        return math.prod(self)
-
-    def is_fully_defined(self):
-        """Whether every size is known.
-
-        Returns:
-            A bool.
-        """
-        return not self._unknown_rank and None not in tuple(self)
-
-    def is_compatible_with(self, other):
-        """True when the shapes could describe the same tensor (None matches anything).
-
-        Args:
-            other: a TensorShape or a list of sizes.
-
-        Returns:
-            A bool.
-        """
-        other = TensorShape(other)
-        if self._unknown_rank or other._unknown_rank:
-            return True
-        if tuple.__len__(self) != tuple.__len__(other):
-            return False
-        return all(a is None or b is None or a == b for a, b in zip(self, other))
-
-    def assert_is_compatible_with(self, other):
-        """Raise unless the shapes could describe the same tensor.
-
-        Args:
-            other: a TensorShape or a list of sizes.
-
-        Raises:
-            ValueError: shapes that conflict.
-        """
-        if not self.is_compatible_with(other):
-            raise ValueError(f"Shapes {self} and {TensorShape(other)} are incompatible")
-
-    def merge_with(self, other):
-        """The most specific shape compatible with both (ValueError when they conflict).
-
-        Args:
-            other: a TensorShape or a list of sizes.
-
-        Returns:
-            A TensorShape.
-        """
-        other = TensorShape(other)
-        self.assert_is_compatible_with(other)
-        if self._unknown_rank:
-            return other
-        if other._unknown_rank:
-            return self
-        return TensorShape([a if b is None else b for a, b in zip(self, other)])
-
-    def concatenate(self, other):
-        """This shape followed by ``other``'s sizes.
-
-        Args:
-            other: a TensorShape or a list of sizes.
-
-        Returns:
-            A TensorShape.
-        """
-        other = TensorShape(other)
-        if self._unknown_rank or other._unknown_rank:
-            return TensorShape(None)
-        return TensorShape(tuple(self) + tuple(other))
-
-    def __add__(self, other):
-        return self.concatenate(other)
-
-    def __radd__(self, other):
-        return TensorShape(other).concatenate(self)
-
-    def __getitem__(self, key):
-        item = tuple.__getitem__(self, key)
-        return TensorShape(item) if isinstance(key, slice) else item
-
-    def __len__(self):
-        if self._unknown_rank:
-            raise ValueError("Cannot take the length of shape with unknown rank.")
-        return tuple.__len__(self)
-
-    def __bool__(self):
-        return not self._unknown_rank  # as TF: a scalar's shape () is true too
-
-    def __eq__(self, other):
-        if self._unknown_rank or getattr(other, "_unknown_rank", False):
-            return self._unknown_rank and getattr(other, "_unknown_rank", False)
-        if isinstance(other, list):
-            other = tuple(other)
-        return tuple.__eq__(self, other)
-
-    def __ne__(self, other):
-        equal = self.__eq__(other)
-        return equal if equal is NotImplemented else not equal
-
-    __hash__ = tuple.__hash__
-
-    def __repr__(self):
-        if self._unknown_rank:
-            return "TensorShape(None)"
-        return f"TensorShape({list(self)})"
-
-    def __str__(self):
-        if self._unknown_rank:
-            return "<unknown>"
-        return tuple.__repr__(tuple(self))
-
-    def __reduce__(self):
-        return (TensorShape, (None if self._unknown_rank else tuple(self),))
-
-
-def _dims_of(dims):
-    """A shape-like value (list, TensorShape, int, int tensor) as a tuple of ints and Nones."""
-    if hasattr(dims, "_value"):
-        dims = np.asarray(backend.to_numpy(dims._value)).tolist()
-    if isinstance(dims, (int, np.integer)):
-        return (int(dims),)
-    result = []
-    for d in dims:
-        d = getattr(d, "value", d)  # a TF-style Dimension
-        result.append(None if d is None else int(d))
-    return tuple(result)
 
 
 class Variable(_HoldsArray):

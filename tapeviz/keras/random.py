@@ -18,6 +18,7 @@ come from a sequence that ``tf.random.set_seed`` restarts, so a seeded
 tapeviz program builds the same model on every run.
 """
 
+import contextlib as _contextlib
 import random as _python_random
 
 import numpy as np
@@ -46,11 +47,8 @@ __all__ = [
     "uniform",
 ]
 
-_global = {
-    "generator": None,
-    "seeded_with": None,
-    "frozen": 0,
-}  # seeded_with: tf.random's Random when Keras last seeded
+# seeded_with: tf.random's Random when Keras last seeded; held: inside seed_generators_held()
+_global = {"generator": None, "seeded_with": None, "held": False}
 _KERAS_SEED_MOD = 2**31 - 2  # Keras's TF backend folds int64 seeds into int32 this way
 
 
@@ -90,11 +88,11 @@ class SeedGenerator:
         )
 
     def next(self, ordered=True):
-        """The current [seed, counter] state (a tensor); the state advances by one step."""
+        """The current [seed, counter] state (a tensor); the state advances by one step (not while held)."""
         current = self.state.numpy().copy()
-        if _global["frozen"]:  # a shape probe: Keras traces it symbolically and no state moves
-            return _constant(current)
-        if ordered:
+        if _global["held"]:
+            pass
+        elif ordered:
             self.state.assign(current + np.array([0, 1], np.int64))
         else:
             self.state.assign((current + 1) * 5387 % 933199)
@@ -111,17 +109,27 @@ class SeedGenerator:
         return f"<SeedGenerator name={self.name} state={self.state.numpy().tolist()}>"
 
 
-class frozen_seed_generators:
-    """While inside, SeedGenerators give their state without advancing it (a shape probe of a model
-    runs the layers on zeros; Keras traces those calls symbolically, and no seed moves)."""
+@_contextlib.contextmanager
+def seed_generators_held(held=True):
+    """While held, draws leave every SeedGenerator's state as it was.
 
-    def __enter__(self):
-        _global["frozen"] += 1
-        return self
+    Keras calls a layer on a KerasTensor symbolically (a trace whose state
+    updates are dropped), so an RNN's dropout masks drawn there move nothing;
+    tapeviz runs such calls on zero probes, inside this scope. A layer built
+    there is built for real, so ``build`` runs with ``held=False``.
 
-    def __exit__(self, *exc_info):
-        _global["frozen"] -= 1
-        return False
+    Args:
+        held: hold (True) or release (False) the generators inside the scope.
+
+    Yields:
+        None.
+    """
+    outer = _global["held"]
+    _global["held"] = held
+    try:
+        yield
+    finally:
+        _global["held"] = outer
 
 
 def global_seed_generator():

@@ -577,7 +577,7 @@ class Layer(RecordsInit):
         if self.input_spec is not None and not isinstance(shapes, (list, dict)):
             self.input_spec.check(self, shapes)
         self.__dict__["_build_input_shape"] = batchless(shapes)  # what a saved model is rebuilt with
-        with name_scope(self.name), own_path(self):
+        with name_scope(self.name), own_path(self), keras_random.seed_generators_held(False):
             self.build(shapes)
         self.built = True
 
@@ -685,7 +685,7 @@ def probe_output_shape(run, inputs):
             ),
             inputs,
         )
-        with state.no_tapes(), keras_random.frozen_seed_generators():  # no seed moves, as Keras's symbolic trace
+        with state.no_tapes(), keras_random.seed_generators_held():  # a symbolic call in Keras: no state moves
             out = run(probe)
         shapes.append(tuple(next(iter(nest.flatten(out))).shape))
     merged = tuple(a if a == b else None for a, b in zip(shapes[0], shapes[-1]))

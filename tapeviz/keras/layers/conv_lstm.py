@@ -18,7 +18,7 @@ from tapeviz.keras import activations, initializers
 from tapeviz.keras import random as keras_random
 from tapeviz.keras.layers.base import Layer
 from tapeviz.keras.layers.conv import checked_padding, require_channels_last
-from tapeviz.keras.layers.rnn import RNN, forget_gate_ones, lstm_gates, split_rnn_kwargs
+from tapeviz.keras.layers.rnn import RNN, DropoutRNNCell, forget_gate_ones, lstm_gates, split_rnn_kwargs
 
 
 def _conv(x, kernel, strides, padding, dilation):
@@ -32,9 +32,11 @@ def _conv(x, kernel, strides, padding, dilation):
     return volume_ops.conv3d(x, kernel, strides, padding, dilations=dilation)
 
 
-class ConvLSTMCell(Layer):
+class ConvLSTMCell(DropoutRNNCell, Layer):
     """One step of a ConvLSTM (``rank`` 1, 2 or 3 spatial axes); its state is (h, c), each (batch, *spatial,
-    filters)."""
+    filters). Its dropout masks are Keras's: one per gate, drawn once per call of the RNN layer."""
+
+    dropout_mask_count = 4
 
     def __init__(
         self,
@@ -77,7 +79,6 @@ class ConvLSTMCell(Layer):
         self.dropout = min(1.0, max(0.0, dropout))
         self.recurrent_dropout = min(1.0, max(0.0, recurrent_dropout))
         self.spatial = None  # the state's spatial sizes, known once built
-        self._masks = None  # (4 input masks, 4 state masks) for the sequence being run; the RNN layer clears it
 
     @property
     def state_size(self):
@@ -106,23 +107,6 @@ class ConvLSTMCell(Layer):
     def get_initial_state(self, batch_size):
         return [zeros((batch_size,) + self.spatial + (self.filters,)) for _ in range(2)]
 
-    def start_sequence(self, first_step, state, training):
-        """Draw four dropout masks (one per gate) for the inputs, then four for the state, once per call.
-
-        As Keras's RNN layer, they are drawn whenever a rate is above 0, at
-        inference too (the seed generator moves on), and applied only when
-        training with a rate below 1.
-        """
-
-        def masks(like, rate):
-            if rate <= 0:
-                return None
-            ones = like * 0 + 1
-            drawn = [keras_random.dropout(ones, rate, seed=self.seed_generator) for _ in range(4)]
-            return drawn if training and rate < 1.0 else None
-
-        self._masks = (masks(first_step, self.dropout), masks(state, self.recurrent_dropout))
-
     def _gates(self, x, kernel, strides, padding, dilation, masks):
         """The convolution of ``x`` for all four gates: one conv, or one per gate on its own masked copy."""
         if masks is None:
@@ -132,7 +116,7 @@ class ConvLSTMCell(Layer):
 
     def call(self, inputs, states, training=None):
         h_prev, c_prev = states
-        input_masks, state_masks = self._masks or (None, None)
+        input_masks, state_masks = self._masks_for(inputs, h_prev, training)
         padding = self.padding.upper()
         z = self._gates(self._as_float(inputs), self.kernel, self.strides, padding, self.dilation_rate, input_masks)
         if self.bias is not None:

@@ -13,6 +13,7 @@ import inspect
 import numpy as np
 
 from tapeviz.core.records import init_args
+from tapeviz.core.tensor_shape import TensorShape
 from tapeviz.keras import constraints, initializers, regularizers
 from tapeviz.keras.saving import registry
 
@@ -49,6 +50,8 @@ def _config_value(value):
         return value.item()
     if isinstance(value, (list, tuple)):
         return type(value)(_config_value(v) for v in value)
+    if isinstance(value, TensorShape):  # a shape given as ``x.shape[1:]``: a tuple, as Keras keeps shapes
+        return tuple(value.as_list())
     if isinstance(value, dict):
         return {k: _config_value(v) for k, v in value.items()}
     for module, base in (

@@ -6,12 +6,14 @@ tape records every step, which the visualizer can show unrolled. The cells'
 formulas, weight layouts and defaults are Keras 3's (LSTM gates i, f, c, o;
 GRU gates z, r, h with ``reset_after=True``; recurrent kernels initialized
 'orthogonal'), so weights taken from Keras with ``set_weights`` give
-Keras's outputs.
+Keras's outputs. ``dropout`` and ``recurrent_dropout`` draw Keras 3's masks
+from the cell's SeedGenerator (DropoutRNNCell), so seeded runs drop the same
+units as Keras.
 """
 
 import numpy as np
 
-from tapeviz.core.primitives.array import expand_dims, split, stack, unstack, zeros
+from tapeviz.core.primitives.array import concat, expand_dims, ones_like, split, stack, unstack, zeros
 from tapeviz.core.primitives.linalg import matmul
 from tapeviz.core.primitives.math import cast
 from tapeviz.core.scopes import name_scope
@@ -22,8 +24,81 @@ from tapeviz.keras.layers.base import InputSpec, Layer, own_path
 __all__ = ["RNN", "SimpleRNNCell", "LSTMCell", "GRUCell", "SimpleRNN", "LSTM", "GRU"]
 
 
-class _Cell(Layer):
-    """What the cells share: units, initializers, state sizes and per-sequence dropout masks."""
+class DropoutRNNCell:
+    """Keras 3's dropout masks of a recurrent cell (a mixin for a Layer with ``dropout``, ``recurrent_dropout``
+    and ``seed_generator``).
+
+    A mask is drawn from ``seed_generator`` the first time it is asked for while
+    its rate is above 0 and kept until reset: the RNN layer asks for both before
+    its first step (at inference too, so the generator moves on) and resets them
+    after its last, so every step of a call drops the same units. With
+    ``dropout_mask_count`` set (LSTM and GRU when ``implementation=1``, which
+    ``recurrent_dropout`` implies; ConvLSTM) each gate gets its own mask.
+    """
+
+    dropout_mask_count = None
+    _dropout_mask = None
+    _recurrent_dropout_mask = None
+
+    def _create_dropout_mask(self, step_input, rate):
+        ones = ones_like(step_input)
+        if self.dropout_mask_count is None:
+            return keras_random.dropout(ones, rate, seed=self.seed_generator)
+        return [keras_random.dropout(ones, rate, seed=self.seed_generator) for _ in range(self.dropout_mask_count)]
+
+    def get_dropout_mask(self, step_input):
+        """The inputs' mask (or one per gate), drawn at the first request while ``dropout`` > 0.
+
+        Args:
+            step_input: one step's inputs (the mask takes their shape and dtype).
+
+        Returns:
+            A Tensor, a list of them (one per gate), or None when ``dropout`` is 0.
+        """
+        if self._dropout_mask is None and self.dropout > 0:
+            self._dropout_mask = self._create_dropout_mask(step_input, self.dropout)
+        return self._dropout_mask
+
+    def get_recurrent_dropout_mask(self, step_input):
+        """The recurrent state's mask (or one per gate), drawn at the first request while ``recurrent_dropout`` > 0.
+
+        Args:
+            step_input: the state (the mask takes its shape and dtype).
+
+        Returns:
+            A Tensor, a list of them (one per gate), or None when ``recurrent_dropout`` is 0.
+        """
+        if self._recurrent_dropout_mask is None and self.recurrent_dropout > 0:
+            self._recurrent_dropout_mask = self._create_dropout_mask(step_input, self.recurrent_dropout)
+        return self._recurrent_dropout_mask
+
+    def _masks_for(self, inputs, h_prev, training):
+        """The (input, recurrent) masks a training step applies: Keras's only for rates strictly between 0 and 1."""
+        x_masks = self.get_dropout_mask(inputs) if training and 0.0 < self.dropout < 1.0 else None
+        h_masks = self.get_recurrent_dropout_mask(h_prev) if training and 0.0 < self.recurrent_dropout < 1.0 else None
+        return x_masks, h_masks
+
+    def reset_dropout_mask(self):
+        """Forget the inputs' mask (the next request draws a new one)."""
+        self._dropout_mask = None
+
+    def reset_recurrent_dropout_mask(self):
+        """Forget the recurrent state's mask (the next request draws a new one)."""
+        self._recurrent_dropout_mask = None
+
+
+def projected(x, kernel, masks, gates):
+    """``x @ kernel``; with dropout ``masks``, x times the mask, or with one mask per gate, each gate's columns
+    of the kernel times its own masked copy of x (Keras's ``implementation=1``)."""
+    if masks is None:
+        return matmul(x, kernel)
+    if not isinstance(masks, list):
+        return matmul(x * masks, kernel)
+    return concat([matmul(x * m, k) for m, k in zip(masks, split(kernel, gates, axis=-1))], axis=-1)
+
+
+class _Cell(DropoutRNNCell, Layer):
+    """What the cells share: units, initializers, state sizes and Keras's dropout masks."""
 
     def __init__(
         self,
@@ -57,7 +132,6 @@ class _Cell(Layer):
         self.dropout = min(1.0, max(0.0, dropout))
         self.recurrent_dropout = min(1.0, max(0.0, recurrent_dropout))
         self.seed = seed
-        self._masks = None  # (input mask, recurrent mask) for the sequence being run
 
     state_count = 1
     seed_generator_first = False  # SimpleRNNCell makes its SeedGenerator before its initializers
@@ -85,30 +159,6 @@ class _Cell(Layer):
             name="recurrent_kernel", shape=(self.units, gates * self.units), initializer=self.recurrent_initializer
         )
 
-    def start_sequence(self, first_step, state, training):
-        """Draw the dropout masks once per sequence, as Keras does (the same units dropped at every step).
-
-        Args:
-            first_step: the first step's inputs.
-            state: the initial state.
-            training: whether dropout applies.
-        """
-
-        def mask(like, rate):
-            if not training or rate == 0:
-                return None
-            return keras_random.dropout(like * 0 + 1, rate, seed=self.seed_generator)
-
-        self._masks = (mask(first_step, self.dropout), mask(state, self.recurrent_dropout))
-
-    def _dropped(self, x, h):
-        masks = self._masks or (None, None)
-        if masks[0] is not None:
-            x = x * masks[0]
-        if masks[1] is not None:
-            h = h * masks[1]
-        return x, h
-
     def get_config(self):
         return {
             **super().get_config(),
@@ -116,6 +166,7 @@ class _Cell(Layer):
             "use_bias": self.use_bias,
             "dropout": self.dropout,
             "recurrent_dropout": self.recurrent_dropout,
+            "seed": self.seed,
         }
 
 
@@ -152,7 +203,12 @@ class SimpleRNNCell(_Cell):
         )
 
     def call(self, inputs, states, training=None):
-        x, h_prev = self._dropped(inputs, states[0])
+        h_prev = states[0]
+        # as Keras's SimpleRNNCell: the masks are asked for (so drawn) at inference too, applied in training
+        x_mask, h_mask = self.get_dropout_mask(inputs), self.get_recurrent_dropout_mask(h_prev)
+        x = inputs * x_mask if training and x_mask is not None else inputs
+        if training and h_mask is not None:
+            h_prev = h_prev * h_mask
         h = matmul(x, self.kernel)
         if self.bias is not None:
             h = h + self.bias
@@ -177,7 +233,10 @@ class LSTMCell(_Cell):
         recurrent_initializer: the recurrent kernel's initializer.
         bias_initializer: the bias's initializer.
         unit_forget_bias: start the forget gate's bias at 1.
-        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+        implementation: 1 computes each gate apart, with its own dropout masks (as ``recurrent_dropout`` > 0
+            implies); 2 (default) all gates in one product, with one input mask.
+        **kwargs: ``dropout``, ``recurrent_dropout``, ``seed`` (see SimpleRNNCell) and the base Layer's arguments
+            (``name``, ``dtype``, ``trainable``, ``input_shape``...).
     """
 
     state_count = 2
@@ -192,6 +251,7 @@ class LSTMCell(_Cell):
         recurrent_initializer="orthogonal",
         bias_initializer="zeros",
         unit_forget_bias=True,
+        implementation=2,
         **kwargs,
     ):
         super().__init__(
@@ -199,6 +259,9 @@ class LSTMCell(_Cell):
         )
         self.recurrent_activation = activations.get(recurrent_activation)
         self.unit_forget_bias = unit_forget_bias
+        self.implementation = 1 if self.recurrent_dropout != 0.0 else implementation
+        if self.implementation == 1:  # one dropout mask per gate, as Keras
+            self.dropout_mask_count = 4
 
     def build(self, input_shape):
         self._kernels(input_shape[-1], 4)
@@ -212,8 +275,8 @@ class LSTMCell(_Cell):
 
     def call(self, inputs, states, training=None):
         h_prev, c_prev = states
-        x, h_prev_dropped = self._dropped(inputs, h_prev)
-        z = matmul(x, self.kernel) + matmul(h_prev_dropped, self.recurrent_kernel)
+        x_masks, h_masks = self._masks_for(inputs, h_prev, training)
+        z = projected(inputs, self.kernel, x_masks, 4) + projected(h_prev, self.recurrent_kernel, h_masks, 4)
         if self.bias is not None:
             z = z + self.bias
         return lstm_gates(z, c_prev, self.activation, self.recurrent_activation)
@@ -264,7 +327,10 @@ class GRUCell(_Cell):
         recurrent_initializer: the recurrent kernel's initializer.
         bias_initializer: the bias's initializer.
         reset_after: apply the reset gate after the matrix product (Keras 3's default, cuDNN-compatible).
-        **kwargs: the base Layer's arguments (``name``, ``dtype``, ``trainable``, ``input_shape``...).
+        implementation: 1 computes each gate apart, with its own dropout masks (as ``recurrent_dropout`` > 0
+            implies); 2 (default) all gates in one product, with one input mask.
+        **kwargs: ``dropout``, ``recurrent_dropout``, ``seed`` (see SimpleRNNCell) and the base Layer's arguments
+            (``name``, ``dtype``, ``trainable``, ``input_shape``...).
     """
 
     def __init__(
@@ -277,6 +343,7 @@ class GRUCell(_Cell):
         recurrent_initializer="orthogonal",
         bias_initializer="zeros",
         reset_after=True,
+        implementation=2,
         **kwargs,
     ):
         super().__init__(
@@ -284,6 +351,9 @@ class GRUCell(_Cell):
         )
         self.recurrent_activation = activations.get(recurrent_activation)
         self.reset_after = reset_after
+        self.implementation = 1 if self.recurrent_dropout != 0.0 else implementation
+        if self.implementation == 1:  # one dropout mask per gate, as Keras
+            self.dropout_mask_count = 3
 
     def build(self, input_shape):
         self._kernels(input_shape[-1], 3)
@@ -295,7 +365,7 @@ class GRUCell(_Cell):
 
     def call(self, inputs, states, training=None):
         h_prev = states[0]
-        x, h_prev_dropped = self._dropped(inputs, h_prev)
+        x_masks, h_masks = self._masks_for(inputs, h_prev, training)
         u = self.units
         input_bias = recurrent_bias = None
         if self.bias is not None:
@@ -303,23 +373,25 @@ class GRUCell(_Cell):
                 input_bias, recurrent_bias = unstack(self.bias, axis=0)
             else:
                 input_bias = self.bias
-        matrix_x = matmul(x, self.kernel)
+        matrix_x = projected(inputs, self.kernel, x_masks, 3)
         if input_bias is not None:
             matrix_x = matrix_x + input_bias
         x_z, x_r, x_h = split(matrix_x, 3, axis=-1)
         if self.reset_after:
-            inner = matmul(h_prev_dropped, self.recurrent_kernel)
+            inner = projected(h_prev, self.recurrent_kernel, h_masks, 3)
             if recurrent_bias is not None:
                 inner = inner + recurrent_bias
         else:
-            inner = matmul(h_prev_dropped, self.recurrent_kernel[:, : 2 * u])
+            first_two = h_masks[:2] if isinstance(h_masks, list) else h_masks
+            inner = projected(h_prev, self.recurrent_kernel[:, : 2 * u], first_two, 2)
         r_z, r_r = inner[:, :u], inner[:, u : 2 * u]
         z = self.recurrent_activation(x_z + r_z)
         r = self.recurrent_activation(x_r + r_r)
         if self.reset_after:
             r_h = r * inner[:, 2 * u :]
         else:
-            r_h = matmul(r * h_prev_dropped, self.recurrent_kernel[:, 2 * u :])
+            h_candidate = h_prev if h_masks is None else h_prev * (h_masks[2] if isinstance(h_masks, list) else h_masks)
+            r_h = matmul(r * h_candidate, self.recurrent_kernel[:, 2 * u :])
         hh = self.activation(x_h + r_h)
         h = z * h_prev + (1 - z) * hh
         return h, [h]
@@ -397,7 +469,9 @@ class RNN(Layer):
         if self.go_backwards:
             steps = steps[::-1]
             keep = None if keep is None else keep[::-1]
-        self.cell.start_sequence(steps[0], states[0], training)
+        if isinstance(self.cell, DropoutRNNCell):  # drawn before the first step, at inference too, as Keras
+            self.cell.get_dropout_mask(steps[0])
+            self.cell.get_recurrent_dropout_mask(states[0])
         outputs = []
         try:
             for t, x_t in enumerate(steps):
@@ -409,7 +483,9 @@ class RNN(Layer):
                 states = new_states
                 outputs.append(output)
         finally:
-            self.cell._masks = None
+            if isinstance(self.cell, DropoutRNNCell):
+                self.cell.reset_dropout_mask()
+                self.cell.reset_recurrent_dropout_mask()
         if self.stateful:
             self.states = [s for s in states]
         result = stack(outputs, axis=1) if self.return_sequences else outputs[-1]

@@ -142,11 +142,14 @@ class Bidirectional(Layer):
                 f"Invalid merge mode. Received: {merge_mode}. Merge mode should be one of "
                 '{"sum", "mul", "ave", "concat", None}'
             )
+        # as Keras 3, both directions are fresh layers made from ``layer``'s arguments (an unseeded one takes
+        # new default seeds, in this order); ``layer`` itself runs neither way
+        forward_layer = _copy(layer, "forward_" + layer.name.removeprefix("forward_"))
         if backward_layer is None:
-            backward_layer = _backward_copy(layer)
-        if not layer.name.startswith("forward_"):
-            layer.name = "forward_" + layer.name  # as Keras names the pair
-        self.forward_layer, self.backward_layer = layer, backward_layer
+            backward_layer = _copy(
+                layer, "backward_" + layer.name.removeprefix("backward_"), not getattr(layer, "go_backwards", False)
+            )
+        layer, self.forward_layer, self.backward_layer = forward_layer, forward_layer, backward_layer
         for direction in (layer, backward_layer):  # masked steps output zeros in both directions, as Keras
             if hasattr(direction, "zero_output_for_mask"):
                 direction.zero_output_for_mask = getattr(layer, "return_sequences", False)
@@ -184,13 +187,13 @@ class Bidirectional(Layer):
         return {**super().get_config(), "merge_mode": self.merge_mode}
 
 
-def _backward_copy(layer):
-    """The layer again, from its constructor arguments, running backwards and named 'backward_<name>'."""
+def _copy(layer, name, go_backwards=None):
+    """The layer again, from its constructor arguments, named ``name`` (running backwards if ``go_backwards``)."""
     from tapeviz.keras.saving import config
 
     data = config.serialize(layer)
     kwargs = dict(data["kwargs"])
-    kwargs["go_backwards"] = not getattr(layer, "go_backwards", False)
-    kwargs["name"] = "backward_" + layer.name
-    copy = config.deserialize({**data, "kwargs": kwargs})
-    return copy
+    if go_backwards is not None:
+        kwargs["go_backwards"] = go_backwards
+    kwargs["name"] = name
+    return config.deserialize({**data, "kwargs": kwargs})

@@ -20,6 +20,7 @@ from tapeviz.core.primitives.math import cast as _cast
 from tapeviz.core.primitives.math import identity as _identity
 from tapeviz.core.tensor import constant as _constant
 from tapeviz.core.tensor import to_array as _to_array
+from tapeviz.core.tensor_shape import TensorShape as _TensorShape
 from tapeviz.keras.ops._common import (
     FLOATX,
     axes_tuple,
@@ -790,7 +791,8 @@ def trapezoid(y, x=None, dx=1.0, axis=-1):
 @keras_op("reshape")
 def reshape(x, newshape):
     """The same values in ``newshape`` (one entry may be -1)."""
-    return _pa.reshape(tensor(x), list(newshape) if isinstance(newshape, (list, tuple)) else [newshape])
+    sizes = [newshape] if isinstance(newshape, (int, np.integer)) else newshape  # a list, tuple, TensorShape, tensor
+    return _pa.reshape(tensor(x), list(sizes) if isinstance(sizes, (list, tuple, _TensorShape)) else sizes)
 
 
 @keras_op("transpose")

@@ -25,6 +25,7 @@ import warnings
 import numpy as np
 
 from tapeviz.core.records import RecordsInit, init_args
+from tapeviz.core.tensor_shape import TensorShape
 from tapeviz.keras.saving import registry
 from tapeviz.keras.saving.registry import register_keras_serializable
 
@@ -65,6 +66,8 @@ def serialize(value):
         return {"__array__": value.tolist(), "dtype": str(value.dtype)}
     if isinstance(value, tuple):
         return {"__tuple__": [serialize(v) for v in value]}
+    if isinstance(value, TensorShape):  # an argument given as ``x.shape[1:]``: saved as the tuple of its sizes
+        return {"__tuple__": value.as_list()}
     if isinstance(value, list):
         return [serialize(v) for v in value]
     if isinstance(value, dict):
