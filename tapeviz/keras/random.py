@@ -90,9 +90,9 @@ class SeedGenerator:
     def next(self, ordered=True):
         """The current [seed, counter] state (a tensor); the state advances by one step (not while held)."""
         current = self.state.numpy().copy()
-        if _global["held"]:
-            pass
-        elif ordered:
+        if _global["held"]:  # a shape probe: Keras calls the layer symbolically and no state moves
+            return _constant(current)
+        if ordered:
             self.state.assign(current + np.array([0, 1], np.int64))
         else:
             self.state.assign((current + 1) * 5387 % 933199)
