@@ -70,6 +70,7 @@ from tapeviz import data, keras, optimizers  # noqa: E402,F401  (the training st
 from tapeviz.keras import initializers, losses, metrics  # noqa: E402,F401  (Keras's, as in TF 2.21)
 from tapeviz import ragged, saved_model, sparse, train  # noqa: E402,F401
 from tapeviz import experimental  # noqa: E402,F401
+from tapeviz import summary, types  # noqa: E402,F401
 from tapeviz.ragged import RaggedTensor  # noqa: E402,F401
 from tapeviz.sparse import SparseTensor  # noqa: E402,F401
 from tapeviz.core.tensor_spec import TensorSpec  # noqa: E402,F401

@@ -22,12 +22,17 @@ for what needs the internet, so their outputs can be compared:
   synthetic images (the synthetic MNIST's) in a temporary ``KERAS_HOME``, so
   each implementation's own loader reads them;
 - ``pd.read_csv(url, ...)`` of the UCI auto-mpg file (the regression
-  tutorial) -> 398 synthetic rows in that file's format (whitespace
-  separated, ``?`` for six missing horsepowers, the car name after a tab);
+  tutorial, guide/core/quickstart_core) -> 398 synthetic rows in that file's
+  format (whitespace separated, ``?`` for six missing horsepowers, the car
+  name after a tab); of the UCI breast-cancer file ``wdbc.data``
+  (guide/core/logistic_regression_core) -> 569 synthetic rows in its format
+  (id, ``M``/``B``, 30 positive features, larger for ``M``; no header);
 - ``tensorflow_datasets`` (``tfds.load('penguins/...')``) -> a synthetic
   penguins set: 4 float features, 3 classes, 344 rows; ``tfds.load('mnist')``
   -> that synthetic MNIST as (28, 28, 1) images (every split, a dict, when no
-  ``split`` is given, as tfds);
+  ``split`` is given, as tfds; a sliced split such as ``'train[10000:]'``,
+  ``batch_size`` and ``batch_size=-1`` for whole tensors, as guide/core/mlp_core
+  loads it);
 - shell (``!pip``) and magic (``%``) lines are dropped; matplotlib draws to
   the Agg backend; files are written to a temporary directory.
 
@@ -103,9 +108,9 @@ _SUBSTITUTIONS = [
     ),  # mnist = tf.keras.datasets.mnist
     (
         r"\bpd\.read_csv\(url\b",
-        "pd.read_csv(_guide_auto_mpg(url)",
-        "auto-mpg download -> synthetic auto-mpg rows",
-    ),  # the regression tutorial: url = '.../auto-mpg/auto-mpg.data'
+        "pd.read_csv(_guide_csv(url)",
+        "CSV download -> synthetic rows in the file's format",
+    ),  # url = '.../auto-mpg/auto-mpg.data' (regression, quickstart_core) or '.../wdbc.data' (logistic_regression_core)
     (
         r"^(\s*)import tensorflow_datasets as tfds\s*$",
         r"\1tfds = _guide_tfds",
@@ -151,11 +156,30 @@ def _guide_mnist(n_train=12000, n_test=2000, seed=0):
         return images, labels
     return make(n_train), make(n_test)
 
-def _guide_auto_mpg(url, rows=398, seed=0):
+def _guide_csv(url):
+    """The stand-in for a CSV file the guide downloads, chosen by its URL."""
+    if url.endswith("auto-mpg.data"):
+        return _guide_auto_mpg()
+    if url.endswith("wdbc.data"):
+        return _guide_wdbc()
+    raise ValueError(f"the guide runner has no stand-in for {url}")
+
+def _guide_wdbc(rows=569, seed=0):
+    """The UCI breast-cancer (wdbc) file's format: id, M/B, 30 positive features (larger when M), no header."""
+    import io as _io
+    rng = _np.random.default_rng(seed)
+    scale = _np.array([14, 19, 92, 655, 0.1, 0.1, 0.09, 0.05, 0.18, 0.06] * 3) * _np.repeat([1.0, 0.1, 1.3], 10)
+    lines = []
+    for i in range(rows):
+        malignant = rng.random() < 0.37
+        values = scale * (1.0 + (0.35 if malignant else -0.1) + rng.normal(0, 0.15, size=30))
+        row = [str(842302 + 97 * i), "M" if malignant else "B"] + [f"{v:.5g}" for v in _np.abs(values)]
+        lines.append(",".join(row))
+    return _io.StringIO("\n".join(lines) + "\n")
+
+def _guide_auto_mpg(rows=398, seed=0):
     """The UCI auto-mpg file's format with synthetic cars (MPG falls with weight and horsepower)."""
     import io as _io
-    if not url.endswith("auto-mpg.data"):
-        raise ValueError(f"the guide runner has no stand-in for {url}")
     rng = _np.random.default_rng(seed)
     lines = []
     for i in range(rows):
@@ -186,11 +210,11 @@ class _GuideTfds:
         features = (centers[labels] + rng.normal(0, 0.08, size=(344, 4))).astype(_np.float32)
         return features, labels
 
-    def load(self, name, split=None, as_supervised=False, with_info=False):
+    def load(self, name, split=None, as_supervised=False, with_info=False, batch_size=None):
         import sys as _sys
         tf = _sys.modules.get("tapeviz") or _sys.modules["tensorflow"]
         if name.split("/")[0] == "mnist":
-            result = self._mnist(tf, split, as_supervised)
+            result = self._mnist(tf, split, as_supervised, batch_size)
             return (result, _GuideInfo()) if with_info else result
         features, labels = self._rows()
         def dataset(rows):
@@ -205,18 +229,31 @@ class _GuideTfds:
         return (result, _GuideInfo()) if with_info else result
 
     @staticmethod
-    def _mnist(tf, split, as_supervised):
-        """'mnist' as tfds gives it: (28, 28, 1) uint8 images, int64 labels; every split (a dict) when split is None."""
+    def _mnist(tf, split, as_supervised, batch_size=None):
+        """'mnist' as tfds gives it: (28, 28, 1) uint8 images, int64 labels; every split (a dict) when split is None.
+
+        A split may be sliced ('train[10000:]', 'train[:1500]'); ``batch_size`` batches the
+        dataset, and -1 gives the whole split as tensors instead, as tfds does.
+        """
+        import re as _re
         (x_train, y_train), (x_test, y_test) = _guide_mnist()
-        def dataset(images, labels):
-            images, labels = images[..., None], labels.astype(_np.int64)
+        arrays = {"train": (x_train, y_train), "test": (x_test, y_test)}
+        def dataset(name):
+            found = _re.fullmatch(r"(\w+)(?:\[(\d*):(\d*)\])?", name)
+            images, labels = arrays[found.group(1)]
+            rows = slice(int(found.group(2) or 0), int(found.group(3)) if found.group(3) else None)
+            images, labels = images[rows][..., None], labels[rows].astype(_np.int64)
+            if batch_size == -1:
+                images, labels = tf.constant(images), tf.constant(labels)
+                return (images, labels) if as_supervised else {"image": images, "label": labels}
             if as_supervised:
-                return tf.data.Dataset.from_tensor_slices((images, labels))
-            return tf.data.Dataset.from_tensor_slices({"image": images, "label": labels})
-        splits = {"train": dataset(x_train, y_train), "test": dataset(x_test, y_test)}
+                result = tf.data.Dataset.from_tensor_slices((images, labels))
+            else:
+                result = tf.data.Dataset.from_tensor_slices({"image": images, "label": labels})
+            return result.batch(batch_size) if batch_size else result
         if split is None:
-            return splits
-        return [splits[s] for s in split] if isinstance(split, list) else splits[split]
+            return {name: dataset(name) for name in arrays}
+        return [dataset(s) for s in split] if isinstance(split, list) else dataset(split)
 
     @staticmethod
     def as_dataframe(dataset, info=None):
