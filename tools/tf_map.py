@@ -59,7 +59,7 @@ REASONS = {
         "Graph Operation import_graph_def graph_util RegisterGradient raw_ops load_op_library load_library "
         "make_tensor_proto make_ndarray register_tensor_conversion_function variable_creator_scope "
         "CriticalSection DeviceSpec is_symbolic_tensor TypeSpec IndexedSlicesSpec NoneTensorSpec OptionalSpec "
-        "RaggedTensorSpec SparseTensorSpec TensorArraySpec type_spec_from_value types "
+        "RaggedTensorSpec SparseTensorSpec TensorArraySpec type_spec_from_value "
         "nondifferentiable_batch_function check_pinned compat mlir",
         _GRAPH,
     ),
@@ -73,10 +73,6 @@ REASONS = {
     ),
     **_each("tf.", "numpy_function", _HOST_PYTHON),
     "tf": _DENSE,
-    "tf.summary": (
-        NOT_YET,
-        "keras.callbacks.TensorBoard writes event files (with the tensorboard package); tf.summary's writer is not there",
-    ),
     "tf.signal": (NOT_YET, "FFTs, windows and spectrograms (NumPy has the FFTs; their gradients are not written yet)"),
     # -- tf.data --
     "tf.data": (NOT_YET, "tapeviz's Dataset has the common transformations; these are not written yet"),

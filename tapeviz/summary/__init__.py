@@ -49,8 +49,7 @@ __all__ = [
 
 _local = threading.local()  # the default writers and record_if conditions of this thread, innermost last
 _NO_STEP = (
-    "No step set. Please specify one either through the `step` argument or through "
-    "tf.summary.experimental.set_step()"
+    "No step set. Please specify one either through the `step` argument or through tf.summary.experimental.set_step()"
 )
 
 
@@ -360,7 +359,7 @@ def scalar(name, data, step=None, description=None):
         description: a longer description, in Markdown.
 
     Returns:
-        A bool tensor: True when written, False when no default writer or ``record_if`` says no.
+        A bool tensor, True when written (False without a default writer, or when ``record_if`` says no).
 
     Raises:
         ValueError: no step is given or set, or ``data`` is not a scalar.
@@ -379,7 +378,7 @@ def histogram(name, data, step=None, buckets=None, description=None):
         description: a longer description, in Markdown.
 
     Returns:
-        A bool tensor: True when written.
+        A bool tensor, True when written.
 
     Raises:
         ValueError: no step is given or set.
@@ -410,7 +409,7 @@ def text(name, data, step=None, description=None):
         description: a longer description, in Markdown.
 
     Returns:
-        A bool tensor: True when written.
+        A bool tensor, True when written.
 
     Raises:
         ValueError: no step is given or set.
@@ -452,7 +451,7 @@ def image(name, data, step=None, max_outputs=3, description=None):
         description: a longer description, in Markdown.
 
     Returns:
-        A bool tensor: True when written.
+        A bool tensor, True when written.
 
     Raises:
         ValueError: no step is given or set, or ``data`` is not a batch of images (when written).
@@ -483,7 +482,7 @@ def write(tag, tensor, step=None, metadata=None, name=None):
         name: TF's op name; ignored.
 
     Returns:
-        A bool tensor: True when written.
+        A bool tensor, True when written.
 
     Raises:
         ValueError: no step is given or set.
@@ -499,7 +498,12 @@ def write(tag, tensor, step=None, metadata=None, name=None):
     def build(protos, data):
         array = np.asarray(to_array(data))
         types = protos["types"]
-        kinds = {"float64": types.DT_DOUBLE, "float32": types.DT_FLOAT, "int32": types.DT_INT32, "int64": types.DT_INT64}
+        kinds = {
+            "float64": types.DT_DOUBLE,
+            "float32": types.DT_FLOAT,
+            "int32": types.DT_INT32,
+            "int64": types.DT_INT64,
+        }
         if array.dtype.name not in kinds:
             raise TypeError(f"tf.summary.write: no tensor type for {array.dtype} here (use float32/64, int32/64)")
         return _tensor_proto(protos, array, kinds[array.dtype.name])

@@ -51,9 +51,6 @@ class TraceType(abc.ABC):
 
         Returns:
             The value to trace with.
-
-        Raises:
-            NotImplementedError: the subclass does not say.
         """
         raise NotImplementedError(f"{type(self).__name__} does not define placeholder_value")
 

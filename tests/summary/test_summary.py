@@ -139,7 +139,10 @@ def test_the_traced_graph_is_run_metadata_tensorboards_graph_dashboard_reads(wri
     _, folder = written
     accumulator = _read(folder)
     metadata = accumulator.SummaryMetadata("graph").plugin_data
-    assert (metadata.plugin_name, metadata.content.decode()) == ("graph_run_metadata_graph", TF["events"]["graph"]["content"])
+    assert (metadata.plugin_name, metadata.content.decode()) == (
+        "graph_run_metadata_graph",
+        TF["events"]["graph"]["content"],
+    )
     (event,) = accumulator.Tensors("graph")
     run = config_pb2.RunMetadata.FromString(tensor_util.make_ndarray(event.tensor_proto).item())
     (function_graph,) = run.function_graphs
