@@ -17,6 +17,9 @@ for what needs the internet, so their outputs can be compared:
 - ``keras.datasets.mnist.load_data()`` (also through a name: ``mnist.load_data()``) -> a synthetic MNIST of the same
   shapes and dtypes (12,000 training and 2,000 test images, class-dependent
   patterns, from a seeded NumPy generator);
+- ``keras.utils.get_file('mnist.npz', ...)`` (tutorials/load_data/numpy) -> no
+  substitution: Keras's cache holds a ``mnist.npz`` of that synthetic MNIST, which
+  each implementation's own ``get_file`` finds there;
 - ``keras.datasets.fashion_mnist.load_data()`` -> Keras's own cache files
   (the four gzipped IDX files of ``datasets/fashion-mnist``) written with
   synthetic images (the synthetic MNIST's) in a temporary ``KERAS_HOME``, so
@@ -35,6 +38,10 @@ for what needs the internet, so their outputs can be compared:
   loads it);
 - shell (``!pip``) and magic (``%``) lines are dropped; matplotlib draws to
   the Agg backend; files are written to a temporary directory.
+
+The guides import pandas, matplotlib, seaborn and scikit-learn: both runs need them
+importable, the same versions in both (``pip install --target DIR`` once, then
+``PYTHONPATH=DIR`` for both runs), or those cells fail in both.
 
 A cell's last expression is printed as Jupyter would show it. Each cell's
 status is ok / FAIL (with the error); ``--compare`` lists the cells whose
@@ -100,7 +107,7 @@ _TO_TAPEVIZ = [
 
 _SUBSTITUTIONS = [
     # (pattern, replacement, why)
-    (r"\bkeras\.datasets\.mnist\.load_data\(\)", "_guide_mnist()", "MNIST download -> synthetic MNIST"),
+    (r"\b(?:tf\.)?keras\.datasets\.mnist\.load_data\(\)", "_guide_mnist()", "MNIST download -> synthetic MNIST"),
     (
         r"\bmnist\.load_data\(\)",
         "_guide_mnist()",
@@ -264,16 +271,30 @@ _guide_tfds = _GuideTfds()
 
 
 def write_keras_cache(home, seed=1):
-    """Keras's cache as its downloads leave it, with synthetic data: ``home/datasets/fashion-mnist/*.gz``.
+    """Keras's cache as its downloads leave it, with synthetic data: ``home/datasets/fashion-mnist/*.gz``
+    and ``home/datasets/mnist.npz``.
 
     The files have the original formats (gzipped IDX: a big-endian magic, the sizes, then uint8
-    bytes), so TensorFlow's and tapeviz's own ``load_data()`` read them. 12,000 and 2,000 images
-    from the synthetic MNIST generator (another seed), labels 0-9.
+    bytes; an ``.npz`` of ``x_train``, ``y_train``, ``x_test``, ``y_test``), so TensorFlow's and
+    tapeviz's own ``load_data()`` and ``keras.utils.get_file`` find them. Fashion-MNIST: 12,000 and
+    2,000 images from the synthetic MNIST generator (another seed), labels 0-9; ``mnist.npz``: the
+    synthetic MNIST itself (what ``_guide_mnist()`` returns).
     """
     import gzip
 
+    import numpy as np
+
     namespace = {}
     exec(PRELUDE, namespace)
+    (mnist_x_train, mnist_y_train), (mnist_x_test, mnist_y_test) = namespace["_guide_mnist"]()
+    os.makedirs(os.path.join(home, "datasets"), exist_ok=True)
+    np.savez(
+        os.path.join(home, "datasets", "mnist.npz"),
+        x_train=mnist_x_train,
+        y_train=mnist_y_train,
+        x_test=mnist_x_test,
+        y_test=mnist_y_test,
+    )
     (x_train, y_train), (x_test, y_test) = namespace["_guide_mnist"](seed=seed)
     folder = os.path.join(home, "datasets", "fashion-mnist")
     os.makedirs(folder, exist_ok=True)

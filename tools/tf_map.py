@@ -68,7 +68,7 @@ REASONS = {
     **_each("tf.", "distribute dtensor tpu", _ONE_DEVICE),
     **_each(
         "tf.",
-        "audio feature_column queue version sysconfig test tools profiler lite xla security io",
+        "audio feature_column queue sysconfig test tools profiler lite xla security io",
         _RUNTIME,
     ),
     **_each("tf.", "numpy_function", _HOST_PYTHON),
@@ -166,7 +166,6 @@ REASONS = {
         (OUT_OF_SCOPE, "layers that wrap another framework's code"),
     ),
     "tf.keras.layers.TFSMLayer": (OUT_OF_SCOPE, "loads a TF SavedModel (TF's own file format)"),
-    "tf.keras.utils.get_file": (OUT_OF_SCOPE, "downloads, and tapeviz never downloads"),
 }
 
 # The reason tapeviz does not take a parameter TF's function takes, by "path:parameter",

@@ -799,6 +799,12 @@ CASES += [
         lambda tmp_path: _summary(tmp_path, lambda: tf.summary.write("w", np.array([1], np.uint8))),
     ),
     ("tapeviz.summary.trace_export", ValueError, _trace_export_without_a_step),
+    ("tapeviz.keras.utils.get_file", ValueError, lambda: tf.keras.utils.get_file("a.npz")),
+    (
+        "tapeviz.keras.utils.get_file",
+        FileNotFoundError,
+        lambda tmp_path: tf.keras.utils.get_file("a.npz", "https://example.invalid/a.npz", cache_dir=str(tmp_path)),
+    ),
 ]
 
 # Raises the table cannot provoke in a test process, each with the reason.
