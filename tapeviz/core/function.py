@@ -178,6 +178,8 @@ class Function:
                 raise ValueError(_VARIABLE_ERROR)
         graph = tracer.finish(result)
         result = tracer.result
+        if not dry and not state.local.tracers:  # an eager call: its trace's tensors go out of scope
+            result = tracing.close_trace(tracer, self.__name__, result)
         concrete = ConcreteFunction(self, key, call, graph, tracer.shape_specific)
         self._traces.add(key, concrete)
         return concrete, result

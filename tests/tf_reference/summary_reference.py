@@ -180,9 +180,33 @@ def main():
         "summary": summaries(),
         "trace_types": trace_types(),
         "graph_def": graph_sizes(),
+        "leaked_tensor": leaked_tensor(),
     }
     OUT.write_text(json.dumps(values, indent=1) + "\n")
     print(f"wrote {OUT}")
+
+
+def leaked_tensor():
+    """function guide, cells 39 and 40: a tensor leaked out of a trace, captured by another trace."""
+    x = []
+
+    @tf.function
+    def leaky_function(a):
+        x.append(a + 1)
+        return x[-1]
+
+    correct_a = leaky_function(tf.constant(1))
+
+    @tf.function
+    def captures_leaked_tensor(b):
+        return b + x[0]
+
+    try:
+        captures_leaked_tensor(tf.constant(2))
+        error = None
+    except TypeError as caught:
+        error = str(caught).splitlines()[0]
+    return {"returned": int(correct_a.numpy()), "capture_error_first_line": error}
 
 
 if __name__ == "__main__":
