@@ -30,6 +30,9 @@ for what needs the internet, so their outputs can be compared:
   name after a tab); of the UCI breast-cancer file ``wdbc.data``
   (guide/core/logistic_regression_core) -> 569 synthetic rows in its format
   (id, ``M``/``B``, 30 positive features, larger for ``M``; no header);
+- ``requests.get(url, stream=True).raw`` of an image (guide/core/matrix_core)
+  -> a synthetic 192 x 256 RGB photo as JPEG bytes (Pillow writes it; matplotlib's
+  ``imread`` reads it);
 - ``tensorflow_datasets`` (``tfds.load('penguins/...')``) -> a synthetic
   penguins set: 4 float features, 3 classes, 344 rows; ``tfds.load('mnist')``
   -> that synthetic MNIST as (28, 28, 1) images (every split, a dict, when no
@@ -119,6 +122,11 @@ _SUBSTITUTIONS = [
         "CSV download -> synthetic rows in the file's format",
     ),  # url = '.../auto-mpg/auto-mpg.data' (regression, quickstart_core) or '.../wdbc.data' (logistic_regression_core)
     (
+        r"\brequests\.get\((\w+), stream=True\)\.raw",
+        r"_guide_image_file(\1)",
+        "image download -> a synthetic JPEG",
+    ),  # guide/core/matrix_core: img_path = requests.get(img_link, stream=True).raw
+    (
         r"^(\s*)import tensorflow_datasets as tfds\s*$",
         r"\1tfds = _guide_tfds",
         "tensorflow_datasets -> synthetic penguins",
@@ -201,6 +209,22 @@ def _guide_auto_mpg(rows=398, seed=0):
         lines.append(f"{mpg:.1f}   {cylinders}   {displacement:.1f}      {hp}      {weight:.0f}.      "
                      f"{acceleration:.1f}   {year}  {origin}\t\"car {i}\"")
     return _io.StringIO("\n".join(lines) + "\n")
+
+def _guide_image_file(url, height=192, width=256, seed=0):
+    """A synthetic RGB photo as JPEG bytes (smooth gradients, a disc, noise), for an image the guide downloads."""
+    import io as _io
+    from PIL import Image as _Image
+    rng = _np.random.default_rng(seed)
+    rows, cols = _np.mgrid[0:height, 0:width]
+    disc = ((rows - height / 2) ** 2 + (cols - width / 3) ** 2 < (height / 4) ** 2) * 90.0
+    red = 80 + 120 * cols / width + disc
+    green = 60 + 150 * rows / height
+    blue = 140 - 60 * cols / width + 40 * _np.sin(rows / 9.0)
+    pixels = _np.stack([red, green, blue], axis=-1) + rng.normal(0, 6, size=(height, width, 3))
+    out = _io.BytesIO()
+    _Image.fromarray(_np.clip(pixels, 0, 255).astype(_np.uint8)).save(out, format="JPEG", quality=95)
+    out.seek(0)
+    return out
 
 class _GuideInfo:
     features = "FeaturesDict(features=Tensor(shape=(4,), dtype=float32), species=ClassLabel(num_classes=3))"

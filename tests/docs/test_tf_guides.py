@@ -365,6 +365,13 @@ def test_the_guide_runner_writes_keras_cache_files_and_the_auto_mpg_rows(tmp_pat
     code, made = run_guide.rewrite("(a, b), _ = tf.keras.datasets.mnist.load_data()", "tapeviz")
     assert code == "(a, b), _ = _guide_mnist()" and made
 
+    # guide/core/matrix_core: the downloaded photo -> a synthetic JPEG, uint8 RGB as imread gives a JPEG
+    code, made = run_guide.rewrite("img_path = requests.get(img_link, stream=True).raw", "tapeviz")
+    assert code == "img_path = _guide_image_file(img_link)" and made
+    image_module = pytest.importorskip("PIL.Image", reason="the stand-in photo is written by Pillow")
+    photo = np.asarray(image_module.open(namespace["_guide_image_file"]("https://x/corgi.jpg")))
+    assert photo.shape == (192, 256, 3) and photo.dtype == np.uint8 and photo.std() > 20
+
     # guide/core/mlp_core: sliced splits, batches, and batch_size=-1 for whole tensors
     train, val = namespace["_guide_tfds"].load("mnist", split=["train[100:]", "train[0:100]"], batch_size=32,
                                                as_supervised=True)  # fmt: skip
