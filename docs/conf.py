@@ -152,6 +152,17 @@ api_modules = [
     ("tapeviz.random", "tapeviz.random", "``tf.random``."),
     ("tapeviz.image", "tapeviz.image", "``tf.image``: resizing, flips and dtype conversion of images."),
     ("tapeviz.saved_model", "tapeviz.saved_model", "``tf.saved_model``: save and load a Module's variables."),
+    (
+        "tapeviz.summary",
+        "tapeviz.summary",
+        "``tf.summary``: scalars, histograms, text, images and traced graphs as TensorBoard event files.",
+    ),
+    ("tapeviz.summary.experimental", "tapeviz.summary.experimental", "``tf.summary.experimental``: the default step."),
+    (
+        "tapeviz.types.experimental",
+        "tapeviz.types.experimental",
+        "``tf.types.experimental``: ``TraceType``, how an argument keys ``tf.function``'s traces.",
+    ),
     ("tapeviz.config", "tapeviz.config", "``tf.config`` and ``tf.device``."),
     (
         "tapeviz.distribute",

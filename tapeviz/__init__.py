@@ -71,12 +71,13 @@ from tapeviz.keras import initializers, losses, metrics  # noqa: E402,F401  (Ker
 from tapeviz import ragged, saved_model, sparse, train  # noqa: E402,F401
 from tapeviz import experimental  # noqa: E402,F401
 from tapeviz import distribute  # noqa: E402,F401
+from tapeviz import summary, types, version  # noqa: E402,F401
 from tapeviz.ragged import RaggedTensor  # noqa: E402,F401
 from tapeviz.sparse import SparseTensor  # noqa: E402,F401
 from tapeviz.core.tensor_spec import TensorSpec  # noqa: E402,F401
 from tapeviz.module import Module  # noqa: E402,F401
 
-__version__ = "0.1.0"
+__version__ = version.VERSION
 
 # `import tapeviz.errors` / `from tapeviz.nest import flatten`, as the reference names them: both
 # modules live in tapeviz.core, and these entries make the short paths importable too.

@@ -17,19 +17,34 @@ for what needs the internet, so their outputs can be compared:
 - ``keras.datasets.mnist.load_data()`` (also through a name: ``mnist.load_data()``) -> a synthetic MNIST of the same
   shapes and dtypes (12,000 training and 2,000 test images, class-dependent
   patterns, from a seeded NumPy generator);
+- ``keras.utils.get_file('mnist.npz', ...)`` (tutorials/load_data/numpy) -> no
+  substitution: Keras's cache holds a ``mnist.npz`` of that synthetic MNIST, which
+  each implementation's own ``get_file`` finds there;
 - ``keras.datasets.fashion_mnist.load_data()`` -> Keras's own cache files
   (the four gzipped IDX files of ``datasets/fashion-mnist``) written with
   synthetic images (the synthetic MNIST's) in a temporary ``KERAS_HOME``, so
   each implementation's own loader reads them;
 - ``pd.read_csv(url, ...)`` of the UCI auto-mpg file (the regression
-  tutorial) -> 398 synthetic rows in that file's format (whitespace
-  separated, ``?`` for six missing horsepowers, the car name after a tab);
+  tutorial, guide/core/quickstart_core) -> 398 synthetic rows in that file's
+  format (whitespace separated, ``?`` for six missing horsepowers, the car
+  name after a tab); of the UCI breast-cancer file ``wdbc.data``
+  (guide/core/logistic_regression_core) -> 569 synthetic rows in its format
+  (id, ``M``/``B``, 30 positive features, larger for ``M``; no header);
+- ``requests.get(url, stream=True).raw`` of an image (guide/core/matrix_core)
+  -> a synthetic 192 x 256 RGB photo as JPEG bytes (Pillow writes it; matplotlib's
+  ``imread`` reads it);
 - ``tensorflow_datasets`` (``tfds.load('penguins/...')``) -> a synthetic
   penguins set: 4 float features, 3 classes, 344 rows; ``tfds.load('mnist')``
   -> that synthetic MNIST as (28, 28, 1) images (every split, a dict, when no
-  ``split`` is given, as tfds);
+  ``split`` is given, as tfds; a sliced split such as ``'train[10000:]'``,
+  ``batch_size`` and ``batch_size=-1`` for whole tensors, as guide/core/mlp_core
+  loads it);
 - shell (``!pip``) and magic (``%``) lines are dropped; matplotlib draws to
   the Agg backend; files are written to a temporary directory.
+
+The guides import pandas, matplotlib, seaborn and scikit-learn: both runs need them
+importable, the same versions in both (``pip install --target DIR`` once, then
+``PYTHONPATH=DIR`` for both runs), or those cells fail in both.
 
 A cell's last expression is printed as Jupyter would show it. Each cell's
 status is ok / FAIL (with the error); ``--compare`` lists the cells whose
@@ -95,7 +110,7 @@ _TO_TAPEVIZ = [
 
 _SUBSTITUTIONS = [
     # (pattern, replacement, why)
-    (r"\bkeras\.datasets\.mnist\.load_data\(\)", "_guide_mnist()", "MNIST download -> synthetic MNIST"),
+    (r"\b(?:tf\.)?keras\.datasets\.mnist\.load_data\(\)", "_guide_mnist()", "MNIST download -> synthetic MNIST"),
     (
         r"\bmnist\.load_data\(\)",
         "_guide_mnist()",
@@ -103,9 +118,14 @@ _SUBSTITUTIONS = [
     ),  # mnist = tf.keras.datasets.mnist
     (
         r"\bpd\.read_csv\(url\b",
-        "pd.read_csv(_guide_auto_mpg(url)",
-        "auto-mpg download -> synthetic auto-mpg rows",
-    ),  # the regression tutorial: url = '.../auto-mpg/auto-mpg.data'
+        "pd.read_csv(_guide_csv(url)",
+        "CSV download -> synthetic rows in the file's format",
+    ),  # url = '.../auto-mpg/auto-mpg.data' (regression, quickstart_core) or '.../wdbc.data' (logistic_regression_core)
+    (
+        r"\brequests\.get\((\w+), stream=True\)\.raw",
+        r"_guide_image_file(\1)",
+        "image download -> a synthetic JPEG",
+    ),  # guide/core/matrix_core: img_path = requests.get(img_link, stream=True).raw
     (
         r"^(\s*)import tensorflow_datasets as tfds\s*$",
         r"\1tfds = _guide_tfds",
@@ -151,11 +171,30 @@ def _guide_mnist(n_train=12000, n_test=2000, seed=0):
         return images, labels
     return make(n_train), make(n_test)
 
-def _guide_auto_mpg(url, rows=398, seed=0):
+def _guide_csv(url):
+    """The stand-in for a CSV file the guide downloads, chosen by its URL."""
+    if url.endswith("auto-mpg.data"):
+        return _guide_auto_mpg()
+    if url.endswith("wdbc.data"):
+        return _guide_wdbc()
+    raise ValueError(f"the guide runner has no stand-in for {url}")
+
+def _guide_wdbc(rows=569, seed=0):
+    """The UCI breast-cancer (wdbc) file's format: id, M/B, 30 positive features (larger when M), no header."""
+    import io as _io
+    rng = _np.random.default_rng(seed)
+    scale = _np.array([14, 19, 92, 655, 0.1, 0.1, 0.09, 0.05, 0.18, 0.06] * 3) * _np.repeat([1.0, 0.1, 1.3], 10)
+    lines = []
+    for i in range(rows):
+        malignant = rng.random() < 0.37
+        values = scale * (1.0 + (0.35 if malignant else -0.1) + rng.normal(0, 0.15, size=30))
+        row = [str(842302 + 97 * i), "M" if malignant else "B"] + [f"{v:.5g}" for v in _np.abs(values)]
+        lines.append(",".join(row))
+    return _io.StringIO("\n".join(lines) + "\n")
+
+def _guide_auto_mpg(rows=398, seed=0):
     """The UCI auto-mpg file's format with synthetic cars (MPG falls with weight and horsepower)."""
     import io as _io
-    if not url.endswith("auto-mpg.data"):
-        raise ValueError(f"the guide runner has no stand-in for {url}")
     rng = _np.random.default_rng(seed)
     lines = []
     for i in range(rows):
@@ -170,6 +209,22 @@ def _guide_auto_mpg(url, rows=398, seed=0):
         lines.append(f"{mpg:.1f}   {cylinders}   {displacement:.1f}      {hp}      {weight:.0f}.      "
                      f"{acceleration:.1f}   {year}  {origin}\t\"car {i}\"")
     return _io.StringIO("\n".join(lines) + "\n")
+
+def _guide_image_file(url, height=192, width=256, seed=0):
+    """A synthetic RGB photo as JPEG bytes (smooth gradients, a disc, noise), for an image the guide downloads."""
+    import io as _io
+    from PIL import Image as _Image
+    rng = _np.random.default_rng(seed)
+    rows, cols = _np.mgrid[0:height, 0:width]
+    disc = ((rows - height / 2) ** 2 + (cols - width / 3) ** 2 < (height / 4) ** 2) * 90.0
+    red = 80 + 120 * cols / width + disc
+    green = 60 + 150 * rows / height
+    blue = 140 - 60 * cols / width + 40 * _np.sin(rows / 9.0)
+    pixels = _np.stack([red, green, blue], axis=-1) + rng.normal(0, 6, size=(height, width, 3))
+    out = _io.BytesIO()
+    _Image.fromarray(_np.clip(pixels, 0, 255).astype(_np.uint8)).save(out, format="JPEG", quality=95)
+    out.seek(0)
+    return out
 
 class _GuideInfo:
     features = "FeaturesDict(features=Tensor(shape=(4,), dtype=float32), species=ClassLabel(num_classes=3))"
@@ -186,11 +241,11 @@ class _GuideTfds:
         features = (centers[labels] + rng.normal(0, 0.08, size=(344, 4))).astype(_np.float32)
         return features, labels
 
-    def load(self, name, split=None, as_supervised=False, with_info=False):
+    def load(self, name, split=None, as_supervised=False, with_info=False, batch_size=None):
         import sys as _sys
         tf = _sys.modules.get("tapeviz") or _sys.modules["tensorflow"]
         if name.split("/")[0] == "mnist":
-            result = self._mnist(tf, split, as_supervised)
+            result = self._mnist(tf, split, as_supervised, batch_size)
             return (result, _GuideInfo()) if with_info else result
         features, labels = self._rows()
         def dataset(rows):
@@ -205,18 +260,31 @@ class _GuideTfds:
         return (result, _GuideInfo()) if with_info else result
 
     @staticmethod
-    def _mnist(tf, split, as_supervised):
-        """'mnist' as tfds gives it: (28, 28, 1) uint8 images, int64 labels; every split (a dict) when split is None."""
+    def _mnist(tf, split, as_supervised, batch_size=None):
+        """'mnist' as tfds gives it: (28, 28, 1) uint8 images, int64 labels; every split (a dict) when split is None.
+
+        A split may be sliced ('train[10000:]', 'train[:1500]'); ``batch_size`` batches the
+        dataset, and -1 gives the whole split as tensors instead, as tfds does.
+        """
+        import re as _re
         (x_train, y_train), (x_test, y_test) = _guide_mnist()
-        def dataset(images, labels):
-            images, labels = images[..., None], labels.astype(_np.int64)
+        arrays = {"train": (x_train, y_train), "test": (x_test, y_test)}
+        def dataset(name):
+            found = _re.fullmatch(r"(\w+)(?:\[(\d*):(\d*)\])?", name)
+            images, labels = arrays[found.group(1)]
+            rows = slice(int(found.group(2) or 0), int(found.group(3)) if found.group(3) else None)
+            images, labels = images[rows][..., None], labels[rows].astype(_np.int64)
+            if batch_size == -1:
+                images, labels = tf.constant(images), tf.constant(labels)
+                return (images, labels) if as_supervised else {"image": images, "label": labels}
             if as_supervised:
-                return tf.data.Dataset.from_tensor_slices((images, labels))
-            return tf.data.Dataset.from_tensor_slices({"image": images, "label": labels})
-        splits = {"train": dataset(x_train, y_train), "test": dataset(x_test, y_test)}
+                result = tf.data.Dataset.from_tensor_slices((images, labels))
+            else:
+                result = tf.data.Dataset.from_tensor_slices({"image": images, "label": labels})
+            return result.batch(batch_size) if batch_size else result
         if split is None:
-            return splits
-        return [splits[s] for s in split] if isinstance(split, list) else splits[split]
+            return {name: dataset(name) for name in arrays}
+        return [dataset(s) for s in split] if isinstance(split, list) else dataset(split)
 
     @staticmethod
     def as_dataframe(dataset, info=None):
@@ -227,16 +295,30 @@ _guide_tfds = _GuideTfds()
 
 
 def write_keras_cache(home, seed=1):
-    """Keras's cache as its downloads leave it, with synthetic data: ``home/datasets/fashion-mnist/*.gz``.
+    """Keras's cache as its downloads leave it, with synthetic data: ``home/datasets/fashion-mnist/*.gz``
+    and ``home/datasets/mnist.npz``.
 
     The files have the original formats (gzipped IDX: a big-endian magic, the sizes, then uint8
-    bytes), so TensorFlow's and tapeviz's own ``load_data()`` read them. 12,000 and 2,000 images
-    from the synthetic MNIST generator (another seed), labels 0-9.
+    bytes; an ``.npz`` of ``x_train``, ``y_train``, ``x_test``, ``y_test``), so TensorFlow's and
+    tapeviz's own ``load_data()`` and ``keras.utils.get_file`` find them. Fashion-MNIST: 12,000 and
+    2,000 images from the synthetic MNIST generator (another seed), labels 0-9; ``mnist.npz``: the
+    synthetic MNIST itself (what ``_guide_mnist()`` returns).
     """
     import gzip
 
+    import numpy as np
+
     namespace = {}
     exec(PRELUDE, namespace)
+    (mnist_x_train, mnist_y_train), (mnist_x_test, mnist_y_test) = namespace["_guide_mnist"]()
+    os.makedirs(os.path.join(home, "datasets"), exist_ok=True)
+    np.savez(
+        os.path.join(home, "datasets", "mnist.npz"),
+        x_train=mnist_x_train,
+        y_train=mnist_y_train,
+        x_test=mnist_x_test,
+        y_test=mnist_y_test,
+    )
     (x_train, y_train), (x_test, y_test) = namespace["_guide_mnist"](seed=seed)
     folder = os.path.join(home, "datasets", "fashion-mnist")
     os.makedirs(folder, exist_ok=True)

@@ -64,7 +64,7 @@ REASONS = {
         "Graph Operation import_graph_def graph_util RegisterGradient raw_ops load_op_library load_library "
         "make_tensor_proto make_ndarray register_tensor_conversion_function variable_creator_scope "
         "CriticalSection DeviceSpec is_symbolic_tensor TypeSpec IndexedSlicesSpec NoneTensorSpec OptionalSpec "
-        "RaggedTensorSpec SparseTensorSpec TensorArraySpec type_spec_from_value types "
+        "RaggedTensorSpec SparseTensorSpec TensorArraySpec type_spec_from_value "
         "nondifferentiable_batch_function check_pinned compat mlir",
         _GRAPH,
     ),
@@ -73,15 +73,11 @@ REASONS = {
     **_each("tf.", "dtensor tpu", _ONE_DEVICE),
     **_each(
         "tf.",
-        "audio feature_column queue version sysconfig test tools profiler lite xla security io",
+        "audio feature_column queue sysconfig test tools profiler lite xla security io",
         _RUNTIME,
     ),
     **_each("tf.", "numpy_function", _HOST_PYTHON),
     "tf": _DENSE,
-    "tf.summary": (
-        NOT_YET,
-        "keras.callbacks.TensorBoard writes event files (with the tensorboard package); tf.summary's writer is not there",
-    ),
     "tf.signal": (NOT_YET, "FFTs, windows and spectrograms (NumPy has the FFTs; their gradients are not written yet)"),
     # -- tf.data --
     "tf.data": (NOT_YET, "tapeviz's Dataset has the common transformations; these are not written yet"),
@@ -192,7 +188,6 @@ REASONS = {
         (OUT_OF_SCOPE, "layers that wrap another framework's code"),
     ),
     "tf.keras.layers.TFSMLayer": (OUT_OF_SCOPE, "loads a TF SavedModel (TF's own file format)"),
-    "tf.keras.utils.get_file": (OUT_OF_SCOPE, "downloads, and tapeviz never downloads"),
 }
 
 # The reason tapeviz does not take a parameter TF's function takes, by "path:parameter",

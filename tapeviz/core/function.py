@@ -27,6 +27,10 @@ _VARIABLE_ERROR = (
 )
 
 
+# Called with each ConcreteFunction an eager call traces or runs (tf.summary.trace_on listens).
+CALL_LISTENERS = []
+
+
 class _Traces:
     """What one function (one per instance, for methods) has traced."""
 
@@ -95,9 +99,13 @@ class Function:
             concrete, result = self._trace(call)
             if concrete is not None and not state.local.tracers:  # as TF: eager calls only
                 retracing.count_call(self.python_function, traced=self._traces.count != count)
+                for listener in CALL_LISTENERS:
+                    listener(concrete)
             return result
         if not state.local.tracers:
             retracing.count_call(self.python_function, traced=False)
+            for listener in CALL_LISTENERS:
+                listener(concrete)
         return concrete._run(call)
 
     def _run_python(self, args, kwargs):
@@ -170,6 +178,8 @@ class Function:
                 raise ValueError(_VARIABLE_ERROR)
         graph = tracer.finish(result)
         result = tracer.result
+        if not dry and not state.local.tracers:  # an eager call: its trace's tensors go out of scope
+            result = tracing.close_trace(tracer, self.__name__, result)
         concrete = ConcreteFunction(self, key, call, graph, tracer.shape_specific)
         self._traces.add(key, concrete)
         return concrete, result
@@ -398,6 +408,9 @@ def _describe(value, name, call):
     if isinstance(value, (list, tuple)):
         kind = type(value).__name__
         return (kind, tuple(_describe(v, f"{name}_{i}", call) for i, v in enumerate(value)))
+    tracing_type = getattr(type(value), "__tf_tracing_type__", None)
+    if tracing_type is not None:  # tf.types.experimental.TraceType: calls with equal types share a trace
+        return ("L", type(value).__name__, tracing_type(value, None))
     try:
         hash(value)
         return ("L", type(value).__name__, value)

@@ -57,6 +57,16 @@ class Graph:
             self.names[value_id] = name
         return value_id
 
+    def as_graph_def(self):
+        """Its nodes as TF's ``GraphDef`` lists them (``.node``: name, op, inputs), a plain-Python stand-in.
+
+        Returns:
+            A ``core.graph_def.GraphDef``.
+        """
+        from tapeviz.core.graph_def import graph_def
+
+        return graph_def(self)
+
     def is_stateful(self):
         """True when running it changes state (assigns, stateful host calls)."""
         return any(_stateful(node) for node in self.nodes)

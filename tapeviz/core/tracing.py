@@ -28,6 +28,14 @@ _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # name -> function: host calls a stored graph may name (a closed table of tapeviz functions).
 HOST_CALLS = {}
 
+# Tensors a finished tf.function trace computed and did not return (a global assigned inside it):
+# TF's graph tensors, "out of scope" after the trace. tensor id -> (function name, graph name).
+# Another trace capturing one raises TF's TypeError. Forgotten all at once beyond _LEAKED_MAX
+# (a missed error, never a false one).
+_leaked = {}
+_LEAKED_MAX = 200_000
+_PLAIN_LEAVES = (Tensor, Variable, type(None), bool, int, float, complex, str, bytes)
+
 
 class Tracer:
     """Builds one Graph from the ops that run while it is on ``state.local.tracers``."""
@@ -66,6 +74,8 @@ class Tracer:
         value_id = self.refs.get(key)
         if value_id is not None:
             return value_id
+        if key in _leaked and not hasattr(value, "assign"):
+            raise TypeError(_out_of_scope(value, *_leaked[key]))
         value_id = self.graph.new_value()
         if hasattr(value, "assign"):
             self.graph.variables[value_id] = value
@@ -201,6 +211,49 @@ class tracing_only:
 
     def __exit__(self, *exc):
         state.local.tracers, state.local.tapes = self.saved
+
+
+def _out_of_scope(tensor, function_name, graph_name):
+    shape = tuple(to_array(tensor).shape)
+    shown = f"<tf.Tensor '{_colon(graph_name)}' shape={shape} dtype={tensor.dtype.name}>"
+    return (
+        f"{shown} is out of scope and cannot be used here. Use return values, explicit Python locals or "
+        "TensorFlow collections to access it.\nPlease see https://www.tensorflow.org/guide/function"
+        "#all_outputs_of_a_tffunction_must_be_return_values for more information.\n\nThe tensor "
+        f"{shown} cannot be accessed from here, because it was defined in the trace of tf.function "
+        f"'{function_name}', which is out of scope (it was not returned: return it, or compute it here)."
+    )
+
+
+def close_trace(tracer, function_name, result):
+    """After an eager call's trace: what it computed and did not return goes out of scope, as in TF.
+
+    Its returned tensors are handed back as fresh tensors of the same values (when no tape records:
+    a tape needs the traced ones), so a tensor the function also stored in a global stays the
+    traced one. A later trace that captures such a tensor raises TF's TypeError.
+
+    Args:
+        tracer: the finished Tracer.
+        function_name: the tf.function's name (for the error).
+        result: what the trace returned.
+
+    Returns:
+        ``result``, its tensors fresh when no tape records.
+    """
+    leaves = nest.flatten(result)
+    if not all(isinstance(leaf, _PLAIN_LEAVES) for leaf in leaves):
+        return result  # composite results (ragged, sparse...) hold their tensors: leave them in scope
+    if state.local.tapes:
+        returned = {tensor_id(leaf) for leaf in leaves if isinstance(leaf, Tensor)}
+    else:
+        returned = set()
+        result = nest.map_structure(lambda v: Tensor(to_array(v)) if type(v) is Tensor else v, result)
+    if len(_leaked) > _LEAKED_MAX:
+        _leaked.clear()
+    names = tracer.graph.names
+    for key in tracer.symbolic - returned:
+        _leaked[key] = (function_name, names.get(tracer.refs.get(key), "Tensor"))
+    return result
 
 
 # -- hooks called by Tensor and Variable, only while a tracer is active (bound below) -------

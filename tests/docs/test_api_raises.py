@@ -919,9 +919,83 @@ def _in_a_scope(fn, value):
         fn(value)
 
 
+def _summary(tmp_path, write, step=0):
+    """Run ``write()`` inside a new file writer's ``as_default(step)`` (None: no step)."""
+    writer = tf.summary.create_file_writer(str(tmp_path / "logs"))
+    try:
+        with writer.as_default(step=step):
+            write()
+    finally:
+        writer.close()
+
+
+def _closed_writer(tmp_path):
+    writer = tf.summary.create_file_writer(str(tmp_path / "logs"))
+    writer.close()
+    return writer
+
+
+def _trace_export_without_a_step(tmp_path):
+    tf.summary.trace_on(graph=True)
+    _summary(tmp_path, lambda: tf.summary.trace_export("graph"), step=None)
+
+
+CASES += [
+    (
+        "tapeviz.summary.SummaryWriter.as_default",
+        RuntimeError,
+        lambda tmp_path: _closed_writer(tmp_path).as_default().__enter__(),
+    ),
+    (
+        "tapeviz.summary.SummaryWriter.set_as_default",
+        RuntimeError,
+        lambda tmp_path: _closed_writer(tmp_path).set_as_default(),
+    ),
+    (
+        "tapeviz.summary.scalar",
+        ValueError,
+        lambda tmp_path: _summary(tmp_path, lambda: tf.summary.scalar("x", 1.0), None),
+    ),
+    (
+        "tapeviz.summary.histogram",
+        ValueError,
+        lambda tmp_path: _summary(tmp_path, lambda: tf.summary.histogram("h", [1.0]), None),
+    ),
+    ("tapeviz.summary.text", ValueError, lambda tmp_path: _summary(tmp_path, lambda: tf.summary.text("t", "a"), None)),
+    ("tapeviz.summary.text", TypeError, lambda tmp_path: _summary(tmp_path, lambda: tf.summary.text("t", [1.0, 2.0]))),
+    (
+        "tapeviz.summary.image",
+        ValueError,
+        lambda tmp_path: _summary(tmp_path, lambda: tf.summary.image("i", np.zeros((2, 2)))),
+    ),
+    (
+        "tapeviz.summary.image",
+        TypeError,
+        lambda tmp_path: _summary(tmp_path, lambda: tf.summary.image("i", np.zeros((1, 2, 2, 1), np.int32))),
+    ),
+    (
+        "tapeviz.summary.write",
+        ValueError,
+        lambda tmp_path: _summary(tmp_path, lambda: tf.summary.write("w", [1.0]), None),
+    ),
+    (
+        "tapeviz.summary.write",
+        TypeError,
+        lambda tmp_path: _summary(tmp_path, lambda: tf.summary.write("w", np.array([1], np.uint8))),
+    ),
+    ("tapeviz.summary.trace_export", ValueError, _trace_export_without_a_step),
+    ("tapeviz.keras.utils.get_file", ValueError, lambda: tf.keras.utils.get_file("a.npz")),
+    (
+        "tapeviz.keras.utils.get_file",
+        FileNotFoundError,
+        lambda tmp_path: tf.keras.utils.get_file("a.npz", "https://example.invalid/a.npz", cache_dir=str(tmp_path)),
+    ),
+]
+
 # Raises the table cannot provoke in a test process, each with the reason.
 UNTESTABLE = {
     ("tapeviz.keras.callbacks.TensorBoard", "ImportError"): "needs the tensorboard package absent",
+    ("tapeviz.summary.create_file_writer", "ImportError"): "needs the tensorboard package absent",
     ("tapeviz.backend.use", "ImportError"): "where CuPy is installed the call would switch this process's backend",
     ("tapeviz.keras.utils.array_to_img", "ImportError"): "needs Pillow absent",
     ("tapeviz.keras.datasets.imdb.load_data", "ValueError"): "needs Keras's cached imdb.npz (never downloaded)",

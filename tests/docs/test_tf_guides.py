@@ -344,12 +344,39 @@ def test_the_guide_runner_writes_keras_cache_files_and_the_auto_mpg_rows(tmp_pat
     assert images_file[:16] == b"".join(n.to_bytes(4, "big") for n in (0x803, 2000, 28, 28))
 
     code, made = run_guide.rewrite("raw = pd.read_csv(url, names=column_names,\n  na_values='?')", "tapeviz")
-    assert code.startswith("raw = pd.read_csv(_guide_auto_mpg(url), names=") and made
+    assert code.startswith("raw = pd.read_csv(_guide_csv(url), names=") and made
     namespace = {}
     exec(run_guide.PRELUDE, namespace)
-    rows = namespace["_guide_auto_mpg"]("http://archive.ics.uci.edu/x/auto-mpg.data").read().splitlines()
+    rows = namespace["_guide_csv"]("http://archive.ics.uci.edu/x/auto-mpg.data").read().splitlines()
     fields = [row.split("\t")[0].split() for row in rows]
     assert len(rows) == 398 and all(len(f) == 8 and row.split("\t")[1] for f, row in zip(fields, rows))
     assert sum(f[3] == "?" for f in fields) == 6  # the missing horsepowers the tutorial drops
     with pytest.raises(ValueError, match="no stand-in"):
-        namespace["_guide_auto_mpg"]("http://example.com/other.csv")
+        namespace["_guide_csv"]("http://example.com/other.csv")
+    # guide/core/logistic_regression_core: wdbc.data, id, M/B, then 30 positive features, no header
+    rows = [r.split(",") for r in namespace["_guide_csv"]("https://x/wdbc.data").read().splitlines()]
+    assert len(rows) == 569 and {len(r) for r in rows} == {32} and {r[1] for r in rows} == {"M", "B"}
+    assert min(float(v) for r in rows for v in r[2:]) > 0
+
+    # tutorials/load_data/numpy: get_file('mnist.npz', url) finds the cached synthetic MNIST
+    (x_train, y_train), (x_test, y_test) = namespace["_guide_mnist"]()
+    with np.load(tf.keras.utils.get_file("mnist.npz", "https://x/mnist.npz", cache_dir=str(tmp_path))) as cached:
+        assert (cached["x_train"] == x_train).all() and (cached["y_test"] == y_test).all()
+    code, made = run_guide.rewrite("(a, b), _ = tf.keras.datasets.mnist.load_data()", "tapeviz")
+    assert code == "(a, b), _ = _guide_mnist()" and made
+
+    # guide/core/matrix_core: the downloaded photo -> a synthetic JPEG, uint8 RGB as imread gives a JPEG
+    code, made = run_guide.rewrite("img_path = requests.get(img_link, stream=True).raw", "tapeviz")
+    assert code == "img_path = _guide_image_file(img_link)" and made
+    image_module = pytest.importorskip("PIL.Image", reason="the stand-in photo is written by Pillow")
+    photo = np.asarray(image_module.open(namespace["_guide_image_file"]("https://x/corgi.jpg")))
+    assert photo.shape == (192, 256, 3) and photo.dtype == np.uint8 and photo.std() > 20
+
+    # guide/core/mlp_core: sliced splits, batches, and batch_size=-1 for whole tensors
+    train, val = namespace["_guide_tfds"].load("mnist", split=["train[100:]", "train[0:100]"], batch_size=32,
+                                               as_supervised=True)  # fmt: skip
+    images, labels = next(iter(train))
+    assert images.shape == (32, 28, 28, 1) and (labels.numpy() == y_train[100:132]).all()
+    assert sum(int(b.shape[0]) for b, _ in val) == 100
+    ((images, labels),) = namespace["_guide_tfds"].load("mnist", split=["test"], batch_size=-1, as_supervised=True)
+    assert images.shape == (2000, 28, 28, 1) and labels.dtype == tf.int64

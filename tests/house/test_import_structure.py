@@ -164,10 +164,11 @@ FLOORS = {
     **dict.fromkeys(["tapeviz.autodiff", "tapeviz.data", "tapeviz.array_ops", "tapeviz.ragged", "tapeviz.sparse"], 2),
     "tapeviz.experimental": 2,
     "tapeviz.distribute": 2,
+    "tapeviz.types": 2,
     "tapeviz.debugging": 2,
     "tapeviz.keras": 3,
     **dict.fromkeys(
-        ["tapeviz.optimizers", "tapeviz.module", "tapeviz.saved_model", "tapeviz.datasets"],
+        ["tapeviz.optimizers", "tapeviz.module", "tapeviz.saved_model", "tapeviz.datasets", "tapeviz.summary"],
         4,
     ),
     "tapeviz.viz": 5,

@@ -41,8 +41,10 @@ def histogram_buckets(values, buckets=_BUCKETS):
     if values.size == 0:
         return np.zeros((0, 3))
     low, high = float(values.min()), float(values.max())
-    if low == high:  # one value: one bucket around it, as tf.summary.histogram
-        low, high = low - 0.5, high + 0.5
+    if low == high:  # one value: every edge at it, all the values in the last bucket (TF 2.21)
+        counts = np.zeros(buckets)
+        counts[-1] = values.size
+        return np.stack([np.full(buckets, low), np.full(buckets, low), counts], axis=1)
     counts, edges = np.histogram(values, bins=buckets, range=(low, high))
     return np.stack([edges[:-1], edges[1:], counts.astype(np.float64)], axis=1)
 

@@ -4,6 +4,7 @@ One module per job, as Keras 3's ``keras/src/utils``.
 """
 
 from tapeviz.keras.trainers.data_adapters.py_dataset_adapter import PyDataset
+from tapeviz.keras.utils.file_utils import get_file
 from tapeviz.keras.utils.image_utils import array_to_img, img_to_array
 from tapeviz.keras.utils.model_visualization import model_to_dot, plot_model
 from tapeviz.keras.utils.numerical_utils import normalize, to_categorical
@@ -12,6 +13,7 @@ from tapeviz.keras.utils.sequence_utils import pad_sequences
 
 __all__ = [
     "to_categorical",
+    "get_file",
     "normalize",
     "set_random_seed",
     "array_to_img",
