@@ -15,7 +15,7 @@ import inspect
 import numpy as np
 
 from tapeviz import backend
-from tapeviz.core import autograph_cache, retracing, state, tracing
+from tapeviz.core import autograph_cache, retracing, state, string_array, tracing
 from tapeviz.core.primitives.math import identity as _identity
 from tapeviz.core.tensor import Tensor, Variable, convert_to_tensor
 from tapeviz.core.tensor_spec import TensorSpec
@@ -509,6 +509,8 @@ def _example(spec):
     """Zeros standing in for a TensorSpec, of size 7 where the spec says None: not 1 (it broadcasts),
     and rarely an axis or a fixed size, so what the trace takes from it can be told apart."""
     shape = () if spec.shape is None else tuple(7 if n is None else n for n in spec.shape)
+    if spec.dtype.name == "string":  # empty strings stand in for strings
+        return Tensor(string_array.empty_strings(shape))
     return Tensor(backend.xp.zeros(shape, dtype=spec.dtype.as_numpy_dtype))
 
 
