@@ -46,6 +46,7 @@ from tapeviz.core.dtypes import (  # noqa: F401
     int16,
     int32,
     int64,
+    string,
     uint8,
     uint16,
     uint32,
@@ -71,6 +72,8 @@ from tapeviz.keras import initializers, losses, metrics  # noqa: E402,F401  (Ker
 from tapeviz import ragged, saved_model, sparse, train  # noqa: E402,F401
 from tapeviz import experimental  # noqa: E402,F401
 from tapeviz.ragged import RaggedTensor  # noqa: E402,F401
+from tapeviz import io, strings  # noqa: E402,F401  (string tensors)
+from tapeviz.strings import as_string  # noqa: E402,F401
 from tapeviz.sparse import SparseTensor  # noqa: E402,F401
 from tapeviz.core.tensor_spec import TensorSpec  # noqa: E402,F401
 from tapeviz.module import Module  # noqa: E402,F401
@@ -118,7 +121,7 @@ def __getattr__(name):
         raise AttributeError(f"module 'tapeviz' has no attribute {name!r}")
     raise AttributeError(
         f"module 'tapeviz' has no attribute {name!r}: tapeviz does not implement every TensorFlow API. "
-        "What it has instead, and what is not available (tf.numpy_function, tf.strings, "
+        "What it has instead, and what is not available (tf.numpy_function, tf.lookup, "
         "tf.Graph...), is in the TF map: docs/tf-map.md, section 'Not available'."
     )
 
