@@ -28,5 +28,3 @@ def decode_raw(input_bytes, out_type, little_endian=True, fixed_length=None, nam
     x = _strings(input_bytes, "decode_raw")
     attrs = {"out_type": as_dtype(out_type).name, "little_endian": bool(little_endian)}
     return execute(_k.DECODE_RAW, (x,), attrs)
-
-

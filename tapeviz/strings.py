@@ -288,7 +288,9 @@ def regex_full_match(input, pattern, name=None):  # noqa: A002
         TypeError: a tensor that is not of strings.
     """
     attrs = {"pattern": _as_text(pattern)}
-    return _on_flat_values(lambda x: execute(_k.REGEX_FULL_MATCH, (strings_tensor(x, "regex_full_match"),), attrs), input)
+    return _on_flat_values(
+        lambda x: execute(_k.REGEX_FULL_MATCH, (strings_tensor(x, "regex_full_match"),), attrs), input
+    )
 
 
 def regex_replace(input, pattern, rewrite, replace_global=True, name=None):  # noqa: A002

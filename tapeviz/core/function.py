@@ -16,6 +16,7 @@ import numpy as np
 
 from tapeviz import backend
 from tapeviz.core import autograph_cache, retracing, state, string_array, tracing
+from tapeviz.core.errors import InvalidArgumentError
 from tapeviz.core.primitives.math import identity as _identity
 from tapeviz.core.tensor import Tensor, Variable, convert_to_tensor
 from tapeviz.core.tensor_spec import TensorSpec
@@ -471,6 +472,23 @@ def _widen(general, key):
     return general if general == key else None
 
 
+def _check_dtypes(name, traced, given):
+    """TF's InvalidArgumentError when a tensor argument's dtype is not the traced one (other misfits: TypeError)."""
+    expected = [k for _, desc in traced for k in _tensor_keys(desc)]
+    got = [k for _, desc in given for k in _tensor_keys(desc)]
+    for position, (want, have) in enumerate(zip(expected, got)):
+        if want[0] == have[0] == "T" and want[1] != have[1]:
+            raise InvalidArgumentError(
+                f"cannot compute __inference_{name} as input #{position}(zero-based) was expected to be a "
+                f"{_TF_TYPE_NAMES.get(want[1], want[1])} tensor but is a {_TF_TYPE_NAMES.get(have[1], have[1])} "
+                f"tensor [Op:__inference_{name}]",
+                f"__inference_{name}",
+            )
+
+
+_TF_TYPE_NAMES = {"float32": "float", "float64": "double"}  # TF's C++ names in its message
+
+
 def _tensor_keys(key):
     if isinstance(key, tuple) and key and key[0] in ("T", "V"):
         return [key]
@@ -605,6 +623,7 @@ class ConcreteFunction:
         given = {name: _coerce(descs.get(name), value) for name, value in given.items()}
         call = _Call(self._signature_holder(), (), given)
         if not _fits_key(self._key, call.key):
+            _check_dtypes(self.name, self._key, call.key)
             raise TypeError(
                 f"ConcreteFunction {self.name} was traced for ({self._signature_text()}); these arguments do not "
                 "fit it. Call the tf.function itself to trace a new ConcreteFunction."

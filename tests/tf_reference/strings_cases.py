@@ -83,6 +83,7 @@ CASES = {
     "split:whitespace_runs": "tf.strings.split(tf.constant('  a   b  '))",
     "split:sep_empty_parts": "tf.strings.split(tf.constant('a,,b,'), sep=',')",
     "split:maxsplit": "tf.strings.split(tf.constant(['a b c d', 'e']), maxsplit=1)",
+    "split:maxsplit_whitespace": "tf.strings.split(tf.constant(['e f', 'a b c', ' e ', '']), maxsplit=2)",
     "split:sep_multichar": "tf.strings.split(tf.constant('a<>b<>c'), sep='<>')",
     "split:empty_string": "tf.strings.split(tf.constant(['', 'a']))",
     "split:matrix": "tf.strings.split(tf.constant([['a b', 'c'], ['d', 'e f g']]))",
@@ -121,6 +122,7 @@ CASES = {
     "format:one": "tf.strings.format('{}!', tf.constant(3))",
     "format:summarize": "tf.strings.format('{}', tf.range(10), summarize=2)",
     "format:matrix": "tf.strings.format('{}', tf.constant([[1, 2], [3, 4]]))",
+    "format:bools_floats": "tf.strings.format('{} {} {}', (tf.constant([[True, False]]), 2.5, tf.constant([0.1, 1e-7])))",
     "bytes_split": "tf.strings.bytes_split(tf.constant('Duck'))",
     "bytes_split:vector": "tf.strings.bytes_split(tf.constant(['ab', '', 'c']))",
     "decode_raw": "tf.io.decode_raw(tf.constant('Duck'), tf.uint8)",
@@ -134,10 +136,7 @@ CASES = {
         "tf.strings.unicode_encode(tf.ragged.constant([[104, 105], [129414]]), output_encoding='UTF-8')"
     ),
     "unicode_transcode": "tf.strings.unicode_transcode(tf.constant(['aé']), 'UTF-8', 'UTF-16-BE')",
-    "unicode_script": "tf.strings.unicode_script(tf.constant([65, 1040, 12450, 32, 129414]))",
-    "unicode_decode_with_offsets": (
-        "tf.strings.unicode_decode_with_offsets(tf.constant('aé🦆'), 'UTF-8')"
-    ),
+    "unicode_decode_with_offsets": ("tf.strings.unicode_decode_with_offsets(tf.constant('aé🦆'), 'UTF-8')"),
     # tf.function and specs
     "spec": "repr(tf.TensorSpec(shape=[], dtype=tf.string))",
     "function:double": (
@@ -151,11 +150,11 @@ CASES = {
     ),
     "function:signature": (
         "traces = []\n"
-        "@tf.function(input_signature=[tf.TensorSpec(shape=None, dtype=tf.string)])\n"
+        "@tf.function(input_signature=[tf.TensorSpec(shape=[None], dtype=tf.string)])\n"
         "def up(s):\n"
         "    traces.append(1)\n"
         "    return tf.strings.upper(s)\n"
-        "out = [up('ab'), up(tf.constant(['c', 'de']))]\n"
+        "out = [up(['ab']), up(tf.constant(['c', 'de']))]\n"
         "[o.numpy() if o.shape.rank == 0 else o.numpy().tolist() for o in out] + [len(traces)]"
     ),
     "function:concrete_spec": (
@@ -166,11 +165,10 @@ CASES = {
         "c(tf.constant('four')).numpy().tolist()"
     ),
     "function:wrong_dtype": (
-        "@tf.function\n"
-        "def f(a):\n"
-        "    return a + a\n"
-        "c = f.get_concrete_function(tf.constant('a'))\n"
-        "c(tf.constant(1))"
+        "@tf.function\ndef f(a):\n    return a + a\nc = f.get_concrete_function(tf.constant('a'))\nc(tf.constant(1))"
+    ),
+    "function:wrong_dtype_float": (
+        "@tf.function\ndef f(a):\n    return a + a\nc = f.get_concrete_function(tf.constant(1.0))\nc(tf.constant(1))"
     ),
     "gradient:through_strings": (
         "x = tf.constant([1.5, 2.0])\n"
@@ -191,8 +189,7 @@ CASES = {
         "[tf.strings.length(t).numpy().tolist() for t in ds] + [t.numpy() for t in ds]"
     ),
     "dataset:map": (
-        "ds = tf.data.Dataset.from_tensor_slices(['a b', 'c']).map(tf.strings.upper)\n"
-        "[t.numpy() for t in ds]"
+        "ds = tf.data.Dataset.from_tensor_slices(['a b', 'c']).map(tf.strings.upper)\n[t.numpy() for t in ds]"
     ),
 }
 

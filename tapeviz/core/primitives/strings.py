@@ -71,7 +71,10 @@ STRING_STRIP = Primitive("StringStrip", lambda x: S.map_bytes(lambda b: b.strip(
 def _split_one(item, sep, maxsplit):
     if sep:
         return item.split(sep, maxsplit)
-    return item.split(None, maxsplit)  # runs of whitespace, none at the ends (TF's sep="")
+    parts = item.split(None, maxsplit)  # runs of whitespace, none at the ends (TF's sep="")
+    if 0 < maxsplit == len(parts):  # TF cuts after the last token it may cut at, leaving an empty part
+        parts.append(b"")
+    return parts
 
 
 def _split(x, sep, maxsplit):
@@ -278,13 +281,13 @@ def _scalar_text(value):
     if isinstance(value, (float, np.floating)):
         return format(float(value), "g") if np.isfinite(value) else str(float(value))
     if isinstance(value, (bool, np.bool_)):
-        return "True" if value else "False"
+        return "1" if value else "0"  # as TF writes bools
     return str(value)
 
 
 def _nested_text(array, summarize, depth=0):
-    if array.ndim == 0:
-        item = array[()]
+    if not isinstance(array, np.ndarray) or array.ndim == 0:
+        item = array[()] if isinstance(array, np.ndarray) else array
         return item if isinstance(item, str) else _scalar_text(item)
     n = array.shape[0]
     cut = summarize >= 0 and n > 2 * summarize
