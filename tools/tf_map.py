@@ -64,16 +64,11 @@ REASONS = {
         _GRAPH,
     ),
     **_each("tf.", "fingerprint lookup", _STRINGS),
-    "tf.strings": (
-        NOT_YET,
-        "string ops beyond the tensor guide's (hashing: to_hash_bucket* need TF's Farmhash; unicode_script "
-        "needs ICU's script table; ngrams, unsorted_segment_join, sentencepiece-style splits)",
-    ),
     **_each("tf.", "bfloat16 resource variant qint8 qint16 qint32 quint8 quint16 quantization", _DTYPES),
     **_each("tf.", "distribute dtensor tpu", _ONE_DEVICE),
     **_each(
         "tf.",
-        "audio feature_column queue version sysconfig test tools profiler lite xla security io",
+        "audio feature_column queue version sysconfig test tools profiler lite xla security",
         _RUNTIME,
     ),
     **_each("tf.", "numpy_function", _HOST_PYTHON),

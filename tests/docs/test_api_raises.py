@@ -732,6 +732,10 @@ def _elementwise_cases():
 
 
 CASES += _elementwise_cases()
+CASES += [  # string tensors
+    ("tapeviz.as_string", TypeError, lambda: tf.as_string(tf.constant("already text"))),
+    ("tapeviz.cast", errors.UnimplementedError, lambda: tf.cast(tf.constant("1"), tf.float32)),
+]
 
 # Raises the table cannot provoke in a test process, each with the reason.
 UNTESTABLE = {
