@@ -19,7 +19,7 @@ def decode_raw(input_bytes, out_type, little_endian=True, fixed_length=None, nam
         name: TensorFlow's op name; accepted for compatibility, unused.
 
     Returns:
-        A Tensor of ``out_type`` with one more axis: the numbers of each string.
+        A Tensor of ``out_type`` with one more axis, holding the numbers of each string.
 
     Raises:
         tf.errors.InvalidArgumentError: strings of different lengths.

@@ -448,7 +448,7 @@ def unicode_decode(
         name: TensorFlow's op name; accepted for compatibility, unused.
 
     Returns:
-        int32 code points: a Tensor for one string, a RaggedTensor for rank 1 or more.
+        The int32 code points, a Tensor for one string and a RaggedTensor for rank 1 or more.
 
     Raises:
         tf.errors.InvalidArgumentError: an encoding TF does not name, or bad bytes with ``errors="strict"``.
