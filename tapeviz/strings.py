@@ -28,6 +28,7 @@ __all__ = [
     "split",
     "strip",
     "substr",
+    "to_hash_bucket_fast",
     "to_number",
     "unicode_decode",
     "unicode_decode_with_offsets",
@@ -336,6 +337,34 @@ def to_number(input, out_type=float32, name=None):  # noqa: A002
     """
     attrs = {"out_type": as_dtype(out_type).name}
     return _on_flat_values(lambda x: execute(_k.STRING_TO_NUMBER, (strings_tensor(x, "to_number"),), attrs), input)
+
+
+def to_hash_bucket_fast(input, num_buckets, name=None):  # noqa: A002
+    """Each string's bucket: its Farmhash Fingerprint64 modulo ``num_buckets`` (TF's exact buckets).
+
+    Args:
+        input: a string tensor (or RaggedTensor).
+        num_buckets: how many buckets (1 or more).
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        An int64 Tensor of ``input``'s shape, each in [0, num_buckets).
+
+    Raises:
+        tf.errors.InvalidArgumentError: ``num_buckets`` under 1.
+        TypeError: a tensor that is not of strings.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> print(tf.strings.to_hash_bucket_fast(["Hello", "TensorFlow", "2.x"], 3))
+        tf.Tensor([0 2 2], shape=(3,), dtype=int64)
+    """
+    if int(num_buckets) < 1:
+        raise InvalidArgumentError(f"num_buckets must be 1 or more, got {num_buckets}", "StringToHashBucketFast")
+    attrs = {"num_buckets": int(num_buckets)}
+    return _on_flat_values(
+        lambda x: execute(_k.STRING_TO_HASH_BUCKET_FAST, (strings_tensor(x, "to_hash_bucket_fast"),), attrs), input
+    )
 
 
 def as_string(input, precision=-1, scientific=False, shortest=False, width=-1, fill="", name=None):  # noqa: A002

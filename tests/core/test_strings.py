@@ -52,6 +52,26 @@ def test_a_string_tensor_holds_bytes_and_numpy_gives_them_as_tf():
     assert type(tf.constant("a").numpy()) is bytes
 
 
+def _string_tensors(result):
+    if isinstance(result, (list, tuple)):
+        for item in result:
+            yield from _string_tensors(item)
+    elif isinstance(result, tf.RaggedTensor):
+        yield from _string_tensors(result.flat_values)
+    elif isinstance(result, tf.Tensor) and result.dtype == tf.string:
+        yield result
+
+
+@pytest.mark.parametrize("name", sorted(name for name in CASES if REFERENCE["cases"][name][0] == "ok"))
+def test_every_string_result_holds_a_string_array(name):
+    """A plain object array would give bare bytes at rank 0 (``t[0] + t[1]``): every op keeps StringArray."""
+    lines = CASES[name].split("\n")
+    scope = {"tf": tf, "np": np}
+    exec("\n".join(lines[:-1]), scope)  # noqa: S102 - the shared cases
+    for tensor in _string_tensors(eval(lines[-1], scope)):  # noqa: S307
+        assert type(tensor._value) is StringArray
+
+
 def test_results_of_rank_0_stay_tensors():
     """NumPy gives a bare ``bytes`` for these; a string tensor's scalar is still a tensor."""
     t = tf.constant(["a", "b"])

@@ -743,6 +743,11 @@ CASES += [  # string tensors
     ("tapeviz.strings.regex_replace", errors.InvalidArgumentError, lambda: tf.strings.regex_replace("a", "(", "")),
     ("tapeviz.strings.substr", errors.InvalidArgumentError, lambda: tf.strings.substr("abc", 5, 1)),
     ("tapeviz.strings.to_number", errors.InvalidArgumentError, lambda: tf.strings.to_number("one")),
+    (
+        "tapeviz.strings.to_hash_bucket_fast",
+        errors.InvalidArgumentError,
+        lambda: tf.strings.to_hash_bucket_fast("a", 0),
+    ),
     *(
         (f"tapeviz.strings.{name}", errors.InvalidArgumentError, lambda op=op: op("a", "UTF-7"))
         for name, op in [
@@ -769,6 +774,7 @@ CASES += [  # string tensors
             ("regex_replace", ("a", "b")),
             ("substr", (0, 1)),
             ("to_number", ()),
+            ("to_hash_bucket_fast", (3,)),
             ("unicode_decode", ("UTF-8",)),
             ("unicode_decode_with_offsets", ("UTF-8",)),
             ("unicode_split", ("UTF-8",)),

@@ -109,6 +109,11 @@ CASES = {
     "to_number:float64": "tf.strings.to_number(tf.constant(['0.1', '1e3', ' 2 ']), out_type=tf.float64)",
     "to_number:bad": "tf.strings.to_number(tf.constant(['x']))",
     "to_number:int_from_float": "tf.strings.to_number(tf.constant(['1.5']), out_type=tf.int32)",
+    "to_hash_bucket_fast": "tf.strings.to_hash_bucket_fast(['Hello', 'TensorFlow', '2.x', ''], 3)",
+    "to_hash_bucket_fast:lengths": (
+        "tf.strings.to_hash_bucket_fast(tf.constant([('ab' * n)[:n] for n in (1, 5, 9, 17, 33, 65, 200)]), 2**40)"
+    ),
+    "to_hash_bucket_fast:zero_buckets": "tf.strings.to_hash_bucket_fast(['a'], 0)",
     "as_string:int": "tf.strings.as_string(tf.constant([1, -20]))",
     "as_string:float": "tf.strings.as_string(tf.constant([1.5, 0.1, 3.0]))",
     "as_string:precision": "tf.strings.as_string(tf.constant([1.23456, 2.0]), precision=2)",

@@ -11,6 +11,7 @@ import re
 
 import numpy as np
 
+from tapeviz.core import farmhash
 from tapeviz.core import string_array as S
 from tapeviz.core.dtypes import as_dtype
 from tapeviz.core.errors import InvalidArgumentError
@@ -199,6 +200,11 @@ def _decode_raw(x, out_type, little_endian):
     return out
 
 
+def _to_hash_bucket_fast(x, num_buckets):
+    return _numbers(lambda item: farmhash.fingerprint64(item) % num_buckets, x, np.int64)
+
+
+STRING_TO_HASH_BUCKET_FAST = Primitive("StringToHashBucketFast", _to_hash_bucket_fast, differentiable=False)
 STRING_TO_NUMBER = Primitive("StringToNumber", _to_number, differentiable=False)
 AS_STRING = Primitive("AsString", _as_string, differentiable=False)
 DECODE_RAW = Primitive("DecodeRaw", _decode_raw, differentiable=False)

@@ -79,6 +79,8 @@ def fill(dims, value, name=None):
     value = as_tensor(value)
     if symbolic_shapes.is_symbolic(dims):
         return symbolic_shapes.fill(dims, value)
+    if value._value.dtype.kind == "O":  # strings: a StringArray of the one value
+        return Tensor(string_array.map_bytes(lambda _: value.numpy(), string_array.empty_strings(shape_arg(dims))))
     return Tensor(B.xp.full(shape_arg(dims), value._value, dtype=value._value.dtype))
 
 
