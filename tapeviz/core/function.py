@@ -481,7 +481,8 @@ def _check_dtypes(name, traced, given):
             raise InvalidArgumentError(
                 f"cannot compute __inference_{name} as input #{position}(zero-based) was expected to be a "
                 f"{_TF_TYPE_NAMES.get(want[1], want[1])} tensor but is a {_TF_TYPE_NAMES.get(have[1], have[1])} "
-                f"tensor [Op:__inference_{name}]",
+                f"tensor [Op:__inference_{name}]. Cast it (tf.cast), or call the tf.function itself to trace "
+                "a new ConcreteFunction for this dtype.",
                 f"__inference_{name}",
             )
 
@@ -764,6 +765,16 @@ class ConcreteFunction:
     def _output_text(self):
         return _output_text(self.graph.outputs, self.graph)
 
+    @property
+    def function_type(self):
+        """TF's FunctionType of this trace: its parameters' specs and its output's, printed as TF prints them."""
+        return FunctionType(self._signature_text(), self._output_text())
+
+    @property
+    def inference_fn(self):
+        """What runs this trace on tensors (TF's AtomicFunction): here the trace itself, called on its tensor arguments."""
+        return self
+
     def pretty_printed_signature(self, verbose=True):
         lines = ["Input Parameters:"]
         for name, desc in self._key:
@@ -781,6 +792,25 @@ class ConcreteFunction:
 
     def __repr__(self):
         return f"<ConcreteFunction ({self._signature_text()}) -> {self._output_text()} at 0x{id(self):X}>"
+
+
+class FunctionType:
+    """A trace's parameters and output, as specs: ``print`` shows ``(a: TensorSpec(...)) -> TensorSpec(...)``.
+
+    Args:
+        parameters: the parameters' text (``name: spec``, comma-separated).
+        output: the output's spec text.
+    """
+
+    def __init__(self, parameters, output):
+        self.parameters_text = parameters
+        self.output_text = output
+
+    def __str__(self):
+        return f"({self.parameters_text}) -> {self.output_text}"
+
+    def __repr__(self):
+        return f"FunctionType{self}"
 
 
 def _storable_defaults(parameters):

@@ -105,6 +105,9 @@ def test_a_tf_function_of_strings_is_traced_once_per_signature_and_runs_on_new_s
     assert concrete(tf.constant("c")).numpy() == b"C!"
     with pytest.raises(tf.errors.InvalidArgumentError, match="expected to be a string tensor but is a int32"):
         concrete(tf.constant(1))
+    spec = "TensorSpec(shape=(), dtype=tf.string, name=None)"
+    assert str(concrete.function_type) == f"(s: {spec}) -> {spec}"  # as the tf.function guide prints it
+    assert concrete.inference_fn(tf.constant("d")).numpy() == b"D!"
 
 
 def test_a_number_given_to_a_string_op_is_a_type_error_that_says_what_to_do():
