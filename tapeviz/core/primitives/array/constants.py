@@ -104,7 +104,7 @@ def zeros_like(input, dtype=None, name=None):
     if symbolic_shapes.is_symbolic(x):
         return symbolic_shapes.like(x, dtype, ones=False)
     target = dtypes.as_dtype(dtype).as_numpy_dtype if dtype else x._value.dtype
-    if target == np.object_:  # TF's zeros of strings are empty strings
+    if target is np.object_ or (dtype is None and target.kind == "O"):  # TF's zeros of strings: empty strings
         return Tensor(string_array.empty_strings(x._value.shape))
     return Tensor(B.xp.zeros(x._value.shape, dtype=target))
 
