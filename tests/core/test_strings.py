@@ -115,6 +115,8 @@ def test_a_number_given_to_a_string_op_is_a_type_error_that_says_what_to_do():
         tf.strings.upper(tf.constant([1.0]))
     with pytest.raises(tf.errors.InvalidArgumentError, match="to_number"):
         tf.constant("a") * tf.constant("b")
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"string tensor but is a int32 tensor\. Convert first"):
+        tf.constant("a") + 1
 
 
 def test_the_numeric_conversion_path_is_unchanged():
