@@ -171,6 +171,8 @@ api_modules = [
     ),
     ("tapeviz.dtypes", "tapeviz.dtypes", "``tf.dtypes``: the dtypes and the casts."),
     ("tapeviz.bitwise", "tapeviz.bitwise", "``tf.bitwise``: bit operations on integer tensors."),
+    ("tapeviz.strings", "tapeviz.strings", "``tf.strings``: ops on ``tf.string`` tensors (bytes)."),
+    ("tapeviz.io", "tapeviz.io", "``tf.io``: ``decode_raw``."),
     ("tapeviz.errors", "tapeviz.errors", "``tf.errors``."),
     (
         "tapeviz.debugging",

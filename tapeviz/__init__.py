@@ -46,6 +46,7 @@ from tapeviz.core.dtypes import (  # noqa: F401
     int16,
     int32,
     int64,
+    string,
     uint8,
     uint16,
     uint32,
@@ -73,6 +74,8 @@ from tapeviz import experimental  # noqa: E402,F401
 from tapeviz import distribute  # noqa: E402,F401
 from tapeviz import summary, types, version  # noqa: E402,F401
 from tapeviz.ragged import RaggedTensor  # noqa: E402,F401
+from tapeviz import io, strings  # noqa: E402,F401  (string tensors)
+from tapeviz.strings import as_string  # noqa: E402,F401
 from tapeviz.sparse import SparseTensor  # noqa: E402,F401
 from tapeviz.core.tensor_spec import TensorSpec  # noqa: E402,F401
 from tapeviz.module import Module  # noqa: E402,F401
@@ -120,7 +123,7 @@ def __getattr__(name):
         raise AttributeError(f"module 'tapeviz' has no attribute {name!r}")
     raise AttributeError(
         f"module 'tapeviz' has no attribute {name!r}: tapeviz does not implement every TensorFlow API. "
-        "What it has instead, and what is not available (tf.numpy_function, tf.strings, "
+        "What it has instead, and what is not available (tf.numpy_function, tf.lookup, "
         "tf.Graph...), is in the TF map: docs/tf-map.md, section 'Not available'."
     )
 

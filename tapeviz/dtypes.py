@@ -1,6 +1,6 @@
 """``tf.dtypes``: the dtypes, ``DType`` and ``as_dtype``, and the casts (``cast``, ``saturate_cast``, ``complex``).
 
-TF's quantized, string, resource, variant and bfloat16 dtypes are absent:
+TF's quantized, resource, variant and bfloat16 dtypes are absent:
 NumPy, tapeviz's only requirement, has no such element types.
 """
 
@@ -21,6 +21,7 @@ from tapeviz.core.dtypes import (  # noqa: F401
     int16,
     int32,
     int64,
+    string,
     uint8,
     uint16,
     uint32,

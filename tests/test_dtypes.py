@@ -12,7 +12,7 @@ from tests.tf_reference import dtype_rules_cases
 REFERENCE = json.loads((pathlib.Path(__file__).parent / "tf_reference" / "dtype_rules_values.json").read_text())
 
 # TF's dtypes NumPy has no element type for (and tf.dtypes.experimental, which holds only such types).
-NO_NUMPY_TYPE = {"bfloat16", "string", "resource", "variant", "qint8", "qint16", "qint32", "quint8", "quint16"}
+NO_NUMPY_TYPE = {"bfloat16", "resource", "variant", "qint8", "qint16", "qint32", "quint8", "quint16"}
 NO_NUMPY_TYPE |= {"QUANTIZED_DTYPES", "experimental"}
 
 

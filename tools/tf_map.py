@@ -32,7 +32,7 @@ END = "<!-- tf-names:end -->"
 
 OUT_OF_SCOPE, NOT_YET = "out of scope", "not yet"
 _GRAPH = (OUT_OF_SCOPE, "TF's graph machinery (graphs, protos, op registries, type specs); tapeviz runs eagerly")
-_STRINGS = (OUT_OF_SCOPE, "string tensors (encode strings as numbers before they reach tapeviz)")
+_STRINGS = (OUT_OF_SCOPE, "string lookup tables and fingerprints (string tensors themselves are in tf.strings)")
 _DTYPES = (OUT_OF_SCOPE, "dtypes NumPy has no element type for")
 _ONE_DEVICE = (OUT_OF_SCOPE, "distribution over devices: tapeviz runs on one device")
 _MANY_MACHINES = (OUT_OF_SCOPE, "strategies over several machines or TPUs: tapeviz runs in one process")
@@ -68,12 +68,12 @@ REASONS = {
         "nondifferentiable_batch_function check_pinned compat mlir",
         _GRAPH,
     ),
-    **_each("tf.", "string as_string fingerprint strings lookup", _STRINGS),
+    **_each("tf.", "fingerprint lookup", _STRINGS),
     **_each("tf.", "bfloat16 resource variant qint8 qint16 qint32 quint8 quint16 quantization", _DTYPES),
     **_each("tf.", "dtensor tpu", _ONE_DEVICE),
     **_each(
         "tf.",
-        "audio feature_column queue sysconfig test tools profiler lite xla security io",
+        "audio feature_column queue sysconfig test tools profiler lite xla security",
         _RUNTIME,
     ),
     **_each("tf.", "numpy_function", _HOST_PYTHON),

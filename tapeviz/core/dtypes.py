@@ -89,14 +89,14 @@ class DType:
     @property
     def min(self):
         info = np.finfo if self.is_floating else np.iinfo
-        if self.is_complex or self.is_bool:
+        if self._kind in "cbO":  # complex, bool, string
             raise TypeError(f"Cannot find minimum value of {self}.")
         return info(self.as_numpy_dtype).min
 
     @property
     def max(self):
         info = np.finfo if self.is_floating else np.iinfo
-        if self.is_complex or self.is_bool:
+        if self._kind in "cbO":  # complex, bool, string
             raise TypeError(f"Cannot find maximum value of {self}.")
         return info(self.as_numpy_dtype).max
 
@@ -131,6 +131,7 @@ uint64 = DType("uint64", np.uint64)
 bool = DType("bool", np.bool_)  # noqa: A001 - TF's name
 complex64 = DType("complex64", np.complex64)
 complex128 = DType("complex128", np.complex128)
+string = DType("string", np.object_)  # bytes, in a NumPy object array (core.string_array)
 half, double = float16, float64
 
 _ALL = (
@@ -148,6 +149,7 @@ _ALL = (
     bool,
     complex64,
     complex128,
+    string,
 )
 _BY_NUMPY = {d.as_numpy_dtype: d for d in _ALL}
 _BY_NAME = {d.name: d for d in _ALL} | {"half": float16, "double": float64}

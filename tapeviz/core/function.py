@@ -15,7 +15,8 @@ import inspect
 import numpy as np
 
 from tapeviz import backend
-from tapeviz.core import autograph_cache, retracing, state, tracing
+from tapeviz.core import autograph_cache, retracing, state, string_array, tracing
+from tapeviz.core.errors import InvalidArgumentError
 from tapeviz.core.primitives.math import identity as _identity
 from tapeviz.core.tensor import Tensor, Variable, convert_to_tensor
 from tapeviz.core.tensor_spec import TensorSpec
@@ -484,6 +485,24 @@ def _widen(general, key):
     return general if general == key else None
 
 
+def _check_dtypes(name, traced, given):
+    """TF's InvalidArgumentError when a tensor argument's dtype is not the traced one (other misfits: TypeError)."""
+    expected = [k for _, desc in traced for k in _tensor_keys(desc)]
+    got = [k for _, desc in given for k in _tensor_keys(desc)]
+    for position, (want, have) in enumerate(zip(expected, got)):
+        if want[0] == have[0] == "T" and want[1] != have[1]:
+            raise InvalidArgumentError(
+                f"cannot compute __inference_{name} as input #{position}(zero-based) was expected to be a "
+                f"{_TF_TYPE_NAMES.get(want[1], want[1])} tensor but is a {_TF_TYPE_NAMES.get(have[1], have[1])} "
+                f"tensor [Op:__inference_{name}]. Cast it (tf.cast), or call the tf.function itself to trace "
+                "a new ConcreteFunction for this dtype.",
+                f"__inference_{name}",
+            )
+
+
+_TF_TYPE_NAMES = {"float32": "float", "float64": "double"}  # TF's C++ names in its message
+
+
 def _tensor_keys(key):
     if isinstance(key, tuple) and key and key[0] in ("T", "V"):
         return [key]
@@ -522,6 +541,8 @@ def _example(spec):
     """Zeros standing in for a TensorSpec, of size 7 where the spec says None: not 1 (it broadcasts),
     and rarely an axis or a fixed size, so what the trace takes from it can be told apart."""
     shape = () if spec.shape is None else tuple(7 if n is None else n for n in spec.shape)
+    if spec.dtype.name == "string":  # empty strings stand in for strings
+        return Tensor(string_array.empty_strings(shape))
     return Tensor(backend.xp.zeros(shape, dtype=spec.dtype.as_numpy_dtype))
 
 
@@ -616,6 +637,7 @@ class ConcreteFunction:
         given = {name: _coerce(descs.get(name), value) for name, value in given.items()}
         call = _Call(self._signature_holder(), (), given)
         if not _fits_key(self._key, call.key):
+            _check_dtypes(self.name, self._key, call.key)
             raise TypeError(
                 f"ConcreteFunction {self.name} was traced for ({self._signature_text()}); these arguments do not "
                 "fit it. Call the tf.function itself to trace a new ConcreteFunction."
@@ -756,6 +778,16 @@ class ConcreteFunction:
     def _output_text(self):
         return _output_text(self.graph.outputs, self.graph)
 
+    @property
+    def function_type(self):
+        """TF's FunctionType of this trace: its parameters' specs and its output's, printed as TF prints them."""
+        return FunctionType(self._signature_text(), self._output_text())
+
+    @property
+    def inference_fn(self):
+        """What runs this trace on tensors (TF's AtomicFunction): here the trace itself, called on its tensor arguments."""
+        return self
+
     def pretty_printed_signature(self, verbose=True):
         lines = ["Input Parameters:"]
         for name, desc in self._key:
@@ -773,6 +805,25 @@ class ConcreteFunction:
 
     def __repr__(self):
         return f"<ConcreteFunction ({self._signature_text()}) -> {self._output_text()} at 0x{id(self):X}>"
+
+
+class FunctionType:
+    """A trace's parameters and output, as specs: ``print`` shows ``(a: TensorSpec(...)) -> TensorSpec(...)``.
+
+    Args:
+        parameters: the parameters' text (``name: spec``, comma-separated).
+        output: the output's spec text.
+    """
+
+    def __init__(self, parameters, output):
+        self.parameters_text = parameters
+        self.output_text = output
+
+    def __str__(self):
+        return f"({self.parameters_text}) -> {self.output_text}"
+
+    def __repr__(self):
+        return f"FunctionType{self}"
 
 
 def _storable_defaults(parameters):

@@ -151,9 +151,11 @@ def same_dtype(*tensors, op="op"):
     first = tensors[0].dtype
     for position, tensor in enumerate(tensors[1:], start=1):
         if tensor.dtype != first:
+            fix = f"Cast one side first, e.g. tf.cast(y, {first!r})."
+            if "string" in (first.name, tensor.dtype.name):  # no cast to or from strings, as in TF
+                fix = "Convert first: tf.strings.as_string(number) or tf.strings.to_number(text)."
             raise InvalidArgumentError(
                 f"cannot compute {op} as input #{position}(zero-based) was expected to be a "
-                f"{first.name} tensor but is a {tensor.dtype.name} tensor. "
-                f"Cast one side first, e.g. tf.cast(y, {first!r}).",
+                f"{first.name} tensor but is a {tensor.dtype.name} tensor. {fix}",
                 op,
             )

@@ -13,7 +13,7 @@ import types
 import numpy as np
 
 from tapeviz import backend
-from tapeviz.core import dtypes, events, recording, replicas, state
+from tapeviz.core import dtypes, events, recording, replicas, state, string_array
 from tapeviz.core.errors import InvalidArgumentError
 from tapeviz.core.quiet import run_quietly
 from tapeviz.core.tensor_shape import TensorShape  # noqa: F401 - its home before it had its own module
@@ -855,6 +855,8 @@ def _new_array(value, dtype, dtype_hint):
     from_numpy = isinstance(value, np.generic) or backend.is_array(value)
     if dtype is not None:
         target = dtypes.as_dtype(dtype).as_numpy_dtype
+        if target is np.object_:  # tf.string
+            return string_array.from_python(value)
         kind = type(value)
         if target is not np.bool_ and ((kind is float and not issubclass(target, np.integer)) or kind is int):
             return xp.array(value, dtype=target)  # a Python number, the commonest literal (`x * 2.0`): no checks due
@@ -873,6 +875,8 @@ def _new_array(value, dtype, dtype_hint):
         return xp.array(value, dtype=target)  # a copy: the caller may mutate theirs
     raw = value if from_numpy else _python_array(value)
     if raw.dtype.kind in "OUSV":
+        if string_array.holds_strings(value):  # a tf.string tensor
+            return string_array.from_python(value, mixed_error=ValueError)
         raise TypeError(
             f"Cannot convert {value!r} of type {type(value).__name__} to a tensor: "
             "tapeviz tensors hold numbers and booleans."
@@ -930,6 +934,8 @@ def constant(value, dtype=None, shape=None, name=None):
             raise TypeError(
                 f"Eager execution of tf.constant with unsupported shape: value has {array.size} elements, shape={shape} needs {int(np.prod(shape))}."
             )
+        if array.dtype.kind == "O":  # filled strings: keep them a StringArray
+            array = array.view(string_array.StringArray)
         tensor = Tensor(array)
     if state.local.tracers:
         _tracing().literal_made(tensor)

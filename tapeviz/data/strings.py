@@ -22,6 +22,13 @@ class StringScalar(bytes):
     def numpy(self):
         return bytes(self)
 
+    def _tapeviz_tensor_(self):
+        """The ``tf.string`` tensor of this text, for the ops that take tensors (``tf.strings``...)."""
+        from tapeviz.core import string_array
+        from tapeviz.core.tensor import Tensor
+
+        return Tensor(string_array.scalar(bytes(self)))
+
     def __repr__(self):
         return f"<tf.Tensor: shape=(), dtype=string, numpy={bytes(self)!r}>"
 

@@ -845,6 +845,57 @@ def _elementwise_cases():
 
 
 CASES += _elementwise_cases()
+CASES += [  # string tensors
+    ("tapeviz.as_string", TypeError, lambda: tf.as_string(tf.constant("already text"))),
+    ("tapeviz.cast", errors.UnimplementedError, lambda: tf.cast(tf.constant("1"), tf.float32)),
+    ("tapeviz.io.decode_raw", errors.InvalidArgumentError, lambda: tf.io.decode_raw(["ab", "c"], tf.uint8)),
+    ("tapeviz.strings.format", errors.InvalidArgumentError, lambda: tf.strings.format("{} {}", [1])),
+    ("tapeviz.strings.join", errors.InvalidArgumentError, lambda: tf.strings.join([["a", "b"], ["c", "d", "e"]])),
+    ("tapeviz.strings.length", ValueError, lambda: tf.strings.length("a", unit="WORD")),
+    ("tapeviz.strings.regex_full_match", errors.InvalidArgumentError, lambda: tf.strings.regex_full_match("a", "(")),
+    ("tapeviz.strings.regex_replace", errors.InvalidArgumentError, lambda: tf.strings.regex_replace("a", "(", "")),
+    ("tapeviz.strings.substr", errors.InvalidArgumentError, lambda: tf.strings.substr("abc", 5, 1)),
+    ("tapeviz.strings.to_number", errors.InvalidArgumentError, lambda: tf.strings.to_number("one")),
+    (
+        "tapeviz.strings.to_hash_bucket_fast",
+        errors.InvalidArgumentError,
+        lambda: tf.strings.to_hash_bucket_fast("a", 0),
+    ),
+    *(
+        (f"tapeviz.strings.{name}", errors.InvalidArgumentError, lambda op=op: op("a", "UTF-7"))
+        for name, op in [
+            ("unicode_decode", lambda x, e: tf.strings.unicode_decode(x, e)),
+            ("unicode_decode_with_offsets", lambda x, e: tf.strings.unicode_decode_with_offsets(x, e)),
+            ("unicode_split", lambda x, e: tf.strings.unicode_split(x, e)),
+            ("unicode_transcode", lambda x, e: tf.strings.unicode_transcode(x, "UTF-8", e)),
+            ("unicode_encode", lambda x, e: tf.strings.unicode_encode([65], e)),
+        ]
+    ),
+    # every op that takes strings refuses numbers with a TypeError that names the fix
+    ("tapeviz.io.decode_raw", TypeError, lambda: tf.io.decode_raw([1.0], tf.uint8)),
+    *(
+        (f"tapeviz.strings.{name}", TypeError, lambda name=name, extra=extra: getattr(tf.strings, name)([1.0], *extra))
+        for name, extra in [
+            ("bytes_split", ()),
+            ("length", ()),
+            ("lower", ()),
+            ("upper", ()),
+            ("strip", ()),
+            ("split", ()),
+            ("reduce_join", ()),
+            ("regex_full_match", ("a",)),
+            ("regex_replace", ("a", "b")),
+            ("substr", (0, 1)),
+            ("to_number", ()),
+            ("to_hash_bucket_fast", (3,)),
+            ("unicode_decode", ("UTF-8",)),
+            ("unicode_decode_with_offsets", ("UTF-8",)),
+            ("unicode_split", ("UTF-8",)),
+            ("unicode_transcode", ("UTF-8", "UTF-8")),
+        ]
+    ),
+    ("tapeviz.strings.join", TypeError, lambda: tf.strings.join([["a"], [1.0]])),
+]
 
 
 def _mixed_strategy_scopes():

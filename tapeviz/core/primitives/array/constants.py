@@ -7,7 +7,7 @@ this module spells the builtin ``builtins.range``.
 import numpy as np
 
 from tapeviz import backend as B
-from tapeviz.core import dtypes
+from tapeviz.core import dtypes, string_array
 from tapeviz.core.ops import as_tensor
 from tapeviz.core.primitives.array import symbolic_shapes
 from tapeviz.core.primitives.array.arguments import int_list, invalid_argument, shape_arg
@@ -79,6 +79,8 @@ def fill(dims, value, name=None):
     value = as_tensor(value)
     if symbolic_shapes.is_symbolic(dims):
         return symbolic_shapes.fill(dims, value)
+    if value._value.dtype.kind == "O":  # strings: a StringArray of the one value
+        return Tensor(string_array.map_bytes(lambda _: value.numpy(), string_array.empty_strings(shape_arg(dims))))
     return Tensor(B.xp.full(shape_arg(dims), value._value, dtype=value._value.dtype))
 
 
@@ -101,7 +103,10 @@ def zeros_like(input, dtype=None, name=None):
     x = as_tensor(input)
     if symbolic_shapes.is_symbolic(x):
         return symbolic_shapes.like(x, dtype, ones=False)
-    return Tensor(B.xp.zeros(x._value.shape, dtype=dtypes.as_dtype(dtype).as_numpy_dtype if dtype else x._value.dtype))
+    target = dtypes.as_dtype(dtype).as_numpy_dtype if dtype else x._value.dtype
+    if target is np.object_ or (dtype is None and target.kind == "O"):  # TF's zeros of strings: empty strings
+        return Tensor(string_array.empty_strings(x._value.shape))
+    return Tensor(B.xp.zeros(x._value.shape, dtype=target))
 
 
 def ones_like(input, dtype=None, name=None):

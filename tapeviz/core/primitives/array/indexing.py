@@ -35,7 +35,8 @@ def _scatter_into_zeros(g, key, shape):
     return B.scatter_add(shape, key, g, g.dtype)  # repeated indices in advanced indexing add up
 
 
-STRIDED_SLICE = Primitive("StridedSlice", lambda x, key: B.xp.asarray(x[key]))
+# asanyarray: a string tensor's StringArray stays one (its scalars are 0-d arrays, not bare bytes)
+STRIDED_SLICE = Primitive("StridedSlice", lambda x, key: B.xp.asanyarray(x[key]))
 SLICE_GRAD = Primitive("StridedSliceGrad", lambda g, key, shape: _scatter_into_zeros(g, key, shape))
 
 

@@ -10,7 +10,7 @@ import numpy as np
 
 from tapeviz import backend as B
 from tapeviz.core.dtypes import as_dtype
-from tapeviz.core.errors import InvalidArgumentError, NotFoundError
+from tapeviz.core.errors import InvalidArgumentError, NotFoundError, UnimplementedError
 from tapeviz.core.families import math as m
 from tapeviz.core.ops import as_tensor, execute, same_dtype
 from tapeviz.core.primitive import Primitive
@@ -673,6 +673,10 @@ def cast(x, dtype, name=None):
         A Tensor of ``x``'s shape and ``dtype`` (``x`` itself when it already has it);
         floats to ints truncate toward zero.
 
+    Raises:
+        tf.errors.UnimplementedError: a cast to or from strings (as TF: use tf.strings.to_number
+            or tf.strings.as_string).
+
     Example:
         >>> import tapeviz as tf
         >>> print(tf.cast([1.7, -1.7], tf.int32))
@@ -683,6 +687,12 @@ def cast(x, dtype, name=None):
     target = as_dtype(dtype)
     if x.dtype == target:
         return x
+    if target.as_numpy_dtype is np.object_ or x._value.dtype.kind == "O":
+        raise UnimplementedError(
+            f"Cast {x.dtype.name} to {target.name} is not supported: use tf.strings.to_number or "
+            "tf.strings.as_string [Op:Cast]",
+            "Cast",
+        )
     return execute(CAST, (x,), {"dtype": target.as_numpy_dtype})
 
 

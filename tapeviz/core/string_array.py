@@ -1,0 +1,149 @@
+"""What a ``tf.string`` tensor holds: a NumPy object array of ``bytes`` that stays an array.
+
+NumPy hands back the bare Python object where a number array would give a NumPy scalar
+(``a[0]``, ``a + b`` at rank 0, ``np.take`` of one element): ``StringArray`` keeps every
+such result a 0-d array, so the ops written for numbers (reshape, gather, concat, slicing,
+where, tile...) work on strings unchanged. Its ufuncs are TF's: ``+`` joins, ``==`` and
+``!=`` compare, anything else is TF's error. ``np.asarray`` gives the plain object array
+back, which is what ``Tensor.numpy()`` returns, as TF does.
+"""
+
+import numpy as np
+
+from tapeviz.core.errors import InvalidArgumentError
+
+_OBJECT = np.dtype(object)
+_COMPARISONS = (np.equal, np.not_equal)
+_JOIN = np.frompyfunc(bytes.__add__, 2, 1)  # elementwise b"a" + b"b", broadcasting
+
+
+def _plain(value):
+    """``value`` with every StringArray in it (nested lists and tuples too) as a plain ndarray."""
+    if isinstance(value, StringArray):
+        return value.view(np.ndarray)
+    if isinstance(value, (list, tuple)):
+        return type(value)(_plain(item) for item in value)
+    return value
+
+
+def _wrapped(result):
+    """A NumPy result as string arrays: object arrays and bare bytes become StringArrays."""
+    if isinstance(result, np.ndarray):
+        return result.view(StringArray) if result.dtype == _OBJECT and type(result) is not StringArray else result
+    if isinstance(result, bytes):
+        return scalar(result)
+    if isinstance(result, (list, tuple)):
+        return type(result)(_wrapped(item) for item in result)
+    return result
+
+
+class StringArray(np.ndarray):
+    """A NumPy object array of ``bytes`` whose results stay arrays (see the module's note)."""
+
+    def __getitem__(self, key):
+        return _wrapped(np.ndarray.__getitem__(self, key))
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        if method == "__call__" and not kwargs and (ufunc is np.add or ufunc in _COMPARISONS):
+            arrays = [_as_bytes_operand(value, ufunc) for value in inputs]
+            if ufunc is np.add:
+                return _wrapped(_JOIN(*arrays))
+            # == and != of bytes: a bool array (a NumPy bool for rank 0), as for numbers
+            return np.asarray(ufunc(*arrays), dtype=bool)[()]
+        what = ufunc.__name__ if method == "__call__" else f"{ufunc.__name__}.{method}"
+        raise InvalidArgumentError(
+            f"Value for attr 'T' of string is not in the list of allowed values ({what} of a string "
+            "tensor): string tensors take +, ==, != and the tf.strings ops; convert them first, "
+            "e.g. tf.strings.to_number(s)",
+            what,
+        )
+
+    def __array_function__(self, func, types, args, kwargs):
+        if func is np.zeros_like:  # TF's zeros of a string tensor are empty strings
+            return empty_strings(np.shape(args[0]))
+        return _wrapped(func(*_plain(args), **_plain(kwargs)))
+
+
+def _as_bytes_operand(value, ufunc):
+    value = np.asarray(value)
+    if value.dtype != _OBJECT:
+        raise InvalidArgumentError(
+            f"cannot compute {ufunc.__name__} of a string tensor and a {value.dtype} value: "
+            "convert the number first, e.g. tf.strings.as_string(x)",
+            ufunc.__name__,
+        )
+    return value
+
+
+def scalar(value):
+    """A 0-d StringArray holding one ``bytes``."""
+    array = np.empty((), dtype=object).view(StringArray)
+    np.ndarray.__setitem__(array, (), value)
+    return array
+
+
+def of_bytes(items, shape):
+    """A StringArray of ``shape`` filled, in order, from the iterable of bytes ``items``."""
+    array = np.empty(int(np.prod(shape, dtype=np.int64)), dtype=object)
+    array[:] = list(items) if array.size else []
+    return array.reshape(shape).view(StringArray)
+
+
+def map_bytes(function, array):
+    """A StringArray of ``array``'s shape: ``function`` applied to each ``bytes``."""
+    flat = np.asarray(array).reshape(-1)
+    return of_bytes((function(item) for item in flat), np.shape(array))
+
+
+def empty_strings(shape):
+    """A StringArray of ``shape`` holding ``b''`` everywhere (what a string spec is traced on, and zeros_like)."""
+    return of_bytes((b"" for _ in range(int(np.prod(shape, dtype=np.int64)))), shape)
+
+
+def is_strings(array):
+    """True when ``array`` is an array of a string tensor."""
+    return getattr(array, "dtype", None) == _OBJECT
+
+
+def from_python(value, mixed_error=TypeError):
+    """A StringArray from a Python or NumPy value of strings: ``str`` encoded as UTF-8, ``bytes`` kept.
+
+    Args:
+        value: a ``str`` or ``bytes``, a nested list of them, or a NumPy array of kind ``U``, ``S`` or ``O``.
+
+    Returns:
+        A StringArray.
+
+    Raises:
+        TypeError: an element that is not a ``str`` or ``bytes`` (``mixed_error`` instead: TF's
+            ValueError for a list that mixes strings and numbers).
+    """
+    if isinstance(value, np.ndarray) and value.dtype.kind in "US":
+        value = value.astype(object)
+    try:
+        array = np.array(value, dtype=object)
+    except ValueError:
+        raise ValueError("Can't convert non-rectangular Python sequence to Tensor.") from None
+    flat = array.reshape(-1)
+    for i, item in enumerate(flat):
+        if isinstance(item, str):
+            flat[i] = item.encode("utf-8")
+        elif isinstance(item, (np.bytes_, bytearray)):
+            flat[i] = bytes(item)
+        elif not isinstance(item, bytes):
+            raise mixed_error(
+                f"Cannot convert {value!r} to EagerTensor of dtype string: {item!r} is not a str or bytes. "
+                "Convert numbers yourself first, e.g. tf.strings.as_string(x)."
+            )
+    return flat.reshape(array.shape).view(StringArray)
+
+
+def holds_strings(value):
+    """True when a Python or NumPy value is made of strings (so it becomes a ``tf.string`` tensor)."""
+    if isinstance(value, (str, bytes)):
+        return True
+    if isinstance(value, np.ndarray):
+        return value.dtype.kind in "USO" and value.size > 0 and isinstance(value.reshape(-1)[0], (str, bytes))
+    while isinstance(value, (list, tuple)) and value:
+        value = value[0]
+    return isinstance(value, (str, bytes, np.str_, np.bytes_))
