@@ -9,7 +9,6 @@ The scatter and search primitives they sit beside are re-exported here.
 
 import numpy as _np
 
-from tapeviz import backend as _B
 from tapeviz.core import dtypes as _dtypes
 from tapeviz.core.errors import InvalidArgumentError as _InvalidArgumentError
 from tapeviz.core.ops import as_tensor as _as_tensor
@@ -46,10 +45,9 @@ from tapeviz.core.primitives.scatter import (  # noqa: F401
     tensor_scatter_nd_sub,
     tensor_scatter_nd_update,
 )
-from tapeviz.core.primitives.sorting import descending_order as _descending_order
+from tapeviz.core.primitives.sorting import arg_sort as _arg_sort
 from tapeviz.core.primitives.sorting import searchsorted, top_k  # noqa: F401
 from tapeviz.core.scopes import name_scope as _name_scope
-from tapeviz.core.tensor import Tensor as _Tensor
 from tapeviz.core.tensor import is_tensor as _is_tensor
 from tapeviz.core.tensor import to_array as _to_array
 
@@ -236,16 +234,16 @@ def sort(values, axis=-1, direction="ASCENDING", name=None):
     ascending = _direction(direction)
     x, axis = _sortable(values, axis)
     last = x.ndim - 1
-    if not x.dtype.is_floating:  # integers carry no gradient: sort directly
-        array = _to_array(x)
-        order = _B.xp.argsort(array, axis=axis, kind="stable") if ascending else _descending_order(array, axis)
-        return _Tensor(_B.xp.take_along_axis(array, order, axis=axis))
     with _name_scope("sort"):
         perm = list(range(x.ndim))
         perm[axis], perm[last] = last, axis
         moved = x if axis == last else _transpose(x, perm)
         n = _to_array(moved).shape[-1]
-        result = -top_k(-moved, k=n).values if ascending else top_k(moved, k=n).values
+        if x.dtype.is_floating:
+            result = -top_k(-moved, k=n).values if ascending else top_k(moved, k=n).values
+        else:  # -x overflows at the smallest integer; equal integers are alike, so reversed is ascending
+            result = top_k(moved, k=n).values
+            result = result[..., ::-1] if ascending else result
         return result if axis == last else _transpose(result, perm)
 
 
@@ -267,9 +265,7 @@ def argsort(values, axis=-1, direction="ASCENDING", stable=False, name=None):
     """
     ascending = _direction(direction)
     x, axis = _sortable(values, axis)
-    array = _to_array(x)
-    order = _B.xp.argsort(array, axis=axis, kind="stable") if ascending else _descending_order(array, axis)
-    return _Tensor(order.astype(_np.int32))
+    return _arg_sort(x, axis, ascending)
 
 
 # -- boolean_mask ----------------------------------------------------------------------------

@@ -191,6 +191,8 @@ CASES = [
     ("tapeviz.linspace", errors.InvalidArgumentError, lambda: tf.linspace(0.0, 1.0, -1)),
     ("tapeviz.range", errors.InvalidArgumentError, lambda: tf.range(0, 5, 0)),
     ("tapeviz.one_hot", errors.InvalidArgumentError, lambda: tf.one_hot([0, 1], depth=-1)),
+    ("tapeviz.fill", errors.InvalidArgumentError, lambda: tf.fill([2], [1.0, 2.0])),
+    ("tapeviz.fill", errors.InvalidArgumentError, lambda: tf.fill([-1], 1.0)),
     ("tapeviz.where", ValueError, lambda: tf.where([True], x=[1.0])),
     ("tapeviz.where", TypeError, lambda: tf.where([1.0], [1.0], [2.0])),
     (

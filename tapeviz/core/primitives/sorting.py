@@ -1,7 +1,8 @@
 """Ordering ops: ``top_k`` (differentiable in its values) and the binary searches.
 
-``tf.sort`` and ``tf.argsort`` are compositions of ``top_k`` in
-``tapeviz.array_ops``, as in TF.
+``tf.sort`` is a composition of ``top_k`` in ``tapeviz.array_ops``, as in
+TF; ``tf.argsort``'s indices come from ``ARG_SORT`` (integers: no gradient,
+so tapes skip it, but a trace keeps it and sorts each call's values).
 """
 
 import collections
@@ -42,6 +43,19 @@ def descending_order(x, axis=-1):
             order, xp.argsort(xp.take_along_axis(nan, order, axis=axis), axis=axis, kind="stable"), axis=axis
         )
     return order
+
+
+def _arg_sort(x, axis, ascending):
+    order = B.xp.argsort(x, axis=axis, kind="stable") if ascending else descending_order(x, axis)
+    return order.astype(np.int32)
+
+
+ARG_SORT = Primitive("ArgSort", _arg_sort, differentiable=None)
+
+
+def arg_sort(x, axis, ascending):
+    """The int32 positions that sort tensor ``x`` along ``axis`` (stable), as ``tf.argsort``'s result."""
+    return execute(ARG_SORT, (x,), {"axis": axis, "ascending": ascending})
 
 
 def _top_k(x, k, index_dtype):

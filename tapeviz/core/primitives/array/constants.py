@@ -1,4 +1,9 @@
-"""Constant-making ops (not recorded: no tape watches them): zeros, ones, fill, range, eye, one_hot.
+"""Constant-making ops: zeros, ones, fill, range, eye, one_hot.
+
+Those made from sizes alone are plain constants. ``fill`` and ``one_hot`` read a
+tensor's values, so they run as primitives: a trace keeps them and computes
+them from each call's values (a constant would keep the first call's), and
+``fill`` passes its value's gradient on, as TF's Fill.
 
 This module defines ``tf.range``, which shadows Python's ``range`` here: code in
 this module spells the builtin ``builtins.range``.
@@ -8,12 +13,15 @@ import numpy as np
 
 from tapeviz import backend as B
 from tapeviz.core import dtypes, string_array
-from tapeviz.core.ops import as_tensor
+from tapeviz.core.families import math as m
+from tapeviz.core.ops import as_tensor, execute
+from tapeviz.core.primitive import Primitive
 from tapeviz.core.primitives.array import symbolic_shapes
 from tapeviz.core.primitives.array.arguments import int_list, invalid_argument, shape_arg
+from tapeviz.core.rules import defgrad, described
 from tapeviz.core.tensor import Tensor
 
-# -- constants: not recorded (no tape watches them) ---------------------------------
+# -- constants from sizes: not recorded (no tape watches them) ---------------------------
 
 
 def zeros(shape, dtype=dtypes.float32, name=None):
@@ -35,7 +43,7 @@ def zeros(shape, dtype=dtypes.float32, name=None):
                [0., 0., 0.]], dtype=float32)>
     """
     if symbolic_shapes.is_symbolic(shape):
-        return symbolic_shapes.fill(shape, as_tensor(0, dtype=dtype))
+        return symbolic_shapes.broadcast_to(as_tensor(0, dtype=dtype), shape)
     return Tensor(B.xp.zeros(shape_arg(shape), dtype=dtypes.as_dtype(dtype).as_numpy_dtype))
 
 
@@ -56,7 +64,7 @@ def ones(shape, dtype=dtypes.float32, name=None):
         tf.Tensor([1 1 1], shape=(3,), dtype=int32)
     """
     if symbolic_shapes.is_symbolic(shape):
-        return symbolic_shapes.fill(shape, as_tensor(1, dtype=dtype))
+        return symbolic_shapes.broadcast_to(as_tensor(1, dtype=dtype), shape)
     return Tensor(B.xp.ones(shape_arg(shape), dtype=dtypes.as_dtype(dtype).as_numpy_dtype))
 
 
@@ -69,7 +77,10 @@ def fill(dims, value, name=None):
         name: TensorFlow's op name; accepted for compatibility, unused.
 
     Returns:
-        A Tensor of shape ``dims`` and ``value``'s dtype.
+        A Tensor of shape ``dims`` and ``value``'s dtype; a tape passes the upstream's sum to ``value``.
+
+    Raises:
+        tf.errors.InvalidArgumentError: ``value`` is not a scalar, or a size in ``dims`` is negative.
 
     Example:
         >>> import tapeviz as tf
@@ -77,11 +88,25 @@ def fill(dims, value, name=None):
         tf.Tensor([7. 7.], shape=(2,), dtype=float32)
     """
     value = as_tensor(value)
-    if symbolic_shapes.is_symbolic(dims):
-        return symbolic_shapes.fill(dims, value)
+    if value.ndim:
+        raise invalid_argument(f"value must represent a scalar, got shape {list(value._value.shape)}", "Fill")
+    if symbolic_shapes.is_symbolic(dims):  # sizes read from a traced input: the trace reads them per call
+        return symbolic_shapes.broadcast_to(value, dims)
+    shape = shape_arg(dims)
+    for size in shape:
+        if size < 0:
+            raise invalid_argument(f"Dimension {size} must be >= 0", "Fill")
     if value._value.dtype.kind == "O":  # strings: a StringArray of the one value
-        return Tensor(string_array.map_bytes(lambda _: value.numpy(), string_array.empty_strings(shape_arg(dims))))
-    return Tensor(B.xp.full(shape_arg(dims), value._value, dtype=value._value.dtype))
+        return Tensor(string_array.map_bytes(lambda _: value.numpy(), string_array.empty_strings(shape)))
+    return execute(FILL, (value,), {"shape": shape})
+
+
+FILL = Primitive("Fill", lambda value, shape: B.xp.full(shape, value, dtype=value.dtype))
+
+
+@defgrad(FILL, "sum the upstream: every entry is the value", local=described("1 per entry: the upstream summed"))
+def _fill_rule(op, needs, g):
+    return (m.reduce_sum(g),)
 
 
 def zeros_like(input, dtype=None, name=None):
@@ -227,7 +252,7 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
 
     Defaults: on 1, off 0, float32 (or the dtype of ``on_value``/``off_value``).
     Indices outside [0, depth) give a row of ``off_value``, as in TF. Not
-    differentiable (TF registers no gradient for OneHot), so not recorded.
+    differentiable (TF registers no gradient for OneHot): tapes skip it, traces keep it.
 
     Args:
         indices: an integer tensor of class ids.
@@ -266,10 +291,16 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
         raise invalid_argument(
             f"Expected axis to be -1 or between [0, {indices.ndim}).  But received: {axis}", "OneHot"
         )
+    return execute(ONE_HOT, (indices, Tensor(on), Tensor(off)), {"depth": depth, "axis": axis})
+
+
+def _one_hot(indices, on, off, depth, axis):
     xp = B.xp
-    hot = indices._value[..., None] == xp.arange(depth)
-    out = xp.where(hot, on, off).astype(dtype.as_numpy_dtype)
-    return Tensor(xp.moveaxis(out, -1, axis) if axis != -1 else out)
+    out = xp.where(indices[..., None] == xp.arange(depth), on, off).astype(on.dtype)
+    return xp.moveaxis(out, -1, axis) if axis != -1 else out
+
+
+ONE_HOT = Primitive("OneHot", _one_hot, differentiable=None)  # TF registers no gradient for OneHot
 
 
 # TF's kernel takes these index dtypes; its attr error spells float32 'float', float64 'double'.
@@ -312,5 +343,4 @@ def _one_hot_depth(depth):
             raise ValueError(
                 f"Tensor conversion requested dtype int32 for Tensor with dtype {depth.dtype.name}: {depth!r}"
             )
-        return int(depth._value)
-    return int(depth)
+    return int(depth)  # a traced depth is a value read: the trace runs eagerly, as for any Python int

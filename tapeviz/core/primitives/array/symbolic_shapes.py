@@ -36,7 +36,6 @@ ZEROS_LIKE = Primitive(
 ONES_LIKE = Primitive(
     "OnesLike", lambda x, dtype: B.xp.ones(x.shape, dtype=_np_type(dtype) if dtype else x.dtype), differentiable=None
 )
-FILL = Primitive("Fill", lambda dims, value: B.xp.full(_dims(dims), value, dtype=value.dtype), differentiable=None)
 RANGE = Primitive(
     "Range",
     lambda start, limit, delta, dtype: B.xp.arange(start, limit, delta).astype(_np_type(dtype)),
@@ -115,10 +114,6 @@ def reshape(x, shape):
 
 def broadcast_to(x, shape):
     return execute(BROADCAST_TO_SHAPE, (x, shape_tensor(shape)))
-
-
-def fill(dims, value):
-    return execute(FILL, (shape_tensor(dims), as_tensor(value)))
 
 
 def range_(start, limit, delta, dtype):
