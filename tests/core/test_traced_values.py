@@ -46,3 +46,18 @@ def test_fill_refuses_what_tf_refuses():
         tf.fill([2, 3], [1.0, 2.0])
     with pytest.raises(tf.errors.InvalidArgumentError, match="Dimension -3 must be >= 0"):
         tf.fill([2, -3], 1.0)
+
+
+def test_a_saved_signature_with_open_sizes_runs_a_squeeze_at_every_size(tmp_path):
+    # TF's core quickstart: tf.squeeze(y, axis=1) in a tf.function whose signature leaves the rows open,
+    # saved and loaded, then called on 100 rows (the trace kept the placeholder's 7 rows before).
+    module = tf.Module()
+    module.w = tf.Variable([[1.0], [2.0], [3.0]])
+    module.f = tf.function(
+        lambda x: tf.squeeze(tf.matmul(x, module.w), axis=1),
+        input_signature=[tf.TensorSpec([None, 3], tf.float32)],
+    )
+    tf.saved_model.save(module, str(tmp_path / "m"))
+    loaded = tf.saved_model.load(str(tmp_path / "m"))
+    x = tf.reshape(tf.range(300, dtype=tf.float32), [100, 3])
+    np.testing.assert_allclose(loaded.f(x).numpy(), tf.squeeze(tf.matmul(x, module.w), axis=1).numpy())

@@ -16,6 +16,7 @@ CASES = {
     "ReshapeTo": Case(lambda x: symbolic_shapes.reshape(x, tf.constant([3, 2])) * rand(3, 2), [rand(2, 3)]),
     "BroadcastToShape": Case(lambda x: symbolic_shapes.broadcast_to(x, tf.constant([2, 3])) * rand(2, 3), [rand(1, 3)]),
     "BroadcastTo": Case(lambda x: tf.broadcast_to(x, [2, 3]), [rand(1, 3)]),
+    "Squeeze": Case(lambda x: tf.squeeze(x, axis=[0, 2]) * rand(3), [rand(1, 3, 1)]),
     "Fill": Case(lambda x: tf.fill([2, 3], x * x) * rand(2, 3), [rand()]),
     "Transpose": Case(lambda x: tf.transpose(x) * rand(3, 2), [rand(2, 3)]),
     "StridedSlice": Case(lambda x: x[1:, ::2] * x[0, 0], [rand(3, 4)]),

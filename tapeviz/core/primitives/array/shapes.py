@@ -376,7 +376,22 @@ def squeeze(input, axis=None, name=None):
                     "Leave that axis out of `axis`.",
                     "Squeeze",
                 )
-    return reshape(x, [n for i, n in enumerate(shape) if i not in drop])
+    if not drop:
+        return x
+    return execute(SQUEEZE, (x,), {"axes": tuple(sorted(drop))})
+
+
+# The axes it drops, not the sizes it keeps: a trace of it serves every size of the other axes.
+SQUEEZE = Primitive("Squeeze", lambda x, axes: B.xp.squeeze(x, axis=axes))
+
+
+@defgrad(
+    SQUEEZE,
+    "reshape the upstream back to x's shape",
+    local=described("1 per element: the upstream reshaped back to x's shape"),
+)
+def _squeeze_rule(op, needs, g):
+    return (reshape(g, op.inputs[0]._value.shape),)
 
 
 # -- joining and splitting -----------------------------------------------------------------
