@@ -111,11 +111,13 @@ def test_the_distributions_have_their_moments():
     assert np.abs(truncated).max() <= 4.0 and 0.85 < truncated.std() / 2.0 < 0.9  # sd of N(0,1) cut at 2: 0.880
     ints = R.randint((n,), 2, 6, seed=1).numpy()
     assert set(ints.tolist()) == {2, 3, 4, 5}
-    gamma = R.gamma((n,), 3.0, seed=1).numpy()
-    assert abs(gamma.mean() - 3.0) < 0.05
+    # TF's gamma kernel runs per value in Python (about 0.2 ms each): 4,000 values, tolerances of ~3.5
+    # standard errors (gamma(3): sd 1.73, beta(2, 6): sd 0.144)
+    gamma = R.gamma((4000,), 3.0, seed=1).numpy()
+    assert abs(gamma.mean() - 3.0) < 0.1
     binomial = R.binomial((n,), 10, 0.3, seed=1).numpy()
     assert abs(binomial.mean() - 3.0) < 0.05
-    beta = R.beta((n,), 2.0, 6.0, seed=1).numpy()
-    assert abs(beta.mean() - 0.25) < 0.01
+    beta = R.beta((4000,), 2.0, 6.0, seed=1).numpy()
+    assert abs(beta.mean() - 0.25) < 0.008
     samples = R.categorical(np.log([[0.2, 0.8], [0.9, 0.1]]), 20000, seed=1).numpy()
     assert abs(samples[0].mean() - 0.8) < 0.02 and abs(samples[1].mean() - 0.1) < 0.02
