@@ -9,8 +9,10 @@ effects happen while tracing only, as in TF; replays run the recorded
 primitives through ``execute``, so tapes record them as in eager code.
 """
 
+import copy
 import functools
 import inspect
+import re
 
 import numpy as np
 
@@ -148,7 +150,27 @@ class Function:
                 key = _widen_key(other, key) or key
         return key
 
-    def _trace(self, call, dry=False):
+    def _trace_open_sizes(self, call):
+        """A dry trace of ``call``; if the Python cannot run on its placeholders, again with one open size
+        set to a size the error names.
+
+        A spec's open (``None``) sizes are traced as 7. TF traces them as symbolic sizes, which agree
+        with whatever an op asks of them: ``x - mean`` with a 30-feature mean, ``tf.reshape(x, [-1, 784])``.
+        The error of a trace on 7s names the size that op wanted (30, 784), so each open size in turn is
+        set to each size the error names; the first trace that runs is kept. That size is the function's
+        own (its variables', its literals'), so the trace may mention it without depending on the call's.
+        """
+        try:
+            return self._trace(call, dry=True)
+        except Exception as error:  # noqa: BLE001 - raised as it was unless a retry traces
+            for index, axis, size in _sizes_to_try(call, error):
+                try:
+                    return self._trace(call.with_size(index, axis, size), dry=True, fixed_sizes={size})
+                except Exception:  # noqa: BLE001, S112 - that size did not fit either: the next one
+                    continue
+            raise
+
+    def _trace(self, call, dry=False, fixed_sizes=()):
         key = self._general_key(call)
         if key in self._traces.tracing:
             raise RecursionError(
@@ -161,7 +183,9 @@ class Function:
         run = functools.partial(self._traced_python, *arguments)
         self._traces.tracing.add(key)
         try:
-            tracer, result = tracing.trace_call(run, placeholders, dry=dry, display_shapes=shapes)
+            tracer, result = tracing.trace_call(
+                run, placeholders, dry=dry, display_shapes=shapes, fixed_sizes=fixed_sizes
+            )
         finally:
             self._traces.tracing.discard(key)
         if tracer.untraceable is not None:
@@ -253,7 +277,7 @@ class Function:
             call.key = _signature_key(call, self.input_signature)
         concrete = self._lookup(call.key)
         if concrete is None:
-            concrete, _ = self._trace(call, dry=True)
+            concrete, _ = self._trace_open_sizes(call)
             if concrete is None:
                 raise ValueError(f"tf.function '{self.__name__}' could not be traced; it runs eagerly.")
         return concrete
@@ -350,6 +374,16 @@ class _Call:
         bound.arguments.update(values)
         self.args, self.kwargs = bound.args, bound.kwargs
         self._bound = bound
+
+    def with_size(self, index, axis, size):
+        """This call with its tensor leaf ``index`` made again as zeros of ``size`` along ``axis``."""
+        retry = copy.copy(self)
+        leaf = self.leaves[index]
+        shape = list(leaf._value.shape)
+        shape[axis] = size
+        retry.leaves = list(self.leaves)
+        retry.leaves[index] = Tensor(backend.xp.zeros(shape, dtype=leaf._value.dtype))
+        return retry
 
     def for_tracing(self):
         """(run, placeholders): the Python call on fresh placeholder tensors, one per tensor argument.
@@ -537,10 +571,31 @@ def _leaves(structure):
     return nest.flatten(structure)
 
 
+def _sizes_to_try(call, error, most=4):
+    """(leaf, axis, size) for each open size of ``call``'s specs and each size ``error`` names (at most
+    ``most`` sizes: those other than 1 and the placeholders' 7, in the order the message names them)."""
+    named = []
+    for number in re.findall(r"\d+", str(error)):
+        size = int(number)
+        if size not in (0, 1, _OPEN_SIZE) and size not in named and size <= 1 << 20:
+            named.append(size)
+    open_axes = [
+        (index, axis)
+        for index, leaf in enumerate(_tensor_keys(call.key))
+        if leaf[0] == "T" and leaf[2] is not None and leaf[1] != "string"
+        for axis, size in enumerate(leaf[2])
+        if size is None
+    ]
+    return [(index, axis, size) for size in named[:most] for index, axis in open_axes]
+
+
+_OPEN_SIZE = 7  # what a spec's None sizes are traced as
+
+
 def _example(spec):
     """Zeros standing in for a TensorSpec, of size 7 where the spec says None: not 1 (it broadcasts),
     and rarely an axis or a fixed size, so what the trace takes from it can be told apart."""
-    shape = () if spec.shape is None else tuple(7 if n is None else n for n in spec.shape)
+    shape = () if spec.shape is None else tuple(_OPEN_SIZE if n is None else n for n in spec.shape)
     if spec.dtype.name == "string":  # empty strings stand in for strings
         return Tensor(string_array.empty_strings(shape))
     return Tensor(backend.xp.zeros(shape, dtype=spec.dtype.as_numpy_dtype))

@@ -457,8 +457,12 @@ def warn_fallback(function_name, untraceable):
     )
 
 
-def trace_call(run, placeholders, dry=False, display_shapes=None):
-    """Call ``run()`` with a new Tracer on top; returns (tracer, result)."""
+def trace_call(run, placeholders, dry=False, display_shapes=None, fixed_sizes=()):
+    """Call ``run()`` with a new Tracer on top; returns (tracer, result).
+
+    ``fixed_sizes``: sizes of open dimensions that the function itself asked for (see
+    ``Function._trace_open_sizes``): a trace that mentions them does not depend on the call's sizes.
+    """
     tracer = Tracer(dry=dry)
     for value, name in placeholders:
         tracer.add_placeholder(value, name)
@@ -470,6 +474,7 @@ def trace_call(run, placeholders, dry=False, display_shapes=None):
         else:
             tracer.relaxed_sizes.update(n for n, o in zip(shape, open_shape) if o is None)
     tracer.relaxed_sizes.discard(1)  # a size-1 dimension broadcasts: constants of size 1 are not sized by it
+    tracer.relaxed_sizes.difference_update(fixed_sizes)
     local = state.local
     local.tracers = local.tracers + [tracer]
     try:

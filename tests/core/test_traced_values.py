@@ -61,3 +61,46 @@ def test_a_saved_signature_with_open_sizes_runs_a_squeeze_at_every_size(tmp_path
     loaded = tf.saved_model.load(str(tmp_path / "m"))
     x = tf.reshape(tf.range(300, dtype=tf.float32), [100, 3])
     np.testing.assert_allclose(loaded.f(x).numpy(), tf.squeeze(tf.matmul(x, module.w), axis=1).numpy())
+
+
+def _saved_and_loaded(module, tmp_path):
+    tf.saved_model.save(module, str(tmp_path / "m"))
+    return tf.saved_model.load(str(tmp_path / "m"))
+
+
+def test_a_signature_with_open_sizes_is_saved_when_an_op_fixes_one_of_them(tmp_path):
+    # TF's logistic regression guide: [None, None] minus a 30-feature mean. The trace on 7 x 7
+    # placeholders cannot broadcast; TF's symbolic sizes agree with the 30 the subtraction asks for.
+    module = tf.Module()
+    module.mean = tf.Variable(tf.range(30, dtype=tf.float32))
+    module.f = tf.function(
+        lambda x: tf.reduce_sum(x - module.mean, axis=1), input_signature=[tf.TensorSpec([None, None], tf.float32)]
+    )
+    loaded = _saved_and_loaded(module, tmp_path)
+    x = tf.ones([100, 30])
+    np.testing.assert_allclose(loaded.f(x).numpy(), module.f(x).numpy())
+    np.testing.assert_allclose(loaded.f(tf.ones([3, 30])).numpy(), module.f(tf.ones([3, 30])).numpy())
+
+
+def test_a_signature_of_open_image_sizes_is_saved_when_a_reshape_fixes_their_product(tmp_path):
+    # TF's MLP guide: a [None] * 4 uint8 batch reshaped to [-1, 784], scaled, multiplied.
+    module = tf.Module()
+    module.w = tf.Variable(tf.ones([784, 2]))
+    module.f = tf.function(
+        lambda x: tf.matmul(tf.reshape(x, [-1, 784]) / 255, module.w),
+        input_signature=[tf.TensorSpec([None, None, None, None], tf.uint8)],
+    )
+    loaded = _saved_and_loaded(module, tmp_path)
+    x = tf.cast(tf.reshape(tf.range(5 * 784) % 256, [5, 28, 28, 1]), tf.uint8)
+    np.testing.assert_allclose(loaded.f(x).numpy(), module.f(x).numpy(), rtol=1e-6)
+
+
+def test_a_signature_no_size_can_satisfy_still_says_why(tmp_path):
+    module = tf.Module()
+    module.f = tf.function(
+        lambda x: tf.reshape(x, [-1, 5]) + tf.ones([3]), input_signature=[tf.TensorSpec([None], tf.float32)]
+    )
+    with pytest.warns(UserWarning, match="left out these tf.functions"):
+        loaded = _saved_and_loaded(module, tmp_path)
+    with pytest.raises(ValueError, match="could not be traced for its input_signature"):
+        loaded.f(tf.ones([10]))
