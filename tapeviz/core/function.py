@@ -259,7 +259,8 @@ class Function:
     def get_concrete_function(self, *args, **kwargs):
         """The ConcreteFunction for these arguments (tensors or ``tf.TensorSpec``s), tracing it if new.
 
-        A spec with ``None`` sizes is traced on zeros of size 1 with the
+        A spec with ``None`` sizes is traced on zeros of size 7 (again with a
+        size its error names when the Python cannot run on those), with the
         function's assignments and stateful calls (``tf.print``) skipped.
         """
         if self._traces.eager is not None:
