@@ -572,6 +572,9 @@ def _leaves(structure):
     return nest.flatten(structure)
 
 
+_OPEN_SIZE = 7  # what a spec's None sizes are traced as
+
+
 def _sizes_to_try(call, error, most=4):
     """(leaf, axis, size) for each open size of ``call``'s specs and each size ``error`` names (at most
     ``most`` sizes: those other than 1 and the placeholders' 7, in the order the message names them)."""
@@ -588,9 +591,6 @@ def _sizes_to_try(call, error, most=4):
         if size is None
     ]
     return [(index, axis, size) for size in named[:most] for index, axis in open_axes]
-
-
-_OPEN_SIZE = 7  # what a spec's None sizes are traced as
 
 
 def _example(spec):

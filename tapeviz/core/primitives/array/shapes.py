@@ -102,11 +102,11 @@ def _tf_reshape_target(in_shape, shape):
     return tuple(missing if i == unknown else n for i, n in enumerate(shape))
 
 
-@defgrad(
-    RESHAPE,
-    "reshape the upstream back to x's shape",
-    local=described("1 per element: the upstream reshaped back to x's shape"),
-)
+_RESHAPE_BACK = "reshape the upstream back to x's shape"
+_RESHAPE_BACK_LOCAL = described("1 per element: the upstream reshaped back to x's shape")
+
+
+@defgrad(RESHAPE, _RESHAPE_BACK, local=_RESHAPE_BACK_LOCAL)
 def _reshape_rule(op, needs, g):
     return (reshape(g, op.inputs[0]._value.shape),)
 
@@ -383,15 +383,7 @@ def squeeze(input, axis=None, name=None):
 
 # The axes it drops, not the sizes it keeps: a trace of it serves every size of the other axes.
 SQUEEZE = Primitive("Squeeze", lambda x, axes: B.xp.squeeze(x, axis=axes))
-
-
-@defgrad(
-    SQUEEZE,
-    "reshape the upstream back to x's shape",
-    local=described("1 per element: the upstream reshaped back to x's shape"),
-)
-def _squeeze_rule(op, needs, g):
-    return (reshape(g, op.inputs[0]._value.shape),)
+defgrad(SQUEEZE, _RESHAPE_BACK, local=_RESHAPE_BACK_LOCAL)(_reshape_rule)  # its gradient is Reshape's
 
 
 # -- joining and splitting -----------------------------------------------------------------
