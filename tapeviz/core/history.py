@@ -7,7 +7,8 @@ and derivative order, but no array. The visualizer draws a released tape
 from this sketch, whatever was imported and whenever it is asked.
 
 Every ``gradient`` of a non-persistent tape takes a sketch and most are
-never drawn, so taking one must cost next to nothing: ``Sketch`` copies the
+never drawn, so taking one must cost next to nothing (a tape of NumPy float
+scalars, whose release frees next to nothing, defers it: ``DeferredSketch``): ``Sketch`` copies the
 fields into a few flat lists, one comprehension (or C-level ``map``) per
 field, no Python call per entry or per tensor, and builds the
 ``EntrySketch`` objects only when they are asked for. The lists hold ints,
@@ -203,6 +204,33 @@ def _shape_and_dtype(tensor):
         return tensor
     value = tensor._value
     return (tuple(value.shape), value.dtype)
+
+
+class DeferredSketch:
+    """The sketch of entries whose every value is a NumPy float scalar, taken when first asked for.
+
+    A tape of scalars (a lesson's, a chain of scalar ops) frees next to nothing when it drops
+    its entries: kept, they cost a few hundred bytes each, while sketching them at every
+    release costs about a tenth of the gradient's time. So the tape keeps them as they are
+    and the sketch is taken only if the tape is drawn (the same sketch: entries and tensors
+    never change). A tape that holds an array sketches at release, freeing the arrays.
+    """
+
+    __slots__ = ("_entries", "_sketch")
+
+    def __init__(self, entries):
+        self._entries = entries
+        self._sketch = None
+
+    def __len__(self):
+        return len(self._entries) if self._sketch is None else len(self._sketch)
+
+    def entries(self):
+        """One ``EntrySketch`` per entry, in recorded order (sketched on the first call)."""
+        if self._sketch is None:
+            self._sketch = Sketch(self._entries)
+            self._entries = ()
+        return self._sketch.entries()
 
 
 EMPTY = Sketch(())  # what a tape that never released holds

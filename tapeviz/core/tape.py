@@ -178,6 +178,7 @@ class GradientTape:
         self._roots = set()  # ids of what watch() (or a variable's read) added: the watched sources
         self._needs_exact = True  # see needs_for: False once a record could differ from a sweep's view
         self._released = history.EMPTY  # a sketch of the entries dropped by the last release
+        self._holds_arrays = False  # an entry holds a value other than a NumPy float scalar
         self._watched = set()  # ids of watched sources and of everything computed from them
         self._watched_variables = {}  # id -> Variable
         self._recording = False
@@ -324,10 +325,15 @@ class GradientTape:
         if primitive.differentiable:  # gradients flow through its float outputs
             for tensor in outputs:
                 value = tensor._value
-                if type(value) in _FLOAT_SCALARS or value.dtype.kind in "fc":  # a NumPy float scalar's type says
+                if type(value) in _FLOAT_SCALARS:  # a NumPy float scalar's type says
                     watched.add(tensor._id)
+                else:
+                    self._holds_arrays = True
+                    if value.dtype.kind in "fc":
+                        watched.add(tensor._id)
         else:  # a sweep would reach what this left unwatched
             self._needs_exact = False
+            self._holds_arrays = True
         return entry
 
     def record_read(self, variable, tensor, local):
@@ -353,8 +359,12 @@ class GradientTape:
         self._entries.append(entry)
         self._needs.append(_ONLY)
         value = tensor._value
-        if type(value) in _FLOAT_SCALARS or value.dtype.kind in "fc":  # gradients flow through a float read
+        if type(value) in _FLOAT_SCALARS:  # gradients flow through a float read
             watched.add(tensor._id)
+        else:
+            self._holds_arrays = True
+            if value.dtype.kind in "fc":
+                watched.add(tensor._id)
         return entry
 
     def add_watched(self, source):
@@ -372,7 +382,10 @@ class GradientTape:
         self._roots.add(source._id)
         if hasattr(source, "assign"):
             self._watched_variables[source._id] = source
-        elif self._entries:
+            return True
+        if type(source._value) not in _FLOAT_SCALARS:  # the entries that use it would keep it alive
+            self._holds_arrays = True
+        if self._entries:
             # A tensor watched late may be an input an earlier entry did not count as watched; a
             # sweep counts it (as TF does). A variable is only ever an input of its own reads,
             # which a tape records once it watches the variable.
@@ -463,8 +476,9 @@ class GradientTape:
     def _release(self, reason="gradient"):
         had_state = bool(self._entries or self._watched)
         released = self._entries
-        if released:
-            self._released = history.Sketch(released)
+        if released:  # entries of float scalars only are kept as they are: sketched when drawn
+            self._released = history.Sketch(released) if self._holds_arrays else history.DeferredSketch(released)
+        self._holds_arrays = False
         self._entries = []
         self._needs = []
         self._roots = set()

@@ -59,6 +59,29 @@ def test_non_persistent_tape_releases_after_gradient():
     assert g.shape == (50,)
 
 
+def test_a_released_tape_of_float_scalars_keeps_its_entries_until_drawn():
+    """Dropping a scalar tape's entries would free next to nothing: they are kept, and sketched
+    (values dropped) only when the tape is drawn; the sketch is the live entries' structure."""
+    x = tf.constant(1.5)
+    with tf.GradientTape(persistent=True) as outer:  # sees the same entries, kept live to compare
+        outer.watch(x)
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            h = x * x
+            y = tf.sin(h) * h + 0.5
+    live = [(e.index, e.name, [t.numpy().dtype for t in e.outputs]) for e in outer.recorded_ops]
+    ref = weakref.ref(h)
+    del h, outer
+    tape.gradient(y, x)
+    _collect()
+    assert tape.released and tape.recorded_ops == ()
+    assert ref() is not None, "the release of a scalar tape sketched its entries at once"
+    drawn = [(e.index, e.name, [t.dtype for t in e.outputs]) for e in tape.history]
+    assert drawn == live
+    _collect()
+    assert ref() is None, "the drawn tape still keeps its entries"
+
+
 def test_intermediates_die_with_gradients_kept():
     """The gradient itself must not reference the forward intermediates."""
     w = tf.Variable(np.ones((3, 3)))
