@@ -54,7 +54,8 @@ def _unit(item):
 
 
 def _tier(item):
-    if os.environ.get(site_build.BUILDING) and "docs_site" in item.fixturenames:
+    uses_site = "docs_site" in getattr(item, "fixturenames", ())  # a notebook's cell has no fixtures
+    if uses_site and os.environ.get(site_build.BUILDING):
         return 1.5  # after the browser and slow units: the site, building meanwhile, is done by then
     if item.get_closest_marker("browser"):
         return 0  # a JupyterLab or the docs build, and a browser: the longest units
