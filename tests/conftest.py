@@ -11,16 +11,12 @@ Under pytest-xdist, ``./dev.sh test`` runs ``-n auto --dist loadscope
 one kernel, a module's fixtures are set up once) or, for a test in a class,
 its class (tests/browser/test_browser.py runs its lessons as two classes, on two
 workers at once, each with its own JupyterLab). The units go out in the order
-``longest_first`` gives them here, so that no long one starts last; the
-docs-site tests after the browser and slow ones when the site is building in
-the background, as it does from the run's start (tests/docs/site_build.py).
+``longest_first`` gives them here, so that no long one starts last.
 """
 
 import os
 
 import pytest
-
-from tests.docs import site_build
 
 
 def pytest_collection_modifyitems(config, items):
@@ -34,29 +30,12 @@ def pytest_collection_modifyitems(config, items):
         items[:] = longest_first(items)
 
 
-def pytest_sessionstart(session):
-    # The docs site builds beside the tests from the start (tests/docs/site_build.py).
-    session.config.stash[_BACKGROUND_BUILD] = site_build.start(session.config)
-
-
-def pytest_sessionfinish(session):
-    background = session.config.stash.get(_BACKGROUND_BUILD, None)
-    if background is not None:
-        background.stop()
-
-
-_BACKGROUND_BUILD = pytest.StashKey()
-
-
 def _unit(item):
     """What ``--dist loadscope`` keeps on one worker: the test's class, else its file."""
     return item.nodeid.rsplit("::", 1)[0]
 
 
 def _tier(item):
-    uses_site = "docs_site" in getattr(item, "fixturenames", ())  # a notebook's cell has no fixtures
-    if uses_site and os.environ.get(site_build.BUILDING):
-        return 1.5  # after the browser and slow units: the site, building meanwhile, is done by then
     if item.get_closest_marker("browser"):
         return 0  # a JupyterLab or the docs build, and a browser: the longest units
     if item.get_closest_marker("slow"):

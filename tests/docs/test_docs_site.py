@@ -1,15 +1,17 @@
 """The built documentation site, read as HTML: a reference that answers questions.
 
-The site is built once per run (``docs_site``), exactly as ``./dev.sh docs``
-does (Sphinx, warnings as errors), into a temporary folder, in the background
-from the run's start (tests/docs/site_build.py); the tests read the
+The site is built once per session (``docs_site``), exactly as ``./dev.sh docs``
+does (Sphinx, warnings as errors), into a temporary folder; the tests read the
 pages it wrote. The Chromium test at the end opens the landing page as a
 newcomer does (browser fixtures from ``tests/browser/test_browser.py``), at a laptop's
 and a phone's width, and saves screenshots to ``tests/artifacts/``.
 """
 
 import html
+import os
 import re
+import subprocess
+import sys
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -17,7 +19,6 @@ from urllib.parse import unquote, urlsplit
 import pytest
 
 from tests.browser.test_browser import ARTIFACTS, HIGHLIGHT, _new_page, browser  # noqa: F401 (a fixture)
-from tests.docs import site_build
 
 # Every test here reads the built site, and building it takes a minute: not in the quick tier.
 pytestmark = pytest.mark.slow
@@ -90,12 +91,24 @@ BUILTINS = [int, float, bool, str, tuple, list, dict, set, frozenset, object, ty
 def docs_site(tmp_path_factory):
     """The site, built once as ``./dev.sh docs`` builds it: the folder of its HTML.
 
-    Built in the background from the run's start (tests/docs/site_build.py), else now; into a
-    temporary folder, or into ``$TAPEVIZ_DOCS_OUT`` when set (``.ci/run`` sets it to
+    Into a temporary folder, or into ``$TAPEVIZ_DOCS_OUT`` when set (``.ci/run`` sets it to
     ``docs/_build/html`` and then need not build the site a second time), from scratch either way."""
     # Only a missing Sphinx skips; with Sphinx but without the theme or myst-nb the build fails and says so.
     pytest.importorskip("sphinx", reason="Sphinx is not installed: pip install -e '.[docs]' to build the docs")
-    return site_build.site(tmp_path_factory)
+    given = os.environ.get("TAPEVIZ_DOCS_OUT")
+    out = Path(given).resolve() if given else tmp_path_factory.mktemp("site")
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    build = subprocess.run(
+        # -E: every page read again, whatever an earlier build left in the folder
+        [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-E", "-b", "html", "-q", "docs", str(out)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert build.returncode == 0, f"the docs build failed:\n{build.stdout[-4000:]}\n{build.stderr[-4000:]}"
+    return out
 
 
 def _api_pages(site):
