@@ -46,6 +46,26 @@ def test_import_does_not_load_heavy_modules():
     )
 
 
+def test_keras_and_what_sits_on_it_load_on_first_use():
+    """As TF's tf.keras: `import tapeviz` leaves Keras, the saving and the summary stacks unloaded; the
+    first `tf.keras` (or `tf.optimizers`, `tf.train`...) loads them, and they are the modules themselves."""
+    out = _run_python(
+        "import json, sys; import tapeviz as tf\n"
+        "before = sorted(m for m in sys.modules if m.startswith(('tapeviz.keras', 'tapeviz.saved_model', "
+        "'tapeviz.checkpoint', 'tapeviz.summary', 'tapeviz.train', 'tapeviz.optimizers')))\n"
+        "listed = {n for n in ('keras', 'optimizers', 'losses', 'metrics', 'initializers', 'saved_model', 'train', "
+        "'summary') if n in dir(tf) and n in tf.__all__}\n"
+        "dense = tf.keras.layers.Dense(2)\n"
+        "same = [tf.optimizers.Adam is tf.keras.optimizers.Adam, tf.losses is sys.modules['tapeviz.keras.losses'],"
+        " tf.train.Checkpoint.__module__, tf.summary.__name__, tf.saved_model.__name__]\n"
+        "print(json.dumps({'before': before, 'listed': sorted(listed), 'same': same}))"
+    )
+    data = json.loads(out.strip().splitlines()[-1])
+    assert data["before"] == [], f"`import tapeviz` loaded {data['before'][:5]}: Keras and its stack load on first use"
+    assert len(data["listed"]) == 8, data["listed"]
+    assert data["same"] == [True, True, "tapeviz.checkpoint.checkpoint", "tapeviz.summary", "tapeviz.saved_model"]
+
+
 @pytest.mark.parametrize("script", ["dev.sh", ".ci/run"])
 def test_shell_scripts_parse_and_are_executable(script):
     path = ROOT / script
