@@ -25,14 +25,18 @@ from tapeviz.core.primitives.math import less as _less
 from tapeviz.core.primitives.math import reduce_max as _reduce_max
 from tapeviz.core.primitives.sorting import unique, unique_with_counts  # noqa: F401
 from tapeviz.core.scopes import name_scope as _name_scope
+from tapeviz.core.tensor import host_value as _host_value
 from tapeviz.core.tensor import to_array as _to_array
 
 __all__ = ["repeat", "reverse_sequence", "roll", "sequence_mask", "unique", "unique_with_counts"]
 
 
 def _ints(value, what):
-    """A Python int or a 1-D NumPy int array from a number, list or tensor (read eagerly)."""
-    array = _np.asarray(_to_array(value) if hasattr(value, "dtype") and not isinstance(value, _np.ndarray) else value)
+    """A Python int or a 1-D NumPy int array from a number, list or tensor (read on the host: a trace
+    that cannot keep the read runs eagerly, core.tensor.host_value)."""
+    array = _np.asarray(
+        _host_value(value, what) if hasattr(value, "dtype") and not isinstance(value, _np.ndarray) else value
+    )
     if array.dtype.kind not in "iu":
         raise TypeError(f"{what} must be integers, got {array.dtype}")
     return array

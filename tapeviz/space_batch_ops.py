@@ -12,13 +12,14 @@ from tapeviz.core.primitives.array import pad as _pad
 from tapeviz.core.primitives.array import reshape as _reshape
 from tapeviz.core.primitives.array import transpose as _transpose
 from tapeviz.core.tensor import constant as _constant
-from tapeviz.core.tensor import to_array as _to_array
+from tapeviz.core.tensor import host_value as _host_value
 
 __all__ = ["batch_to_space", "required_space_to_batch_paddings", "space_to_batch", "space_to_batch_nd"]
 
 
 def _ints(value):
-    array = _np.asarray(_to_array(_as_tensor(value)) if hasattr(value, "dtype") else value)
+    # Read on the host: a trace that cannot keep the read runs eagerly (core.tensor.host_value).
+    array = _np.asarray(_host_value(value, "a block shape, paddings or crops") if hasattr(value, "dtype") else value)
     if array.dtype.kind not in "iu":
         raise TypeError(f"block shapes, paddings and crops are integers, got {array.dtype}")
     return array.astype(_np.int64)

@@ -650,6 +650,25 @@ def _traced_value_read(value, what):
     _tracing().value_read(value, what)
 
 
+def host_value(value, what):
+    """``to_array(value)`` for an op that takes ``value`` as a Python number or list (an axis, a count,
+    a size): while tracing, a tensor computed from the inputs' values makes the function run eagerly
+    from then on, since a trace would replay the number it read (tracing.host_read).
+
+    Args:
+        value: a Tensor or Variable (or what ``convert_to_tensor`` takes).
+        what: how the op uses it, for the warning (``"top_k's k"``).
+
+    Returns:
+        Its backend array.
+    """
+    if isinstance(value, (Tensor, Variable)):
+        if state.local.tracers:
+            _tracing().host_read(value, what)
+        return value._value
+    return convert_to_tensor(value)._value
+
+
 def _traced_assign(variable, op, tensor):
     """Record an assignment in the active traces; True when a dry trace must skip the update."""
     _tracing().assigned(variable, op, tensor)

@@ -37,6 +37,14 @@ _LEAKED_MAX = 200_000
 _PLAIN_LEAVES = (Tensor, Variable, type(None), bool, int, float, complex, str, bytes)
 
 
+_SHAPE_OPS = frozenset({"Shape", "Size", "Rank"})  # their outputs are the input's shape, not its values
+# Deterministic ops that shape computations use: what they make of shapes alone is a shape too.
+_SHAPE_ARITHMETIC = frozenset(
+    {"AddV2", "Sub", "Mul", "FloorDiv", "FloorMod", "Maximum", "Minimum", "Neg", "Cast", "Identity", "StridedSlice"}
+    | {"Slice", "GatherV2", "Pack", "ConcatV2", "Prod", "Sum", "Reshape", "Squeeze", "ExpandDims"}
+)
+
+
 class Tracer:
     """Builds one Graph from the ops that run while it is on ``state.local.tracers``."""
 
@@ -44,6 +52,7 @@ class Tracer:
         self.graph = Graph()
         self.refs = {}  # tensor/variable _id -> value id
         self.symbolic = set()  # ids of tensors computed from the placeholders (or the placeholders)
+        self.of_shapes_only = set()  # ids of those computed from the placeholders' shapes only (tf.shape)
         self.literals = set()  # ids of tensors the traced code made from Python values (tf.constant(2.0))
         self.relaxed_sizes = set()  # traced sizes of the dimensions a signature leaves open (None)
         self.display_shapes = {}  # placeholder value id -> its signature's shape (None sizes), for printing
@@ -98,6 +107,12 @@ class Tracer:
     def add_node(self, op, inputs, outputs, attrs, symbolic=True):
         input_ids = [self.ref(t) for t in inputs]
         output_ids = []
+        # A Shape, Size or Rank reads no value, nor does the arithmetic that only they feed (tf.shape(x)[0] - 1).
+        from_inputs = [tensor_id(t) for t in inputs if tensor_id(t) in self.symbolic]
+        of_shapes = symbolic and (
+            op in _SHAPE_OPS
+            or (op in _SHAPE_ARITHMETIC and from_inputs and all(k in self.of_shapes_only for k in from_inputs))
+        )
         for position, tensor in enumerate(outputs):
             count = self._op_counts.get(op, 0)
             name = f"{op}:{position}" if not count else f"{op}_{count}:{position}"
@@ -106,6 +121,8 @@ class Tracer:
             self.refs[key] = value_id
             if symbolic:
                 self.symbolic.add(key)
+                if of_shapes:
+                    self.of_shapes_only.add(key)
             output_ids.append(value_id)
         self._op_counts[op] = self._op_counts.get(op, 0) + 1
         self.graph.nodes.append(Node(op, input_ids, output_ids, attrs))
@@ -265,6 +282,24 @@ def value_read(value, what):
             tracer.refuse(what)
 
 
+def host_read(value, what):
+    """An op takes ``value``, a tensor, as a Python number (an axis, a count, ``top_k``'s ``k``).
+
+    A trace keeps the number it read, so one computed from the inputs' values would be replayed
+    for every later input: the function runs eagerly from then on instead, as after ``int(x)``.
+    One computed from their shapes only (``tf.rank(x) - 1``) holds for every call of this trace,
+    whose sizes are fixed; where the signature leaves sizes open, the trace becomes size-specific.
+    """
+    for tracer in state.local.tracers:
+        key = tensor_id(value)
+        if key not in tracer.symbolic:
+            continue
+        if key in tracer.of_shapes_only:
+            tracer.shape_specific = True  # as a read of its shape: the trace holds for these sizes
+        else:
+            tracer.refuse(what)
+
+
 def shape_read(value):
     """The user's code read a traced tensor's shape (tapeviz's own reads are its metadata checks)."""
     caller = sys._getframe(2).f_code.co_filename  # shape_read <- Tensor.shape <- the reader
@@ -318,6 +353,7 @@ def variable_created(variable):
 
 bind_trace_hooks(
     value_read=value_read,
+    host_read=host_read,
     shape_read=shape_read,
     symbolic_name=symbolic_name,
     literal_made=literal_made,

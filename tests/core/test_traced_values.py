@@ -33,6 +33,46 @@ def test_a_traced_function_computes_each_calls_values(name):
     assert traced.experimental_get_tracing_count() == 1  # one trace served both calls
 
 
+# An op that takes a tensor argument as a Python number (an axis, a count) reads it on the host: a trace
+# would replay the first call's number, so a number from the inputs' values sends the function to eager.
+NUMBER_ARGUMENTS = {
+    "expand_dims's axis": (lambda x, n: tf.expand_dims(x, axis=n), 0, 1),
+    "top_k's k": (lambda x, n: tf.math.top_k(x, k=n).values, 1, 2),
+    "repeat's counts": (lambda x, n: tf.repeat(x, repeats=n), 1, 2),
+    "tile's multiples": (lambda x, n: tf.tile(x, tf.stack([n])), 1, 2),
+    "reverse's axis": (lambda x, n: tf.reverse(tf.stack([x, -x]), axis=tf.stack([n])), 0, 1),
+    "band_part's num_lower": (lambda x, n: tf.linalg.band_part(x[:, None] * x, n, 0), 0, 2),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NUMBER_ARGUMENTS))
+def test_a_number_argument_from_the_inputs_values_runs_each_call_with_its_own(name):
+    fn, first, second = NUMBER_ARGUMENTS[name]
+    traced = tf.function(fn)
+    x = tf.constant([3.0, 1.0, 2.0])
+    with pytest.warns(RuntimeWarning, match="runs eagerly from now on"):
+        np.testing.assert_array_equal(traced(x, tf.constant(first)).numpy(), fn(x, tf.constant(first)).numpy())
+    np.testing.assert_array_equal(traced(x, tf.constant(second)).numpy(), fn(x, tf.constant(second)).numpy())
+
+
+def test_a_number_argument_from_the_inputs_shapes_keeps_the_trace():
+    """tf.rank, tf.shape and tf.size read no value: arithmetic on them holds for every call of the trace."""
+
+    def fn(x):
+        return tf.expand_dims(x, axis=tf.rank(x) - 1), tf.tile(x, tf.stack([tf.shape(x)[0] // 2 + tf.size(x) - 2]))
+
+    traced = tf.function(fn)
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no fall back to eager
+        for values in ([3.0, 1.0, 2.0], [1.0, 2.0, 3.0], [1.0, 2.0, 3.0, 4.0]):
+            x = tf.constant(values)
+            for got, want in zip(traced(x), fn(x)):
+                np.testing.assert_array_equal(got.numpy(), want.numpy())
+    assert traced.experimental_get_tracing_count() == 2  # one trace per shape
+
+
 def test_fill_passes_the_gradient_to_its_value_as_tf():
     # TF's Fill gradient: the upstream summed (TF 2.21 prints 12.0 for this program).
     v = tf.Variable(3.0)

@@ -15,6 +15,7 @@ from tapeviz.core.primitives.linalg import diag, diag_part, float_matrices, matm
 from tapeviz.core.primitives.math.reductions import unbroadcast
 from tapeviz.core.rules import defgrad, described
 from tapeviz.core.scopes import name_scope
+from tapeviz.core.tensor import host_value
 
 # -- band_part -------------------------------------------------------------------------------
 
@@ -61,8 +62,8 @@ def band_part(input, num_lower, num_upper, name=None):  # noqa: A002 - TF's name
         raise invalid_argument(
             f"input must be at least 2-dim, received shape: {list(x._value.shape)}", "MatrixBandPart"
         )
-    lower = int(num_lower._value) if hasattr(num_lower, "_value") else int(num_lower)
-    upper = int(num_upper._value) if hasattr(num_upper, "_value") else int(num_upper)
+    lower = int(host_value(num_lower, "band_part's num_lower")) if hasattr(num_lower, "_value") else int(num_lower)
+    upper = int(host_value(num_upper, "band_part's num_upper")) if hasattr(num_upper, "_value") else int(num_upper)
     rows, cols = x._value.shape[-2:]
     if lower > rows:
         raise invalid_argument(

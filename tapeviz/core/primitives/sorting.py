@@ -16,6 +16,7 @@ from tapeviz.core.ops import as_tensor, execute, same_dtype
 from tapeviz.core.primitive import Primitive
 from tapeviz.core.primitives.array.indexing import gather_grad
 from tapeviz.core.rules import defgrad, described
+from tapeviz.core.tensor import host_value
 
 TopKV2 = collections.namedtuple("TopKV2", ["values", "indices"])
 
@@ -94,7 +95,7 @@ def top_k(input, k=1, sorted=True, index_type=dtypes.int32, name=None):  # noqa:
         [5. 3.] [1 2]
     """
     x = as_tensor(input)
-    k = int(k._value) if hasattr(k, "_value") else int(k)
+    k = int(host_value(k, "top_k's k")) if hasattr(k, "_value") else int(k)
     if x.ndim < 1:
         raise InvalidArgumentError(f"input must be >= 1-D, got shape {list(x._value.shape)} [Op:TopKV2]", "TopKV2")
     n = x._value.shape[-1]

@@ -5,6 +5,7 @@ import numpy as np
 from tapeviz import backend as B
 from tapeviz.core.errors import InvalidArgumentError
 from tapeviz.core.ops import as_tensor
+from tapeviz.core.tensor import host_value
 
 
 def shape_arg(shape):
@@ -26,17 +27,18 @@ def invalid_argument(message, op):
 
 def axis_index(axis, rank, op, extra=0):
     """``axis`` (an int or scalar int tensor) as a non-negative int in [0, rank + extra)."""
-    axis = int(axis._value) if hasattr(axis, "_value") else int(axis)
+    axis = int(host_value(axis, f"{op}'s axis")) if hasattr(axis, "_value") else int(axis)
     size = rank + extra
     if not -size <= axis < size:
         raise invalid_argument(f"axis {axis} is out of range [{-size}, {size}) for a tensor of rank {rank}.", op)
     return axis % size
 
 
-def int_list(values):
-    """A list/tuple/int tensor of ints as a Python list of ints."""
+def int_list(values, what="a list of ints an op takes"):
+    """A list/tuple/int tensor of ints as a Python list of ints (``what``: how the op uses it, should a
+    trace have to say why it cannot keep it)."""
     if hasattr(values, "_value"):
-        values = np.asarray(B.to_numpy(values._value)).tolist()
+        values = np.asarray(B.to_numpy(host_value(values, what))).tolist()
     if isinstance(values, (int, np.integer)):
         return [int(values)]
     return [int(v) for v in values]

@@ -15,7 +15,7 @@ from tapeviz.core.primitives.array import symbolic_shapes
 from tapeviz.core.primitives.array.arguments import axis_index, host_array, int_list, invalid_argument, shape_arg
 from tapeviz.core.primitives.array.indexing import gather, slice_tensor
 from tapeviz.core.rules import defgrad, described
-from tapeviz.core.tensor import Tensor
+from tapeviz.core.tensor import Tensor, host_value
 
 # -- reshaping ---------------------------------------------------------------------
 
@@ -616,7 +616,7 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
         tf.Tensor([[0 1 2 0 0]], shape=(1, 5), dtype=int32)
     """
     x = as_tensor(tensor)
-    pairs = np.asarray(B.to_numpy(paddings._value) if hasattr(paddings, "_value") else paddings)
+    pairs = np.asarray(B.to_numpy(host_value(paddings, "Pad's paddings")) if hasattr(paddings, "_value") else paddings)
     if pairs.shape != (x.ndim, 2) or pairs.dtype.kind not in "iu":
         raise invalid_argument(
             f"paddings must be a matrix of ints with shape [{x.ndim}, 2] (one [before, after] "
