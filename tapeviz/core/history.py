@@ -7,11 +7,12 @@ and derivative order, but no array. The visualizer draws a released tape
 from this sketch, whatever was imported and whenever it is asked.
 
 Every ``gradient`` of a non-persistent tape takes a sketch and most are
-never drawn, so taking one must cost next to nothing (a tape of NumPy float
-scalars, whose release frees next to nothing, defers it: ``DeferredSketch``): ``Sketch`` copies the
-fields into a few flat lists, one comprehension (or C-level ``map``) per
-field, no Python call per entry or per tensor, and builds the
-``EntrySketch`` objects only when they are asked for. The lists hold ints,
+never drawn, so taking one must cost next to nothing (a tape of NumPy
+float scalars, whose release frees next to nothing, defers it:
+``DeferredSketch``): ``Sketch`` copies the fields into a few flat lists,
+one comprehension (or C-level ``map``) per field, no Python call per entry
+or per tensor, and builds the ``EntrySketch`` objects only when they are
+asked for. The lists hold ints,
 shapes and NumPy dtypes (or, when every output is a NumPy scalar, as in a
 chain of scalar ops, just their types, which say shape () and the dtype; one
 type for all when they share it), which the garbage collector does not
