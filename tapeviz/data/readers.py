@@ -27,12 +27,14 @@ def _file_names(filenames):
         return [_decode(f) for f in filenames]
     if isinstance(filenames, (str, bytes, os.PathLike)):
         return [_decode(filenames)]
-    if isinstance(filenames, np.ndarray):
-        return [_decode(f) for f in filenames.reshape(-1)]
+    if isinstance(filenames, (np.ndarray, Tensor)):
+        return [_decode(f) for f in np.asarray(filenames).reshape(-1)]
     return [_decode(f) for f in filenames]
 
 
 def _decode(name):
+    if isinstance(name, Tensor):  # a string tensor holding one file name
+        name = name.numpy()
     if isinstance(name, bytes):
         return name.decode("utf-8")
     return os.fspath(name)
@@ -70,7 +72,7 @@ def TextLineDataset(filenames, compression_type=None, buffer_size=None, num_para
     def make_iterator():
         for path in names:
             for line in _lines(path):
-                yield strings.StringScalar(line)
+                yield strings.element(line)
 
     return Dataset(make_iterator, UNKNOWN)
 
@@ -133,7 +135,7 @@ class _CsvRecords:
 
 def _leaf(value, dtype):
     if dtype == csv_format.STRING:
-        return strings.StringScalar(value)
+        return strings.element(value)
     return Tensor(np.asarray(value, dtype=dtype))
 
 
