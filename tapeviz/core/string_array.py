@@ -141,15 +141,29 @@ def from_python(value, mixed_error=TypeError):
     except ValueError:
         raise ValueError("Can't convert non-rectangular Python sequence to Tensor.") from None
     flat = array.reshape(-1)
+    # A list holding tensors is packed, as TF's auto-packing: a number in it is a TypeError, not ValueError.
+    packed = any(hasattr(item, "__array__") for item in flat)
     for i, item in enumerate(flat):
         text = _text_of(item)
         if text is None:
-            raise mixed_error(
-                f"Cannot convert {value!r} to EagerTensor of dtype string: {item!r} is not a str or bytes. "
-                "Convert numbers yourself first, e.g. tf.strings.as_string(x)."
-            )
+            _refuse(value, item, TypeError if packed else mixed_error)
         flat[i] = text.encode("utf-8") if isinstance(text, str) else text
     return np.asarray(flat).reshape(array.shape).view(StringArray)
+
+
+def _refuse(value, item, error):
+    """TF's error for a non-string ``item`` in a string value: a number tensor fails Pack's dtype check."""
+    kind = np.asarray(item).dtype if hasattr(item, "__array__") else None
+    if kind is not None and kind != _OBJECT:
+        raise InvalidArgumentError(
+            f"cannot compute Pack as input was expected to be a string tensor but is a {getattr(item.dtype, 'name', kind)} "
+            "tensor: convert numbers first, e.g. tf.strings.as_string(x)",
+            "Pack",
+        )
+    raise error(
+        f"Cannot convert {value!r} to EagerTensor of dtype string: {item!r} is not a str or bytes. "
+        "Convert numbers yourself first, e.g. tf.strings.as_string(x)."
+    )
 
 
 def holds_strings(value):
