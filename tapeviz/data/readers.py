@@ -1,7 +1,7 @@
 """The tf.data sources that read files: ``TextLineDataset`` and the CSV readers.
 
 Files are read as text with Python's ``csv`` module; nothing in a file is
-evaluated. Text comes out as string elements (``tapeviz.data.strings``),
+evaluated. Text comes out as ``tf.string`` tensors (``tapeviz.data.strings``),
 numbers as tensors of the dtypes TF gives them.
 """
 
@@ -51,7 +51,7 @@ def _lines(path):
 
 
 def TextLineDataset(filenames, compression_type=None, buffer_size=None, num_parallel_reads=None, name=None):  # noqa: N802
-    """The lines of one or more text files, in order, as string elements (bytes, as TF's ``.numpy()``).
+    """The lines of one or more text files, in order, as ``tf.string`` tensors (``.numpy()`` gives bytes).
 
     ``compression_type`` other than None or '' is not supported.
 
