@@ -173,4 +173,6 @@ def _py_call(func, inputs, dtypes_out):
     if isinstance(dtypes_out, (list, tuple)):
         values = result if isinstance(result, (list, tuple)) else [result]
         return [convert_to_tensor(v, dtype=d) for v, d in zip(values, dtypes_out)]
+    if isinstance(result, (list, tuple)) and result:  # TF reads a returned list as the outputs: the first is it
+        result = result[0]
     return convert_to_tensor(result, dtype=dtypes_out)

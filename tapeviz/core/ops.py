@@ -102,6 +102,14 @@ def as_tensor(value, dtype=None):
     return convert_to_tensor(value, dtype=dtype)
 
 
+def as_matching_tensors(values):
+    """An op's list argument as Tensors, converting as TF's eager ops do: Python values take the
+    dtype of the first Tensor or Variable among ``values`` (``tf.concat((floats, [2]), 0)`` is float;
+    ``[[1]]`` next to strings is TF's TypeError); tensors are kept, for ``same_dtype`` to check."""
+    dtype = next((v.dtype for v in values if isinstance(v, (Tensor, Variable))), None)
+    return [as_tensor(v) if isinstance(v, (Tensor, Variable)) else as_tensor(v, dtype) for v in values]
+
+
 def as_tensors(x, y, op="op"):
     """Two op arguments as Tensors of one dtype, converting Python values as TF does.
 

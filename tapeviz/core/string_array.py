@@ -105,11 +105,27 @@ def is_strings(array):
     return getattr(array, "dtype", None) == _OBJECT
 
 
+def _text_of(item):
+    """``item``'s ``bytes`` or ``str`` when it is one string: itself, or a 0-d string array or string
+    tensor nested in a list (``[[t1], [t2]]`` packs as TF's ``convert_to_tensor`` does); else None."""
+    if isinstance(item, (str, bytes)):
+        return item
+    if isinstance(item, (np.bytes_, bytearray)):
+        return bytes(item)
+    if hasattr(item, "__array__"):  # an ndarray or a tensor, without importing Tensor here
+        array = np.asarray(item)
+        if array.ndim == 0 and array.dtype.kind in "USO":
+            text = array.item()
+            return text if isinstance(text, (str, bytes)) else None
+    return None
+
+
 def from_python(value, mixed_error=TypeError):
     """A StringArray from a Python or NumPy value of strings: ``str`` encoded as UTF-8, ``bytes`` kept.
 
     Args:
-        value: a ``str`` or ``bytes``, a nested list of them, or a NumPy array of kind ``U``, ``S`` or ``O``.
+        value: a ``str`` or ``bytes``, a nested list of them (or of string tensors), or a NumPy array
+            of kind ``U``, ``S`` or ``O``.
 
     Returns:
         A StringArray.
@@ -125,25 +141,41 @@ def from_python(value, mixed_error=TypeError):
     except ValueError:
         raise ValueError("Can't convert non-rectangular Python sequence to Tensor.") from None
     flat = array.reshape(-1)
+    # A list holding tensors is packed, as TF's auto-packing: a number in it is a TypeError, not ValueError.
+    packed = any(hasattr(item, "__array__") for item in flat)
     for i, item in enumerate(flat):
-        if isinstance(item, str):
-            flat[i] = item.encode("utf-8")
-        elif isinstance(item, (np.bytes_, bytearray)):
-            flat[i] = bytes(item)
-        elif not isinstance(item, bytes):
-            raise mixed_error(
-                f"Cannot convert {value!r} to EagerTensor of dtype string: {item!r} is not a str or bytes. "
-                "Convert numbers yourself first, e.g. tf.strings.as_string(x)."
-            )
-    return flat.reshape(array.shape).view(StringArray)
+        text = _text_of(item)
+        if text is None:
+            _refuse(value, item, TypeError if packed else mixed_error)
+        flat[i] = text.encode("utf-8") if isinstance(text, str) else text
+    return np.asarray(flat).reshape(array.shape).view(StringArray)
+
+
+def _refuse(value, item, error):
+    """TF's error for a non-string ``item`` in a string value: a number tensor fails Pack's dtype check."""
+    kind = np.asarray(item).dtype if hasattr(item, "__array__") else None
+    if kind is not None and kind != _OBJECT:
+        raise InvalidArgumentError(
+            f"cannot compute Pack as input was expected to be a string tensor but is a {getattr(item.dtype, 'name', kind)} "
+            "tensor: convert numbers first, e.g. tf.strings.as_string(x)",
+            "Pack",
+        )
+    raise error(
+        f"Cannot convert {value!r} to EagerTensor of dtype string: {item!r} is not a str or bytes. "
+        "Convert numbers yourself first, e.g. tf.strings.as_string(x)."
+    )
 
 
 def holds_strings(value):
-    """True when a Python or NumPy value is made of strings (so it becomes a ``tf.string`` tensor)."""
-    if isinstance(value, (str, bytes)):
-        return True
-    if isinstance(value, np.ndarray):
-        return value.dtype.kind in "USO" and value.size > 0 and isinstance(value.reshape(-1)[0], (str, bytes))
+    """True when a Python or NumPy value is made of strings (so it becomes a ``tf.string`` tensor):
+    ``str``/``bytes``, arrays of them, nested lists of them or of string tensors."""
     while isinstance(value, (list, tuple)) and value:
         value = value[0]
-    return isinstance(value, (str, bytes, np.str_, np.bytes_))
+    if isinstance(value, (str, bytes, np.str_, np.bytes_)):
+        return True
+    if not hasattr(value, "__array__"):
+        return False
+    array = np.asarray(value)
+    if array.dtype.kind in "US":
+        return array.size > 0
+    return array.dtype == _OBJECT and array.size > 0 and _text_of(array.reshape(-1)[0]) is not None

@@ -59,10 +59,10 @@ _LOG = logging.getLogger("tapeviz.data")
 
 
 def _as_tensor(value):
-    if isinstance(value, (Tensor, strings.StringScalar)):
+    if isinstance(value, Tensor):
         return value
     if strings.is_string_leaf(value):
-        return strings.as_string_leaf(value)  # text stays NumPy bytes: tapeviz has no string tensors
+        return strings.element(value)
     return convert_to_tensor(value)
 
 
@@ -78,7 +78,7 @@ def _leaf_array(leaf):
 
 
 def _wrap(array):
-    """An array slice as an element leaf: a Tensor, or text (StringScalar / object array of bytes)."""
+    """An array slice as an element leaf: a Tensor (of ``tf.string`` for an object array of bytes)."""
     if isinstance(array, np.ndarray) and array.dtype == object or isinstance(array, (bytes, str)):
         return strings.element(array)
     return Tensor(array)
@@ -907,8 +907,6 @@ def _spec(dtype, shape):
 
 
 def _to_numpy(leaf):
-    if isinstance(leaf, strings.StringScalar):
-        return bytes(leaf)
     return leaf.numpy() if hasattr(leaf, "numpy") else leaf
 
 
@@ -927,7 +925,8 @@ class _Mapped:
         return self
 
     def __next__(self):
-        return _call(self._map_func, next(self._elements))
+        result = _call(self._map_func, next(self._elements))
+        return tuple(result) if isinstance(result, list) else result  # TF: a returned list is a tuple
 
 
 def _window_of(elements):

@@ -1,7 +1,7 @@
 """The tf.data sources that read files: ``TextLineDataset`` and the CSV readers.
 
 Files are read as text with Python's ``csv`` module; nothing in a file is
-evaluated. Text comes out as string elements (``tapeviz.data.strings``),
+evaluated. Text comes out as ``tf.string`` tensors (``tapeviz.data.strings``),
 numbers as tensors of the dtypes TF gives them.
 """
 
@@ -27,12 +27,14 @@ def _file_names(filenames):
         return [_decode(f) for f in filenames]
     if isinstance(filenames, (str, bytes, os.PathLike)):
         return [_decode(filenames)]
-    if isinstance(filenames, np.ndarray):
-        return [_decode(f) for f in filenames.reshape(-1)]
+    if isinstance(filenames, (np.ndarray, Tensor)):
+        return [_decode(f) for f in np.asarray(filenames).reshape(-1)]
     return [_decode(f) for f in filenames]
 
 
 def _decode(name):
+    if isinstance(name, Tensor):  # a string tensor holding one file name
+        name = name.numpy()
     if isinstance(name, bytes):
         return name.decode("utf-8")
     return os.fspath(name)
@@ -49,7 +51,7 @@ def _lines(path):
 
 
 def TextLineDataset(filenames, compression_type=None, buffer_size=None, num_parallel_reads=None, name=None):  # noqa: N802
-    """The lines of one or more text files, in order, as string elements (bytes, as TF's ``.numpy()``).
+    """The lines of one or more text files, in order, as ``tf.string`` tensors (``.numpy()`` gives bytes).
 
     ``compression_type`` other than None or '' is not supported.
 
@@ -70,7 +72,7 @@ def TextLineDataset(filenames, compression_type=None, buffer_size=None, num_para
     def make_iterator():
         for path in names:
             for line in _lines(path):
-                yield strings.StringScalar(line)
+                yield strings.element(line)
 
     return Dataset(make_iterator, UNKNOWN)
 
@@ -133,7 +135,7 @@ class _CsvRecords:
 
 def _leaf(value, dtype):
     if dtype == csv_format.STRING:
-        return strings.StringScalar(value)
+        return strings.element(value)
     return Tensor(np.asarray(value, dtype=dtype))
 
 

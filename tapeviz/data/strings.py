@@ -1,39 +1,16 @@
-"""The one string value tf.data hands out: a line of a text file, a CSV field, a file name.
+"""Text in tf.data: a line of a text file, a CSV field, a file name, a generator's strings.
 
-tapeviz has no string tensors (``tf.constant("a")`` raises): the math never
-needs them. Readers still yield text, so a string element is a ``bytes``
-that also answers ``.numpy()``, ``.shape`` and ``.dtype`` and prints as TF
-prints a string tensor. Batches of them are NumPy object arrays of bytes, as
-TF's ``.numpy()`` gives.
+A string element is a ``tf.string`` tensor, as in TF (``.numpy()`` gives ``bytes``, or an
+object array of bytes for a batch); inside the pipeline, batching and slicing work on the
+NumPy object arrays of bytes behind those tensors.
 """
 
 import numpy as np
 
-__all__ = ["StringScalar", "StringSpec", "is_string_leaf", "as_string_leaf"]
+from tapeviz.core import string_array
+from tapeviz.core.tensor import Tensor
 
-
-class StringScalar(bytes):
-    """A scalar string element of a dataset: ``bytes`` with ``.numpy()``, as TF's ``tf.string`` scalar."""
-
-    shape = ()
-    ndim = 0
-    dtype = "string"
-
-    def numpy(self):
-        return bytes(self)
-
-    def _tapeviz_tensor_(self):
-        """The ``tf.string`` tensor of this text, for the ops that take tensors (``tf.strings``...)."""
-        from tapeviz.core import string_array
-        from tapeviz.core.tensor import Tensor
-
-        return Tensor(string_array.scalar(bytes(self)))
-
-    def __repr__(self):
-        return f"<tf.Tensor: shape=(), dtype=string, numpy={bytes(self)!r}>"
-
-    def __str__(self):
-        return f"tf.Tensor({bytes(self)!r}, shape=(), dtype=string)"
+__all__ = ["StringSpec", "is_string_leaf", "as_string_leaf", "element"]
 
 
 def _to_bytes(value):
@@ -63,12 +40,8 @@ def as_string_leaf(value):
 
 
 def element(value):
-    """An array slice as the element the user sees: a StringScalar, an object array of bytes."""
-    if isinstance(value, np.ndarray) and value.ndim == 0:
-        value = value.item()
-    if isinstance(value, (bytes, str)):
-        return StringScalar(_to_bytes(value))
-    return value
+    """Text (bytes, str, an array of them) as the element the user sees: a ``tf.string`` tensor."""
+    return Tensor(string_array.from_python(value))
 
 
 class StringSpec:

@@ -126,3 +126,14 @@ def test_the_numeric_conversion_path_is_unchanged():
         tf.constant("1", dtype=tf.float32)
     assert tf.as_dtype("string") is tf.string
     assert not tf.string.is_numeric
+
+
+def test_0d_string_arrays_nested_in_lists_pack_to_a_string_tensor():
+    # what a py_function result or np.array([[t], ...]) of string tensors holds: packed as TF packs [[t1], [t2]]
+    from tapeviz.core import string_array
+
+    nested = [[string_array.scalar(b"Open")], [tf.constant("Read")]]
+    for value in (nested, np.array(nested, dtype=object)):
+        packed = tf.convert_to_tensor(value)
+        assert packed.dtype == tf.string and packed.numpy().tolist() == [[b"Open"], [b"Read"]]
+        assert type(packed.numpy()) is np.ndarray and all(type(b) is bytes for b in packed.numpy().reshape(-1))

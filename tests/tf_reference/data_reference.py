@@ -174,10 +174,56 @@ def _transformations(tf, out):
     out["shuffle_reshuffles"] = elements(s) != elements(s)
 
 
+def _strings(tf, out):
+    """String elements (the timeline of TF's guide "Better performance with the tf.data API")."""
+    D = tf.data.Dataset
+
+    def facts(element):
+        leaves = element if isinstance(element, (tuple, list)) else (element,)
+        return [type(element).__name__ if isinstance(element, (tuple, list)) else "tensor"] + [
+            [bool(tf.is_tensor(t)), t.dtype.name, list(t.shape), plain(t.numpy())] for t in leaves
+        ]
+
+    def gen(n):
+        for i in range(n):
+            yield [("Open",), ("Read",)], [(i, -1), (i, 1)]
+
+    timeline = D.from_generator(gen, output_types=(tf.string, tf.int32), output_shapes=((2, 1), (2, 2)), args=(2,))
+    out["strings_generator"] = [facts(e) for e in timeline]
+    out["strings_batch_unbatch"] = [facts(e) for e in timeline.batch(2).unbatch()]
+    out["strings_text_from_slices"] = [facts(e) for e in D.from_tensor_slices(["a", "bc"]).batch(2)]
+
+    def map_decorator(func):
+        def wrapper(steps, values):
+            return tf.py_function(func, inp=(steps, values), Tout=(steps.dtype, values.dtype))
+
+        return wrapper
+
+    @map_decorator
+    def naive_map(steps, values):
+        return tf.concat((steps, [["Map"]]), axis=0), tf.concat((values, [values[-1]]), axis=0)
+
+    @map_decorator
+    def batch_map(steps, values):
+        return (
+            tf.concat((steps, tf.tile([[["2nd map"]]], [steps.shape[0], 1, 1])), axis=1),
+            tf.concat((values, tf.tile([[values[:][-1][0]]], [values.shape[0], 1, 1])), axis=1),
+        )
+
+    out["strings_py_function_map"] = [facts(e) for e in D.range(2).flat_map(lambda _: timeline).map(naive_map)]
+    out["strings_map_after_map"] = [facts(e) for e in timeline.batch(2).map(batch_map).map(batch_map).unbatch()]
+    steps = tf.zeros([0, 1], dtype=tf.string)
+    for element_steps, _ in timeline:
+        steps = tf.concat((tf.concat((steps, element_steps), axis=0), [["Train"]]), axis=0)
+    out["strings_accumulated"] = facts(steps)
+    out["map_returns_list"] = type(next(iter(D.range(1).map(lambda x: [x, x + 1])))).__name__
+
+
 def scenario(tf, folder):
     out = {}
     _sources(tf, folder, out)
     _transformations(tf, out)
+    _strings(tf, out)
     return out
 
 

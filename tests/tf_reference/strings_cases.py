@@ -32,6 +32,17 @@ CASES = {
     "dtype": "(tf.string.name, str(tf.string), repr(tf.string), tf.as_dtype('string') == tf.string)",
     "dtype:of_tensor": "tf.constant('a').dtype == tf.string",
     "convert_to_tensor": "tf.convert_to_tensor(['p', 'q'])",
+    "convert_to_tensor:nested_tensors": "tf.convert_to_tensor([[tf.constant(b'Open')], [tf.constant('Read')]])",
+    "convert_to_tensor:nested_vectors": "tf.convert_to_tensor([tf.constant(['a', 'b']), tf.constant(['c', 'd'])])",
+    "convert_to_tensor:nested_dtype": "tf.convert_to_tensor([[tf.constant('a')], ['x']], dtype=tf.string)",
+    "convert_to_tensor:nested_mixed": "tf.convert_to_tensor([tf.constant('a'), 1])",
+    "convert_to_tensor:nested_number_tensor": "tf.convert_to_tensor([tf.constant('a'), tf.constant(1)])",
+    "convert_to_tensor:number_then_string": "tf.convert_to_tensor([1, tf.constant('a')])",
+    "concat:nested_tensor": "tf.concat((tf.constant([['a']]), [[tf.constant('b')]]), axis=0)",
+    "concat:mixed": "tf.concat((tf.constant([['a']]), [[1]]), axis=0)",
+    "py_function:strings": "tf.py_function(lambda s, n: (tf.concat((s, [['Map']]), axis=0), n + 1), "
+    "inp=(tf.constant([['Open']]), tf.constant(1)), Tout=(tf.string, tf.int32))",
+    "py_function:string_list_result": "tf.py_function(lambda s: [[s]], inp=[tf.constant('a')], Tout=tf.string)",
     # shape and structure ops
     "reshape": "tf.reshape(tf.constant(['a', 'b', 'c', 'd']), [2, 2])",
     "stack": "tf.stack([tf.constant('a'), tf.constant('b')])",

@@ -418,7 +418,7 @@ def concat(values, axis, name=None):
         >>> print(tf.concat([[1, 2], [3]], axis=0))
         tf.Tensor([1 2 3], shape=(3,), dtype=int32)
     """
-    tensors = [as_tensor(v) for v in values]
+    tensors = ops.as_matching_tensors(list(values))
     if not tensors:
         raise ValueError("concat needs at least one tensor: tf.concat([x, y], axis).")
     ops.same_dtype(*tensors, op="ConcatV2")

@@ -70,6 +70,27 @@ def test_concat_errors():
         tf.concat([tf.zeros([2]), tf.constant([1, 2])], axis=0)
 
 
+# TF 2.21's values (tests/tf_reference/concat_matching_reference.py): a Python value takes the dtype
+# of the first tensor among concat's inputs, wherever that tensor stands.
+@pytest.mark.parametrize(
+    "parts, dtype, expected",
+    [
+        (lambda: (tf.constant([1.0]), [2]), "float32", [1.0, 2.0]),
+        (lambda: ([2], tf.constant([1.0])), "float32", [2.0, 1.0]),
+        (lambda: ([1, 2], [3]), "int32", [1, 2, 3]),
+        (lambda: (tf.constant([1.0], tf.float64), [2.0]), "float64", [1.0, 2.0]),
+    ],
+)
+def test_concat_converts_python_values_to_the_first_tensors_dtype(parts, dtype, expected):
+    result = tf.concat(parts(), axis=0)
+    assert result.dtype.name == dtype and result.numpy().tolist() == expected
+
+
+def test_concat_refuses_a_python_float_next_to_an_int_tensor_as_tf():
+    with pytest.raises(TypeError, match="int32"):
+        tf.concat((tf.constant([1]), [2.5]), axis=0)
+
+
 def test_split_even_and_sizes():
     x = values(2, 6)
     parts = tf.split(x, 3, axis=1)
