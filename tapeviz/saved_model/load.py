@@ -15,6 +15,7 @@ from tapeviz.keras.saving.config import deserialize
 from tapeviz.keras.saving.model_file import load_model
 from tapeviz.module import Module
 from tapeviz.saved_model import functions as saved_functions
+from tapeviz.saved_model import held
 from tapeviz.saved_model.manifest import MANIFEST, NUMERIC_KINDS, data_file_name, read_manifest
 
 
@@ -74,8 +75,9 @@ def load(export_dir, tags=None, options=None, custom_objects=None):
     cls = _registered_class(manifest["class"], custom_objects)
     if cls is not None:
         obj = _rebuild(cls, manifest, custom_objects)
-        if obj is not None and [tuple(v.shape) for v in obj.variables] == [v.shape for v in values]:
-            for variable, value in zip(obj.variables, values):
+        variables = held.saved_variables(obj) if obj is not None else ()
+        if obj is not None and [tuple(v.shape) for v in variables] == [v.shape for v in values]:
+            for variable, value in zip(variables, values):
                 variable.assign(value)
             return obj
     return restored
@@ -118,7 +120,7 @@ def _rebuild(cls, manifest, custom_objects):
         args = deserialize(init.get("args", []), custom_objects)
         kwargs = deserialize(init.get("kwargs", {}), custom_objects)
         obj = cls(*args, **kwargs)
-        if len(obj.variables) != len(manifest["variables"]):
+        if len(held.saved_variables(obj)) != len(manifest["variables"]):
             # Variables made on first call: call the class's own signed tf.functions once on zeros. Which methods,
             # and their shapes, come from the class, never from the file.
             for name, specs in saved_functions.function_signatures(obj).items():
