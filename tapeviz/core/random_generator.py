@@ -17,6 +17,7 @@ but not its numbers.
 """
 
 import enum
+import functools
 
 import numpy as np
 
@@ -159,6 +160,25 @@ def _float_dtype(dtype, method):
 
 def _work(dtype):
     return np.float64 if dtype.name == "float64" else np.float32
+
+
+def _traced_draw(method):
+    """A Generator method a trace records as a stateful host call, named so that a stored graph may hold it.
+
+    A dry trace (``get_concrete_function``, a ``tf.cond`` branch) draws and then puts the state back: it
+    has the result's shape and dtype, and the stream has not moved, as TF's tracing runs nothing.
+    """
+
+    @functools.wraps(method)
+    def peek(self, *args, **kwargs):
+        words = self._words()
+        try:
+            return method(self, *args, **kwargs)
+        finally:
+            with _replicas.local_updates():
+                self._state_var.assign(words)
+
+    return _host_call(name=f"random.Generator.{method.__name__}", stateful=True, peek=peek)(method)
 
 
 class Generator:
@@ -344,7 +364,7 @@ class Generator:
         """
         self._state_var.assign(np.asarray(_key_counter_state(key, counter, self._alg), np.int64))
 
-    @_host_call(name="random.Generator.skip", stateful=True)
+    @_traced_draw
     def skip(self, delta):
         """Move on as if ``delta`` values had been drawn; returns the state before the move, as TF.
 
@@ -359,8 +379,7 @@ class Generator:
         return before
 
     # -- drawing -------------------------------------------------------------------------
-    # Inside tf.function: new numbers (and a new state) on every call, as TF. Named: a stored graph may hold it.
-    @_host_call(name="random.Generator.normal", stateful=True)
+    @_traced_draw  # inside tf.function: new numbers (and a new state) on every call, as TF
     def normal(self, shape, mean=0.0, stddev=1.0, dtype=_dtypes.float32, name=None):
         """Values from a normal distribution with ``mean`` and ``stddev``.
 
@@ -378,7 +397,7 @@ class Generator:
         shape = _shape(shape)
         return draw_normal(self._stream(_count(shape)), shape, mean, stddev, dtype)
 
-    @_host_call(name="random.Generator.truncated_normal", stateful=True)
+    @_traced_draw
     def truncated_normal(self, shape, mean=0.0, stddev=1.0, dtype=_dtypes.float32, name=None):
         """Normal values redrawn until within two standard deviations of the mean.
 
@@ -396,7 +415,7 @@ class Generator:
         shape = _shape(shape)
         return draw_truncated_normal(self._stream(_count(shape)), shape, mean, stddev, dtype)
 
-    @_host_call(name="random.Generator.uniform", stateful=True)
+    @_traced_draw
     def uniform(self, shape, minval=0, maxval=None, dtype=_dtypes.float32, name=None):
         """Uniform values in [minval, maxval): floats (maxval defaults to 1) or integers (give both bounds).
 
@@ -432,7 +451,7 @@ class Generator:
             )
         return draw_uniform(self._stream(_count(shape)), shape, minval, 1 if maxval is None else maxval, dtype)
 
-    @_host_call(name="random.Generator.uniform_full_int", stateful=True)
+    @_traced_draw
     def uniform_full_int(self, shape, dtype=_dtypes.int64, name=None):
         """Integers over the dtype's whole range (int32 or int64).
 
@@ -453,7 +472,7 @@ class Generator:
         _check_full_int(dtype)
         return draw_full_int(self._stream(_count(shape)), shape, dtype)
 
-    @_host_call(name="random.Generator.binomial", stateful=True)
+    @_traced_draw
     def binomial(self, shape, counts, probs, dtype=_dtypes.int32, name=None):
         """Counts of successes in ``counts`` trials of probability ``probs`` (both broadcast to ``shape``).
 
