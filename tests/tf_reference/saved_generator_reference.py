@@ -6,7 +6,15 @@ generators, under a two-replica MirroredStrategy), then loads each in a fresh
 Python (where the classes are not defined) and prints the state and the draws
 of the loaded functions. Printed on TF 2.21.0 (the values are in the test):
 
-    (see the output of a run; the test keeps them verbatim)
+    plain_variables: 0
+    plain_before_save: -1.3544158935546875
+    plain_after_save: -1.0359411239624023
+    plain: {"values": [[[256, 0, 0], -1.0359411239624023], [[512, 0, 0], -0.06425077468156815], [[768, 0, 0]]]}
+    uncalled: {"values": [[[0, 0, 0], -1.3544158935546875], [[256, 0, 0], -1.0359411239624023], [[512, 0, 0]]]}
+    mixed_before_save: [[2.273057460784912, 3.7007436752319336], [0.399328351020813, 0.7840713262557983], [0.43116673827171326, -1.4442064762115479], [6, 1]]
+    mixed: {"states": [[1543, 0, 0], [523, 0, 0]], "call": [3.222960948944092, 4.764268398284912], "draws": [[0.9556506872177124, 0.4111745357513428], [-1.5651421546936035, -0.46152302622795105], [9, 6]], "states_after": [[3079, 0, 0], [1035, 0, 0]]}
+    mirrored_run: [-1.4154754877090454, -0.11388441175222397]
+    mirrored: {"values": [[[256, 0, 0], -1.0359411239624023], [[512, 0, 0], -0.06425077468156815], [[768, 0, 0]]]}
 """
 
 import json
@@ -91,6 +99,11 @@ def main():
     found["plain_after_save"] = float(plain().numpy())  # the original goes on: the file holds the state at saving
     found["plain"] = load_in_fresh_python("plain", path)
 
+    uncalled = Plain()  # its functions take no arguments: TF traces them at saving (input_signature ())
+    path = tempfile.mkdtemp()
+    tf.saved_model.save(uncalled, path)
+    found["uncalled"] = load_in_fresh_python("plain", path)
+
     mixed = Mixed()
     found["mixed_before_save"] = [mixed(tf.constant([1.0, 2.0])).numpy().tolist()] + [
         d.numpy().tolist() for d in mixed.draws()
@@ -107,7 +120,8 @@ def main():
         path = tempfile.mkdtemp()
         tf.saved_model.save(mirrored, path)
     found["mirrored"] = load_in_fresh_python("plain", path)
-    print(json.dumps(found, indent=1))
+    for key, value in found.items():
+        print(f"{key}: {json.dumps(value)}")
 
 
 if __name__ == "__main__":
