@@ -217,3 +217,30 @@ def test_a_generator_outside_a_host_calls_arguments_is_refused():
 
     with pytest.raises(ValueError, match="unknown value tag 'generator'"):
         graph_codec.decode_value({"generator": {"state": 0, "algorithm": 1}})
+
+
+def test_a_folder_saved_before_generator_states_were_kept_still_rebuilds_the_class(tmp_path):
+    class Scaled(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.w = tf.Variable([1.0, 2.0])
+            self.g = tf.random.Generator.from_seed(5)
+
+    module = Scaled()
+    module.w.assign([3.0, 4.0])
+    tf.saved_model.save(module, str(tmp_path))
+    # As tapeviz wrote it before: module.variables only (no Generator state), its one member in the data file.
+    manifest = json.loads((tmp_path / MANIFEST).read_text())
+    assert [v["path"] for v in manifest["variables"]] == ["w", "g/_state_var"]
+    manifest["variables"] = manifest["variables"][:1]
+    data = tmp_path / manifest["data_file"]
+    with np.load(data) as arrays:
+        kept = {"0": arrays["0"]}
+    with open(data, "wb") as f:
+        np.savez(f, **kept)
+    (tmp_path / MANIFEST).write_text(json.dumps(manifest))
+    rebuilt = tf.saved_model.load(str(tmp_path), custom_objects={"Scaled": Scaled})
+    assert isinstance(rebuilt, Scaled)
+    assert rebuilt.w.numpy().tolist() == [3.0, 4.0]
+    assert rebuilt.g.state.numpy().tolist() == [5, 0, 0]  # the class's own, as before
+    assert tf.saved_model.load(str(tmp_path)).w.numpy().tolist() == [3.0, 4.0]
