@@ -540,7 +540,9 @@ def generator_on_state(state, alg):
     """
     alg = _algorithm(alg)
     if not isinstance(state, _Variable) or state.dtype.name != "int64" or tuple(state.shape) != (_STATE_SIZE[alg],):
-        raise ValueError(f"a generator's state must be an int64 Variable of {_STATE_SIZE[alg]} words, got {state!r:.80}")
+        raise ValueError(
+            f"a generator's state must be an int64 Variable of {_STATE_SIZE[alg]} words, got {state!r:.80}"
+        )
     generator = Generator.__new__(Generator)
     generator._alg = alg
     generator._strategy = None

@@ -120,4 +120,3 @@ def _describe_module(module):
         ],
         "functions": saved_functions.function_signatures(module),
     }
-
