@@ -19,7 +19,7 @@ from tapeviz import backend
 from tapeviz.core import dtypes
 from tapeviz.core.graph import SPECIAL_OPS, Graph, Node
 from tapeviz.core.primitive import PRIMITIVES
-from tapeviz.core.random_generator import Generator, generator_on_state
+from tapeviz.core.random_generator import METHOD_HOST_CALLS, Generator, generator_on_state
 from tapeviz.core.tracing import HOST_CALLS, Slot
 
 FORMAT = "tapeviz.graph/1"
@@ -137,6 +137,11 @@ def _decode_generator(payload, variables):
     return generator_on_state(variables[index], algorithm)
 
 
+def _first_is_generator(arguments):
+    positional = arguments[0] if isinstance(arguments, (list, tuple)) and arguments else None
+    return isinstance(positional, list) and bool(positional) and isinstance(positional[0], Generator)
+
+
 def _variable_index(variables, variable):
     """``variable``'s position in ``variables`` (the captures of the graph being encoded), added if new."""
     for i, known in enumerate(variables):
@@ -251,11 +256,14 @@ def _decode_node(data, variables):
         name = str(attrs["name"])
         if name not in HOST_CALLS:
             raise ValueError(f"a stored graph calls {name!r}, which is not one of tapeviz's host calls")
+        arguments = decode_value(attrs["arguments"], variables)
+        if name.startswith(METHOD_HOST_CALLS) and not _first_is_generator(arguments):
+            raise ValueError(f"a stored graph calls {name!r} on something that is not a stored generator")
         decoded = {
             "function": HOST_CALLS[name],
             "name": name,
             "stateful": bool(attrs["stateful"]),
-            "arguments": decode_value(attrs["arguments"], variables),
+            "arguments": arguments,
             "result": decode_value(attrs["result"]),
             "result_variables": {},
         }

@@ -48,6 +48,7 @@ __all__ = [
     "draw_uniform_int",
     "draw_full_int",
     "generator_on_state",
+    "METHOD_HOST_CALLS",
 ]
 
 _COUNTER_STEP = 256  # TF moves the counter by 256 per value drawn
@@ -162,6 +163,9 @@ def _work(dtype):
     return np.float64 if dtype.name == "float64" else np.float32
 
 
+METHOD_HOST_CALLS = "random.Generator."  # the stored graphs' names of a Generator's draws start so
+
+
 def _traced_draw(method):
     """A Generator method a trace records as a stateful host call, named so that a stored graph may hold it.
 
@@ -178,7 +182,7 @@ def _traced_draw(method):
             with _replicas.local_updates():
                 self._state_var.assign(words)
 
-    return _host_call(name=f"random.Generator.{method.__name__}", stateful=True, peek=peek)(method)
+    return _host_call(name=METHOD_HOST_CALLS + method.__name__, stateful=True, peek=peek)(method)
 
 
 class Generator:

@@ -244,3 +244,10 @@ def test_a_folder_saved_before_generator_states_were_kept_still_rebuilds_the_cla
     assert rebuilt.w.numpy().tolist() == [3.0, 4.0]
     assert rebuilt.g.state.numpy().tolist() == [5, 0, 0]  # the class's own, as before
     assert tf.saved_model.load(str(tmp_path)).w.numpy().tolist() == [3.0, 4.0]
+
+
+def test_a_generator_method_called_on_something_else_is_refused(tmp_path):
+    tf.saved_model.save(Plain(), str(tmp_path))
+    _edit_call_trace(str(tmp_path), lambda text: text.replace('{"generator": {"state": 0, "algorithm": 1}}', "5"))
+    with pytest.raises(FileFormatError, match="not a stored generator"):
+        tf.saved_model.load(str(tmp_path))
