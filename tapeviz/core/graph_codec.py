@@ -4,7 +4,10 @@ Loading is data only: an op name is looked up in tapeviz's primitive
 registry (or its few special ops), a host call in tapeviz's closed table of
 host calls, a dtype by name; nothing read from the dict is imported or
 evaluated. Variables are not stored here: the dict names them by position,
-and whoever loads it (SavedModel) passes the restored variables in.
+and whoever loads it (SavedModel) passes the restored variables in. A
+``tf.random.Generator`` a host call draws from is stored as its state
+variable's position and its algorithm, and loaded as a Generator on that
+restored variable: the loaded function reads and moves the restored state.
 """
 
 import base64
@@ -16,6 +19,7 @@ from tapeviz import backend
 from tapeviz.core import dtypes
 from tapeviz.core.graph import SPECIAL_OPS, Graph, Node
 from tapeviz.core.primitive import PRIMITIVES
+from tapeviz.core.random_generator import METHOD_HOST_CALLS, Generator, generator_on_state
 from tapeviz.core.tracing import HOST_CALLS, Slot
 
 FORMAT = "tapeviz.graph/1"
@@ -29,7 +33,8 @@ class GraphNotStorable(ValueError):
 
 
 # -- values (attributes, structures) --------------------------------------------------------
-def encode_value(value, where):
+def encode_value(value, where, variables=None):
+    """``value`` as JSON-ready data; ``variables`` (a host call's arguments only) collects a Generator's state."""
     if value is None or isinstance(value, (bool, str)):
         return value
     if isinstance(value, int) and not isinstance(value, bool):
@@ -37,11 +42,11 @@ def encode_value(value, where):
     if isinstance(value, float):
         return value if math.isfinite(value) else {"float": repr(value)}
     if isinstance(value, tuple) and not hasattr(value, "_fields"):
-        return {"tuple": [encode_value(v, where) for v in value]}
+        return {"tuple": [encode_value(v, where, variables) for v in value]}
     if isinstance(value, list):
-        return {"list": [encode_value(v, where) for v in value]}
+        return {"list": [encode_value(v, where, variables) for v in value]}
     if isinstance(value, dict):
-        return {"dict": [[encode_value(k, where), encode_value(v, where)] for k, v in value.items()]}
+        return {"dict": [[encode_value(k, where), encode_value(v, where, variables)] for k, v in value.items()]}
     if isinstance(value, dtypes.DType):
         return {"dtype": value.name}
     if isinstance(value, type) and issubclass(value, np.generic):  # a kernel's dtype attribute (Cast, TopKV2)
@@ -60,13 +65,16 @@ def encode_value(value, where):
         return {"array": encode_array(value)}
     if isinstance(value, Graph):
         raise AssertionError("graphs are encoded by encode_graph")
+    if isinstance(value, Generator) and variables is not None:
+        return {"generator": {"state": _variable_index(variables, value.state), "algorithm": value.algorithm}}
     raise GraphNotStorable(
         f"{where} holds a {type(value).__name__} ({value!r:.80}), which a stored graph cannot hold. "
         "Only tensors, numbers, strings, dtypes and lists of them can be stored."
     )
 
 
-def decode_value(data):
+def decode_value(data, variables=None):
+    """The value ``encode_value`` stored; ``variables`` (a host call's arguments only) hold a Generator's state."""
     if not isinstance(data, dict):
         return data
     (kind, payload), *rest = data.items()
@@ -75,11 +83,11 @@ def decode_value(data):
     if kind == "float":
         return float(payload)
     if kind == "tuple":
-        return tuple(decode_value(v) for v in payload)
+        return tuple(decode_value(v, variables) for v in payload)
     if kind == "list":
-        return [decode_value(v) for v in payload]
+        return [decode_value(v, variables) for v in payload]
     if kind == "dict":
-        return {decode_value(k): decode_value(v) for k, v in payload}
+        return {decode_value(k): decode_value(v, variables) for k, v in payload}
     if kind == "dtype":
         return dtypes.as_dtype(payload)
     if kind == "numpy_type":  # by tapeviz dtype name only: never a type named in the file
@@ -96,6 +104,8 @@ def decode_value(data):
         return decode_array(payload)[()]
     if kind == "array":
         return backend.asarray(decode_array(payload))
+    if kind == "generator" and variables is not None:
+        return _decode_generator(payload, variables)
     raise ValueError(f"unknown value tag {kind!r} in a stored graph")
 
 
@@ -116,20 +126,35 @@ def decode_array(data):
     return np.frombuffer(raw, dtype=dtype).reshape(shape).astype(dtype.newbyteorder("="))
 
 
+def _decode_generator(payload, variables):
+    if not isinstance(payload, dict) or set(payload) != {"state", "algorithm"}:
+        raise ValueError(f"a stored generator has the fields {payload!r:.100}")
+    index, algorithm = payload["state"], payload["algorithm"]
+    if not (isinstance(index, int) and not isinstance(index, bool) and 0 <= index < len(variables)):
+        raise ValueError(f"a stored generator's state is variable {index!r:.40}, which is not among those given")
+    if isinstance(algorithm, bool) or not isinstance(algorithm, int):
+        raise ValueError(f"a stored generator's algorithm is {algorithm!r:.40}")
+    return generator_on_state(variables[index], algorithm)
+
+
+def _first_is_generator(arguments):
+    positional = arguments[0] if isinstance(arguments, (list, tuple)) and arguments else None
+    return isinstance(positional, list) and bool(positional) and isinstance(positional[0], Generator)
+
+
+def _variable_index(variables, variable):
+    """``variable``'s position in ``variables`` (the captures of the graph being encoded), added if new."""
+    for i, known in enumerate(variables):
+        if known is variable:
+            return i
+    variables.append(variable)
+    return len(variables) - 1
+
+
 # -- graphs ---------------------------------------------------------------------------------
 def encode_graph(graph, variables):
     """``graph`` as a dict; ``variables`` (a list) collects the variables it captures, by position."""
-    positions = {}
-
-    def variable_index(variable):
-        for i, known in enumerate(variables):
-            if known is variable:
-                return i
-        variables.append(variable)
-        return len(variables) - 1
-
-    for value_id, variable in graph.variables.items():
-        positions[value_id] = variable_index(variable)
+    positions = {value_id: _variable_index(variables, variable) for value_id, variable in graph.variables.items()}
     return {
         "format": FORMAT,
         "n_values": graph.n_values,
@@ -175,7 +200,7 @@ def _encode_node(node, variables):
         encoded = {
             "name": name,
             "stateful": bool(attrs["stateful"]),
-            "arguments": encode_value(attrs["arguments"], where),
+            "arguments": encode_value(attrs["arguments"], where, variables),
             "result": encode_value(attrs["result"], where),
         }
     else:
@@ -231,11 +256,14 @@ def _decode_node(data, variables):
         name = str(attrs["name"])
         if name not in HOST_CALLS:
             raise ValueError(f"a stored graph calls {name!r}, which is not one of tapeviz's host calls")
+        arguments = decode_value(attrs["arguments"], variables)
+        if name.startswith(METHOD_HOST_CALLS) and not _first_is_generator(arguments):
+            raise ValueError(f"a stored graph calls {name!r} on something that is not a stored generator")
         decoded = {
             "function": HOST_CALLS[name],
             "name": name,
             "stateful": bool(attrs["stateful"]),
-            "arguments": decode_value(attrs["arguments"]),
+            "arguments": arguments,
             "result": decode_value(attrs["result"]),
             "result_variables": {},
         }

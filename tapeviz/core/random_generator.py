@@ -17,6 +17,7 @@ but not its numbers.
 """
 
 import enum
+import functools
 
 import numpy as np
 
@@ -46,6 +47,8 @@ __all__ = [
     "draw_uniform",
     "draw_uniform_int",
     "draw_full_int",
+    "generator_on_state",
+    "METHOD_HOST_CALLS",
 ]
 
 _COUNTER_STEP = 256  # TF moves the counter by 256 per value drawn
@@ -158,6 +161,28 @@ def _float_dtype(dtype, method):
 
 def _work(dtype):
     return np.float64 if dtype.name == "float64" else np.float32
+
+
+METHOD_HOST_CALLS = "random.Generator."  # the stored graphs' names of a Generator's draws start so
+
+
+def _traced_draw(method):
+    """A Generator method a trace records as a stateful host call, named so that a stored graph may hold it.
+
+    A dry trace (``get_concrete_function``, a ``tf.cond`` branch) draws and then puts the state back: it
+    has the result's shape and dtype, and the stream has not moved, as TF's tracing runs nothing.
+    """
+
+    @functools.wraps(method)
+    def peek(self, *args, **kwargs):
+        words = self._words()
+        try:
+            return method(self, *args, **kwargs)
+        finally:
+            with _replicas.local_updates():
+                self._state_var.assign(words)
+
+    return _host_call(name=METHOD_HOST_CALLS + method.__name__, stateful=True, peek=peek)(method)
 
 
 class Generator:
@@ -343,7 +368,7 @@ class Generator:
         """
         self._state_var.assign(np.asarray(_key_counter_state(key, counter, self._alg), np.int64))
 
-    @_host_call(stateful=True)
+    @_traced_draw
     def skip(self, delta):
         """Move on as if ``delta`` values had been drawn; returns the state before the move, as TF.
 
@@ -358,7 +383,7 @@ class Generator:
         return before
 
     # -- drawing -------------------------------------------------------------------------
-    @_host_call(stateful=True)  # inside tf.function: new numbers (and a new state) on every call, as TF
+    @_traced_draw  # inside tf.function: new numbers (and a new state) on every call, as TF
     def normal(self, shape, mean=0.0, stddev=1.0, dtype=_dtypes.float32, name=None):
         """Values from a normal distribution with ``mean`` and ``stddev``.
 
@@ -376,7 +401,7 @@ class Generator:
         shape = _shape(shape)
         return draw_normal(self._stream(_count(shape)), shape, mean, stddev, dtype)
 
-    @_host_call(stateful=True)
+    @_traced_draw
     def truncated_normal(self, shape, mean=0.0, stddev=1.0, dtype=_dtypes.float32, name=None):
         """Normal values redrawn until within two standard deviations of the mean.
 
@@ -394,7 +419,7 @@ class Generator:
         shape = _shape(shape)
         return draw_truncated_normal(self._stream(_count(shape)), shape, mean, stddev, dtype)
 
-    @_host_call(stateful=True)
+    @_traced_draw
     def uniform(self, shape, minval=0, maxval=None, dtype=_dtypes.float32, name=None):
         """Uniform values in [minval, maxval): floats (maxval defaults to 1) or integers (give both bounds).
 
@@ -430,7 +455,7 @@ class Generator:
             )
         return draw_uniform(self._stream(_count(shape)), shape, minval, 1 if maxval is None else maxval, dtype)
 
-    @_host_call(stateful=True)
+    @_traced_draw
     def uniform_full_int(self, shape, dtype=_dtypes.int64, name=None):
         """Integers over the dtype's whole range (int32 or int64).
 
@@ -451,7 +476,7 @@ class Generator:
         _check_full_int(dtype)
         return draw_full_int(self._stream(_count(shape)), shape, dtype)
 
-    @_host_call(stateful=True)
+    @_traced_draw
     def binomial(self, shape, counts, probs, dtype=_dtypes.int32, name=None):
         """Counts of successes in ``counts`` trials of probability ``probs`` (both broadcast to ``shape``).
 
@@ -500,6 +525,33 @@ class Generator:
 
     def __repr__(self):
         return f"<tf.random.Generator alg={self._alg.name.lower()} state={self._words().tolist()}>"
+
+
+def generator_on_state(state, alg):
+    """A Generator drawing from (and moving) the existing int64 Variable ``state``: a loaded graph's generator.
+
+    Made outside every strategy, as TF's loaded functions draw: from the plain key.
+
+    Args:
+        state: an int64 Variable of the algorithm's size.
+        alg: the algorithm (an ``Algorithm``, its int or name).
+
+    Returns:
+        A Generator sharing ``state``.
+
+    Raises:
+        ValueError: ``state`` is not an int64 Variable of the algorithm's size.
+    """
+    alg = _algorithm(alg)
+    if not isinstance(state, _Variable) or state.dtype.name != "int64" or tuple(state.shape) != (_STATE_SIZE[alg],):
+        raise ValueError(
+            f"a generator's state must be an int64 Variable of {_STATE_SIZE[alg]} words, got {state!r:.80}"
+        )
+    generator = Generator.__new__(Generator)
+    generator._alg = alg
+    generator._strategy = None
+    generator._state_var = state
+    return generator
 
 
 def _key_counter_state(key, counter, alg):

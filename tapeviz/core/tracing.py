@@ -364,12 +364,15 @@ bind_trace_hooks(
 
 
 # -- host calls -------------------------------------------------------------------------
-def host_call(name=None, stateful=False):
+def host_call(name=None, stateful=False, peek=None):
     """Decorate a function that a trace must call again on every replay.
 
     Its tensor arguments become the node's inputs, its tensor results the
     node's outputs; everything else is kept as is. ``name`` registers it for
     stored graphs (tapeviz functions only); ``stateful`` keeps it when unused.
+    ``peek`` (for a stateful one) is what a dry trace (get_concrete_function, a
+    branch) runs instead: same arguments and result, nothing changed; without
+    it a dry trace skips the call and records no result.
     """
 
     def decorate(fn):
@@ -380,7 +383,7 @@ def host_call(name=None, stateful=False):
         def wrapper(*args, **kwargs):
             if not state.local.tracers:
                 return fn(*args, **kwargs)
-            return _traced_host_call(fn, name, stateful, args, kwargs)
+            return _traced_host_call(fn, name, stateful, args, kwargs, peek)
 
         wrapper.host_function = fn
         return wrapper
@@ -420,16 +423,17 @@ def fill(template, values):
     return nest.map_structure(lambda v: values[v.index] if isinstance(v, Slot) else v, template)
 
 
-def _traced_host_call(fn, name, stateful, args, kwargs):
+def _traced_host_call(fn, name, stateful, args, kwargs, peek=None):
     tracers = state.local.tracers
     inputs = []
     arguments = _template((list(args), kwargs), inputs)
-    if any(t.dry for t in tracers) and stateful:
+    dry = stateful and any(t.dry for t in tracers)
+    if dry and peek is None:
         result = None
     else:
         watcher = _CreationWatcher()
         with tracing_only(watcher):
-            result = fn(*args, **kwargs)
+            result = (peek if dry else fn)(*args, **kwargs)
         for tracer in tracers:  # an optimizer building its slots on a later trace is TF's error too
             tracer.created_variables.extend(watcher.created_variables)
     outputs = []

@@ -13,7 +13,10 @@ The directory holds:
   such as an optimizer step, is left out with a note), the ``signatures``,
   and the name of the data file beside it;
 - ``variables-<token>.npz``: the variables' values, in ``module.variables``
-  order (``model-<token>.keras`` for a Keras model).
+  order, then the state of each ``tf.random.Generator`` the object holds
+  (path ``<attribute>/_state_var``, as TF saves it: a loaded function's
+  draws read and move the restored state) (``model-<token>.keras`` for a
+  Keras model).
 
 A file is data. ``load`` returns, as TF does, a restored object holding the
 variables at their attribute paths (``restored.layers[0].w``) and one
@@ -38,7 +41,7 @@ Functions are traced and encoded before anything is written.
 
 The package: ``save.py`` and ``load.py``, ``manifest.py`` (the folder's names and its
 manifest read as data), ``functions.py`` (the traced functions a manifest holds),
-``options.py``. The variables' ``.npz`` is read by ``tapeviz.core.files.NpzArrays``, the
+``held.py`` (which variables are saved, in what order, at what paths), ``options.py``. The variables' ``.npz`` is read by ``tapeviz.core.files.NpzArrays``, the
 reader checkpoints use.
 """
 

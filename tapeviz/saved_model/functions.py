@@ -3,7 +3,8 @@
 Saving takes every ``tf.function`` attribute of the object and of the
 modules it holds, with the traces its instance has made (a function with an
 ``input_signature`` and no trace yet is traced for it, as TF does), and
-stores each trace as ``ConcreteFunction.to_dict()`` data, its captured
+stores each trace as ``ConcreteFunction.to_dict()`` data (a function without parameters is traced
+too: TF gives it the input_signature ``()``), its captured
 variables named by their saved paths. A trace that holds Python (an
 optimizer step, a metric, ``py_function``) cannot be stored: that function
 is left out, with a note in the manifest and one warning.
@@ -14,6 +15,7 @@ restored variables (ops from tapeviz's registry only) and attaches one
 call, as TF's loaded functions do.
 """
 
+import inspect
 import warnings
 
 from tapeviz.core import nest
@@ -40,13 +42,23 @@ def trace_functions(obj):
             concretes, note = list(function.concrete_functions), None
             if function.runs_eagerly:
                 concretes, note = [], "it runs eagerly (a trace could not record it), so it has no graph to store"
-            elif not concretes and function.input_signature is not None:
+            elif not concretes and (function.input_signature is not None or _takes_nothing(module, name)):
                 try:
                     concretes = [function.get_concrete_function()]
                 except Exception as exc:  # noqa: BLE001 - saved without it, and said why
                     note = f"it could not be traced for its input_signature: {type(exc).__name__}: {exc}"
             found.append((path, name, concretes, note))
     return found
+
+
+def _takes_nothing(module, name):
+    """True for a tf.function without parameters (``self`` aside): TF gives it the input_signature ``()``,
+    so it is traced and saved even if never called."""
+    function = getattr(module, name)
+    parameters = list(inspect.signature(function.python_function).parameters.values())
+    if isinstance(getattr(type(module), name, None), Function):
+        parameters = parameters[1:]  # a method: its instance is bound
+    return not parameters
 
 
 def function_names(module):

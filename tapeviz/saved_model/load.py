@@ -15,6 +15,7 @@ from tapeviz.keras.saving.config import deserialize
 from tapeviz.keras.saving.model_file import load_model
 from tapeviz.module import Module
 from tapeviz.saved_model import functions as saved_functions
+from tapeviz.saved_model import held
 from tapeviz.saved_model.manifest import MANIFEST, NUMERIC_KINDS, data_file_name, read_manifest
 
 
@@ -74,8 +75,9 @@ def load(export_dir, tags=None, options=None, custom_objects=None):
     cls = _registered_class(manifest["class"], custom_objects)
     if cls is not None:
         obj = _rebuild(cls, manifest, custom_objects)
-        if obj is not None and [tuple(v.shape) for v in obj.variables] == [v.shape for v in values]:
-            for variable, value in zip(obj.variables, values):
+        variables = _saved_order(obj, [v.shape for v in values]) if obj is not None else None
+        if variables is not None:
+            for variable, value in zip(variables, values):
                 variable.assign(value)
             return obj
     return restored
@@ -118,7 +120,8 @@ def _rebuild(cls, manifest, custom_objects):
         args = deserialize(init.get("args", []), custom_objects)
         kwargs = deserialize(init.get("kwargs", {}), custom_objects)
         obj = cls(*args, **kwargs)
-        if len(obj.variables) != len(manifest["variables"]):
+        count = len(manifest["variables"])
+        if count not in (len(held.saved_variables(obj)), len(obj.variables)):
             # Variables made on first call: call the class's own signed tf.functions once on zeros. Which methods,
             # and their shapes, come from the class, never from the file.
             for name, specs in saved_functions.function_signatures(obj).items():
@@ -130,6 +133,15 @@ def _rebuild(cls, manifest, custom_objects):
     except Exception:  # the class cannot be called with what was saved: fall back to the variables alone
         return None
     return obj
+
+
+def _saved_order(obj, shapes):
+    """``obj``'s variables in the order they were saved, if they have these shapes: with its Generators' states
+    (saved since tapeviz saves them), else without (a folder saved before); None when neither fits."""
+    for variables in (held.saved_variables(obj), obj.variables):
+        if [tuple(v.shape) for v in variables] == [tuple(s) for s in shapes]:
+            return variables
+    return None
 
 
 def _example_shape(spec):

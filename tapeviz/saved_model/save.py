@@ -10,12 +10,12 @@ from tapeviz.core.files import (
     atomic_write,
     write_bytes,
 )
-from tapeviz.core.tensor import Variable
 from tapeviz.keras.models import Model
 from tapeviz.keras.saving import registry
 from tapeviz.keras.saving.config import serialize
 from tapeviz.module import Module
 from tapeviz.saved_model import functions as saved_functions
+from tapeviz.saved_model import held
 from tapeviz.saved_model.manifest import FORMAT, MANIFEST, data_file_name
 
 
@@ -62,14 +62,15 @@ def save(obj, export_dir, signatures=None, options=None):
         # Everything that may fail (tracing, encoding) happens before the first write.
         traced = saved_functions.trace_functions(obj)  # first: tracing a signed function may make variables
         manifest = _describe_module(obj)
-        paths = {id(v): info["path"] for v, info in zip(obj.variables, manifest["variables"])}
+        variables = held.saved_variables(obj)
+        paths = {id(v): info["path"] for v, info in zip(variables, manifest["variables"])}
         gradients = options is None or bool(getattr(options, "experimental_custom_gradients", True))
         manifest["saved_functions"] = saved_functions.encode_functions(traced, paths, gradients)
         manifest["signatures"] = saved_functions.encode_signatures(obj, signatures, traced, paths, gradients)
         data_file = manifest["data_file"] = f"variables-{token}.npz"
         encoded = json.dumps(manifest, indent=1).encode("utf-8")
         os.makedirs(export_dir, exist_ok=True)
-        values = {str(i): v.numpy() for i, v in enumerate(obj.variables)}
+        values = {str(i): v.numpy() for i, v in enumerate(variables)}
         with atomic_write(os.path.join(export_dir, data_file)) as f:
             np.savez(f, **values)
     previous = _previous_data_file(export_dir)
@@ -100,7 +101,7 @@ def _describe_module(module):
             args = {"args": serialize(list(positional)), "kwargs": serialize(keywords)}
         except TypeError:
             args = None  # arguments that cannot be written: the class is rebuilt only if it needs none
-    paths = {id(v): p for p, v in _variable_paths(module)}
+    paths = {id(v): p for p, v in held.variable_paths(module)}
     return {
         "format": FORMAT,
         "version": 3,
@@ -115,26 +116,7 @@ def _describe_module(module):
                 "shape": list(v.shape),
                 "dtype": v.dtype.name,
             }
-            for i, v in enumerate(module.variables)
+            for i, v in enumerate(held.saved_variables(module))
         ],
         "functions": saved_functions.function_signatures(module),
     }
-
-
-def _variable_paths(obj, prefix="", seen=None):
-    """(path, variable) for every variable reachable through attributes, lists and dicts."""
-    seen = set() if seen is None else seen
-    if id(obj) in seen:
-        return
-    seen.add(id(obj))
-    if isinstance(obj, Variable):
-        yield prefix, obj
-    elif isinstance(obj, Module):
-        for key in sorted(vars(obj)):
-            yield from _variable_paths(vars(obj)[key], f"{prefix}/{key}" if prefix else key, seen)
-    elif isinstance(obj, (list, tuple)):
-        for i, item in enumerate(obj):
-            yield from _variable_paths(item, f"{prefix}/{i}", seen)
-    elif isinstance(obj, dict):
-        for key in sorted(obj, key=str):
-            yield from _variable_paths(obj[key], f"{prefix}/{key}", seen)
