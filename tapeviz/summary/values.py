@@ -92,7 +92,7 @@ def text(name, data, step=None, description=None):
 
     Args:
         name: the tag.
-        data: a string, or a list or NumPy array of strings (tapeviz has no string tensors).
+        data: a string, a string tensor, or a list or NumPy array of strings.
         step: the step (default: the default step).
         description: a longer description, in Markdown.
 
