@@ -830,10 +830,48 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
         return convert_to_tensor(converter(), dtype)
     if value is None:
         raise ValueError("Attempt to convert a value (None) with an unsupported type to a Tensor.")
+    if type(value) in _SEQUENCES and _packs(value):  # TF's auto-packing: a recorded Pack per level
+        return _ops.auto_pack(value if dtype is None else _cast_tensors(value, dtypes.as_dtype(dtype)), dtype)
     tensor = Tensor(_to_array(value, dtype, dtype_hint))
     if state.local.tracers:  # a literal of the traced code, not a value computed from an input's size
         _tracing().literal_made(tensor)
     return tensor
+
+
+_SEQUENCES = (list, tuple)
+
+
+def first_tensor(values):
+    """The first Tensor or Variable in a (nested) list or tuple ``values``, or None."""
+    for item in values:
+        if isinstance(item, (Tensor, Variable)):
+            return item
+        if type(item) in _SEQUENCES:
+            found = first_tensor(item)
+            if found is not None:
+                return found
+    return None
+
+
+def _packs(values):
+    """True when ``values`` holds a tensor of numbers: TF packs such a list with a Pack per level, so that
+    ``tf.reduce_sum([loss_a, loss_b])`` differentiates (strings nested in lists are packed by value,
+    string_array.from_python)."""
+    found = first_tensor(values)
+    return found is not None and found._value.dtype != np.object_
+
+
+def _cast_tensors(values, dtype):
+    """``values`` with each tensor of another dtype cast to ``dtype`` (recorded): what TF packs when a
+    list holding tensors is converted to a given dtype."""
+    return [
+        _cast_tensors(v, dtype)
+        if type(v) in _SEQUENCES
+        else _ops.cast(v, dtype)
+        if isinstance(v, (Tensor, Variable)) and v.dtype != dtype
+        else v
+        for v in values
+    ]
 
 
 def _to_array(value, dtype, dtype_hint=None):

@@ -80,6 +80,7 @@ from tapeviz.core.primitives.array.shapes import (
 from tapeviz.core.primitives.array.shapes import (
     UNPACK as UNPACK,
 )
+from tapeviz.core.primitives.array.shapes import auto_pack as _auto_pack
 from tapeviz.core.primitives.array.shapes import (
     broadcast_to,
     concat,
@@ -134,4 +135,4 @@ __all__ = [
 ]
 
 families.publish(families.array, globals())
-_tensor.bind_ops(slice_tensor=slice_tensor, slice_grad=slice_grad, broadcast_to=broadcast_to)
+_tensor.bind_ops(slice_tensor=slice_tensor, slice_grad=slice_grad, broadcast_to=broadcast_to, auto_pack=_auto_pack)

@@ -15,7 +15,7 @@ from tapeviz.core.primitives.array import symbolic_shapes
 from tapeviz.core.primitives.array.arguments import axis_index, host_array, int_list, invalid_argument, shape_arg
 from tapeviz.core.primitives.array.indexing import gather, slice_tensor
 from tapeviz.core.rules import defgrad, described
-from tapeviz.core.tensor import Tensor, host_value
+from tapeviz.core.tensor import Tensor, Variable, first_tensor, host_value
 
 # -- reshaping ---------------------------------------------------------------------
 
@@ -207,7 +207,7 @@ def stack(values, axis=0, name=None):
         [[1 3]
          [2 4]], shape=(2, 2), dtype=int32)
     """
-    tensors = [as_tensor(v) for v in values]
+    tensors = ops.as_matching_tensors(list(values))  # Python values take the first tensor's dtype, as TF
     if not tensors:
         raise ValueError("stack needs at least one tensor.")
     ops.same_dtype(*tensors, op="Pack")
@@ -219,6 +219,29 @@ def stack(values, axis=0, name=None):
     if not -rank <= axis < rank:
         raise ValueError(f"axis {axis} is out of range for stacking rank-{rank - 1} tensors.")
     return execute(PACK, tuple(tensors), {"axis": axis % rank})
+
+
+def auto_pack(values, dtype=None):
+    """A (nested) list or tuple holding tensors as one Tensor, as TF's ``convert_to_tensor`` packs it: a
+    Pack per level (tapes and traces record it, so gradients reach each tensor), Python values taking
+    ``dtype`` or else the first tensor's dtype; a tensor of another dtype is Pack's error, as in TF.
+
+    Args:
+        values: a list or tuple with a Tensor or Variable somewhere in it.
+        dtype: the dtype of the first tensor in it, or None.
+
+    Returns:
+        A Tensor of the nest's shape.
+    """
+    if dtype is None:
+        dtype = first_tensor(values).dtype
+    parts = []
+    for value in values:
+        if type(value) in (list, tuple) and first_tensor(value) is not None:
+            parts.append(auto_pack(value, dtype))
+        else:
+            parts.append(as_tensor(value) if isinstance(value, (Tensor, Variable)) else as_tensor(value, dtype))
+    return stack(parts)
 
 
 @defgrad(

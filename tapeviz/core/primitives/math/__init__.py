@@ -199,6 +199,7 @@ __all__ = [
 
 families.publish(families.math, globals())
 _tensor.bind_ops(
+    cast=cast,  # a list of tensors converted to another dtype (convert_to_tensor's packing)
     add=add,
     subtract=subtract,
     multiply=multiply,
