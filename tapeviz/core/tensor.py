@@ -839,10 +839,13 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
 
 
 _SEQUENCES = (list, tuple)
+_PLAIN = frozenset({float, int, bool, complex, str, bytes})  # what most lists given to convert_to_tensor hold
 
 
 def first_tensor(values):
     """The first Tensor or Variable in a (nested) list or tuple ``values``, or None."""
+    if _PLAIN.issuperset(map(type, values)):  # numbers only, told apart in C: no loop in Python
+        return None
     for item in values:
         if isinstance(item, (Tensor, Variable)):
             return item
