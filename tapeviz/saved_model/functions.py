@@ -25,6 +25,7 @@ from tapeviz.core.graph_codec import GraphNotStorable
 from tapeviz.core.tensor import Tensor, Variable
 from tapeviz.core.tensor_spec import TensorSpec
 from tapeviz.module import Module
+from tapeviz.saved_model import held
 
 DEFAULT_SIGNATURE = "serving_default"
 
@@ -96,7 +97,7 @@ def encode_functions(traced, variable_paths, custom_gradients=True):
                 note = str(exc)
         if note is not None:
             traces = []
-            skipped.append(f"{_join(path, name)} ({note})")
+            skipped.append(f"{held.join(path, name)} ({note})")
         entries.append({"object": path, "name": name, "traces": traces, "not_saved": note})
     if skipped:
         warnings.warn(
@@ -182,27 +183,9 @@ def _drop_gradients(graph):
             _drop_gradients(node["attrs"]["forward"])
 
 
-def _modules(obj, prefix="", seen=None):
+def _modules(obj):
     """(path, module) for ``obj`` and every tf.Module reachable through attributes, lists and dicts."""
-    seen = set() if seen is None else seen
-    if id(obj) in seen:
-        return
-    seen.add(id(obj))
-    if isinstance(obj, Module):
-        yield prefix, obj
-        for key in sorted(vars(obj)):
-            if not key.startswith("_tapeviz"):
-                yield from _modules(vars(obj)[key], _join(prefix, key), seen)
-    elif isinstance(obj, (list, tuple)):
-        for i, item in enumerate(obj):
-            yield from _modules(item, _join(prefix, str(i)), seen)
-    elif isinstance(obj, dict):
-        for key in sorted(obj, key=str):
-            yield from _modules(obj[key], _join(prefix, str(key)), seen)
-
-
-def _join(prefix, name):
-    return f"{prefix}/{name}" if prefix else name
+    return [(path, value) for path, value in held.reachable(obj, skip_tapeviz=True) if isinstance(value, Module)]
 
 
 # -- loading -----------------------------------------------------------------------------------

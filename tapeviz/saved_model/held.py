@@ -25,26 +25,35 @@ def saved_variables(module):
     return tuple(variables)
 
 
-def variable_paths(obj, prefix="", seen=None):
+def variable_paths(obj):
     """(path, variable) for every variable reachable through attributes, lists, dicts and Generators."""
+    for path, value in reachable(obj):
+        if isinstance(value, Variable):
+            yield path, value
+        elif isinstance(value, Generator):
+            yield join(path, GENERATOR_STATE), value.state
+
+
+def reachable(obj, prefix="", seen=None, skip_tapeviz=False):
+    """(path, object) for ``obj`` and each object reachable from it through a Module's attributes (sorted;
+    without tapeviz's own ``_tapeviz...`` ones when ``skip_tapeviz``), lists, tuples and dicts, each once."""
     seen = set() if seen is None else seen
     if id(obj) in seen:
         return
     seen.add(id(obj))
-    if isinstance(obj, Variable):
-        yield prefix, obj
-    elif isinstance(obj, Generator):
-        yield _join(prefix, GENERATOR_STATE), obj.state
-    elif isinstance(obj, Module):
+    yield prefix, obj
+    if isinstance(obj, Module):
         for key in sorted(vars(obj)):
-            yield from variable_paths(vars(obj)[key], _join(prefix, key), seen)
+            if not (skip_tapeviz and key.startswith("_tapeviz")):
+                yield from reachable(vars(obj)[key], join(prefix, key), seen, skip_tapeviz)
     elif isinstance(obj, (list, tuple)):
         for i, item in enumerate(obj):
-            yield from variable_paths(item, f"{prefix}/{i}", seen)
+            yield from reachable(item, join(prefix, str(i)), seen, skip_tapeviz)
     elif isinstance(obj, dict):
         for key in sorted(obj, key=str):
-            yield from variable_paths(obj[key], f"{prefix}/{key}", seen)
+            yield from reachable(obj[key], join(prefix, str(key)), seen, skip_tapeviz)
 
 
-def _join(prefix, name):
+def join(prefix, name):
+    """An attribute path: ``prefix/name``, or ``name`` at the root."""
     return f"{prefix}/{name}" if prefix else name
