@@ -9,6 +9,8 @@ written the way TF writes them so that gradients at kinks and ties agree.
 import numpy as _np
 
 from tapeviz import ragged as _ragged
+from tapeviz.core.custom_gradient import custom_gradient as _custom_gradient
+from tapeviz.core.families import math as _m
 from tapeviz.core.indexed_slices import IndexedSlices as _IndexedSlices
 from tapeviz.core.ops import as_tensor as _as_tensor
 from tapeviz.core.ops import as_tensors as _as_tensors
@@ -459,6 +461,322 @@ def log_sigmoid(x, name=None):
         A Tensor of ``x``'s shape.
     """
     return -softplus(-_as_tensor(x))
+
+
+# -- elementwise, with TF's special cases ----------------------------------------------
+
+
+def _inexact_input(x, op):
+    """``x`` as a tensor, refused (as TF refuses it) unless its dtype is float or complex."""
+    x = _as_tensor(x)
+    if not (x.dtype.is_floating or x.dtype.is_complex):
+        raise TypeError(
+            f"{op} needs a float or complex tensor, got {x.dtype.name}. Cast first, e.g. tf.cast(x, tf.float32)."
+        )
+    return x
+
+
+def polyval(coeffs, x, name=None):
+    """The polynomial with coefficients ``coeffs`` (highest power first) at ``x``, by Horner's rule.
+
+    ``coeffs[0] * x**(n-1) + ... + coeffs[n-1]``, as ``numpy.polyval``; an
+    empty list gives zeros of ``x``'s shape.
+
+    Args:
+        coeffs: a list of Tensors (or numbers), the coefficients, highest power first.
+        x: a Tensor, or anything ``tf.constant`` converts.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of the broadcast shape of ``x`` and the coefficients.
+
+    Raises:
+        ValueError: ``coeffs`` is not a list.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> print(tf.math.polyval([1.0, 2.0, 3.0], tf.constant([0.0, 2.0])))
+        tf.Tensor([ 3. 11.], shape=(2,), dtype=float32)
+    """
+    if not isinstance(coeffs, list):
+        raise ValueError(f"Argument coeffs must be list type. Received type {type(coeffs)}.")
+    x = _as_tensor(x)
+    if not coeffs:
+        return _zeros_like(x)
+    result = _as_tensor(coeffs[0])
+    for c in coeffs[1:]:
+        result = c + result * x
+    return result
+
+
+def xlog1py(x, y, name=None):
+    """x * log(1 + y), but 0 where x == 0 (whatever y is), as TF.
+
+    The gradient follows TF's: d/dx = log1p(y) and d/dy = x / (1 + y), both 0
+    where x == 0.
+
+    Args:
+        x: a float or complex tensor.
+        y: a tensor of ``x``'s dtype (broadcasts with ``x``).
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of the broadcast shape of ``x`` and ``y``.
+
+    Raises:
+        TypeError: integer inputs (cast them to a float first).
+
+    Example:
+        >>> import tapeviz as tf
+        >>> print(tf.math.xlog1py([0.0, 2.0], [-1.0, 1.0]))
+        tf.Tensor([0.        1.3862944], shape=(2,), dtype=float32)
+    """
+    x = _inexact_input(x, "xlog1py")
+    y = _as_tensor(y, dtype=x.dtype)
+    zero = equal(x, 0)
+    safe_y = where(zero, _zeros_like(y * x), y)  # log1p(y) never taken where x == 0: no inf * 0 there
+    product = x * log1p(safe_y)
+    return where(zero, _zeros_like(product), product)
+
+
+def reciprocal_no_nan(x, name=None):
+    """1 / x, but 0 where x == 0 (and the gradient there is 0 too), as TF.
+
+    Args:
+        x: a float or complex tensor.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``x``'s shape and dtype.
+
+    Raises:
+        TypeError: integer inputs (cast them to a float first).
+
+    Example:
+        >>> import tapeviz as tf
+        >>> print(tf.math.reciprocal_no_nan([0.0, 2.0, -4.0]))
+        tf.Tensor([ 0.    0.5  -0.25], shape=(3,), dtype=float32)
+    """
+    x = _inexact_input(x, "reciprocal_no_nan")
+    return divide_no_nan(_ones_like(x), x)
+
+
+@_custom_gradient
+def _multiply_no_nan(x, y):
+    product = x * y
+    result = where(equal(y, 0), _zeros_like(product), product)
+
+    def grad(upstream):
+        # TF's MulNoNan gradient: mul_no_nan(g, y) for x, mul_no_nan(x, g) for y (so x * g where y == 0).
+        return _m.unbroadcast(_multiply_no_nan(upstream, y), x), _m.unbroadcast(_multiply_no_nan(x, upstream), y)
+
+    return result, grad
+
+
+def multiply_no_nan(x, y, name=None):
+    """x * y, but 0 where y == 0, even where x is inf or nan, as TF.
+
+    The gradient is TF's: ``multiply_no_nan(g, y)`` for x (0 where y == 0) and
+    ``multiply_no_nan(x, g)`` for y (so x * g where y == 0, inf if x is).
+
+    Args:
+        x: a float or complex tensor.
+        y: a tensor of ``x``'s dtype (broadcasts with ``x``).
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of the broadcast shape of ``x`` and ``y``.
+
+    Raises:
+        TypeError: integer inputs (cast them to a float first), or ``y`` of another dtype.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> print(tf.math.multiply_no_nan([float("inf"), 2.0], [0.0, 3.0]))
+        tf.Tensor([0. 6.], shape=(2,), dtype=float32)
+    """
+    x = _inexact_input(x, "multiply_no_nan")
+    y = _as_tensor(y, dtype=x.dtype)
+    if y.dtype != x.dtype:
+        raise TypeError(f"multiply_no_nan: x is {x.dtype.name} but y is {y.dtype.name}; cast one to the other's dtype.")
+    return _multiply_no_nan(x, y)
+
+
+def softsign(features, name=None):
+    """features / (1 + |features|). Also ``tf.nn.softsign``.
+
+    Args:
+        features: a float tensor.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``features``'s shape and dtype.
+
+    Raises:
+        TypeError: integer inputs (cast them to a float first).
+
+    Example:
+        >>> import tapeviz as tf
+        >>> print(tf.math.softsign([-3.0, 0.0, 1.0]))
+        tf.Tensor([-0.75  0.    0.5 ], shape=(3,), dtype=float32)
+    """
+    x = _float_input(features, "softsign")
+    return x / (1.0 + abs(x))
+
+
+def rint(x, name=None):
+    """The nearest integer to x, halves to the even one (as ``numpy.rint``); float in, float out.
+
+    Like ``tf.round`` it has no gradient (the tape gives None).
+
+    Args:
+        x: a float tensor.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``x``'s shape and dtype.
+
+    Raises:
+        TypeError: integer inputs.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> print(tf.math.rint([-1.5, 0.5, 1.5, 2.7]))
+        tf.Tensor([-2.  0.  2.  3.], shape=(4,), dtype=float32)
+    """
+    return round(_float_input(x, "rint"))
+
+
+def _bool_input(x, op):
+    x = _as_tensor(x)
+    if x.dtype.name != "bool":
+        raise TypeError(f"{op} needs bool tensors, got {x.dtype.name}. Compare first, e.g. tf.not_equal(x, 0).")
+    return x
+
+
+def logical_xor(x, y, name="LogicalXor"):
+    """x XOR y elementwise: true where exactly one of them is, as ``(x or y) and not (x and y)``.
+
+    Args:
+        x: a bool tensor.
+        y: a bool tensor (broadcasts with ``x``).
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A bool Tensor of the broadcast shape.
+
+    Raises:
+        TypeError: inputs that are not bool.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> print(tf.math.logical_xor([True, False, True], [True, True, False]))
+        tf.Tensor([False  True  True], shape=(3,), dtype=bool)
+    """
+    x, y = _bool_input(x, "logical_xor"), _bool_input(y, "logical_xor")
+    return logical_and(logical_or(x, y), logical_not(logical_and(x, y)))
+
+
+# -- counting -------------------------------------------------------------------------
+
+
+def count_nonzero(input, axis=None, keepdims=None, dtype="int64", name=None):  # noqa: A002  (TF's name)
+    """How many elements along ``axis`` are not zero (not False, not the empty string).
+
+    Args:
+        input: a numeric, bool or string tensor.
+        axis: an int or list of ints; None counts over every axis.
+        keepdims: keep each reduced axis with size 1 (None: False).
+        dtype: the result's dtype (int64 as TF).
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``dtype`` without the reduced axes (size 1 with ``keepdims``).
+
+    Example:
+        >>> import tapeviz as tf
+        >>> print(tf.math.count_nonzero([[0.0, 1.5], [2.0, 0.0]], axis=1))
+        tf.Tensor([1 1], shape=(2,), dtype=int64)
+    """
+    x = _as_tensor(input)
+    zero = "" if x.dtype.name == "string" else _zeros_like(x)
+    nonzero = cast(not_equal(x, zero), "int64")
+    return cast(reduce_sum(nonzero, axis=axis, keepdims=bool(keepdims)), dtype)
+
+
+def zero_fraction(value, name=None):
+    """The fraction of ``value``'s elements that are zero, as a float32 scalar (nan if it is empty).
+
+    Also ``tf.nn.zero_fraction``; handy for watching how sparse activations are.
+
+    Args:
+        value: a numeric tensor.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A float32 scalar Tensor.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> print(tf.math.zero_fraction([[0.0, 1.5], [2.0, 0.0]]))
+        tf.Tensor(0.5, shape=(), dtype=float32)
+    """
+    x = _as_tensor(value)
+    return reduce_mean(cast(equal(x, _zeros_like(x)), "float32"))
+
+
+# -- order ----------------------------------------------------------------------------
+
+
+def _ordered(x, op, strictly):
+    x = _as_tensor(x)
+    if not (x.dtype.is_floating or x.dtype.is_integer):
+        raise TypeError(f"Expected x to be numeric, instead found: {x}")
+    flat = _reshape(x, [-1])
+    before, after = flat[:-1], flat[1:]
+    return reduce_all(less(before, after) if strictly else less_equal(before, after))
+
+
+def is_non_decreasing(x, name=None):
+    """True if ``x``'s elements, read in row-major order, never decrease (True for fewer than 2).
+
+    Args:
+        x: a numeric tensor.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A bool scalar Tensor.
+
+    Raises:
+        TypeError: ``x`` is not numeric.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> print(tf.math.is_non_decreasing([1, 1, 2]))
+        tf.Tensor(True, shape=(), dtype=bool)
+    """
+    return _ordered(x, "is_non_decreasing", strictly=False)
+
+
+def is_strictly_increasing(x, name=None):
+    """True if ``x``'s elements, read in row-major order, each exceed the one before (True for fewer than 2).
+
+    Args:
+        x: a numeric tensor.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A bool scalar Tensor.
+
+    Raises:
+        TypeError: ``x`` is not numeric.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> print(tf.math.is_strictly_increasing([1, 1, 2]))
+        tf.Tensor(False, shape=(), dtype=bool)
+    """
+    return _ordered(x, "is_strictly_increasing", strictly=True)
 
 
 __all__ = [name for name in dir() if not name.startswith("_")]

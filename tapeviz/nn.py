@@ -75,6 +75,7 @@ from tapeviz.core.primitives.nn import (  # noqa: F401  (re-exported)
     sparse_softmax_cross_entropy_with_logits,
 )
 from tapeviz.core.primitives.sorting import top_k  # noqa: F401  (re-exported)
+from tapeviz.math import softsign, zero_fraction  # noqa: F401  (re-exported: TF has both in tf.nn too)
 from tapeviz.core.tensor import Tensor as _Tensor
 from tapeviz.core.tensor import is_tensor as _is_tensor
 from tapeviz.core.tensor import to_array as _to_array
@@ -100,6 +101,7 @@ __all__ = [
     "swish",
     "softplus",
     "softsign",
+    "zero_fraction",
     "sigmoid",
     "tanh",
     "softmax",
@@ -254,20 +256,6 @@ def silu(features, beta=1.0, name=None):
 
 
 swish = silu
-
-
-def softsign(features, name=None):
-    """x / (1 + |x|).
-
-    Args:
-        features: a float tensor.
-        name: TensorFlow's op name; accepted for compatibility, unused.
-
-    Returns:
-        A Tensor of ``features``'s shape and dtype.
-    """
-    x = _as_tensor(features)
-    return x / (1.0 + _abs(x))
 
 
 # -- losses ---------------------------------------------------------------------------
