@@ -561,16 +561,24 @@ def reciprocal_no_nan(x, name=None):
     return divide_no_nan(_ones_like(x), x)
 
 
+def _product_zero_where_second_is(x, y):
+    """x * y, 0 where y == 0, composed so that d/dy stays x there (for finite x), as TF's second order."""
+    finite = is_finite(real(x)) & is_finite(imag(x)) if x.dtype.is_complex else is_finite(x)
+    return where(logical_and(equal(y, 0), logical_not(finite)), _zeros_like(x), x) * y
+
+
 @_custom_gradient
 def _multiply_no_nan(x, y):
-    product = x * y
-    result = where(equal(y, 0), _zeros_like(product), product)
-
     def grad(upstream):
         # TF's MulNoNan gradient: mul_no_nan(g, y) for x, mul_no_nan(x, g) for y (so x * g where y == 0).
-        return _m.unbroadcast(_multiply_no_nan(upstream, y), x), _m.unbroadcast(_multiply_no_nan(x, upstream), y)
+        # Composed, not a call of this function again: tf.function traces grad eagerly, so that would recurse.
+        return (
+            _m.unbroadcast(_product_zero_where_second_is(upstream, y), x),
+            _m.unbroadcast(_product_zero_where_second_is(x, upstream), y),
+        )
 
-    return result, grad
+    product = x * y
+    return where(equal(y, 0), _zeros_like(product), product), grad
 
 
 def multiply_no_nan(x, y, name=None):

@@ -1,0 +1,176 @@
+"""The newer tf.math ops (polyval, xlog1py, the *_no_nan ops, softsign, rint, logical_xor, counting, order).
+
+Values, dtypes and gradients against TF 2.21 (stored below, written by
+tests/tf_reference/math_more_reference.py), TF's special cases where x or y is 0,
+and every gradient against central finite differences in float64.
+"""
+
+import numpy as np
+import pytest
+
+import tapeviz as tf
+from tapeviz.core import finite_differences as testing
+from tests.rule_cases import rand
+from tests.tf_reference import math_more_reference as reference
+
+INF, NAN = reference.INF, reference.NAN
+
+# python tests/tf_reference/math_more_reference.py (TensorFlow 2.21): name -> (value, dtype, gradients)
+TF_VALUES = {'multiply_no_nan': ([0.0, 0.0, 3.0, 0.0, -1.5],
+                     'float64',
+                     [[0.0, 0.0, 3.0, 0.0, 0.5], [INF, NAN, 1.0, 2.0, -3.0]]),
+ 'multiply_no_nan_broadcast': ([[0.0, 10.0], [0.0, 20.0]], 'float64', [[[0.0, 5.0], [0.0, 5.0]], [4.0, 6.0]]),
+ 'polyval': ([2.375, 5.0, 7.84375], 'float64', [[5.8125, 1.25, 3.0], [-0.5, 4.0, -5.75]]),
+ 'reciprocal_no_nan': ([0.0, 0.5, -0.25, 2.0], 'float64', [[0.0, -0.25, -0.0625, -4.0]]),
+ 'rint': ([-2.0, -2.0, -0.0, 0.0, 2.0, 2.0, 4.0, -3.0], 'float64', [None]),
+ 'softsign': ([-0.6666666666666666, 0.0, 0.75, 0.2], 'float64', [[0.1111111111111111, 1.0, 0.0625, 0.64]]),
+ 'xlog1py': ([0.0, 0.0, 1.3862943611198906, -INF, -0.11157177565710488],
+             'float64',
+             [[0.0, 0.0, 1.3862943611198906, -INF, 0.22314355131420976], [0.0, 0.0, 0.25, INF, -0.4]]),
+ 'xlog1py_broadcast': ([[0.0, 0.0, 0.0], [0.6081976621622466, 1.6479184330021643, 2.0794415416798357]],
+                       'float64',
+                       [[[0.0], [2.8903717578961645]], [1.0, 0.5, 0.375]]),
+ 'zero_fraction': (0.6666666865348816, 'float32', [None])}
+
+TF_PLAIN = {'count_nonzero_all': (2, 'int64'),
+ 'count_nonzero_axis_keepdims_int32': ([[2], [1]], 'int32'),
+ 'count_nonzero_bool': ([2, 1], 'int64'),
+ 'count_nonzero_string': (2, 'int64'),
+ 'is_non_decreasing_down': (False, 'bool'),
+ 'is_non_decreasing_empty': (True, 'bool'),
+ 'is_non_decreasing_ties': (True, 'bool'),
+ 'is_strictly_increasing_matrix': (True, 'bool'),
+ 'is_strictly_increasing_rows_read_in_order': (False, 'bool'),
+ 'is_strictly_increasing_scalar': (True, 'bool'),
+ 'is_strictly_increasing_ties': (False, 'bool'),
+ 'logical_xor': ([False, True, True, False], 'bool'),
+ 'logical_xor_broadcast': ([[False, True], [True, False]], 'bool'),
+ 'zero_fraction_int': (0.3333333432674408, 'float32')}
+
+
+@pytest.mark.parametrize("name", sorted(TF_VALUES))
+def test_values_dtypes_and_gradients_match_tf(name):
+    value, dtype, grads = reference.run(tf)[name]
+    want_value, want_dtype, want_grads = TF_VALUES[name]
+    assert dtype == want_dtype
+    np.testing.assert_allclose(np.asarray(value, float), np.asarray(want_value, float), rtol=1e-7)
+    for got, want in zip(grads, want_grads):
+        if want is None:
+            assert got is None
+        else:
+            np.testing.assert_allclose(np.asarray(got, float), np.asarray(want, float), rtol=1e-7)
+
+
+@pytest.mark.parametrize("name", sorted(TF_PLAIN))
+def test_bool_and_count_results_match_tf(name):
+    assert reference.run_plain(tf)[name] == TF_PLAIN[name]
+
+
+# -- finite differences (float64), first and second order -------------------------------
+
+
+def check_fd(fn, *arrays, second_order=True):
+    arrays = [np.asarray(a, dtype=np.float64) for a in arrays]
+    weights = testing.projection_weights(fn, arrays)
+    for a, n in zip(testing.analytic_gradients(fn, arrays, weights), testing.numeric_gradients(fn, arrays, weights)):
+        np.testing.assert_allclose(a, n, rtol=1e-6, atol=1e-6)
+    if second_order:
+        v = [rand(*a.shape, seed=7) for a in arrays]
+        for a, n in zip(
+            testing.hessian_vector(fn, arrays, weights, v), testing.numeric_hessian_vector(fn, arrays, weights, v)
+        ):
+            np.testing.assert_allclose(a, n, rtol=1e-4, atol=1e-4)
+
+
+def test_polyval_gradients_match_finite_differences():
+    check_fd(lambda c, x: tf.math.polyval([c[0], c[1], c[2], c[3]], x), rand(4), rand(3, 2))
+
+
+def test_xlog1py_gradients_match_finite_differences():
+    check_fd(tf.math.xlog1py, rand(3, 2), rand(2, low=0.1, high=2.0))
+
+
+def test_reciprocal_no_nan_gradients_match_finite_differences():
+    check_fd(tf.math.reciprocal_no_nan, rand(5, low=0.5, high=2.0))
+
+
+def test_multiply_no_nan_gradients_match_finite_differences():
+    check_fd(tf.math.multiply_no_nan, rand(2, 3), rand(3))
+
+
+def test_multiply_no_nan_gradient_at_y_zero_is_the_derivative_there():
+    # With finite x, x * y is smooth through y == 0: d/dy = x, d/dx = 0 (TF's MulNoNan gradient agrees).
+    check_fd(tf.math.multiply_no_nan, [1.5, -2.0, 0.25], [0.0, 0.0, 0.0])
+
+
+def test_softsign_gradients_match_finite_differences():
+    check_fd(tf.math.softsign, [-2.0, -0.3, 0.4, 3.0])
+
+
+# -- TF's special cases and errors --------------------------------------------------------
+
+
+def test_special_cases_give_zero_in_float32_too():
+    assert tf.math.xlog1py(tf.constant([0.0]), [-1.0]).dtype == tf.float32
+    np.testing.assert_array_equal(tf.math.xlog1py([0.0, 0.0], [-1.0, INF]).numpy(), [0.0, 0.0])
+    np.testing.assert_array_equal(tf.math.multiply_no_nan([INF, NAN], [0.0, 0.0]).numpy(), [0.0, 0.0])
+    np.testing.assert_array_equal(tf.math.reciprocal_no_nan([0.0]).numpy(), [0.0])
+
+
+def test_xlog1py_is_accurate_for_tiny_y():
+    # log1p, not log(1 + y): 1 + 1e-20 is 1 in floating point.
+    np.testing.assert_allclose(tf.math.xlog1py(tf.constant([2.0], tf.float64), [1e-20]).numpy(), [2e-20], rtol=1e-12)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: tf.math.xlog1py([1, 2], [1, 2]),
+        lambda: tf.math.multiply_no_nan([1, 2], [1, 2]),
+        lambda: tf.math.reciprocal_no_nan([1, 2]),
+        lambda: tf.math.softsign([1, 2]),
+        lambda: tf.nn.softsign([1, 2]),
+        lambda: tf.math.rint([1, 2]),
+        lambda: tf.math.logical_xor([1, 0], [1, 1]),
+        lambda: tf.math.is_non_decreasing(["a", "b"]),
+    ],
+    ids=["xlog1py", "multiply_no_nan", "reciprocal_no_nan", "softsign", "nn.softsign", "rint", "xor", "order"],
+)
+def test_refuses_the_dtypes_tf_refuses(call):
+    with pytest.raises(TypeError):
+        call()
+
+
+def test_polyval_needs_a_list_and_an_empty_one_gives_zeros():
+    with pytest.raises(ValueError, match="list"):
+        tf.math.polyval(tf.constant([1.0, 2.0]), 3.0)
+    empty = tf.math.polyval([], tf.constant([1.0, 2.0]))
+    assert empty.dtype == tf.float32 and empty.numpy().tolist() == [0.0, 0.0]
+    whole = tf.math.polyval([1, 2], 3)
+    assert whole.dtype == tf.int32 and int(whole) == 5
+
+
+def test_zero_fraction_is_float32_and_nan_when_empty():
+    assert tf.math.zero_fraction(tf.constant([0.0, 1.0], tf.float64)).dtype == tf.float32
+    assert np.isnan(tf.math.zero_fraction(tf.zeros([0])).numpy())
+
+
+def test_names_sit_where_tf_puts_them():
+    assert tf.nn.softsign is tf.math.softsign and tf.nn.zero_fraction is tf.math.zero_fraction
+    for name in ("polyval", "xlog1py", "reciprocal_no_nan", "multiply_no_nan", "rint", "logical_xor", "count_nonzero"):
+        assert hasattr(tf.math, name) and not hasattr(tf, name), name
+
+
+def test_traced_by_tf_function_with_the_same_values_and_gradients():
+    @tf.function
+    def f(big, x, y):
+        with tf.GradientTape() as tape:
+            tape.watch(y)
+            out = tf.reduce_sum(tf.math.multiply_no_nan(big, y) + tf.math.xlog1py(x, y))
+        return out, tape.gradient(out, y)
+
+    big, x, y = tf.constant([1.0, 3.0, INF]), tf.constant([0.0, 2.0, 4.0]), tf.constant([1.0, 0.5, 0.0])
+    out, grad = f(big, x, y)
+    np.testing.assert_allclose(out.numpy(), 1.0 + 1.5 + 2.0 * np.log1p(0.5), rtol=1e-6)
+    # y's gradient: big (TF's MulNoNan: inf at y == 0 where big is inf) plus xdivy(x, 1 + y).
+    np.testing.assert_allclose(grad.numpy(), [1.0, 3.0 + 2.0 / 1.5, INF], rtol=1e-6)
