@@ -67,6 +67,7 @@ from tapeviz.core.tape import GradientTape, UnconnectedGradients  # noqa: F401
 from tapeviz.core.tensor import Tensor, TensorShape, Variable, constant, convert_to_tensor, is_tensor  # noqa: F401
 from tapeviz.linalg import einsum, eye, matmul, tensordot  # noqa: F401
 from tapeviz.math import *  # noqa: F401,F403
+
 # tf.math names that TF 2.21 keeps out of the top level (tf.math.X only).
 del polyval, xlog1py, reciprocal_no_nan, multiply_no_nan, softsign, rint, logical_xor, count_nonzero  # noqa: F821
 del zero_fraction, is_non_decreasing, is_strictly_increasing  # noqa: F821

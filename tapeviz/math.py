@@ -613,6 +613,8 @@ def multiply_no_nan(x, y, name=None):
 def softsign(features, name=None):
     """features / (1 + |features|). Also ``tf.nn.softsign``.
 
+    Its gradient is TF's, 1 / (1 + |features|)**2 (0 at +-inf).
+
     Args:
         features: a float tensor.
         name: TensorFlow's op name; accepted for compatibility, unused.
@@ -628,8 +630,14 @@ def softsign(features, name=None):
         >>> print(tf.math.softsign([-3.0, 0.0, 1.0]))
         tf.Tensor([-0.75  0.    0.5 ], shape=(3,), dtype=float32)
     """
-    x = _float_input(features, "softsign")
-    return x / (1.0 + abs(x))
+    return _softsign(_float_input(features, "softsign"))
+
+
+@_custom_gradient
+def _softsign(x):
+    # TF's SoftsignGrad, 1 / (1 + |x|)^2: 0 at +-inf and tiny (not 0) for huge |x|, where the
+    # composed quotient's gradient gives nan and 0.
+    return x / (1.0 + abs(x)), lambda upstream: upstream / square(1.0 + abs(x))
 
 
 def rint(x, name=None):

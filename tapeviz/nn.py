@@ -18,9 +18,6 @@ from tapeviz.core.primitives.array import reshape as _reshape
 from tapeviz.core.primitives.array import zeros_like as _zeros_like
 from tapeviz.core.primitives.conv import avg_pool2d, conv2d, max_pool2d  # noqa: F401  (re-exported)
 from tapeviz.core.primitives.math import (
-    abs as _abs,
-)
-from tapeviz.core.primitives.math import (
     erf as _erf,
 )
 from tapeviz.core.primitives.math import (
@@ -75,13 +72,12 @@ from tapeviz.core.primitives.nn import (  # noqa: F401  (re-exported)
     sparse_softmax_cross_entropy_with_logits,
 )
 from tapeviz.core.primitives.sorting import top_k  # noqa: F401  (re-exported)
-from tapeviz.math import softsign, zero_fraction  # noqa: F401  (re-exported: TF has both in tf.nn too)
 from tapeviz.core.tensor import Tensor as _Tensor
 from tapeviz.core.tensor import is_tensor as _is_tensor
 from tapeviz.core.tensor import to_array as _to_array
 from tapeviz.core.tracing import host_call as _host_call
 from tapeviz.distribute.losses import compute_average_loss, scale_regularization_loss  # noqa: F401 (TF's tf.nn names)
-from tapeviz.math import l2_normalize  # noqa: F401
+from tapeviz.math import l2_normalize, softsign, zero_fraction  # noqa: F401  (TF has them in tf.nn too)
 from tapeviz.volume_ops import avg_pool3d, conv3d, conv3d_transpose, max_pool3d  # noqa: F401  (re-exported)
 
 __all__ = [

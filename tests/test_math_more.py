@@ -16,36 +16,43 @@ from tests.tf_reference import math_more_reference as reference
 INF, NAN = reference.INF, reference.NAN
 
 # python tests/tf_reference/math_more_reference.py (TensorFlow 2.21): name -> (value, dtype, gradients)
-TF_VALUES = {'multiply_no_nan': ([0.0, 0.0, 3.0, 0.0, -1.5],
-                     'float64',
-                     [[0.0, 0.0, 3.0, 0.0, 0.5], [INF, NAN, 1.0, 2.0, -3.0]]),
- 'multiply_no_nan_broadcast': ([[0.0, 10.0], [0.0, 20.0]], 'float64', [[[0.0, 5.0], [0.0, 5.0]], [4.0, 6.0]]),
- 'polyval': ([2.375, 5.0, 7.84375], 'float64', [[5.8125, 1.25, 3.0], [-0.5, 4.0, -5.75]]),
- 'reciprocal_no_nan': ([0.0, 0.5, -0.25, 2.0], 'float64', [[0.0, -0.25, -0.0625, -4.0]]),
- 'rint': ([-2.0, -2.0, -0.0, 0.0, 2.0, 2.0, 4.0, -3.0], 'float64', [None]),
- 'softsign': ([-0.6666666666666666, 0.0, 0.75, 0.2], 'float64', [[0.1111111111111111, 1.0, 0.0625, 0.64]]),
- 'xlog1py': ([0.0, 0.0, 1.3862943611198906, -INF, -0.11157177565710488],
-             'float64',
-             [[0.0, 0.0, 1.3862943611198906, -INF, 0.22314355131420976], [0.0, 0.0, 0.25, INF, -0.4]]),
- 'xlog1py_broadcast': ([[0.0, 0.0, 0.0], [0.6081976621622466, 1.6479184330021643, 2.0794415416798357]],
-                       'float64',
-                       [[[0.0], [2.8903717578961645]], [1.0, 0.5, 0.375]]),
- 'zero_fraction': (0.6666666865348816, 'float32', [None])}
+TF_VALUES = {
+    "multiply_no_nan": ([0.0, 0.0, 3.0, 0.0, -1.5], "float64", [[0.0, 0.0, 3.0, 0.0, 0.5], [INF, NAN, 1.0, 2.0, -3.0]]),
+    "multiply_no_nan_broadcast": ([[0.0, 10.0], [0.0, 20.0]], "float64", [[[0.0, 5.0], [0.0, 5.0]], [4.0, 6.0]]),
+    "polyval": ([2.375, 5.0, 7.84375], "float64", [[5.8125, 1.25, 3.0], [-0.5, 4.0, -5.75]]),
+    "reciprocal_no_nan": ([0.0, 0.5, -0.25, 2.0], "float64", [[0.0, -0.25, -0.0625, -4.0]]),
+    "rint": ([-2.0, -2.0, -0.0, 0.0, 2.0, 2.0, 4.0, -3.0], "float64", [None]),
+    "softsign": ([-0.6666666666666666, 0.0, 0.75, 0.2], "float64", [[0.1111111111111111, 1.0, 0.0625, 0.64]]),
+    "softsign_huge": ([NAN, NAN, 1.0, -1.0], "float64", [[0.0, 0.0, 9.999999999999998e-61, 0.0]]),
+    "xlog1py": (
+        [0.0, 0.0, 1.3862943611198906, -INF, -0.11157177565710488],
+        "float64",
+        [[0.0, 0.0, 1.3862943611198906, -INF, 0.22314355131420976], [0.0, 0.0, 0.25, INF, -0.4]],
+    ),
+    "xlog1py_broadcast": (
+        [[0.0, 0.0, 0.0], [0.6081976621622466, 1.6479184330021643, 2.0794415416798357]],
+        "float64",
+        [[[0.0], [2.8903717578961645]], [1.0, 0.5, 0.375]],
+    ),
+    "zero_fraction": (0.6666666865348816, "float32", [None]),
+}
 
-TF_PLAIN = {'count_nonzero_all': (2, 'int64'),
- 'count_nonzero_axis_keepdims_int32': ([[2], [1]], 'int32'),
- 'count_nonzero_bool': ([2, 1], 'int64'),
- 'count_nonzero_string': (2, 'int64'),
- 'is_non_decreasing_down': (False, 'bool'),
- 'is_non_decreasing_empty': (True, 'bool'),
- 'is_non_decreasing_ties': (True, 'bool'),
- 'is_strictly_increasing_matrix': (True, 'bool'),
- 'is_strictly_increasing_rows_read_in_order': (False, 'bool'),
- 'is_strictly_increasing_scalar': (True, 'bool'),
- 'is_strictly_increasing_ties': (False, 'bool'),
- 'logical_xor': ([False, True, True, False], 'bool'),
- 'logical_xor_broadcast': ([[False, True], [True, False]], 'bool'),
- 'zero_fraction_int': (0.3333333432674408, 'float32')}
+TF_PLAIN = {
+    "count_nonzero_all": (2, "int64"),
+    "count_nonzero_axis_keepdims_int32": ([[2], [1]], "int32"),
+    "count_nonzero_bool": ([2, 1], "int64"),
+    "count_nonzero_string": (2, "int64"),
+    "is_non_decreasing_down": (False, "bool"),
+    "is_non_decreasing_empty": (True, "bool"),
+    "is_non_decreasing_ties": (True, "bool"),
+    "is_strictly_increasing_matrix": (True, "bool"),
+    "is_strictly_increasing_rows_read_in_order": (False, "bool"),
+    "is_strictly_increasing_scalar": (True, "bool"),
+    "is_strictly_increasing_ties": (False, "bool"),
+    "logical_xor": ([False, True, True, False], "bool"),
+    "logical_xor_broadcast": ([[False, True], [True, False]], "bool"),
+    "zero_fraction_int": (0.3333333432674408, "float32"),
+}
 
 
 @pytest.mark.parametrize("name", sorted(TF_VALUES))

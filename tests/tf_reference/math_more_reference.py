@@ -26,6 +26,7 @@ def cases(tf):
         "multiply_no_nan": (m.multiply_no_nan, [[INF, NAN, 1.0, 2.0, -3.0], [0.0, 0.0, 3.0, 0.0, 0.5]]),
         "multiply_no_nan_broadcast": (m.multiply_no_nan, [[[1.0, 2.0], [3.0, 4.0]], [0.0, 5.0]]),
         "softsign": (m.softsign, [[-2.0, 0.0, 3.0, 0.25]]),
+        "softsign_huge": (m.softsign, [[INF, -INF, 1e30, -1e200]]),
         "rint": (m.rint, [[-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, 3.7, -3.2]]),
         "zero_fraction": (m.zero_fraction, [[[0.0, 1.5], [2.0, 0.0], [0.0, 0.0]]]),
     }
