@@ -10,6 +10,7 @@ import numpy as _np
 
 from tapeviz import ragged as _ragged
 from tapeviz.core.custom_gradient import custom_gradient as _custom_gradient
+from tapeviz.core.errors import InvalidArgumentError as _InvalidArgumentError
 from tapeviz.core.families import math as _m
 from tapeviz.core.indexed_slices import IndexedSlices as _IndexedSlices
 from tapeviz.core.ops import as_tensor as _as_tensor
@@ -466,12 +467,20 @@ def log_sigmoid(x, name=None):
 # -- elementwise, with TF's special cases ----------------------------------------------
 
 
-def _inexact_input(x, op):
-    """``x`` as a tensor, refused (as TF refuses it) unless its dtype is float or complex."""
+_FLOATS = ("float16", "float32", "float64")
+_INEXACT = _FLOATS + ("complex64", "complex128")
+_TF_SPELLING = {"float16": "half", "float32": "float", "float64": "double"}  # as TF's kernel errors name them
+
+
+def _kernel_input(x, op, tf_op, allowed=_INEXACT):
+    """``x`` as a tensor, refused with TF's words (its kernel's dtype list) unless its dtype is in ``allowed``."""
     x = _as_tensor(x)
-    if not (x.dtype.is_floating or x.dtype.is_complex):
-        raise TypeError(
-            f"{op} needs a float or complex tensor, got {x.dtype.name}. Cast first, e.g. tf.cast(x, tf.float32)."
+    if x.dtype.name not in allowed:
+        spelled = ", ".join(_TF_SPELLING.get(name, name) for name in allowed)
+        raise _InvalidArgumentError(
+            f"Value for attr 'T' of {x.dtype.name} is not in the list of allowed values: {spelled} [Op:{tf_op}]. "
+            f"{op} takes no {x.dtype.name}: cast first, e.g. tf.cast(x, tf.float32).",
+            tf_op,
         )
     return x
 
@@ -524,14 +533,14 @@ def xlog1py(x, y, name=None):
         A Tensor of the broadcast shape of ``x`` and ``y``.
 
     Raises:
-        TypeError: integer inputs (cast them to a float first).
+        tf.errors.InvalidArgumentError: integer inputs (cast them to a float first).
 
     Example:
         >>> import tapeviz as tf
         >>> print(tf.math.xlog1py([0.0, 2.0], [-1.0, 1.0]))
         tf.Tensor([0.        1.3862944], shape=(2,), dtype=float32)
     """
-    x = _inexact_input(x, "xlog1py")
+    x = _kernel_input(x, "xlog1py", "Xlog1py")
     y = _as_tensor(y, dtype=x.dtype)
     zero = equal(x, 0)
     safe_y = where(zero, _zeros_like(y * x), y)  # log1p(y) never taken where x == 0: no inf * 0 there
@@ -550,14 +559,14 @@ def reciprocal_no_nan(x, name=None):
         A Tensor of ``x``'s shape and dtype.
 
     Raises:
-        TypeError: integer inputs (cast them to a float first).
+        tf.errors.InvalidArgumentError: integer inputs (cast them to a float first).
 
     Example:
         >>> import tapeviz as tf
         >>> print(tf.math.reciprocal_no_nan([0.0, 2.0, -4.0]))
         tf.Tensor([ 0.    0.5  -0.25], shape=(3,), dtype=float32)
     """
-    x = _inexact_input(x, "reciprocal_no_nan")
+    x = _kernel_input(x, "reciprocal_no_nan", "DivNoNan")
     return divide_no_nan(_ones_like(x), x)
 
 
@@ -596,14 +605,15 @@ def multiply_no_nan(x, y, name=None):
         A Tensor of the broadcast shape of ``x`` and ``y``.
 
     Raises:
-        TypeError: integer inputs (cast them to a float first), or ``y`` of another dtype.
+        tf.errors.InvalidArgumentError: integer inputs (cast them to a float first).
+        TypeError: ``y`` of another dtype.
 
     Example:
         >>> import tapeviz as tf
         >>> print(tf.math.multiply_no_nan([float("inf"), 2.0], [0.0, 3.0]))
         tf.Tensor([0. 6.], shape=(2,), dtype=float32)
     """
-    x = _inexact_input(x, "multiply_no_nan")
+    x = _kernel_input(x, "multiply_no_nan", "MulNoNan")
     y = _as_tensor(y, dtype=x.dtype)
     if y.dtype != x.dtype:
         raise TypeError(f"multiply_no_nan: x is {x.dtype.name} but y is {y.dtype.name}; cast one to the other's dtype.")
@@ -623,14 +633,14 @@ def softsign(features, name=None):
         A Tensor of ``features``'s shape and dtype.
 
     Raises:
-        TypeError: integer inputs (cast them to a float first).
+        tf.errors.InvalidArgumentError: integer inputs (cast them to a float first).
 
     Example:
         >>> import tapeviz as tf
         >>> print(tf.math.softsign([-3.0, 0.0, 1.0]))
         tf.Tensor([-0.75  0.    0.5 ], shape=(3,), dtype=float32)
     """
-    return _softsign(_float_input(features, "softsign"))
+    return _softsign(_kernel_input(features, "softsign", "Softsign", _FLOATS))
 
 
 @_custom_gradient
@@ -653,14 +663,14 @@ def rint(x, name=None):
         A Tensor of ``x``'s shape and dtype.
 
     Raises:
-        TypeError: integer inputs.
+        tf.errors.InvalidArgumentError: integer inputs.
 
     Example:
         >>> import tapeviz as tf
         >>> print(tf.math.rint([-1.5, 0.5, 1.5, 2.7]))
         tf.Tensor([-2.  0.  2.  3.], shape=(4,), dtype=float32)
     """
-    return round(_float_input(x, "rint"))
+    return round(_kernel_input(x, "rint", "Rint", _FLOATS))
 
 
 def _bool_input(x, op):
