@@ -10,6 +10,7 @@ import numpy as _np
 
 from tapeviz import ragged as _ragged
 from tapeviz.core.custom_gradient import custom_gradient as _custom_gradient
+from tapeviz.core.dtypes import as_dtype as _as_dtype
 from tapeviz.core.errors import InvalidArgumentError as _InvalidArgumentError
 from tapeviz.core.families import math as _m
 from tapeviz.core.indexed_slices import IndexedSlices as _IndexedSlices
@@ -98,8 +99,11 @@ from tapeviz.core.primitives.math import normalize_axis as _normalize_axis
 from tapeviz.core.primitives.math import stop_gradient as _stop_gradient
 from tapeviz.core.primitives.nn import log_softmax, softmax, softplus  # noqa: F401
 from tapeviz.core.primitives.sorting import top_k  # noqa: F401
+from tapeviz.core.tensor import Tensor as _Tensor
+from tapeviz.core.tensor import TensorShape as _TensorShape
 from tapeviz.core.tensor import is_tensor as _is_tensor
 from tapeviz.core.tensor import to_array as _to_array
+from tapeviz.core.tracing import host_call as _host_call
 
 mod = floormod
 
@@ -477,9 +481,11 @@ def _kernel_input(x, op, tf_op, allowed=_INEXACT):
     x = _as_tensor(x)
     if x.dtype.name not in allowed:
         spelled = ", ".join(_TF_SPELLING.get(name, name) for name in allowed)
+        given = _TF_SPELLING.get(x.dtype.name, x.dtype.name)
+        hint = f"tf.cast(x, tf.{'float32' if 'float32' in allowed else allowed[0]})"
         raise _InvalidArgumentError(
-            f"Value for attr 'T' of {x.dtype.name} is not in the list of allowed values: {spelled} [Op:{tf_op}]. "
-            f"{op} takes no {x.dtype.name}: cast first, e.g. tf.cast(x, tf.float32).",
+            f"Value for attr 'T' of {given} is not in the list of allowed values: {spelled} [Op:{tf_op}]. "
+            f"{op} takes no {x.dtype.name}: cast first, e.g. {hint}.",
             tf_op,
         )
     return x
@@ -803,6 +809,95 @@ def is_strictly_increasing(x, name=None):
         tf.Tensor(False, shape=(), dtype=bool)
     """
     return _ordered(x, "is_strictly_increasing", strictly=True)
+
+
+# -- permutations and sums -------------------------------------------------------------
+
+
+@_host_call("math.invert_permutation")  # inside tf.function: checked and inverted on every call, as TF's op
+def _inverse_permutation(x):
+    p = _to_array(x)
+    if p.ndim != 1:
+        raise _InvalidArgumentError(
+            "invert_permutation expects a 1D vector. [Op:InvertPermutation]", "InvertPermutation"
+        )
+    n = p.shape[0]
+    inverse = _np.empty(n, dtype=p.dtype)
+    in_range = (p >= 0) & (p < n)
+    if in_range.all() and (_np.bincount(p, minlength=n) == 1).all():
+        inverse[p] = _np.arange(n, dtype=p.dtype)
+        return _Tensor(inverse)
+    seen = set()
+    for value in p.tolist():  # not a permutation: name the first offender, as TF
+        if not 0 <= value < n:
+            raise _InvalidArgumentError(f"{value} is not between 0 and {n} [Op:InvertPermutation]", "InvertPermutation")
+        if value in seen:
+            raise _InvalidArgumentError(
+                f"{value} is duplicated in the input. [Op:InvertPermutation]", "InvertPermutation"
+            )
+        seen.add(value)
+    raise AssertionError("unreachable: a non-permutation has an offender")
+
+
+def invert_permutation(x, name=None):
+    """The inverse of the permutation ``x``: ``y[x[i]] = i``.
+
+    Args:
+        x: a 1-D int32 or int64 tensor holding each of 0..n-1 once.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``x``'s shape and dtype (no gradient: it is an integer op).
+
+    Raises:
+        tf.errors.InvalidArgumentError: ``x`` not 1-D, not int32/int64, or not a permutation
+            (a value out of range or repeated).
+
+    Example:
+        >>> import tapeviz as tf
+        >>> print(tf.math.invert_permutation([3, 4, 0, 2, 1]))
+        tf.Tensor([2 4 3 0 1], shape=(5,), dtype=int32)
+    """
+    return _inverse_permutation(_kernel_input(x, "invert_permutation", "InvertPermutation", ("int32", "int64")))
+
+
+def accumulate_n(inputs, shape=None, tensor_dtype=None, name=None):
+    """The elementwise sum of a list of tensors of one dtype and shape (as ``add_n``, which TF now advises).
+
+    Args:
+        inputs: a non-empty list of Tensors (or values ``tf.constant`` converts) of one dtype and shape.
+        shape: the expected shape of each input (None: any); checked, not used to broadcast.
+        tensor_dtype: the expected dtype of the inputs (None: any); checked.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of the inputs' shape and dtype.
+
+    Raises:
+        ValueError: ``inputs`` empty or not a list, inputs of different dtypes, or shapes that
+            do not agree (with each other or with ``shape``).
+        TypeError: ``tensor_dtype`` that is not the inputs' dtype.
+
+    Example:
+        >>> import tapeviz as tf
+        >>> print(tf.math.accumulate_n([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]))
+        tf.Tensor([ 9. 12.], shape=(2,), dtype=float32)
+    """
+    invalid = "inputs must be a list of at least one Tensor with the same dtype and shape"
+    if not inputs or not isinstance(inputs, (list, tuple)):
+        raise ValueError(invalid)
+    tensors = [_as_tensor(t) for t in inputs]
+    if any(t.dtype != tensors[0].dtype for t in tensors):
+        raise ValueError(f"{invalid}; got {sorted({t.dtype.name for t in tensors})}: cast them to one dtype.")
+    merged = _TensorShape(None) if shape is None else _TensorShape(shape)
+    for t in tensors:
+        merged = merged.merge_with(t.shape)
+    if tensor_dtype is not None and _as_dtype(tensor_dtype) != tensors[0].dtype:
+        raise TypeError(
+            f"The `tensor_dtype` argument is {_as_dtype(tensor_dtype)}, but `input` is of type {tensors[0].dtype}. "
+            "These must be equal. Try casting the input to the desired type."
+        )
+    return tensors[0] if len(tensors) == 1 else add_n(tensors)
 
 
 __all__ = [name for name in dir() if not name.startswith("_")]

@@ -17,6 +17,7 @@ INF, NAN = reference.INF, reference.NAN
 
 # python tests/tf_reference/math_more_reference.py (TensorFlow 2.21): name -> (value, dtype, gradients)
 TF_VALUES = {
+    "accumulate_n": ([[2.5, 3.0], [8.0, 8.25]], "float64", [[[2.0, 2.0], [2.0, 2.0]], [[1.0, 1.0], [1.0, 1.0]]]),
     "multiply_no_nan": ([0.0, 0.0, 3.0, 0.0, -1.5], "float64", [[0.0, 0.0, 3.0, 0.0, 0.5], [INF, NAN, 1.0, 2.0, -3.0]]),
     "multiply_no_nan_broadcast": ([[0.0, 10.0], [0.0, 20.0]], "float64", [[[0.0, 5.0], [0.0, 5.0]], [4.0, 6.0]]),
     "polyval": ([2.375, 5.0, 7.84375], "float64", [[5.8125, 1.25, 3.0], [-0.5, 4.0, -5.75]]),
@@ -38,10 +39,14 @@ TF_VALUES = {
 }
 
 TF_PLAIN = {
+    "accumulate_n_int": ([4, 6], "int32"),
+    "accumulate_n_one": ([1.5, 2.5], "float32"),
     "count_nonzero_all": (2, "int64"),
     "count_nonzero_axis_keepdims_int32": ([[2], [1]], "int32"),
     "count_nonzero_bool": ([2, 1], "int64"),
     "count_nonzero_string": (2, "int64"),
+    "invert_permutation": ([2, 4, 3, 0, 1], "int32"),
+    "invert_permutation_int64": ([2, 0, 1], "int64"),
     "is_non_decreasing_down": (False, "bool"),
     "is_non_decreasing_empty": (True, "bool"),
     "is_non_decreasing_ties": (True, "bool"),
@@ -169,7 +174,20 @@ def test_zero_fraction_is_float32_and_nan_when_empty():
 
 def test_names_sit_where_tf_puts_them():
     assert tf.nn.softsign is tf.math.softsign and tf.nn.zero_fraction is tf.math.zero_fraction
-    for name in ("polyval", "xlog1py", "reciprocal_no_nan", "multiply_no_nan", "rint", "logical_xor", "count_nonzero"):
+    for name in (
+        "polyval",
+        "xlog1py",
+        "reciprocal_no_nan",
+        "multiply_no_nan",
+        "rint",
+        "logical_xor",
+        "count_nonzero",
+        "zero_fraction",
+        "is_non_decreasing",
+        "is_strictly_increasing",
+        "invert_permutation",
+        "accumulate_n",
+    ):
         assert hasattr(tf.math, name) and not hasattr(tf, name), name
 
 
@@ -186,3 +204,59 @@ def test_traced_by_tf_function_with_the_same_values_and_gradients():
     np.testing.assert_allclose(out.numpy(), 1.0 + 1.5 + 2.0 * np.log1p(0.5), rtol=1e-6)
     # y's gradient: big (TF's MulNoNan: inf at y == 0 where big is inf) plus xdivy(x, 1 + y).
     np.testing.assert_allclose(grad.numpy(), [1.0, 3.0 + 2.0 / 1.5, INF], rtol=1e-6)
+
+
+def test_accumulate_n_gradient_matches_finite_differences():
+    check_fd(lambda a, b: tf.math.accumulate_n([a, b, a * b]), rand(2, 3), rand(2, 3))
+
+
+@pytest.mark.parametrize(
+    "inputs, kwargs, error, words",
+    [
+        ([], {}, ValueError, "at least one Tensor"),
+        ("not a list", {}, ValueError, "at least one Tensor"),
+        ([[1.0, 2.0], [1, 2]], {}, ValueError, "same dtype"),
+        ([[1.0, 2.0], [1.0, 2.0, 3.0]], {}, ValueError, r"Shapes \(2,\) and \(3,\) are not compatible"),
+        ([[1.0, 2.0]], {"shape": [3]}, ValueError, r"Shapes \(3,\) and \(2,\) are not compatible"),
+        ([[1.0, 2.0]], {"tensor_dtype": "float64"}, TypeError, "tensor_dtype"),
+    ],
+)
+def test_accumulate_n_refuses_what_tf_refuses(inputs, kwargs, error, words):
+    with pytest.raises(error, match=words):
+        tf.math.accumulate_n(inputs, **kwargs)
+
+
+def test_accumulate_n_takes_a_partly_known_shape():
+    total = tf.math.accumulate_n([tf.ones([2, 3]), tf.ones([2, 3])], shape=[None, 3])
+    assert total.shape == (2, 3) and total.numpy().sum() == 12.0
+
+
+@pytest.mark.parametrize(
+    "perm, words",
+    [
+        ([0, 0, 1], "0 is duplicated in the input"),
+        ([0, 5], "5 is not between 0 and 2"),
+        ([1, -1], "-1 is not between 0 and 2"),
+        ([[0]], "expects a 1D vector"),
+        ([0.0, 1.0], "Value for attr 'T' of float is not in the list of allowed values: int32, int64"),
+    ],
+)
+def test_invert_permutation_refuses_what_tf_refuses(perm, words):
+    with pytest.raises(tf.errors.InvalidArgumentError, match=words):
+        tf.math.invert_permutation(perm)
+
+
+def test_invert_permutation_under_tf_function_checks_each_call():
+    invert = tf.function(tf.math.invert_permutation)
+    assert invert(tf.constant([1, 0, 2])).numpy().tolist() == [1, 0, 2]
+    assert invert(tf.constant([2, 0, 1])).numpy().tolist() == [1, 2, 0]  # the same trace, new values
+    with pytest.raises(tf.errors.InvalidArgumentError, match="duplicated"):
+        invert(tf.constant([0, 0, 1]))
+
+
+def test_invert_permutation_is_an_inverse():
+    perm = np.random.default_rng(3).permutation(50).astype(np.int64)
+    inverse = tf.math.invert_permutation(perm).numpy()
+    assert (
+        inverse.dtype == np.int64 and (perm[inverse] == np.arange(50)).all() and (inverse[perm] == np.arange(50)).all()
+    )

@@ -29,6 +29,10 @@ def cases(tf):
         "softsign_huge": (m.softsign, [[INF, -INF, 1e30, -1e200]]),
         "rint": (m.rint, [[-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, 3.7, -3.2]]),
         "zero_fraction": (m.zero_fraction, [[[0.0, 1.5], [2.0, 0.0], [0.0, 0.0]]]),
+        "accumulate_n": (
+            lambda a, b: m.accumulate_n([a, b, a], shape=[2, 2]),
+            [[[1.0, 2.0], [3.0, 4.0]], [[0.5, -1.0], [2.0, 0.25]]],
+        ),
     }
 
 
@@ -52,6 +56,10 @@ def plain_cases(tf):
         "is_strictly_increasing_rows_read_in_order": lambda: m.is_strictly_increasing([[1, 5], [3, 4]]),
         "is_non_decreasing_empty": lambda: m.is_non_decreasing(tf.zeros([0])),
         "is_strictly_increasing_scalar": lambda: m.is_strictly_increasing(5),
+        "invert_permutation": lambda: m.invert_permutation([3, 4, 0, 2, 1]),
+        "invert_permutation_int64": lambda: m.invert_permutation(tf.constant([1, 2, 0], tf.int64)),
+        "accumulate_n_int": lambda: m.accumulate_n([[1, 2], [3, 4]]),
+        "accumulate_n_one": lambda: m.accumulate_n([[1.5, 2.5]], tensor_dtype=tf.float32),
     }
 
 
