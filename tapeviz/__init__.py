@@ -71,6 +71,7 @@ from tapeviz.math import *  # noqa: F401,F403
 # tf.math names that TF 2.21 keeps out of the top level (tf.math.X only).
 del polyval, xlog1py, reciprocal_no_nan, multiply_no_nan, softsign, rint, logical_xor, count_nonzero  # noqa: F821
 del zero_fraction, is_non_decreasing, is_strictly_increasing, invert_permutation, accumulate_n  # noqa: F821
+del cumulative_logsumexp  # noqa: F821
 from tapeviz import data  # noqa: E402,F401
 from tapeviz import ragged, sparse  # noqa: E402,F401
 from tapeviz import experimental  # noqa: E402,F401

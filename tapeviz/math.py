@@ -16,9 +16,13 @@ from tapeviz.core.families import math as _m
 from tapeviz.core.indexed_slices import IndexedSlices as _IndexedSlices
 from tapeviz.core.ops import as_tensor as _as_tensor
 from tapeviz.core.ops import as_tensors as _as_tensors
+from tapeviz.core.primitives.array import concat as _concat
+from tapeviz.core.primitives.array import fill as _fill
 from tapeviz.core.primitives.array import ones_like as _ones_like
 from tapeviz.core.primitives.array import reshape as _reshape
+from tapeviz.core.primitives.array import reverse as _reverse
 from tapeviz.core.primitives.array import stack as _stack
+from tapeviz.core.primitives.array import transpose as _transpose
 from tapeviz.core.primitives.array import zeros_like as _zeros_like
 from tapeviz.core.primitives.complex import angle, complex, conj, imag, real  # noqa: F401
 from tapeviz.core.primitives.math import (  # noqa: F401
@@ -809,6 +813,70 @@ def is_strictly_increasing(x, name=None):
         tf.Tensor(False, shape=(), dtype=bool)
     """
     return _ordered(x, "is_strictly_increasing", strictly=True)
+
+
+# -- cumulative log-sum-exp ------------------------------------------------------------
+
+
+def _log_add_exp(a, b):
+    """log(exp(a) + exp(b)), shifted by the larger behind stop_gradient (so ties split the gradient evenly)."""
+    larger = maximum(a, b)
+    shift = _stop_gradient(where(is_finite(larger), larger, _zeros_like(larger)))
+    return log(exp(a - shift) + exp(b - shift)) + shift
+
+
+def _shift_along_first_axis(x, steps):
+    """``x`` moved ``steps`` places along axis 0, -inf filling the front (what adds nothing to a logsumexp)."""
+    pad = _fill([steps] + list(_to_array(x).shape[1:]), _np.array(-_np.inf, dtype=_to_array(x).dtype))
+    return _concat([pad, x[: x.shape[0] - steps]], 0)
+
+
+def cumulative_logsumexp(x, axis=0, exclusive=False, reverse=False, name=None):
+    """The running log(sum(exp(x))) along ``axis``: element k is the logsumexp of elements 0..k.
+
+    Exact to rounding however far apart the values are: it is a parallel prefix scan of
+    log(exp(a) + exp(b)) (log2(n) steps of whole-tensor ops, so tapes and traces stay small).
+
+    Args:
+        x: a float tensor.
+        axis: the axis to scan along (negative counts from the end).
+        exclusive: element k leaves out x[k] (so element 0 is -inf).
+        reverse: scan from the end: element k is the logsumexp of elements k..n-1.
+        name: TensorFlow's op name; accepted for compatibility, unused.
+
+    Returns:
+        A Tensor of ``x``'s shape and dtype.
+
+    Raises:
+        tf.errors.InvalidArgumentError: a non-float ``x``, or an ``axis`` out of range (or a scalar ``x``).
+
+    Example:
+        >>> import tapeviz as tf
+        >>> print(tf.math.cumulative_logsumexp([0.0, 0.0, 0.0, 0.0]))
+        tf.Tensor([0.        0.6931472 1.0986123 1.3862944], shape=(4,), dtype=float32)
+    """
+    x = _kernel_input(x, "cumulative_logsumexp", "CumulativeLogsumexp", _FLOATS)
+    rank = x.ndim
+    axis = int(axis)
+    if not -rank <= axis < rank:
+        raise _InvalidArgumentError(
+            f"ScanOp: Expected scan axis in the range [{-rank}, {rank}), but got {axis} [Op:CumulativeLogsumexp]",
+            "CumulativeLogsumexp",
+        )
+    axis %= rank
+    order = [axis] + [i for i in range(rank) if i != axis]  # the scanned axis first, so slices are x[:k]
+    y = _transpose(x, order)
+    if reverse:
+        y = _reverse(y, [0])
+    if exclusive:
+        y = _shift_along_first_axis(y, 1)
+    n, step = y.shape[0], 1
+    while step < n:
+        y = _log_add_exp(y, _shift_along_first_axis(y, step))
+        step *= 2
+    if reverse:
+        y = _reverse(y, [0])
+    return _transpose(y, _np.argsort(order).tolist())
 
 
 # -- permutations and sums -------------------------------------------------------------
