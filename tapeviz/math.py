@@ -819,10 +819,16 @@ def is_strictly_increasing(x, name=None):
 
 
 def _log_add_exp(a, b):
-    """log(exp(a) + exp(b)), shifted by the larger behind stop_gradient (so ties split the gradient evenly)."""
+    """log(exp(a) + exp(b)), shifted by the larger behind stop_gradient (so ties split the gradient evenly).
+
+    Where the larger is +-inf the result is it, computed apart so that no inf/inf or 0/0 reaches
+    the gradient of the finite lanes, first or second order (an exclusive scan starts at -inf).
+    """
     larger = maximum(a, b)
-    shift = _stop_gradient(where(is_finite(larger), larger, _zeros_like(larger)))
-    return log(exp(a - shift) + exp(b - shift)) + shift
+    infinite = is_inf(larger)
+    a, b = where(infinite, _zeros_like(a), a), where(infinite, _zeros_like(b), b)
+    shift = _stop_gradient(maximum(a, b))
+    return where(infinite, larger, log(exp(a - shift) + exp(b - shift)) + shift)
 
 
 def _shift_along_first_axis(x, steps):
@@ -836,6 +842,8 @@ def cumulative_logsumexp(x, axis=0, exclusive=False, reverse=False, name=None):
 
     Exact to rounding however far apart the values are: it is a parallel prefix scan of
     log(exp(a) + exp(b)) (log2(n) steps of whole-tensor ops, so tapes and traces stay small).
+    Its gradient is TF's (softmax weights), except at an infinite input whose outputs are all
+    infinite: TF gives nan there, tapeviz passes the upstream gradient on (no right number either way).
 
     Args:
         x: a float tensor.

@@ -29,6 +29,16 @@ def cases(tf):
         "softsign_huge": (m.softsign, [[INF, -INF, 1e30, -1e200]]),
         "rint": (m.rint, [[-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, 3.7, -3.2]]),
         "zero_fraction": (m.zero_fraction, [[[0.0, 1.5], [2.0, 0.0], [0.0, 0.0]]]),
+        "cumulative_logsumexp": (
+            lambda x: m.cumulative_logsumexp(x, axis=1, exclusive=True, reverse=True),
+            [[[1.0, 2.0, 3.0, -0.5, 4.0], [0.0, -1.0, 5.0, 5.0, 2.5]]],
+        ),
+        "cumulative_logsumexp_axis0": (m.cumulative_logsumexp, [[[1.0, -2.0], [3.0, 0.5], [-1.0, 0.25]]]),
+        "cumulative_logsumexp_far_apart": (
+            lambda x: m.cumulative_logsumexp(x, axis=-1, reverse=True),
+            [[-1000.0, 0.0, 1.0, -2000.0]],
+        ),
+        "cumulative_logsumexp_infinities": (m.cumulative_logsumexp, [[-INF, 1.0, -INF, 2.0, INF, 0.0]]),
         "accumulate_n": (
             lambda a, b: m.accumulate_n([a, b, a], shape=[2, 2]),
             [[[1.0, 2.0], [3.0, 4.0]], [[0.5, -1.0], [2.0, 0.25]]],
@@ -59,6 +69,7 @@ def plain_cases(tf):
         "invert_permutation": lambda: m.invert_permutation([3, 4, 0, 2, 1]),
         "invert_permutation_int64": lambda: m.invert_permutation(tf.constant([1, 2, 0], tf.int64)),
         "accumulate_n_int": lambda: m.accumulate_n([[1, 2], [3, 4]]),
+        "cumulative_logsumexp_float32_far_apart": lambda: m.cumulative_logsumexp([-1000.0, 0.0, 1.0]),
         "accumulate_n_one": lambda: m.accumulate_n([[1.5, 2.5]], tensor_dtype=tf.float32),
     }
 
