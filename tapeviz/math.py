@@ -923,7 +923,7 @@ def invert_permutation(x, name=None):
         name: TensorFlow's op name; accepted for compatibility, unused.
 
     Returns:
-        A Tensor of ``x``'s shape and dtype (no gradient: it is an integer op).
+        A Tensor of ``x``'s shape and dtype (no gradient, as an integer op).
 
     Raises:
         tf.errors.InvalidArgumentError: ``x`` not 1-D, not int32/int64, or not a permutation
