@@ -544,6 +544,7 @@ def xlog1py(x, y, name=None):
 
     Raises:
         tf.errors.InvalidArgumentError: integer inputs (cast them to a float first).
+        ValueError: a ``y`` tensor of another dtype.
 
     Example:
         >>> import tapeviz as tf
@@ -616,7 +617,7 @@ def multiply_no_nan(x, y, name=None):
 
     Raises:
         tf.errors.InvalidArgumentError: integer inputs (cast them to a float first).
-        TypeError: ``y`` of another dtype.
+        ValueError: a ``y`` tensor of another dtype.
 
     Example:
         >>> import tapeviz as tf
@@ -625,8 +626,6 @@ def multiply_no_nan(x, y, name=None):
     """
     x = _kernel_input(x, "multiply_no_nan", "MulNoNan")
     y = _as_tensor(y, dtype=x.dtype)
-    if y.dtype != x.dtype:
-        raise TypeError(f"multiply_no_nan: x is {x.dtype.name} but y is {y.dtype.name}; cast one to the other's dtype.")
     return _multiply_no_nan(x, y)
 
 

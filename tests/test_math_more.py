@@ -359,3 +359,9 @@ def test_cumulative_logsumexp_traced_by_tf_function():
     x = rand(2, 6)
     want = np.concatenate([np.full((2, 1), -np.inf), np.logaddexp.accumulate(x, axis=1)[:, :-1]], axis=1)
     np.testing.assert_allclose(scan(tf.constant(x)).numpy(), want, rtol=1e-12)
+
+
+@pytest.mark.parametrize("op", [tf.math.xlog1py, tf.math.multiply_no_nan])
+def test_mixed_float_dtypes_are_refused(op):
+    with pytest.raises(ValueError, match="cast"):
+        op(tf.constant([1.0]), tf.constant([1.0], tf.float64))
