@@ -1045,6 +1045,28 @@ CASES += [
     ),
 ]
 
+CASES += [  # tf.math's additions of 2026-11-29
+    ("tapeviz.math.accumulate_n", ValueError, lambda: tf.math.accumulate_n([])),
+    ("tapeviz.math.accumulate_n", TypeError, lambda: tf.math.accumulate_n([[1.0]], tensor_dtype=tf.float64)),
+    ("tapeviz.math.cumulative_logsumexp", tf.errors.InvalidArgumentError, lambda: tf.math.cumulative_logsumexp([1, 2])),
+    ("tapeviz.math.invert_permutation", tf.errors.InvalidArgumentError, lambda: tf.math.invert_permutation([0, 0])),
+    ("tapeviz.math.is_non_decreasing", TypeError, lambda: tf.math.is_non_decreasing(["a", "b"])),
+    ("tapeviz.math.is_strictly_increasing", TypeError, lambda: tf.math.is_strictly_increasing(["a", "b"])),
+    ("tapeviz.math.logical_xor", TypeError, lambda: tf.math.logical_xor([1.0], [0.0])),
+    ("tapeviz.math.multiply_no_nan", tf.errors.InvalidArgumentError, lambda: tf.math.multiply_no_nan([1], [2])),
+    (
+        "tapeviz.math.multiply_no_nan",
+        ValueError,
+        lambda: tf.math.multiply_no_nan(tf.constant([1.0]), tf.constant([2.0], tf.float64)),
+    ),
+    ("tapeviz.math.polyval", ValueError, lambda: tf.math.polyval(tf.constant([1.0, 2.0]), 2.0)),
+    ("tapeviz.math.reciprocal_no_nan", tf.errors.InvalidArgumentError, lambda: tf.math.reciprocal_no_nan([1, 2])),
+    ("tapeviz.math.rint", tf.errors.InvalidArgumentError, lambda: tf.math.rint([1, 2])),
+    ("tapeviz.math.softsign", tf.errors.InvalidArgumentError, lambda: tf.math.softsign([1, 2])),
+    ("tapeviz.math.xlog1py", tf.errors.InvalidArgumentError, lambda: tf.math.xlog1py([1], [2])),
+    ("tapeviz.math.xlog1py", ValueError, lambda: tf.math.xlog1py(tf.constant([1.0]), tf.constant([2.0], tf.float64))),
+]
+
 # Raises the table cannot provoke in a test process, each with the reason.
 UNTESTABLE = {
     ("tapeviz.keras.callbacks.TensorBoard", "ImportError"): "needs the tensorboard package absent",
