@@ -763,7 +763,7 @@ def zero_fraction(value, name=None):
 # -- order ----------------------------------------------------------------------------
 
 
-def _ordered(x, op, strictly):
+def _ordered(x, strictly):
     x = _as_tensor(x)
     if not (x.dtype.is_floating or x.dtype.is_integer):
         raise TypeError(f"Expected x to be numeric, instead found: {x}")
@@ -790,7 +790,7 @@ def is_non_decreasing(x, name=None):
         >>> print(tf.math.is_non_decreasing([1, 1, 2]))
         tf.Tensor(True, shape=(), dtype=bool)
     """
-    return _ordered(x, "is_non_decreasing", strictly=False)
+    return _ordered(x, strictly=False)
 
 
 def is_strictly_increasing(x, name=None):
@@ -811,7 +811,7 @@ def is_strictly_increasing(x, name=None):
         >>> print(tf.math.is_strictly_increasing([1, 1, 2]))
         tf.Tensor(False, shape=(), dtype=bool)
     """
-    return _ordered(x, "is_strictly_increasing", strictly=True)
+    return _ordered(x, strictly=True)
 
 
 # -- cumulative log-sum-exp ------------------------------------------------------------

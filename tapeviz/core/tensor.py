@@ -831,7 +831,7 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
     if value is None:
         raise ValueError("Attempt to convert a value (None) with an unsupported type to a Tensor.")
     if type(value) in _SEQUENCES and _packs(value):  # TF's auto-packing: a recorded Pack per level
-        return _ops.auto_pack(value if dtype is None else _cast_tensors(value, dtypes.as_dtype(dtype)), dtype)
+        return _ops.auto_pack(value if dtype is None else _cast_tensors(value, dtypes.as_dtype(dtype)))
     tensor = Tensor(_to_array(value, dtype, dtype_hint))
     if state.local.tracers:  # a literal of the traced code, not a value computed from an input's size
         _tracing().literal_made(tensor)

@@ -15,7 +15,7 @@ from tapeviz.core.primitives.array import symbolic_shapes
 from tapeviz.core.primitives.array.arguments import axis_index, host_array, int_list, invalid_argument, shape_arg
 from tapeviz.core.primitives.array.indexing import gather, slice_tensor
 from tapeviz.core.rules import defgrad, described
-from tapeviz.core.tensor import Tensor, Variable, first_tensor, host_value
+from tapeviz.core.tensor import Tensor, first_tensor, host_value
 
 # -- reshaping ---------------------------------------------------------------------
 
@@ -221,27 +221,18 @@ def stack(values, axis=0, name=None):
     return execute(PACK, tuple(tensors), {"axis": axis % rank})
 
 
-def auto_pack(values, dtype=None):
+def auto_pack(values):
     """A (nested) list or tuple holding tensors as one Tensor, as TF's ``convert_to_tensor`` packs it: a
-    Pack per level (tapes and traces record it, so gradients reach each tensor), Python values taking
-    ``dtype`` or else the first tensor's dtype; a tensor of another dtype is Pack's error, as in TF.
+    Pack per level (tapes and traces record it, so gradients reach each tensor); ``stack`` converts the
+    Python values of each level to its tensors' dtype, and a tensor of another dtype is Pack's error.
 
     Args:
         values: a list or tuple with a Tensor or Variable somewhere in it.
-        dtype: the dtype of the first tensor in it, or None.
 
     Returns:
         A Tensor of the nest's shape.
     """
-    if dtype is None:
-        dtype = first_tensor(values).dtype
-    parts = []
-    for value in values:
-        if type(value) in (list, tuple) and first_tensor(value) is not None:
-            parts.append(auto_pack(value, dtype))
-        else:
-            parts.append(as_tensor(value) if isinstance(value, (Tensor, Variable)) else as_tensor(value, dtype))
-    return stack(parts)
+    return stack([auto_pack(v) if type(v) in (list, tuple) and first_tensor(v) is not None else v for v in values])
 
 
 @defgrad(
